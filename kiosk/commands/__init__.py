@@ -1,0 +1,1 @@
+"""Subcommands of ``uth``: one module each, every module exposing ``register(subparsers)``."""
