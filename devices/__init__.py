@@ -1,0 +1,16 @@
+"""Cabinet peripherals: bill validator and ticket printer drivers, and their simulators.
+
+Where things live:
+
+* :mod:`devices.host` -- the interface a controller implements (``ValidatorHost``,
+  ``DeviceEventSink``) and the ``DeviceEvent`` record every fault becomes.
+* :mod:`devices.id003` -- JCM ID-003 bill validator: CRC, frames, codes, denominations, driver.
+* :mod:`devices.tcl` -- TCL ticket printer (FutureLogic GEN2/GEN5 style): status, commands,
+  ticket layout, driver.
+* :mod:`devices.ticket`, :mod:`devices.validation`, :mod:`devices.itf` -- the cash-out ticket
+  record, amounts in words, 18-digit validation numbers and their interleaved 2-of-5 barcode.
+* :mod:`devices.sim` -- protocol-exact simulators on the master side of a pseudo-terminal.
+* :mod:`devices.probe` -- identify whatever answers on a serial port.
+
+Money is always integer cents.
+"""

@@ -46,15 +46,26 @@ HAND_SIZES = (5, 6, 7)
 
 
 def find_keys(n_ranks: int, max_cards: int = 7, max_per_rank: int = 4) -> list[int]:
-    """Greedy smallest positive keys whose multiset sums are all distinct."""
+    """Greedy smallest positive keys whose multiset sums are all distinct.
+
+    Multisets have at most ``max_cards`` ranks, no rank more than ``max_per_rank``
+    times.  Built one rank at a time: the sums and sizes of the multisets over the
+    ranks so far are extended by 0..4 copies of the candidate key.
+    """
     keys: list[int] = []
+    sums = np.zeros(1, dtype=np.int64)
+    sizes = np.zeros(1, dtype=np.int64)
     for _ in range(n_ranks):
+        parts = [(c, sizes + c <= max_cards) for c in range(max_per_rank + 1)]
         k = keys[-1] + 1 if keys else 1
-        while len(set(_sums(keys + [k], max_cards, max_per_rank))) != len(
-            _multisets(len(keys) + 1, max_cards, max_per_rank)
-        ):
+        while True:
+            cand = np.concatenate([sums[ok] + c * k for c, ok in parts])
+            if len(np.unique(cand)) == len(cand):
+                break
             k += 1
         keys.append(k)
+        sizes = np.concatenate([sizes[ok] + c for c, ok in parts])
+        sums = cand
     return keys
 
 

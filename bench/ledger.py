@@ -1,0 +1,322 @@
+"""Ledger benchmark: durable commit per settled round, recall with a million rounds, growth.
+
+    .venv/bin/python bench/ledger.py                 # all three figures
+    .venv/bin/python bench/ledger.py --big 0         # skip the million-round database
+    .venv/bin/python bench/ledger.py --verify-big    # also time a full verify of it (slow)
+
+1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.machine.Machine`
+   on a fresh ledger (WAL, synchronous=FULL) in ``--dir`` (default ``var/bench``, on the
+   cabinet's disk).  Reported: the median time of the COMMIT of the transaction that
+   settles a round (the fsync), the median of the whole settling ``decide()`` call
+   (engine settlement + row + meters + commit), and the disk's raw fsync for reference.
+   Target: under 5 ms median.
+2. *Recall*: ``Ledger.recall(10)`` on a ledger of ``--big`` rounds (default one million),
+   built once with bulk inserts of valid rows (real shuffled decks and settlements from
+   the engine, commitments, continuous credits, bill events, chained hashes, meters that
+   add up) and cached at ``--cache``.  Target: under 10 ms.
+3. *Growth*: database bytes per round, after a checkpoint, on both ledgers.  Target:
+   under 2 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.cards import format_cards  # noqa: E402
+from engine.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
+from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck  # noqa: E402
+from engine.uth import Decision  # noqa: E402
+from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
+from kiosk.config import load_config  # noqa: E402
+from kiosk.ledger import (  # noqa: E402
+    CREDITS,
+    ROUND_COLUMNS,
+    Ledger,
+    chain_hash,
+    dumps,
+    event_effects,
+    round_effects,
+)
+from kiosk.machine import (  # noqa: E402
+    Machine,
+    MachinePhase,
+    dealt_columns,
+    replay_round,
+    settled_columns,
+)
+
+BIG_BILL = 10000
+
+
+def machine_info() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{platform.node()} | {cpu} x{os.cpu_count()} | {platform.system()} {platform.release()} | "
+            f"Python {platform.python_version()} | SQLite {sqlite3.sqlite_version}")
+
+
+def db_bytes(path: Path) -> int:
+    return sum(Path(f"{path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{path}{s}").exists())
+
+
+def fsync_ms(directory: Path, n: int = 100) -> float:
+    fd, name = tempfile.mkstemp(dir=directory)
+    times = []
+    try:
+        for _ in range(n):
+            os.write(fd, b"x" * 4096)
+            t = time.perf_counter()
+            os.fsync(fd)
+            times.append(time.perf_counter() - t)
+    finally:
+        os.close(fd)
+        os.unlink(name)
+    return statistics.median(times) * 1000
+
+
+class CommitTimer:
+    """Wraps the ledger's connection to time each COMMIT."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn, self.last = conn, 0.0
+
+    def execute(self, sql: str, *args):
+        if sql == "COMMIT":
+            t = time.perf_counter()
+            try:
+                return self.conn.execute(sql, *args)
+            finally:
+                self.last = time.perf_counter() - t
+        return self.conn.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.conn, name)
+
+
+def bench_commit(directory: Path, rounds: int) -> dict:
+    directory.mkdir(parents=True, exist_ok=True)
+    db = directory / "bench-commit.db"
+    for suffix in ("", "-wal", "-shm", ".install"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    config = load_config(db_path=db)
+    m = Machine.open(config, rng=SeededRandomSource(1))
+    timer = CommitTimer(m.ledger.conn)
+    m.ledger.conn = timer  # type: ignore[assignment]
+    m.insert_credits(10000, "bill:10000")
+    m.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    size0 = db_bytes(db)
+    commits, calls = [], []
+    for _ in range(rounds):
+        if m.snapshot().available < 2000:
+            m.insert_credits(10000, "bill:10000")
+        m.add_chip("ante", 500)
+        m.add_chip("trips", 100)
+        m.deal()
+        while True:
+            snap = m.snapshot()
+            action = plain_policy(seat_view(snap))
+            if action not in snap.legal:
+                action = snap.legal[-1]
+            t = time.perf_counter()
+            m.decide(action)
+            elapsed = time.perf_counter() - t
+            if m.snapshot().phase != MachinePhase.IN_ROUND:
+                commits.append(timer.last)
+                calls.append(elapsed)
+                break
+    timer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    growth = (db_bytes(db) - size0) / rounds
+    m.close()
+    ms = sorted(c * 1000 for c in commits)
+    return {
+        "rounds": rounds,
+        "settle_commit_median_ms": round(statistics.median(ms), 3),
+        "settle_commit_p90_ms": round(ms[int(0.9 * len(ms))], 3),
+        "settle_decide_median_ms": round(statistics.median(calls) * 1000, 3),
+        "raw_fsync_median_ms": round(fsync_ms(directory), 3),
+        "bytes_per_round": round(growth),
+    }
+
+
+# -- the million-round ledger ------------------------------------------------------------------
+def round_pool(n: int, seed: int = 7) -> list[dict]:
+    """``n`` real rounds (engine-settled, plain policy), as row templates with deck and salt."""
+    table = load_paytable(PAYTABLE_DIR / "standard.toml")
+    rng = SeededRandomSource(seed)
+    pick = random.Random(seed)
+    pool = []
+    for _ in range(n):
+        deck = shuffled_deck(rng)
+        salt = bytes(rng.randbelow(256) for _ in range(16))
+        ante, trips = pick.choice((500, 1000, 2500)), pick.choice((0, 100, 500))
+        rnd = replay_round(table, deck, ante, trips, ())
+        actions = []
+        while rnd.to_act():
+            view = rnd.view(1)
+            action = plain_policy(view)
+            actions.append([rnd.phase.value, action.value])
+            rnd.act(1, action)
+        row = {c: None for c in ROUND_COLUMNS}
+        row.update(dealt_columns(rnd, 0, ""))
+        result = rnd.outcome()
+        row.update(settled_columns(result, 0, "", 10**12))
+        row.update(play=rnd.view(1).play, commitment=deck_commitment(deck, salt), salt=salt.hex(),
+                   deck=format_cards(deck, ""))
+        plays = [r.play for r in rnd.history if isinstance(r, Decision)]
+        row["_actions"] = [(p, a, pl) for (p, a), pl in zip(actions, plays, strict=True)]
+        pool.append(row)
+    return pool
+
+
+def _stamp(t: float) -> str:
+    s = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t))
+    return f"{s}.{int(t * 1000) % 1000:03d}Z"
+
+
+def build_big(path: Path, rounds: int) -> None:
+    """A valid ledger of ``rounds`` settled rounds, by bulk inserts (chains and meters included)."""
+    for suffix in ("", "-wal", "-shm", ".install", ".new"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    table = load_paytable(PAYTABLE_DIR / "standard.toml")
+    ledger = Ledger.create(path, paytable=table, machine_number="BENCH")
+    pool = round_pool(2000)
+    conn = ledger.conn
+    conn.execute("PRAGMA synchronous = OFF")  # bulk build only: the cabinet never does this
+    meters = dict(ledger.meters)
+    event_head, event_id = ledger._event_head, ledger._event_id
+    round_head = ledger._round_head
+    credits = meters[CREDITS]
+    t0 = time.time() - rounds * 20.0
+    cols = list(ROUND_COLUMNS)
+    insert_round = f"INSERT INTO rounds ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+    insert_event = "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash) VALUES (?,?,?,?,?,?,?,?)"
+    batch_r, batch_e = [], []
+
+    def add(effects):
+        for k, v in effects.items():
+            meters[k] = meters.get(k, 0) + v
+
+    conn.execute("BEGIN")
+    for i in range(1, rounds + 1):
+        tpl = pool[i % len(pool)]
+        staked = tpl["ante"] + tpl["blind"] + tpl["trips"] + tpl["play"]
+        at = t0 + i * 20.0
+        while credits < staked:
+            event_id += 1
+            ev = {"id": event_id, "at": _stamp(at - 1), "kind": "bill_in", "amount": BIG_BILL,
+                  "round_id": None, "txn": None, "detail": dumps({"denomination": BIG_BILL})}
+            ev["hash"] = event_head = chain_hash(event_head, ev)
+            batch_e.append(tuple(ev.values()))
+            add(event_effects("bill_in", BIG_BILL))
+            credits += BIG_BILL
+        row = {k: v for k, v in tpl.items() if k != "_actions"}
+        stamps = [_stamp(at + 2 + 3 * j) for j in range(len(tpl["_actions"]))]
+        row.update(id=i, started_at=_stamp(at), settled_at=stamps[-1],
+                   decisions=dumps([[p, a, pl, s] for (p, a, pl), s in zip(tpl["_actions"], stamps, strict=True)]),
+                   credits_before=credits, credits_after=credits - staked + tpl["paid"])
+        credits = row["credits_after"]
+        row["hash"] = round_head = chain_hash(round_head, row)
+        batch_r.append(tuple(row[c] for c in cols))
+        add(round_effects(row))
+        if len(batch_r) >= 20000:
+            conn.executemany(insert_event, batch_e)
+            conn.executemany(insert_round, batch_r)
+            batch_r, batch_e = [], []
+            print(f"  built {i:,} rounds", end="\r", flush=True)
+    conn.executemany(insert_event, batch_e)
+    conn.executemany(insert_round, batch_r)
+    for name, value in meters.items():
+        conn.execute("INSERT INTO meters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = ?",
+                     (name, value, value))
+    conn.execute("COMMIT")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    ledger.close()
+    print()
+
+
+def bench_recall(path: Path, rounds: int, verify: bool) -> dict:
+    if not path.exists() or Ledger.open(path, readonly=True).counts()[0] != rounds:
+        print(f"building a {rounds:,}-round ledger at {path} (cached for later runs)...")
+        t = time.perf_counter()
+        build_big(path, rounds)
+        print(f"  built in {time.perf_counter() - t:.0f} s")
+    t = time.perf_counter()
+    ledger = Ledger.open(path, readonly=True)
+    open_ms = (time.perf_counter() - t) * 1000
+    t = time.perf_counter()
+    first = ledger.recall(10)
+    first_ms = (time.perf_counter() - t) * 1000
+    times = []
+    for _ in range(200):
+        t = time.perf_counter()
+        got = ledger.recall(10)
+        times.append(time.perf_counter() - t)
+    assert [r.id for r in got] == list(range(rounds, rounds - 10, -1)) and got == first
+    out = {
+        "rounds": rounds,
+        "open_ms": round(open_ms, 3),
+        "recall10_first_ms": round(first_ms, 3),
+        "recall10_median_ms": round(statistics.median(times) * 1000, 3),
+        "bytes_per_round": round(db_bytes(path) / rounds),
+    }
+    if verify:
+        t = time.perf_counter()
+        report = ledger.verify()
+        out["verify_s"] = round(time.perf_counter() - t, 1)
+        out["verify_ok"] = report.ok or report.problem
+    ledger.close()
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=300, help="rounds for the durable-commit figure")
+    p.add_argument("--dir", default=str(ROOT / "var" / "bench"), help="where the commit bench writes")
+    p.add_argument("--big", type=int, default=1_000_000, help="rounds in the recall ledger (0: skip)")
+    p.add_argument("--cache", default="/tmp/uth-bench-ledger-1m.db")
+    p.add_argument("--verify-big", action="store_true", help="also time a full verify of the big ledger")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    result = {"machine": machine_info(), "commit": bench_commit(Path(args.dir), args.rounds)}
+    if args.big:
+        result["recall"] = bench_recall(Path(args.cache), args.big, args.verify_big)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    c = result["commit"]
+    print(f"machine: {result['machine']}")
+    print(f"settled round, durable commit: median {c['settle_commit_median_ms']} ms "
+          f"(p90 {c['settle_commit_p90_ms']} ms; whole settling decide() {c['settle_decide_median_ms']} ms; "
+          f"raw fsync on this disk {c['raw_fsync_median_ms']} ms) over {c['rounds']} rounds  [target < 5 ms]")
+    print(f"database growth: {c['bytes_per_round']} bytes per round played  [target < 2048]")
+    if "recall" in result:
+        r = result["recall"]
+        print(f"recall --last 10 with {r['rounds']:,} rounds: median {r['recall10_median_ms']} ms "
+              f"(first call {r['recall10_first_ms']} ms, open {r['open_ms']} ms)  [target < 10 ms]")
+        print(f"big ledger: {r['bytes_per_round']} bytes per round")
+        if "verify_s" in r:
+            print(f"full verify of the big ledger: {r['verify_s']} s ({r['verify_ok']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

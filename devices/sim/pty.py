@@ -1,0 +1,121 @@
+"""A device on the master side of a pseudo-terminal, served by a background thread."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import select
+import threading
+import time
+import tty
+
+log = logging.getLogger("devices.sim")
+
+
+class PtyDevice:
+    """Base class: subclasses implement :meth:`on_bytes` (and optionally :meth:`on_tick`).
+
+    ``.port`` is the slave path the driver opens.  The slave descriptor stays open for the
+    simulator's lifetime so the driver may close and reopen the port.  Use as a context
+    manager, or call :meth:`start` / :meth:`stop`.
+    """
+
+    #: how often (seconds) the thread wakes up when nothing arrives
+    tick = 0.01
+
+    def __init__(self) -> None:
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no CR/NL translation, until pyserial sets its own
+        os.set_blocking(self._master, False)
+        self.port: str = os.ttyname(self._slave)
+        self.lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._silent_until = 0.0
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    def start(self) -> PtyDevice:
+        """Start serving; returns self."""
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._run, name=f"sim-{type(self).__name__}", daemon=True
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close both ends of the pty."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._master = self._slave = -1
+
+    def __enter__(self) -> PtyDevice:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def go_silent(self, milliseconds: float) -> None:
+        """Ignore everything received (and answer nothing) for ``milliseconds``."""
+        self._silent_until = time.monotonic() + milliseconds / 1000.0
+
+    @property
+    def silent(self) -> bool:
+        """True while a :meth:`go_silent` period runs."""
+        return time.monotonic() < self._silent_until
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the driver (dropped, with a log line, if the pty is full)."""
+        if not data:
+            return
+        try:
+            written = os.write(self._master, data)
+            self.bytes_out += written
+        except BlockingIOError:
+            log.warning("%s: pty output full, dropped %d bytes", type(self).__name__, len(data))
+        except OSError as exc:
+            if exc.errno != errno.EBADF:
+                log.warning("%s: write failed: %s", type(self).__name__, exc)
+
+    def on_bytes(self, data: bytes) -> None:
+        """Handle bytes from the driver (called on the simulator thread with ``lock`` held)."""
+        raise NotImplementedError
+
+    def on_tick(self) -> None:
+        """Called on every wake-up with ``lock`` held; for time-driven behaviour."""
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                ready, _, _ = select.select([self._master], [], [], self.tick)
+            except (OSError, ValueError):
+                return
+            data = b""
+            if ready:
+                try:
+                    data = os.read(self._master, 4096)
+                except BlockingIOError:
+                    data = b""
+                except OSError as exc:
+                    if exc.errno == errno.EIO:  # no reader on the slave side at the moment
+                        time.sleep(self.tick)
+                        continue
+                    return
+            with self.lock:
+                try:
+                    if data:
+                        self.bytes_in += len(data)
+                        if not self.silent:
+                            self.on_bytes(data)
+                    self.on_tick()
+                except Exception:
+                    log.exception("%s: simulator error", type(self).__name__)

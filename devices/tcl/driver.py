@@ -1,0 +1,450 @@
+"""TCL ticket printer driver (FutureLogic GEN2/GEN5 style) over pyserial.
+
+:meth:`TicketPrinter.open` reads the status and defines the cash-out layout (regions and a
+template) in the printer's RAM.  :meth:`TicketPrinter.print_ticket` sends one print command
+and follows the status until the printer says the validation number is printed.
+
+When does a ticket count as printed?  Only when, after the printer has visibly *started*
+the job (BUSY, or the VALIDATION DONE flag of the previous ticket cleared), it reports
+VALIDATION DONE.  The result says which of three things happened:
+
+* ``PRINTED`` -- validation done was seen (a later fault does not undo it);
+* ``NOT_PRINTED`` -- nothing was sent (busy, fault, no answer), or the job stopped before
+  the validation number (paper out, jam, head up, chassis open, failure mid-print);
+* ``UNKNOWN`` -- we cannot tell (comms lost mid-job, printer reset mid-job, timeout).  The
+  controller must then treat the validation number as void and settle by handpay, never by
+  a reprint with a new number, so the cash-out is never paid twice.
+
+Faults become :class:`~devices.host.DeviceEvent` s: paper low is a warning; paper out, head
+up, jam, chassis open, hardware failures, comm loss are tilts; busy means wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+import serial
+
+from devices.errors import PrinterLayoutError, StatusFormatError
+from devices.host import DeviceEventSink, EventKind, make_event
+from devices.serialport import open_serial
+from devices.tcl.commands import (
+    CLEAR_ERRORS,
+    DELETE_ALL_REGIONS,
+    ENQ,
+    print_command,
+)
+from devices.tcl.layout import CASHOUT_LAYOUT, Layout, cashout_texts, checked_fields
+from devices.tcl.status import PrinterStatus, StatusFlag, parse_status
+from devices.ticket import TicketData
+
+log = logging.getLogger("devices.tcl")
+
+_READ_SLICE = 0.01  # seconds; serial reads return at once when bytes arrive
+
+_FAULT_FLAGS: tuple[tuple[EventKind, StatusFlag], ...] = (
+    (EventKind.PAPER_LOW, StatusFlag.PAPER_LOW),
+    (EventKind.PAPER_OUT, StatusFlag.PAPER_OUT),
+    (EventKind.HEAD_UP, StatusFlag.HEAD_UP),
+    (EventKind.PAPER_JAM, StatusFlag.PAPER_JAM),
+    (EventKind.CHASSIS_OPEN, StatusFlag.CHASSIS_OPEN),
+)
+
+
+class PrintOutcome(StrEnum):
+    """How a print attempt ended (see the module docstring)."""
+
+    PRINTED = "printed"
+    NOT_PRINTED = "not_printed"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class PrintResult:
+    """Result of :meth:`TicketPrinter.print_ticket`."""
+
+    outcome: PrintOutcome
+    validation_number: str
+    detail: str
+    status: PrinterStatus | None = None
+
+    @property
+    def printed(self) -> bool:
+        """True only when the printer reported the validation number done."""
+        return self.outcome is PrintOutcome.PRINTED
+
+
+@dataclass(frozen=True, slots=True)
+class PrinterConfig:
+    """Driver settings.  Times are seconds."""
+
+    device_name: str = "printer"
+    baudrate: int = 9600
+    parity: str = serial.PARITY_NONE
+    layout: Layout = CASHOUT_LAYOUT
+    poll_interval: float = 0.1
+    response_timeout: float = 0.3
+    max_retries: int = 2
+    comm_error_threshold: int = 3
+    busy_timeout: float = 10.0  # wait this long for BUSY to clear before printing
+    start_timeout: float = 5.0  # the job must visibly start within this
+    print_timeout: float = 60.0  # the whole job, from the print command
+
+
+def _fault_kinds(status: PrinterStatus) -> dict[EventKind, str]:
+    kinds = {kind: kind.value.replace("_", " ") for kind, flag in _FAULT_FLAGS if status.has(flag)}
+    if status.failure:
+        kinds[EventKind.PRINTER_FAILURE] = status.describe()
+    return kinds
+
+
+class TicketPrinter:
+    """One TCL printer on ``port``; events go to ``events`` (the controller)."""
+
+    def __init__(
+        self, port: str, events: DeviceEventSink, config: PrinterConfig | None = None
+    ) -> None:
+        self.port = port
+        self.config = config or PrinterConfig()
+        self._events = events
+        self._serial: serial.Serial | None = None
+        self._lock = threading.RLock()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._buf = bytearray()
+        self._consecutive_failures = 0
+        self._comm_lost = False
+        self._layout_defined = False
+        self._active: dict[EventKind, str] = {}
+        self._last_status: PrinterStatus | None = None
+        self.bad_responses = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def open(self) -> None:
+        """Open the port, read the status and define the layout (raises
+        :class:`PrinterLayoutError` if the printer refuses it)."""
+        with self._lock:
+            if self._serial is None:
+                self._serial = open_serial(
+                    self.port,
+                    baudrate=self.config.baudrate,
+                    parity=self.config.parity,
+                    timeout=_READ_SLICE,
+                )
+                self._serial.reset_input_buffer()
+            if self.status() is not None and not self._layout_defined:
+                self.define_layout()
+
+    def close(self) -> None:
+        """Stop monitoring and close the port."""
+        self.stop()
+        with self._lock:
+            if self._serial is not None:
+                self._serial.close()
+                self._serial = None
+
+    def start(self) -> None:
+        """Poll the status every ``poll_interval`` in a thread between print jobs, so faults
+        and paper low are reported while idle."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._run, name=f"tcl-{self.config.device_name}", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the monitoring thread."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+        self._thread = None
+
+    def __enter__(self) -> TicketPrinter:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.config.poll_interval):
+            try:
+                with self._lock:
+                    status = self.status()
+                    if status is not None and not self._layout_defined:
+                        self.define_layout()
+            except PrinterLayoutError:
+                pass  # already reported as an event
+            except Exception:
+                log.exception("%s: unexpected error in monitor loop", self.config.device_name)
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def last_status(self) -> PrinterStatus | None:
+        """The last status read, None before any."""
+        return self._last_status
+
+    @property
+    def active_faults(self) -> frozenset[EventKind]:
+        """Fault and warning kinds currently reported."""
+        return frozenset(self._active)
+
+    # ------------------------------------------------------------------ wire
+
+    def _emit(self, kind: EventKind, detail: str, *, active: bool = True) -> None:
+        event = make_event(self.config.device_name, kind, detail, active=active)
+        log.log(
+            logging.WARNING if event.tilt and active else logging.INFO,
+            "%s: event %s%s: %s",
+            event.device,
+            kind.value,
+            "" if active else " cleared",
+            detail,
+        )
+        try:
+            self._events.device_event(event)
+        except Exception:
+            log.exception("%s: device_event raised", self.config.device_name)
+
+    def _send(self, data: bytes) -> bool:
+        assert self._serial is not None
+        try:
+            self._serial.write(data)
+            self._serial.flush()
+        except (serial.SerialException, OSError) as exc:
+            log.warning("%s: write failed: %s", self.config.device_name, exc)
+            return False
+        return True
+
+    def _discard_input(self) -> None:
+        assert self._serial is not None
+        stale = bytes(self._buf)
+        self._buf.clear()
+        waiting = self._serial.in_waiting
+        if waiting:
+            stale += self._serial.read(waiting)
+        if stale:
+            self.bad_responses += 1
+            log.warning(
+                "%s: discarded %d unexpected bytes: %r", self.config.device_name, len(stale), stale
+            )
+
+    def _read_status(self) -> PrinterStatus | None:
+        """Read one ``*S|...|*`` response within ``response_timeout``."""
+        assert self._serial is not None
+        name = self.config.device_name
+        deadline = time.monotonic() + self.config.response_timeout
+        while time.monotonic() < deadline:
+            try:
+                chunk = self._serial.read(max(1, self._serial.in_waiting))
+            except (serial.SerialException, OSError) as exc:
+                log.warning("%s: read failed: %s", name, exc)
+                return None
+            if not chunk:
+                continue
+            self._buf += chunk
+            start = self._buf.find(b"*S|")
+            if start < 0:
+                continue
+            end = self._buf.find(b"*", start + 1)
+            if end < 0:
+                continue
+            if start:
+                self.bad_responses += 1
+                log.warning("%s: noise before status: %r", name, bytes(self._buf[:start]))
+            raw = bytes(self._buf[start : end + 1])
+            del self._buf[: end + 1]
+            try:
+                return parse_status(raw)
+            except StatusFormatError as exc:
+                self.bad_responses += 1
+                log.warning("%s: bad status response: %s", name, exc)
+                return None
+        self.bad_responses += 1
+        log.warning(
+            "%s: no status within %.0f ms%s",
+            name,
+            self.config.response_timeout * 1000,
+            f" (partial: {bytes(self._buf)!r})" if self._buf else "",
+        )
+        self._buf.clear()
+        return None
+
+    def _failure(self) -> None:
+        self._consecutive_failures += 1
+        if not self._comm_lost and self._consecutive_failures >= self.config.comm_error_threshold:
+            self._comm_lost = True
+            self._emit(
+                EventKind.COMM_ERROR,
+                f"{self._consecutive_failures} consecutive failed status requests on {self.port}",
+            )
+
+    def _success(self) -> None:
+        self._consecutive_failures = 0
+        if self._comm_lost:
+            self._comm_lost = False
+            self._emit(EventKind.COMM_ERROR, "communication restored", active=False)
+
+    # ------------------------------------------------------------------ status
+
+    def status(self) -> PrinterStatus | None:
+        """Ask the status (ENQ), retrying garbled answers; report fault changes as events."""
+        with self._lock:
+            assert self._serial is not None, "open() first"
+            for _ in range(1 + self.config.max_retries):
+                self._discard_input()
+                if not self._send(ENQ):
+                    self._failure()
+                    continue
+                status = self._read_status()
+                if status is None:
+                    self._failure()
+                    continue
+                self._success()
+                self._process(status)
+                return status
+            return None
+
+    def _process(self, status: PrinterStatus) -> None:
+        self._last_status = status
+        now = _fault_kinds(status)
+        for kind, detail in now.items():
+            if kind not in self._active:
+                self._emit(kind, detail)
+        for kind in [k for k in self._active if k not in now]:
+            self._emit(kind, "cleared", active=False)
+        self._active = now
+        if status.has(StatusFlag.RESET):
+            self._emit(EventKind.PRINTER_RESET, "printer reset: layout will be redefined")
+            self._layout_defined = False
+            self._send(CLEAR_ERRORS)
+
+    # ------------------------------------------------------------------ layout
+
+    def define_layout(self) -> None:
+        """Define every region and the template in RAM, then check the printer took them."""
+        with self._lock:
+            layout = self.config.layout
+            self._send(CLEAR_ERRORS)
+            self._send(DELETE_ALL_REGIONS)
+            for region in layout.regions:
+                self._send(region.command())
+            self._send(layout.template.command())
+            status = self.status()
+            if status is None:
+                raise PrinterLayoutError("no status after defining the layout")
+            if status.has(StatusFlag.DATA_ERROR) or status.has(StatusFlag.COMMAND_ERROR):
+                self._emit(EventKind.LAYOUT_REJECTED, f"printer flags {status.describe()}")
+                self._send(CLEAR_ERRORS)
+                raise PrinterLayoutError(f"layout refused: {status.describe()}")
+            self._layout_defined = True
+            log.info("%s: layout %r defined", self.config.device_name, layout.template.template_id)
+
+    # ------------------------------------------------------------------ printing
+
+    def print_ticket(self, ticket: TicketData) -> PrintResult:
+        """Print one cash-out ticket and wait for the outcome (blocking, up to
+        ``print_timeout`` seconds).  Invalid ticket text raises TicketDataError before
+        anything is sent."""
+        fields = checked_fields(self.config.layout, cashout_texts(ticket))
+        command = print_command(self.config.layout.template.template_id, fields)
+        vn = ticket.validation_number
+        with self._lock:
+            before = self._ready_status(vn)
+            if isinstance(before, PrintResult):
+                return before
+            if not self._send(command):
+                return PrintResult(PrintOutcome.NOT_PRINTED, vn, "print command not sent", before)
+            log.info("%s: printing ticket %s", self.config.device_name, vn)
+            return self._follow_job(vn, before)
+
+    def _ready_status(self, vn: str) -> PrinterStatus | PrintResult:
+        """Wait until the printer can take a job; a PrintResult (not printed) if it cannot."""
+        cfg = self.config
+        deadline = time.monotonic() + cfg.busy_timeout
+        while True:
+            status = self.status()
+            if status is None:
+                return PrintResult(PrintOutcome.NOT_PRINTED, vn, "printer not answering")
+            if not self._layout_defined:
+                try:
+                    self.define_layout()
+                except PrinterLayoutError as exc:
+                    return PrintResult(PrintOutcome.NOT_PRINTED, vn, str(exc), status)
+                continue
+            tilts = [k for k in _fault_kinds(status) if k is not EventKind.PAPER_LOW]
+            if tilts:
+                detail = "printer fault: " + ", ".join(k.value for k in tilts)
+                return PrintResult(PrintOutcome.NOT_PRINTED, vn, detail, status)
+            if not status.busy:
+                if status.has(StatusFlag.DATA_ERROR) or status.has(StatusFlag.COMMAND_ERROR):
+                    self._send(CLEAR_ERRORS)
+                    continue
+                return status
+            if time.monotonic() >= deadline:
+                return PrintResult(PrintOutcome.NOT_PRINTED, vn, "printer busy", status)
+            time.sleep(cfg.poll_interval)
+
+    def _follow_job(self, vn: str, before: PrinterStatus) -> PrintResult:
+        cfg = self.config
+        sent = time.monotonic()
+        started = printed = False
+        last: PrinterStatus | None = None
+        while time.monotonic() - sent < cfg.print_timeout:
+            time.sleep(cfg.poll_interval)
+            status = self.status()
+            if status is None:
+                continue
+            last = status
+            if status.has(StatusFlag.RESET):
+                if printed:
+                    return PrintResult(
+                        PrintOutcome.PRINTED, vn, "printed, then printer reset", status
+                    )
+                return PrintResult(PrintOutcome.UNKNOWN, vn, "printer reset during the job", status)
+            if not started and (
+                status.has(StatusFlag.DATA_ERROR) or status.has(StatusFlag.COMMAND_ERROR)
+            ):
+                self._send(CLEAR_ERRORS)
+                return PrintResult(
+                    PrintOutcome.NOT_PRINTED,
+                    vn,
+                    f"print command refused: {status.describe()}",
+                    status,
+                )
+            if status.busy or (before.validation_done and not status.validation_done):
+                started = True
+            if started and status.validation_done:
+                if not printed:
+                    log.info("%s: validation number %s printed", cfg.device_name, vn)
+                printed = True
+            tilts = [k for k in _fault_kinds(status) if k is not EventKind.PAPER_LOW]
+            if printed and (not status.busy or tilts):
+                detail = "printed" if not tilts else "printed; then " + ", ".join(tilts)
+                return PrintResult(PrintOutcome.PRINTED, vn, detail, status)
+            if tilts:
+                return PrintResult(
+                    PrintOutcome.NOT_PRINTED,
+                    vn,
+                    "stopped before the validation number: " + ", ".join(tilts),
+                    status,
+                )
+            if started and not status.busy:
+                return PrintResult(
+                    PrintOutcome.NOT_PRINTED, vn, "job ended without validation done", status
+                )
+            if not started and time.monotonic() - sent > cfg.start_timeout:
+                if not before.validation_done and status.validation_done:
+                    return PrintResult(PrintOutcome.PRINTED, vn, "printed (job not seen)", status)
+                return PrintResult(PrintOutcome.UNKNOWN, vn, "job never seen to start", status)
+        if printed:
+            return PrintResult(PrintOutcome.PRINTED, vn, "printed; completion not seen", last)
+        return PrintResult(PrintOutcome.UNKNOWN, vn, "no outcome within the print timeout", last)

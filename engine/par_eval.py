@@ -1,0 +1,56 @@
+"""Batch evaluation shapes that the maths needs and :mod:`engine.evaluator` does not offer.
+
+:func:`board_plus_one` gives, for each five-card board, the strength of the board plus
+each of the 52 cards (the "dealer outs" of the simple river rule).  It reads the same
+tables as :func:`engine.evaluator.evaluate_batch` (see :mod:`engine.evaluator_tables`),
+so it agrees with it exactly (a test checks this), but shares the board's key sum and
+evaluates a six-card non-flush hand once per rank instead of once per card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import evaluator_tables as _t
+
+_tables = _t.load()
+_KEYS = _t.card_keys()
+_LOW6 = _tables["low_base_6"].astype(np.intp)
+_HIGH = _tables["high_index"].astype(np.intp)
+_RANKS6 = _tables["ranks_6"]
+_FLUSH = _tables["flush"]
+_RANK_KEY = _KEYS[0::4] & ((1 << _t.SUIT_SHIFT) - 1)  # (13,) rank part of each rank's key
+
+
+def board_plus_one(boards: np.ndarray) -> np.ndarray:
+    """``(N, 52)`` uint16: strength of each board (``(N, 5)`` cards) plus card ``c``.
+
+    Entries for cards already on the board are meaningless (the caller masks them).
+    """
+    boards = np.asarray(boards, dtype=np.intp)
+    n = len(boards)
+    key = _KEYS[boards].sum(axis=1)  # (N,)
+    rank_part = key & ((1 << _t.SUIT_SHIFT) - 1)
+    s = rank_part[:, None] + _RANK_KEY[None, :]  # (N, 13): board + a card of each rank
+    idx = _LOW6[s & _t.LOW_MASK]
+    idx += _HIGH[(s >> _t.HIGH_SHIFT) & _t.HIGH_MASK]
+    by_rank = _RANKS6[idx]  # (N, 13) non-flush strengths
+    out = np.repeat(by_rank, 4, axis=1)  # card c = 4 * rank + suit
+    # a suit with four or more board cards makes a flush with every card of that suit
+    suits = boards & 3
+    counts = np.stack([(suits == s_).sum(axis=1) for s_ in range(4)], axis=1)
+    heavy = np.flatnonzero(counts.max(axis=1) >= 4)
+    if heavy.size:
+        hb = boards[heavy]
+        suit = counts[heavy].argmax(axis=1)
+        bits = np.where((hb & 3) == suit[:, None], 1 << (hb >> 2), 0).sum(axis=1)  # (H,)
+        cards = np.arange(52)
+        same = (cards[None, :] & 3) == suit[:, None]  # (H, 52)
+        flush_with = _FLUSH[bits[:, None] | (1 << (cards[None, :] >> 2))]
+        five = counts[heavy].max(axis=1) >= 5
+        rows = out[heavy]
+        rows = np.where(same, flush_with, rows)
+        rows = np.where(five[:, None] & ~same, _FLUSH[bits][:, None], rows)
+        out[heavy] = rows
+    assert out.shape == (n, 52)
+    return out

@@ -1,0 +1,296 @@
+"""``uth audit``: the ledger as an inspector reads it.
+
+``verify``  walk the hash chains, decks and meters (``--replay``: re-settle every round)
+``recall``  the last rounds (``--last 10``): cards, decisions, payouts
+``events``  the last events
+``meters``  the lifetime meters and the balance of credits in and out
+``export``  rounds, events or meters as CSV or JSON for the regulator (raw rows with
+            their hashes, so the chains can be re-verified independently)
+``init``    create the ledger explicitly (``--force`` over a lost one whose marker remains)
+
+Each takes ``--db PATH`` (default: the configuration's ``db_path``) and ``--json``.
+Everything except ``init`` opens the database read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.cards import format_cards
+from engine.paytable import PaytableError, load_paytable
+from kiosk.config import ConfigError, load_config
+from kiosk.ledger import (
+    CREDITS,
+    METERS,
+    Ledger,
+    LedgerError,
+    RoundRecord,
+    balance,
+    read_marker,
+)
+from kiosk.machine import money
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    if args.db:
+        return Path(args.db)
+    return load_config(args.config).db_path
+
+
+def _open(args: argparse.Namespace) -> Ledger:
+    return Ledger.open(_db_path(args), readonly=True)
+
+
+def _fail(args: argparse.Namespace, message: str, code: int = 2) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": False, "error": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+# -- verify ------------------------------------------------------------------------------
+def cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason, 1)
+    try:
+        report = ledger.verify(replay=args.replay)
+    finally:
+        ledger.close()
+    if args.json:
+        print(json.dumps({"ok": report.ok, "rounds": report.rounds, "events": report.events,
+                          "problem": report.problem, "replayed": args.replay}))
+    elif report.ok:
+        what = "chains, decks, meters" + (" and replayed settlements" if args.replay else "")
+        print(f"OK: {report.rounds} rounds and {report.events} events verified ({what})")
+    else:
+        print(f"FAILED: {report.problem}")
+    return 0 if report.ok else 1
+
+
+# -- recall ------------------------------------------------------------------------------
+def describe_round(r: RoundRecord) -> str:
+    """A round as a player or an inspector reads it."""
+    lines = [f"Round {r.id}  {r.state.upper()}  started {r.started_at}"
+             + (f"  settled {r.settled_at}" if r.settled_at else "")
+             + f"  paytable {r.paytable} ({r.paytable_sha256[:12]})"]
+    bets = f"Ante {money(r.ante)}  Blind {money(r.blind)}"
+    if r.trips:
+        bets += f"  Trips {money(r.trips)}"
+    if r.play:
+        bets += f"  Play {money(r.play)}"
+    lines.append(f"  Bets      {bets}")
+    lines.append(f"  Player    {format_cards(r.player_hole)}"
+                 + (f"   Dealer {format_cards(r.dealer_hole)}   Board {format_cards(r.board)}"
+                    if r.board else "   (dealer and board not shown until settled)"))
+    for d in r.decisions:
+        extra = f" {money(d.play)}" if d.play else ""
+        lines.append(f"  {d.phase:9s} {d.action}{extra}  at {d.at}")
+    if r.state == "settled":
+        qual = "qualifies" if r.dealer_qualifies else "does not qualify"
+        lines.append(f"  Hands     player {r.player_hand} ({r.player_category}); "
+                     f"dealer {r.dealer_hand} ({r.dealer_category}, {qual})")
+        returns = "  ".join(f"{name} {money(getattr(r, name.lower() + '_return'))}"
+                            for name in ("Ante", "Blind", "Play", "Trips") if getattr(r, name.lower()))
+        lines.append(f"  Result    {r.outcome.upper() if r.outcome else ''}  returns {returns}  "
+                     f"net {money(r.net)}  breakage {r.breakage}/{r.breakage_unit} cent")
+        if r.jackpot:
+            lines.append(f"  Jackpot   {money(r.jackpot)} paid by an attendant")
+    elif r.state == "voided":
+        lines.append(f"  VOIDED by RAM clear: stakes {money(r.paid)} refunded")
+    lines.append(f"  Credits   {money(r.credits_before)} -> {money(r.credits_after)}")
+    check = ("matches" if r.commitment_ok() else "DOES NOT MATCH") if r.deck else "deck sealed until settlement"
+    lines.append(f"  Deck      commitment {r.commitment} ({check})")
+    if r.deck:
+        lines.append(f"            {format_cards(r.deck)}  salt {r.salt}")
+    return "\n".join(lines)
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    try:
+        rounds = ledger.recall(args.last)
+    finally:
+        ledger.close()
+    if args.json:
+        print(json.dumps([r.as_dict() for r in rounds], indent=1))
+    elif not rounds:
+        print("no rounds played yet")
+    else:
+        print("\n\n".join(describe_round(r) for r in rounds))
+    return 0
+
+
+def cmd_events(args: argparse.Namespace) -> int:
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    try:
+        events = ledger.events(tuple(args.kind or ()), last=args.last)
+    finally:
+        ledger.close()
+    if args.json:
+        print(json.dumps([e.__dict__ for e in events], indent=1))
+    for e in events if not args.json else ():
+        amount = f" {money(e.amount)}" if e.amount else ""
+        rnd = f" round {e.round_id}" if e.round_id else ""
+        detail = json.dumps(e.detail, sort_keys=True) if e.detail else ""
+        print(f"{e.id:>7}  {e.at}  {e.kind}{amount}{rnd}  {detail}")
+    return 0
+
+
+# -- meters --------------------------------------------------------------------------------
+def cmd_meters(args: argparse.Namespace) -> int:
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    meters = dict(ledger.meters)
+    ledger.close()
+    bal = balance(meters)
+    if args.json:
+        print(json.dumps({"meters": meters, "balance": bal}, indent=1, sort_keys=True))
+        return 0
+    names = [*METERS, CREDITS, *sorted(k for k in meters if k not in METERS and k != CREDITS)]
+    for name in names:
+        value = meters.get(name, 0)
+        cents = name in _CENT_METERS or name == CREDITS
+        shown = money(value) if cents else f"{value:,}"
+        if name.startswith("bill."):
+            shown = f"{value:,} x {money(int(name.split('.')[1]))}"
+        print(f"{name:20s} {shown:>16s}   {METERS.get(name, '')}")
+    print()
+    print(f"credits in {money(bal['credits_in'])} = out {money(bal['credits_out'])} + on meter "
+          f"{money(bal['credits'])} + pending payout {money(bal['payout_pending'])} + RAM-cleared "
+          f"{money(bal['ram_cleared'])} + house net win {money(bal['house_net_win'])}: "
+          + ("balanced" if bal["balanced"] else "DOES NOT BALANCE"))
+    return 0
+
+
+_CENT_METERS = {name for name, text in METERS.items() if "cents" in text}
+
+
+# -- export ------------------------------------------------------------------------------------
+def _rows(ledger: Ledger, table: str) -> Iterator[dict[str, Any]]:
+    if table == "meters":
+        for name, value in ledger.conn.execute("SELECT name, value FROM meters ORDER BY name"):
+            yield {"name": name, "value": value}
+        return
+    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY id")
+    names = [d[0] for d in cur.description]
+    for values in cur:
+        yield dict(zip(names, values, strict=True))
+
+
+def _write_csv(out: TextIO, rows: Iterator[Mapping[str, Any]]) -> None:
+    writer = None
+    for row in rows:
+        if writer is None:
+            writer = csv.DictWriter(out, fieldnames=list(row))
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    fmt = "json" if args.json else args.format
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    out: TextIO = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+    try:
+        if fmt == "csv":
+            _write_csv(out, _rows(ledger, args.table or "rounds"))
+        else:
+            out.write(json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[:-1])
+            for table in [args.table] if args.table else ["rounds", "events", "meters"]:
+                out.write(f', "{table}": [')
+                for i, row in enumerate(_rows(ledger, table)):
+                    out.write(("," if i else "") + "\n" + json.dumps(row, sort_keys=True))
+                out.write("]")
+            out.write("}\n")
+    finally:
+        ledger.close()
+        if args.out:
+            out.close()
+    return 0
+
+
+# -- init --------------------------------------------------------------------------------------
+def cmd_init(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, db_path=args.db, paytable=args.paytable)
+        table = load_paytable(config.paytable)
+    except (ConfigError, PaytableError) as exc:
+        return _fail(args, str(exc))
+    marker = config.marker_path
+    old = read_marker(marker)
+    if config.db_path.exists():
+        return _fail(args, f"ledger {config.db_path} already exists; it is never overwritten")
+    if old is not None and not args.force:
+        return _fail(args, f"the install marker {marker} names ledger {old.get('ledger_id')}: the old "
+                           "ledger is missing. Restore it, or pass --force to start a new ledger")
+    if old is not None:
+        marker.replace(marker.with_name(marker.name + ".replaced"))
+    try:
+        ledger = Ledger.create(config.db_path, paytable=table, machine_number=config.machine_number,
+                               casino_name=config.casino_name, marker=marker)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    if old is not None:
+        ledger.event("ledger_replaced", detail={"previous_ledger_id": old.get("ledger_id"),
+                                                "previous_created_at": old.get("created_at")})
+    ledger.close()
+    if args.json:
+        print(json.dumps({"ok": True, "db": str(config.db_path), "ledger_id": ledger.ledger_id}))
+    else:
+        print(f"created ledger {ledger.ledger_id} at {config.db_path} (paytable {table.name} {table.version})")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("audit", help="ledger audit: verify, recall, events, meters, export, init")
+    asub = p.add_subparsers(dest="audit_command", metavar="ACTION")
+    asub.required = True
+
+    def common(name: str, help: str) -> argparse.ArgumentParser:
+        q = asub.add_parser(name, help=help)
+        q.add_argument("--db", help="ledger database (default: the configuration's db_path)")
+        q.add_argument("--config", help="cabinet configuration TOML (default $UTH_CONFIG)")
+        q.add_argument("--json", action="store_true", help="machine-readable output")
+        return q
+
+    q = common("verify", "walk the hash chains and re-add the meters")
+    q.add_argument("--replay", action="store_true", help="also re-settle every round with the engine")
+    q.set_defaults(func=cmd_verify)
+    q = common("recall", "the last rounds: cards, decisions, payouts")
+    q.add_argument("--last", type=int, default=10)
+    q.set_defaults(func=cmd_recall)
+    q = common("events", "the last events")
+    q.add_argument("--last", type=int, default=30)
+    q.add_argument("--kind", action="append", help="only this kind (repeatable)")
+    q.set_defaults(func=cmd_events)
+    q = common("meters", "lifetime meters and the balance")
+    q.set_defaults(func=cmd_meters)
+    q = common("export", "rounds, events or meters as CSV or JSON")
+    q.add_argument("--format", choices=("csv", "json"), default="json")
+    q.add_argument("--table", choices=("rounds", "events", "meters"),
+                   help="one table (CSV default: rounds; JSON default: all three)")
+    q.add_argument("--out", help="write to this file instead of standard output")
+    q.set_defaults(func=cmd_export)
+    q = common("init", "create the ledger (first installation)")
+    q.add_argument("--paytable", help="paytable in force (default: the configuration's)")
+    q.add_argument("--force", action="store_true", help="start a new ledger over a lost one")
+    q.set_defaults(func=cmd_init)

@@ -1,0 +1,247 @@
+"""``uth autoplay``: a burn-in / soak session for technicians.
+
+Opens the cabinet on ``--db`` (resuming an unfinished round first, as after a power
+cut), inserts simulated bills, plays ``--rounds`` rounds through the controller exactly
+as the screens do (chips, deal, decisions), and cashes out by handpay (logging the
+attendant in with the configured PIN to key it off).  ``--strategy simple`` comes from
+:mod:`engine.strategy` when that module is present, else a plain local policy.
+
+Also runnable as ``python -m kiosk.commands.autoplay`` (no other command is imported:
+the crash test restarts it hundreds of times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+
+from engine.rng import SeededRandomSource, SystemRandomSource
+from engine.uth import Action, SeatView
+from kiosk.config import ConfigError, load_config
+from kiosk.machine import (
+    JACKPOT_TILT,
+    Machine,
+    MachineError,
+    MachinePhase,
+    MachineSnapshot,
+    money,
+)
+
+Strategy = Callable[[SeatView], Action]
+
+
+def plain_policy(view: SeatView) -> Action:
+    """Fallback while :mod:`engine.strategy` is absent: 4x with a pair or an ace in hand,
+    2x with a pair on the flop, otherwise check, and play 1x at the river."""
+    ranks = [c >> 2 for c in (*view.hole, *view.board)]
+    hole = [c >> 2 for c in view.hole]
+    paired = any(ranks.count(r) >= 2 for r in hole)
+    if Action.PLAY_4X in view.legal and (paired or 12 in hole):
+        return Action.PLAY_4X
+    if Action.PLAY_2X in view.legal and paired:
+        return Action.PLAY_2X
+    if Action.PLAY_1X in view.legal:
+        return Action.PLAY_1X
+    return Action.CHECK
+
+
+def random_policy(seed: int | None) -> Strategy:
+    """Uniformly random among the legal decisions (for crash and soak tests)."""
+    rng = random.Random(seed)
+    return lambda view: rng.choice(view.legal)
+
+
+def load_strategy(name: str, seed: int | None = None) -> Strategy:
+    """``random``, ``plain``, or ``engine.strategy.STRATEGIES[name]`` (its ``decide``);
+    ``simple`` falls back to :func:`plain_policy` if :mod:`engine.strategy` cannot be imported."""
+    if name == "random":
+        return random_policy(seed)
+    if name == "plain":
+        return plain_policy
+    try:
+        module = importlib.import_module("engine.strategy")
+    except Exception:  # noqa: BLE001 - absent or not importable: fall back
+        module = None
+    found = None
+    if module is not None:
+        found = getattr(module, "STRATEGIES", {}).get(name) or getattr(module, name, None)
+    if found is not None:
+        decide = getattr(found, "decide", found)
+        if callable(decide):
+            return decide
+    if name == "simple":
+        return plain_policy
+    raise ValueError(f"unknown strategy {name!r}")
+
+
+def seat_view(snap: MachineSnapshot) -> SeatView:
+    """What a strategy sees, built from the screen's snapshot (legal = affordable)."""
+    assert snap.game_phase is not None
+    return SeatView(seat=1, phase=snap.game_phase, hole=snap.hole, board=snap.board,
+                    ante=snap.ante, trips=snap.trips, play=snap.play, folded=False, legal=snap.legal)
+
+
+@dataclass
+class SessionReport:
+    rounds: int = 0
+    resumed: int = 0
+    bills: int = 0
+    bills_cents: int = 0
+    cashouts: int = 0
+    cashout_cents: int = 0
+    stopped: str = ""
+
+
+class Session:
+    """Drives a machine as a patron (and, for handpays and jackpots, an attendant) would."""
+
+    def __init__(self, machine: Machine, strategy: Strategy, *, ante: int, trips: int,
+                 bill: int, pin: str | None) -> None:
+        self.m, self.strategy = machine, strategy
+        self.ante, self.trips, self.bill, self.pin = ante, trips, bill, pin
+        self.report = SessionReport()
+
+    def attendant(self, job: Callable[[], None]) -> None:
+        if self.pin is None:
+            raise SystemExit("an attendant PIN is needed (--pin): the configured PINs are hashed")
+        self.m.operator_login(self.pin)
+        try:
+            job()
+        finally:
+            self.m.operator_logout()
+
+    def settle_up(self) -> None:
+        """Finish what a crash left: the open round, a pending handpay, a jackpot tilt."""
+        snap = self.m.snapshot()
+        if snap.cashout is not None:
+            self.attendant(self.m.handpay_reset)
+        if snap.phase == MachinePhase.IN_ROUND:
+            self.report.resumed += 1
+            self.finish_round()
+        self.clear_jackpot()
+
+    def clear_jackpot(self) -> None:
+        if any(t.code == JACKPOT_TILT for t in self.m.snapshot().tilts):
+            self.attendant(lambda: self.m.clear_tilt(JACKPOT_TILT))
+
+    def finish_round(self) -> None:
+        snap = self.m.snapshot()
+        while snap.phase == MachinePhase.IN_ROUND:
+            action = self.strategy(seat_view(snap))
+            if action not in snap.legal:  # e.g. not affordable
+                action = next(a for a in (Action.CHECK, Action.PLAY_1X, Action.FOLD) if a in snap.legal)
+            self.m.decide(action)
+            snap = self.m.snapshot()
+        self.report.rounds += 1
+
+    def play_round(self) -> None:
+        need = 3 * self.ante + self.trips
+        while self.m.snapshot().available < need:
+            self.m.insert_credits(self.bill, f"bill:{self.bill}")
+            self.report.bills += 1
+            self.report.bills_cents += self.bill
+        try:
+            self.m.repeat_bets()
+        except MachineError:  # first round, or the limits changed
+            pass
+        snap = self.m.snapshot()
+        if (snap.bet_ante, snap.bet_trips) != (self.ante, self.trips):
+            self.m.clear_bets()
+            self.m.add_chip("ante", self.ante)
+            if self.trips:
+                self.m.add_chip("trips", self.trips)
+        self.m.deal()
+        self.finish_round()
+        self.clear_jackpot()
+
+    def cash_out(self) -> None:
+        if self.m.snapshot().credits:
+            req = self.m.cash_out()
+            self.report.cashouts += 1
+            self.report.cashout_cents += req.amount
+            self.attendant(self.m.handpay_reset)
+
+    def run(self, rounds: int, cashout_every: int = 0) -> SessionReport:
+        self.settle_up()
+        for i in range(rounds):
+            if not self.m.snapshot().playable:
+                self.report.stopped = "; ".join(f"{t.code}: {t.message}" for t in self.m.snapshot().tilts)
+                break
+            self.play_round()
+            if cashout_every and (i + 1) % cashout_every == 0:
+                self.cash_out()
+        self.cash_out()
+        return self.report
+
+
+def default_pin(machine: Machine) -> str | None:
+    pin = machine.config.operator_pins.get("attendant")
+    return None if pin is None or pin.startswith("sha256:") else pin
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, db_path=args.db, paytable=args.paytable)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    rng = SeededRandomSource(args.seed) if args.seed is not None else SystemRandomSource()
+    machine = Machine.open(config, rng=rng)
+    snap = machine.snapshot()
+    if any(t.code == "ledger" for t in snap.tilts):
+        print(f"error: {snap.message or snap.tilts[0].message}", file=sys.stderr)
+        return 3
+    try:
+        strategy = load_strategy(args.strategy, args.seed)
+        session = Session(machine, strategy, ante=args.ante, trips=args.trips, bill=args.bill,
+                          pin=args.pin or default_pin(machine))
+        report = session.run(args.rounds, args.cashout_every)
+    finally:
+        machine.close()
+    if args.json:
+        print(json.dumps(asdict(report)))
+    elif not args.quiet:
+        print(f"{report.rounds} rounds ({report.resumed} resumed after a power failure); "
+              f"bills {report.bills} for {money(report.bills_cents)}; "
+              f"cashed out {report.cashouts}x for {money(report.cashout_cents)}")
+        if report.stopped:
+            print(f"stopped: {report.stopped}")
+    return 1 if report.stopped else 0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", help="ledger database (default: the configuration's db_path)")
+    p.add_argument("--config", help="cabinet configuration TOML (default $UTH_CONFIG)")
+    p.add_argument("--rounds", type=int, required=True)
+    p.add_argument("--seed", type=int, help="reproducible shuffles and decisions (default: cryptographic)")
+    p.add_argument("--strategy", default="simple", help="simple (engine.strategy), plain or random")
+    p.add_argument("--paytable", help="paytable for a new ledger (default: the configuration's)")
+    p.add_argument("--ante", type=int, default=500, help="Ante in cents (default 500)")
+    p.add_argument("--trips", type=int, default=100, help="Trips in cents, 0 for none (default 100)")
+    p.add_argument("--bill", type=int, default=10000, help="simulated bill in cents (default 10000)")
+    p.add_argument("--cashout-every", type=int, default=0, metavar="N",
+                   help="cash out (handpay) every N rounds as well as at the end")
+    p.add_argument("--pin", help="attendant PIN for handpay resets (default: from the configuration)")
+    p.add_argument("--json", action="store_true", help="print the session report as JSON")
+    p.add_argument("--quiet", action="store_true")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("autoplay", help="burn-in session: play N rounds through the controller")
+    add_arguments(p)
+    p.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="uth autoplay", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""``uth kiosk``: the cabinet's screens, fullscreen, with simulated devices by default.
+
+    uth kiosk                       # fullscreen, var/uth.db, simulated bills and tickets
+    uth kiosk --window 1280x720     # in a window
+    uth kiosk --language ja --window 800x480
+
+Demo keys (simulated devices): 1-6 insert a $1..$100 bill, T inserts the last printed
+ticket, F9 opens/closes the door, F12 is the attendant key.  See the Rules screen for
+every shortcut.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from kiosk.ui.i18n import LANGUAGES
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.config import ConfigError, load_config
+    from kiosk.ui.layout import parse_size
+
+    size = None
+    if args.window:
+        try:
+            size = parse_size(args.window)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    try:
+        config = load_config(args.config, db_path=args.db)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.no_sound:
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    import pygame
+
+    from engine.rng import SeededRandomSource
+    from kiosk.machine import Machine
+    from kiosk.ui.app import App
+    from kiosk.ui.demo import DemoTicketPayout
+
+    simulated = config.validator_port == "sim" and config.printer_port == "sim"
+    demo = simulated and not args.no_demo
+    payout = DemoTicketPayout() if demo else None
+    config.db_path.parent.mkdir(parents=True, exist_ok=True)
+    rng = SeededRandomSource(args.seed) if args.seed is not None else None
+    machine = Machine.open(config, rng=rng, payout=payout)
+    try:
+        pygame.init()
+        app = App(machine, size, fullscreen=size is None, demo=demo, payout=payout, language=args.language,
+                  sound=not args.no_sound)
+        app.casino_name = config.casino_name
+        app.machine_number = config.machine_number
+        return app.run(fps=args.fps, max_frames=args.frames)
+    finally:
+        machine.close()
+        pygame.quit()
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("kiosk", help="run the cabinet's screens (fullscreen; simulated devices by default)")
+    p.add_argument("--window", metavar="WxH", help="run in a window of this size, e.g. 1280x720 (default: fullscreen)")
+    p.add_argument("--config", help="cabinet configuration TOML (default: $UTH_CONFIG or built-in defaults)")
+    p.add_argument("--db", help="ledger database (default: the configuration's db_path, var/uth.db)")
+    p.add_argument("--language", choices=LANGUAGES, default="en", help="language at start (default en)")
+    p.add_argument("--no-sound", action="store_true", help="no sound at all")
+    p.add_argument("--no-demo", action="store_true", help="disable the demo keys (bills, tickets, door)")
+    p.add_argument("--fps", type=int, default=60, help="frame rate cap (default 60)")
+    p.add_argument("--seed", type=int, help="reproducible shuffles (testing only, never on a real cabinet)")
+    p.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    p.set_defaults(func=run)

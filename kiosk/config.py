@@ -1,0 +1,118 @@
+"""Cabinet configuration: where the ledger lives, the paytable, identity, PINs, devices.
+
+Read from a TOML file (``--config PATH``, else ``$UTH_CONFIG``, else built-in defaults)
+and validated by pydantic.  Relative paths are taken from the current directory.
+Amounts are integer cents; RTP bounds are percentages.
+
+Example ``cabinet.toml``::
+
+    db_path = "var/uth.db"
+    paytable = "paytables/standard.toml"
+    machine_number = "0042"
+    casino_name = "Casino Royale"
+    rtp_min_pct = 80.0
+    rtp_max_pct = 100.0
+    validator_port = "/dev/ttyUSB0"   # or "sim"
+    printer_port = "sim"
+
+    [operator_pins]                    # role -> PIN, or "sha256:<hex of the PIN>"
+    attendant = "sha256:..."
+    technician = "sha256:..."
+    manager = "sha256:..."
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from engine.paytable import PAYTABLE_DIR
+
+#: Operator roles, least to most privileged.
+ROLES = ("attendant", "technician", "manager")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used: names the file and the reason."""
+
+
+class CabinetConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    db_path: Path = Path("var/uth.db")
+    #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger`): a missing
+    #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
+    install_marker: Path | None = None
+    paytable: Path = PAYTABLE_DIR / "standard.toml"
+    machine_number: str = "0001"
+    casino_name: str = "Demo Casino"
+    rtp_min_pct: float = Field(80.0, ge=0, le=200)
+    rtp_max_pct: float = Field(100.0, ge=0, le=200)
+    operator_pins: dict[str, str] = Field(
+        default_factory=lambda: {"attendant": "1111", "technician": "2222", "manager": "3333"}
+    )
+    validator_port: str = "sim"
+    printer_port: str = "sim"
+    #: Bill denominations accepted, cents.
+    accepted_bills: tuple[int, ...] = (100, 500, 1000, 2000, 5000, 10000)
+    #: No bill or ticket is accepted that would take the credit meter above this.
+    credit_limit_cents: int = Field(1_000_000, gt=0)
+    #: A round returning this much or more is paid by an attendant (jackpot handpay).
+    jackpot_limit_cents: int = Field(120_000, gt=0)
+
+    @model_validator(mode="after")
+    def _check(self) -> CabinetConfig:
+        if self.rtp_min_pct > self.rtp_max_pct:
+            raise ValueError(f"rtp_min_pct {self.rtp_min_pct} is above rtp_max_pct {self.rtp_max_pct}")
+        for role in self.operator_pins:
+            if role not in ROLES:
+                raise ValueError(f"unknown operator role {role!r}; roles are {', '.join(ROLES)}")
+        if any(b <= 0 for b in self.accepted_bills):
+            raise ValueError("accepted_bills must be positive cents")
+        return self
+
+    @property
+    def marker_path(self) -> Path:
+        return self.install_marker or self.db_path.with_name(self.db_path.name + ".install")
+
+    def role_for_pin(self, pin: str) -> str | None:
+        """The most privileged role whose PIN is ``pin``, or None (constant-time compares)."""
+        found = None
+        digest = hashlib.sha256(pin.encode()).hexdigest()
+        for role in ROLES:
+            want = self.operator_pins.get(role)
+            if want is None:
+                continue
+            got = "sha256:" + digest if want.startswith("sha256:") else pin
+            if hmac.compare_digest(want.encode(), got.encode()):
+                found = role
+        return found
+
+
+def role_at_least(role: str | None, needed: str) -> bool:
+    """Whether ``role`` has the rights of ``needed`` (manager > technician > attendant)."""
+    return role is not None and ROLES.index(role) >= ROLES.index(needed)
+
+
+def load_config(path: str | Path | None = None, **overrides: object) -> CabinetConfig:
+    """Load ``path`` (else ``$UTH_CONFIG``, else defaults) and apply ``overrides``."""
+    path = path or os.environ.get("UTH_CONFIG")
+    data: dict[str, object] = {}
+    if path:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{p}: {exc}") from None
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return CabinetConfig.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"]) or "(file)"
+        raise ConfigError(f"{path or '(defaults)'}: {where}: {err['msg']}") from None

@@ -1,0 +1,1046 @@
+"""The cabinet controller: credits, bets, the round in progress, tilts, operators, payouts.
+
+Headless (no pygame, no serial): the kiosk screens, the device drivers, ``uth autoplay``
+and the tests all drive the same :class:`Machine`.  One player seat (seat 1 of
+:class:`engine.uth.UthRound`).  Money is integer cents everywhere.
+
+Life cycle::
+
+    machine = Machine.open(config)        # open/create + verify the ledger, resume a round
+    machine.subscribe(on_change)          # on_change(snapshot) after every change
+    machine.insert_credits(2000, "bill:2000")
+    machine.add_chip("ante", 500); machine.add_chip("trips", 100)
+    machine.deal()
+    machine.decide(Action.CHECK) ...      # until snapshot().phase is RESULT
+    machine.cash_out()                    # through the Payout strategy (handpay for now)
+
+Rules the controller enforces (GLI-11 style):
+
+* every state change of a round in progress is committed to the ledger (one SQLite
+  transaction with the meters) *before* it takes effect in memory; on start an
+  unfinished round is rebuilt from the stored deck, bets and decisions and resumed;
+* no play, no new bets and no bill acceptance while a tilt stands or the door is open;
+* paytable and limits change only at zero credits, no round and no payout in
+  progress, by a logged-in operator; the change is recorded with old and new values;
+* the deck is shuffled with the cabinet's cryptographic generator and its SHA-256
+  commitment (salted, :func:`engine.rng.deck_commitment`) is committed before any
+  card is shown; the deck and salt are published in the settled round;
+* a corrupt, tampered or missing ledger stops the machine with the ``ledger`` tilt,
+  which cannot be cleared from here: the ledger is never recreated or repaired.
+
+Credits and bets: chips placed with :meth:`Machine.add_chip` are *pending* and stay on
+the credit meter until :meth:`Machine.deal` wagers them (``snapshot().available`` is
+credits minus pending chips).  A deal needs credits for Ante + Blind + Trips plus a 1x
+Play, so the player can always play at the river; Play 4x / 3x / 2x are offered only
+when affordable.  Pending chips are not persisted (nothing was wagered yet).
+
+Errors: every refused operation raises a :class:`MachineError` subclass carrying
+``reason`` (also shown as ``snapshot().message``) before any state changes:
+:class:`InsufficientCredits`, :class:`BetOutOfLimits`, :class:`PlayDisabled` (tilt,
+door, ledger fault), :class:`NotAuthorised`, :class:`WrongState`,
+:class:`ConfigurationError`.
+
+Operators log in by PIN (:mod:`kiosk.config` maps PINs to roles): an attendant clears
+tilts and keys off handpays; a technician also changes the paytable and limits; a
+manager also performs a RAM clear (:meth:`Machine.ram_clear_request` then
+:meth:`Machine.ram_clear` with the code it returned), which voids an open round,
+removes the credits and clears tilts but keeps the history and the lifetime meters.
+
+A win of ``config.jackpot_limit_cents`` or more is not credited: it is recorded as a
+jackpot handpay and the machine tilts (``jackpot``) until an attendant clears it.
+
+Devices: :class:`Machine` implements :class:`devices.host.ValidatorHost` (escrow
+decision, ``bill_credited`` exactly once per transaction id, ticket escrow, device
+events as tilts).  Cash-out goes through a :class:`Payout` strategy
+(:class:`HandpayPayout` now, a ticket printer strategy later): :meth:`Machine.cash_out`
+moves the credits into a pending payout; the strategy (or the attendant, for a
+handpay) finishes it with :meth:`Machine.payout_complete` or :meth:`Machine.payout_failed`.
+"""
+
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import logging
+import secrets
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Literal, ParamSpec, Protocol, TypeVar
+
+from pydantic import ValidationError
+
+from engine.cards import format_cards
+from engine.errors import IllegalActionError
+from engine.paytable import Limits, Paytable, PaytableError, load_paytable
+from engine.rng import RandomSource, SystemRandomSource, shuffled_deck
+from engine.settlement import Outcome
+from engine.uth import PLAY_MULTIPLE, Action, Phase, RoundSettled, UthRound
+from kiosk.config import CabinetConfig, role_at_least
+from kiosk.ledger import (
+    CREDITS,
+    Ledger,
+    LedgerCorruptError,
+    LedgerError,
+    RoundRecord,
+    dumps,
+    open_or_create,
+    utc_stamp,
+)
+
+log = logging.getLogger(__name__)
+
+Spot = Literal["ante", "trips"]
+SEAT = 1
+#: The tilt code of a corrupt, tampered or missing ledger: it cannot be cleared here.
+LEDGER_TILT = "ledger"
+#: A jackpot to be hand-paid by an attendant.
+JACKPOT_TILT = "jackpot"
+#: Tilts raised from device events start with this; they are not restored at power-up
+#: (a device re-reports a condition that still stands).
+DEVICE_TILT_PREFIX = "device:"
+RAM_CLEAR_CODE_SECONDS = 120.0
+#: RTP figures of ``engine.par.cached_rtp`` held to the configured bounds: the main game
+#: per total wager, and Trips.
+BOUNDED_RTPS = ("main_total", "trips")
+
+
+# -- errors -------------------------------------------------------------------------
+class MachineError(ValueError):
+    """An operation the machine refuses now; ``reason`` is shown to the player/operator."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InsufficientCredits(MachineError):
+    """Not enough credits for the bet or the Play, or nothing to cash out."""
+
+
+class BetOutOfLimits(MachineError):
+    """A bet above the maximum, below the minimum or off the Ante step."""
+
+
+class PlayDisabled(MachineError):
+    """A tilt stands or the door is open: no play and no bill acceptance."""
+
+
+class NotAuthorised(MachineError):
+    """Wrong PIN, no operator logged in, or a role without the right."""
+
+
+class WrongState(MachineError):
+    """Not now: deal during a round, cash out during a round, paytable with credits..."""
+
+
+class ConfigurationError(MachineError):
+    """A paytable or limits change that is invalid (bad file, RTP out of bounds...)."""
+
+
+# -- what the screens read -----------------------------------------------------------
+class MachinePhase(StrEnum):
+    IDLE = "idle"  # no credits and no chips
+    BETTING = "betting"  # credits and/or pending chips, no round
+    IN_ROUND = "in_round"  # cards dealt, decisions pending
+    RESULT = "result"  # last round settled and shown, until the next chip or deal
+    CASHOUT = "cashout"  # a payout is pending (handpay awaiting the attendant, ticket printing)
+
+
+@dataclass(frozen=True)
+class Tilt:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class PayoutRequest:
+    """A cash-out in progress: ``amount`` cents already taken off the credit meter."""
+
+    transaction_id: str
+    amount: int
+    method: str  # "handpay" | "ticket"
+    started_at: str
+
+
+@dataclass(frozen=True)
+class MachineSnapshot:
+    """Everything a screen shows, at one moment.  Cents throughout."""
+
+    credits: int  # the credit meter (pending chips are not deducted)
+    available: int  # credits minus pending chips
+    bet_ante: int  # pending chips on the Ante spot (the Blind mirrors it)
+    bet_trips: int  # pending chips on Trips
+    phase: MachinePhase
+    game_phase: Phase | None  # engine phase of the current / last round
+    round_id: int | None  # current / last round
+    hole: tuple[int, ...]
+    board: tuple[int, ...]  # community cards visible now
+    dealer: tuple[int, ...]  # dealer's hole cards, only once settled
+    ante: int  # wagered in the current / last round
+    blind: int
+    trips: int
+    play: int
+    legal: tuple[Action, ...]  # decisions allowed now (affordable, machine playable)
+    last_result: RoundSettled | None  # settlement of the last round (seat 1)
+    tilts: tuple[Tilt, ...]
+    door_open: bool
+    operator: str | None  # role logged in
+    paytable: Paytable
+    limits: Limits  # in force (the paytable's, or narrower if set by an operator)
+    message: str  # for the player: the last refusal, or news (resumed round, jackpot)
+    cashout: PayoutRequest | None  # pending payout
+    commitment: str | None  # deck commitment of the current / last round
+    jackpot: int  # hand-paid part of the last round, cents (0 normally)
+
+    @property
+    def playable(self) -> bool:
+        return not self.tilts and not self.door_open
+
+
+class Payout(Protocol):
+    """How credits leave the machine (the seam for the ticket printer).
+
+    :meth:`Machine.cash_out` has already moved the credits into ``request`` (recorded)
+    when ``start`` is called.  The strategy finishes it later with
+    :meth:`Machine.payout_complete` (ticket printed) or :meth:`Machine.payout_failed`
+    (credits go back on the meter); ``start`` should not raise.
+    """
+
+    method: str
+
+    def start(self, machine: Machine, request: PayoutRequest) -> None: ...
+
+    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+        """At power-up ``request`` was still pending (e.g. printing was interrupted)."""
+
+
+class HandpayPayout:
+    """Cancelled-credit handpay: the machine stays in CASHOUT until an attendant pays the
+    player and calls :meth:`Machine.handpay_reset`, which records the handpay."""
+
+    method = "handpay"
+
+    def start(self, machine: Machine, request: PayoutRequest) -> None:
+        return None
+
+    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+        return None
+
+
+# -- helpers --------------------------------------------------------------------------------
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _operation(method: Callable[P, R]) -> Callable[P, R]:
+    """Run under the machine lock; a refusal sets the message; subscribers hear of changes.
+
+    A ledger failure during an operation tilts the machine (``ledger``) and is reported
+    as :class:`PlayDisabled`: nothing took effect, since the ledger write comes first.
+    """
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        self: Machine = args[0]  # type: ignore[assignment]
+        with self._lock:
+            self._message = ""
+            try:
+                return method(*args, **kwargs)
+            except MachineError as exc:
+                self._message = exc.reason
+                raise
+            except (LedgerError, sqlite3.Error) as exc:
+                reason = f"ledger write failed: {exc}"
+                log.error(reason)
+                self._tilts[LEDGER_TILT] = reason
+                self._message = reason
+                raise PlayDisabled(reason) from exc
+            finally:
+                self._notify()
+
+    return wrapper
+
+
+def replay_round(paytable: Paytable, deck: Sequence[int], ante: int, trips: int,
+                 actions: Sequence[Action | str]) -> UthRound:
+    """Rebuild a round of seat 1 from its deck, bets and decisions (the engine is deterministic)."""
+    rnd = UthRound(paytable, deck)
+    rnd.place_bets(SEAT, ante, trips)
+    rnd.deal()
+    for action in actions:
+        rnd.act(SEAT, action)
+    return rnd
+
+
+def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]:
+    """The round row's columns at the deal (seat 1): bets, hole cards, credits."""
+    view = rnd.view(SEAT)
+    return {
+        "started_at": at, "seat": SEAT, "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
+        "paytable_sha256": rnd.paytable.sha256, "ante": view.ante, "blind": view.ante,
+        "trips": view.trips, "play": 0, "decisions": "[]", "player_hole": format_cards(view.hole, ""),
+        "credits_before": credits_before, "credits_after": credits_before - rnd.staked(SEAT),
+    }
+
+
+def settled_columns(result: RoundSettled, credits_before: int, at: str, jackpot_limit: int) -> dict[str, Any]:
+    """The round row's columns filled at settlement (seat 1).  A return of
+    ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
+    seat = result.seat(SEAT)
+    returned = seat.returned
+    jackpot = returned if returned >= jackpot_limit else 0
+    return {
+        "state": "settled", "settled_at": at,
+        "dealer_hole": format_cards(result.dealer_hole, ""), "board": format_cards(result.board, ""),
+        "player_hand": seat.hand_name, "player_category": seat.category.name.lower(),
+        "dealer_hand": result.dealer_hand_name, "dealer_category": result.dealer_category.name.lower(),
+        "dealer_qualifies": int(result.dealer_qualifies), "outcome": Outcome(seat.outcome).name.lower(),
+        "ante_return": seat.ante_return, "blind_return": seat.blind_return,
+        "play_return": seat.play_return, "trips_return": seat.trips_return,
+        "breakage": seat.breakage, "breakage_unit": result.breakage_unit,
+        "paid": returned - jackpot, "jackpot": jackpot,
+        "credits_after": credits_before - seat.staked + returned - jackpot,
+    }
+
+
+def money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+# -- the controller ---------------------------------------------------------------------------
+class Machine:
+    """The cabinet controller (thread-safe: device drivers call it from their threads).
+
+    Construct with :meth:`open`; ``Machine(config, ledger)`` on an already opened and
+    verified ledger rebuilds the same state (credits, paytable, limits, tilts, door,
+    pending payout, and the open round replayed from its deck, bets and decisions).
+    """
+
+    def __init__(
+        self,
+        config: CabinetConfig,
+        ledger: Ledger | None,
+        rng: RandomSource | None = None,
+        clock: Callable[[], datetime] | None = None,
+        payout: Payout | None = None,
+        *,
+        fault: str = "",
+    ) -> None:
+        self.config = config
+        self.ledger = ledger
+        self.rng: RandomSource = rng or SystemRandomSource()
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.payout: Payout = payout or HandpayPayout()
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[MachineSnapshot], None]] = []
+        self._message = ""
+        self._tilts: dict[str, str] = {}
+        self._door_open = False
+        self._operator: str | None = None
+        self._pending = {"ante": 0, "trips": 0}
+        self._last_bets = (0, 0)
+        self._round: UthRound | None = None  # current or last round (for display)
+        self._round_id: int | None = None
+        self._round_open = False
+        self._commitment: str | None = None
+        self._jackpot = 0
+        self._show_result = False
+        self._cashout: PayoutRequest | None = None
+        self._ram_code: tuple[str, float] | None = None
+        self._paytable: Paytable
+        self._limits: Limits
+        if ledger is None:
+            self._tilts[LEDGER_TILT] = fault or "the ledger is not available"
+            self._paytable = load_paytable(config.paytable)
+            self._limits = self._paytable.limits
+        else:
+            self._load(ledger)
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        config: CabinetConfig,
+        rng: RandomSource | None = None,
+        clock: Callable[[], datetime] | None = None,
+        payout: Payout | None = None,
+    ) -> Machine:
+        """Open the ledger (created on a first run only), verify it in full, rebuild the
+        state, record power up and resume an unfinished round.
+
+        A missing, corrupt or tampered ledger does not raise: the machine comes up in the
+        ``ledger`` tilt with the reason as its message, and refuses everything.
+        """
+        ledger = None
+        try:
+            ledger, created = open_or_create(
+                config.db_path, config.marker_path,
+                paytable=lambda: load_paytable(config.paytable), machine_number=config.machine_number,
+                casino_name=config.casino_name,
+            )
+            report = ledger.verify()
+            if not report.ok:
+                raise LedgerCorruptError(report.problem)
+            machine = cls(config, ledger, rng, clock, payout)
+        except LedgerError as exc:
+            if ledger is not None:
+                ledger.close()
+            reason = f"LEDGER FAULT - play stopped: {exc.reason}"
+            log.error(reason)
+            return cls(config, None, rng, clock, payout, fault=reason)
+        machine._power_up(created)
+        return machine
+
+    def _load(self, ledger: Ledger) -> None:
+        """Derive the machine state from the (verified) ledger."""
+        # paytable and limits in force
+        config_event = ledger.last_event("ledger_created", "paytable_changed", "limits_changed")
+        table_event = ledger.last_event("ledger_created", "paytable_changed")
+        assert config_event is not None and table_event is not None
+        sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
+        self._paytable = ledger.paytable(sha)
+        self._limits = self._paytable.limits
+        if config_event.kind == "limits_changed":
+            self._limits = Limits.model_validate(config_event.detail["new"])
+        # tilts (machine tilts persist; device tilts are re-reported by the devices)
+        for ev in ledger.events(("tilt", "tilt_cleared", "ram_clear")):
+            code = ev.detail.get("code", "")
+            if ev.kind == "ram_clear":
+                self._tilts.clear()
+            elif ev.kind == "tilt" and not code.startswith(DEVICE_TILT_PREFIX):
+                self._tilts[code] = ev.detail.get("message", "")
+            elif ev.kind == "tilt_cleared":
+                self._tilts.pop(code, None)
+        door = ledger.last_event("door_open", "door_closed")
+        self._door_open = door is not None and door.kind == "door_open"
+        pay = ledger.last_event("cashout", "handpay", "ticket_out", "cashout_failed")
+        if pay is not None and pay.kind == "cashout":
+            self._cashout = PayoutRequest(pay.txn or "", pay.amount, pay.detail["method"], pay.at)
+        # the open round, or the last one for display
+        row = ledger.open_round
+        if row is not None:
+            deck, _salt = ledger.recovery_deck(row["id"])
+            table = ledger.paytable(row["paytable_sha256"])
+            actions = [d[1] for d in json.loads(row["decisions"])]
+            try:
+                rnd = replay_round(table, deck, row["ante"], row["trips"], actions)
+            except IllegalActionError as exc:
+                raise LedgerCorruptError(f"the open round cannot be replayed: {exc}", f"rounds {row['id']}") from None
+            if rnd.phase == Phase.SETTLED or rnd.view(SEAT).play != row["play"]:
+                raise LedgerCorruptError("the open round does not replay to its stored state", f"rounds {row['id']}")
+            self._round, self._round_id, self._round_open = rnd, row["id"], True
+            self._commitment = row["commitment"]
+            self._last_bets = (row["ante"], row["trips"])
+        else:
+            last = ledger.last_settled()
+            if last is not None:
+                self._last_bets = (last.ante, last.trips)
+                self._round_id, self._commitment, self._jackpot = last.id, last.commitment, last.jackpot
+                if last.state == "settled":
+                    table = ledger.paytable(last.paytable_sha256)
+                    self._round = replay_round(table, last.deck, last.ante, last.trips,
+                                               [d.action for d in last.decisions])
+
+    def _power_up(self, created: bool) -> None:
+        assert self.ledger is not None
+        with self._lock:
+            last = self.ledger.last_event()
+            clean = last is not None and last.kind == "power_down"
+            with self.ledger.transaction():
+                self._event("power_up", {"clean_shutdown": clean, "created": created,
+                                         "machine_number": self.config.machine_number})
+                if self._round_open:
+                    assert self._round is not None
+                    self._event("round_resumed", {"phase": self._round.phase.value}, round_id=self._round_id)
+            if self._round_open:
+                self._message = "A round was interrupted by a power failure and resumes where it stopped."
+            if self._cashout is not None:
+                self.payout.resume(self, self._cashout)
+
+    def close(self) -> None:
+        """Record an orderly power down and close the ledger."""
+        with self._lock:
+            if self.ledger is not None:
+                try:
+                    self._event("power_down", {})
+                except (LedgerError, sqlite3.Error) as exc:
+                    log.error("could not record power down: %s", exc)
+                self.ledger.close()
+                self.ledger = None
+                self._tilts.setdefault(LEDGER_TILT, "the machine is shut down")
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def credits(self) -> int:
+        return self.ledger.meters[CREDITS] if self.ledger is not None else 0
+
+    def snapshot(self) -> MachineSnapshot:
+        with self._lock:
+            rnd = self._round
+            credits = self.credits
+            pending = self._pending["ante"] + self._pending["trips"]
+            hole: tuple[int, ...] = ()
+            board: tuple[int, ...] = ()
+            dealer: tuple[int, ...] = ()
+            ante = blind = trips = play = 0
+            result = None
+            if rnd is not None:
+                view = rnd.view(SEAT)
+                hole, board = view.hole, view.board
+                ante = blind = view.ante
+                trips, play = view.trips, view.play
+                result = rnd.outcome()
+                if result is not None:
+                    dealer = result.dealer_hole
+            if self._cashout is not None:
+                phase = MachinePhase.CASHOUT
+            elif self._round_open:
+                phase = MachinePhase.IN_ROUND
+            elif self._show_result:
+                phase = MachinePhase.RESULT
+            elif credits or pending:
+                phase = MachinePhase.BETTING
+            else:
+                phase = MachinePhase.IDLE
+            return MachineSnapshot(
+                credits=credits, available=credits - pending,
+                bet_ante=self._pending["ante"], bet_trips=self._pending["trips"],
+                phase=phase, game_phase=rnd.phase if rnd is not None else None,
+                round_id=self._round_id, hole=hole, board=board, dealer=dealer,
+                ante=ante, blind=blind, trips=trips, play=play, legal=self._legal(),
+                last_result=result, tilts=tuple(Tilt(c, m) for c, m in self._tilts.items()),
+                door_open=self._door_open, operator=self._operator, paytable=self._paytable,
+                limits=self._limits, message=self._message, cashout=self._cashout,
+                commitment=self._commitment, jackpot=self._jackpot,
+            )
+
+    def _legal(self) -> tuple[Action, ...]:
+        if not self._round_open or self._tilts or self._door_open or self._round is None:
+            return ()
+        ante = self._round.view(SEAT).ante
+        credits = self.credits
+        return tuple(a for a in self._round.legal_actions(SEAT)
+                     if PLAY_MULTIPLE.get(a, 0) * ante <= credits)
+
+    def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
+        """Call ``callback(snapshot)`` after every operation; returns an unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        if not self._subscribers:
+            return
+        snap = self.snapshot()
+        for callback in list(self._subscribers):
+            try:
+                callback(snap)
+            except Exception:  # a screen bug must not stop the machine
+                log.exception("subscriber failed")
+
+    def recall(self, last: int = 10) -> list[RoundRecord]:
+        """The last ``last`` rounds, most recent first (the open one shows no deck)."""
+        with self._lock:
+            return self.ledger.recall(last) if self.ledger is not None else []
+
+    # -- guards ------------------------------------------------------------------------------------
+    def _stamp(self) -> str:
+        return utc_stamp(self.clock())
+
+    def _event(self, kind: str, detail: dict[str, Any], **kw: Any) -> int:
+        assert self.ledger is not None
+        return self.ledger.event(kind, detail=detail, at=self._stamp(), **kw)
+
+    def _require_ledger(self) -> Ledger:
+        if self.ledger is None or LEDGER_TILT in self._tilts:
+            raise PlayDisabled(self._tilts.get(LEDGER_TILT, "the ledger is not available"))
+        return self.ledger
+
+    def _require_playable(self) -> Ledger:
+        ledger = self._require_ledger()
+        if self._tilts:
+            code, message = next(iter(self._tilts.items()))
+            raise PlayDisabled(f"machine tilted ({code}): {message}")
+        if self._door_open:
+            raise PlayDisabled("the door is open")
+        return ledger
+
+    def _require_role(self, role: str) -> None:
+        if self._operator is None:
+            raise NotAuthorised("an operator must log in first")
+        if not role_at_least(self._operator, role):
+            raise NotAuthorised(f"this needs a {role} (logged in: {self._operator})")
+
+    def _require_quiet(self, what: str) -> None:
+        """Zero credits, no round, no payout: the only time the configuration may change."""
+        if self._round_open:
+            raise WrongState(f"{what} only between rounds")
+        if self._cashout is not None:
+            raise WrongState(f"{what} not while a payout is pending")
+        if self.credits:
+            raise WrongState(f"{what} only with zero credits (now {money(self.credits)})")
+
+    # -- credits in -------------------------------------------------------------------------------
+    @_operation
+    def insert_credits(self, cents: int, source: str) -> None:
+        """Credit ``cents`` from ``source``: ``"bill:<cents>"`` (a stacked bill of that
+        denomination) or ``"ticket:<validation number>"``.  Refused while tilted, with the
+        door open, during a payout, or above the credit limit."""
+        self._require_playable()
+        kind, _, ref = source.partition(":")
+        if kind not in ("bill", "ticket") or not ref:
+            raise MachineError(f"unknown credit source {source!r} (use bill:<cents> or ticket:<number>)")
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
+        self._check_credit_in(cents)
+        if kind == "bill":
+            if ref != str(cents) or cents not in self.config.accepted_bills:
+                raise MachineError(f"bill {source!r} is not an accepted denomination of {cents} cents")
+            self._event("bill_in", {"denomination": cents, "source": "insert"}, amount=cents)
+        else:
+            self._event("ticket_in", {"validation": ref}, amount=cents)
+
+    def _check_credit_in(self, cents: int) -> None:
+        if self._cashout is not None:
+            raise WrongState("a payout is in progress")
+        if self.credits + cents > self.config.credit_limit_cents:
+            raise MachineError(f"the credit limit is {money(self.config.credit_limit_cents)}")
+
+    @_operation
+    def bill_stacked(self, denomination_cents: int, transaction_id: str) -> bool:
+        """A bill reached the stacker (VEND VALID): credit it, once per ``transaction_id``.
+
+        Credited even if a tilt arose since escrow (the money is in the box).  Returns
+        False when that transaction was already credited."""
+        ledger = self._require_ledger()
+        if ledger.has_txn(transaction_id, "bill_in"):
+            return False
+        self._event("bill_in", {"denomination": denomination_cents}, amount=denomination_cents,
+                    txn=transaction_id)
+        return True
+
+    # devices.host.ValidatorHost ---------------------------------------------------------
+    def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
+        """Stack the note in escrow?  Only when playable, accepted and under the limit."""
+        with self._lock:
+            try:
+                self._require_playable()
+                self._check_credit_in(denomination_cents)
+            except MachineError:
+                return False
+            return denomination_cents in self.config.accepted_bills
+
+    def bill_credited(self, denomination_cents: int, transaction_id: str) -> None:
+        self.bill_stacked(denomination_cents, transaction_id)
+
+    def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
+        """No ticket validation system is connected yet: every ticket is returned."""
+        return None
+
+    @_operation
+    def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
+        ledger = self._require_ledger()
+        if not ledger.has_txn(transaction_id, "ticket_in"):
+            self._event("ticket_in", {"validation": barcode}, amount=amount_cents, txn=transaction_id)
+
+    @_operation
+    def escrow_aborted(self, transaction_id: str, reason: str) -> None:
+        ledger = self._require_ledger()
+        if not ledger.has_txn(transaction_id, "escrow_aborted"):
+            self._event("escrow_aborted", {"reason": reason}, txn=transaction_id)
+
+    @_operation
+    def device_event(self, event: Any) -> None:
+        """A :class:`devices.host.DeviceEvent`: tilting ones tilt / untilt the machine."""
+        self._require_ledger()
+        code = f"{DEVICE_TILT_PREFIX}{event.device}:{event.kind}"
+        if event.tilt and event.active:
+            if self._tilts.get(code) != event.detail:
+                self._set_tilt(code, event.detail)
+        elif event.tilt:
+            if code in self._tilts:
+                self._event("tilt_cleared", {"code": code, "by": "device"})
+                del self._tilts[code]
+        else:
+            self._event("device", {"device": event.device, "kind": str(event.kind),
+                                   "detail": event.detail, "code": event.code})
+
+    # -- bets ------------------------------------------------------------------------------------------
+    @_operation
+    def add_chip(self, spot: Spot, cents: int) -> None:
+        """Add a chip of ``cents`` to the Ante (the Blind follows) or Trips spot."""
+        self._require_playable()
+        self._require_between_rounds()
+        if spot not in self._pending:
+            raise MachineError(f"unknown spot {spot!r} (ante or trips)")
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+        ante, trips = self._pending["ante"], self._pending["trips"]
+        if spot == "ante":
+            ante += cents
+        else:
+            trips += cents
+        self._check_bets(ante, trips, complete=False)
+        self._pending[spot] += cents
+        self._show_result = False
+
+    @_operation
+    def clear_bets(self) -> None:
+        self._require_between_rounds()
+        self._pending = {"ante": 0, "trips": 0}
+        self._show_result = False
+
+    @_operation
+    def repeat_bets(self) -> None:
+        """Place the previous round's Ante and Trips again."""
+        self._require_playable()
+        self._require_between_rounds()
+        ante, trips = self._last_bets
+        if not ante:
+            raise WrongState("there is no previous bet to repeat")
+        self._check_bets(ante, trips, complete=True)
+        self._pending = {"ante": ante, "trips": trips}
+        self._show_result = False
+
+    def _require_between_rounds(self) -> None:
+        if self._round_open:
+            raise WrongState("the round is in progress")
+        if self._cashout is not None:
+            raise WrongState("a payout is in progress")
+
+    def _check_bets(self, ante: int, trips: int, complete: bool) -> None:
+        lim = self._limits
+        if ante > lim.ante_max:
+            raise BetOutOfLimits(f"the Ante maximum is {money(lim.ante_max)}")
+        if trips > lim.trips_max:
+            raise BetOutOfLimits(f"the Trips maximum is {money(lim.trips_max)}")
+        if ante % lim.ante_step:
+            raise BetOutOfLimits(f"the Ante goes in steps of {money(lim.ante_step)}")
+        if complete:
+            if ante < lim.ante_min:
+                raise BetOutOfLimits(f"the Ante minimum is {money(lim.ante_min)}")
+            if trips and trips < lim.trips_min:
+                raise BetOutOfLimits(f"the Trips minimum is {money(lim.trips_min)}")
+        need = 3 * ante + trips  # Ante + Blind + Trips + a 1x Play
+        if need > self.credits:
+            raise InsufficientCredits(
+                f"{money(need)} needed (Ante, Blind, Trips and a 1x Play); credits {money(self.credits)}")
+
+    # -- the round -------------------------------------------------------------------------------------
+    @_operation
+    def deal(self) -> None:
+        """Wager the pending chips and deal.  The bets and the deck commitment are committed
+        to the ledger before any card is shown."""
+        ledger = self._require_playable()
+        self._require_between_rounds()
+        ante, trips = self._pending["ante"], self._pending["trips"]
+        if not ante:
+            raise BetOutOfLimits("place an Ante first")
+        self._check_bets(ante, trips, complete=True)
+        deck = shuffled_deck(self.rng)
+        salt = bytes(self.rng.randbelow(256) for _ in range(16))
+        try:
+            rnd = replay_round(self._paytable, deck, ante, trips, ())
+        except IllegalActionError as exc:
+            raise BetOutOfLimits(exc.reason) from None
+        round_id = ledger.begin_round(dealt_columns(rnd, self.credits, self._stamp()), deck, salt)
+        assert ledger.open_round is not None
+        self._round, self._round_id, self._round_open = rnd, round_id, True
+        self._commitment = ledger.open_round["commitment"]
+        self._jackpot = 0
+        self._last_bets = (ante, trips)
+        self._pending = {"ante": 0, "trips": 0}
+        self._show_result = False
+
+    @_operation
+    def decide(self, action: Action) -> None:
+        """The player's decision; the last one settles the round (all in one transaction)."""
+        ledger = self._require_playable()
+        if not self._round_open or self._round is None:
+            raise WrongState("no round in progress")
+        try:
+            action = Action(action)
+        except ValueError:
+            raise WrongState(f"unknown action {action!r}") from None
+        rnd = self._round
+        if action not in rnd.legal_actions(SEAT):
+            legal = ", ".join(a.value for a in rnd.legal_actions(SEAT))
+            raise WrongState(f"{action.value} is not allowed now ({legal})")
+        if action not in self._legal():
+            raise InsufficientCredits(f"not enough credits for {action.value}")
+        row = ledger.open_round
+        assert row is not None
+        decisions = json.loads(row["decisions"])
+        actions = [d[1] for d in decisions] + [action.value]
+        new = replay_round(self._paytable_of(row), rnd.deck, row["ante"], row["trips"], actions)
+        view = new.view(SEAT)
+        decisions.append([rnd.phase.value, action.value, view.play, self._stamp()])
+        staked = row["ante"] + row["blind"] + row["trips"] + view.play
+        changes: dict[str, Any] = {"play": view.play, "decisions": dumps(decisions),
+                                   "credits_after": row["credits_before"] - staked}
+        result = new.outcome()
+        jackpot = 0
+        with ledger.transaction():
+            if result is not None:
+                changes.update(settled_columns(result, row["credits_before"], decisions[-1][3],
+                                               self.config.jackpot_limit_cents))
+                jackpot = changes["jackpot"]
+            ledger.update_round(changes)
+            if jackpot:
+                self._set_tilt(JACKPOT_TILT, f"Jackpot {money(jackpot)}: an attendant pays it by hand")
+        self._round = new
+        if result is not None:
+            self._round_open = False
+            self._show_result = True
+            self._jackpot = jackpot
+            if jackpot:
+                self._message = f"JACKPOT {money(jackpot)} - call an attendant"
+
+    def _paytable_of(self, row: dict[str, Any]) -> Paytable:
+        if row["paytable_sha256"] == self._paytable.sha256:
+            return self._paytable
+        assert self.ledger is not None
+        return self.ledger.paytable(row["paytable_sha256"])
+
+    # -- cash out ------------------------------------------------------------------------------------------
+    @_operation
+    def cash_out(self) -> PayoutRequest:
+        """Take every credit off the meter into a payout (recorded), then start the payout
+        strategy.  Allowed while tilted (the player's money is never held), not in a round."""
+        ledger = self._require_ledger()
+        if self._round_open:
+            raise WrongState("finish the round before cashing out")
+        if self._cashout is not None:
+            raise WrongState("a payout is already in progress")
+        amount = self.credits
+        if amount <= 0:
+            raise InsufficientCredits("there are no credits to cash out")
+        txn = str(uuid.uuid4())
+        at = self._stamp()
+        ledger.event("cashout", amount=amount, txn=txn, at=at, detail={"method": self.payout.method})
+        request = PayoutRequest(txn, amount, self.payout.method, at)
+        self._cashout = request
+        self._pending = {"ante": 0, "trips": 0}
+        self._show_result = False
+        self.payout.start(self, request)
+        return request
+
+    @_operation
+    def payout_complete(self, transaction_id: str, reference: str = "") -> None:
+        """The payout strategy finished ``transaction_id`` (``reference``: the ticket's
+        validation number, or the attendant for a handpay).  Idempotent."""
+        self._finish_payout(transaction_id, reference)
+
+    def _finish_payout(self, transaction_id: str, reference: str) -> None:
+        ledger = self._require_ledger()
+        req = self._cashout
+        if req is None or req.transaction_id != transaction_id:
+            if ledger.has_txn(transaction_id, "handpay") or ledger.has_txn(transaction_id, "ticket_out"):
+                return
+            raise WrongState(f"no payout {transaction_id} is pending")
+        kind = "ticket_out" if req.method == "ticket" else "handpay"
+        self._event(kind, {"reference": reference, "operator": self._operator}, amount=req.amount,
+                    txn=transaction_id)
+        self._cashout = None
+
+    @_operation
+    def payout_failed(self, transaction_id: str, reason: str) -> None:
+        """The payout did not happen: the credits go back on the meter."""
+        self._require_ledger()
+        req = self._cashout
+        if req is None or req.transaction_id != transaction_id:
+            raise WrongState(f"no payout {transaction_id} is pending")
+        self._event("cashout_failed", {"reason": reason}, amount=req.amount, txn=transaction_id)
+        self._cashout = None
+
+    @_operation
+    def handpay_reset(self) -> None:
+        """The attendant has paid the pending handpay: record it and unlock the machine."""
+        self._require_role("attendant")
+        req = self._cashout
+        if req is None or req.method != "handpay":
+            raise WrongState("no handpay is pending")
+        self._finish_payout(req.transaction_id, f"attendant:{self._operator}")
+
+    # -- tilts, door, operators -----------------------------------------------------------------------
+    def _set_tilt(self, code: str, message: str) -> None:
+        self._event("tilt", {"code": code, "message": message})
+        self._tilts[code] = message
+
+    @_operation
+    def tilt(self, code: str, message: str) -> None:
+        """Stop play with a tilt (recorded).  Codes starting ``device:`` are for devices."""
+        self._require_ledger()
+        if not code or code == LEDGER_TILT:
+            raise MachineError(f"tilt code {code!r} is reserved or empty")
+        self._set_tilt(code, message)
+
+    @_operation
+    def clear_tilt(self, code: str) -> None:
+        """An operator clears a tilt.  The ledger tilt cannot be cleared from here."""
+        if code == LEDGER_TILT:
+            raise NotAuthorised("a ledger fault is cleared only by restoring the ledger")
+        self._require_ledger()
+        self._require_role("attendant")
+        if code not in self._tilts:
+            raise WrongState(f"no tilt {code!r} stands")
+        self._event("tilt_cleared", {"code": code, "operator": self._operator})
+        del self._tilts[code]
+
+    @_operation
+    def door(self, open: bool) -> None:
+        """The main door switch.  Recorded when it changes."""
+        self._require_ledger()
+        if bool(open) != self._door_open:
+            self._event("door_open" if open else "door_closed", {})
+            self._door_open = bool(open)
+
+    @_operation
+    def operator_login(self, pin: str) -> str:
+        """Log an operator in by PIN; returns the role.  Failures are recorded."""
+        self._require_ledger()
+        role = self.config.role_for_pin(pin)
+        if role is None:
+            self._event("operator_login_failed", {})
+            raise NotAuthorised("wrong PIN")
+        self._event("operator_login", {"role": role})
+        self._operator = role
+        return role
+
+    @_operation
+    def operator_logout(self) -> None:
+        if self._operator is not None:
+            self._require_ledger()
+            self._event("operator_logout", {"role": self._operator})
+            self._operator = None
+
+    @_operation
+    def set_paytable(self, path: str | Path) -> None:
+        """Put another paytable in force (technician or manager; zero credits, no round).
+
+        Its RTP is checked against the configured bounds when :mod:`engine.par` can tell
+        it; the change is recorded with the operator, the old and the new paytable."""
+        ledger = self._require_ledger()
+        self._require_role("technician")
+        self._require_quiet("the paytable changes")
+        try:
+            table = load_paytable(path)
+        except PaytableError as exc:
+            raise ConfigurationError(str(exc)) from None
+        rtp = self._check_rtp(table)
+        old = self._paytable
+        with ledger.transaction():
+            ledger.store_paytable(table)
+            self._event("paytable_changed", {
+                "operator": self._operator, "rtp": rtp,
+                "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
+                "new": {"sha256": table.sha256, "name": table.name, "version": table.version,
+                        "source": table.source_name},
+            })
+        self._paytable, self._limits = table, table.limits
+        self._pending = {"ante": 0, "trips": 0}
+
+    def _check_rtp(self, table: Paytable) -> dict[str, float] | None:
+        """RTP of ``table`` (percent) from ``engine.par.cached_rtp`` when that is available,
+        with the main game (per total wager) and Trips checked against the configured
+        bounds.  Skipped, with a logged note, when the maths module or its cache is absent."""
+        try:
+            par = importlib.import_module("engine.par")
+            figures = par.cached_rtp(table)
+        except Exception as exc:  # noqa: BLE001 - optional module: skip, but say so
+            log.warning("RTP bound check skipped: engine.par.cached_rtp unavailable (%s)", exc)
+            return None
+        if not figures:
+            log.warning("RTP bound check skipped: no cached RTP for %s %s", table.name, table.version)
+            return None
+        pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
+        lo, hi = self.config.rtp_min_pct, self.config.rtp_max_pct
+        for key in BOUNDED_RTPS:
+            if key in pct and not lo <= pct[key] <= hi:
+                raise ConfigurationError(
+                    f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%")
+        return pct
+
+    @_operation
+    def set_limits(self, *, ante_min: int | None = None, ante_max: int | None = None,
+                   trips_min: int | None = None, trips_max: int | None = None) -> None:
+        """Narrow the table limits within the paytable's (technician or manager; zero
+        credits, no round).  Recorded with the operator, old and new limits."""
+        self._require_ledger()
+        self._require_role("technician")
+        self._require_quiet("the limits change")
+        old = self._limits
+        update = {k: v for k, v in (("ante_min", ante_min), ("ante_max", ante_max),
+                                    ("trips_min", trips_min), ("trips_max", trips_max)) if v is not None}
+        try:
+            new = Limits.model_validate({**old.model_dump(), **update})
+        except ValidationError as exc:
+            raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        base = self._paytable.limits
+        if new.ante_min < base.ante_min or new.ante_max > base.ante_max or \
+                new.trips_min < base.trips_min or new.trips_max > base.trips_max:
+            raise ConfigurationError(
+                f"limits must stay within the paytable's: Ante {base.ante_min}-{base.ante_max}, "
+                f"Trips {base.trips_min}-{base.trips_max} cents")
+        self._event("limits_changed", {"operator": self._operator, "old": old.model_dump(mode="json"),
+                                       "new": new.model_dump(mode="json")})
+        self._limits = new
+        self._pending = {"ante": 0, "trips": 0}
+
+    # -- RAM clear --------------------------------------------------------------------------------------------
+    @_operation
+    def ram_clear_request(self) -> str:
+        """Step one of a RAM clear (manager): returns a code to confirm within two minutes."""
+        self._require_ledger()
+        self._require_role("manager")
+        code = f"{secrets.randbelow(10**6):06d}"
+        self._ram_code = (code, time.monotonic() + RAM_CLEAR_CODE_SECONDS)
+        self._event("ram_clear_requested", {"operator": self._operator})
+        return code
+
+    @_operation
+    def ram_clear(self, confirm_code: str) -> None:
+        """Step two (manager): void an open round (stakes refunded), fail a pending payout,
+        remove the credits, clear tilts and bets.  The history and lifetime meters stay."""
+        ledger = self._require_ledger()
+        self._require_role("manager")
+        pending, self._ram_code = self._ram_code, None
+        if pending is None or time.monotonic() > pending[1]:
+            raise WrongState("request a RAM clear first (the code expires after two minutes)")
+        if not secrets.compare_digest(confirm_code, pending[0]):
+            raise NotAuthorised("wrong RAM clear confirmation code")
+        with ledger.transaction():
+            row = ledger.open_round
+            if row is not None:
+                staked = row["ante"] + row["blind"] + row["trips"] + row["play"]
+                ledger.update_round({"state": "voided", "settled_at": self._stamp(), "outcome": "void",
+                                     "paid": staked, "jackpot": 0, "credits_after": row["credits_before"]})
+            if self._cashout is not None:
+                self._event("cashout_failed", {"reason": "ram_clear"}, amount=self._cashout.amount,
+                            txn=self._cashout.transaction_id)
+            meters = dict(ledger.meters)
+            self._event("ram_clear", {"operator": self._operator, "meters": meters,
+                                      "voided_round": row["id"] if row else None},
+                        amount=ledger.meters[CREDITS])
+        self._round, self._round_open, self._cashout = None, False, None
+        self._tilts.clear()
+        self._pending = {"ante": 0, "trips": 0}
+        self._show_result = False
+        self._last_bets = (0, 0)
+

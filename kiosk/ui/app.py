@@ -1,0 +1,240 @@
+"""The kiosk's main loop: one current scene, the tilt overlay, frame pacing, watchdog.
+
+Tests and the benchmark drive :class:`App` without a real screen or input device::
+
+    app = App(machine, (800, 480))
+    app.feed(Command("bill", 2000))   # or Touch((x, y)), Key("space")
+    app.step(1 / 60)                  # update and draw one frame
+    app.screenshot("table.png")
+
+:meth:`App.run` is the same thing in a loop, fed by pygame's real events through
+:func:`kiosk.ui.input.translate` and pinging systemd's watchdog every frame.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from kiosk.ui import i18n, sdnotify
+from kiosk.ui.cards import CardRenderer
+from kiosk.ui.demo import DemoDevices, DemoTicketPayout
+from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
+from kiosk.ui.input import translate_all
+from kiosk.ui.layout import Layout
+from kiosk.ui.model import Model
+from kiosk.ui.prefs import Preferences
+from kiosk.ui.sound import Sounds
+from kiosk.ui.text import TextCache
+from kiosk.ui.widgets import Painter
+
+#: Seconds without a touch, at zero credits, before the attract screen comes back.
+ATTRACT_AFTER = 60.0
+#: Hidden operator sequence: touch these corners in order within this many seconds.
+CORNER_SEQUENCE = ("tl", "tr", "br", "bl")
+CORNER_WINDOW = 6.0
+CORNER_SIZE = 90  # design units
+
+
+class App:
+    def __init__(
+        self,
+        machine: Any,
+        size: tuple[int, int] | None = (1280, 720),
+        *,
+        fullscreen: bool = False,
+        demo: bool = True,
+        payout: DemoTicketPayout | None = None,
+        language: str = i18n.DEFAULT_LANGUAGE,
+        sound: bool = True,
+        start: str = "attract",
+        title: str = "Ultimate Texas Hold'em",
+    ) -> None:
+        pygame.display.init()
+        pygame.font.init()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        if fullscreen and not size:
+            size = (0, 0)
+        pygame.display.set_caption(title)
+        self.screen = pygame.display.set_mode(size or (1280, 720), flags)
+        if fullscreen:
+            pygame.mouse.set_visible(False)
+        self.layout = Layout(self.screen.get_size())
+        self.now = 0.0
+        self.last_input = 0.0
+        self.frames = 0
+        self.running = True
+        i18n.set_language(language)
+        self.default_language = language
+        self.text = TextCache()
+        self.cards = CardRenderer(self.text)
+        self.painter = Painter(self.layout, self.text)
+        self.prefs = Preferences()
+        self.sounds = Sounds(enabled=sound)
+        self.model = Model(machine, clock=lambda: self.now)
+        if payout is not None:
+            payout.clock = lambda: self.now
+        self.demo = DemoDevices(self.model, payout) if demo else None
+        self.demo_mode = demo
+        self.watchdog = sdnotify.Watchdog()
+        self._corners: list[tuple[str, float]] = []
+        self._felt: pygame.Surface | None = None
+        from kiosk.ui.scenes import registry
+
+        self.scenes = {name: cls(self) for name, cls in registry().items()}
+        self.scene = self.scenes[start]
+        self.previous = start
+        self.scene.enter()
+        from kiosk.ui.scenes.chrome import TiltOverlay
+
+        self.tilt_overlay = TiltOverlay(self)
+
+    # -- kit shared by scenes ---------------------------------------------------------
+    @property
+    def felt(self) -> pygame.Surface:
+        if self._felt is None:
+            from kiosk.ui import theme
+
+            self._felt = theme.felt(self.layout.size)
+        return self._felt
+
+    def sounds_play(self, name: str) -> None:
+        self.sounds.play(name, self.prefs.sound)
+
+    def go(self, name: str, **kwargs: Any) -> None:
+        """Make scene ``name`` current."""
+        if self.scene.name != name:
+            self.scene.leave()
+            self.previous = self.scene.name
+            self.scene = self.scenes[name]
+        self.scene.enter(**kwargs)
+
+    @property
+    def tilted(self) -> bool:
+        s = self.model.snap
+        return bool(s.tilts) or bool(s.door_open)
+
+    # -- input ------------------------------------------------------------------------
+    def feed(self, event: InputEvent) -> None:
+        """Dispatch one input event: global keys first, then the current scene."""
+        self.last_input = self.now
+        if isinstance(event, Quit):
+            self.running = False
+            return
+        if isinstance(event, Touch) and self._corner_sequence(event.pos):
+            self.go("operator")
+            return
+        if isinstance(event, Key):
+            if self._player_blocked():
+                if event.command and event.command.name in ("operator_key", "door"):
+                    self._global(event.command)
+                return
+            if self.scene.handle(event):
+                return
+            if event.command is not None:
+                event = event.command
+            else:
+                return
+        if isinstance(event, Command) and event.name in ("operator_key", "door", "bill", "ticket"):
+            self._global(event)
+            return
+        if self._player_blocked():
+            return
+        if isinstance(event, Command) and event.name == "language" and self.scene.player:
+            if not self.scene.handle(event):
+                i18n.set_language(i18n.next_language())
+            return
+        self.scene.handle(event)
+
+    def _player_blocked(self) -> bool:
+        return self.tilted and self.scene.player
+
+    def _global(self, cmd: Command) -> None:
+        if cmd.name == "operator_key":
+            if self.scene.name == "operator":
+                self.scene.on_command("key_switch")
+            else:
+                self.go("operator")
+        elif cmd.name == "door" and self.demo_mode:
+            self.model.call("door", not self.model.snap.door_open)
+        elif cmd.name == "bill" and self.demo is not None:
+            if self.demo.insert_bill(int(cmd.arg)):  # type: ignore[arg-type]
+                self.sounds_play("bill")
+        elif cmd.name == "ticket" and self.demo is not None:
+            if self.demo.insert_ticket():
+                self.sounds_play("bill")
+
+    def _corner_sequence(self, pos: tuple[int, int]) -> bool:
+        x, y = self.layout.to_design(pos)
+        from kiosk.ui.layout import DESIGN_H, DESIGN_W
+
+        c = CORNER_SIZE
+        corner = ("t" if y < c else "b" if y > DESIGN_H - c else "") + (
+            "l" if x < c else "r" if x > DESIGN_W - c else "")
+        if len(corner) != 2:
+            self._corners.clear()
+            return False
+        self._corners = [(k, t) for k, t in self._corners if self.now - t <= CORNER_WINDOW]
+        self._corners.append((corner, self.now))
+        seq = tuple(k for k, _t in self._corners[-len(CORNER_SEQUENCE):])
+        if seq == CORNER_SEQUENCE:
+            self._corners.clear()
+            return True
+        return False
+
+    # -- frames -------------------------------------------------------------------------
+    def step(self, dt: float, draw: bool = True) -> None:
+        """Advance ``dt`` seconds: pick up controller changes, update and draw a frame."""
+        self.now += dt
+        self.frames += 1
+        self.model.refresh()
+        if self.demo is not None:
+            if self.demo.poll() is not None:
+                self.sounds_play("cashout")
+        self._auto_navigate()
+        self.scene.update(dt)
+        if draw:
+            self.scene.draw(self.screen)
+            if self.scene.player and self.tilted:
+                self.tilt_overlay.draw(self.screen)
+
+    def _auto_navigate(self) -> None:
+        s = self.model.snap
+        if not self.scene.player:
+            return
+        if s.cashout is not None and self.scene.name != "cashout":
+            self.go("cashout")
+        elif (self.scene.name in ("table", "paytable", "help", "recall", "settings")
+              and str(s.phase) == "idle" and self.now - self.last_input > ATTRACT_AFTER):
+            self.go("attract")
+
+    def screenshot(self, path: str | Path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(p))
+        return p
+
+    def run(self, fps: int = 60, max_frames: int | None = None) -> int:
+        """The main loop until the window closes (or ``max_frames``); returns the exit code."""
+        clock = pygame.time.Clock()
+        self.step(0)
+        pygame.display.flip()
+        sdnotify.ready("attract screen up")
+        try:
+            while self.running and (max_frames is None or self.frames < max_frames):
+                dt = clock.tick(fps) / 1000.0
+                for ev in translate_all(pygame.event.get(), self.layout.size):
+                    self.feed(ev)
+                self.step(min(dt, 0.1))
+                pygame.display.flip()
+                self.watchdog.ping()
+        finally:
+            sdnotify.stopping()
+        return 0
+
+    def close(self) -> None:
+        self.model.close()
+        pygame.display.quit()
+

@@ -1,0 +1,194 @@
+"""Playing cards drawn once per (card, size, deck style) and then only blitted.
+
+Suits are drawn as vector shapes (supersampled 4x, then smoothed once), so no font
+needs suit symbols.  The 4-colour deck makes diamonds blue and clubs green.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from engine.cards import rank_of, suit_of
+from kiosk.ui.i18n import RANK_LETTERS
+from kiosk.ui.text import TextCache
+
+RED = (206, 24, 36)
+BLACK_INK = (22, 22, 26)
+BLUE_INK = (22, 86, 200)
+GREEN_INK = (18, 130, 50)
+FACE = (252, 250, 244)
+EDGE = (150, 150, 150)
+BACK_A = (140, 18, 30)
+BACK_B = (96, 8, 18)
+BACK_LINE = (226, 186, 96)
+CARD_RATIO = 1.4  # height / width
+
+
+def suit_colour(suit: int, four_colour: bool) -> tuple[int, int, int]:
+    if four_colour:
+        return (GREEN_INK, BLUE_INK, RED, BLACK_INK)[suit]
+    return (BLACK_INK, RED, RED, BLACK_INK)[suit]
+
+
+def _heart_points(cx: float, cy: float, size: float, flip: bool = False) -> list[tuple[float, float]]:
+    pts = []
+    for i in range(64):
+        t = 2 * math.pi * i / 64
+        x = 16 * math.sin(t) ** 3
+        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
+        y = -y if not flip else y
+        pts.append((cx + x * size / 34, cy + (y + (2 if not flip else -2)) * size / 34))
+    return pts
+
+
+def draw_suit(suit: int, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+    """A suit symbol ``size`` pixels square, antialiased, on a transparent surface."""
+    ss = 4
+    n = max(4, size) * ss
+    surf = pygame.Surface((n, n), pygame.SRCALPHA)
+    c = (*colour, 255)
+    cx, cy = n / 2, n / 2
+    if suit == 2:  # hearts
+        pygame.draw.polygon(surf, c, _heart_points(cx, cy, n * 0.98))
+    elif suit == 1:  # diamonds
+        w = n * 0.38
+        pygame.draw.polygon(surf, c, [(cx, n * 0.02), (cx + w, cy), (cx, n * 0.98), (cx - w, cy)])
+    elif suit == 3:  # spades
+        pygame.draw.polygon(surf, c, _heart_points(cx, cy - n * 0.08, n * 0.86, flip=True))
+        pygame.draw.polygon(surf, c, [(cx, cy + n * 0.05), (cx + n * 0.17, n * 0.98), (cx - n * 0.17, n * 0.98)])
+    else:  # clubs
+        r = n * 0.205
+        pygame.draw.circle(surf, c, (cx, n * 0.27), r)
+        pygame.draw.circle(surf, c, (cx - n * 0.23, n * 0.56), r)
+        pygame.draw.circle(surf, c, (cx + n * 0.23, n * 0.56), r)
+        pygame.draw.circle(surf, c, (cx, n * 0.5), r * 0.6)
+        pygame.draw.polygon(surf, c, [(cx, cy), (cx + n * 0.16, n * 0.98), (cx - n * 0.16, n * 0.98)])
+    return pygame.transform.smoothscale(surf, (max(4, size), max(4, size)))
+
+
+class CardRenderer:
+    """Face and back surfaces of cards ``width`` pixels wide, cached."""
+
+    def __init__(self, text: TextCache) -> None:
+        self.text = text
+        self._faces: dict[tuple[int, int, bool], pygame.Surface] = {}
+        self._backs: dict[int, pygame.Surface] = {}
+        self._suits: dict[tuple[int, int, tuple[int, int, int]], pygame.Surface] = {}
+        self._flips: dict[tuple[int | None, int, bool, int], pygame.Surface] = {}
+        self._shadows: dict[int, pygame.Surface] = {}
+
+    @staticmethod
+    def height(width: int) -> int:
+        return round(width * CARD_RATIO)
+
+    def suit(self, suit: int, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        key = (suit, size, colour)
+        s = self._suits.get(key)
+        if s is None:
+            s = self._suits[key] = draw_suit(suit, size, colour)
+        return s
+
+    def _blank(self, width: int) -> tuple[pygame.Surface, pygame.Rect]:
+        h = self.height(width)
+        surf = pygame.Surface((width, h), pygame.SRCALPHA)
+        rect = surf.get_rect()
+        radius = max(3, width // 12)
+        pygame.draw.rect(surf, EDGE, rect, border_radius=radius)
+        pygame.draw.rect(surf, FACE, rect.inflate(-2, -2), border_radius=radius - 1)
+        return surf, rect
+
+    def face(self, card: int, width: int, four_colour: bool = False) -> pygame.Surface:
+        key = (card, width, four_colour)
+        s = self._faces.get(key)
+        if s is not None:
+            return s
+        surf, rect = self._blank(width)
+        rank, suit = rank_of(card), suit_of(card)
+        colour = suit_colour(suit, four_colour)
+        letter = RANK_LETTERS[rank]
+        h = rect.height
+        corner_px = max(8, round(width * (0.30 if letter != "10" else 0.27)))
+        label = self.text.render(letter, corner_px, colour, bold=True, lang="en")
+        pad = max(2, width // 14)
+        surf.blit(label, (pad + (width * 0.2 - label.get_width() / 2) * 0 , pad - corner_px * 0.12))
+        small = self.suit(suit, max(6, round(width * 0.2)), colour)
+        sx = pad + max(0, (label.get_width() - small.get_width()) // 2)
+        surf.blit(small, (sx, pad + label.get_height() * 0.82))
+        # bottom-right corner, upside down
+        corner = pygame.Surface((max(label.get_width(), small.get_width()) + 2,
+                                 round(label.get_height() * 0.82) + small.get_height() + 2), pygame.SRCALPHA)
+        corner.blit(label, (0, -corner_px * 0.12))
+        corner.blit(small, (max(0, (label.get_width() - small.get_width()) // 2), label.get_height() * 0.82))
+        corner = pygame.transform.rotate(corner, 180)
+        surf.blit(corner, (width - pad - corner.get_width(), h - pad - corner.get_height()))
+        if rank >= 9 and rank <= 11:  # J, Q, K: a framed court panel
+            inner = pygame.Rect(0, 0, round(width * 0.54), round(h * 0.56))
+            inner.center = (width // 2 + width // 40, h // 2)
+            pygame.draw.rect(surf, (250, 236, 200), inner, border_radius=max(2, width // 25))
+            pygame.draw.rect(surf, colour, inner, max(1, width // 45), border_radius=max(2, width // 25))
+            big = self.text.render(letter, round(width * 0.42), colour, bold=True, lang="en")
+            surf.blit(big, big.get_rect(center=(inner.centerx, inner.centery - inner.height * 0.12)))
+            pip = self.suit(suit, round(width * 0.2), colour)
+            surf.blit(pip, pip.get_rect(center=(inner.centerx, inner.bottom - inner.height * 0.22)))
+        else:
+            big_size = round(width * (0.58 if rank == 12 else 0.46))
+            pip = self.suit(suit, big_size, colour)
+            surf.blit(pip, pip.get_rect(center=(width // 2 + width // 40, h // 2 + h // 40)))
+        s = self._faces[key] = surf.convert_alpha() if pygame.display.get_surface() else surf
+        return s
+
+    def back(self, width: int) -> pygame.Surface:
+        s = self._backs.get(width)
+        if s is not None:
+            return s
+        h = self.height(width)
+        surf = pygame.Surface((width, h), pygame.SRCALPHA)
+        rect = surf.get_rect()
+        radius = max(3, width // 12)
+        pygame.draw.rect(surf, (240, 240, 240), rect, border_radius=radius)
+        inner = rect.inflate(-max(4, width // 10), -max(4, width // 10))
+        pygame.draw.rect(surf, BACK_A, inner, border_radius=max(2, radius - 2))
+        pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
+        step = max(6, width // 8)
+        for x in range(-inner.height, inner.width + inner.height, step):
+            pygame.draw.line(pattern, (*BACK_B, 255), (x, 0), (x + inner.height, inner.height), max(1, width // 40))
+            pygame.draw.line(pattern, (*BACK_B, 255), (x + inner.height, 0), (x, inner.height), max(1, width // 40))
+        surf.blit(pattern, inner)
+        pygame.draw.rect(surf, BACK_LINE, inner, max(1, width // 40), border_radius=max(2, radius - 2))
+        emblem = pygame.Rect(0, 0, width // 2, width // 2)
+        emblem.center = rect.center
+        pygame.draw.ellipse(surf, BACK_B, emblem)
+        pygame.draw.ellipse(surf, BACK_LINE, emblem, max(1, width // 40))
+        mark = self.suit(3, width // 4, BACK_LINE)
+        surf.blit(mark, mark.get_rect(center=emblem.center))
+        s = self._backs[width] = surf.convert_alpha() if pygame.display.get_surface() else surf
+        return s
+
+    def shadow(self, width: int) -> pygame.Surface:
+        s = self._shadows.get(width)
+        if s is None:
+            h = self.height(width)
+            s = pygame.Surface((width + 8, h + 8), pygame.SRCALPHA)
+            for i, a in enumerate((18, 26, 34)):
+                pygame.draw.rect(s, (0, 0, 0, a), pygame.Rect(i * 2, i * 2, width + 8 - i * 4, h + 8 - i * 4),
+                                 border_radius=max(3, width // 10))
+            self._shadows[width] = s
+        return s
+
+    def flipping(self, card: int | None, width: int, four_colour: bool, t: float) -> pygame.Surface:
+        """The card part-way through turning over: ``t`` 0 (back) .. 1 (face).
+
+        Frames are quantised to 12 steps and cached, so a flip costs blits only."""
+        step = max(0, min(12, round(t * 12)))
+        key = (card, width, four_colour, step)
+        s = self._flips.get(key)
+        if s is None:
+            showing_face = step >= 6 and card is not None
+            src = self.face(card, width, four_colour) if showing_face else self.back(width)
+            squeeze = abs(math.cos(math.pi * step / 12))
+            w = max(1, round(width * squeeze))
+            s = pygame.transform.scale(src, (w, src.get_height()))
+            self._flips[key] = s
+        return s

@@ -1,0 +1,111 @@
+"""The screens' window on the controller: the latest snapshot, and calls that may be refused.
+
+The controller may notify from a device thread; :class:`Model` only records that a new
+snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
+call (:class:`kiosk.machine.MachineError`) becomes a :class:`Note` in the player's
+language, chosen by the error's class; the controller's own ``reason`` (English, for
+operators and logs) is kept beside it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.ui.i18n import N_, _, money
+
+#: Error class name -> player message (translated when shown).
+ERROR_MESSAGES: dict[str, str] = {
+    "InsufficientCredits": N_("Not enough credits for that bet."),
+    "BetOutOfLimits": N_("That bet is outside the table limits."),
+    "PlayDisabled": N_("Play is suspended. Please call an attendant."),
+    "NotAuthorised": N_("Not authorised."),
+    "WrongState": N_("That is not possible right now."),
+    "ConfigurationError": N_("That setting is not allowed."),
+}
+GENERIC_ERROR = N_("That is not possible right now.")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A message shown for a few seconds: ``text`` already translated."""
+
+    text: str
+    reason: str  # the controller's reason (English), for operators
+    level: str  # "error" | "info"
+    until: float
+    error: str = ""  # the error class name
+
+
+class Model:
+    def __init__(self, machine: Any, clock: Any = time.monotonic) -> None:
+        self.machine = machine
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._pending: Any = None
+        self._dirty = False
+        self.snap = machine.snapshot()
+        self.note: Note | None = None
+        self.version = 0  # bumps on every new snapshot
+        unsubscribe = getattr(machine, "subscribe", None)
+        self._unsubscribe = unsubscribe(self._changed) if unsubscribe else None
+
+    # -- snapshots ----------------------------------------------------------------
+    def _changed(self, snap: Any) -> None:
+        with self._lock:
+            self._pending = snap
+            self._dirty = True
+
+    def refresh(self, force: bool = False) -> bool:
+        """Pick up a new snapshot if one arrived; True when it changed."""
+        with self._lock:
+            dirty, pending = self._dirty, self._pending
+            self._dirty, self._pending = False, None
+        if not dirty and not force:
+            return False
+        self.snap = self.machine.snapshot() if force or pending is None else pending
+        self.version += 1
+        return True
+
+    # -- calls --------------------------------------------------------------------
+    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call the controller; on refusal set :attr:`note` and return ``None``.
+
+        Returns the controller's result, or ``True`` when it returns nothing."""
+        try:
+            result = getattr(self.machine, method)(*args, **kwargs)
+        except Exception as exc:  # MachineError and subclasses; anything else is a bug
+            if not hasattr(exc, "reason"):
+                raise
+            self.error(exc)
+            self.refresh(force=True)
+            return None
+        self.refresh(force=True)
+        return True if result is None else result
+
+    def error(self, exc: Any) -> None:
+        name = type(exc).__name__
+        msgid = next((ERROR_MESSAGES[c.__name__] for c in type(exc).__mro__ if c.__name__ in ERROR_MESSAGES),
+                     GENERIC_ERROR)
+        text = _(msgid)
+        if name == "BetOutOfLimits":
+            lim = self.snap.limits
+            cur = self.snap.paytable.currency
+            text += " " + _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(
+                ante_min=money(lim.ante_min, cur, compact=True), ante_max=money(lim.ante_max, cur, compact=True),
+                trips_min=money(lim.trips_min, cur, compact=True), trips_max=money(lim.trips_max, cur, compact=True))
+        self.note = Note(text, str(getattr(exc, "reason", exc)), "error", self.clock() + 4.0, name)
+
+    def inform(self, text: str, seconds: float = 3.0) -> None:
+        self.note = Note(text, "", "info", self.clock() + seconds)
+
+    def current_note(self) -> Note | None:
+        if self.note is not None and self.clock() > self.note.until:
+            self.note = None
+        return self.note
+
+    def close(self) -> None:
+        if self._unsubscribe:
+            self._unsubscribe()

@@ -1,0 +1,111 @@
+"""Attract mode: the title, a fanned royal flush that turns over card by card, the top
+pays, and the languages.  A touch (or credits arriving) opens the table."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from engine.cards import make_card
+from kiosk.ui import i18n, theme
+from kiosk.ui.i18n import _, pgettext
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.chrome import TITLE
+from kiosk.ui.widgets import Button
+
+FAN = [make_card(r, 3) for r in (8, 9, 10, 11, 12)]  # T J Q K A of spades
+CARD_W = 120
+
+
+class AttractScene(Scene):
+    name = "attract"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.t = 0.0
+        self._fan: dict[tuple, list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]] = {}
+
+    def enter(self, **kwargs: Any) -> None:
+        self.t = 0.0
+        self.app.prefs.reset()
+        if self.app.model.snap.credits <= 0:
+            i18n.set_language(self.app.default_language)
+
+    def buttons(self) -> list[Button]:
+        out = []
+        x = 640 - (4 * 220 + 3 * 14) / 2
+        for lang in i18n.LANGUAGES:
+            style = "selected" if lang == i18n.language() else "dark"
+            out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), "set_language", lang,
+                              style=style, size=30))
+            x += 234
+        return out
+
+    def on_touch(self, pos: tuple[int, int]) -> bool:
+        self.app.go("table")
+        return True
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        if name == "set_language":
+            i18n.set_language(str(arg))
+            return True
+        if name == "language":
+            i18n.set_language(i18n.next_language())
+            return True
+        if name in ("deal", "chip", "help", "paytable", "recall", "settings"):
+            self.app.go("table" if name in ("deal", "chip") else name)
+            return True
+        return False
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+        if self.snap.credits > 0 and str(self.snap.phase) != "cashout":
+            self.app.go("table")
+
+    def _fan_surfaces(self, four: bool) -> list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]:
+        lay = self.layout
+        key = (lay.size, four)
+        got = self._fan.get(key)
+        if got is None:
+            w = lay.px(CARD_W)
+            got = []
+            for i, card in enumerate(FAN):
+                angle = (2 - i) * 9
+                face = pygame.transform.rotozoom(self.app.cards.face(card, w, four), angle, 1)
+                back = pygame.transform.rotozoom(self.app.cards.back(w), angle, 1)
+                cx = 640 + (i - 2) * 92
+                cy = 300 + abs(i - 2) ** 1.6 * 12
+                got.append((face, back, (cx, cy)))
+            self._fan[key] = got
+        return got
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(self.app.felt, (0, 0))
+        ui.fitted(surface, _(TITLE), 64, theme.GOLD, 1180, bold=True, center=(640, 84))
+        casino = getattr(self.app, "casino_name", "")
+        if casino:
+            ui.fitted(surface, casino, 26, theme.CREAM, 1000, center=(640, 140))
+        # the fan: one card at a time turns face up, then all turn back
+        cycle = self.t % 8.0
+        for i, (face, back, (cx, cy)) in enumerate(self._fan_surfaces(self.app.prefs.four_colour)):
+            up = cycle > 0.6 + i * 0.45 and cycle < 6.5
+            bob = math.sin(self.t * 2 + i * 0.8) * 5
+            img = face if up else back
+            surface.blit(img, img.get_rect(center=lay.pos(cx, cy + bob)))
+        pulse = 0.5 + 0.5 * math.sin(self.t * 3.2)
+        colour = tuple(round(a + (b - a) * pulse) for a, b in zip(theme.CREAM, theme.WIN, strict=True))
+        ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, center=(640, 470))
+        pays = self.snap.paytable
+        top_blind = max(p.ratio for p in pays.blind.lines().values())
+        top_trips = max(p.ratio for p in pays.trips.lines().values())
+        fmt_pay = lambda r: pgettext("pay", "{n} to {d}").format(n=r.numerator, d=r.denominator)  # noqa: E731
+        lines = [
+            _("Royal flush pays {pay} on the Blind").format(pay=fmt_pay(top_blind)),
+            _("Trips pays up to {pay}").format(pay=fmt_pay(top_trips)),
+            _("Insert bills to play."),
+        ]
+        ui.fitted(surface, lines[int(self.t / 3.0) % len(lines)], 30, theme.CREAM, 1100, center=(640, 540))
+        self.draw_buttons(surface)

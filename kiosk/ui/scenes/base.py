@@ -1,0 +1,94 @@
+"""What every scene shares: access to the app's kit, buttons, and command dispatch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from kiosk.ui.events import Command, InputEvent, Key, Touch
+from kiosk.ui.widgets import Button
+
+if TYPE_CHECKING:
+    from kiosk.ui.app import App
+
+
+class Scene:
+    """A screen.  ``handle`` returns True when it used the event."""
+
+    name = "scene"
+    #: Player scenes show the tilt overlay and obey the player shortcuts.
+    player = True
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.pressed: tuple[str, float] | None = None  # (button id, until)
+
+    # kit ----------------------------------------------------------------------------
+    @property
+    def layout(self):
+        return self.app.layout
+
+    @property
+    def ui(self):
+        return self.app.painter
+
+    @property
+    def model(self):
+        return self.app.model
+
+    @property
+    def snap(self) -> Any:
+        return self.app.model.snap
+
+    # life cycle -----------------------------------------------------------------------
+    def enter(self, **kwargs: Any) -> None:
+        """Called when the scene becomes current."""
+
+    def leave(self) -> None:
+        """Called when another scene becomes current."""
+
+    # the three verbs --------------------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        """The touch targets drawn now (hit-tested in reverse order)."""
+        return []
+
+    def handle(self, event: InputEvent) -> bool:
+        if isinstance(event, Touch):
+            b = self.ui.hit(self.layout, self.buttons(), event.pos)
+            if b is not None:
+                if b.enabled:
+                    self.pressed = (b.id, self.app.now + 0.15)
+                    self.app.sounds_play("click")
+                    self.on_command(b.command, b.arg)
+                return True
+            return self.on_touch(event.pos)
+        if isinstance(event, Command):
+            return self.on_command(event.name, event.arg)
+        if isinstance(event, Key):
+            return self.on_key(event)
+        return False
+
+    def on_touch(self, pos: tuple[int, int]) -> bool:
+        return False
+
+    def on_key(self, key: Key) -> bool:
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        return False
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface) -> None:
+        pass
+
+    # helpers --------------------------------------------------------------------------
+    def pressed_id(self) -> str | None:
+        if self.pressed and self.app.now < self.pressed[1]:
+            return self.pressed[0]
+        return None
+
+    def draw_buttons(self, surface: pygame.Surface, buttons: list[Button] | None = None) -> None:
+        self.ui.draw_buttons(surface, self.buttons() if buttons is None else buttons, self.pressed_id())

@@ -1,0 +1,158 @@
+"""Pieces every player screen shares: the top bar, the meters, the tilt overlay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from kiosk.ui import i18n, theme
+from kiosk.ui.i18n import N_, _, money
+from kiosk.ui.widgets import Button
+
+if TYPE_CHECKING:
+    from kiosk.ui.app import App
+
+TOP_H = 94
+TITLE = N_("ULTIMATE TEXAS HOLD'EM")
+
+#: Tilt codes (device events and controller tilts) -> what the player reads.
+TILT_MESSAGES: dict[str, str] = {
+    "door": N_("The cabinet door is open."),
+    "ledger": N_("The game records need attention."),
+    "comm_error": N_("A device is not responding."),
+    "host_error": N_("A device reported an error."),
+    "power_up_bill_in_stacker": N_("A bill needs to be checked."),
+    "stacker_full": N_("The bill box is full."),
+    "stacker_open": N_("The bill box is open."),
+    "acceptor_jam": N_("A bill is jammed."),
+    "stacker_jam": N_("A bill is jammed."),
+    "cheated": N_("The bill validator detected tampering."),
+    "failure": N_("The bill validator has failed."),
+    "config_rejected": N_("A device needs setting up."),
+    "vend_unmatched": N_("A bill needs to be checked."),
+    "paper_out": N_("The ticket printer is out of paper."),
+    "head_up": N_("The ticket printer is open."),
+    "paper_jam": N_("The ticket printer is jammed."),
+    "chassis_open": N_("The ticket printer is open."),
+    "printer_failure": N_("The ticket printer has failed."),
+    "layout_rejected": N_("A device needs setting up."),
+    "handpay": N_("Hand pay: an attendant will pay you."),
+    "jackpot": N_("Jackpot! An attendant will pay you."),
+}
+GENERIC_TILT = N_("The machine needs attention.")
+
+
+def tilt_text(code: str) -> str:
+    key = code.split(":")[-1].lower()  # "device:validator:acceptor_jam" -> "acceptor_jam"
+    return _(TILT_MESSAGES.get(key, GENERIC_TILT))
+
+
+def top_buttons(active: str = "") -> list[Button]:
+    """The top bar's buttons (right side); ``active`` is the scene shown now."""
+    items = [
+        ("language", i18n.native_name(i18n.language()), "language", "L"),
+        ("settings", _("Settings"), "settings", "D"),
+        ("recall", _("History"), "recall", "G"),
+        ("paytable", _("Pays"), "paytable", "Y"),
+        ("help", _("Rules"), "help", "H"),
+    ]
+    w, gap, right = 124, 6, 1276
+    x = right - len(items) * (w + gap) + gap
+    out = []
+    for bid, label, cmd, hint in items:
+        style = "selected" if bid == active else "dark"
+        out.append(Button(f"top_{bid}", (x, 4, w, 86), label, cmd, style=style, size=24, hint=hint))
+        x += w + gap
+    return out
+
+
+def draw_top_bar(app: App, surface: pygame.Surface, active: str = "") -> list[Button]:
+    ui, lay = app.painter, app.layout
+    bar = lay.rect(0, 0, 1280, TOP_H)
+    bar.x, bar.width = 0, lay.size[0]
+    bar.y, bar.height = 0, bar.bottom
+    surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
+    pygame.draw.line(surface, theme.GOLD_DARK, (0, bar.bottom - 1), (lay.size[0], bar.bottom - 1),
+                     max(1, lay.px(2)))
+    buttons = top_buttons(active)
+    title_w = buttons[0].rect[0] - 40
+    ui.fitted(surface, _(TITLE), 34, theme.GOLD, title_w, bold=True, topleft=(22, 10))
+    snap = app.model.snap
+    casino = getattr(app, "casino_name", "") or ""
+    number = getattr(app, "machine_number", "") or ""
+    info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
+                                     snap.paytable.name) if x)
+    ui.fitted(surface, info, 18, theme.MUTED, title_w, topleft=(24, 58))
+    app.painter.draw_buttons(surface, buttons, app.scene.pressed_id())
+    return buttons
+
+
+def top_command(app: App, name: str) -> bool:
+    """Top-bar commands, the same from every player screen."""
+    if name in ("settings", "recall", "paytable", "help"):
+        app.go(name)
+        return True
+    if name == "deck":
+        app.prefs.four_colour = not app.prefs.four_colour
+        return True
+    if name == "speed":
+        app.prefs.next_speed()
+        return True
+    if name == "sound":
+        app.prefs.sound = not app.prefs.sound
+        return True
+    return False
+
+
+def meter(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
+          value: str, colour=theme.METER_TEXT) -> None:
+    ui, lay = app.painter, app.layout
+    r = lay.rect(*rect)
+    surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=10, border=theme.GOLD_DARK, border_w=2), r)
+    x, y, w, h = rect
+    ui.fitted(surface, title, 17, theme.MUTED, w - 20, bold=True, midleft=(x + 12, y + h / 2))
+    tw = app.text.size(title, lay.px(17), True)[0] / lay.scale
+    ui.fitted(surface, value, 30, colour, w - tw - 34, bold=True, midright=(x + w - 12, y + h / 2 + 1))
+
+
+def currency(app: App) -> str:
+    return app.model.snap.paytable.currency
+
+
+def fmt(app: App, cents: int, compact: bool = False) -> str:
+    return money(cents, currency(app), compact=compact)
+
+
+class TiltOverlay:
+    """Dims the screen and asks for an attendant while a tilt stands or the door is open."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def lines(self) -> list[str]:
+        snap: Any = self.app.model.snap
+        out = []
+        if snap.door_open:
+            out.append(_(TILT_MESSAGES["door"]))
+        for t in snap.tilts:
+            text = tilt_text(t.code)
+            if text not in out:
+                out.append(text)
+        return out
+
+    def draw(self, surface: pygame.Surface) -> None:
+        app, ui, lay = self.app, self.app.painter, self.app.layout
+        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        box = (240, 170, 800, 380)
+        r = lay.rect(*box)
+        flash = int(app.now * 2) % 2 == 0
+        surface.blit(ui.panel(r.size, theme.RED_DARK, 245, radius=24,
+                              border=theme.GOLD if flash else theme.WHITE, border_w=5), r)
+        ui.fitted(surface, _("CALL ATTENDANT"), 62, theme.WHITE, 740, bold=True, center=(640, 250))
+        y = 320
+        for line in self.lines()[:4]:
+            ui.fitted(surface, line, 30, theme.CREAM, 740, center=(640, y))
+            y += 44
+        ui.fitted(surface, _("Play is suspended. Your credits are safe."), 24, theme.GOLD, 740,
+                  center=(640, 510))

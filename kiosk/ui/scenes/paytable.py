@@ -1,0 +1,104 @@
+"""The pays: Ante and Play, the Blind and Trips tables, the dealer's qualifying hand, the
+limits, and the theoretical return where the maths module can tell it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import _, category_name, pgettext
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.widgets import Button
+
+
+def rtp_figures(paytable: Any) -> dict[str, float]:
+    """RTP percentages from ``engine.par.cached_rtp(paytable)`` if that exists, else {}.
+
+    Keys mentioning ``trips`` are the Trips bet, the others the main bets.  Fractions
+    (<= 2) are read as ratios, larger numbers as percentages."""
+    try:
+        from engine import par  # type: ignore[attr-defined]
+    except Exception:  # the maths module is optional
+        return {}
+    fn = getattr(par, "cached_rtp", None)
+    if fn is None:
+        return {}
+    try:
+        figures = fn(paytable) or {}
+    except Exception:
+        return {}
+    out = {}
+    for k, v in dict(figures).items():
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            continue
+        out[str(k)] = float(v) * 100 if float(v) <= 2 else float(v)
+    return out
+
+
+def pay_text(pay: Any) -> str:
+    return pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
+
+
+class PaytableScene(Scene):
+    name = "paytable"
+
+    def buttons(self) -> list[Button]:
+        return top_buttons("paytable") + [
+            Button("back", (490, 622, 300, 90), _("BACK TO TABLE"), "back", style="primary", hint="Esc")]
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        if name in ("back", "paytable"):
+            self.app.go("table")
+            return True
+        return top_command(self.app, name)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(self.app.felt, (0, 0))
+        draw_top_bar(self.app, surface, "paytable")
+        pt = self.snap.paytable
+        for title, lines, x in ((_("BLIND PAYS"), pt.blind.lines(), 40), (_("TRIPS PAYS"), pt.trips.lines(), 452)):
+            box = lay.rect(x, 112, 388, 380)
+            surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK), box)
+            ui.fitted(surface, title, 30, theme.GOLD, 360, bold=True, center=(x + 194, 142))
+            y = 178
+            for cat, pay in lines.items():
+                ui.fitted(surface, category_name(cat), 25, theme.CREAM, 230, midleft=(x + 20, y + 16))
+                ui.label(surface, pay_text(pay), 25, theme.WHITE, bold=True, midright=(x + 368, y + 16))
+                y += 40
+        x = 864
+        box = lay.rect(x, 112, 376, 380)
+        surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK), box)
+        ui.fitted(surface, _("ANTE AND PLAY"), 30, theme.GOLD, 350, bold=True, center=(x + 188, 142))
+        y = ui.paragraph(surface, _("Ante and Play pay 1 to 1 when you beat the dealer."), 22, theme.CREAM,
+                         x + 20, 174, 340)
+        y = ui.paragraph(surface, _("If you win and the dealer does not qualify (less than a pair), the Ante is returned instead of paid."),
+                         22, theme.CREAM, x + 20, y + 6, 340)
+        y = ui.paragraph(surface, _("The Blind pays only on a straight or better; it pushes on a smaller winning hand."),
+                         22, theme.CREAM, x + 20, y + 6, 340)
+        ui.paragraph(surface, _("Ties push every main bet."), 22, theme.CREAM, x + 20, y + 6, 340)
+        # limits and return
+        lim = self.snap.limits
+        cur = pt.currency
+        del cur
+        limits = _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(
+            ante_min=fmt(self.app, lim.ante_min, True), ante_max=fmt(self.app, lim.ante_max, True),
+            trips_min=fmt(self.app, lim.trips_min, True), trips_max=fmt(self.app, lim.trips_max, True))
+        ui.fitted(surface, _("Table limits") + ": " + limits, 24, theme.CREAM, 1200, center=(640, 520))
+        rtp = rtp_figures(pt)
+        if rtp:
+            main = [v for k, v in rtp.items() if "trips" not in k.lower() and "rtp" in k.lower()]
+            trips = [v for k, v in rtp.items() if "trips" in k.lower()]
+            parts = []
+            if main:
+                parts.append(_("Main bets {pct}").format(pct=f"{main[0]:.2f}%"))
+            if trips:
+                parts.append(_("Trips {pct}").format(pct=f"{trips[0]:.2f}%"))
+            if parts:
+                ui.fitted(surface, _("Theoretical return with perfect play") + ": " + ", ".join(parts), 22,
+                          theme.MUTED, 1200, center=(640, 560))
+        ui.fitted(surface, _("Malfunction voids all pays and play."), 20, theme.MUTED, 1200, center=(640, 596))
+        self.draw_buttons(surface)

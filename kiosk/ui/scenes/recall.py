@@ -1,0 +1,196 @@
+"""Game recall: the last ten rounds from the controller, card by card.
+
+Cards are stepped through in the order they were dealt (yours, the dealer's face down,
+yours, the dealer's, the flop, the turn, the river, then the dealer's reveal), with each
+decision shown once its moment is reached.  Hand names are built in the current
+language from the cards, never read from the stored English text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine.evaluator import evaluate
+from kiosk.ui import theme
+from kiosk.ui.i18n import N_, _, hand_name
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.widgets import Button
+
+CARD_W = 72
+ORDER = ("p0", "d0", "p1", "d1", "b0", "b1", "b2", "b3", "b4", "reveal")
+#: After how many dealt cards each decision phase is reached.
+PHASE_STEP = {"preflop": 4, "flop": 7, "river": 9}
+OUTCOMES = {
+    "win": N_("You won"),
+    "loss": N_("Dealer won"),
+    "push": N_("Push"),
+    "fold": N_("You folded"),
+    "void": N_("Voided"),
+}
+ACTIONS = {
+    "play_4x": N_("Play 4×"), "play_3x": N_("Play 3×"), "play_2x": N_("Play 2×"),
+    "play_1x": N_("Play 1×"), "check": N_("Check"), "fold": N_("Fold"),
+}
+PHASES = {"preflop": N_("Before the flop"), "flop": N_("After the flop"), "river": N_("After the river")}
+SPOT_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"), "trips": N_("Trips")}
+
+
+class RecallScene(Scene):
+    name = "recall"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.rounds: list[Any] = []
+        self.index = 0
+        self.step = len(ORDER)
+
+    def enter(self, **kwargs: Any) -> None:
+        recall = getattr(self.app.model.machine, "recall", None)
+        try:
+            self.rounds = list(recall(10)) if recall else []
+        except Exception as exc:  # a refusal (ledger fault) shows as a note
+            if not hasattr(exc, "reason"):
+                raise
+            self.app.model.error(exc)
+            self.rounds = []
+        self.index = 0
+        self.step = len(ORDER)
+
+    def buttons(self) -> list[Button]:
+        n = len(self.rounds)
+        y, h = 622, 90
+        return top_buttons("recall") + [
+            Button("newer", (16, y, 196, h), _("NEWER"), "newer", enabled=self.index > 0, hint="↑"),
+            Button("older", (220, y, 196, h), _("OLDER"), "older", enabled=self.index < n - 1, hint="↓"),
+            Button("step_back", (440, y, 170, h), _("‹ CARD"), "step_back", enabled=n > 0 and self.step > 0,
+                   hint="←"),
+            Button("step", (618, y, 170, h), _("CARD ›"), "step", enabled=n > 0 and self.step < len(ORDER),
+                   hint="→"),
+            Button("all", (796, y, 170, h), _("ALL CARDS"), "all", enabled=n > 0 and self.step < len(ORDER)),
+            Button("back", (990, y, 274, h), _("BACK TO TABLE"), "back", style="primary", hint="Esc"),
+        ]
+
+    def on_key(self, key: Any) -> bool:
+        if key.name in ("up", "down"):
+            return self.on_command("newer" if key.name == "up" else "older")
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        if name in ("back", "recall"):
+            self.app.go("table")
+        elif name == "newer":
+            self.index = max(0, self.index - 1)
+            self.step = len(ORDER)
+        elif name == "older":
+            self.index = min(max(0, len(self.rounds) - 1), self.index + 1)
+            self.step = len(ORDER)
+        elif name in ("step", "chip_next"):
+            self.step = min(len(ORDER), self.step + 1) if self.step < len(ORDER) else self.step
+        elif name in ("step_back", "chip_prev"):
+            self.step = max(0, self.step - 1)
+        elif name == "all":
+            self.step = len(ORDER)
+        else:
+            return top_command(self.app, name)
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(self.app.felt, (0, 0))
+        draw_top_bar(self.app, surface, "recall")
+        box = lay.rect(16, 104, 1248, 508)
+        surface.blit(ui.panel(box.size, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK), box)
+        if not self.rounds:
+            ui.fitted(surface, _("No rounds played yet."), 34, theme.CREAM, 1000, center=(640, 340))
+            self.draw_buttons(surface)
+            return
+        r = self.rounds[self.index]
+        head = _("Round {id}").format(id=r.id)
+        ui.label(surface, head, 32, theme.GOLD, bold=True, topleft=(40, 116))
+        ui.fitted(surface, _("{n} of {total}, most recent first").format(n=self.index + 1, total=len(self.rounds)),
+                  20, theme.MUTED, 400, topright=(1240, 118))
+        stamp = (r.settled_at or r.started_at).replace("T", " ")[:19] + " UTC"
+        ui.fitted(surface, f"{stamp}  ·  {r.paytable}", 20, theme.MUTED,
+                  700, topleft=(40, 158))
+        self._draw_cards(surface, r)
+        self._draw_bets(surface, r)
+        self.draw_buttons(surface)
+
+    def _visible(self, slot: str) -> bool:
+        return ORDER.index(slot) < self.step
+
+    def _draw_cards(self, surface: pygame.Surface, r: Any) -> None:
+        ui, lay = self.ui, self.layout
+        cards = self.app.cards
+        w = lay.px(CARD_W)
+        four = self.app.prefs.four_colour
+        reveal = self.step >= len(ORDER)
+        rows = (("d", _("DEALER"), r.dealer_hole, 196), ("b", _("BOARD"), r.board, 318),
+                ("p", _("YOUR HAND"), r.player_hole, 440))
+        for kind, label, row_cards, y in rows:
+            ui.fitted(surface, label, 20, theme.GOLD, 150, bold=True, topleft=(40, y + 36))
+            for i in range(5 if kind == "b" else 2):
+                slot = f"{kind}{i}"
+                x = 196 + i * (CARD_W + 10)
+                rect = lay.rect(x, y, CARD_W, cards.height(CARD_W) / lay.scale)
+                if not self._visible(slot) or i >= len(row_cards):
+                    pygame.draw.rect(surface, (40, 110, 70), rect, max(1, lay.px(2)), border_radius=lay.px(6))
+                    continue
+                img = cards.face(row_cards[i], w, four) if (kind != "d" or reveal) else cards.back(w)
+                surface.blit(img, rect)
+        # hand names once every card of the hand is shown
+        if reveal and len(r.board) == 5:
+            if len(r.player_hole) == 2:
+                ui.fitted(surface, hand_name(evaluate((*r.player_hole, *r.board))), 24, theme.WHITE, 330,
+                          bold=True, topleft=(370, 470))
+            if len(r.dealer_hole) == 2:
+                ui.fitted(surface, hand_name(evaluate((*r.dealer_hole, *r.board))), 24, theme.WHITE, 330,
+                          bold=True, topleft=(370, 214))
+                if r.dealer_qualifies is not None:
+                    q = _("Dealer qualifies") if r.dealer_qualifies else _("Dealer does not qualify")
+                    ui.fitted(surface, q, 19, theme.MUTED, 330, topleft=(370, 250))
+        if r.state == "open":
+            ui.fitted(surface, _("Round in progress"), 24, theme.WIN, 330, bold=True, topleft=(370, 470))
+
+    def _draw_bets(self, surface: pygame.Surface, r: Any) -> None:
+        ui = self.ui
+        x, y = 730, 196
+        ui.fitted(surface, _("Bets"), 22, theme.GOLD, 200, bold=True, topleft=(x, y))
+        settled = r.state != "open" and self.step >= len(ORDER)
+        y += 34
+        for spot in ("ante", "blind", "play", "trips"):
+            stake = getattr(r, spot)
+            if not stake:
+                continue
+            back = getattr(r, f"{spot}_return")
+            ui.fitted(surface, _(SPOT_NAMES[spot]), 21, theme.CREAM, 140, topleft=(x, y))
+            ui.label(surface, fmt(self.app, stake), 21, theme.CREAM, topright=(x + 300, y))
+            if settled:
+                colour = theme.WIN if back > stake else theme.PUSH if back == stake else theme.LOSE
+                ui.label(surface, "→ " + fmt(self.app, back), 21, colour, bold=True, topright=(x + 500, y))
+            y += 30
+        y += 8
+        ui.fitted(surface, _("Decisions"), 22, theme.GOLD, 200, bold=True, topleft=(x, y))
+        y += 32
+        shown = [d for d in r.decisions if self.step >= PHASE_STEP.get(d.phase, 99)]
+        for d in shown:
+            text = f"{_(PHASES.get(d.phase, d.phase))}: {_(ACTIONS.get(d.action, d.action))}"
+            ui.fitted(surface, text, 20, theme.CREAM, 500, topleft=(x, y))
+            y += 28
+        if not shown:
+            ui.fitted(surface, "—", 20, theme.MUTED, 500, topleft=(x, y))
+            y += 28
+        if settled and r.outcome:
+            y += 8
+            ui.fitted(surface, _(OUTCOMES.get(r.outcome, r.outcome)), 26, theme.WHITE, 500, bold=True,
+                      topleft=(x, y))
+            y += 36
+            ui.fitted(surface, _("Paid {amount}").format(amount=fmt(self.app, r.paid + r.jackpot)), 22,
+                      theme.WIN if r.net > 0 else theme.CREAM, 500, topleft=(x, y))
+            y += 32
+            ok = r.commitment_ok() if hasattr(r, "commitment_ok") else False
+            ui.fitted(surface, _("Shuffle verified against its commitment") if ok else
+                      _("Shuffle not verifiable"), 18, theme.MUTED, 500, topleft=(x, y))

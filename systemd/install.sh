@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Install the Ultimate Texas Hold'em cabinet on Raspberry Pi OS (Debian bookworm based).
+# Run as root from a checkout:  sudo ./systemd/install.sh [--no-start]
+# Creates the uth user, installs the code under /opt/uth with its own virtual
+# environment, a configuration in /etc/uth, the ledger directory /var/lib/uth,
+# the udev rules and the systemd unit, then enables (and starts) the kiosk.
+set -euo pipefail
+
+PREFIX=/opt/uth
+CONF_DIR=/etc/uth
+STATE_DIR=/var/lib/uth
+SERVICE=uth-kiosk.service
+START=1
+
+for arg in "$@"; do
+    case "$arg" in
+        --no-start) START=0 ;;
+        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        *) echo "unknown option: $arg" >&2; exit 2 ;;
+    esac
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "run as root (sudo $0)" >&2
+    exit 1
+fi
+
+SRC="$(cd "$(dirname "$0")/.." && pwd)"
+
+echo "== packages"
+apt-get update
+apt-get install -y --no-install-recommends python3 python3-venv python3-dev \
+    libsdl2-2.0-0 libsdl2-ttf-2.0-0 libsdl2-mixer-2.0-0 libsdl2-image-2.0-0 libdrm2 libgbm1 alsa-utils
+
+echo "== user"
+if ! id uth >/dev/null 2>&1; then
+    useradd --system --home-dir "$STATE_DIR" --shell /usr/sbin/nologin uth
+fi
+for group in video input dialout audio render; do
+    if getent group "$group" >/dev/null; then
+        usermod -aG "$group" uth
+    fi
+done
+
+echo "== code in $PREFIX"
+mkdir -p "$PREFIX"
+# copy the checkout without its virtual environment, caches and local data
+tar -C "$SRC" --exclude=.venv --exclude=.git --exclude=var --exclude=test-artifacts \
+    --exclude='__pycache__' -cf - . | tar -C "$PREFIX" -xf -
+python3 -m venv "$PREFIX/.venv"
+"$PREFIX/.venv/bin/pip" install --upgrade pip
+"$PREFIX/.venv/bin/pip" install "$PREFIX"
+chown -R root:root "$PREFIX"
+chmod -R go-w "$PREFIX"
+
+echo "== configuration in $CONF_DIR"
+mkdir -p "$CONF_DIR"
+if [ ! -f "$CONF_DIR/cabinet.toml" ]; then
+    cat > "$CONF_DIR/cabinet.toml" <<CONF
+# Cabinet configuration (see kiosk/config.py).  Change the PINs before going live:
+# store them as "sha256:<hex>" (printf %s 1234 | sha256sum).
+db_path = "$STATE_DIR/uth.db"
+paytable = "$PREFIX/paytables/standard.toml"
+machine_number = "0001"
+casino_name = "Demo Casino"
+validator_port = "sim"
+printer_port = "sim"
+CONF
+fi
+chown root:uth "$CONF_DIR" "$CONF_DIR/cabinet.toml"
+chmod 0750 "$CONF_DIR"
+chmod 0640 "$CONF_DIR/cabinet.toml"
+
+echo "== ledger directory $STATE_DIR"
+install -d -o uth -g uth -m 0750 "$STATE_DIR"
+
+echo "== udev rules"
+install -m 0644 "$SRC/systemd/99-uth-devices.rules" /etc/udev/rules.d/99-uth-devices.rules
+udevadm control --reload-rules
+udevadm trigger --subsystem-match=tty --subsystem-match=input || true
+
+echo "== systemd unit"
+install -m 0644 "$SRC/systemd/$SERVICE" "/etc/systemd/system/$SERVICE"
+systemctl daemon-reload
+# the kiosk owns the console: no login prompt on tty1
+systemctl disable --now getty@tty1.service 2>/dev/null || true
+systemctl enable "$SERVICE"
+if [ "$START" -eq 1 ]; then
+    systemctl restart "$SERVICE"
+    systemctl --no-pager status "$SERVICE" || true
+fi
+echo "installed: journalctl -u $SERVICE -f to follow the kiosk"

@@ -1,0 +1,43 @@
+"""Helpers shared by the device tests (constants, waiting).  Imported by name: the test
+directories are not packages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from devices.id003 import BillValidator, ValidatorConfig
+from devices.tcl import PrinterConfig
+
+FAST_VALIDATOR = ValidatorConfig(poll_interval=0.02, response_timeout=0.4, comm_error_threshold=5)
+FAST_PRINTER = PrinterConfig(
+    poll_interval=0.02,
+    response_timeout=0.25,
+    busy_timeout=5.0,
+    start_timeout=3.0,
+    print_timeout=10.0,
+)
+TICKET_BARCODE = "001234567890123456"
+
+
+def wait_for(
+    predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.01
+) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass; returns its last truth."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())
+
+
+def poll_until(
+    validator: BillValidator, predicate: Callable[[], object], max_polls: int = 60
+) -> bool:
+    """Drive a validator that is not started, one poll at a time, until ``predicate``."""
+    for _ in range(max_polls):
+        if predicate():
+            return True
+        validator.poll_once()
+    return bool(predicate())
