@@ -7,55 +7,37 @@ Prints, with the machine it ran on:
    seats) how often each strength finishes first;
 3. each personality's VPIP and aggression factor ((bets + raises) / calls after the flop).
 
-Usage: ``.venv/bin/python bench/bots.py [--tournaments 2000] [--hands 3000] [--workers 2]``
+Usage: ``.venv/bin/python -m bench.bots [--tournaments 2000] [--hands 3000] [--workers 2]``
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import numpy as np  # noqa: E402
-
-from engine.bots import PERSONALITIES, Bot, Difficulty  # noqa: E402
-from engine.holdem import BetMade, Called, HoldemHand, Raised, Street  # noqa: E402
-from engine.rng import SeededRandomSource  # noqa: E402
-from engine.tournament import SeatSpec, Tournament, TournamentConfig  # noqa: E402
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.platform()} | {cpu} | {os.cpu_count()} CPUs | Python "
-        f"{platform.python_version()} | numpy {np.__version__}"
-    )
+from bench.machine import describe_machine
+from engine.bots import PERSONALITIES, Bot, Difficulty
+from engine.holdem import BetMade, Called, HoldemHand, Raised, Street
+from engine.rng import SeededRandomSource
+from engine.tournament import SeatSpec, Tournament, TournamentConfig
 
 
 def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:
-    """Time ``Bot.decide`` in real 6-handed play, per strength (ms)."""
+    """Time ``Bot.decide`` in real 6-handed play, per strength (ms); the keys ending in
+    "+flop" hold the decisions after the flop (the Monte-Carlo ones)."""
     times: dict[str, list[float]] = {d.value: [] for d in Difficulty}
+    times.update({f"{d.value}+flop": [] for d in Difficulty})
     rng = random.Random(seed)
     rs = SeededRandomSource(seed)
     bots = [Bot(d, rng=i) for i, d in enumerate(list(Difficulty) * 2)]
     h = 0
-    while min(len(v) for v in times.values()) < decisions:
+    while min(len(times[d.value]) for d in Difficulty) < decisions:
         stacks = [rng.randint(400, 4000) for _ in range(6)]
         hand = HoldemHand(stacks, h % 6, 10, 20, rng=rs)
         h += 1
@@ -64,7 +46,10 @@ def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:
             view = hand.view(seat)
             t0 = time.perf_counter()
             action = bots[seat].decide(view)
-            times[bots[seat].difficulty.value].append((time.perf_counter() - t0) * 1000)
+            ms = (time.perf_counter() - t0) * 1000
+            times[bots[seat].difficulty.value].append(ms)
+            if hand.street is not Street.PREFLOP:
+                times[f"{bots[seat].difficulty.value}+flop"].append(ms)
             hand.act(action, seat=seat)
     return times
 
@@ -96,9 +81,7 @@ def personality_table(hands: int, seed: int = 7) -> list[tuple[str, float, float
         for seat in range(6):
             dealt[seat] += 1
             vpip[seat] += hand.voluntary[seat]
-    return [
-        (names[s], vpip[s] / dealt[s], aggr[s] / max(1, calls[s]), dealt[s]) for s in range(6)
-    ]
+    return [(names[s], vpip[s] / dealt[s], aggr[s] / max(1, calls[s]), dealt[s]) for s in range(6)]
 
 
 def main() -> int:
@@ -108,13 +91,13 @@ def main() -> int:
     ap.add_argument("--decisions", type=int, default=2000, help="timed decisions per strength")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = ap.parse_args()
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
 
     times = decision_times(args.decisions)
-    print("\n1. decision time (ms), real 6-handed play, Monte Carlo bots")
+    print("\n1. decision time (ms), real 6-handed play, Monte Carlo bots (+flop: after the flop)")
     for name, ts in times.items():
         print(
-            f"   {name:7s} median {statistics.median(ts):6.2f}   max {max(ts):7.2f}   "
+            f"   {name:11s} median {statistics.median(ts):6.2f}   max {max(ts):7.2f}   "
             f"({len(ts)} decisions)"
         )
     worst = max(max(ts) for ts in times.values())
@@ -128,12 +111,16 @@ def main() -> int:
     print(f"\n2. {n} sit-and-gos, Classic table, 3 Hard + 3 Easy bots ({elapsed:.0f} s)")
     for name in ("hard", "easy"):
         share = winners[name] / n
-        print(f"   {name:5s} finished first {winners[name]:5d} times = {share:6.1%} "
-              f"(per player {share / 3:6.1%}; fair share 16.7%)")
+        print(
+            f"   {name:5s} finished first {winners[name]:5d} times = {share:6.1%} "
+            f"(per player {share / 3:6.1%}; fair share 16.7%)"
+        )
     p = winners["hard"] / n
     se = (p * (1 - p) / n) ** 0.5
-    print(f"   Hard minus Easy: {winners['hard'] - winners['easy']} wins; Hard share "
-          f"{p:.1%} +/- {1.96 * se:.1%} (95%)")
+    print(
+        f"   Hard minus Easy: {winners['hard'] - winners['easy']} wins; Hard share "
+        f"{p:.1%} +/- {1.96 * se:.1%} (95%)"
+    )
 
     print(f"\n3. personalities at a six-handed Normal table ({args.hands} hands)")
     print("   name      VPIP     AF")

@@ -311,7 +311,8 @@ class Bot:
         if facing_bb <= 1.0:  # nobody has raised
             if adj >= 9.5 - 1.5 * p.aggression and la.can_bet_or_raise:
                 limpers = sum(
-                    1 for s, b in enumerate(view.bets)
+                    1
+                    for s, b in enumerate(view.bets)
                     if b >= bb and s != view.big_blind_seat and s != view.seat
                 )
                 return self._amount(la, (3 + limpers) * bb)
@@ -336,9 +337,13 @@ class Bot:
             if view.all_in[seat] and view.committed[seat] <= 15 * view.big_blind:
                 floors[seat] = min(floors[seat], 3.0)
         e = estimate_equity(
-            view.hole_cards, (), max(1, view.opponents),
-            samples=self.skill.samples, rng=self._rng,
-            hand_scores=CHEN_TABLE, min_scores=list(floors.values()),
+            view.hole_cards,
+            (),
+            max(1, view.opponents),
+            samples=self.skill.samples,
+            rng=self._rng,
+            hand_scores=CHEN_TABLE,
+            min_scores=list(floors.values()),
         ).equity
         e += float(self._rng.normal(0.0, self.skill.noise)) if self.skill.noise else 0.0
         p = self._effective()
@@ -358,9 +363,13 @@ class Bot:
             if self.skill.reads_ranges is not None:
                 floors = list(opponent_floors(view, self.skill.reads_ranges).values())
             e = estimate_equity(
-                view.hole_cards, view.board, opponents,
-                samples=self.skill.samples, rng=self._rng,
-                hand_scores=CHEN_TABLE if floors else None, min_scores=floors,
+                view.hole_cards,
+                view.board,
+                opponents,
+                samples=self.skill.samples,
+                rng=self._rng,
+                hand_scores=CHEN_TABLE if floors else None,
+                min_scores=floors,
             ).equity
         if self.skill.noise:
             e += float(self._rng.normal(0.0, self.skill.noise))
@@ -396,7 +405,9 @@ class Bot:
             if r < p.trap:
                 return Action.call()
             if r < 0.35 + 0.65 * p.aggression:
-                return self._amount(la, view.current_bet + (0.8 + 0.4 * p.aggression) * (pot + call))
+                return self._amount(
+                    la, view.current_bet + (0.8 + 0.4 * p.aggression) * (pot + call)
+                )
             return Action.call()
         if e >= price + skill.call_margin:
             return Action.call()

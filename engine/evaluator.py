@@ -162,11 +162,10 @@ def best_five(cards: Sequence[int]) -> list[int]:
     Ordered by importance: the cards of the made hand first (quads, trips, pairs),
     highest rank first, kickers last; straights from the top card down.
     """
-    cards = [int(c) for c in cards]
-    if len(cards) == 5:
-        best = cards
-    else:
-        best = max(combinations(cards, 5), key=evaluate)
+    hand = [int(c) for c in cards]
+    best: Sequence[int] = hand
+    if len(hand) != 5:
+        best = max(combinations(hand, 5), key=evaluate)
     hc = hand_class(evaluate(best))
     counts: dict[int, int] = {}
     for c in best:

@@ -184,7 +184,7 @@ def generate() -> dict[str, np.ndarray]:
 
 def save(path: Path = TABLE_FILE) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **generate())
+    np.savez_compressed(path, **generate())  # type: ignore[arg-type]
 
 
 @cache

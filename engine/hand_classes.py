@@ -80,10 +80,10 @@ def _classes_in_order() -> list[HandClass]:
                 if k not in (hi, lo):
                     two.append((hi, lo, k))
     out += [HandClass(C.TWO_PAIR, t) for t in sorted(two)]
-    trips = []
-    for t in range(13):
-        for kick in combinations([r for r in desc if r != t], 2):
-            trips.append((t, *kick))
+    trips: list[tuple[int, ...]] = []
+    for tr in range(13):
+        for kick2 in combinations([r for r in desc if r != tr], 2):
+            trips.append((tr, *kick2))
     out += [HandClass(C.THREE_OF_A_KIND, t) for t in sorted(trips)]
     out += [HandClass(C.STRAIGHT, (h,)) for h in straights]
     out += [HandClass(C.FLUSH, t) for t in no_straight]

@@ -119,7 +119,7 @@ class Action:
         if isinstance(item, str):
             item = [item]
         if not isinstance(item, list | tuple) or not item or not isinstance(item[0], str):
-            raise ValueError(f"an action is a list like [\"call\"] or [\"raise\", 60], not {item!r}")
+            raise ValueError(f'an action is a list like ["call"] or ["raise", 60], not {item!r}')
         try:
             kind = ActionKind(item[0].lower())
         except ValueError:
@@ -127,7 +127,7 @@ class Action:
             raise ValueError(f"unknown action {item[0]!r} (one of {names})") from None
         if kind in (ActionKind.BET, ActionKind.RAISE):
             if len(item) != 2 or type(item[1]) is not int:
-                raise ValueError(f"{kind.value} needs a whole-number amount: [\"{kind.value}\", 60]")
+                raise ValueError(f'{kind.value} needs a whole-number amount: ["{kind.value}", 60]')
             return cls(kind, item[1])
         if len(item) != 1:
             raise ValueError(f"{kind.value} takes no amount")
@@ -219,10 +219,19 @@ class PotAwarded:
 
 
 Record = (
-    BlindPosted | HoleCardsDealt | CardBurned | BoardDealt | Folded | Checked | Called
-    | BetMade | Raised | UncalledReturned | HandShown | PotAwarded
+    BlindPosted
+    | HoleCardsDealt
+    | CardBurned
+    | BoardDealt
+    | Folded
+    | Checked
+    | Called
+    | BetMade
+    | Raised
+    | UncalledReturned
+    | HandShown
+    | PotAwarded
 )
-PLAYER_RECORDS = (Folded, Checked, Called, BetMade, Raised)
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
@@ -1075,8 +1084,13 @@ class HoldemHand:
         """Rebuild a hand saved by :meth:`to_dict` by replaying its operations."""
         sb, bb = data["blinds"]
         hand = cls(
-            data["stacks"], data["button"], sb, bb,
-            deck=data["deck"], automate=False, evaluate=evaluate,
+            data["stacks"],
+            data["button"],
+            sb,
+            bb,
+            deck=data["deck"],
+            automate=False,
+            evaluate=evaluate,
         )
         for op in data["ops"]:
             if isinstance(op[0], str):

@@ -59,7 +59,7 @@ def build_hand(data: Any, *, evaluate: Evaluate | None = None) -> tuple[HoldemHa
             holes.append(None)
             continue
         if not isinstance(text, str):
-            raise ReplayInputError(f"hole cards of seat {seat} must be text like \"AsKd\"")
+            raise ReplayInputError(f'hole cards of seat {seat} must be text like "AsKd"')
         cards = parse_cards(text)
         if len(cards) != 2:
             raise ReplayInputError(f"seat {seat} must have exactly two hole cards")

@@ -32,8 +32,10 @@ def board_plus_one(boards: np.ndarray) -> np.ndarray:
     key = _KEYS[boards].sum(axis=1)  # (N,)
     rank_part = key & ((1 << _t.SUIT_SHIFT) - 1)
     s = rank_part[:, None] + _RANK_KEY[None, :]  # (N, 13): board + a card of each rank
-    idx = _LOW6[s & _t.LOW_MASK]
-    idx += _HIGH[(s >> _t.HIGH_SHIFT) & _t.HIGH_MASK]
+    # a fifth card of a rank the board holds four times is no card: clamp its lookups
+    idx = _LOW6[np.minimum(s & _t.LOW_MASK, len(_LOW6) - 1)]
+    idx += _HIGH[np.minimum((s >> _t.HIGH_SHIFT) & _t.HIGH_MASK, len(_HIGH) - 1)]
+    np.clip(idx, 0, len(_RANKS6) - 1, out=idx)
     by_rank = _RANKS6[idx]  # (N, 13) non-flush strengths
     out = np.repeat(by_rank, 4, axis=1)  # card c = 4 * rank + suit
     # a suit with four or more board cards makes a flush with every card of that suit
@@ -54,3 +56,57 @@ def board_plus_one(boards: np.ndarray) -> np.ndarray:
         out[heavy] = rows
     assert out.shape == (n, 52)
     return out
+
+
+def rank_counts(cards: np.ndarray) -> np.ndarray:
+    """``(N, 13)`` int64: how many cards of each rank each row of ``cards`` holds."""
+    cards = np.asarray(cards, dtype=np.intp)
+    n, k = cards.shape
+    keys = (np.arange(n, dtype=np.intp) * 13)[:, None] + (cards >> 2)
+    return np.bincount(keys.ravel(), minlength=13 * n).reshape(n, 13)
+
+
+def dealer_outs(
+    holes: np.ndarray,
+    boards: np.ndarray,
+    strengths: np.ndarray,
+    deck_mask: np.ndarray | None = None,
+    counts: np.ndarray | None = None,
+) -> np.ndarray:
+    """Per row: unseen cards ``c`` with ``strength(board + c) > strength`` (ties are not outs).
+
+    Unseen: in ``deck_mask`` (default all 52) and neither a hole nor a board card.
+    Without four cards of a suit on the board no card makes a flush, so the six-card
+    strength depends on the card's rank alone: 13 lookups per row, weighted by how many
+    cards of that rank are unseen.  Boards with four or more of a suit are counted card
+    by card (:func:`board_plus_one`).  ``counts``: :func:`rank_counts` of hole + board,
+    if already computed.
+    """
+    holes = np.asarray(holes, dtype=np.intp)
+    boards = np.asarray(boards, dtype=np.intp)
+    mine = np.asarray(strengths).astype(np.int32)
+    n = len(boards)
+    mask = np.ones(52, bool) if deck_mask is None else np.asarray(deck_mask, bool)
+    if counts is None:
+        counts = rank_counts(np.concatenate([holes, boards], axis=1))
+    key = _KEYS[boards].sum(axis=1) & ((1 << _t.SUIT_SHIFT) - 1)
+    s = key[:, None] + _RANK_KEY[None, :]
+    idx = _LOW6[np.minimum(s & _t.LOW_MASK, len(_LOW6) - 1)]
+    idx += _HIGH[np.minimum((s >> _t.HIGH_SHIFT) & _t.HIGH_MASK, len(_HIGH) - 1)]
+    np.clip(idx, 0, len(_RANKS6) - 1, out=idx)
+    beats = _RANKS6[idx] > mine[:, None]  # (N, 13)
+    unseen = mask.reshape(13, 4).sum(axis=1)[None, :] - counts
+    outs = (unseen * beats).sum(axis=1)
+    suits = boards & 3
+    most = np.zeros(n, np.int64)
+    for s_ in range(4):
+        np.maximum(most, (suits == s_).sum(axis=1), out=most)
+    heavy = np.flatnonzero(most >= 4)
+    if heavy.size:
+        full = board_plus_one(boards[heavy])
+        un = np.broadcast_to(mask, full.shape).copy()
+        rows = np.arange(len(heavy))[:, None]
+        un[rows, holes[heavy]] = False
+        un[rows, boards[heavy]] = False
+        outs[heavy] = ((full > mine[heavy, None]) & un).sum(axis=1)
+    return outs

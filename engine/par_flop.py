@@ -19,9 +19,10 @@ looking at them one by one (inclusion-exclusion):
 
 That gives, per ``(b, i)``, the dealer hands (990) the player beats ``W``, ties ``T`` and
 the non-qualifying ones ``NQ``, hence each outcome's count.  With Ante = Blind = 1 and a
-Play of ``k`` Antes, the player's total return over those dealer hands is
-``A + k * C`` with ``A = Wq + blind_pay * W - 2 * L`` and ``C = W - L`` (``Wq``: wins
-against a qualifying dealer, ``L``: losses).  Everything is kept in integers, scaled by
+Play of ``k`` Antes, the player's net return over those dealer hands is ``A + k * C``
+with ``A = Wq + blind_pay * W - 2 * Lq - Lnq`` and ``C = W - L`` (``Wq``: wins against a
+qualifying dealer; ``Lq`` / ``Lnq``: losses to a dealer who qualifies / does not: the
+Ante pushes when the dealer does not qualify, whoever wins - seed 004, rule 4).  Everything is kept in integers, scaled by
 the paytable's pay denominator: the analysis is exact.
 """
 
@@ -290,14 +291,22 @@ def optimal_decisions(
     W = dc.W.astype(dtype, copy=False)
     L = nd - W
     L -= dc.T
+    # a non-qualifying dealer hand is a win for the player when the player's hand
+    # qualifies, and below it (where the player loses) only when it does not
     Wq = W - dc.NQ
+    Lnq = dc.NQ - W
+    Lnq -= dc.T
     Wq[dc.below] = 0
+    Lnq[~dc.below] = 0
     A = pays.astype(dtype)[ctx.strength]
     A *= W
     Wq *= D
     A += Wq
     L *= 2 * D
     A -= L
+    Lnq *= ctx.fi.valid_i32
+    Lnq *= D  # the Ante pushes when the dealer does not qualify, even if the dealer wins
+    A += Lnq
     C = W * (2 * D)  # D * (W - L) = D * (2W + T - nd)
     C += dc.T * D
     C -= D * nd

@@ -11,6 +11,12 @@ exact fractions); the simulator counts rounds, and takes each cell's returns fro
 :func:`engine.settlement.settle` rather than from :func:`cell_values`.
 
 Units: Antes.  Ante = Blind = 1, Play = ``m``, Trips = 1.
+
+The rules (seed 002, and seed 004 rule 4): a fold loses Ante and Blind; otherwise the
+Ante pushes whenever the dealer does not qualify (pair or better), and wins 1:1 when the
+player wins against a qualifying dealer; the Blind pays its table on a win (pushes
+below a straight); the Play pays 1:1 on a win; a loss loses the Blind and the Play, and
+the Ante unless the dealer did not qualify; a tie pushes everything.
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ def cell_values(table: Paytable) -> dict[str, list[list[list[Fraction]]]]:
                     a, bl, p = Fraction(2 if o == WIN_Q else 1), 1 + b, Fraction(2 * m)
                 elif o in (PUSH_Q, PUSH_NQ):
                     a, bl, p = Fraction(1), Fraction(1), Fraction(m)
+                elif o == LOSS_NQ:  # the Ante pushes when the dealer does not qualify
+                    a, bl, p = Fraction(1), zero, zero
                 else:
                     a, bl, p = zero, zero, zero
                 row["ante"].append(a)

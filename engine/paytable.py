@@ -61,6 +61,8 @@ class Pay(BaseModel):
 def _parse_pay(value: Any) -> Pay:
     if isinstance(value, Pay):
         return value
+    if isinstance(value, dict) and set(value) == {"numerator", "denominator"}:
+        value = f"{value['numerator']}:{value['denominator']}"
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise ValueError("a pay is written 'N:D' (for example \"3:2\") or a whole number N (N:1)")
     if isinstance(value, int):
@@ -166,7 +168,22 @@ class Paytable(_Strict):
 
     @cached_property
     def sha256(self) -> str:
+        """SHA-256 of the file's bytes, or of the canonical JSON of a table built in code."""
         return self.source_sha256 or hashlib.sha256(self.model_dump_json().encode()).hexdigest()
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Paytable:
+        """A copy; with ``update``, a freshly validated table whose hash is of its new content.
+
+        (A plain pydantic copy would keep the file's hash and any cached value.)
+        """
+        if not update:
+            return super().model_copy(deep=deep)
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        data.update(update)
+        data.setdefault("source_sha256", "")
+        if "source_sha256" not in update:
+            data["source_sha256"] = ""
+        return type(self).model_validate(data)
 
     @property
     def pay_denominator(self) -> int:

@@ -7,9 +7,14 @@ round; the simulator calls it with arrays of millions of rounds: one source of t
 Rules (seeds 002 and 004):
 
 * the dealer qualifies with the paytable's qualifying hand (a pair) or better;
+  when the dealer does not qualify the Ante is returned to every player still in,
+  *then* the hands are compared (seed 004: « les enjeux de la case Mise (Ante) sont
+  alors rendus aux Joueurs, puis les mains des Joueurs sont comparées »); the
+  published RTPs of seed 002 (97.82% / 99.47%) hold only under this reading;
 * player wins: Play pays 1:1; Ante pays 1:1 if the dealer qualifies, else pushes;
   Blind pays by its table when the hand is on it, else pushes;
-* dealer wins: Ante, Blind and Play lose;  tie: Ante, Blind and Play push;
+* dealer wins: Blind and Play lose; the Ante loses too if the dealer qualifies;
+* tie: Ante, Blind and Play push;
 * fold: Ante and Blind lose (no Play was made);
 * Trips pays by its table on the player's final hand, whatever the dealer holds and
   even after a fold; a hand below the table loses.
@@ -23,7 +28,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import cache
 
 import numpy as np
 
@@ -53,8 +57,10 @@ class PayArrays:
     unit: int  # breakage unit: 1/unit of a cent
 
 
-@cache
-def _pay_arrays_cached(table: Paytable) -> PayArrays:
+_PAY_ARRAYS: dict[str, PayArrays] = {}
+
+
+def _build_pay_arrays(table: Paytable) -> PayArrays:
     n = len(HandCategory)
     bn, bd = np.zeros(n, np.int64), np.ones(n, np.int64)
     tn, td = np.zeros(n, np.int64), np.ones(n, np.int64)
@@ -69,8 +75,11 @@ def _pay_arrays_cached(table: Paytable) -> PayArrays:
 
 
 def pay_arrays(table: Paytable) -> PayArrays:
-    """Lookup arrays for ``table`` (cached per paytable)."""
-    return _pay_arrays_cached(table)
+    """Lookup arrays for ``table``, cached by the paytable's SHA-256."""
+    arrays = _PAY_ARRAYS.get(table.sha256)
+    if arrays is None:
+        arrays = _PAY_ARRAYS[table.sha256] = _build_pay_arrays(table)
+    return arrays
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,7 @@ def settle(
         np.where(win, Outcome.WIN, np.where(tie, Outcome.PUSH, Outcome.LOSS)),
     )
     keep = win | tie  # stake comes back
-    ante_ret = np.where(keep, ante, 0) + np.where(win & qualifies, ante, 0)
+    ante_ret = np.where(keep | (~folded & ~qualifies), ante, 0) + np.where(win & qualifies, ante, 0)
     play_ret = np.where(keep, play, 0) + np.where(win, play, 0)
     blind_win, blind_rem = _pay(ante, pa.blind_num[cat], pa.blind_den[cat])
     blind_ret = np.where(keep, ante, 0) + np.where(win, blind_win, 0)

@@ -50,7 +50,8 @@ import numpy as np
 
 from engine.evaluator import category_batch, evaluate, evaluate_batch
 from engine.hand_classes import HandCategory, category, category_floors
-from engine.par_eval import board_plus_one
+from engine.par_eval import dealer_outs as dealer_outs_batch
+from engine.par_eval import rank_counts
 from engine.paytable import PAYTABLE_DIR, Paytable, load_paytable
 from engine.uth import Action, Phase, SeatView
 
@@ -178,7 +179,7 @@ def simple_flop_raises(hole: Sequence[int], flop: Sequence[int]) -> bool:
     return any(suits.count(h & 3) >= 4 and h >> 2 >= TEN for h in hole)
 
 
-def dealer_outs(hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None) -> int:
+def count_dealer_outs(hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None) -> int:
     """Unseen cards that with the board alone beat the player's hand (ties are not outs)."""
     mine = evaluate(list(hole) + list(board))
     seen = set(hole) | set(board)
@@ -197,7 +198,7 @@ def hidden_pair_or_better(hole: Sequence[int], board: Sequence[int]) -> bool:
 
 def simple_river_plays(hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None) -> bool:
     """Hidden pair or better, or fewer than 21 dealer outs."""
-    return hidden_pair_or_better(hole, board) or dealer_outs(hole, board, deck) < OUTS_LIMIT
+    return hidden_pair_or_better(hole, board) or count_dealer_outs(hole, board, deck) < OUTS_LIMIT
 
 
 # -- the simple rules, vectorised --------------------------------------------------------------
@@ -217,37 +218,35 @@ def _chart() -> np.ndarray:
 _CHART = _chart()
 
 
-def _hidden_pair_batch(holes: np.ndarray, board: np.ndarray) -> np.ndarray:
-    r = holes >> 2
-    br = board >> 2
-    in_board = (r[:, :, None] == br[:, None, :]).any(axis=2)
-    return (r[:, 0] == r[:, 1]) | in_board.any(axis=1)
-
-
-def simple_river_batch(holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None) -> np.ndarray:
-    """Vectorised :func:`simple_river_plays`."""
+def simple_river_batch(
+    holes: np.ndarray,
+    boards: np.ndarray,
+    deck: Sequence[int] | None = None,
+    strengths: np.ndarray | None = None,
+) -> np.ndarray:
+    """Vectorised :func:`simple_river_plays`; ``strengths``: the players' seven-card
+    strengths if already known."""
     holes = np.asarray(holes, dtype=np.intp)
     boards = np.asarray(boards, dtype=np.intp)
     n = len(holes)
-    out = _hidden_pair_batch(holes, boards)
+    counts = rank_counts(np.concatenate([holes, boards], axis=1))
+    rows = np.arange(n)
+    r = holes >> 2
+    out = (counts[rows, r[:, 0]] >= 2) | (counts[rows, r[:, 1]] >= 2)  # hidden pair
     rest = np.flatnonzero(~out)
     if rest.size == 0:
         return out
     h, b = holes[rest], boards[rest]
-    mine = evaluate_batch(np.concatenate([h, b], axis=1).astype(np.uint8)).astype(np.int32)
+    if strengths is None:
+        mine = evaluate_batch(np.concatenate([h, b], axis=1).astype(np.uint8)).astype(np.int32)
+    else:
+        mine = np.asarray(strengths)[rest].astype(np.int32)
     better = mine >= _STRAIGHT_FLOOR
     if better.any():
-        rows = np.flatnonzero(better)
-        board_alone = evaluate_batch(b[rows].astype(np.uint8))
-        better[rows] = mine[rows] > board_alone
-    plus_one = board_plus_one(b)  # (R, 52)
-    unseen = np.broadcast_to(_deck_mask(deck), plus_one.shape).copy()
-    rows = np.arange(len(rest))[:, None]
-    unseen[rows, h] = False
-    unseen[rows, b] = False
-    outs = ((plus_one > mine[:, None]) & unseen).sum(axis=1)
+        sel = np.flatnonzero(better)
+        better[sel] = mine[sel] > evaluate_batch(b[sel].astype(np.uint8))
+    outs = dealer_outs_batch(h, b, mine, _deck_mask(deck), counts[rest])
     out[rest] = better | (outs < OUTS_LIMIT)
-    assert out.shape == (n,)
     return out
 
 
@@ -332,6 +331,12 @@ class SimpleStrategy(Strategy):
     def river_batch(self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None) -> np.ndarray:
         return simple_river_batch(holes, boards, deck)
 
+    def river_batch_known(
+        self, holes: np.ndarray, boards: np.ndarray, strengths: np.ndarray, deck: Sequence[int] | None = None
+    ) -> np.ndarray:
+        """:meth:`river_batch` when the players' strengths are already known (the simulator)."""
+        return simple_river_batch(holes, boards, deck, strengths)
+
     def river_par(self, ctx: FlopContext) -> np.ndarray:
         return simple_river_par(ctx)
 
@@ -388,11 +393,15 @@ def river_terms(
         cards[:, :, :5] = b[:, None, :]
         cards[:, :, 5:] = u[:, pairs]
         theirs = evaluate_batch(cards.reshape(-1, 7)).reshape(len(h), nd).astype(np.int32)
+        qualifies = theirs >= params.qualify
         win = theirs < mine[:, None]
+        lose = theirs > mine[:, None]
         W = win.sum(axis=1)
-        L = (theirs > mine[:, None]).sum(axis=1)
-        Wq = (win & (theirs >= params.qualify)).sum(axis=1)
-        A[sl] = D * Wq + pays[category_batch(mine)] * W - 2 * D * L
+        L = lose.sum(axis=1)
+        Wq = (win & qualifies).sum(axis=1)
+        Lq = (lose & qualifies).sum(axis=1)
+        # the Ante pushes when the dealer does not qualify: a loss then costs Blind + Play
+        A[sl] = D * Wq + pays[category_batch(mine)] * W - 2 * D * Lq - D * (L - Lq)
         C[sl] = D * (W - L)
     return A, C, -2 * D * nd
 

@@ -36,6 +36,7 @@ from engine.bots import (
     random_personality,
 )
 from engine.errors import IllegalActionError
+from engine.evaluator import describe
 from engine.holdem import (
     MAX_SEATS,
     MIN_SEATS,
@@ -65,9 +66,26 @@ class BlindLevel:
 BLIND_LEVELS: tuple[BlindLevel, ...] = tuple(
     BlindLevel(s, b)
     for s, b in (
-        (5, 10), (10, 20), (15, 30), (20, 40), (25, 50), (30, 60), (40, 80), (50, 100),
-        (75, 150), (100, 200), (150, 300), (200, 400), (300, 600), (400, 800),
-        (500, 1000), (750, 1500), (1000, 2000), (1500, 3000), (2000, 4000), (3000, 6000),
+        (5, 10),
+        (10, 20),
+        (15, 30),
+        (20, 40),
+        (25, 50),
+        (30, 60),
+        (40, 80),
+        (50, 100),
+        (75, 150),
+        (100, 200),
+        (150, 300),
+        (200, 400),
+        (300, 600),
+        (400, 800),
+        (500, 1000),
+        (750, 1500),
+        (1000, 2000),
+        (1500, 3000),
+        (2000, 4000),
+        (3000, 6000),
         (5000, 10000),
     )
 )
@@ -108,36 +126,68 @@ TABLES: dict[str, TableSpec] = {
     t.key: t
     for t in (
         TableSpec(
-            "classic", "Classic", "1,500 chips, blinds 10/20 going up every 10 hands.",
-            1500, 1, 10,
+            "classic",
+            "Classic",
+            "1,500 chips, blinds 10/20 going up every 10 hands.",
+            1500,
+            1,
+            10,
         ),
         TableSpec(
-            "turbo", "Turbo", "1,000 chips, blinds 25/50 going up every 5 hands: fast and wild.",
-            1000, 4, 5,
+            "turbo",
+            "Turbo",
+            "1,000 chips, blinds 25/50 going up every 5 hands: fast and wild.",
+            1000,
+            4,
+            5,
         ),
         TableSpec(
-            "deep", "Deep Stack", "5,000 chips, blinds 10/20 going up every 15 hands.",
-            5000, 1, 15,
+            "deep",
+            "Deep Stack",
+            "5,000 chips, blinds 10/20 going up every 15 hands.",
+            5000,
+            1,
+            15,
         ),
         TableSpec(
-            "steady", "Steady Blinds", "2,000 chips, blinds 10/20 that never go up.",
-            2000, 1, None,
+            "steady",
+            "Steady Blinds",
+            "2,000 chips, blinds 10/20 that never go up.",
+            2000,
+            1,
+            None,
         ),
         TableSpec(
-            "heads_up", "Heads-Up", "Just you and one opponent: 1,500 chips, blinds 10/20 "
-            "going up every 10 hands.", 1500, 1, 10, players=(2, 2), default_players=2,
+            "heads_up",
+            "Heads-Up",
+            "Just you and one opponent: 1,500 chips, blinds 10/20 going up every 10 hands.",
+            1500,
+            1,
+            10,
+            players=(2, 2),
+            default_players=2,
         ),
         TableSpec(
-            "custom", "Custom", "Your own starting chips, starting blinds and blind increase.",
-            1500, 1, 10,
+            "custom",
+            "Custom",
+            "Your own starting chips, starting blinds and blind increase.",
+            1500,
+            1,
+            10,
         ),
     )
 }
 """Seed 000's six tables (its list is missing; these are our definitions)."""
 
 SEED003_TABLE = TableSpec(
-    "seed003", "Texas Hold'em", "Six players start with 1,500 chips each. The blinds go up "
-    "every few hands. Be the last one with chips.", 1500, 1, 5, players=(6, 6),
+    "seed003",
+    "Texas Hold'em",
+    "Six players start with 1,500 chips each. The blinds go up "
+    "every few hands. Be the last one with chips.",
+    1500,
+    1,
+    5,
+    players=(6, 6),
 )
 
 
@@ -435,8 +485,10 @@ class Tournament:
     @property
     def blinds(self) -> BlindLevel:
         """Blinds of the current hand (or of the next one between hands)."""
-        number = self.hand_number if self.hand is not None and not self.hand.is_over else (
-            self.hand_number + 1
+        number = (
+            self.hand_number
+            if self.hand is not None and not self.hand.is_over
+            else (self.hand_number + 1)
         )
         return BLIND_LEVELS[self.level_for_hand(max(1, number))]
 
@@ -598,9 +650,7 @@ class Tournament:
                 "hand": self.hand_number,
                 "button": hand.button,
                 "blinds": [hand.small_blind, hand.big_blind],
-                "records": [
-                    record_to_dict(r) for r in hand.public_history(viewer=None)
-                ],
+                "records": [record_to_dict(r) for r in hand.public_history(viewer=None)],
                 "result": result.to_dict(),
             }
         )
@@ -635,7 +685,10 @@ class Tournament:
         """Resume a saved game.  Bots are rebuilt (their random streams restart)."""
         config = TournamentConfig.from_dict(data["config"])
         t = cls(
-            config, rng=rng, button=data["button"], controllers=controllers,
+            config,
+            rng=rng,
+            button=data["button"],
+            controllers=controllers,
             bot_samples=bot_samples,
         )
         t.stacks = list(data["stacks"])
@@ -701,6 +754,11 @@ class GameSummary:
     def won(self) -> bool:
         return self.place == 1
 
+    @property
+    def best_hand_name(self) -> str | None:
+        """The best hand in words ("Two pair, kings and sevens")."""
+        return describe(self.best_hand) if self.best_hand is not None else None
+
 
 class PlayerRecords:
     """Every finished game kept on this cabinet for one player (latest ``keep`` games).
@@ -752,7 +810,7 @@ class PlayerRecords:
         return cls((GameSummary(**x) for x in data["games"]), keep=data.get("keep", 60))
 
     def export_json(self) -> str:
-        """"Export JSON": everything, with the totals."""
+        """ "Export JSON": everything, with the totals."""
         return json.dumps({**self.to_dict(), "totals": self.totals()}, indent=2)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 import numpy as np
 
@@ -139,6 +140,7 @@ class RoundSettled:
 
 
 Record = BetsPlaced | HoleCardsDealt | BoardDealt | Decision | RoundSettled
+R = TypeVar("R", BetsPlaced, HoleCardsDealt, BoardDealt, Decision, RoundSettled)
 
 
 @dataclass(frozen=True)
@@ -340,7 +342,7 @@ class UthRound:
         except KeyError:
             raise IllegalActionError(f"seat {seat} is not in this round") from None
 
-    def _record(self, record: Record) -> Record:
+    def _record(self, record: R) -> R:
         self.history.append(record)
         return record
 

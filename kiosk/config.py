@@ -12,8 +12,13 @@ Example ``cabinet.toml``::
     casino_name = "Casino Royale"
     rtp_min_pct = 80.0
     rtp_max_pct = 100.0
-    validator_port = "/dev/ttyUSB0"   # or "sim"
-    printer_port = "sim"
+    casino_address = "1 Casino Way, Las Vegas NV"
+    ticket_expiry_days = 30            # 0: tickets do not expire
+    validator_port = "/dev/serial/by-id/usb-JCM_..."   # or "sim" (the default)
+    printer_port = "sim"               # or /dev/serial/by-id/usb-FutureLogic_...
+
+``"sim"`` runs the protocol simulator of :mod:`devices.sim` on a pseudo-terminal and
+the real driver over it (demo mode); a path names the cabinet's serial port.
 
     [operator_pins]                    # role -> PIN, or "sha256:<hex of the PIN>"
     attendant = "sha256:..."
@@ -35,6 +40,8 @@ from engine.paytable import PAYTABLE_DIR
 
 #: Operator roles, least to most privileged.
 ROLES = ("attendant", "technician", "manager")
+#: A device port value meaning "run the simulator on a pseudo-terminal".
+SIMULATED_PORT = "sim"
 
 
 class ConfigError(ValueError):
@@ -56,6 +63,14 @@ class CabinetConfig(BaseModel):
     operator_pins: dict[str, str] = Field(
         default_factory=lambda: {"attendant": "1111", "technician": "2222", "manager": "3333"}
     )
+    #: Printed on cash-out tickets under the casino name.
+    casino_address: str = "Demo City"
+    #: A ticket is valid through the day ``ticket_expiry_days`` after it is printed;
+    #: 0 means tickets do not expire.
+    ticket_expiry_days: int = Field(30, ge=0, le=3650)
+    #: Serial ports of the bill validator (JCM ID-003) and the ticket printer (TCL):
+    #: ``"sim"`` for the simulator on a pseudo-terminal, else a device path, preferably
+    #: ``/dev/serial/by-id/...`` (stable across reboots and USB re-plugs).
     validator_port: str = "sim"
     printer_port: str = "sim"
     #: Bill denominations accepted, cents.
@@ -68,13 +83,30 @@ class CabinetConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:
         if self.rtp_min_pct > self.rtp_max_pct:
-            raise ValueError(f"rtp_min_pct {self.rtp_min_pct} is above rtp_max_pct {self.rtp_max_pct}")
+            raise ValueError(
+                f"rtp_min_pct {self.rtp_min_pct} is above rtp_max_pct {self.rtp_max_pct}"
+            )
         for role in self.operator_pins:
             if role not in ROLES:
                 raise ValueError(f"unknown operator role {role!r}; roles are {', '.join(ROLES)}")
         if any(b <= 0 for b in self.accepted_bills):
             raise ValueError("accepted_bills must be positive cents")
+        for name in ("validator_port", "printer_port"):
+            port = getattr(self, name)
+            if port != SIMULATED_PORT and not (port.startswith("/") or "://" in port):
+                raise ValueError(
+                    f"{name} must be {SIMULATED_PORT!r}, a device path (/dev/serial/by-id/...) "
+                    f"or a pyserial URL, not {port!r}"
+                )
+        for name in ("casino_name", "casino_address", "machine_number"):
+            if not getattr(self, name).strip():
+                raise ValueError(f"{name} must not be empty (it is printed on tickets)")
         return self
+
+    @property
+    def simulated_devices(self) -> bool:
+        """True when both devices are simulated (demo mode)."""
+        return self.validator_port == SIMULATED_PORT and self.printer_port == SIMULATED_PORT
 
     @property
     def marker_path(self) -> Path:

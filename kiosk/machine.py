@@ -50,13 +50,25 @@ A win of ``config.jackpot_limit_cents`` or more is not credited: it is recorded 
 jackpot handpay and the machine tilts (``jackpot``) until an attendant clears it.
 
 Devices: :class:`Machine` implements :class:`devices.host.ValidatorHost` (escrow
-decision, ``bill_credited`` exactly once per transaction id, ticket escrow, device
-events as tilts).  Cash-out goes through a :class:`Payout` strategy
-(:class:`HandpayPayout` now, a ticket printer strategy later): :meth:`Machine.cash_out`
-moves the credits into a pending payout; the strategy (or the attendant, for a
-handpay) finishes it with :meth:`Machine.payout_complete` or :meth:`Machine.payout_failed`.
-"""
+decision, ``bill_credited`` exactly once per transaction id, ticket escrow and
+redemption, device events as tilts).  Cash-out goes through a :class:`Payout` strategy
+(:class:`HandpayPayout`, or :class:`kiosk.payout_ticket.TicketPayout` for the ticket
+printer): :meth:`Machine.cash_out` moves the credits into a pending payout; the strategy
+(or the attendant, for a handpay) finishes it with :meth:`Machine.payout_complete`,
+:meth:`Machine.payout_failed` or :meth:`Machine.payout_to_handpay`.
 
+TITO on one cabinet: the ledger keeps every ticket issued (``tickets``).  A ticket is
+written *pending* before it is printed (:meth:`Machine.issue_ticket`), becomes *issued*
+when the printer reports its validation number done, *void* when it was not printed or
+cannot be known printed (then a handpay pays it), and *redeemed* once when it comes back
+through the validator for its own amount (:meth:`Machine.ticket_escrow` /
+:meth:`Machine.ticket_credited`).  A returned ticket is logged with the reason.
+
+Threading: one re-entrant lock serialises every operation (the UI thread, the
+validator's poll thread, the printer strategy's thread); subscribers are called under
+it and must only record that a new snapshot is waiting.  Nothing in the machine calls
+a device while holding the lock (a payout strategy's ``start`` only queues the job).
+"""
 
 from __future__ import annotations
 
@@ -70,8 +82,8 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, ParamSpec, Protocol, TypeVar
@@ -85,12 +97,14 @@ from engine.rng import RandomSource, SystemRandomSource, shuffled_deck
 from engine.settlement import Outcome
 from engine.uth import PLAY_MULTIPLE, Action, Phase, RoundSettled, UthRound
 from kiosk.config import CabinetConfig, role_at_least
+from devices.validation import new_validation_number
 from kiosk.ledger import (
     CREDITS,
     Ledger,
     LedgerCorruptError,
     LedgerError,
     RoundRecord,
+    TicketRecord,
     dumps,
     open_or_create,
     utc_stamp,
@@ -104,6 +118,8 @@ SEAT = 1
 LEDGER_TILT = "ledger"
 #: A jackpot to be hand-paid by an attendant.
 JACKPOT_TILT = "jackpot"
+#: A ticket went into the stacker without being redeemed: an attendant reconciles.
+TICKET_TILT = "ticket"
 #: Tilts raised from device events start with this; they are not restored at power-up
 #: (a device re-reports a condition that still stands).
 DEVICE_TILT_PREFIX = "device:"
@@ -115,35 +131,69 @@ BOUNDED_RTPS = ("main_total", "trips")
 
 # -- errors -------------------------------------------------------------------------
 class MachineError(ValueError):
-    """An operation the machine refuses now; ``reason`` is shown to the player/operator."""
+    """An operation the machine refuses now.
 
-    def __init__(self, reason: str) -> None:
+    ``reason`` is English for operators and logs.  ``code`` is a stable machine-readable
+    name (the class's own, e.g. ``insufficient_credits``, or a more precise one such as
+    ``credit_limit`` or ``ticket_redeemed``) and ``params`` the values the message needs
+    (amounts in cents): the screens turn ``(code, params)`` into a translated message
+    (:mod:`kiosk.ui.machine_messages`).
+    """
+
+    code = "refused"
+
+    def __init__(
+        self, reason: str, *, code: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
+        if code:
+            self.code = code
+        self.params: dict[str, Any] = dict(params or {})
 
 
 class InsufficientCredits(MachineError):
     """Not enough credits for the bet or the Play, or nothing to cash out."""
 
+    code = "insufficient_credits"
+
 
 class BetOutOfLimits(MachineError):
     """A bet above the maximum, below the minimum or off the Ante step."""
+
+    code = "bet_out_of_limits"
 
 
 class PlayDisabled(MachineError):
     """A tilt stands or the door is open: no play and no bill acceptance."""
 
+    code = "play_disabled"
+
 
 class NotAuthorised(MachineError):
     """Wrong PIN, no operator logged in, or a role without the right."""
+
+    code = "not_authorised"
 
 
 class WrongState(MachineError):
     """Not now: deal during a round, cash out during a round, paytable with credits..."""
 
+    code = "wrong_state"
+
 
 class ConfigurationError(MachineError):
     """A paytable or limits change that is invalid (bad file, RTP out of bounds...)."""
+
+    code = "configuration_error"
+
+
+class TicketRefused(MachineError):
+    """A TITO ticket that cannot be redeemed here; ``code`` says why: ``ticket_unknown``,
+    ``ticket_pending``, ``ticket_void``, ``ticket_redeemed``, ``ticket_expired``,
+    ``ticket_altered`` (amount mismatch) or ``ticket_in_escrow``."""
+
+    code = "ticket_refused"
 
 
 # -- what the screens read -----------------------------------------------------------
@@ -207,12 +257,16 @@ class MachineSnapshot:
 
 
 class Payout(Protocol):
-    """How credits leave the machine (the seam for the ticket printer).
+    """How credits leave the machine (:class:`HandpayPayout`, or the ticket printer:
+    :class:`kiosk.payout_ticket.TicketPayout`).
 
     :meth:`Machine.cash_out` has already moved the credits into ``request`` (recorded)
-    when ``start`` is called.  The strategy finishes it later with
-    :meth:`Machine.payout_complete` (ticket printed) or :meth:`Machine.payout_failed`
-    (credits go back on the meter); ``start`` should not raise.
+    when ``start`` is called, under the machine's lock: ``start`` must return at once
+    (hand the work to another thread) and should not raise.  The strategy finishes it
+    later, from any thread, with :meth:`Machine.payout_complete` (ticket printed),
+    :meth:`Machine.payout_failed` (not printed: credits go back on the meter) or
+    :meth:`Machine.payout_to_handpay` (cannot tell: the ticket is voided, an attendant
+    pays).  A ticket strategy records the ticket first with :meth:`Machine.issue_ticket`.
     """
 
     method: str
@@ -225,7 +279,8 @@ class Payout(Protocol):
 
 class HandpayPayout:
     """Cancelled-credit handpay: the machine stays in CASHOUT until an attendant pays the
-    player and calls :meth:`Machine.handpay_reset`, which records the handpay."""
+    player and calls :meth:`Machine.handpay_reset`, which records the handpay.  A ticket
+    cash-out found pending at power-up with no printer strategy becomes a handpay."""
 
     method = "handpay"
 
@@ -233,7 +288,8 @@ class HandpayPayout:
         return None
 
     def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        return None
+        if request.method == "ticket":
+            machine.payout_to_handpay(request.transaction_id, "no ticket printer to resume it")
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -263,15 +319,16 @@ def _operation(method: Callable[P, R]) -> Callable[P, R]:
                 log.error(reason)
                 self._tilts[LEDGER_TILT] = reason
                 self._message = reason
-                raise PlayDisabled(reason) from exc
+                raise PlayDisabled(reason, code="ledger_fault") from exc
             finally:
                 self._notify()
 
     return wrapper
 
 
-def replay_round(paytable: Paytable, deck: Sequence[int], ante: int, trips: int,
-                 actions: Sequence[Action | str]) -> UthRound:
+def replay_round(
+    paytable: Paytable, deck: Sequence[int], ante: int, trips: int, actions: Sequence[Action | str]
+) -> UthRound:
     """Rebuild a round of seat 1 from its deck, bets and decisions (the engine is deterministic)."""
     rnd = UthRound(paytable, deck)
     rnd.place_bets(SEAT, ante, trips)
@@ -285,29 +342,48 @@ def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]
     """The round row's columns at the deal (seat 1): bets, hole cards, credits."""
     view = rnd.view(SEAT)
     return {
-        "started_at": at, "seat": SEAT, "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
-        "paytable_sha256": rnd.paytable.sha256, "ante": view.ante, "blind": view.ante,
-        "trips": view.trips, "play": 0, "decisions": "[]", "player_hole": format_cards(view.hole, ""),
-        "credits_before": credits_before, "credits_after": credits_before - rnd.staked(SEAT),
+        "started_at": at,
+        "seat": SEAT,
+        "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
+        "paytable_sha256": rnd.paytable.sha256,
+        "ante": view.ante,
+        "blind": view.ante,
+        "trips": view.trips,
+        "play": 0,
+        "decisions": "[]",
+        "player_hole": format_cards(view.hole, ""),
+        "credits_before": credits_before,
+        "credits_after": credits_before - rnd.staked(SEAT),
     }
 
 
-def settled_columns(result: RoundSettled, credits_before: int, at: str, jackpot_limit: int) -> dict[str, Any]:
+def settled_columns(
+    result: RoundSettled, credits_before: int, at: str, jackpot_limit: int
+) -> dict[str, Any]:
     """The round row's columns filled at settlement (seat 1).  A return of
     ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
     seat = result.seat(SEAT)
     returned = seat.returned
     jackpot = returned if returned >= jackpot_limit else 0
     return {
-        "state": "settled", "settled_at": at,
-        "dealer_hole": format_cards(result.dealer_hole, ""), "board": format_cards(result.board, ""),
-        "player_hand": seat.hand_name, "player_category": seat.category.name.lower(),
-        "dealer_hand": result.dealer_hand_name, "dealer_category": result.dealer_category.name.lower(),
-        "dealer_qualifies": int(result.dealer_qualifies), "outcome": Outcome(seat.outcome).name.lower(),
-        "ante_return": seat.ante_return, "blind_return": seat.blind_return,
-        "play_return": seat.play_return, "trips_return": seat.trips_return,
-        "breakage": seat.breakage, "breakage_unit": result.breakage_unit,
-        "paid": returned - jackpot, "jackpot": jackpot,
+        "state": "settled",
+        "settled_at": at,
+        "dealer_hole": format_cards(result.dealer_hole, ""),
+        "board": format_cards(result.board, ""),
+        "player_hand": seat.hand_name,
+        "player_category": seat.category.name.lower(),
+        "dealer_hand": result.dealer_hand_name,
+        "dealer_category": result.dealer_category.name.lower(),
+        "dealer_qualifies": int(result.dealer_qualifies),
+        "outcome": Outcome(seat.outcome).name.lower(),
+        "ante_return": seat.ante_return,
+        "blind_return": seat.blind_return,
+        "play_return": seat.play_return,
+        "trips_return": seat.trips_return,
+        "breakage": seat.breakage,
+        "breakage_unit": result.breakage_unit,
+        "paid": returned - jackpot,
+        "jackpot": jackpot,
         "credits_after": credits_before - seat.staked + returned - jackpot,
     }
 
@@ -356,6 +432,7 @@ class Machine:
         self._jackpot = 0
         self._show_result = False
         self._cashout: PayoutRequest | None = None
+        self._ticket_holds: dict[str, str] = {}  # validator transaction -> ticket in escrow
         self._ram_code: tuple[str, float] | None = None
         self._paytable: Paytable
         self._limits: Limits
@@ -375,8 +452,9 @@ class Machine:
         clock: Callable[[], datetime] | None = None,
         payout: Payout | None = None,
     ) -> Machine:
-        """Open the ledger (created on a first run only), verify it in full, rebuild the
-        state, record power up and resume an unfinished round.
+        """Open the ledger (created on a first run only), verify it (integrity check, both
+        hash chains, meters against the rows: O(rounds), about 15-40 us a round), rebuild
+        the state, record power up and resume an unfinished round.
 
         A missing, corrupt or tampered ledger does not raise: the machine comes up in the
         ``ledger`` tilt with the reason as its message, and refuses everything.
@@ -384,21 +462,25 @@ class Machine:
         ledger = None
         try:
             ledger, created = open_or_create(
-                config.db_path, config.marker_path,
-                paytable=lambda: load_paytable(config.paytable), machine_number=config.machine_number,
+                config.db_path,
+                config.marker_path,
+                paytable=lambda: load_paytable(config.paytable),
+                machine_number=config.machine_number,
                 casino_name=config.casino_name,
             )
-            report = ledger.verify()
+            report = ledger.verify(
+                decks=False
+            )  # decks are in the chained rows; audit re-checks them
             if not report.ok:
                 raise LedgerCorruptError(report.problem)
             machine = cls(config, ledger, rng, clock, payout)
-        except LedgerError as exc:
+            machine._power_up(created)
+        except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
             if ledger is not None:
                 ledger.close()
-            reason = f"LEDGER FAULT - play stopped: {exc.reason}"
+            reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
             log.error(reason)
             return cls(config, None, rng, clock, payout, fault=reason)
-        machine._power_up(created)
         return machine
 
     def _load(self, ledger: Ledger) -> None:
@@ -425,7 +507,10 @@ class Machine:
         self._door_open = door is not None and door.kind == "door_open"
         pay = ledger.last_event("cashout", "handpay", "ticket_out", "cashout_failed")
         if pay is not None and pay.kind == "cashout":
-            self._cashout = PayoutRequest(pay.txn or "", pay.amount, pay.detail["method"], pay.at)
+            method = pay.detail["method"]
+            if pay.txn and ledger.has_txn(pay.txn, "cashout_handpay"):
+                method = "handpay"  # the ticket could not be printed: an attendant pays
+            self._cashout = PayoutRequest(pay.txn or "", pay.amount, method, pay.at)
         # the open round, or the last one for display
         row = ledger.open_round
         if row is not None:
@@ -435,9 +520,13 @@ class Machine:
             try:
                 rnd = replay_round(table, deck, row["ante"], row["trips"], actions)
             except IllegalActionError as exc:
-                raise LedgerCorruptError(f"the open round cannot be replayed: {exc}", f"rounds {row['id']}") from None
+                raise LedgerCorruptError(
+                    f"the open round cannot be replayed: {exc}", f"rounds {row['id']}"
+                ) from None
             if rnd.phase == Phase.SETTLED or rnd.view(SEAT).play != row["play"]:
-                raise LedgerCorruptError("the open round does not replay to its stored state", f"rounds {row['id']}")
+                raise LedgerCorruptError(
+                    "the open round does not replay to its stored state", f"rounds {row['id']}"
+                )
             self._round, self._round_id, self._round_open = rnd, row["id"], True
             self._commitment = row["commitment"]
             self._last_bets = (row["ante"], row["trips"])
@@ -445,11 +534,16 @@ class Machine:
             last = ledger.last_settled()
             if last is not None:
                 self._last_bets = (last.ante, last.trips)
-                self._round_id, self._commitment, self._jackpot = last.id, last.commitment, last.jackpot
+                self._round_id, self._commitment, self._jackpot = (
+                    last.id,
+                    last.commitment,
+                    last.jackpot,
+                )
                 if last.state == "settled":
                     table = ledger.paytable(last.paytable_sha256)
-                    self._round = replay_round(table, last.deck, last.ante, last.trips,
-                                               [d.action for d in last.decisions])
+                    self._round = replay_round(
+                        table, last.deck, last.ante, last.trips, [d.action for d in last.decisions]
+                    )
 
     def _power_up(self, created: bool) -> None:
         assert self.ledger is not None
@@ -457,15 +551,43 @@ class Machine:
             last = self.ledger.last_event()
             clean = last is not None and last.kind == "power_down"
             with self.ledger.transaction():
-                self._event("power_up", {"clean_shutdown": clean, "created": created,
-                                         "machine_number": self.config.machine_number})
+                self._event(
+                    "power_up",
+                    {
+                        "clean_shutdown": clean,
+                        "created": created,
+                        "machine_number": self.config.machine_number,
+                    },
+                )
                 if self._round_open:
                     assert self._round is not None
-                    self._event("round_resumed", {"phase": self._round.phase.value}, round_id=self._round_id)
+                    self._event(
+                        "round_resumed", {"phase": self._round.phase.value}, round_id=self._round_id
+                    )
             if self._round_open:
-                self._message = "A round was interrupted by a power failure and resumes where it stopped."
+                self._message = (
+                    "A round was interrupted by a power failure and resumes where it stopped."
+                )
             if self._cashout is not None:
-                self.payout.resume(self, self._cashout)
+                self._resume_payout(self._cashout)
+
+    def _resume_payout(self, request: PayoutRequest) -> None:
+        """A payout was pending at power-up.  A ticket whose row was written may have
+        been printed, or half printed: its validation number is voided and the cash-out
+        becomes a handpay (never printed twice, never paid twice).  Otherwise the
+        strategy resumes it (a ticket not yet issued is printed now)."""
+        assert self.ledger is not None
+        if request.method == "ticket":
+            ticket = self.ledger.ticket_for_cashout(request.transaction_id)
+            if ticket is not None:
+                self.payout_to_handpay(
+                    request.transaction_id,
+                    f"power lost while printing ticket #{ticket.sequence} "
+                    f"(validation {ticket.validation}): the number is void",
+                )
+                self._message = "The cash-out was interrupted: an attendant will pay you."
+                return
+        self.payout.resume(self, request)
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -482,7 +604,8 @@ class Machine:
     # -- reading -------------------------------------------------------------------------------
     @property
     def credits(self) -> int:
-        return self.ledger.meters[CREDITS] if self.ledger is not None else 0
+        with self._lock:
+            return self.ledger.meters[CREDITS] if self.ledger is not None else 0
 
     def snapshot(self) -> MachineSnapshot:
         with self._lock:
@@ -513,15 +636,31 @@ class Machine:
             else:
                 phase = MachinePhase.IDLE
             return MachineSnapshot(
-                credits=credits, available=credits - pending,
-                bet_ante=self._pending["ante"], bet_trips=self._pending["trips"],
-                phase=phase, game_phase=rnd.phase if rnd is not None else None,
-                round_id=self._round_id, hole=hole, board=board, dealer=dealer,
-                ante=ante, blind=blind, trips=trips, play=play, legal=self._legal(),
-                last_result=result, tilts=tuple(Tilt(c, m) for c, m in self._tilts.items()),
-                door_open=self._door_open, operator=self._operator, paytable=self._paytable,
-                limits=self._limits, message=self._message, cashout=self._cashout,
-                commitment=self._commitment, jackpot=self._jackpot,
+                credits=credits,
+                available=credits - pending,
+                bet_ante=self._pending["ante"],
+                bet_trips=self._pending["trips"],
+                phase=phase,
+                game_phase=rnd.phase if rnd is not None else None,
+                round_id=self._round_id,
+                hole=hole,
+                board=board,
+                dealer=dealer,
+                ante=ante,
+                blind=blind,
+                trips=trips,
+                play=play,
+                legal=self._legal(),
+                last_result=result,
+                tilts=tuple(Tilt(c, m) for c, m in self._tilts.items()),
+                door_open=self._door_open,
+                operator=self._operator,
+                paytable=self._paytable,
+                limits=self._limits,
+                message=self._message,
+                cashout=self._cashout,
+                commitment=self._commitment,
+                jackpot=self._jackpot,
             )
 
     def _legal(self) -> tuple[Action, ...]:
@@ -529,8 +668,9 @@ class Machine:
             return ()
         ante = self._round.view(SEAT).ante
         credits = self.credits
-        return tuple(a for a in self._round.legal_actions(SEAT)
-                     if PLAY_MULTIPLE.get(a, 0) * ante <= credits)
+        return tuple(
+            a for a in self._round.legal_actions(SEAT) if PLAY_MULTIPLE.get(a, 0) * ante <= credits
+        )
 
     def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
         """Call ``callback(snapshot)`` after every operation; returns an unsubscribe function."""
@@ -569,32 +709,44 @@ class Machine:
 
     def _require_ledger(self) -> Ledger:
         if self.ledger is None or LEDGER_TILT in self._tilts:
-            raise PlayDisabled(self._tilts.get(LEDGER_TILT, "the ledger is not available"))
+            raise PlayDisabled(
+                self._tilts.get(LEDGER_TILT, "the ledger is not available"), code="ledger_fault"
+            )
         return self.ledger
 
     def _require_playable(self) -> Ledger:
         ledger = self._require_ledger()
         if self._tilts:
             code, message = next(iter(self._tilts.items()))
-            raise PlayDisabled(f"machine tilted ({code}): {message}")
+            raise PlayDisabled(
+                f"machine tilted ({code}): {message}", code="tilted", params={"tilt": code}
+            )
         if self._door_open:
-            raise PlayDisabled("the door is open")
+            raise PlayDisabled("the door is open", code="door_open")
         return ledger
 
     def _require_role(self, role: str) -> None:
         if self._operator is None:
-            raise NotAuthorised("an operator must log in first")
+            raise NotAuthorised("an operator must log in first", code="operator_required")
         if not role_at_least(self._operator, role):
-            raise NotAuthorised(f"this needs a {role} (logged in: {self._operator})")
+            raise NotAuthorised(
+                f"this needs a {role} (logged in: {self._operator})",
+                code="role_required",
+                params={"role": role},
+            )
 
     def _require_quiet(self, what: str) -> None:
         """Zero credits, no round, no payout: the only time the configuration may change."""
         if self._round_open:
-            raise WrongState(f"{what} only between rounds")
+            raise WrongState(f"{what} only between rounds", code="round_in_progress")
         if self._cashout is not None:
-            raise WrongState(f"{what} not while a payout is pending")
+            raise WrongState(f"{what} not while a payout is pending", code="payout_in_progress")
         if self.credits:
-            raise WrongState(f"{what} only with zero credits (now {money(self.credits)})")
+            raise WrongState(
+                f"{what} only with zero credits (now {money(self.credits)})",
+                code="credits_on_meter",
+                params={"credits": self.credits},
+            )
 
     # -- credits in -------------------------------------------------------------------------------
     @_operation
@@ -605,22 +757,99 @@ class Machine:
         self._require_playable()
         kind, _, ref = source.partition(":")
         if kind not in ("bill", "ticket") or not ref:
-            raise MachineError(f"unknown credit source {source!r} (use bill:<cents> or ticket:<number>)")
+            raise MachineError(
+                f"unknown credit source {source!r} (use bill:<cents> or ticket:<number>)",
+                code="bad_credit_source",
+            )
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
+            raise MachineError(
+                f"credits are a positive whole number of cents, not {cents!r}", code="bad_amount"
+            )
+        if kind == "ticket":
+            ticket = self._redeemable(ref, cents, txn=None)
+            self._check_credit_in(cents)
+            self._event("ticket_in", {"validation": ticket.validation}, amount=cents)
+            return
         self._check_credit_in(cents)
-        if kind == "bill":
-            if ref != str(cents) or cents not in self.config.accepted_bills:
-                raise MachineError(f"bill {source!r} is not an accepted denomination of {cents} cents")
-            self._event("bill_in", {"denomination": cents, "source": "insert"}, amount=cents)
-        else:
-            self._event("ticket_in", {"validation": ref}, amount=cents)
+        if ref != str(cents) or cents not in self.config.accepted_bills:
+            raise MachineError(
+                f"bill {source!r} is not an accepted denomination of {cents} cents",
+                code="bill_not_accepted",
+                params={"cents": cents},
+            )
+        self._event("bill_in", {"denomination": cents, "source": "insert"}, amount=cents)
+
+    def _ticket_value(self, validation: str) -> int | None:
+        """What a ticket issued by this cabinet, printed and not yet redeemed is worth,
+        else None (stand-alone validation: no ticket system is connected)."""
+        assert self.ledger is not None
+        return self.ledger.unredeemed_ticket(validation)
+
+    def _ticket_refusal(self, validation: str, cents: int | None) -> TicketRefused | None:
+        """Why the ticket ``validation`` (offered for ``cents``, None: its own amount)
+        cannot be redeemed now, or None when it can.  Reads the ledger (cross-checked
+        against the events: an edited row raises LedgerCorruptError)."""
+        assert self.ledger is not None
+        ticket = self.ledger.checked_ticket(validation)
+        params: dict[str, Any] = {"validation": validation}
+
+        def refuse(code: str, why: str) -> TicketRefused:
+            offered = "" if cents is None else f"a {money(cents)} "
+            return TicketRefused(
+                f"ticket {validation} is not {offered}ticket of this cabinet still to be "
+                f"redeemed ({why})",
+                code=code,
+                params=params,
+            )
+
+        if ticket is None:
+            return refuse("ticket_unknown", "unknown: not issued here")
+        params["amount"] = ticket.amount
+        if ticket.status == "redeemed":
+            return refuse("ticket_redeemed", f"already redeemed at {ticket.redeemed_at}")
+        if ticket.status == "void":
+            return refuse("ticket_void", f"void: {ticket.void_reason}")
+        if ticket.status == "pending":
+            return refuse("ticket_pending", "never reported printed")
+        if cents is not None and cents != ticket.amount:
+            return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
+        if ticket.expires_on is not None and self.clock().date().isoformat() > ticket.expires_on:
+            params["expires_on"] = ticket.expires_on
+            return refuse("ticket_expired", f"expired after {ticket.expires_on}")
+        if validation in self._ticket_holds.values():
+            return refuse("ticket_in_escrow", "already in the validator's escrow")
+        return None
+
+    def _redeemable(self, validation: str, cents: int | None, txn: str | None) -> TicketRecord:
+        """The ticket, if it can be redeemed now; else the refusal is logged (a
+        ``ticket_rejected`` event with the reason) and raised."""
+        assert self.ledger is not None
+        refusal = self._ticket_refusal(validation, cents)
+        if refusal is not None:
+            self._event(
+                "ticket_rejected",
+                {
+                    "validation": validation,
+                    "reason": refusal.code.removeprefix("ticket_"),
+                    "detail": refusal.reason,
+                    "offered": cents,
+                },
+                txn=txn,
+            )
+            raise refusal
+        ticket = self.ledger.ticket(validation)
+        assert ticket is not None
+        return ticket
 
     def _check_credit_in(self, cents: int) -> None:
         if self._cashout is not None:
-            raise WrongState("a payout is in progress")
+            raise WrongState("a payout is in progress", code="payout_in_progress")
         if self.credits + cents > self.config.credit_limit_cents:
-            raise MachineError(f"the credit limit is {money(self.config.credit_limit_cents)}")
+            raise MachineError(
+                f"the credit limit is {money(self.config.credit_limit_cents)}",
+                code="credit_limit",
+                params={"limit": self.config.credit_limit_cents},
+            )
 
     @_operation
     def bill_stacked(self, denomination_cents: int, transaction_id: str) -> bool:
@@ -631,8 +860,12 @@ class Machine:
         ledger = self._require_ledger()
         if ledger.has_txn(transaction_id, "bill_in"):
             return False
-        self._event("bill_in", {"denomination": denomination_cents}, amount=denomination_cents,
-                    txn=transaction_id)
+        self._event(
+            "bill_in",
+            {"denomination": denomination_cents},
+            amount=denomination_cents,
+            txn=transaction_id,
+        )
         return True
 
     # devices.host.ValidatorHost ---------------------------------------------------------
@@ -649,21 +882,86 @@ class Machine:
     def bill_credited(self, denomination_cents: int, transaction_id: str) -> None:
         self.bill_stacked(denomination_cents, transaction_id)
 
+    @_operation
     def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
-        """No ticket validation system is connected yet: every ticket is returned."""
-        return None
+        """A ticket is in the validator's escrow: its amount (cents) to stack and redeem it
+        -- a ticket this cabinet issued and printed, not void, redeemed or expired -- or
+        None to return it.  Every returned ticket is logged (``ticket_rejected``, with the
+        reason: unknown, pending, void, redeemed, expired, in_escrow, play_disabled,
+        payout_in_progress, credit_limit).  The ticket is held for ``transaction_id``
+        until it is credited or the escrow ends."""
+        try:
+            self._require_ledger()
+        except MachineError:
+            return None
+        try:
+            try:
+                self._require_playable()
+            except PlayDisabled as exc:
+                self._event(
+                    "ticket_rejected",
+                    {"validation": barcode, "reason": "play_disabled", "detail": exc.reason},
+                    txn=transaction_id,
+                )
+                raise
+            ticket = self._redeemable(barcode, None, transaction_id)
+            try:
+                self._check_credit_in(ticket.amount)
+            except MachineError as exc:
+                self._event(
+                    "ticket_rejected",
+                    {"validation": barcode, "reason": exc.code, "detail": exc.reason},
+                    txn=transaction_id,
+                )
+                raise
+        except MachineError:
+            return None
+        self._ticket_holds[transaction_id] = barcode
+        return ticket.amount
 
     @_operation
     def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
+        """The ticket is stacked (VEND VALID): redeem it, once per transaction, for the
+        amount it was issued for.  A ticket stacked that cannot be redeemed (redeemed
+        meanwhile, amount altered) is not credited: it is logged and the machine tilts
+        (``ticket``) for an attendant to reconcile."""
         ledger = self._require_ledger()
-        if not ledger.has_txn(transaction_id, "ticket_in"):
-            self._event("ticket_in", {"validation": barcode}, amount=amount_cents, txn=transaction_id)
+        if ledger.has_txn(transaction_id, "ticket_in"):
+            return  # a repeated VEND VALID
+        self._ticket_holds.pop(transaction_id, None)
+        refusal = self._ticket_refusal(barcode, amount_cents)
+        if refusal is not None:
+            with ledger.transaction():
+                self._event(
+                    "ticket_rejected",
+                    {
+                        "validation": barcode,
+                        "reason": refusal.code.removeprefix("ticket_"),
+                        "detail": refusal.reason,
+                        "offered": amount_cents,
+                        "stacked": True,
+                    },
+                    txn=transaction_id,
+                )
+                self._set_tilt(
+                    TICKET_TILT,
+                    f"ticket {barcode} was stacked but not redeemed ({refusal.reason}): "
+                    "reconcile the stacker",
+                )
+            return
+        self._event("ticket_in", {"validation": barcode}, amount=amount_cents, txn=transaction_id)
 
     @_operation
     def escrow_aborted(self, transaction_id: str, reason: str) -> None:
         ledger = self._require_ledger()
+        self._ticket_holds.pop(transaction_id, None)
         if not ledger.has_txn(transaction_id, "escrow_aborted"):
             self._event("escrow_aborted", {"reason": reason}, txn=transaction_id)
+
+    def ticket(self, validation: str) -> TicketRecord | None:
+        """The ticket issued here with ``validation`` (any status), None if unknown."""
+        with self._lock:
+            return self.ledger.ticket(validation) if self.ledger is not None else None
 
     @_operation
     def device_event(self, event: Any) -> None:
@@ -678,8 +976,15 @@ class Machine:
                 self._event("tilt_cleared", {"code": code, "by": "device"})
                 del self._tilts[code]
         else:
-            self._event("device", {"device": event.device, "kind": str(event.kind),
-                                   "detail": event.detail, "code": event.code})
+            self._event(
+                "device",
+                {
+                    "device": event.device,
+                    "kind": str(event.kind),
+                    "detail": event.detail,
+                    "code": event.code,
+                },
+            )
 
     # -- bets ------------------------------------------------------------------------------------------
     @_operation
@@ -713,34 +1018,51 @@ class Machine:
         self._require_between_rounds()
         ante, trips = self._last_bets
         if not ante:
-            raise WrongState("there is no previous bet to repeat")
+            raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
         self._check_bets(ante, trips, complete=True)
         self._pending = {"ante": ante, "trips": trips}
         self._show_result = False
 
     def _require_between_rounds(self) -> None:
         if self._round_open:
-            raise WrongState("the round is in progress")
+            raise WrongState("the round is in progress", code="round_in_progress")
         if self._cashout is not None:
-            raise WrongState("a payout is in progress")
+            raise WrongState("a payout is in progress", code="payout_in_progress")
 
     def _check_bets(self, ante: int, trips: int, complete: bool) -> None:
         lim = self._limits
         if ante > lim.ante_max:
-            raise BetOutOfLimits(f"the Ante maximum is {money(lim.ante_max)}")
+            raise BetOutOfLimits(
+                f"the Ante maximum is {money(lim.ante_max)}",
+                params={"rule": "ante_max", "cents": lim.ante_max},
+            )
         if trips > lim.trips_max:
-            raise BetOutOfLimits(f"the Trips maximum is {money(lim.trips_max)}")
+            raise BetOutOfLimits(
+                f"the Trips maximum is {money(lim.trips_max)}",
+                params={"rule": "trips_max", "cents": lim.trips_max},
+            )
         if ante % lim.ante_step:
-            raise BetOutOfLimits(f"the Ante goes in steps of {money(lim.ante_step)}")
+            raise BetOutOfLimits(
+                f"the Ante goes in steps of {money(lim.ante_step)}",
+                params={"rule": "ante_step", "cents": lim.ante_step},
+            )
         if complete:
             if ante < lim.ante_min:
-                raise BetOutOfLimits(f"the Ante minimum is {money(lim.ante_min)}")
+                raise BetOutOfLimits(
+                    f"the Ante minimum is {money(lim.ante_min)}",
+                    params={"rule": "ante_min", "cents": lim.ante_min},
+                )
             if trips and trips < lim.trips_min:
-                raise BetOutOfLimits(f"the Trips minimum is {money(lim.trips_min)}")
+                raise BetOutOfLimits(
+                    f"the Trips minimum is {money(lim.trips_min)}",
+                    params={"rule": "trips_min", "cents": lim.trips_min},
+                )
         need = 3 * ante + trips  # Ante + Blind + Trips + a 1x Play
         if need > self.credits:
             raise InsufficientCredits(
-                f"{money(need)} needed (Ante, Blind, Trips and a 1x Play); credits {money(self.credits)}")
+                f"{money(need)} needed (Ante, Blind, Trips and a 1x Play); credits {money(self.credits)}",
+                params={"needed": need, "credits": self.credits},
+            )
 
     # -- the round -------------------------------------------------------------------------------------
     @_operation
@@ -751,7 +1073,7 @@ class Machine:
         self._require_between_rounds()
         ante, trips = self._pending["ante"], self._pending["trips"]
         if not ante:
-            raise BetOutOfLimits("place an Ante first")
+            raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
         self._check_bets(ante, trips, complete=True)
         deck = shuffled_deck(self.rng)
         salt = bytes(self.rng.randbelow(256) for _ in range(16))
@@ -773,7 +1095,7 @@ class Machine:
         """The player's decision; the last one settles the round (all in one transaction)."""
         ledger = self._require_playable()
         if not self._round_open or self._round is None:
-            raise WrongState("no round in progress")
+            raise WrongState("no round in progress", code="no_round")
         try:
             action = Action(action)
         except ValueError:
@@ -781,9 +1103,15 @@ class Machine:
         rnd = self._round
         if action not in rnd.legal_actions(SEAT):
             legal = ", ".join(a.value for a in rnd.legal_actions(SEAT))
-            raise WrongState(f"{action.value} is not allowed now ({legal})")
+            raise WrongState(
+                f"{action.value} is not allowed now ({legal})",
+                code="action_not_allowed",
+                params={"action": action.value},
+            )
         if action not in self._legal():
-            raise InsufficientCredits(f"not enough credits for {action.value}")
+            raise InsufficientCredits(
+                f"not enough credits for {action.value}", params={"action": action.value}
+            )
         row = ledger.open_round
         assert row is not None
         decisions = json.loads(row["decisions"])
@@ -792,18 +1120,29 @@ class Machine:
         view = new.view(SEAT)
         decisions.append([rnd.phase.value, action.value, view.play, self._stamp()])
         staked = row["ante"] + row["blind"] + row["trips"] + view.play
-        changes: dict[str, Any] = {"play": view.play, "decisions": dumps(decisions),
-                                   "credits_after": row["credits_before"] - staked}
+        changes: dict[str, Any] = {
+            "play": view.play,
+            "decisions": dumps(decisions),
+            "credits_after": row["credits_before"] - staked,
+        }
         result = new.outcome()
         jackpot = 0
         with ledger.transaction():
             if result is not None:
-                changes.update(settled_columns(result, row["credits_before"], decisions[-1][3],
-                                               self.config.jackpot_limit_cents))
+                changes.update(
+                    settled_columns(
+                        result,
+                        row["credits_before"],
+                        decisions[-1][3],
+                        self.config.jackpot_limit_cents,
+                    )
+                )
                 jackpot = changes["jackpot"]
             ledger.update_round(changes)
             if jackpot:
-                self._set_tilt(JACKPOT_TILT, f"Jackpot {money(jackpot)}: an attendant pays it by hand")
+                self._set_tilt(
+                    JACKPOT_TILT, f"Jackpot {money(jackpot)}: an attendant pays it by hand"
+                )
         self._round = new
         if result is not None:
             self._round_open = False
@@ -825,15 +1164,17 @@ class Machine:
         strategy.  Allowed while tilted (the player's money is never held), not in a round."""
         ledger = self._require_ledger()
         if self._round_open:
-            raise WrongState("finish the round before cashing out")
+            raise WrongState("finish the round before cashing out", code="round_in_progress")
         if self._cashout is not None:
-            raise WrongState("a payout is already in progress")
+            raise WrongState("a payout is already in progress", code="payout_in_progress")
         amount = self.credits
         if amount <= 0:
-            raise InsufficientCredits("there are no credits to cash out")
+            raise InsufficientCredits("there are no credits to cash out", code="no_credits")
         txn = str(uuid.uuid4())
         at = self._stamp()
-        ledger.event("cashout", amount=amount, txn=txn, at=at, detail={"method": self.payout.method})
+        ledger.event(
+            "cashout", amount=amount, txn=txn, at=at, detail={"method": self.payout.method}
+        )
         request = PayoutRequest(txn, amount, self.payout.method, at)
         self._cashout = request
         self._pending = {"ante": 0, "trips": 0}
@@ -844,30 +1185,142 @@ class Machine:
     @_operation
     def payout_complete(self, transaction_id: str, reference: str = "") -> None:
         """The payout strategy finished ``transaction_id`` (``reference``: the ticket's
-        validation number, or the attendant for a handpay).  Idempotent."""
+        validation number, or the attendant for a handpay).  Idempotent.
+
+        For a ticket this is the moment the credits are paid: call it only when the
+        printer reported the validation number printed.  The ticket's row (written
+        *pending* by :meth:`issue_ticket` before printing, or created now) becomes
+        ``issued``; a voided validation number is never completed."""
         self._finish_payout(transaction_id, reference)
 
     def _finish_payout(self, transaction_id: str, reference: str) -> None:
         ledger = self._require_ledger()
         req = self._cashout
         if req is None or req.transaction_id != transaction_id:
-            if ledger.has_txn(transaction_id, "handpay") or ledger.has_txn(transaction_id, "ticket_out"):
+            if ledger.has_txn(transaction_id, "handpay") or ledger.has_txn(
+                transaction_id, "ticket_out"
+            ):
                 return
-            raise WrongState(f"no payout {transaction_id} is pending")
+            raise WrongState(f"no payout {transaction_id} is pending", code="no_payout_pending")
+        if req.method == "ticket":
+            issued = ledger.ticket_for_cashout(transaction_id)
+            if not (len(reference) == 18 and reference.isascii() and reference.isdigit()):
+                raise WrongState(
+                    f"a ticket payout completes with its 18-digit validation number, not {reference!r}",
+                    code="bad_reference",
+                )
+            if issued is not None and (issued.validation != reference or issued.status != "pending"):
+                raise WrongState(
+                    f"payout {transaction_id} issued ticket {issued.validation} ({issued.status}): "
+                    f"{reference} cannot complete it",
+                    code="bad_reference",
+                )
         kind = "ticket_out" if req.method == "ticket" else "handpay"
-        self._event(kind, {"reference": reference, "operator": self._operator}, amount=req.amount,
-                    txn=transaction_id)
+        self._event(
+            kind,
+            {"reference": reference, "operator": self._operator},
+            amount=req.amount,
+            txn=transaction_id,
+        )
         self._cashout = None
 
     @_operation
     def payout_failed(self, transaction_id: str, reason: str) -> None:
-        """The payout did not happen: the credits go back on the meter."""
-        self._require_ledger()
+        """The payout did not happen: the credits go back on the meter.  For a ticket:
+        only when the printer reported it *not* printed; its validation number, if one
+        was issued, is voided in the same transaction."""
+        ledger = self._require_ledger()
         req = self._cashout
         if req is None or req.transaction_id != transaction_id:
-            raise WrongState(f"no payout {transaction_id} is pending")
-        self._event("cashout_failed", {"reason": reason}, amount=req.amount, txn=transaction_id)
+            raise WrongState(f"no payout {transaction_id} is pending", code="no_payout_pending")
+        with ledger.transaction():
+            self._void_ticket_of(transaction_id, f"not printed: {reason}")
+            self._event(
+                "cashout_failed", {"reason": reason}, amount=req.amount, txn=transaction_id
+            )
         self._cashout = None
+
+    def _void_ticket_of(self, transaction_id: str, reason: str) -> TicketRecord | None:
+        """Void the ticket issued for the cash-out ``transaction_id`` if it is pending;
+        returns that ticket (None if none was issued)."""
+        assert self.ledger is not None
+        ticket = self.ledger.ticket_for_cashout(transaction_id)
+        if ticket is not None and ticket.status == "pending":
+            self._event(
+                "ticket_void",
+                {"validation": ticket.validation, "reason": reason},
+                amount=ticket.amount,
+                txn=transaction_id,
+            )
+        return ticket
+
+    @_operation
+    def issue_ticket(self, transaction_id: str) -> TicketRecord:
+        """Record the ticket of the pending ticket cash-out ``transaction_id`` -- a fresh
+        validation number, the next sequence number, the expiry -- with status
+        ``pending``, *before* it is printed.  One ticket per cash-out: a second call is
+        refused (a validation number is never printed twice)."""
+        ledger = self._require_ledger()
+        req = self._cashout
+        if req is None or req.transaction_id != transaction_id or req.method != "ticket":
+            raise WrongState(
+                f"no ticket payout {transaction_id} is pending", code="no_payout_pending"
+            )
+        issued = ledger.ticket_for_cashout(transaction_id)
+        if issued is not None:
+            raise WrongState(
+                f"ticket {issued.validation} was already issued for {transaction_id} "
+                f"({issued.status}): a cash-out prints one ticket",
+                code="ticket_already_issued",
+            )
+        now = self.clock()
+        days = self.config.ticket_expiry_days
+        expires = (now.date() + timedelta(days=days)).isoformat() if days else None
+        number = new_validation_number(ledger.validation_taken)
+        self._event(
+            "ticket_issue",
+            {
+                "validation": number,
+                "sequence": ledger.next_ticket_sequence(),
+                "expires_on": expires,
+                "machine_number": self.config.machine_number,
+            },
+            amount=req.amount,
+            txn=transaction_id,
+        )
+        ticket = ledger.ticket(number)
+        assert ticket is not None
+        return ticket
+
+    @_operation
+    def payout_to_handpay(self, transaction_id: str, reason: str) -> None:
+        """Turn the pending ticket cash-out into a handpay: its ticket (if issued and
+        still pending) is voided, so a ticket that did come out cannot be redeemed, and
+        an attendant pays the amount (:meth:`handpay_reset`).  Used when the printer
+        cannot say whether it printed (outcome unknown, power cut mid-print).  Idempotent."""
+        ledger = self._require_ledger()
+        req = self._cashout
+        if req is None or req.transaction_id != transaction_id:
+            if ledger.has_txn(transaction_id, "cashout_handpay"):
+                return
+            raise WrongState(f"no payout {transaction_id} is pending", code="no_payout_pending")
+        if req.method == "handpay":
+            return
+        with ledger.transaction():
+            ticket = self._void_ticket_of(transaction_id, reason)
+            if ticket is not None and ticket.status not in ("pending", "void"):
+                raise WrongState(
+                    f"ticket {ticket.validation} is {ticket.status}: the payout is not a handpay",
+                    code="bad_reference",
+                )
+            self._event(
+                "cashout_handpay",
+                {"reason": reason, "validation": ticket.validation if ticket else None},
+                amount=req.amount,
+                txn=transaction_id,
+            )
+        self._cashout = replace(req, method="handpay")
+        log.warning("payout %s is now a handpay: %s", transaction_id, reason)
 
     @_operation
     def handpay_reset(self) -> None:
@@ -875,7 +1328,7 @@ class Machine:
         self._require_role("attendant")
         req = self._cashout
         if req is None or req.method != "handpay":
-            raise WrongState("no handpay is pending")
+            raise WrongState("no handpay is pending", code="no_payout_pending")
         self._finish_payout(req.transaction_id, f"attendant:{self._operator}")
 
     # -- tilts, door, operators -----------------------------------------------------------------------
@@ -895,11 +1348,13 @@ class Machine:
     def clear_tilt(self, code: str) -> None:
         """An operator clears a tilt.  The ledger tilt cannot be cleared from here."""
         if code == LEDGER_TILT:
-            raise NotAuthorised("a ledger fault is cleared only by restoring the ledger")
+            raise NotAuthorised(
+                "a ledger fault is cleared only by restoring the ledger", code="ledger_fault"
+            )
         self._require_ledger()
         self._require_role("attendant")
         if code not in self._tilts:
-            raise WrongState(f"no tilt {code!r} stands")
+            raise WrongState(f"no tilt {code!r} stands", code="no_tilt", params={"tilt": code})
         self._event("tilt_cleared", {"code": code, "operator": self._operator})
         del self._tilts[code]
 
@@ -918,7 +1373,7 @@ class Machine:
         role = self.config.role_for_pin(pin)
         if role is None:
             self._event("operator_login_failed", {})
-            raise NotAuthorised("wrong PIN")
+            raise NotAuthorised("wrong PIN", code="wrong_pin")
         self._event("operator_login", {"role": role})
         self._operator = role
         return role
@@ -947,12 +1402,20 @@ class Machine:
         old = self._paytable
         with ledger.transaction():
             ledger.store_paytable(table)
-            self._event("paytable_changed", {
-                "operator": self._operator, "rtp": rtp,
-                "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
-                "new": {"sha256": table.sha256, "name": table.name, "version": table.version,
-                        "source": table.source_name},
-            })
+            self._event(
+                "paytable_changed",
+                {
+                    "operator": self._operator,
+                    "rtp": rtp,
+                    "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
+                    "new": {
+                        "sha256": table.sha256,
+                        "name": table.name,
+                        "version": table.version,
+                        "source": table.source_name,
+                    },
+                },
+            )
         self._paytable, self._limits = table, table.limits
         self._pending = {"ante": 0, "trips": 0}
 
@@ -967,39 +1430,67 @@ class Machine:
             log.warning("RTP bound check skipped: engine.par.cached_rtp unavailable (%s)", exc)
             return None
         if not figures:
-            log.warning("RTP bound check skipped: no cached RTP for %s %s", table.name, table.version)
+            log.warning(
+                "RTP bound check skipped: no cached RTP for %s %s", table.name, table.version
+            )
             return None
         pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
         lo, hi = self.config.rtp_min_pct, self.config.rtp_max_pct
         for key in BOUNDED_RTPS:
             if key in pct and not lo <= pct[key] <= hi:
                 raise ConfigurationError(
-                    f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%")
+                    f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%"
+                )
         return pct
 
     @_operation
-    def set_limits(self, *, ante_min: int | None = None, ante_max: int | None = None,
-                   trips_min: int | None = None, trips_max: int | None = None) -> None:
+    def set_limits(
+        self,
+        *,
+        ante_min: int | None = None,
+        ante_max: int | None = None,
+        trips_min: int | None = None,
+        trips_max: int | None = None,
+    ) -> None:
         """Narrow the table limits within the paytable's (technician or manager; zero
         credits, no round).  Recorded with the operator, old and new limits."""
         self._require_ledger()
         self._require_role("technician")
         self._require_quiet("the limits change")
         old = self._limits
-        update = {k: v for k, v in (("ante_min", ante_min), ("ante_max", ante_max),
-                                    ("trips_min", trips_min), ("trips_max", trips_max)) if v is not None}
+        update = {
+            k: v
+            for k, v in (
+                ("ante_min", ante_min),
+                ("ante_max", ante_max),
+                ("trips_min", trips_min),
+                ("trips_max", trips_max),
+            )
+            if v is not None
+        }
         try:
             new = Limits.model_validate({**old.model_dump(), **update})
         except ValidationError as exc:
             raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         base = self._paytable.limits
-        if new.ante_min < base.ante_min or new.ante_max > base.ante_max or \
-                new.trips_min < base.trips_min or new.trips_max > base.trips_max:
+        if (
+            new.ante_min < base.ante_min
+            or new.ante_max > base.ante_max
+            or new.trips_min < base.trips_min
+            or new.trips_max > base.trips_max
+        ):
             raise ConfigurationError(
                 f"limits must stay within the paytable's: Ante {base.ante_min}-{base.ante_max}, "
-                f"Trips {base.trips_min}-{base.trips_max} cents")
-        self._event("limits_changed", {"operator": self._operator, "old": old.model_dump(mode="json"),
-                                       "new": new.model_dump(mode="json")})
+                f"Trips {base.trips_min}-{base.trips_max} cents"
+            )
+        self._event(
+            "limits_changed",
+            {
+                "operator": self._operator,
+                "old": old.model_dump(mode="json"),
+                "new": new.model_dump(mode="json"),
+            },
+        )
         self._limits = new
         self._pending = {"ante": 0, "trips": 0}
 
@@ -1022,25 +1513,46 @@ class Machine:
         self._require_role("manager")
         pending, self._ram_code = self._ram_code, None
         if pending is None or time.monotonic() > pending[1]:
-            raise WrongState("request a RAM clear first (the code expires after two minutes)")
+            raise WrongState(
+                "request a RAM clear first (the code expires after two minutes)",
+                code="ram_clear_not_requested",
+            )
         if not secrets.compare_digest(confirm_code, pending[0]):
-            raise NotAuthorised("wrong RAM clear confirmation code")
+            raise NotAuthorised("wrong RAM clear confirmation code", code="wrong_code")
         with ledger.transaction():
             row = ledger.open_round
             if row is not None:
                 staked = row["ante"] + row["blind"] + row["trips"] + row["play"]
-                ledger.update_round({"state": "voided", "settled_at": self._stamp(), "outcome": "void",
-                                     "paid": staked, "jackpot": 0, "credits_after": row["credits_before"]})
+                ledger.update_round(
+                    {
+                        "state": "voided",
+                        "settled_at": self._stamp(),
+                        "outcome": "void",
+                        "paid": staked,
+                        "jackpot": 0,
+                        "credits_after": row["credits_before"],
+                    }
+                )
             if self._cashout is not None:
-                self._event("cashout_failed", {"reason": "ram_clear"}, amount=self._cashout.amount,
-                            txn=self._cashout.transaction_id)
+                self._void_ticket_of(self._cashout.transaction_id, "ram_clear")
+                self._event(
+                    "cashout_failed",
+                    {"reason": "ram_clear"},
+                    amount=self._cashout.amount,
+                    txn=self._cashout.transaction_id,
+                )
             meters = dict(ledger.meters)
-            self._event("ram_clear", {"operator": self._operator, "meters": meters,
-                                      "voided_round": row["id"] if row else None},
-                        amount=ledger.meters[CREDITS])
+            self._event(
+                "ram_clear",
+                {
+                    "operator": self._operator,
+                    "meters": meters,
+                    "voided_round": row["id"] if row else None,
+                },
+                amount=ledger.meters[CREDITS],
+            )
         self._round, self._round_open, self._cashout = None, False, None
         self._tilts.clear()
         self._pending = {"ante": 0, "trips": 0}
         self._show_result = False
         self._last_bets = (0, 0)
-

@@ -74,7 +74,8 @@ def main() -> None:
     n = noise(0.06, rng)
     write("flip", bandpass(n, 1, 4) * env(len(n), 0.001, 0.012), 0.5)
     # chips: two clay chips clicking, ringing briefly
-    click = lambda f: tone(f, 0.09, 0.018, (1.0, 0.5, 0.3)) + 0.3 * noise(0.09, rng) * env(int(0.09 * RATE), 0.0005, 0.004)
+    def click(f):
+        return tone(f, 0.09, 0.018, (1.0, 0.5, 0.3)) + 0.3 * noise(0.09, rng) * env(int(0.09 * RATE), 0.0005, 0.004)
     write("chip", mix((0, click(3100)), (0.045, 0.7 * click(2700))), 0.55)
     # win: a bright rising arpeggio, C E G C
     notes = [523.25, 659.25, 783.99, 1046.5]

@@ -66,8 +66,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     finally:
         ledger.close()
     if args.json:
-        print(json.dumps({"ok": report.ok, "rounds": report.rounds, "events": report.events,
-                          "problem": report.problem, "replayed": args.replay}))
+        print(
+            json.dumps(
+                {
+                    "ok": report.ok,
+                    "rounds": report.rounds,
+                    "events": report.events,
+                    "problem": report.problem,
+                    "replayed": args.replay,
+                }
+            )
+        )
     elif report.ok:
         what = "chains, decks, meters" + (" and replayed settlements" if args.replay else "")
         print(f"OK: {report.rounds} rounds and {report.events} events verified ({what})")
@@ -79,35 +88,53 @@ def cmd_verify(args: argparse.Namespace) -> int:
 # -- recall ------------------------------------------------------------------------------
 def describe_round(r: RoundRecord) -> str:
     """A round as a player or an inspector reads it."""
-    lines = [f"Round {r.id}  {r.state.upper()}  started {r.started_at}"
-             + (f"  settled {r.settled_at}" if r.settled_at else "")
-             + f"  paytable {r.paytable} ({r.paytable_sha256[:12]})"]
+    lines = [
+        f"Round {r.id}  {r.state.upper()}  started {r.started_at}"
+        + (f"  settled {r.settled_at}" if r.settled_at else "")
+        + f"  paytable {r.paytable} ({r.paytable_sha256[:12]})"
+    ]
     bets = f"Ante {money(r.ante)}  Blind {money(r.blind)}"
     if r.trips:
         bets += f"  Trips {money(r.trips)}"
     if r.play:
         bets += f"  Play {money(r.play)}"
     lines.append(f"  Bets      {bets}")
-    lines.append(f"  Player    {format_cards(r.player_hole)}"
-                 + (f"   Dealer {format_cards(r.dealer_hole)}   Board {format_cards(r.board)}"
-                    if r.board else "   (dealer and board not shown until settled)"))
+    lines.append(
+        f"  Player    {format_cards(r.player_hole)}"
+        + (
+            f"   Dealer {format_cards(r.dealer_hole)}   Board {format_cards(r.board)}"
+            if r.board
+            else "   (dealer and board not shown until settled)"
+        )
+    )
     for d in r.decisions:
         extra = f" {money(d.play)}" if d.play else ""
         lines.append(f"  {d.phase:9s} {d.action}{extra}  at {d.at}")
     if r.state == "settled":
         qual = "qualifies" if r.dealer_qualifies else "does not qualify"
-        lines.append(f"  Hands     player {r.player_hand} ({r.player_category}); "
-                     f"dealer {r.dealer_hand} ({r.dealer_category}, {qual})")
-        returns = "  ".join(f"{name} {money(getattr(r, name.lower() + '_return'))}"
-                            for name in ("Ante", "Blind", "Play", "Trips") if getattr(r, name.lower()))
-        lines.append(f"  Result    {r.outcome.upper() if r.outcome else ''}  returns {returns}  "
-                     f"net {money(r.net)}  breakage {r.breakage}/{r.breakage_unit} cent")
+        lines.append(
+            f"  Hands     player {r.player_hand} ({r.player_category}); "
+            f"dealer {r.dealer_hand} ({r.dealer_category}, {qual})"
+        )
+        returns = "  ".join(
+            f"{name} {money(getattr(r, name.lower() + '_return'))}"
+            for name in ("Ante", "Blind", "Play", "Trips")
+            if getattr(r, name.lower())
+        )
+        lines.append(
+            f"  Result    {r.outcome.upper() if r.outcome else ''}  returns {returns}  "
+            f"net {money(r.net)}  breakage {r.breakage}/{r.breakage_unit} cent"
+        )
         if r.jackpot:
             lines.append(f"  Jackpot   {money(r.jackpot)} paid by an attendant")
     elif r.state == "voided":
         lines.append(f"  VOIDED by RAM clear: stakes {money(r.paid)} refunded")
     lines.append(f"  Credits   {money(r.credits_before)} -> {money(r.credits_after)}")
-    check = ("matches" if r.commitment_ok() else "DOES NOT MATCH") if r.deck else "deck sealed until settlement"
+    check = (
+        ("matches" if r.commitment_ok() else "DOES NOT MATCH")
+        if r.deck
+        else "deck sealed until settlement"
+    )
     lines.append(f"  Deck      commitment {r.commitment} ({check})")
     if r.deck:
         lines.append(f"            {format_cards(r.deck)}  salt {r.salt}")
@@ -172,10 +199,12 @@ def cmd_meters(args: argparse.Namespace) -> int:
             shown = f"{value:,} x {money(int(name.split('.')[1]))}"
         print(f"{name:20s} {shown:>16s}   {METERS.get(name, '')}")
     print()
-    print(f"credits in {money(bal['credits_in'])} = out {money(bal['credits_out'])} + on meter "
-          f"{money(bal['credits'])} + pending payout {money(bal['payout_pending'])} + RAM-cleared "
-          f"{money(bal['ram_cleared'])} + house net win {money(bal['house_net_win'])}: "
-          + ("balanced" if bal["balanced"] else "DOES NOT BALANCE"))
+    print(
+        f"credits in {money(bal['credits_in'])} = out {money(bal['credits_out'])} + on meter "
+        f"{money(bal['credits'])} + pending payout {money(bal['payout_pending'])} + RAM-cleared "
+        f"{money(bal['ram_cleared'])} + house net win {money(bal['house_net_win'])}: "
+        + ("balanced" if bal["balanced"] else "DOES NOT BALANCE")
+    )
     return 0
 
 
@@ -214,7 +243,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         if fmt == "csv":
             _write_csv(out, _rows(ledger, args.table or "rounds"))
         else:
-            out.write(json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[:-1])
+            out.write(
+                json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[
+                    :-1
+                ]
+            )
             for table in [args.table] if args.table else ["rounds", "events", "meters"]:
                 out.write(f', "{table}": [')
                 for i, row in enumerate(_rows(ledger, table)):
@@ -240,23 +273,38 @@ def cmd_init(args: argparse.Namespace) -> int:
     if config.db_path.exists():
         return _fail(args, f"ledger {config.db_path} already exists; it is never overwritten")
     if old is not None and not args.force:
-        return _fail(args, f"the install marker {marker} names ledger {old.get('ledger_id')}: the old "
-                           "ledger is missing. Restore it, or pass --force to start a new ledger")
+        return _fail(
+            args,
+            f"the install marker {marker} names ledger {old.get('ledger_id')}: the old "
+            "ledger is missing. Restore it, or pass --force to start a new ledger",
+        )
     if old is not None:
         marker.replace(marker.with_name(marker.name + ".replaced"))
     try:
-        ledger = Ledger.create(config.db_path, paytable=table, machine_number=config.machine_number,
-                               casino_name=config.casino_name, marker=marker)
+        ledger = Ledger.create(
+            config.db_path,
+            paytable=table,
+            machine_number=config.machine_number,
+            casino_name=config.casino_name,
+            marker=marker,
+        )
     except LedgerError as exc:
         return _fail(args, exc.reason)
     if old is not None:
-        ledger.event("ledger_replaced", detail={"previous_ledger_id": old.get("ledger_id"),
-                                                "previous_created_at": old.get("created_at")})
+        ledger.event(
+            "ledger_replaced",
+            detail={
+                "previous_ledger_id": old.get("ledger_id"),
+                "previous_created_at": old.get("created_at"),
+            },
+        )
     ledger.close()
     if args.json:
         print(json.dumps({"ok": True, "db": str(config.db_path), "ledger_id": ledger.ledger_id}))
     else:
-        print(f"created ledger {ledger.ledger_id} at {config.db_path} (paytable {table.name} {table.version})")
+        print(
+            f"created ledger {ledger.ledger_id} at {config.db_path} (paytable {table.name} {table.version})"
+        )
     return 0
 
 
@@ -273,7 +321,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         return q
 
     q = common("verify", "walk the hash chains and re-add the meters")
-    q.add_argument("--replay", action="store_true", help="also re-settle every round with the engine")
+    q.add_argument(
+        "--replay", action="store_true", help="also re-settle every round with the engine"
+    )
     q.set_defaults(func=cmd_verify)
     q = common("recall", "the last rounds: cards, decisions, payouts")
     q.add_argument("--last", type=int, default=10)
@@ -286,8 +336,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=cmd_meters)
     q = common("export", "rounds, events or meters as CSV or JSON")
     q.add_argument("--format", choices=("csv", "json"), default="json")
-    q.add_argument("--table", choices=("rounds", "events", "meters"),
-                   help="one table (CSV default: rounds; JSON default: all three)")
+    q.add_argument(
+        "--table",
+        choices=("rounds", "events", "meters"),
+        help="one table (CSV default: rounds; JSON default: all three)",
+    )
     q.add_argument("--out", help="write to this file instead of standard output")
     q.set_defaults(func=cmd_export)
     q = common("init", "create the ledger (first installation)")

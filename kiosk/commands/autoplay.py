@@ -82,8 +82,17 @@ def load_strategy(name: str, seed: int | None = None) -> Strategy:
 def seat_view(snap: MachineSnapshot) -> SeatView:
     """What a strategy sees, built from the screen's snapshot (legal = affordable)."""
     assert snap.game_phase is not None
-    return SeatView(seat=1, phase=snap.game_phase, hole=snap.hole, board=snap.board,
-                    ante=snap.ante, trips=snap.trips, play=snap.play, folded=False, legal=snap.legal)
+    return SeatView(
+        seat=1,
+        phase=snap.game_phase,
+        hole=snap.hole,
+        board=snap.board,
+        ante=snap.ante,
+        trips=snap.trips,
+        play=snap.play,
+        folded=False,
+        legal=snap.legal,
+    )
 
 
 @dataclass
@@ -100,8 +109,16 @@ class SessionReport:
 class Session:
     """Drives a machine as a patron (and, for handpays and jackpots, an attendant) would."""
 
-    def __init__(self, machine: Machine, strategy: Strategy, *, ante: int, trips: int,
-                 bill: int, pin: str | None) -> None:
+    def __init__(
+        self,
+        machine: Machine,
+        strategy: Strategy,
+        *,
+        ante: int,
+        trips: int,
+        bill: int,
+        pin: str | None,
+    ) -> None:
         self.m, self.strategy = machine, strategy
         self.ante, self.trips, self.bill, self.pin = ante, trips, bill, pin
         self.report = SessionReport()
@@ -134,7 +151,9 @@ class Session:
         while snap.phase == MachinePhase.IN_ROUND:
             action = self.strategy(seat_view(snap))
             if action not in snap.legal:  # e.g. not affordable
-                action = next(a for a in (Action.CHECK, Action.PLAY_1X, Action.FOLD) if a in snap.legal)
+                action = next(
+                    a for a in (Action.CHECK, Action.PLAY_1X, Action.FOLD) if a in snap.legal
+                )
             self.m.decide(action)
             snap = self.m.snapshot()
         self.report.rounds += 1
@@ -170,7 +189,9 @@ class Session:
         self.settle_up()
         for i in range(rounds):
             if not self.m.snapshot().playable:
-                self.report.stopped = "; ".join(f"{t.code}: {t.message}" for t in self.m.snapshot().tilts)
+                self.report.stopped = "; ".join(
+                    f"{t.code}: {t.message}" for t in self.m.snapshot().tilts
+                )
                 break
             self.play_round()
             if cashout_every and (i + 1) % cashout_every == 0:
@@ -198,17 +219,25 @@ def run(args: argparse.Namespace) -> int:
         return 3
     try:
         strategy = load_strategy(args.strategy, args.seed)
-        session = Session(machine, strategy, ante=args.ante, trips=args.trips, bill=args.bill,
-                          pin=args.pin or default_pin(machine))
+        session = Session(
+            machine,
+            strategy,
+            ante=args.ante,
+            trips=args.trips,
+            bill=args.bill,
+            pin=args.pin or default_pin(machine),
+        )
         report = session.run(args.rounds, args.cashout_every)
     finally:
         machine.close()
     if args.json:
         print(json.dumps(asdict(report)))
     elif not args.quiet:
-        print(f"{report.rounds} rounds ({report.resumed} resumed after a power failure); "
-              f"bills {report.bills} for {money(report.bills_cents)}; "
-              f"cashed out {report.cashouts}x for {money(report.cashout_cents)}")
+        print(
+            f"{report.rounds} rounds ({report.resumed} resumed after a power failure); "
+            f"bills {report.bills} for {money(report.bills_cents)}; "
+            f"cashed out {report.cashouts}x for {money(report.cashout_cents)}"
+        )
         if report.stopped:
             print(f"stopped: {report.stopped}")
     return 1 if report.stopped else 0
@@ -218,15 +247,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", help="ledger database (default: the configuration's db_path)")
     p.add_argument("--config", help="cabinet configuration TOML (default $UTH_CONFIG)")
     p.add_argument("--rounds", type=int, required=True)
-    p.add_argument("--seed", type=int, help="reproducible shuffles and decisions (default: cryptographic)")
+    p.add_argument(
+        "--seed", type=int, help="reproducible shuffles and decisions (default: cryptographic)"
+    )
     p.add_argument("--strategy", default="simple", help="simple (engine.strategy), plain or random")
     p.add_argument("--paytable", help="paytable for a new ledger (default: the configuration's)")
     p.add_argument("--ante", type=int, default=500, help="Ante in cents (default 500)")
-    p.add_argument("--trips", type=int, default=100, help="Trips in cents, 0 for none (default 100)")
-    p.add_argument("--bill", type=int, default=10000, help="simulated bill in cents (default 10000)")
-    p.add_argument("--cashout-every", type=int, default=0, metavar="N",
-                   help="cash out (handpay) every N rounds as well as at the end")
-    p.add_argument("--pin", help="attendant PIN for handpay resets (default: from the configuration)")
+    p.add_argument(
+        "--trips", type=int, default=100, help="Trips in cents, 0 for none (default 100)"
+    )
+    p.add_argument(
+        "--bill", type=int, default=10000, help="simulated bill in cents (default 10000)"
+    )
+    p.add_argument(
+        "--cashout-every",
+        type=int,
+        default=0,
+        metavar="N",
+        help="cash out (handpay) every N rounds as well as at the end",
+    )
+    p.add_argument(
+        "--pin", help="attendant PIN for handpay resets (default: from the configuration)"
+    )
     p.add_argument("--json", action="store_true", help="print the session report as JSON")
     p.add_argument("--quiet", action="store_true")
 

@@ -35,7 +35,9 @@ ATTRACT_AFTER = 60.0
 #: Hidden operator sequence: touch these corners in order within this many seconds.
 CORNER_SEQUENCE = ("tl", "tr", "br", "bl")
 CORNER_WINDOW = 6.0
-CORNER_SIZE = 90  # design units
+#: The corner squares (design units) belong to the hidden sequence: touches there never
+#: reach the scene, so the sequence cannot press a button on its way.
+CORNER_SIZE = 40
 
 
 class App:
@@ -66,6 +68,7 @@ class App:
         self.last_input = 0.0
         self.frames = 0
         self.running = True
+        self.dirty: list[pygame.Rect] | None = None
         i18n.set_language(language)
         self.default_language = language
         self.text = TextCache()
@@ -123,9 +126,12 @@ class App:
         if isinstance(event, Quit):
             self.running = False
             return
-        if isinstance(event, Touch) and self._corner_sequence(event.pos):
-            self.go("operator")
-            return
+        if isinstance(event, Touch):
+            seq = self._corner_sequence(event.pos)
+            if seq is not None:
+                if seq:
+                    self.go("operator")
+                return
         if isinstance(event, Key):
             if self._player_blocked():
                 if event.command and event.command.name in ("operator_key", "door"):
@@ -166,7 +172,8 @@ class App:
             if self.demo.insert_ticket():
                 self.sounds_play("bill")
 
-    def _corner_sequence(self, pos: tuple[int, int]) -> bool:
+    def _corner_sequence(self, pos: tuple[int, int]) -> bool | None:
+        """None when ``pos`` is not in a corner; True when it completes the sequence."""
         x, y = self.layout.to_design(pos)
         from kiosk.ui.layout import DESIGN_H, DESIGN_W
 
@@ -174,8 +181,7 @@ class App:
         corner = ("t" if y < c else "b" if y > DESIGN_H - c else "") + (
             "l" if x < c else "r" if x > DESIGN_W - c else "")
         if len(corner) != 2:
-            self._corners.clear()
-            return False
+            return None
         self._corners = [(k, t) for k, t in self._corners if self.now - t <= CORNER_WINDOW]
         self._corners.append((corner, self.now))
         seq = tuple(k for k, _t in self._corners[-len(CORNER_SEQUENCE):])
@@ -197,8 +203,18 @@ class App:
         self.scene.update(dt)
         if draw:
             self.scene.draw(self.screen)
+            self.dirty = self.scene.dirty
             if self.scene.player and self.tilted:
                 self.tilt_overlay.draw(self.screen)
+                self.scene.invalidate()
+                self.dirty = None
+
+    def present(self) -> None:
+        """Show the frame: only the changed rectangles when the scene knows them."""
+        if self.dirty is None:
+            pygame.display.flip()
+        else:
+            pygame.display.update(self.dirty)
 
     def _auto_navigate(self) -> None:
         s = self.model.snap
@@ -210,6 +226,13 @@ class App:
               and str(s.phase) == "idle" and self.now - self.last_input > ATTRACT_AFTER):
             self.go("attract")
 
+    def warm_up(self) -> None:
+        """Build the caches the table needs (its layer, every card face) ahead of the first
+        deal, so the first touch does not stall a frame."""
+        table = self.scenes.get("table")
+        if table is not None and hasattr(table, "warm_up"):
+            table.warm_up()
+
     def screenshot(self, path: str | Path) -> Path:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
@@ -220,15 +243,16 @@ class App:
         """The main loop until the window closes (or ``max_frames``); returns the exit code."""
         clock = pygame.time.Clock()
         self.step(0)
-        pygame.display.flip()
+        self.present()
         sdnotify.ready("attract screen up")
+        self.warm_up()
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 dt = clock.tick(fps) / 1000.0
                 for ev in translate_all(pygame.event.get(), self.layout.size):
                     self.feed(ev)
                 self.step(min(dt, 0.1))
-                pygame.display.flip()
+                self.present()
                 self.watchdog.ping()
         finally:
             sdnotify.stopping()

@@ -40,6 +40,7 @@ SHORTCUTS: dict[str, tuple[str, object]] = {
     "y": ("paytable", None),
     "g": ("recall", None),
     "l": ("language", None),
+    "e": ("settings", None),
     "o": ("cashout", None),
     "d": ("deck", None),
     "u": ("speed", None),

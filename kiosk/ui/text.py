@@ -57,6 +57,7 @@ class Fonts:
             pygame.font.init()
         self._fonts: dict[tuple[str, int, bool, bool], pygame.font.Font] = {}
         self._coverage: dict[str, dict[str, bool]] = {"latin": {}, "jp": {}}
+        self._notdef: dict[str, tuple[tuple, bytes]] = {}
 
     def get(self, family: str, px: int, bold: bool = False, thai: bool = False) -> pygame.font.Font:
         key = (family, px, bold, thai)
@@ -83,12 +84,24 @@ class Fonts:
                 if ch.isspace() or _is_mark(ch) or ch == ZWSP:
                     ok = True
                 else:
-                    m = probe.metrics(ch)
-                    ok = bool(m) and m[0] is not None
+                    ok = self._has_glyph(family, probe, ch)
                 cov[ch] = ok
             if not ok:
                 return False
         return True
+
+    def _has_glyph(self, family: str, font: pygame.font.Font, ch: str) -> bool:
+        """SDL_ttf draws a missing character as the font's .notdef box (and ``metrics``
+        reports the box), so compare the drawing with that of a surely missing character."""
+        if family not in self._notdef:
+            box = font.render("\U000FFFFD", True, (255, 255, 255), (0, 0, 0))
+            self._notdef[family] = (box.get_size(), pygame.image.tobytes(box, "RGB"))
+        m = font.metrics(ch)
+        if not m or m[0] is None:
+            return False
+        img = font.render(ch, True, (255, 255, 255), (0, 0, 0))
+        size, data = self._notdef[family]
+        return not (img.get_size() == size and pygame.image.tobytes(img, "RGB") == data)
 
     def missing(self, family: str, text: str) -> list[str]:
         return [ch for ch in text if not self.covers(family, ch)]
@@ -109,6 +122,7 @@ class TextCache:
         self.limit = limit
         self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._wraps: OrderedDict[tuple, list[str]] = OrderedDict()
+        self._fits_cache: dict[tuple, int] = {}
         self.renders = 0  # how many surfaces were actually rendered (for the benchmark)
 
     def font(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> pygame.font.Font:
@@ -127,6 +141,8 @@ class TextCache:
         clean = text.replace(ZWSP, "")
         font = self.font(clean, px, bold, lang)
         surf = font.render(clean or " ", True, colour)
+        if pygame.display.get_surface() is not None:
+            surf = surf.convert_alpha()  # the display's pixel format: blits without conversion
         self.renders += 1
         self._cache[key] = surf
         if len(self._cache) > self.limit:
@@ -138,9 +154,17 @@ class TextCache:
         return self.font(clean, px, bold, lang).size(clean or " ")
 
     def fit_px(self, text: str, px: int, max_width: int, bold: bool = False, min_px: int = 8) -> int:
-        """The largest size <= ``px`` at which ``text`` fits ``max_width`` pixels."""
+        """The largest size <= ``px`` at which ``text`` fits ``max_width`` pixels (cached)."""
+        key = (text, px, max_width, bold, i18n.language())
+        got = self._fits_cache.get(key)
+        if got is not None:
+            return got
+        start = px
         while px > min_px and self.size(text, px, bold)[0] > max_width:
             px = max(min_px, int(px * 0.92))
+        if len(self._fits_cache) > 4000:
+            self._fits_cache.clear()
+        self._fits_cache[(text, start, max_width, bold, i18n.language())] = px
         return px
 
     def wrap(self, text: str, px: int, width: int, bold: bool = False, lang: str | None = None) -> list[str]:

@@ -26,9 +26,21 @@ from engine.holdem import Action, ActionKind, HoldemHand, PlayerView, deck_for_d
 @pytest.mark.parametrize(
     ("hand", "points"),
     [
-        ("AsAd", 20), ("KsKd", 16), ("QsQd", 14), ("JsJd", 12), ("TsTd", 10), ("5s5d", 5),
-        ("2s2d", 5), ("AsKs", 12), ("AsKd", 10), ("JsTs", 9), ("Ts9s", 8), ("5s4s", 6),
-        ("Qs8d", 3), ("7c2d", -1), ("As2s", 7),
+        ("AsAd", 20),
+        ("KsKd", 16),
+        ("QsQd", 14),
+        ("JsJd", 12),
+        ("TsTd", 10),
+        ("5s5d", 5),
+        ("2s2d", 5),
+        ("AsKs", 12),
+        ("AsKd", 10),
+        ("JsTs", 9),
+        ("Ts9s", 8),
+        ("5s4s", 6),
+        ("Qs8d", 3),
+        ("7c2d", -1),
+        ("As2s", 7),
     ],
 )
 def test_chen_formula(hand: str, points: int) -> None:
@@ -57,8 +69,13 @@ def test_decide_takes_only_a_player_view() -> None:
 
 def _hand(stacks, button, holes, board="", seed=0) -> HoldemHand:
     cards = [parse_cards(h) if h else None for h in holes]
-    return HoldemHand(stacks, button, 10, 20, deck=deck_for_deal(
-        stacks, button, cards, parse_cards(board) if board else []))
+    return HoldemHand(
+        stacks,
+        button,
+        10,
+        20,
+        deck=deck_for_deal(stacks, button, cards, parse_cards(board) if board else []),
+    )
 
 
 def test_short_stack_moves_all_in_with_a_strong_hand() -> None:
@@ -121,8 +138,12 @@ def test_bots_always_choose_legal_actions_and_are_reproducible(samples: int | No
         rng.shuffle(deck)
         hand = HoldemHand(stacks, rng.randrange(n), 10, 20, deck=deck)
         bots = [
-            Bot(rng.choice(list(Difficulty)), rng.choice([None, *PERSONALITIES]), rng=seed * 10 + i,
-                samples=samples)
+            Bot(
+                rng.choice(list(Difficulty)),
+                rng.choice([None, *PERSONALITIES]),
+                rng=seed * 10 + i,
+                samples=samples,
+            )
             for i in range(n)
         ]
         taken = []
@@ -145,7 +166,9 @@ def test_personalities_differ_in_vpip() -> None:
         bot = Bot("normal", name, rng=1, samples=0)
         others = [Bot("normal", rng=i, samples=0) for i in range(5)]
         for h in range(400):
-            hand = HoldemHand([3000] * 6, h % 6, 10, 20, deck=random.Random(h).sample(range(52), 52))
+            hand = HoldemHand(
+                [3000] * 6, h % 6, 10, 20, deck=random.Random(h).sample(range(52), 52)
+            )
             while not hand.is_over:
                 seat = hand.to_act
                 player = bot if seat == 0 else others[seat - 1]

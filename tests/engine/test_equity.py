@@ -13,7 +13,7 @@ from engine.rng import SeededRandomSource
 
 
 def test_seed_pot_odds_example() -> None:
-    """"If calling costs 100 to win a pot of 300, you put in 100 to end up with 400, so the
+    """ "If calling costs 100 to win a pot of 300, you put in 100 to end up with 400, so the
     call pays off in the long run if you win more than 100 ÷ 400 = 25% of the time." """
     assert pot_odds(100, 300) == 0.25
     assert pot_odds(0, 300) == 0.0
@@ -23,7 +23,9 @@ def test_seed_pot_odds_example() -> None:
     ("hole", "opponents", "expected"),
     [("AsAd", 1, 0.852), ("AsAd", 5, 0.492), ("7c2d", 1, 0.346), ("AhKh", 1, 0.670)],
 )
-def test_preflop_equities_match_published_values(hole: str, opponents: int, expected: float) -> None:
+def test_preflop_equities_match_published_values(
+    hole: str, opponents: int, expected: float
+) -> None:
     e = estimate_equity(parse_cards(hole), [], opponents, samples=20_000, rng=7)
     assert abs(e.equity - expected) < 0.012
 
@@ -51,8 +53,13 @@ def test_ranges_make_opponents_stronger() -> None:
     hole = parse_cards("AsJd")
     wide = estimate_equity(hole, [], 1, samples=6000, rng=np.random.default_rng(3))
     tight = estimate_equity(
-        hole, [], 1, samples=6000, rng=np.random.default_rng(3),
-        hand_scores=CHEN_TABLE, min_scores=[9],
+        hole,
+        [],
+        1,
+        samples=6000,
+        rng=np.random.default_rng(3),
+        hand_scores=CHEN_TABLE,
+        min_scores=[9],
     )
     assert tight.equity < wide.equity - 0.1
 

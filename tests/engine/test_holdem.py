@@ -45,7 +45,7 @@ def seeded(stacks, button, sb=10, bb=20, seed=1, **kw) -> HoldemHand:
 
 
 def test_seed_min_raise_marco_and_ella() -> None:
-    """"Blinds are 10/20. Marco raises to 60 — a raise of 40. If Ella wants to raise again
+    """ "Blinds are 10/20. Marco raises to 60 — a raise of 40. If Ella wants to raise again
     she must make it at least 100 (60 + 40). If she makes it 200, that raise is 140, and
     the next one must go to at least 340." """
     MARCO, ELLA, OTHER, BUTTON = 3, 4, 5, 0
@@ -71,7 +71,7 @@ def _to_flop(hand: HoldemHand) -> None:
 
 
 def test_seed_short_all_in_does_not_reopen_felix_sofia() -> None:
-    """"Blinds 10/20, on the flop. You bet 100 and Felix calls. Sofia goes all in for 150 —
+    """ "Blinds 10/20, on the flop. You bet 100 and Felix calls. Sofia goes all in for 150 —
     only 50 more, less than a full raise of 100. You and Felix must each add 50 to call, or
     fold, but neither of you may raise."  And: "Players who have not acted yet in that
     round may still raise as usual, by at least a full raise on top of the all-in." """
@@ -125,14 +125,16 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen() -> None:
 
 
 def test_seed_side_pots_sofia_kenji() -> None:
-    """"Sofia goes all in for 300; you and Kenji each put in 1,000. The main pot is 900
+    """ "Sofia goes all in for 300; you and Kenji each put in 1,000. The main pot is 900
     (300 from each of the three of you) and the side pot is 1,400 (the extra 700 from you
     and from Kenji). If Sofia has the best hand she wins the 900, and the 1,400 goes to the
     better of you and Kenji." """
     YOU, KENJI, SOFIA = 0, 1, 2
     hand = deal(
-        [2000, 2000, 300], button=YOU,
-        holes=["KsKd", "QsQd", "AsAd"], board="2c7d9h4sJc",
+        [2000, 2000, 300],
+        button=YOU,
+        holes=["KsKd", "QsQd", "AsAd"],
+        board="2c7d9h4sJc",
     )
     assert (hand.small_blind_seat, hand.big_blind_seat) == (KENJI, SOFIA)
     hand.raise_to(1000, seat=YOU)
@@ -150,7 +152,7 @@ def test_seed_side_pots_sofia_kenji() -> None:
 
 
 def test_seed_board_plays_and_the_pot_is_split() -> None:
-    """"The board is — a straight to the ace that nobody can beat. Whatever their hole
+    """ "The board is — a straight to the ace that nobody can beat. Whatever their hole
     cards, everyone still in plays the board and the pot is split." """
     hand = deal([1000] * 3, button=0, holes=["2c3d", "4h5s", "6c7d"], board="AdKcQhJsTd")
     while not hand.is_over:
@@ -162,12 +164,16 @@ def test_seed_board_plays_and_the_pot_is_split() -> None:
 
 
 def test_seed_odd_chips_one_at_a_time_from_left_of_button() -> None:
-    """"If the pot cannot be divided evenly, the odd chips go out one at a time to the tied
+    """ "If the pot cannot be divided evenly, the odd chips go out one at a time to the tied
     winners, starting with the first winner to the left of the button." """
     # blinds 5/10: the small blind (seat 1) folds, 3 x 10 + 5 = 35 = 3 x 11 + 2 odd chips
     hand = deal(
-        [1000] * 4, button=0, holes=["2c3d", "4h5s", "6c7d", "8c9s"], board="AdKcQhJsTd",
-        sb=5, bb=10,
+        [1000] * 4,
+        button=0,
+        holes=["2c3d", "4h5s", "6c7d", "8c9s"],
+        board="AdKcQhJsTd",
+        sb=5,
+        bb=10,
     )
     hand.call(seat=3)
     hand.call(seat=0)
@@ -182,7 +188,7 @@ def test_seed_odd_chips_one_at_a_time_from_left_of_button() -> None:
 
 
 def test_seed_uncalled_bet_comes_back() -> None:
-    """"If you bet 500 and the only other player left goes all in for 200, the extra 300
+    """ "If you bet 500 and the only other player left goes all in for 200, the extra 300
     comes straight back to you: only 200 from each of you goes into the pot." """
     hand = deal([2000, 220], button=0, holes=["AsAd", "KsKd"], board="2c7d9h4sJc")
     hand.call(seat=0)
@@ -213,7 +219,10 @@ def test_seed_folded_chips_stay_in_the_pot() -> None:
 def test_blinds_and_first_to_act() -> None:
     hand = seeded([1000] * 4, button=2)
     assert (hand.small_blind_seat, hand.big_blind_seat) == (3, 0)
-    assert hand.history[:2] == [BlindPosted(3, "small", 10, False), BlindPosted(0, "big", 20, False)]
+    assert hand.history[:2] == [
+        BlindPosted(3, "small", 10, False),
+        BlindPosted(0, "big", 20, False),
+    ]
     assert hand.to_act == 1
     _to_flop(hand)
     assert hand.to_act == 3  # first player left of the button
@@ -273,7 +282,9 @@ def test_short_blinds_post_all_in_and_others_call_the_full_big_blind() -> None:
     hand.call(seat=3)
     assert hand.street == Street.FLOP and hand.to_act == 2
     assert [(p.amount, p.eligible) for p in hand.pots()] == [
-        (20, (0, 1, 2, 3)), (21, (1, 2, 3)), (16, (2, 3)),
+        (20, (0, 1, 2, 3)),
+        (21, (1, 2, 3)),
+        (16, (2, 3)),
     ]
 
 
@@ -287,7 +298,9 @@ def test_short_big_blind_pots() -> None:
         hand.check()
     result = hand.result()
     assert [(p.amount, p.eligible) for p in result.pots] == [
-        (20, (1, 2, 3, 0)), (21, (2, 3, 0)), (16, (3, 0)),
+        (20, (1, 2, 3, 0)),
+        (21, (2, 3, 0)),
+        (16, (3, 0)),
     ]
     assert [p.winners for p in result.pots] == [(1,), (2,), (3, 0)]
     assert sum(result.final_stacks) == 2017
@@ -393,8 +406,9 @@ def test_view_hides_other_cards_and_deck() -> None:
     for seat in (0, 2):
         assert repr(hand.hole_cards[seat]) not in text
     assert hand.public_history(viewer=1) == [
-        r for r in hand.history if not isinstance(r, CardBurned)
-        and not (isinstance(r, HoleCardsDealt) and r.seat != 1)
+        r
+        for r in hand.history
+        if not isinstance(r, CardBurned) and not (isinstance(r, HoleCardsDealt) and r.seat != 1)
     ]
 
 

@@ -20,8 +20,18 @@ HAND = {
     "button": 0,
     "hole_cards": ["AsKd", "2c2d", "7h8h"],
     "board": "Jc3d5cTs2h",
-    "actions": [["raise", 60], ["call"], ["fold"], ["check"], ["bet", 100], ["call"],
-                ["check"], ["check"], ["check"], ["check"]],
+    "actions": [
+        ["raise", 60],
+        ["call"],
+        ["fold"],
+        ["check"],
+        ["bet", 100],
+        ["call"],
+        ["check"],
+        ["check"],
+        ["check"],
+        ["check"],
+    ],
 }
 
 
@@ -37,10 +47,22 @@ def test_replay_one_hand() -> None:
 
 def test_replay_seed_side_pots() -> None:
     hand = {
-        "stacks": [2000, 2000, 300], "blinds": [10, 20], "button": 0,
-        "hole_cards": ["KsKd", "QsQd", "AsAd"], "board": "2c7d9h4sJc",
-        "actions": [["raise", 1000], ["call"], ["allin"], ["check"], ["check"], ["check"],
-                    ["check"], ["check"], ["check"]],
+        "stacks": [2000, 2000, 300],
+        "blinds": [10, 20],
+        "button": 0,
+        "hole_cards": ["KsKd", "QsQd", "AsAd"],
+        "board": "2c7d9h4sJc",
+        "actions": [
+            ["raise", 1000],
+            ["call"],
+            ["allin"],
+            ["check"],
+            ["check"],
+            ["check"],
+            ["check"],
+            ["check"],
+            ["check"],
+        ],
     }
     assert replay_hand(hand) == {
         "stacks": [2400, 1000, 900],
@@ -108,8 +130,9 @@ def test_cli_replays_and_returns_2_on_errors(
 def _random_hand_json(seed: int) -> tuple[dict, dict]:
     rng = random.Random(seed)
     n = rng.randint(2, 6)
-    stacks = [rng.choice([0, rng.randint(1, 3000)]) if i else rng.randint(1, 3000)
-              for i in range(n)]
+    stacks = [
+        rng.choice([0, rng.randint(1, 3000)]) if i else rng.randint(1, 3000) for i in range(n)
+    ]
     if sum(1 for s in stacks if s) < 2:
         stacks = [1000] * n
     button = rng.choice([i for i, s in enumerate(stacks) if s])
@@ -132,8 +155,14 @@ def _random_hand_json(seed: int) -> tuple[dict, dict]:
         hand.act(action)
         actions.append(action.to_list())
     holes = [format_cards(c, "") if c else None for c in hand.hole_cards]
-    data = {"stacks": stacks, "blinds": [10, 20], "button": button, "hole_cards": holes,
-            "board": format_cards(hand.board, ""), "actions": actions}
+    data = {
+        "stacks": stacks,
+        "blinds": [10, 20],
+        "button": button,
+        "hole_cards": holes,
+        "board": format_cards(hand.board, ""),
+        "actions": actions,
+    }
     return data, hand.result().to_dict()
 
 

@@ -26,8 +26,9 @@ from engine.paytable import PAYTABLE_DIR, load_paytable
 from engine.strategy import get_strategy
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
-# T..A in clubs, diamonds, hearts: trips, full houses, straights, royal flushes (S3 symmetry).
-DECK_TRIPS = tuple(sorted(4 * r + s for r in range(8, 13) for s in range(3)))
+# 2, 3, 4, 5, 7 in clubs, diamonds, hearts: three of a kind and full houses, never a
+# straight (S3 symmetry).
+DECK_TRIPS = tuple(sorted(4 * r + s for r in (0, 1, 2, 3, 5) for s in range(3)))
 # 7..A in clubs and diamonds: high-card hands, so dealers who do not qualify; flushes,
 # straight flushes, straights.
 DECK_NQ = tuple(sorted(4 * r + s for r in range(5, 13) for s in range(2)))
@@ -106,7 +107,8 @@ def brute_force(table, strategy_name: str, deck: tuple[int, ...]):
     pays = np.array(params.blind_scaled, np.int64)
     W = counts[..., WQ] + counts[..., WNQ]
     L = counts[..., LQ] + counts[..., LNQ]
-    A = D * counts[..., WQ] + pays[cat] * W - 2 * D * L
+    # Ante pushes against a dealer who does not qualify, even when the dealer wins
+    A = D * counts[..., WQ] + pays[cat] * W - 2 * D * counts[..., LQ] - D * counts[..., LNQ]
     C = D * (W - L)
     nd = comb(n - 7, 2)
     fold = -2 * D * nd

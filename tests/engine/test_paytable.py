@@ -90,6 +90,19 @@ def test_pays_are_reduced_exact_ratios():
     assert t.pay_denominator == 10
 
 
+def test_a_modified_copy_gets_a_new_hash_and_new_pays():
+    from engine.settlement import pay_arrays
+
+    t = load_paytable(STANDARD)
+    blind = t.blind.model_copy(update={"flush": t.blind.straight})
+    u = t.model_copy(update={"blind": blind})
+    assert u.sha256 != t.sha256
+    assert u.blind.flush.ratio == 1
+    assert int(pay_arrays(u).blind_num[HandCategory.FLUSH]) == 1
+    assert int(pay_arrays(t).blind_num[HandCategory.FLUSH]) == 3
+    assert t.model_copy().sha256 == t.sha256
+
+
 def test_hash_identifies_the_file_bytes():
     a = parse_paytable(STANDARD.read_text(), "a")
     b = parse_paytable(STANDARD.read_text() + "\n# comment\n", "b")

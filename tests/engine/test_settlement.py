@@ -80,6 +80,21 @@ def test_dealer_wins_ante_blind_and_play_lose():
     assert r["net"] == -(1000 + 1000 + 3000 + 500)
 
 
+def test_dealer_not_qualifying_returns_the_ante_even_when_the_dealer_wins():
+    # Dealer king high (no pair) beats the player's queen high: the Ante is returned
+    # because the dealer did not qualify; Blind and Play lose.
+    r = one("Qd 8c", "Kc 6d", "2h 5h 9c 7c 3s", ante=1000, play=1000)
+    assert r["dealer_qualifies"] == 0 and r["outcome"] == Outcome.LOSS
+    assert r["ante_return"] == 1000
+    assert r["blind_return"] == 0 and r["play_return"] == 0
+    assert r["net"] == -2000
+
+
+def test_dealer_not_qualifying_does_not_save_a_folded_ante():
+    r = one("Qd 8c", "Kc 6d", "2h 5h 9c 7c 3s", ante=1000, folded=True)
+    assert r["ante_return"] == 0 and r["net"] == -2000
+
+
 def test_dealer_wins_even_when_player_has_a_blind_hand():
     r = one("6d 4c", "6h 7h", "2h 3h 5s 9h Kh", ante=1000, play=1000)  # straight vs flush
     assert r["outcome"] == Outcome.LOSS and r["blind_return"] == 0
@@ -158,6 +173,8 @@ def test_invariants(ante, mult, trips, folded, ps, ds):
         assert int(s.ante_return) == int(s.blind_return) == 0
     if not folded and ps == ds:
         assert int(s.ante_return) == ante and int(s.blind_return) == ante and int(s.play_return) == play
+    if not folded and ds < 1278:  # below a pair: the dealer does not qualify
+        assert int(s.ante_return) >= ante
     for spot, stake in (("ante_return", ante), ("blind_return", ante), ("play_return", play)):
         assert int(getattr(s, spot)) in (0, stake) or int(getattr(s, spot)) >= 2 * stake
     assert 0 <= int(s.breakage) < 2 * s.unit

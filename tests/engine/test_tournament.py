@@ -68,12 +68,16 @@ def test_seed003_preset_six_players_1500_chips_blinds_up_every_5_hands() -> None
 
 
 def test_blind_levels_every_n_hands_and_stay_at_the_last() -> None:
-    """"With every 10 hands, hands 1–10 are played at the starting blinds, hands 11–20 at
+    """ "With every 10 hands, hands 1–10 are played at the starting blinds, hands 11–20 at
     the next level, and so on; after the last level they stay there." """
     t = Tournament(custom(3, blinds=(10, 20), every=10), rng=SeededRandomSource(1), button=0)
     start = level_index((10, 20))
     assert [t.level_for_hand(h) for h in (1, 10, 11, 20, 21)] == [
-        start, start, start + 1, start + 1, start + 2,
+        start,
+        start,
+        start + 1,
+        start + 1,
+        start + 2,
     ]
     assert t.level_for_hand(10_000) == len(BLIND_LEVELS) - 1
     assert t.blinds == BlindLevel(10, 20) and t.hands_to_next_level == 10
@@ -114,7 +118,7 @@ def _force(t: Tournament, holes: list[str | None], board: str) -> None:
 
 
 def test_two_out_in_one_hand_fewer_chips_finishes_lower() -> None:
-    """"If two players go out in the same hand, the one who started that hand with fewer
+    """ "If two players go out in the same hand, the one who started that hand with fewer
     chips finishes lower." """
     t = Tournament(custom(4, every=None), rng=SeededRandomSource(1), button=0)
     t.stacks = [3000, 400, 900, 1700]
@@ -140,8 +144,9 @@ def test_champion_when_one_player_holds_every_chip() -> None:
 
 def test_human_seat_waits_for_input() -> None:
     seats = [SeatSpec("Me", "human"), *bots(2)]
-    t = Tournament(TournamentConfig.for_table("classic", seats), rng=SeededRandomSource(4),
-                   button=1)  # seat 0 is the small blind... seat 1 the button acts first
+    t = Tournament(
+        TournamentConfig.for_table("classic", seats), rng=SeededRandomSource(4), button=1
+    )  # seat 0 is the small blind... seat 1 the button acts first
     t.start_hand()
     t.run_bots()
     assert t.to_act == 0 and not t.hand_over
@@ -220,6 +225,7 @@ def test_stats_and_records() -> None:
     summaries = [t.summary(seat, duration_s=60.0) for seat in range(3)]
     for s in summaries:
         assert s.hands_played >= s.hands_won and s.vpip_hands <= s.hands_played
+        assert s.best_hand is None or isinstance(s.best_hand_name, str)
     assert sorted(s.place for s in summaries) == [1, 2, 3]
     for s in summaries:
         records.add(s)
@@ -245,13 +251,20 @@ def test_1000_bot_only_tournaments_conserve_chips_and_crown_one_champion() -> No
         r = random.Random(i)
         n = r.randint(2, 6)
         seats = [
-            SeatSpec(f"P{j}", "bot", r.choice(["easy", "normal", "hard"]),
-                     r.choice([None, *PERSONALITIES]))
+            SeatSpec(
+                f"P{j}",
+                "bot",
+                r.choice(["easy", "normal", "hard"]),
+                r.choice([None, *PERSONALITIES]),
+            )
             for j in range(n)
         ]
         config = TournamentConfig.for_table(
-            "custom", seats, starting_chips=r.choice([200, 300, 500]),
-            starting_blinds=(10, 20), hands_per_level=3,
+            "custom",
+            seats,
+            starting_chips=r.choice([200, 300, 500]),
+            starting_blinds=(10, 20),
+            hands_per_level=3,
         )
         t = Tournament(config, rng=SeededRandomSource(i), bot_samples=0)
         total = sum(t.stacks)
@@ -287,8 +300,11 @@ def test_bot_seat_uses_only_the_view() -> None:
             calls.append(view)
             return super().decide(view)
 
-    t = Tournament(custom(3), rng=SeededRandomSource(1),
-                   controllers={i: BotSeat(Spy("hard", rng=i)) for i in range(3)})
+    t = Tournament(
+        custom(3),
+        rng=SeededRandomSource(1),
+        controllers={i: BotSeat(Spy("hard", rng=i)) for i in range(3)},
+    )
     t.start_hand()
     t.run_bots()
     assert calls

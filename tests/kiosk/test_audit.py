@@ -41,8 +41,13 @@ def test_verify_ok_text_and_json(played, capsys):
     code, out = run(capsys, "audit", "verify", "--db", str(played))
     assert code == 0 and out.startswith("OK: 13 rounds")
     code, out = run(capsys, "audit", "verify", "--db", str(played), "--json", "--replay")
-    assert code == 0 and json.loads(out) == {"ok": True, "rounds": 13, "events": json.loads(out)["events"],
-                                             "problem": "", "replayed": True}
+    assert code == 0 and json.loads(out) == {
+        "ok": True,
+        "rounds": 13,
+        "events": json.loads(out)["events"],
+        "problem": "",
+        "replayed": True,
+    }
 
 
 def test_verify_names_a_hand_edited_row(played, tmp_path, capsys):
@@ -72,8 +77,15 @@ def test_recall_reads_like_a_hand_history(played, capsys):
     open_round, last_settled = out.split("\n\n")
     assert open_round.startswith("Round 13  OPEN") and "deck sealed until settlement" in open_round
     assert last_settled.startswith("Round 12  SETTLED")
-    for text in ("Bets      Ante $5.00  Blind $5.00  Trips $1.00", "Dealer ", "Board ", "preflop",
-                 "Result ", "Credits ", "(matches)"):
+    for text in (
+        "Bets      Ante $5.00  Blind $5.00  Trips $1.00",
+        "Dealer ",
+        "Board ",
+        "preflop",
+        "Result ",
+        "Credits ",
+        "(matches)",
+    ):
         assert text in last_settled
 
 
@@ -82,11 +94,35 @@ def test_recall_json_has_everything_to_reconstruct_a_round(played, capsys):
     rounds = json.loads(out)
     assert code == 0 and [r["id"] for r in rounds] == list(range(13, 3, -1))
     r = rounds[1]
-    for key in ("started_at", "settled_at", "paytable", "paytable_sha256", "ante", "blind", "trips",
-                "play", "decisions", "commitment", "salt", "deck", "player_hole", "dealer_hole", "board",
-                "player_hand", "player_category", "dealer_hand", "ante_return", "blind_return",
-                "play_return", "trips_return", "breakage", "breakage_unit", "credits_before",
-                "credits_after", "hash"):
+    for key in (
+        "started_at",
+        "settled_at",
+        "paytable",
+        "paytable_sha256",
+        "ante",
+        "blind",
+        "trips",
+        "play",
+        "decisions",
+        "commitment",
+        "salt",
+        "deck",
+        "player_hole",
+        "dealer_hole",
+        "board",
+        "player_hand",
+        "player_category",
+        "dealer_hand",
+        "ante_return",
+        "blind_return",
+        "play_return",
+        "trips_return",
+        "breakage",
+        "breakage_unit",
+        "credits_before",
+        "credits_after",
+        "hash",
+    ):
         assert r[key] not in (None, ""), key
     assert len(r["deck"].split()) == 52 and rounds[0]["deck"] == ""
 
@@ -111,7 +147,9 @@ def test_export_csv_and_json_recompute_the_chain(played, tmp_path, capsys):
     code, out = run(capsys, "audit", "export", "--db", str(played), "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and len(rows) == 13 and rows[0]["id"] == "1"
-    code, out = run(capsys, "audit", "export", "--db", str(played), "--format", "csv", "--table", "events")
+    code, out = run(
+        capsys, "audit", "export", "--db", str(played), "--format", "csv", "--table", "events"
+    )
     assert code == 0 and list(csv.DictReader(io.StringIO(out)))[0]["kind"] == "ledger_created"
     target = tmp_path / "export.json"
     code, _ = run(capsys, "audit", "export", "--db", str(played), "--json", "--out", str(target))

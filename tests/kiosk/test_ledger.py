@@ -6,6 +6,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.paytable import PAYTABLE_DIR, load_paytable
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck
@@ -20,6 +22,7 @@ from kiosk.ledger import (
     LedgerExistsError,
     LedgerMissingError,
     balance,
+    canonical,
     chain_hash,
     event_effects,
     open_or_create,
@@ -39,15 +42,28 @@ def new_ledger(paths: tuple[Path, Path]) -> Ledger:
     return Ledger.create(db, paytable=TABLE, machine_number="0042", marker=marker)
 
 
-def open_round(ledger: Ledger, ante: int = 500, trips: int = 100, seed: int = 1) -> tuple[int, list[int]]:
+def open_round(
+    ledger: Ledger, ante: int = 500, trips: int = 100, seed: int = 1
+) -> tuple[int, list[int]]:
     deck = shuffled_deck(SeededRandomSource(seed))
     credits = ledger.meters["credits"]
     rid = ledger.begin_round(
-        {"started_at": "2025-01-01T00:00:00.000Z", "seat": 1, "paytable": "Standard 1.0",
-         "paytable_sha256": TABLE.sha256, "ante": ante, "blind": ante, "trips": trips, "play": 0,
-         "decisions": "[]", "player_hole": "", "credits_before": credits,
-         "credits_after": credits - 2 * ante - trips},
-        deck, b"salt",
+        {
+            "started_at": "2025-01-01T00:00:00.000Z",
+            "seat": 1,
+            "paytable": "Standard 1.0",
+            "paytable_sha256": TABLE.sha256,
+            "ante": ante,
+            "blind": ante,
+            "trips": trips,
+            "play": 0,
+            "decisions": "[]",
+            "player_hole": "",
+            "credits_before": credits,
+            "credits_after": credits - 2 * ante - trips,
+        },
+        deck,
+        b"salt",
     )
     return rid, deck
 
@@ -122,16 +138,39 @@ def test_round_lifecycle_publishes_the_deck_only_when_closed(paths):
     assert rec.commitment == deck_commitment(deck, b"salt")
     assert ledger.meters["coin_in"] == 1100 and ledger.meters["credits"] == 8900
     assert ledger.verify().ok
-    ledger.update_round({"play": 500, "credits_after": 8400,
-                         "decisions": '[["preflop","check",0,"t"],["flop","check",0,"t"],["river","play_1x",500,"t"]]'})
-    ledger.update_round({"state": "settled", "settled_at": "t", "ante_return": 1000, "blind_return": 500,
-                         "play_return": 1000, "trips_return": 0, "breakage": 0, "breakage_unit": 2,
-                         "paid": 2500, "jackpot": 0, "credits_after": 10900})
+    ledger.update_round(
+        {
+            "play": 500,
+            "credits_after": 8400,
+            "decisions": '[["preflop","check",0,"t"],["flop","check",0,"t"],["river","play_1x",500,"t"]]',
+        }
+    )
+    ledger.update_round(
+        {
+            "state": "settled",
+            "settled_at": "t",
+            "ante_return": 1000,
+            "blind_return": 500,
+            "play_return": 1000,
+            "trips_return": 0,
+            "breakage": 0,
+            "breakage_unit": 2,
+            "paid": 2500,
+            "jackpot": 0,
+            "credits_after": 10900,
+        }
+    )
     rec = ledger.recall(1)[0]
     assert rec.deck == tuple(deck) and rec.commitment_ok() and rec.net == 900
     assert ledger.conn.execute("SELECT COUNT(*) FROM recovery").fetchone()[0] == 0
     m = ledger.meters
-    assert (m["coin_in"], m["coin_out"], m["games_played"], m["games_won"], m["credits"]) == (1600, 2500, 1, 1, 10900)
+    assert (m["coin_in"], m["coin_out"], m["games_played"], m["games_won"], m["credits"]) == (
+        1600,
+        2500,
+        1,
+        1,
+        10900,
+    )
     report = ledger.verify()
     assert report.ok, report.problem
 
@@ -150,10 +189,12 @@ def test_triggers_refuse_rewriting_history(paths):
     ledger = new_ledger(paths)
     ledger.event("bill_in", amount=1000)
     c = ledger.conn
-    for sql in ("UPDATE meters SET value = 0 WHERE name = 'bills_in'",
-                "DELETE FROM meters WHERE name = 'coin_in'",
-                "UPDATE events SET amount = 1 WHERE id = 2",
-                "DELETE FROM events WHERE id = 2"):
+    for sql in (
+        "UPDATE meters SET value = 0 WHERE name = 'bills_in'",
+        "DELETE FROM meters WHERE name = 'coin_in'",
+        "UPDATE events SET amount = 1 WHERE id = 2",
+        "DELETE FROM events WHERE id = 2",
+    ):
         with pytest.raises(sqlite3.IntegrityError):
             c.execute(sql)
     c.execute("UPDATE meters SET value = 0 WHERE name = 'credits'")  # the credit meter may go down
@@ -171,27 +212,61 @@ def _played(paths) -> Path:
     ledger = new_ledger(paths)
     ledger.event("bill_in", amount=10000)
     open_round(ledger)
-    ledger.update_round({"state": "settled", "settled_at": "t", "ante_return": 0, "blind_return": 0,
-                         "play_return": 0, "trips_return": 0, "breakage": 0, "breakage_unit": 2,
-                         "paid": 0, "jackpot": 0})
+    ledger.update_round(
+        {
+            "state": "settled",
+            "settled_at": "t",
+            "ante_return": 0,
+            "blind_return": 0,
+            "play_return": 0,
+            "trips_return": 0,
+            "breakage": 0,
+            "breakage_unit": 2,
+            "paid": 0,
+            "jackpot": 0,
+        }
+    )
     open_round(ledger, seed=2)
     ledger.close()
     return paths[0]
 
 
-@pytest.mark.parametrize(("sql", "where"), [
-    (("DROP TRIGGER rounds_frozen", "UPDATE rounds SET trips_return = 900 WHERE id = 1"), "rounds 1: hash"),
-    (("DROP TRIGGER events_frozen", "UPDATE events SET amount = 20000 WHERE id = 2"), "events 2: hash"),
-    (("DROP TRIGGER meters_never_decrease", "UPDATE meters SET value = 100 WHERE name = 'coin_in'"),
-     "meter coin_in: is 100, the rows add up to 2200"),
-    (("UPDATE meters SET value = 5 WHERE name = 'credits'",), "meter credits"),
-    (("DROP TRIGGER rounds_no_delete", "DELETE FROM rounds WHERE id = 2"), "recovery 2: deck kept"),
-    (("DROP TRIGGER rounds_no_delete", "DELETE FROM rounds WHERE id = 2", "DELETE FROM recovery"),
-     "meter coin_in: is 2200, the rows add up to 1100"),
-    (("DROP TRIGGER events_no_delete", "DELETE FROM events WHERE id = 1"), "events 1: missing"),
-    (("UPDATE recovery SET deck = 'AcKc'",), "recovery"),
-    (("UPDATE paytables SET toml = toml || ' '",), "paytables"),
-])
+@pytest.mark.parametrize(
+    ("sql", "where"),
+    [
+        (
+            ("DROP TRIGGER rounds_frozen", "UPDATE rounds SET trips_return = 900 WHERE id = 1"),
+            "rounds 1: hash",
+        ),
+        (
+            ("DROP TRIGGER events_frozen", "UPDATE events SET amount = 20000 WHERE id = 2"),
+            "events 2: hash",
+        ),
+        (
+            (
+                "DROP TRIGGER meters_never_decrease",
+                "UPDATE meters SET value = 100 WHERE name = 'coin_in'",
+            ),
+            "meter coin_in: is 100, the rows add up to 2200",
+        ),
+        (("UPDATE meters SET value = 5 WHERE name = 'credits'",), "meter credits"),
+        (
+            ("DROP TRIGGER rounds_no_delete", "DELETE FROM rounds WHERE id = 2"),
+            "recovery 2: deck kept",
+        ),
+        (
+            (
+                "DROP TRIGGER rounds_no_delete",
+                "DELETE FROM rounds WHERE id = 2",
+                "DELETE FROM recovery",
+            ),
+            "meter coin_in: is 2200, the rows add up to 1100",
+        ),
+        (("DROP TRIGGER events_no_delete", "DELETE FROM events WHERE id = 1"), "events 1: missing"),
+        (("UPDATE recovery SET deck = 'AcKc'",), "recovery"),
+        (("UPDATE paytables SET toml = toml || ' '",), "paytables"),
+    ],
+)
 def test_verify_names_the_first_tampered_row_or_meter(paths, sql, where):
     db = _played(paths)
     assert Ledger.open(db).verify().ok
@@ -230,7 +305,9 @@ def test_garbage_file_is_not_a_ledger(tmp_path):
 
 def test_newer_schema_is_refused(paths):
     new_ledger(paths).close()
-    _tamper(paths[0], f"UPDATE meta SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'")
+    _tamper(
+        paths[0], f"UPDATE meta SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'"
+    )
     with pytest.raises(LedgerError, match="update the software"):
         Ledger.open(paths[0])
 
@@ -251,14 +328,21 @@ def test_replay_verification_re_settles_rounds(paths):
     # a forged payout with a consistent hash chain is still caught by the replay
     conn = sqlite3.connect(paths[0])
     conn.execute("DROP TRIGGER rounds_frozen")
-    row = dict(zip([d[0] for d in conn.execute("SELECT * FROM rounds").description],
-                   conn.execute("SELECT * FROM rounds").fetchone(), strict=True))
+    row = dict(
+        zip(
+            [d[0] for d in conn.execute("SELECT * FROM rounds").description],
+            conn.execute("SELECT * FROM rounds").fetchone(),
+            strict=True,
+        )
+    )
     row["ante_return"] += 1000
     row["paid"] += 1000
     row["credits_after"] += 1000
     row["hash"] = chain_hash(GENESIS, row)
-    conn.execute("UPDATE rounds SET ante_return = ?, paid = ?, credits_after = ?, hash = ? WHERE id = 1",
-                 (row["ante_return"], row["paid"], row["credits_after"], row["hash"]))
+    conn.execute(
+        "UPDATE rounds SET ante_return = ?, paid = ?, credits_after = ?, hash = ? WHERE id = 1",
+        (row["ante_return"], row["paid"], row["credits_after"], row["hash"]),
+    )
     conn.commit()
     conn.close()
     ledger = Ledger.open(paths[0], readonly=True)
@@ -280,3 +364,23 @@ def test_a_creation_cut_short_leaves_no_ledger_behind(paths):
     db.with_name("uth.db.new").write_bytes(b"half-made")  # power cut while creating
     ledger, created = open_or_create(db, marker, paytable=lambda: TABLE)
     assert created and ledger.verify().ok and not db.with_name("uth.db.new").exists()
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["a", "b", "detail", "kind", "z"]),
+        st.one_of(
+            st.none(),
+            st.integers(-(2**62), 2**62),
+            st.text(st.characters(exclude_categories=["Cs"])),
+        ),
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_python_and_sqlite_render_the_same_canonical_json(row):
+    """Rows are hashed in Python when written and re-hashed from SQLite's json_object."""
+    conn = sqlite3.connect(":memory:")
+    keys = sorted(row)
+    args = ", ".join(f"'{k}', ?" for k in keys)
+    (sql_text,) = conn.execute(f"SELECT json_object({args})", [row[k] for k in keys]).fetchone()
+    assert canonical(row) == sql_text

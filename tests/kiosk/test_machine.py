@@ -75,7 +75,13 @@ def test_a_round_from_chips_to_settlement(machine):
     machine.add_chip("ante", 500)
     machine.add_chip("trips", 500)
     s = machine.snapshot()
-    assert (s.credits, s.available, s.bet_ante, s.bet_trips, s.phase) == (10000, 8500, 1000, 500, "betting")
+    assert (s.credits, s.available, s.bet_ante, s.bet_trips, s.phase) == (
+        10000,
+        8500,
+        1000,
+        500,
+        "betting",
+    )
     machine.deal()
     s = machine.snapshot()
     assert s.phase == MachinePhase.IN_ROUND and s.game_phase == Phase.PREFLOP
@@ -91,7 +97,10 @@ def test_a_round_from_chips_to_settlement(machine):
     assert s.credits == 10000 - seat.staked + seat.returned
     rec = machine.recall(1)[0]
     assert rec.state == "settled" and rec.commitment_ok() and rec.play == 2000
-    assert [(d.phase, d.action) for d in rec.decisions] == [("preflop", "check"), ("flop", "play_2x")]
+    assert [(d.phase, d.action) for d in rec.decisions] == [
+        ("preflop", "check"),
+        ("flop", "play_2x"),
+    ]
     assert rec.credits_before == 10000 and rec.credits_after == s.credits
     assert rec.player_hole == s.hole and rec.dealer_hole == s.dealer and rec.board == s.board
     verified(machine)
@@ -158,7 +167,11 @@ def test_ledger_is_written_before_the_change_takes_effect(machine, monkeypatch):
     with pytest.raises(PlayDisabled, match="ledger write failed"):
         machine.decide(Action.CHECK)
     after = machine.snapshot()
-    assert (after.game_phase, after.board, after.credits) == (before.game_phase, before.board, before.credits)
+    assert (after.game_phase, after.board, after.credits) == (
+        before.game_phase,
+        before.board,
+        before.credits,
+    )
     assert any(t.code == LEDGER_TILT for t in after.tilts)
     with pytest.raises(PlayDisabled):
         machine.decide(Action.CHECK)
@@ -175,8 +188,19 @@ def test_power_failure_mid_round_resumes_exactly(config):
     m.ledger.close()  # the power goes: no power_down, no cleanup
     m2 = Machine.open(config, rng=SeededRandomSource(99))
     s2 = m2.snapshot()
-    for field in ("phase", "game_phase", "round_id", "hole", "board", "ante", "trips", "play", "credits",
-                  "legal", "commitment"):
+    for field in (
+        "phase",
+        "game_phase",
+        "round_id",
+        "hole",
+        "board",
+        "ante",
+        "trips",
+        "play",
+        "credits",
+        "legal",
+        "commitment",
+    ):
         assert getattr(s2, field) == getattr(s1, field), field
     assert "power failure" in s2.message
     resumed = m2.ledger.events(("round_resumed",))
@@ -236,12 +260,34 @@ def test_payout_strategy_seam(config):
     m = Machine.open(config, payout=TicketPayout())
     funded(m, 2000)
     m.cash_out()
-    assert (m.ledger.meters["tickets_out"], m.ledger.meters["tickets_out_count"], m.credits) == (2000, 1, 0)
+    assert (m.ledger.meters["tickets_out"], m.ledger.meters["tickets_out_count"], m.credits) == (
+        2000,
+        1,
+        0,
+    )
     m.payout = TicketPayout(fail=True)
     funded(m, 1000)
     m.cash_out()
     assert m.credits == 1000 and m.ledger.meters["cashout_failed"] == 1000
     assert m.snapshot().cashout is None
+    verified(m)
+    m.close()
+
+
+def test_tickets_printed_here_redeem_once(config):
+    m = Machine.open(config, payout=TicketPayout())
+    funded(m, 2000)
+    m.cash_out()  # prints ticket 123456789012345678 for $20.00
+    with pytest.raises(ValueError, match="not a \\$10.00 ticket"):
+        m.insert_credits(1000, "ticket:123456789012345678")
+    assert m.ticket_escrow("999", "t0") is None
+    assert m.ticket_escrow("123456789012345678", "t1") == 2000
+    m.ticket_credited("123456789012345678", 2000, "t1")
+    m.ticket_credited("123456789012345678", 2000, "t1")  # repeated VEND VALID
+    assert m.credits == 2000 and m.ledger.meters["tickets_in_count"] == 1
+    assert m.ticket_escrow("123456789012345678", "t2") is None  # already redeemed
+    with pytest.raises(ValueError, match="still to be redeemed"):
+        m.insert_credits(2000, "ticket:123456789012345678")
     verified(m)
     m.close()
 
@@ -305,8 +351,14 @@ def test_tilts_and_door_persist_across_power_cycles_but_device_tilts_do_not(conf
     m = Machine.open(config)
     m.tilt("custom", "call technician")
     m.door(True)
-    ev = types.SimpleNamespace(device="validator", kind="stacker_open", detail="stacker removed",
-                               tilt=True, active=True, code=None)
+    ev = types.SimpleNamespace(
+        device="validator",
+        kind="stacker_open",
+        detail="stacker removed",
+        tilt=True,
+        active=True,
+        code=None,
+    )
     m.device_event(ev)
     assert {t.code for t in m.snapshot().tilts} == {"custom", "device:validator:stacker_open"}
     m.device_event(types.SimpleNamespace(**{**ev.__dict__, "active": False}))
@@ -330,9 +382,17 @@ def test_jackpot_is_hand_paid_and_tilts(tmp_path):
         if m.snapshot().jackpot:
             break
     s = m.snapshot()
-    assert s.jackpot >= 1500 and any(t.code == JACKPOT_TILT for t in s.tilts) and "JACKPOT" in s.message
+    assert (
+        s.jackpot >= 1500
+        and any(t.code == JACKPOT_TILT for t in s.tilts)
+        and "JACKPOT" in s.message
+    )
     rec = m.recall(1)[0]
-    assert rec.jackpot == s.jackpot and rec.paid == 0 and rec.credits_after == rec.credits_before - rec.staked
+    assert (
+        rec.jackpot == s.jackpot
+        and rec.paid == 0
+        and rec.credits_after == rec.credits_before - rec.staked
+    )
     assert m.ledger.meters["jackpot"] == s.jackpot
     with pytest.raises(PlayDisabled):
         m.add_chip("ante", 500)
@@ -378,7 +438,9 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
     fake.cached_rtp = lambda table: {"main_total": 0.978, "play": 1.2, "trips": 0.75}
     monkeypatch.setitem(sys.modules, "engine.par", fake)
     machine.operator_login("3333")
-    with pytest.raises(ConfigurationError, match=r"trips RTP 75.000% is outside the approved 80.0%-100.0%"):
+    with pytest.raises(
+        ConfigurationError, match=r"trips RTP 75.000% is outside the approved 80.0%-100.0%"
+    ):
         machine.set_paytable(OTHER_TABLE)
     fake.cached_rtp = lambda table: None  # not cached: skipped
     machine.set_paytable(PAYTABLE_DIR / "standard.toml")
@@ -471,7 +533,11 @@ def test_corrupt_ledger_comes_up_tilted_and_refuses_everything(config):
     s = m.snapshot()
     assert [t.code for t in s.tilts] == [LEDGER_TILT] and "LEDGER FAULT" in s.tilts[0].message
     assert "events 3: hash" in s.tilts[0].message
-    for call in (lambda: m.insert_credits(100, "bill:100"), m.cash_out, lambda: m.operator_login("3333")):
+    for call in (
+        lambda: m.insert_credits(100, "bill:100"),
+        m.cash_out,
+        lambda: m.operator_login("3333"),
+    ):
         with pytest.raises(PlayDisabled):
             call()
     assert m.ledger is None

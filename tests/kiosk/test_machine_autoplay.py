@@ -22,7 +22,9 @@ def autoplay(capsys, *argv: str) -> dict:
 
 def test_autoplay_plays_cashes_out_and_balances(tmp_path, capsys):
     db = tmp_path / "uth.db"
-    report = autoplay(capsys, "--db", str(db), "--rounds", "8", "--seed", "5", "--cashout-every", "4")
+    report = autoplay(
+        capsys, "--db", str(db), "--rounds", "8", "--seed", "5", "--cashout-every", "4"
+    )
     assert report["rounds"] == 8 and report["resumed"] == 0 and report["cashouts"] == 2
     ledger = Ledger.open(db, readonly=True)
     result = ledger.verify(replay=True)
@@ -66,9 +68,27 @@ def test_strategy_comes_from_the_maths_module_when_present(monkeypatch):
 
 
 def test_plain_policy_decisions_are_legal():
-    view = SeatView(seat=1, phase=Phase.PREFLOP, hole=(48, 49), board=(), ante=500, trips=0, play=0,
-                    folded=False, legal=(Action.PLAY_4X, Action.PLAY_3X, Action.CHECK))
+    view = SeatView(
+        seat=1,
+        phase=Phase.PREFLOP,
+        hole=(48, 49),
+        board=(),
+        ante=500,
+        trips=0,
+        play=0,
+        folded=False,
+        legal=(Action.PLAY_4X, Action.PLAY_3X, Action.CHECK),
+    )
     assert plain_policy(view) == Action.PLAY_4X
-    river = SeatView(seat=1, phase=Phase.RIVER, hole=(0, 5), board=(10, 15, 20, 25, 30), ante=500,
-                     trips=0, play=0, folded=False, legal=(Action.PLAY_1X, Action.FOLD))
+    river = SeatView(
+        seat=1,
+        phase=Phase.RIVER,
+        hole=(0, 5),
+        board=(10, 15, 20, 25, 30),
+        ante=500,
+        trips=0,
+        play=0,
+        folded=False,
+        legal=(Action.PLAY_1X, Action.FOLD),
+    )
     assert plain_policy(river) == Action.PLAY_1X

@@ -2,7 +2,10 @@
 
 ``attract`` -> ``table`` (bets, decisions, results) with ``paytable``, ``help``,
 ``recall`` and ``settings`` a touch away; ``cashout`` while a payout runs; ``operator``
-behind the key switch (F12) or the hidden corner sequence and a PIN.
+behind the key switch (F12) or the hidden corner sequence and a PIN.  The Tournament
+button on the attract screen opens ``tournament_setup`` -> ``tournament`` (the table) with
+``tournament_history``, ``tournament_rankings``, ``tournament_results`` and
+``tournament_records``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,16 @@ def registry() -> dict[str, type]:
     from kiosk.ui.scenes.recall import RecallScene
     from kiosk.ui.scenes.settings import SettingsScene
     from kiosk.ui.scenes.table import TableScene
+    from kiosk.ui.scenes.tournament_history import TournamentHistoryScene
+    from kiosk.ui.scenes.tournament_rankings import TournamentRankingsScene
+    from kiosk.ui.scenes.tournament_records import TournamentRecordsScene
+    from kiosk.ui.scenes.tournament_results import TournamentResultsScene
+    from kiosk.ui.scenes.tournament_setup import TournamentSetupScene
+    from kiosk.ui.scenes.tournament_table import TournamentTableScene
 
     scenes = (AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene,
-              CashoutScene, OperatorScene)
+              CashoutScene, OperatorScene,
+              # tournament mode (free play, chips are points): setup -> table -> results
+              TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
+              TournamentResultsScene, TournamentRecordsScene)
     return {cls.name: cls for cls in scenes}

@@ -41,6 +41,9 @@ class AttractScene(Scene):
             out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), "set_language", lang,
                               style=style, size=30))
             x += 234
+        # tournament mode (free play, points only): see kiosk/ui/scenes/tournament_setup.py
+        out.append(Button("tournament", (962, 262, 300, 124), _("TOURNAMENT"), "tournament", style="primary",
+                          sublabel=_("Free play · points only"), size=34))
         return out
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
@@ -53,6 +56,9 @@ class AttractScene(Scene):
             return True
         if name == "language":
             i18n.set_language(i18n.next_language())
+            return True
+        if name == "tournament":
+            self.app.go("tournament_setup")
             return True
         if name in ("deal", "chip", "help", "paytable", "recall", "settings"):
             self.app.go("table" if name in ("deal", "chip") else name)

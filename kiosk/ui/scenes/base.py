@@ -85,6 +85,12 @@ class Scene:
         pass
 
     # helpers --------------------------------------------------------------------------
+    #: Rectangles changed by the last ``draw`` (None: the whole screen).
+    dirty: list[pygame.Rect] | None = None
+
+    def invalidate(self) -> None:
+        """The next ``draw`` must repaint the whole screen (scenes that draw partially)."""
+
     def pressed_id(self) -> str | None:
         if self.pressed and self.app.now < self.pressed[1]:
             return self.pressed[0]

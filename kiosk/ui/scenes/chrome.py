@@ -52,7 +52,7 @@ def top_buttons(active: str = "") -> list[Button]:
     """The top bar's buttons (right side); ``active`` is the scene shown now."""
     items = [
         ("language", i18n.native_name(i18n.language()), "language", "L"),
-        ("settings", _("Settings"), "settings", "D"),
+        ("settings", _("Settings"), "settings", "E"),
         ("recall", _("History"), "recall", "G"),
         ("paytable", _("Pays"), "paytable", "Y"),
         ("help", _("Rules"), "help", "H"),
@@ -67,16 +67,14 @@ def top_buttons(active: str = "") -> list[Button]:
     return out
 
 
-def draw_top_bar(app: App, surface: pygame.Surface, active: str = "") -> list[Button]:
+def draw_top_background(app: App, surface: pygame.Surface) -> None:
+    """The bar, the title and the cabinet's identity (static: cached by the table)."""
     ui, lay = app.painter, app.layout
-    bar = lay.rect(0, 0, 1280, TOP_H)
-    bar.x, bar.width = 0, lay.size[0]
-    bar.y, bar.height = 0, bar.bottom
+    bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, TOP_H).bottom)
     surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
     pygame.draw.line(surface, theme.GOLD_DARK, (0, bar.bottom - 1), (lay.size[0], bar.bottom - 1),
                      max(1, lay.px(2)))
-    buttons = top_buttons(active)
-    title_w = buttons[0].rect[0] - 40
+    title_w = top_buttons()[0].rect[0] - 40
     ui.fitted(surface, _(TITLE), 34, theme.GOLD, title_w, bold=True, topleft=(22, 10))
     snap = app.model.snap
     casino = getattr(app, "casino_name", "") or ""
@@ -84,6 +82,13 @@ def draw_top_bar(app: App, surface: pygame.Surface, active: str = "") -> list[Bu
     info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
                                      snap.paytable.name) if x)
     ui.fitted(surface, info, 18, theme.MUTED, title_w, topleft=(24, 58))
+
+
+def draw_top_bar(app: App, surface: pygame.Surface, active: str = "", background: bool = True) -> list[Button]:
+    """The top bar; ``background=False`` when the caller's cached layer already has it."""
+    if background:
+        draw_top_background(app, surface)
+    buttons = top_buttons(active)
     app.painter.draw_buttons(surface, buttons, app.scene.pressed_id())
     return buttons
 
@@ -105,15 +110,28 @@ def top_command(app: App, name: str) -> bool:
     return False
 
 
-def meter(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
-          value: str, colour=theme.METER_TEXT) -> None:
+def meter_frame(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str) -> None:
+    """A meter's panel and title (static)."""
     ui, lay = app.painter, app.layout
     r = lay.rect(*rect)
     surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=10, border=theme.GOLD_DARK, border_w=2), r)
     x, y, w, h = rect
     ui.fitted(surface, title, 17, theme.MUTED, w - 20, bold=True, midleft=(x + 12, y + h / 2))
-    tw = app.text.size(title, lay.px(17), True)[0] / lay.scale
+
+
+def meter_value(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
+                value: str, colour=theme.METER_TEXT) -> None:
+    """A meter's value, right-aligned beside its title."""
+    ui, lay = app.painter, app.layout
+    x, y, w, h = rect
+    tw = app.text.size(title, app.text.fit_px(title, lay.px(17), lay.px(w - 20), True), True)[0] / lay.scale
     ui.fitted(surface, value, 30, colour, w - tw - 34, bold=True, midright=(x + w - 12, y + h / 2 + 1))
+
+
+def meter(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
+          value: str, colour=theme.METER_TEXT) -> None:
+    meter_frame(app, surface, rect, title)
+    meter_value(app, surface, rect, title, value, colour)
 
 
 def currency(app: App) -> str:

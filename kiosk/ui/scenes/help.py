@@ -72,11 +72,13 @@ SHORTCUT_LINES: list[tuple[str, str]] = [
     ("P / M", N_("Play the most allowed (4×, 2×, 1×) / Play 3×")),
     ("K / F", N_("Check / Fold")),
     ("O", N_("Cash out")),
-    ("H / Y / G", N_("Rules / Pays / History")),
+    ("H, F1 / Y / G", N_("Rules / Pays / History")),
     ("L", N_("Change the language")),
+    ("E", N_("Settings")),
     ("D / U / V", N_("Deck colours / Animation speed / Sound")),
     ("Esc", N_("Back")),
     ("1 – 6, T", N_("Demo: insert a bill ($1 to $100), insert the last ticket")),
+    ("F9", N_("Demo: open or close the door")),
     ("F12", N_("Attendant key")),
 ]
 #: Key labels that are words, so translated.
@@ -152,8 +154,8 @@ class HelpScene(Scene):
         ui = self.ui
         ui.fitted(surface, _("Keyboard shortcuts"), 36, theme.GOLD, 1000, bold=True, topleft=(70, 122))
         for i, (keys, what) in enumerate(SHORTCUT_LINES):
-            col, row = divmod(i, 7)
-            x, y = 70 + col * 590, 184 + row * 56
+            col, row = divmod(i, 8)
+            x, y = 70 + col * 590, 180 + row * 52
             ui.fitted(surface, _(keys) if keys in WORD_KEYS else keys, 22, theme.WIN, 170,
                       bold=True, topleft=(x, y))
             ui.paragraph(surface, _(what), 20, theme.CREAM, x + 180, y + 2, 390, line_gap=1.15)

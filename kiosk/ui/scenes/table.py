@@ -20,8 +20,16 @@ from kiosk.ui import i18n, theme
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.i18n import N_, _, category_name, hand_name, pgettext
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import draw_top_bar, fmt, meter, top_buttons, top_command
-from kiosk.ui.widgets import Button
+from kiosk.ui.scenes.chrome import (
+    draw_top_background,
+    draw_top_bar,
+    fmt,
+    meter_frame,
+    meter_value,
+    top_buttons,
+    top_command,
+)
+from kiosk.ui.widgets import Button, DamageSurface
 
 # -- geometry (design units) --------------------------------------------------------------
 CARD_W = 92
@@ -108,6 +116,11 @@ class TableScene(Scene):
         self._static: pygame.Surface | None = None
         self._static_key: tuple = ()
         self.clock = 0.0  # animation time
+        self._prev_rects: list[pygame.Rect] | None = None
+        self._drawn_static: pygame.Surface | None = None
+        self._base: pygame.Surface | None = None
+        self._base_sig: tuple | None = None
+        self.dirty: list[pygame.Rect] | None = None
         self.reset_round()
 
     # -- round presentation ------------------------------------------------------------------
@@ -196,6 +209,7 @@ class TableScene(Scene):
     # -- the scene verbs ----------------------------------------------------------------------
     def enter(self, **kwargs: Any) -> None:
         self.popup = None
+        self.invalidate()
         if self.app.previous == "attract" or self.chip_index >= len(self.chips()):
             self.chip_index = self.default_chip()
         self.clamp_chip()
@@ -356,6 +370,8 @@ class TableScene(Scene):
                                   style=ACTION_STYLES.get(a, "play"), sublabel=sub, hint=hint, size=32))
                 x += 268
             return out
+        if self.busy and snap.hole and not self.revealed:
+            return out  # the reveal is running: nothing to press (a touch skips it)
         betting = self.betting()
         x = 16
         for i, c in enumerate(self.chips()):
@@ -396,7 +412,8 @@ class TableScene(Scene):
     # -- drawing -------------------------------------------------------------------------------
     def static_layer(self) -> pygame.Surface:
         snap = self.snap
-        key = (self.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits)
+        key = (self.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits,
+               getattr(self.app, "casino_name", ""), getattr(self.app, "machine_number", ""))
         if self._static is not None and key == self._static_key:
             return self._static
         surf = self.app.felt.copy()
@@ -436,24 +453,82 @@ class TableScene(Scene):
         bar.height = lay.size[1] - bar.y
         surf.blit(ui.panel(bar.size, theme.RAIL, 240, radius=0), bar)
         pygame.draw.line(surf, theme.GOLD_DARK, (0, bar.y), (lay.size[0], bar.y), max(1, lay.px(2)))
+        draw_top_background(self.app, surf)
+        for rect, title in self.meters():
+            meter_frame(self.app, surf, rect, title)
         self._static = surf.convert() if pygame.display.get_surface() else surf
         self._static_key = key
         return self._static
 
+    def warm_up(self) -> None:
+        """Render the table layer and all 52 faces (both deck styles) and the back now."""
+        self.static_layer()
+        w = self.layout.px(CARD_W)
+        for card in range(52):
+            for four in (False, True):
+                self.app.cards.face(card, w, four)
+        self.app.cards.back(w)
+        self.app.cards.shadow(w)
+
+    def invalidate(self) -> None:
+        """Repaint the whole screen next frame (after an overlay, on entering the scene)."""
+        self._prev_rects = None
+        self._base_sig = None
+
+    def _settled(self, sp: Sprite) -> bool:
+        return self.clock >= sp.end
+
+    def _signature(self) -> tuple:
+        """Everything the base layer shows; the base is redrawn only when this changes."""
+        note = self.model.current_note()
+        blink = int(self.app.now * 1.6) % 2 if self.snap.bet_ante == 0 else 0
+        settled = tuple(sorted(k for k, sp in self.sprites.items() if self._settled(sp)))
+        return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
+                self.revealed, self.busy, note.text if note else None, blink, self.app.prefs.four_colour,
+                settled, self.round_key, self.layout.size)
+
     def draw(self, surface: pygame.Surface) -> None:
-        snap = self.snap
-        surface.blit(self.static_layer(), (0, 0))
-        draw_top_bar(self.app, surface)
-        self._draw_spots(surface)
-        self._draw_cards(surface)
-        self._draw_names(surface)
-        self._draw_meters(surface)
-        self._draw_message(surface)
-        self.draw_buttons(surface, [b for b in self.buttons() if not b.id.startswith("top_")]
-                          if not self.popup else [])
-        if self.popup:
-            self._draw_popup(surface)
-        del snap
+        """Two layers: the *base* (the cached table plus everything that is not moving) is
+        redrawn only when something in it changes; every frame restores the base under
+        last frame's moving cards and draws the cards in flight or turning over.
+        :attr:`dirty` lists the changed rectangles (None: the whole screen)."""
+        static = self.static_layer()
+        sig = self._signature()
+        prev = self._prev_rects
+        if self._base is None or self._base.get_size() != surface.get_size():
+            self._base = static.copy()
+            sig_changed = True
+        else:
+            sig_changed = sig != self._base_sig or self._drawn_static is not static
+        if sig_changed:
+            base = self._base
+            base.blit(static, (0, 0))
+            d = DamageSurface(base)
+            draw_top_bar(self.app, d, background=False)  # type: ignore[arg-type]
+            self._draw_spots(d)  # type: ignore[arg-type]
+            self._draw_cards(d, moving=False)  # type: ignore[arg-type]
+            self._draw_names(d)  # type: ignore[arg-type]
+            self._draw_meters(d)  # type: ignore[arg-type]
+            self._draw_message(d)  # type: ignore[arg-type]
+            if self.popup:
+                self._draw_popup(d)  # type: ignore[arg-type]
+            else:
+                self.draw_buttons(d, [b for b in self.buttons() if not b.id.startswith("top_")])  # type: ignore[arg-type]
+            self._base_sig = sig
+            self._drawn_static = static
+            surface.blit(base, (0, 0))
+            full = True
+        else:
+            full = prev is None
+            if full:
+                surface.blit(self._base, (0, 0))
+            else:
+                for r in prev:
+                    surface.blit(self._base, r, r)
+        d = DamageSurface(surface)
+        self._draw_cards(d, moving=True)  # type: ignore[arg-type]
+        self.dirty = None if full else (prev or []) + d.rects
+        self._prev_rects = d.rects
 
     def _shown_amounts(self) -> dict[str, int]:
         snap = self.snap
@@ -470,9 +545,8 @@ class TableScene(Scene):
         betting = self.betting() and not self.busy
         for spot, (x, y, r) in SPOTS.items():
             amount = amounts.get(spot, 0)
-            if betting and spot in ("ante", "trips") and int(self.app.now * 1.6) % 2 == 0 and (
-                    spot == "ante" and amount == 0 and self.snap.credits > 0):
-                pygame.draw.circle(surface, theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
+            if betting and spot == "ante" and amount == 0 and self.snap.credits > 0 and int(self.app.now * 1.6) % 2 == 0:
+                surface.circle(theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
             if amount > 0:
                 self._chip_stack(surface, amount, x, y + 6)
             if seat is not None:
@@ -501,7 +575,8 @@ class TableScene(Scene):
             face = self.ui.chip_face((size, size), colour, label if k == n - 1 else "")
             surface.blit(face, face.get_rect(center=self.layout.pos(x, y - k * 5)))
 
-    def _draw_cards(self, surface: pygame.Surface) -> None:
+    def _draw_cards(self, surface: pygame.Surface, moving: bool) -> None:
+        """The cards settled in place (``moving=False``) or those in flight or turning."""
         lay = self.layout
         w = lay.px(CARD_W)
         cards = self.app.cards
@@ -512,7 +587,7 @@ class TableScene(Scene):
         dealers = set(res.dealer_best_five) if res is not None else set()
         shoe = SHOE
         for sp in sorted(self.sprites.values(), key=lambda s: s.t_deal):
-            if self.clock < sp.t_deal:
+            if self.clock < sp.t_deal or self._settled(sp) == moving:
                 continue
             tx, ty = slot_pos(sp.slot)
             if self.clock < sp.t_land:
@@ -536,13 +611,13 @@ class TableScene(Scene):
             if res is not None and sp.card is not None:
                 full = pygame.Rect(pos[0], pos[1] - lift, w, lay.px(CARD_H))
                 if sp.card in mine:
-                    pygame.draw.rect(surface, theme.WIN, full.inflate(lay.px(6), lay.px(6)), max(2, lay.px(4)),
-                                     border_radius=lay.px(10))
+                    surface.rect(theme.WIN, full.inflate(lay.px(6), lay.px(6)), max(2, lay.px(4)),
+                                 border_radius=lay.px(10))
                 if sp.card in dealers and sp.slot[0] in "db":
                     mark = full.inflate(-lay.px(24), 0)
                     mark.height = max(2, lay.px(6))
                     mark.y = full.bottom + lay.px(4) if sp.slot[0] == "b" else full.bottom + lay.px(4)
-                    pygame.draw.rect(surface, theme.PUSH, mark, border_radius=lay.px(3))
+                    surface.rect(theme.PUSH, mark, border_radius=lay.px(3))
                 if sp.card not in mine and sp.card not in dealers:
                     dim = self.ui.panel(full.size, (0, 0, 0), 110, radius=8)
                     surface.blit(dim, full)
@@ -599,10 +674,14 @@ class TableScene(Scene):
                 win = res.seat(1).returned
         amounts = self._shown_amounts()
         bet = sum(amounts.values())
-        meter(self.app, surface, (16, 564, 340, 48), _("CREDIT"), fmt(self.app, credits))
-        meter(self.app, surface, (366, 564, 236, 48), _("BET"), fmt(self.app, bet))
-        meter(self.app, surface, (612, 564, 236, 48), _("WIN"), fmt(self.app, win),
-              theme.WIN if win else theme.METER_TEXT)
+        (r1, t1), (r2, t2), (r3, t3) = self.meters()
+        meter_value(self.app, surface, r1, t1, fmt(self.app, credits))
+        meter_value(self.app, surface, r2, t2, fmt(self.app, bet))
+        meter_value(self.app, surface, r3, t3, fmt(self.app, win), theme.WIN if win else theme.METER_TEXT)
+
+    @staticmethod
+    def meters() -> list[tuple[tuple[float, float, float, float], str]]:
+        return [((16, 564, 340, 48), _("CREDIT")), ((366, 564, 236, 48), _("BET")), ((612, 564, 236, 48), _("WIN"))]
 
     def prompt(self) -> tuple[str, tuple[int, int, int]]:
         """The one line telling the player what happens next."""
