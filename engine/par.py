@@ -57,8 +57,8 @@ from engine.par_report import (
     trips_figures,
 )
 from engine.par_tables import (
-    FULL_DECK,
     BINOM,
+    FULL_DECK,
     colex_subsets,
     deck_symmetry,
     flop_index,
@@ -69,7 +69,7 @@ from engine.paytable import Paytable
 
 Progress = Callable[[int, int], None]
 N_FLOPS52 = 22100
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # bump whenever the maths changes: older cached results are then ignored
 
 
 # -- cache -------------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def _run_flops(indices: Sequence[int]) -> tuple[np.ndarray, list[tuple[int, np.n
     for j in indices:
         flop = tuple(int(c) for c in sym.flops[j])
         w = int(sym.flop_weights[j])
-        res = analyse_flop(flop, deck, params, strategy)
+        res = analyse_flop(flop, deck, params, strategy, sym.card_maps)
         cls = sym.hand_class[pair_index52(res.holes[:, 0], res.holes[:, 1])]
         mp = np.where(res.flop_bet[:, None], 2, np.array([[0, 1]]))
         rows = (cls[:, None] * 3 + mp).ravel()

@@ -38,8 +38,8 @@ import numpy as np
 
 from engine.evaluator import category_batch, category_floors, evaluate_batch
 from engine.hand_classes import HandCategory
-from engine.paytable import Paytable
 from engine.par_tables import FlopIndex, flop_index
+from engine.paytable import Paytable
 
 if TYPE_CHECKING:
     from engine.strategy import Strategy
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 WIN_Q, WIN_NQ, PUSH_Q, PUSH_NQ, LOSS_Q, LOSS_NQ = range(6)
 N_OUTCOMES = 6
 N_CATEGORIES = len(HandCategory)
-_PACK = float(1 << 21)  # per-bin sums stay below 2**21: two fit in one float64 exactly
+_PACK = float(1 << 23)  # per-bin sums (x orbit size <= 6) stay below 2**23: two fit in a float64
 
 
 @dataclass(frozen=True)
@@ -103,10 +103,19 @@ class FlopResult:
 class FlopContext:
     """Everything known about one flop, for the kernel and for strategies' river rules.
 
-    Arrays are ``(P, P)`` over boards ``b`` (rows) and hands ``i`` (columns) unless said.
+    Arrays are ``(R, P)`` over the analysed boards ``b`` (rows: all ``P`` turn-river pairs,
+    or one per orbit of the flop's own suit symmetries, see :func:`board_orbits`) and
+    all hands ``i`` (columns), unless said.  ``rows`` are the boards' pair indices and
+    ``weights`` how many boards each row stands for.
     """
 
-    def __init__(self, flop: tuple[int, int, int], deck: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        flop: tuple[int, int, int],
+        deck: tuple[int, ...],
+        rows: np.ndarray | None = None,
+        weights: np.ndarray | None = None,
+    ) -> None:
         self.flop = tuple(int(c) for c in flop)
         self.deck = tuple(deck)
         in_deck = np.zeros(52, bool)
@@ -116,6 +125,14 @@ class FlopContext:
         self.m = len(self.rem)
         self.fi: FlopIndex = flop_index(self.m)
         self.n_dealer = comb(self.m - 4, 2)
+        n_p = self.fi.n_pairs
+        self.all_rows = rows is None
+        self.rows = np.arange(n_p, dtype=np.intp) if rows is None else np.asarray(rows, np.intp)
+        self.weights = np.ones(len(self.rows), np.int64) if weights is None else np.asarray(weights, np.int64)
+
+    def _r(self, table: np.ndarray) -> np.ndarray:
+        """``table`` restricted to the analysed board rows."""
+        return table if self.all_rows else table[self.rows]
 
     @cached_property
     def e4(self) -> np.ndarray:
@@ -131,15 +148,19 @@ class FlopContext:
     @cached_property
     def strength(self) -> np.ndarray:
         """``S[b, i]``: the player's (and dealer's) seven-card strength; 0 when b, i overlap."""
-        return self.e4[self.fi.quad]
+        return self.e4[self._r(self.fi.quad)]
 
     @cached_property
     def category(self) -> np.ndarray:
         return category_batch(self.strength)
 
-    @property
+    @cached_property
     def valid(self) -> np.ndarray:
-        return self.fi.valid
+        return self._r(self.fi.valid)
+
+    @cached_property
+    def valid_i32(self) -> np.ndarray:
+        return self._r(self.fi.valid_i32)
 
     @cached_property
     def holes(self) -> np.ndarray:
@@ -147,28 +168,63 @@ class FlopContext:
         return self.rem[self.fi.pairs]
 
     @cached_property
+    def board_pairs(self) -> np.ndarray:
+        """``(R, 2)`` local cards (turn, river) of each analysed board."""
+        return self.fi.pairs[self.rows]
+
+    @cached_property
     def boards(self) -> np.ndarray:
-        """``(P, 5)`` global cards of each board: flop, turn, river."""
-        out = np.empty((self.fi.n_pairs, 5), np.int64)
+        """``(R, 5)`` global cards of each analysed board: flop, turn, river."""
+        out = np.empty((len(self.rows), 5), np.int64)
         out[:, :3] = self.flop
-        out[:, 3:] = self.holes
+        out[:, 3:] = self.rem[self.board_pairs]
         return out
 
     @cached_property
     def board_strength(self) -> np.ndarray:
-        """``(P,)`` strength of the five board cards alone."""
+        """``(R,)`` strength of the five board cards alone."""
         return evaluate_batch(self.boards.astype(np.uint8))
 
     @cached_property
     def e6(self) -> np.ndarray:
-        """``(P, m)``: strength of board ``b`` plus one more card ``z`` (0 when z is on b)."""
+        """``(R, m)``: strength of board ``b`` plus one more card ``z`` (0 when z is on b)."""
         fi = self.fi
         cards = np.empty((len(fi.triples), 6), np.uint8)
         cards[:, :3] = self.flop
         cards[:, 3:] = self.rem[fi.triples]
         e3 = np.zeros(len(fi.triples) + 1, np.uint16)
         e3[:-1] = evaluate_batch(cards)
-        return e3[fi.b_triple]
+        return e3[self._r(fi.b_triple)]
+
+
+def board_orbits(
+    flop: tuple[int, int, int], deck: tuple[int, ...], card_maps: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flop's own suit symmetries, acting on its turn-river pairs (= hands).
+
+    ``card_maps``: the deck's symmetries (:class:`engine.par_tables.DeckSymmetry`).
+    Returns ``(rows, weights, pair_perms)``: one board per orbit, the orbit sizes, and
+    each symmetry fixing the flop as a permutation of the ``P`` pair indices.
+    """
+    in_deck = np.zeros(52, bool)
+    in_deck[list(deck)] = True
+    in_deck[list(flop)] = False
+    rem = np.flatnonzero(in_deck)
+    fi = flop_index(len(rem))
+    target = sorted(flop)
+    perms = {tuple(cm[rem]) for cm in card_maps if sorted(int(c) for c in cm[list(flop)]) == target}
+    m = len(rem)
+    pair_id = np.zeros((m, m), np.intp)
+    pair_id[fi.pairs[:, 0], fi.pairs[:, 1]] = np.arange(fi.n_pairs)
+    pair_id[fi.pairs[:, 1], fi.pairs[:, 0]] = np.arange(fi.n_pairs)
+    pair_perms = []
+    for images in sorted(perms):
+        local = np.searchsorted(rem, np.array(images))
+        pair_perms.append(pair_id[local[fi.pairs[:, 0]], local[fi.pairs[:, 1]]])
+    pp = np.array(pair_perms, np.intp)
+    rep = pp.min(axis=0)
+    rows, weights = np.unique(rep, return_counts=True)
+    return rows.astype(np.intp), weights.astype(np.int64), pp
 
 
 def _runs(sv: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -251,10 +307,10 @@ def dealer_counts(ctx: FlopContext, qualify: int) -> DealerCounts:
     """Count the dealer hands each hand beats, ties and that do not qualify, on each board."""
     fi, S = ctx.fi, ctx.strength
     m = ctx.m
-    ranks = _board_ranks(S, fi.row_offset)
+    ranks = _board_ranks(S, fi.row_offset[: len(ctx.rows)])
     g = _six_card_ranks(ctx.e4[fi.g_quad], qualify)
-    pg = g[fi.g1]
-    pg += g[fi.g2]
+    pg = g[ctx._r(fi.g1)]
+    pg += g[ctx._r(fi.g2)]
     below = S < qualify
     # sentinels: 2m-3 overlapping hands per board row, 3 per six-card row (all below qualify)
     W = ranks & 0xFFFF
@@ -267,7 +323,7 @@ def dealer_counts(ctx: FlopContext, qualify: int) -> DealerCounts:
     NQ = nq_row[:, None] - (pg >> 16)
     NQ += 6
     NQ += below
-    valid = fi.valid_i32
+    valid = ctx.valid_i32
     W *= valid
     NQ *= valid
     T *= valid
@@ -276,12 +332,15 @@ def dealer_counts(ctx: FlopContext, qualify: int) -> DealerCounts:
 
 
 def optimal_decisions(
-    ctx: FlopContext, dc: DealerCounts, params: MainParams
+    ctx: FlopContext, dc: DealerCounts, params: MainParams, pair_perms: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """River decisions (play iff strictly better than folding) and flop decisions.
 
     Returns ``(river_play[b, i], flop_bet[i])``.  Values are totals over the dealer hands,
     scaled by ``params.scale``: exact integers (int32 per entry when they fit, sums in int64).
+    The flop decision sums every board: each analysed row counts for its orbit
+    (``ctx.weights``) and the sums are symmetrised over the flop's symmetries
+    (``pair_perms``, see :func:`board_orbits`).
     """
     D = params.scale
     nd = ctx.n_dealer
@@ -304,7 +363,7 @@ def optimal_decisions(
     A += Wq
     L *= 2 * D
     A -= L
-    Lnq *= ctx.fi.valid_i32
+    Lnq *= ctx.valid_i32
     Lnq *= D  # the Ante pushes when the dealer does not qualify, even if the dealer wins
     A += Lnq
     C = W * (2 * D)  # D * (W - L) = D * (2W + T - nd)
@@ -314,10 +373,25 @@ def optimal_decisions(
     fold = -2 * D * nd
     river_play = play1 > fold
     np.maximum(play1, fold, out=play1)
-    play1 *= ctx.fi.valid_i32
-    bet2 = A.sum(axis=0, dtype=np.int64) + 2 * C.sum(axis=0, dtype=np.int64)
-    check = play1.sum(axis=0, dtype=np.int64)
+    play1 *= ctx.valid_i32
+    bet2 = _board_sum(A, ctx, pair_perms) + 2 * _board_sum(C, ctx, pair_perms)
+    check = _board_sum(play1, ctx, pair_perms)
     return river_play, bet2 > check
+
+
+def _board_sum(values: np.ndarray, ctx: FlopContext, pair_perms: np.ndarray | None) -> np.ndarray:
+    """Per hand, the sum over every board of ``values`` (given on the analysed rows).
+
+    With one row per orbit of the flop's symmetry group ``H``: the sum over an orbit of
+    ``v(b', i)`` is ``o(b) / |H|`` times the sum over ``h`` in ``H`` of ``v(b, h(i))``.
+    """
+    if ctx.all_rows:
+        return values.sum(axis=0, dtype=np.int64)
+    weighted = (values * ctx.weights[:, None]).sum(axis=0, dtype=np.int64)
+    assert pair_perms is not None
+    total = weighted[pair_perms].sum(axis=0)
+    assert not (total % len(pair_perms)).any()
+    return total // len(pair_perms)
 
 
 @cache
@@ -352,33 +426,45 @@ def analyse_flop(
     deck: tuple[int, ...],
     params: MainParams,
     strategy: Strategy | None = None,
+    card_maps: np.ndarray | None = None,
 ) -> FlopResult:
     """Outcome counts for every hand on every board of ``flop``.
 
     ``strategy`` None means optimal play (decisions from the exact expected values);
-    otherwise the strategy's own flop and river rules decide.
+    otherwise the strategy's own flop and river rules decide.  With ``card_maps`` (the
+    deck's suit symmetries) only one board per orbit of the flop's own symmetries is
+    analysed and weighted by the orbit's size: the counts are then right for every
+    class of hands (summed over the class), not hand by hand; decisions stay exact.
     """
-    ctx = FlopContext(flop, deck)
+    rows = weights = pair_perms = None
+    if card_maps is not None:
+        rows, weights, pair_perms = board_orbits(flop, deck, card_maps)
+        if len(pair_perms) == 1:
+            rows = weights = pair_perms = None
+    ctx = FlopContext(flop, deck, rows, weights)
     n_p = ctx.fi.n_pairs
     dc = dealer_counts(ctx, params.qualify)
     if strategy is None:
-        river_play, flop_bet = optimal_decisions(ctx, dc, params)
+        river_play, flop_bet = optimal_decisions(ctx, dc, params, pair_perms)
     else:
         river_play = np.asarray(strategy.river_par(ctx), dtype=bool)
         flop_bet = np.asarray(strategy.flop_batch(ctx.holes, np.broadcast_to(ctx.flop, (n_p, 3))), bool)
-    key = _key_base(n_p) + _CAT[ctx.strength]
+    key = ctx._r(_key_base(n_p)) + _CAT[ctx.strength]
     np.add(key, N_CATEGORIES, out=key, where=river_play)
     key = key.ravel()
     nbins = (n_p + 1) * 2 * N_CATEGORIES
     keep = n_p * 2 * N_CATEGORIES
-    n = np.bincount(key, minlength=nbins)[:keep].astype(np.int64)
-    packed = dc.NQ * _PACK
-    packed += dc.W
-    packed = np.bincount(key, weights=packed.ravel(), minlength=nbins)[:keep]
-    sum_nq = np.floor(packed / _PACK)
-    sum_w = (packed - sum_nq * _PACK).astype(np.int64)
-    sum_nq = sum_nq.astype(np.int64)
-    sum_t = np.bincount(key, weights=dc.T.ravel(), minlength=nbins)[:keep].astype(np.int64)
+    # two bincounts, two sums packed in each (exact in float64: every sum < 2**23)
+    w = ctx.weights[:, None]
+    first = dc.NQ * _PACK
+    first += dc.W
+    second = dc.T * _PACK
+    second += 1
+    if not ctx.all_rows:
+        first *= w
+        second *= w
+    sum_nq, sum_w = _unpack(np.bincount(key, weights=first.ravel(), minlength=nbins)[:keep])
+    sum_t, n = _unpack(np.bincount(key, weights=second.ravel(), minlength=nbins)[:keep])
     shape = (n_p, 2, N_CATEGORIES)
     cells = outcome_cells(
         n.reshape(shape), sum_w.reshape(shape), sum_t.reshape(shape), sum_nq.reshape(shape),
@@ -386,6 +472,11 @@ def analyse_flop(
     )
     cat_counts = np.bincount(_CAT[ctx.e4[:-1]], minlength=N_CATEGORIES).astype(np.int64)
     return FlopResult(cells=cells, flop_bet=flop_bet, holes=ctx.holes, category_counts=cat_counts)
+
+
+def _unpack(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    high = np.floor(packed / _PACK)
+    return high.astype(np.int64), (packed - high * _PACK).astype(np.int64)
 
 
 def outcome_cells(

@@ -30,7 +30,16 @@ from typing import Any
 import numpy as np
 
 from engine.hand_classes import HandCategory
-from engine.par_flop import LOSS_NQ, LOSS_Q, N_CATEGORIES, N_OUTCOMES, PUSH_NQ, PUSH_Q, WIN_NQ, WIN_Q
+from engine.par_flop import (
+    LOSS_NQ,
+    LOSS_Q,
+    N_CATEGORIES,
+    N_OUTCOMES,
+    PUSH_NQ,
+    PUSH_Q,
+    WIN_NQ,
+    WIN_Q,
+)
 from engine.paytable import BLIND_LINES, TRIPS_LINES, Paytable
 
 MULTIPLES = (0, 1, 2, 3, 4)
@@ -283,7 +292,7 @@ def confidence(
         var = (n_c * resid**2).sum() / n
         se = math.sqrt(var / n) / (sy / n)
         est = r + shift
-        out[name] = (est, est - z * se, est + z * se)
+        out[name] = (float(est), float(est - z * se), float(est + z * se))
     return out
 
 

@@ -20,7 +20,6 @@ breakage (checked).
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +30,13 @@ from typing import Any
 import numpy as np
 
 from engine.evaluator import evaluate_batch
-from engine.par_flop import LOSS_NQ, LOSS_Q, N_CATEGORIES, N_OUTCOMES, PUSH_NQ, PUSH_Q, WIN_NQ, WIN_Q
+from engine.par_flop import (
+    LOSS_Q,
+    N_CATEGORIES,
+    N_OUTCOMES,
+    PUSH_Q,
+    WIN_Q,
+)
 from engine.par_report import (
     FIELDS,
     MULTIPLES,
@@ -49,8 +54,9 @@ from engine.settlement import Outcome, settle
 from engine.strategy import Strategy, get_strategy
 
 Progress = Callable[[int, int], None]
+_ONE = np.int64(1)
 N_CELLS = N_MULTIPLES * N_CATEGORIES * N_OUTCOMES
-DEFAULT_BATCH = 1 << 15
+DEFAULT_BATCH = 1 << 14
 # columns of a dealt round: the player's seven cards, then the dealer's two, so that
 # columns 0..6 are the player's hand and 2..8 the dealer's
 PLAYER = (0, 1)
@@ -90,46 +96,60 @@ def deal(rng: np.random.Generator, n: int, deck: np.ndarray, fixed: Sequence[int
     (a draw that repeats a card of its round is redrawn, which is the same thing), so
     every ordered deal is equally likely, as with the cabinet's Fisher-Yates shuffle.
     ``fixed`` cards (a sub-problem: the player's two, then the flop, then turn and river)
-    fill the first columns; the rest come from the remaining cards of ``deck``.
+    fill the first columns; the rest come from the remaining cards of ``deck``.  The
+    result is a column-major view (each column contiguous), as the evaluator reads it.
     """
     fixed = [int(c) for c in fixed]
     rest = np.array([c for c in deck if c not in fixed], dtype=np.int64)
     k = len(rest)
     if k > 63:
         raise ValueError("a deck has at most 52 cards")
-    out = np.empty((9, n), np.int64)
+    out = np.empty((9, n), np.uint8)
     for i, c in enumerate(fixed):
         out[i] = c
+    first = len(fixed)
+    pos_all = rng.integers(0, k, size=(9 - first, n), dtype=np.int16)
     taken = np.zeros(n, np.int64)  # bit j: rest[j] already dealt in this round
-    for i in range(len(fixed), 9):
-        pos = rng.integers(0, k, size=n)
-        bit = np.left_shift(1, pos)
-        again = np.flatnonzero(taken & bit)
-        while again.size:
-            p = rng.integers(0, k, size=again.size)
-            pos[again] = p
-            b = np.left_shift(1, p)
-            bit[again] = b
-            again = again[(taken[again] & b) != 0]
+    for i in range(first, 9):
+        pos = pos_all[i - first]
+        bit = np.left_shift(_ONE, pos)
+        if i > first:
+            again = np.flatnonzero(taken & bit)
+            while again.size:
+                p = rng.integers(0, k, size=again.size, dtype=np.int16)
+                pos[again] = p
+                b = np.left_shift(_ONE, p)
+                bit[again] = b
+                again = again[(taken[again] & b) != 0]
         taken |= bit
-        out[i] = pos
-    out[len(fixed):] = rest[out[len(fixed):]]
-    return out.T.astype(np.uint8)
+        out[i] = pos if k == 52 else rest[pos]
+    return out.T
 
 
 def play_batch(
-    rounds: np.ndarray, strategy: Strategy, table: Paytable, deck: Sequence[int] | None = None
+    rounds: np.ndarray,
+    strategy: Strategy,
+    table: Paytable,
+    deck: Sequence[int] | None = None,
+    start: str = "preflop",
 ) -> SimTally:
-    """Decide and settle a batch of dealt rounds (``(n, 9)`` from :func:`deal`)."""
+    """Decide and settle a batch of dealt rounds (``(n, 9)`` from :func:`deal`).
+
+    ``start``: the first decision taken ("preflop", "flop" or "river"); starting later
+    means the player checked before (sub-problems with a fixed flop or board).
+    """
     n = len(rounds)
     holes = rounds[:, PLAYER]
     board = rounds[:, BOARD]
     ps = evaluate_batch(rounds[:, 0:7])  # player: hole + board
     ds = evaluate_batch(rounds[:, 2:9])  # dealer: board + hole
 
-    mult = np.asarray(strategy.preflop_batch(holes), np.int64)
+    if start == "preflop":
+        mult = np.asarray(strategy.preflop_batch(holes), np.int64)
+    else:
+        mult = np.zeros(n, np.int64)
     rest = np.flatnonzero(mult == 0)
-    if rest.size:
+    if rest.size and start != "river":
         bet2 = np.asarray(strategy.flop_batch(holes[rest], board[rest, :3]), bool)
         mult[rest[bet2]] = 2
         rest = rest[~bet2]
@@ -187,7 +207,9 @@ def _work(seed_seq: np.random.SeedSequence, rounds: int, batch: int) -> SimTally
     done = 0
     while done < rounds:
         n = min(batch, rounds - done)
-        tally.add(play_batch(deal(rng, n, deck_arr, fixed), strategy, table, None if deck == FULL_DECK else deck))
+        start = {0: "preflop", 2: "preflop", 5: "flop", 7: "river"}[len(fixed)]
+        tally.add(play_batch(deal(rng, n, deck_arr, fixed), strategy, table,
+                             None if deck == FULL_DECK else deck, start))
         done += n
         if counter is not None:
             with counter.get_lock():
@@ -218,6 +240,7 @@ def run(
     fixed = tuple(int(c) for c in fixed)
     if not set(fixed) <= set(deck) or len(set(fixed)) != len(fixed) or len(fixed) not in (0, 2, 5, 7):
         raise ValueError("fixed cards: none, the player's two, + the flop, or + the whole board, from the deck")
+    # a fixed flop (board) starts the round at the flop (river): the player checked before
     workers = max(1, min(workers, rounds))
     seqs = np.random.SeedSequence(seed).spawn(workers)
     shares = _shares(rounds, workers)
@@ -296,6 +319,10 @@ def simulate(
     progress: Progress | None = None,
 ) -> ParReport:
     """Simulate and report: the figures of :func:`engine.par.par` plus rounds and intervals.
+
+    ``fixed``: the player's two cards, optionally followed by the flop, or by the whole
+    board: a sub-problem.  With a fixed flop the player is taken to have checked
+    pre-flop; with a fixed board, to have checked pre-flop and on the flop.
 
     ``extra["ci95"]`` / ``extra["ci99"]`` map each RTP to its interval ``[low, high]``.
     """

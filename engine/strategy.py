@@ -43,7 +43,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -51,7 +50,6 @@ import numpy as np
 from engine.evaluator import category_batch, evaluate, evaluate_batch
 from engine.hand_classes import HandCategory, category, category_floors
 from engine.par_eval import dealer_outs as dealer_outs_batch
-from engine.par_eval import rank_counts
 from engine.paytable import PAYTABLE_DIR, Paytable, load_paytable
 from engine.uth import Action, Phase, SeatView
 
@@ -218,6 +216,10 @@ def _chart() -> np.ndarray:
 _CHART = _chart()
 
 
+_RANK_BIT = np.left_shift(1, np.arange(52) >> 2).astype(np.int64)
+_SUIT_NIBBLE = np.left_shift(1, 4 * (np.arange(52) & 3)).astype(np.int64)
+
+
 def simple_river_batch(
     holes: np.ndarray,
     boards: np.ndarray,
@@ -228,11 +230,11 @@ def simple_river_batch(
     strengths if already known."""
     holes = np.asarray(holes, dtype=np.intp)
     boards = np.asarray(boards, dtype=np.intp)
-    n = len(holes)
-    counts = rank_counts(np.concatenate([holes, boards], axis=1))
-    rows = np.arange(n)
-    r = holes >> 2
-    out = (counts[rows, r[:, 0]] >= 2) | (counts[rows, r[:, 1]] >= 2)  # hidden pair
+    h0, h1 = _RANK_BIT[holes[:, 0]], _RANK_BIT[holes[:, 1]]
+    board_ranks = _RANK_BIT[boards[:, 0]]
+    for j in range(1, 5):
+        board_ranks = board_ranks | _RANK_BIT[boards[:, j]]
+    out = (h0 == h1) | (((h0 | h1) & board_ranks) != 0)  # hidden pair
     rest = np.flatnonzero(~out)
     if rest.size == 0:
         return out
@@ -245,25 +247,37 @@ def simple_river_batch(
     if better.any():
         sel = np.flatnonzero(better)
         better[sel] = mine[sel] > evaluate_batch(b[sel].astype(np.uint8))
-    outs = dealer_outs_batch(h, b, mine, _deck_mask(deck), counts[rest])
+    outs = dealer_outs_batch(h, b, mine, None if deck is None else _deck_mask(deck))
     out[rest] = better | (outs < OUTS_LIMIT)
     return out
 
 
 def simple_flop_batch(holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
-    """Vectorised :func:`simple_flop_raises`."""
+    """Vectorised :func:`simple_flop_raises`, with rank bit masks and suit counters.
+
+    Five cards make two pair or better exactly when they hold at most three ranks, or
+    five ranks in a row (a straight), or five cards of a suit (a flush).
+    """
     holes = np.asarray(holes, dtype=np.intp)
     flops = np.asarray(flops, dtype=np.intp)
-    five = np.concatenate([holes, flops], axis=1)
-    made = category_batch(evaluate_batch(five.astype(np.uint8))) >= HandCategory.TWO_PAIR
-    r = holes >> 2
-    fr = flops >> 2
-    paired = (r[:, :, None] == fr[:, None, :]).any(axis=(1, 2))
-    pocket = (r[:, 0] == r[:, 1]) & (r[:, 0] != 0)
-    suits = five & 3
-    hole_suit = holes & 3
-    count = (suits[:, None, :] == hole_suit[:, :, None]).sum(axis=2)  # (N, 2) cards of each hole suit
-    draw = ((count >= 4) & (r >= TEN)).any(axis=1)
+    h0, h1 = _RANK_BIT[holes[:, 0]], _RANK_BIT[holes[:, 1]]
+    flop_ranks = _RANK_BIT[flops[:, 0]] | _RANK_BIT[flops[:, 1]] | _RANK_BIT[flops[:, 2]]
+    ranks = flop_ranks | h0 | h1
+    distinct = np.bitwise_count(ranks)
+    suits = _SUIT_NIBBLE[holes[:, 0]] + _SUIT_NIBBLE[holes[:, 1]]
+    for j in range(3):
+        suits += _SUIT_NIBBLE[flops[:, j]]
+    flush = ((suits + 0x3333) & 0x8888) != 0  # a suit counter of 5
+    lowest = ranks & -ranks
+    straight = (distinct == 5) & ((ranks == lowest * 31) | (ranks == 0x100F))
+    made = (distinct <= 3) | straight | flush
+    paired = ((h0 | h1) & flop_ranks) != 0
+    pocket = (h0 == h1) & (h0 != 1)  # pocket pair, not deuces
+    draw = np.zeros(len(holes), bool)
+    for j in range(2):
+        c = holes[:, j]
+        same_suit = (suits >> (4 * (c & 3))) & 0xF
+        draw |= (same_suit >= 4) & (c >= 4 * TEN)
     return made | paired | pocket | draw
 
 
@@ -276,8 +290,8 @@ def simple_river_par(ctx: FlopContext) -> np.ndarray:
     are above ``v`` (they are in the row but not unseen).
     """
     fi = ctx.fi
-    S = ctx.strength
-    P = fi.n_pairs
+    S = ctx.strength  # (R, P)
+    R = len(ctx.rows)
     m = ctx.m
     ranks = ctx.rem >> 2
     x, y = fi.pairs[:, 0], fi.pairs[:, 1]
@@ -285,24 +299,25 @@ def simple_river_par(ctx: FlopContext) -> np.ndarray:
     flop_bits = 0
     for c in ctx.flop:
         flop_bits |= 1 << (c >> 2)
-    board_bits = flop_bits | hole_bits  # boards are pairs too (turn, river)
+    bp = ctx.board_pairs
+    board_bits = flop_bits | (1 << ranks[bp[:, 0]]) | (1 << ranks[bp[:, 1]])  # (R,)
     hidden = (board_bits[:, None] & hole_bits[None, :]) != 0
     hidden |= (ranks[x] == ranks[y])[None, :]
     better = S >= _STRAIGHT_FLOOR
     better &= S > ctx.board_strength[:, None]
-    e6 = ctx.e6  # (P, m), 0 where z is on the board
+    e6 = ctx.e6  # (R, m), 0 where z is on the board
     desc = -np.sort(-e6.astype(np.int32), axis=1)  # descending
     k = OUTS_LIMIT
-    thresholds = np.zeros((P, 3), np.int32)
+    thresholds = np.zeros((R, 3), np.int32)
     for e in range(3):
         if k + e <= m:
             thresholds[:, e] = desc[:, k + e - 1]
     flat = e6.ravel()
-    rows = (np.arange(P) * m)[:, None]
+    rows = (np.arange(R) * m)[:, None]
     above = (flat[rows + x[None, :]] > S).astype(np.intp)
     above += flat[rows + y[None, :]] > S
-    few_outs = S >= thresholds[np.arange(P)[:, None], above]
-    return (hidden | better | few_outs) & fi.valid
+    few_outs = S >= thresholds[np.arange(R)[:, None], above]
+    return (hidden | better | few_outs) & ctx.valid
 
 
 class SimpleStrategy(Strategy):
@@ -444,6 +459,7 @@ class OptimalStrategy(Strategy):
     table: Paytable | None = None
     deck: tuple[int, ...] = FULL_DECK
     analysis: MainAnalysis | None = field(default=None, repr=False)
+    _flop_memo: dict[Any, bool] = field(default_factory=dict, repr=False)
     name: str = "optimal"
     description: str = "maximises expected return for the paytable (exact analysis)"
 
@@ -473,9 +489,12 @@ class OptimalStrategy(Strategy):
 
     def flop_one(self, hole: tuple[int, int], flop: tuple[int, ...]) -> bool:
         if self.analysis is not None:
-            return bool(self.flop_batch(np.array([hole]), np.array([flop]))[0])
-        bet2, check = flop_values(hole, flop, self.params, self.deck)
-        return bet2 > check
+            return bool(self.get_analysis().flop_bets(np.array([hole]), np.array([flop]))[0])
+        key = (tuple(sorted(hole)), tuple(sorted(flop)))
+        if key not in self._flop_memo:
+            bet2, check = flop_values(hole, flop, self.params, self.deck)
+            self._flop_memo[key] = bet2 > check
+        return self._flop_memo[key]
 
     def river_one(self, hole: tuple[int, int], board: tuple[int, ...]) -> bool:
         play, fold = river_values(hole, board, self.params, self.deck)
@@ -486,6 +505,16 @@ class OptimalStrategy(Strategy):
         return self.get_analysis().preflop_multiples(holes)
 
     def flop_batch(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
+        holes = np.asarray(holes).reshape(-1, 2)
+        flops = np.asarray(flops).reshape(-1, 3)
+        if self.analysis is None:
+            # a few distinct spots (a sub-problem): exact values beat loading the analysis
+            keys = np.concatenate([np.sort(holes, axis=1), np.sort(flops, axis=1)], axis=1)
+            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+            if len(uniq) <= 8:
+                dec = np.array([self.flop_one(tuple(int(c) for c in u[:2]), tuple(int(c) for c in u[2:]))
+                                for u in uniq], bool)
+                return dec[inverse.ravel()]
         return self.get_analysis().flop_bets(holes, flops)
 
     def river_batch(self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None) -> np.ndarray:

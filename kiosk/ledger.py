@@ -1023,9 +1023,11 @@ class Ledger:
             )
             self._apply(event_effects(kind, amount))
             if ticket is not None:
+                sets = ", ".join(f"{c} = excluded.{c}" for c in ticket if c != "validation")
                 self.conn.execute(
-                    f"INSERT OR REPLACE INTO tickets ({', '.join(ticket)}) "
-                    f"VALUES ({', '.join(':' + c for c in ticket)})",
+                    f"INSERT INTO tickets ({', '.join(ticket)}) "
+                    f"VALUES ({', '.join(':' + c for c in ticket)}) "
+                    f"ON CONFLICT(validation) DO UPDATE SET {sets}",
                     ticket,
                 )
             self._event_id, self._event_head = row["id"], row["hash"]

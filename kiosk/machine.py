@@ -587,7 +587,12 @@ class Machine:
                 )
                 self._message = "The cash-out was interrupted: an attendant will pay you."
                 return
-        self.payout.resume(self, request)
+        elif request.method != self.payout.method:
+            return  # a handpay: the attendant finishes it
+        try:
+            self.payout.resume(self, request)
+        except MachineError as exc:
+            log.error("payout %s could not be resumed: %s", request.transaction_id, exc.reason)
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -794,7 +799,7 @@ class Machine:
         params: dict[str, Any] = {"validation": validation}
 
         def refuse(code: str, why: str) -> TicketRefused:
-            offered = "" if cents is None else f"a {money(cents)} "
+            offered = "a " if cents is None else f"a {money(cents)} "
             return TicketRefused(
                 f"ticket {validation} is not {offered}ticket of this cabinet still to be "
                 f"redeemed ({why})",

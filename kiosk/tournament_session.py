@@ -25,6 +25,22 @@ needs around them:
   finished game is recorded (and its save deleted) in one transaction.
 
 Chips are points: nothing here touches credits, meters or the ledger's tables.
+
+Several cabinets at one table (the next step)
+---------------------------------------------
+What is here: every seat goes through a controller, so a seat can be handed to a player
+on another cabinet (:meth:`TournamentSession.attach_remote`), fed their moves
+(:meth:`deliver`, checked by the rules when played: a refused move is dropped and the
+player asked again), marked away or back (:meth:`set_connected`: the seat's bot plays
+while they are away), and shown only its own cards (:meth:`view_for`).  ``listeners``
+are called after every change, for a network layer to push each seat its new view.
+What remains: one cabinet (or a server) must own the game and the deck -- the others
+send moves and receive views, never the whole state; a transport with authenticated,
+ordered, idempotent messages (move ids, the hand number and history length a move
+answers, so a late or repeated move cannot land on the wrong decision); the away timer
+(seed 000: about 45 s) and reconnection; the "Next hand" vote (every player still in, or
+a timeout); remote seats in the saved state (today a resumed game rebuilds them as bots);
+each cabinet's own records of the game; and an operator view of linked cabinets.
 """
 
 from __future__ import annotations
@@ -632,8 +648,9 @@ class TournamentSession:
                 self._pause = BOARD_PAUSE[self.ai_speed]
             if now[3] and not before[3]:
                 self.events.append(Event("hand_over", data=self.t.hand_number))
-        for seat in sorted(now[5] - before[5]):
-            self.events.append(Event("out", seat, self.t.places[seat]))
+        for seat in sorted(now[5] - before[5], key=lambda x: -self.t.places[x]):
+            if self.t.places[seat] != 1:  # the champion is not out
+                self.events.append(Event("out", seat, self.t.places[seat]))
         if self.is_over and self.t.champion not in before[5]:
             self.events.append(Event("game_over", self.t.champion))
         self.version += 1

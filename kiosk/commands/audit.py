@@ -4,6 +4,7 @@
 ``recall``  the last rounds (``--last 10``): cards, decisions, payouts
 ``events``  the last events
 ``meters``  the lifetime meters and the balance of credits in and out
+``tickets`` the cash-out tickets this cabinet issued, their status and times
 ``export``  rounds, events or meters as CSV or JSON for the regulator (raw rows with
             their hashes, so the chains can be re-verified independently)
 ``init``    create the ledger explicitly (``--force`` over a lost one whose marker remains)
@@ -78,8 +79,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             )
         )
     elif report.ok:
-        what = "chains, decks, meters" + (" and replayed settlements" if args.replay else "")
-        print(f"OK: {report.rounds} rounds and {report.events} events verified ({what})")
+        what = "chains, decks, meters, tickets" + (
+            " and replayed settlements" if args.replay else ""
+        )
+        print(
+            f"OK: {report.rounds} rounds, {report.events} events and {report.tickets} tickets "
+            f"verified ({what})"
+        )
     else:
         print(f"FAILED: {report.problem}")
     return 0 if report.ok else 1
@@ -178,6 +184,36 @@ def cmd_events(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- tickets -------------------------------------------------------------------------------
+def cmd_tickets(args: argparse.Namespace) -> int:
+    try:
+        ledger = _open(args)
+    except LedgerError as exc:
+        return _fail(args, exc.reason)
+    try:
+        tickets = ledger.tickets(last=args.last, status=args.status)
+    finally:
+        ledger.close()
+    if args.json:
+        print(json.dumps([t.as_dict() for t in tickets], indent=1))
+        return 0
+    if not tickets:
+        print("no tickets issued yet")
+    for t in tickets:
+        when = {
+            "issued": f"printed {t.printed_at}",
+            "redeemed": f"printed {t.printed_at}, redeemed {t.redeemed_at}",
+            "void": f"voided {t.voided_at}: {t.void_reason}",
+            "pending": "not yet reported printed",
+        }.get(t.status, "")
+        expiry = f"expires {t.expires_on}" if t.expires_on else "no expiry"
+        print(
+            f"#{t.sequence:<6} {t.validation}  {money(t.amount):>12}  {t.status:<8}  "
+            f"issued {t.issued_at}  {expiry}  {when}"
+        )
+    return 0
+
+
 # -- meters --------------------------------------------------------------------------------
 def cmd_meters(args: argparse.Namespace) -> int:
     try:
@@ -217,7 +253,8 @@ def _rows(ledger: Ledger, table: str) -> Iterator[dict[str, Any]]:
         for name, value in ledger.conn.execute("SELECT name, value FROM meters ORDER BY name"):
             yield {"name": name, "value": value}
         return
-    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY id")
+    order = "sequence" if table == "tickets" else "id"
+    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY {order}")
     names = [d[0] for d in cur.description]
     for values in cur:
         yield dict(zip(names, values, strict=True))
@@ -248,7 +285,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                     :-1
                 ]
             )
-            for table in [args.table] if args.table else ["rounds", "events", "meters"]:
+            for table in [args.table] if args.table else ["rounds", "events", "meters", "tickets"]:
                 out.write(f', "{table}": [')
                 for i, row in enumerate(_rows(ledger, table)):
                     out.write(("," if i else "") + "\n" + json.dumps(row, sort_keys=True))
@@ -309,7 +346,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("audit", help="ledger audit: verify, recall, events, meters, export, init")
+    p = sub.add_parser(
+        "audit", help="ledger audit: verify, recall, events, meters, tickets, export, init"
+    )
     asub = p.add_subparsers(dest="audit_command", metavar="ACTION")
     asub.required = True
 
@@ -334,12 +373,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=cmd_events)
     q = common("meters", "lifetime meters and the balance")
     q.set_defaults(func=cmd_meters)
+    q = common("tickets", "cash-out tickets issued here (TITO)")
+    q.add_argument("--last", type=int, default=20)
+    q.add_argument("--status", choices=("pending", "issued", "void", "redeemed"))
+    q.set_defaults(func=cmd_tickets)
     q = common("export", "rounds, events or meters as CSV or JSON")
     q.add_argument("--format", choices=("csv", "json"), default="json")
     q.add_argument(
         "--table",
-        choices=("rounds", "events", "meters"),
-        help="one table (CSV default: rounds; JSON default: all three)",
+        choices=("rounds", "events", "meters", "tickets"),
+        help="one table (CSV default: rounds; JSON default: all four)",
     )
     q.add_argument("--out", help="write to this file instead of standard output")
     q.set_defaults(func=cmd_export)

@@ -4,9 +4,14 @@
     uth kiosk --window 1280x720     # in a window
     uth kiosk --language ja --window 800x480
 
-Demo keys (simulated devices): 1-6 insert a $1..$100 bill, T inserts the last printed
-ticket, F9 opens/closes the door, F12 is the attendant key.  See the Rules screen for
-every shortcut.
+The bill validator and the ticket printer run on the ports the configuration names
+(``validator_port``, ``printer_port``): ``"sim"`` (the default) starts the protocol
+simulators on pseudo-terminals and the real drivers over them
+(:mod:`kiosk.devices_runtime`).
+
+Demo keys (simulated validator): 1-6 insert a $1..$100 bill into the simulator, T inserts
+the last ticket the simulated printer printed, F9 opens/closes the door, F12 is the
+attendant key.  See the Rules screen for every shortcut.
 """
 
 from __future__ import annotations
@@ -42,24 +47,27 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from engine.rng import SeededRandomSource
+    from kiosk.devices_runtime import CabinetDevices
     from kiosk.machine import Machine
     from kiosk.ui.app import App
-    from kiosk.ui.demo import DemoTicketPayout
+    from kiosk.ui.demo import DemoSimulators
 
-    simulated = config.validator_port == "sim" and config.printer_port == "sim"
-    demo = simulated and not args.no_demo
-    payout = DemoTicketPayout() if demo else None
     config.db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = SeededRandomSource(args.seed) if args.seed is not None else None
-    machine = Machine.open(config, rng=rng, payout=payout)
+    devices = CabinetDevices(config)
+    machine = Machine.open(config, rng=rng, payout=devices.payout)
     try:
+        devices.start(machine)
+        demo = devices.simulated and not args.no_demo
         pygame.init()
-        app = App(machine, size, fullscreen=size is None, demo=demo, payout=payout, language=args.language,
+        app = App(machine, size, fullscreen=size is None, demo=demo,
+                  payout=DemoSimulators(devices) if demo else None, language=args.language,
                   sound=not args.no_sound)
         app.casino_name = config.casino_name
         app.machine_number = config.machine_number
         return app.run(fps=args.fps, max_frames=args.frames)
     finally:
+        devices.close()
         machine.close()
         pygame.quit()
 

@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--batch", type=int, default=1 << 15, help="rounds per numpy batch")
+    p.add_argument("--batch", type=int, default=1 << 14, help="rounds per numpy batch")
     p.add_argument("--deck", default=None, help="play with these cards only (verification)")
     p.add_argument("--fixed", default=None,
                    help="fixed cards: the player's two, then optionally the flop, then turn and river")

@@ -1,11 +1,17 @@
-"""Simulated cabinet devices for demo mode, in one small adapter.
+"""Simulated cabinet devices for demo mode, in one small adapter (the UI's only seam
+with the devices).
 
 Keys 1-6 insert a bill, ``T`` inserts the last printed ticket, ``F9`` opens/closes the
-door.  Today the adapter talks straight to the controller (``insert_credits``) and prints
-tickets itself (:class:`DemoTicketPayout`, a :class:`kiosk.machine.Payout` strategy);
-when the cabinet runs the protocol simulators of :mod:`devices.sim` instead, only this
-module changes: ``insert_bill`` becomes ``Id003Simulator.insert_bill`` and the real
-ticket printer strategy replaces :class:`DemoTicketPayout`.
+door.  Two ways to run it:
+
+* with the cabinet's devices on simulators (``uth kiosk`` with ``validator_port`` and
+  ``printer_port`` set to ``"sim"``): pass :class:`DemoSimulators` to the app.  A bill key
+  puts the note into :class:`devices.sim.Id003Simulator`; it is credited through the
+  real ID-003 driver's handshake (escrow, stack, VEND VALID).  Cash-out prints through
+  the TCL driver on :class:`devices.sim.TclSimulator`, and ``T`` feeds the barcode of the
+  last ticket that simulator printed back into the validator, which redeems it (once);
+* without devices (tests, benchmarks): :class:`DemoTicketPayout` stands in for the
+  printer and the keys call the controller directly.
 """
 
 from __future__ import annotations
@@ -75,15 +81,33 @@ class DemoTicketPayout:
         return None
 
 
+class DemoSimulators:
+    """The demo keys' way to the cabinet's simulated devices: give it to the app in place
+    of a :class:`DemoTicketPayout` (``App(..., payout=DemoSimulators(devices))``).
+    ``devices`` is a started :class:`kiosk.devices_runtime.CabinetDevices`."""
+
+    def __init__(self, devices: Any) -> None:
+        self.devices = devices
+        self.clock: Any = time.monotonic  # the app sets its own
+
+    def printed(self) -> list[str]:
+        return list(self.devices.printed_barcodes())
+
+
 class DemoDevices:
     """What the demo keys do.  Every call goes through ``model.call`` so refusals show."""
 
-    def __init__(self, model: Any, payout: DemoTicketPayout | None = None) -> None:
+    def __init__(self, model: Any, payout: DemoTicketPayout | DemoSimulators | None = None) -> None:
         self.model = model
-        self.payout = payout
+        self.sims = payout if isinstance(payout, DemoSimulators) else None
+        self.payout = None if self.sims is not None else payout
         self.last_ticket: DemoTicket | None = None
+        self._seen = 0  # tickets of the simulated printer already noticed
 
     def insert_bill(self, cents: int) -> bool:
+        if self.sims is not None:
+            # into the simulated validator: credited (or returned) through the ID-003 driver
+            return bool(self.sims.devices.insert_bill(cents))
         machine = self.model.machine
         if hasattr(machine, "escrow_decision") and hasattr(machine, "bill_credited"):
             txn = str(uuid.uuid4())
@@ -105,20 +129,37 @@ class DemoDevices:
         return self.model.call("insert_credits", cents, f"bill:{cents}") is not None
 
     def insert_ticket(self) -> bool:
-        """Insert the last printed, not yet redeemed ticket; False when there is none."""
+        """Insert the last printed ticket; False when there is none.
+
+        With the simulators it is the last ticket the printer simulator printed (redeemed
+        or not: the validator returns a redeemed one); without, the last one not redeemed."""
+        if self.sims is not None:
+            printed = self.sims.printed()
+            return bool(printed) and bool(self.sims.devices.insert_ticket(printed[-1]))
         if self.payout is None:
             return False
         ticket = self.payout.last_unredeemed()
         if ticket is None:
             return False
-        # The controller has no ticket validation system yet (``ticket_escrow`` returns
-        # every ticket), so demo tickets are credited as ``ticket:<validation number>``.
+        # No validator here: the ticket is redeemed straight from the controller's ledger.
         ok = self.model.call("insert_credits", ticket.amount, f"ticket:{ticket.barcode}") is not None
         if ok:
             self.payout.redeemed.add(ticket.barcode)
         return ok
 
     def poll(self) -> DemoTicket | None:
+        """Once a frame: the ticket printed since the last call, if any."""
+        if self.sims is not None:
+            printed = self.sims.printed()
+            if len(printed) <= self._seen:
+                return None
+            self._seen = len(printed)
+            barcode = printed[-1]
+            record = getattr(self.model.machine, "ticket", lambda _n: None)(barcode)
+            amount = record.amount if record is not None else 0
+            self.last_ticket = DemoTicket(barcode, amount, self.sims.clock())
+            self.model.refresh(force=True)
+            return self.last_ticket
         if self.payout is None:
             return None
         ticket = self.payout.poll(self.model.machine)

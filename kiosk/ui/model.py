@@ -3,8 +3,8 @@
 The controller may notify from a device thread; :class:`Model` only records that a new
 snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
 call (:class:`kiosk.machine.MachineError`) becomes a :class:`Note` in the player's
-language, chosen by the error's class; the controller's own ``reason`` (English, for
-operators and logs) is kept beside it.
+language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
+the controller's own ``reason`` (English, for operators and logs) is kept beside it.
 """
 
 from __future__ import annotations
@@ -14,18 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.ui.i18n import N_, _, money
-
-#: Error class name -> player message (translated when shown).
-ERROR_MESSAGES: dict[str, str] = {
-    "InsufficientCredits": N_("Not enough credits for that bet."),
-    "BetOutOfLimits": N_("That bet is outside the table limits."),
-    "PlayDisabled": N_("Play is suspended. Please call an attendant."),
-    "NotAuthorised": N_("Not authorised."),
-    "WrongState": N_("That is not possible right now."),
-    "ConfigurationError": N_("That setting is not allowed."),
-}
-GENERIC_ERROR = N_("That is not possible right now.")
+from kiosk.ui.i18n import _, money
+from kiosk.ui.machine_messages import describe
 
 
 @dataclass(frozen=True)
@@ -87,9 +77,7 @@ class Model:
 
     def error(self, exc: Any) -> None:
         name = type(exc).__name__
-        msgid = next((ERROR_MESSAGES[c.__name__] for c in type(exc).__mro__ if c.__name__ in ERROR_MESSAGES),
-                     GENERIC_ERROR)
-        text = _(msgid)
+        text = describe(exc, self.snap.paytable.currency)
         if name == "BetOutOfLimits":
             lim = self.snap.limits
             cur = self.snap.paytable.currency

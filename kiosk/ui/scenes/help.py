@@ -37,7 +37,7 @@ PAGES: list[tuple[str, list[str]]] = [
         N_("Your best five-card hand is compared with the dealer's. The dealer needs a pair or better to qualify."),
         N_("• You win: Play pays 1 to 1. The Ante pays 1 to 1 if the dealer qualifies and is returned if not. "
            "The Blind pays by its table on a straight or better and is returned on a smaller hand."),
-        N_("• The dealer wins: the Ante, Blind and Play bets lose."),
+        N_("• The dealer wins: the Blind and Play bets lose; the Ante loses too if the dealer qualifies."),
         N_("• A tie: the Ante, Blind and Play bets are returned."),
         N_("Winnings go to the credit meter. Malfunction voids all pays and play."),
     ]),

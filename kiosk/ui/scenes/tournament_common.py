@@ -118,7 +118,10 @@ class TournamentContext:
         return kw
 
     def new_game(self) -> TournamentSession:
-        self.session = TournamentSession.start(self.settings, store=self.store, **self._kwargs())
+        store = self.store
+        self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
+        if store is None:  # played, but not saved nor recorded: say so on the table
+            self.session.store_error = self.store_problem or "no store"
         return self.session
 
     def resume(self) -> TournamentSession | None:
@@ -181,6 +184,8 @@ def strength_name(key: str) -> str:
 
 
 def play_time(seconds: float) -> str:
+    if seconds < 60:
+        return _("Under a minute")
     m = int(seconds // 60)
     h, m = divmod(m, 60)
     if h:

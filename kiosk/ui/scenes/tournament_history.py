@@ -30,9 +30,9 @@ from kiosk.ui.widgets import Button
 
 CARD_W = 60
 SHOWN_W = 46
-LINE_H = 27
+LINE_H = 30
 LINES_Y = 262
-COLUMN_LINES = 12
+COLUMN_LINES = 11
 COLUMNS = ((30, 600), (650, 600))
 
 
@@ -83,8 +83,8 @@ class TournamentHistoryScene(Scene):
             more = len(self.lines(s, self.hands()[self.index])) > self.scroll + 2 * COLUMN_LINES
         return [
             back_button(_("BACK TO THE GAME"), 16, y, 330),
-            Button("older", (560, y, 170, h), _("OLDER"), "older", enabled=self.index < n - 1, hint="←"),
-            Button("newer", (740, y, 170, h), _("NEWER"), "newer", enabled=self.index > 0, hint="→"),
+            Button("older", (530, y, 200, h), _("OLDER"), "older", enabled=self.index < n - 1, hint="←", size=26),
+            Button("newer", (740, y, 200, h), _("NEWER"), "newer", enabled=self.index > 0, hint="→", size=26),
             Button("up", (1000, y, 126, h), "▲", "up", enabled=self.scroll > 0, hint="↑", size=30),
             Button("down", (1138, y, 126, h), "▼", "down", enabled=more, hint="↓", size=30),
         ]
@@ -144,7 +144,7 @@ class TournamentHistoryScene(Scene):
         for i, (text, colour, heading) in enumerate(visible):
             (cx, cw) = COLUMNS[i // COLUMN_LINES]
             y = LINES_Y + (i % COLUMN_LINES) * LINE_H
-            ui.fitted(surface, text, 19 if heading else 18, colour, cw, bold=heading,
+            ui.fitted(surface, text, 21 if heading else 20, colour, cw, bold=heading,
                       topleft=(cx + (0 if heading else 14), y))
         self.draw_buttons(surface)
 
@@ -154,12 +154,12 @@ class TournamentHistoryScene(Scene):
         four = self.app.prefs.four_colour
         w = lay.px(CARD_W)
         y = 148
-        ui.fitted(surface, _("Your cards"), 17, theme.MUTED, 160, topleft=(30, 120))
+        ui.fitted(surface, _("Your cards"), 19, theme.MUTED, 150, topleft=(30, 118))
         for i, c in enumerate(hand.my_cards or ()):
             surface.blit(cards.face(c, w, four), lay.pos(30 + i * (CARD_W + 6), y))
         if not hand.my_cards:
             ui.fitted(surface, "—", 24, theme.MUTED, 100, topleft=(40, y + 20))
-        ui.fitted(surface, _("Board"), 17, theme.MUTED, 200, topleft=(190, 120))
+        ui.fitted(surface, _("Board"), 19, theme.MUTED, 200, topleft=(190, 118))
         board = [c for r in hand.records if r.get("type") == "BoardDealt" for c in r["cards"]]
         for i in range(5):
             pos = lay.pos(190 + i * (CARD_W + 6), y)
@@ -173,9 +173,9 @@ class TournamentHistoryScene(Scene):
         x = 560
         sw = lay.px(SHOWN_W)
         for seat, pair in list(shown.items())[:5]:
-            ui.fitted(surface, seat_name(s, seat), 16, theme.WHITE, 130, bold=True, topleft=(x, 118))
+            ui.fitted(surface, seat_name(s, seat), 18, theme.WHITE, 130, bold=True, topleft=(x, 116))
             for i, c in enumerate(pair):
                 surface.blit(cards.face(c, sw, four), lay.pos(x + i * (SHOWN_W + 4), 142))
-            ui.fitted(surface, category_name(hand_class(strengths[seat])[0]), 16, theme.CREAM, 132,
-                      topleft=(x, 210))
+            ui.fitted(surface, category_name(hand_class(strengths[seat])[0]), 18, theme.CREAM, 132,
+                      topleft=(x, 208))
             x += 140

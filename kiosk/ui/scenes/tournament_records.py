@@ -160,12 +160,12 @@ class TournamentRecordsScene(Scene):
         y += 30
         for _stamp, g in list(reversed(games))[:6]:
             when = datetime.fromtimestamp(g.finished_at).strftime("%Y-%m-%d %H:%M") if g.finished_at else ""
-            ui.fitted(surface, when, 17, theme.MUTED, 160, topleft=(x, y))
-            ui.fitted(surface, table_name(g.table), 17, theme.CREAM, 200, topleft=(x + 160, y))
-            ui.fitted(surface, _("{place} of {players}").format(place=place_name(g.place), players=g.players), 17,
-                      theme.WIN if g.place == 1 else theme.WHITE, 120, bold=True, topleft=(x + 370, y))
-            ui.fitted(surface, _("{n} hands").format(n=g.hands_played), 17, theme.CREAM, 110, topright=(x + w, y))
-            y += 26
+            ui.fitted(surface, when, 18, theme.MUTED, 170, topleft=(x, y))
+            ui.fitted(surface, table_name(g.table), 18, theme.CREAM, 190, topleft=(x + 176, y))
+            ui.fitted(surface, _("{place} of {players}").format(place=place_name(g.place), players=g.players), 18,
+                      theme.WIN if g.place == 1 else theme.WHITE, 120, bold=True, topleft=(x + 374, y))
+            ui.fitted(surface, _("{n} hands").format(n=g.hands_played), 18, theme.CREAM, 100, topright=(x + w, y))
+            y += 28
         self._draw_message(surface)
         if self.confirm:
             self._draw_confirm(surface)
@@ -178,10 +178,10 @@ class TournamentRecordsScene(Scene):
         y += 30
         for label, v in rows:
             games, wins = int(v["games"]), int(v["wins"])
-            ui.fitted(surface, label, 18, theme.CREAM, 280, topleft=(x + 8, y))
+            ui.fitted(surface, label, 20, theme.CREAM, 280, topleft=(x + 8, y))
             ui.fitted(surface, _("{wins} of {games} won").format(wins=wins, games=games) + "  ·  "
-                      + percent(wins / games if games else 0), 18, theme.WHITE, 300, topright=(x + w, y))
-            y += 26
+                      + percent(wins / games if games else 0), 20, theme.WHITE, 300, topright=(x + w, y))
+            y += 29
         return y + 10
 
     def _draw_message(self, surface: pygame.Surface) -> None:

@@ -121,11 +121,10 @@ class TournamentTableScene(Scene):
         if not s.my_turn:
             self.panel = False
         rr = s.raise_range()
-        key = (s.t.hand_number, s.version) if rr is not None else None
-        if rr is not None and (self._range_key is None or self._range_key[0] != s.t.hand_number
-                               or not rr.min_to <= self.amount <= rr.max_to):
+        turn = (s.t.hand_number, len(s.t.hand.history)) if rr is not None and s.t.hand is not None else None
+        if rr is not None and turn != self._range_key:  # a new decision: start from the minimum
             self.amount = rr.min_to
-        self._range_key = key
+        self._range_key = turn
         if self.note is not None and self.app.now > self.note[1]:
             self.note = None
         if idle_for(self.app) > IDLE_TABLE and (s.my_turn or s.hand_over or s.is_over):
@@ -471,8 +470,8 @@ class TournamentTableScene(Scene):
         ui = self.ui
         t = s.t
         number = t.hand_number
-        blinds = t.blinds if not s.hand_over else (t.hand.small_blind, t.hand.big_blind)  # type: ignore[union-attr]
-        small, big = (blinds.small, blinds.big) if hasattr(blinds, "small") else blinds
+        h = t.hand
+        small, big = (h.small_blind, h.big_blind) if h is not None else (t.blinds.small, t.blinds.big)
         parts = [_("Hand {n}").format(n=number), blinds_text(small, big)]
         left = t.hands_to_next_level
         if left is not None and not s.hand_over:

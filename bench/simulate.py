@@ -1,0 +1,63 @@
+"""Benchmark: simulated rounds per second with the simple strategy (target >= 2 M/s on 2 cores).
+
+    .venv/bin/python -m bench.simulate [--rounds N] [--workers K] [--strategy NAME]
+
+Prints the machine, the rounds per second (wall clock, worker start-up included) and the
+CPU seconds used, so that a figure taken on a busy machine can be read for what it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import time
+
+from engine.paytable import PAYTABLE_DIR, load_paytable
+from engine.simulate import simulate
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{cpu}, {os.cpu_count()} cores, load average {load:.2f}, Python {platform.python_version()}"
+
+
+def cpu_seconds() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=20_000_000)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--strategy", default="simple")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    table = load_paytable(PAYTABLE_DIR / "standard.toml")
+    print(f"machine: {machine()}")
+    simulate(table, 100_000, args.strategy, seed=0)  # warm up: imports, tables
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    rep = simulate(table, args.rounds, args.strategy, seed=args.seed, workers=args.workers)
+    wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
+    m = rep.main
+    print(f"simulate {args.strategy}: {args.rounds:,} rounds, {args.workers} workers: {wall:.2f} s wall, "
+          f"{cpu:.2f} s CPU")
+    print(f"  {args.rounds / wall / 1e6:.2f} M rounds/s (wall)   {args.rounds / cpu / 1e6:.2f} M rounds per CPU-second")
+    lo, hi = rep.extra["ci95"]["rtp_total_main_bet"]
+    print(f"  RTP total main bet {100 * m['rtp_total_main_bet']:.3f}% (95% CI {100 * lo:.3f}..{100 * hi:.3f}), "
+          f"initial {100 * m['rtp_initial_main_bet']:.3f}%, Trips {100 * rep.trips['rtp']:.3f}%")
+
+
+if __name__ == "__main__":
+    main()

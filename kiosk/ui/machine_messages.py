@@ -1,0 +1,95 @@
+"""The player's words for the controller's refusals.
+
+A :class:`kiosk.machine.MachineError` carries a stable ``code`` (the error class's own,
+such as ``insufficient_credits``, or a more precise one such as ``credit_limit`` or
+``ticket_redeemed``) and ``params`` (amounts in cents).  :func:`message` turns
+``(code, params)`` into text in the current language; the English ``reason`` stays for
+operators and logs.  A code not listed falls back to the message of its error class,
+then to a generic one, so a new refusal in the controller never shows English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kiosk.ui.i18n import N_, _, money
+
+GENERIC = N_("That is not possible right now.")
+
+#: Error code -> msgid.  Placeholders are filled from the error's ``params``; amounts
+#: (cents) are shown as money.
+MESSAGES: dict[str, str] = {
+    # the error classes
+    "refused": GENERIC,
+    "insufficient_credits": N_("Not enough credits for that bet."),
+    "bet_out_of_limits": N_("That bet is outside the table limits."),
+    "play_disabled": N_("Play is suspended. Please call an attendant."),
+    "not_authorised": N_("Not authorised."),
+    "wrong_state": GENERIC,
+    "configuration_error": N_("That setting is not allowed."),
+    "ticket_refused": N_("This ticket cannot be accepted."),
+    # more precise codes
+    "ledger_fault": N_("Play is suspended. Please call an attendant."),
+    "tilted": N_("Play is suspended. Please call an attendant."),
+    "door_open": N_("The cabinet door is open."),
+    "credit_limit": N_("The credit limit is {limit}."),
+    "no_credits": N_("There are no credits to cash out."),
+    "payout_in_progress": N_("A payout is in progress. Please wait."),
+    "round_in_progress": N_("Finish the round first."),
+    "no_previous_bet": N_("There is no previous bet to repeat."),
+    "bill_not_accepted": N_("This bill is not accepted."),
+    "operator_required": N_("An operator must log in first."),
+    "wrong_pin": N_("Wrong PIN."),
+    "ticket_unknown": N_("This ticket is not valid on this machine."),
+    "ticket_redeemed": N_("This ticket has already been paid."),
+    "ticket_expired": N_("This ticket has expired."),
+    "ticket_altered": N_("The ticket amount does not match our records."),
+    "ticket_void": N_("This ticket is void. Please call an attendant."),
+    "ticket_pending": N_("This ticket is void. Please call an attendant."),
+}
+
+#: Error class name -> its code, for errors raised before codes existed.
+CLASS_CODES: dict[str, str] = {
+    "MachineError": "refused",
+    "InsufficientCredits": "insufficient_credits",
+    "BetOutOfLimits": "bet_out_of_limits",
+    "PlayDisabled": "play_disabled",
+    "NotAuthorised": "not_authorised",
+    "WrongState": "wrong_state",
+    "ConfigurationError": "configuration_error",
+    "TicketRefused": "ticket_refused",
+}
+
+#: Parameters that are amounts in cents.
+_CENTS = {"limit", "amount", "needed", "credits", "cents"}
+
+
+def msgid_for(code: str, class_code: str | None = None) -> str:
+    """The msgid of ``code``, else of ``class_code``, else the generic one."""
+    return MESSAGES.get(code) or MESSAGES.get(class_code or "") or GENERIC
+
+
+def message(code: str, params: Mapping[str, Any] | None = None, *, currency: str = "USD",
+            class_code: str | None = None) -> str:
+    """``(code, params)`` in the current language."""
+    text = _(msgid_for(code, class_code))
+    values = {k: money(v, currency) if k in _CENTS and isinstance(v, int) else v
+              for k, v in (params or {}).items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):  # a parameter missing: the generic text
+        return _(msgid_for("", class_code))
+
+
+def error_code(exc: BaseException) -> tuple[str, str | None]:
+    """``(code, class code)`` of a refusal (the code of its class when it has none)."""
+    class_code = next((CLASS_CODES[c.__name__] for c in type(exc).__mro__ if c.__name__ in CLASS_CODES),
+                      None)
+    return str(getattr(exc, "code", "") or class_code or "refused"), class_code
+
+
+def describe(exc: BaseException, currency: str = "USD") -> str:
+    """The player's message for a refused operation."""
+    code, class_code = error_code(exc)
+    return message(code, getattr(exc, "params", None), currency=currency, class_code=class_code)

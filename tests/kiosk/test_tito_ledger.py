@@ -1,0 +1,326 @@
+"""TITO in the ledger and the controller, without devices: the ``tickets`` table and its
+migration, tamper evidence, redemption rules, the machine's lock between threads, and
+the error codes the screens translate."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from tito_helpers import Clock
+
+from engine.rng import SeededRandomSource
+from kiosk.cli import main as uth
+from kiosk.config import load_config
+from kiosk.ledger import SCHEMA_VERSION, Ledger, balance
+from kiosk.machine import (
+    LEDGER_TILT,
+    TICKET_TILT,
+    Machine,
+    MachineError,
+    MachinePhase,
+    PayoutRequest,
+    PlayDisabled,
+    TicketRefused,
+)
+from kiosk.ui import i18n
+from kiosk.ui.machine_messages import MESSAGES, describe, message
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class InstantPrinter:
+    """A ticket strategy that records the ticket, then 'prints' it at once (or not)."""
+
+    method = "ticket"
+
+    def __init__(self, outcome: str = "printed") -> None:
+        self.outcome = outcome
+        self.numbers: list[str] = []
+
+    def start(self, machine: Machine, request: PayoutRequest) -> None:
+        ticket = machine.issue_ticket(request.transaction_id)
+        self.numbers.append(ticket.validation)
+        if self.outcome == "printed":
+            machine.payout_complete(request.transaction_id, ticket.validation)
+        elif self.outcome == "not_printed":
+            machine.payout_failed(request.transaction_id, "paper out")
+        elif self.outcome == "unknown":
+            machine.payout_to_handpay(request.transaction_id, "no answer")
+        # "hang": stays pending, as if the power went mid-print
+
+    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+        self.start(machine, request)
+
+
+class LegacyPrinter:
+    """A strategy of schema 1: reports a validation number without issuing it first."""
+
+    method = "ticket"
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def start(self, machine: Machine, request: PayoutRequest) -> None:
+        self.n += 1
+        machine.payout_complete(request.transaction_id, f"{self.n:018d}")
+
+    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+        pass
+
+
+@pytest.fixture
+def config(tmp_path: Path):
+    return load_config(db_path=tmp_path / "uth.db")
+
+
+def opened(config, payout=None, clock=None) -> Machine:
+    return Machine.open(config, rng=SeededRandomSource(5), payout=payout, clock=clock)
+
+
+def ok(m: Machine) -> None:
+    report = m.ledger.verify()
+    assert report.ok, report.problem
+    assert balance(report.meters)["balanced"]
+
+
+def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
+    clock = Clock()
+    printer = InstantPrinter("hang")
+    m = opened(config, printer, clock)
+    m.insert_credits(2000, "bill:2000")
+    req = m.cash_out()
+    (vn,) = printer.numbers
+    t = m.ticket(vn)
+    assert (t.status, t.amount, t.sequence, t.cashout_txn) == ("pending", 2000, 1, req.transaction_id)
+    assert t.expires_on == "2025-04-13" and t.printed_at is None
+    with pytest.raises(MachineError, match="one ticket"):
+        m.issue_ticket(req.transaction_id)  # never a second number for the same cash-out
+    assert m.ticket_escrow(vn, "tx0") is None  # pending: not yet a ticket
+    m.payout_complete(req.transaction_id, vn)
+    assert m.ticket(vn).status == "issued" and m.credits == 0
+    assert m.ticket_escrow(vn, "tx1") == 2000
+    assert m.ticket_escrow(vn, "tx2") is None  # the same ticket is already in escrow
+    m.escrow_aborted("tx2", "refused")
+    m.ticket_credited(vn, 2000, "tx1")
+    m.ticket_credited(vn, 2000, "tx1")  # VEND VALID repeated
+    assert m.credits == 2000 and m.ledger.meters["tickets_in_count"] == 1
+    assert m.ticket(vn).status == "redeemed" and m.ticket(vn).redeem_txn == "tx1"
+    assert m.ticket_escrow(vn, "tx3") is None
+    reasons = [e.detail["reason"] for e in m.ledger.events(("ticket_rejected",))]
+    assert reasons == ["pending", "in_escrow", "redeemed"]
+    ok(m)
+    m.close()
+
+
+def test_a_ticket_stacked_but_not_redeemable_is_not_credited_and_tilts(config):
+    m = opened(config, InstantPrinter())
+    m.insert_credits(2000, "bill:2000")
+    m.cash_out()
+    vn = m.ledger.tickets()[0].validation
+    assert m.ticket_escrow(vn, "a") == 2000
+    with pytest.raises(TicketRefused) as err:  # not twice at once, whatever the way in
+        m.insert_credits(2000, f"ticket:{vn}")
+    assert err.value.code == "ticket_in_escrow"
+    m.ticket_credited(vn, 5000, "a")  # stacked, but reported for another amount
+    assert m.credits == 0 and m.ledger.meters["tickets_in_count"] == 0
+    assert TICKET_TILT in {t.code for t in m.snapshot().tilts}
+    (stacked,) = [e for e in m.ledger.events(("ticket_rejected",)) if e.detail.get("stacked")]
+    assert stacked.detail["reason"] == "altered" and m.ticket(vn).status == "issued"
+    ok(m)
+    m.close()
+
+
+def test_not_printed_voids_unknown_hands_pay(config):
+    m = opened(config, InstantPrinter("not_printed"))
+    m.insert_credits(5000, "bill:5000")
+    m.cash_out()
+    assert m.credits == 5000 and m.snapshot().cashout is None
+    m.payout = InstantPrinter("unknown")
+    m.cash_out()
+    snap = m.snapshot()
+    assert snap.phase == MachinePhase.CASHOUT and snap.cashout.method == "handpay"
+    statuses = [(t.sequence, t.status) for t in m.ledger.tickets()]
+    assert statuses == [(1, "void"), (2, "void")]
+    m.ledger.close()  # a power cut while the attendant is on the way: still a handpay
+    m2 = opened(config, InstantPrinter())
+    assert m2.snapshot().cashout.method == "handpay"
+    m2.operator_login("1111")
+    m2.handpay_reset()
+    assert m2.ledger.meters["handpay"] == 5000 and m2.ledger.meters["tickets_out"] == 0
+    ok(m2)
+    m2.close()
+
+
+def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
+    m = opened(config, InstantPrinter("hang"))
+    m.insert_credits(1000, "bill:1000")
+    m.cash_out()
+    m.ledger.close()
+    m2 = opened(config)  # the default HandpayPayout: the pending ticket is voided anyway
+    assert m2.snapshot().cashout.method == "handpay"
+    assert m2.ledger.tickets()[0].status == "void"
+    ok(m2)
+    m2.close()
+
+
+def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
+    m = opened(config, LegacyPrinter())
+    for _ in range(2):
+        m.insert_credits(2000, "bill:2000")
+        m.cash_out()
+    m.insert_credits(2000, f"ticket:{1:018d}")
+    m.close()
+    # make it a schema-1 ledger again (the tickets table did not exist)
+    conn = sqlite3.connect(config.db_path)
+    conn.execute("DROP TABLE tickets")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    m = opened(config, LegacyPrinter())
+    assert m.ledger.meta["schema_version"] == str(SCHEMA_VERSION) == "2"
+    assert m.ledger.last_event("schema_migrated", "power_up").kind == "power_up"
+    assert m.ledger.events(("schema_migrated",))[0].detail == {"old": 1, "new": 2}
+    tickets = [(t.sequence, t.validation[-1], t.status) for t in m.ledger.tickets()]
+    assert tickets == [(1, "1", "redeemed"), (2, "2", "issued")]
+    assert m.ticket_escrow(f"{1:018d}", "x") is None
+    assert m.ticket_escrow(f"{2:018d}", "y") == 2000
+    m.ticket_credited(f"{2:018d}", 2000, "y")
+    ok(m)
+    m.close()
+
+
+def tamper(db: Path, *sql: str) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER IF EXISTS tickets_fixed")
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+def test_an_edited_ticket_row_is_caught(config, capsys):
+    m = opened(config, InstantPrinter())
+    m.insert_credits(1000, "bill:1000")
+    m.cash_out()
+    vn = m.ledger.tickets()[0].validation
+    m.insert_credits(1000, f"ticket:{vn}")
+    with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
+        m.ledger.conn.execute("DELETE FROM tickets")
+    with pytest.raises(sqlite3.IntegrityError, match="final"):
+        m.ledger.conn.execute("UPDATE tickets SET status = 'issued'")
+    # behind the running machine's back: redeemed -> issued, to be paid again
+    tamper(config.db_path, "UPDATE tickets SET status = 'issued', close_event = NULL")
+    with pytest.raises(PlayDisabled):
+        m.ticket_escrow(vn, "again")
+    assert LEDGER_TILT in {t.code for t in m.snapshot().tilts} and m.credits == 1000
+    m.ledger.close()
+    assert uth(["audit", "verify", "--db", str(config.db_path)]) == 1
+    assert f"tickets {vn}: status is 'issued', the events say 'redeemed'" in capsys.readouterr().out
+    assert opened(config).snapshot().tilts[0].code == LEDGER_TILT
+
+
+@pytest.mark.parametrize(
+    "sql, problem",
+    [
+        ("UPDATE tickets SET amount = 99900", "amount is 99900"),
+        ("UPDATE tickets SET expires_on = '2099-01-01'", "expires_on is '2099-01-01'"),
+        (
+            "INSERT INTO tickets (validation, sequence, amount, status, issued_at, issue_event) "
+            "VALUES ('123456789012345678', 9, 500, 'issued', 'x', 1)",
+            "no event issued this ticket",
+        ),
+    ],
+)
+def test_forged_or_altered_tickets_fail_verification(config, sql, problem):
+    m = opened(config, InstantPrinter())
+    m.insert_credits(1000, "bill:1000")
+    m.cash_out()
+    m.close()
+    tamper(config.db_path, sql)
+    report = Ledger.open(config.db_path, readonly=True).verify()
+    assert not report.ok and problem in report.problem
+
+
+def test_the_machine_lock_serialises_device_threads(config):
+    """Every controller entry point takes the machine's lock: a device thread calling in
+    while the UI thread is inside an operation waits for it to finish."""
+    m = opened(config)
+    done = threading.Event()
+
+    def validator_thread() -> None:
+        m.bill_credited(2000, "txn-a")
+        done.set()
+
+    with m._lock:  # the UI thread is in the middle of an operation
+        worker = threading.Thread(target=validator_thread)
+        worker.start()
+        time.sleep(0.2)
+        assert not done.is_set() and m.ledger.meters["credits"] == 0
+    worker.join(5)
+    assert done.is_set() and m.credits == 2000
+    # and many threads at once (bills, printer events, a payout) against rounds being played
+    m.payout = InstantPrinter()
+    errors: list[BaseException] = []
+
+    def hammer(k: int) -> None:
+        try:
+            for i in range(15):
+                m.bill_credited(500, f"t{k}-{i}")
+                m.device_event(type("E", (), {"device": "printer", "kind": "paper_low",
+                                              "detail": "low", "tilt": False, "active": True,
+                                              "code": None})())
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=hammer, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    played = 0
+    while any(t.is_alive() for t in threads) or played < 5:
+        m.add_chip("ante", 500)
+        m.deal()
+        while m.snapshot().phase == MachinePhase.IN_ROUND:
+            m.decide(m.snapshot().legal[-1])
+        played += 1
+    for t in threads:
+        t.join()
+    assert not errors
+    assert m.ledger.meters["bills_in_count"] == 1 + 45
+    m.cash_out()
+    assert m.credits == 0 and m.ledger.meters["tickets_out_count"] == 1
+    ok(m)
+    m.close()
+
+
+# -- the screens' words for refusals ----------------------------------------------------
+def test_every_machine_error_has_a_code_the_screens_translate():
+    import kiosk.machine as machine
+
+    classes = [c for c in vars(machine).values()
+               if isinstance(c, type) and issubclass(c, MachineError)]
+    assert {c.code for c in classes} <= set(MESSAGES)
+    used = set(re.findall(r'code="([a-z_]+)"', (ROOT / "kiosk" / "machine.py").read_text()))
+    used |= {"ticket_unknown", "ticket_pending", "ticket_void", "ticket_redeemed",
+             "ticket_expired", "ticket_altered", "ticket_in_escrow"}
+    for lang in i18n.LANGUAGES:
+        i18n.set_language(lang)
+        for code in sorted(used):
+            text = message(code, {"limit": 1_000_000, "validation": "1" * 18, "amount": 500})
+            assert text and "{" not in text, (lang, code)
+    i18n.set_language("fr")
+    err = MachineError("the credit limit is $10,000.00", code="credit_limit",
+                       params={"limit": 1_000_000})
+    assert describe(err) == "La limite de crédit est de 10\u202f000,00\u00a0$."
+    i18n.set_language("ja")
+    assert describe(TicketRefused("x", code="ticket_redeemed")) == MESSAGES_JA_REDEEMED
+    assert describe(PlayDisabled("x", code="no_such_code")) == "プレイは停止中です。係員をお呼びください。"
+    i18n.set_language("en")
+    assert describe(ValueError("not a machine error")) == "That is not possible right now."
+
+
+MESSAGES_JA_REDEEMED = "このチケットはすでに精算済みです。"
