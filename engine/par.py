@@ -275,7 +275,7 @@ class MainAnalysis:
         meta = json.dumps({"strategy": self.strategy, "params_key": self.params_key,
                            "class_names": list(self.class_names), "seconds": self.seconds})
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, meta=np.array(meta), **arrays)
+            np.savez_compressed(fh, meta=np.array(meta), **arrays)  # type: ignore[arg-type]
         os.replace(tmp, path)
 
     @classmethod
@@ -319,7 +319,8 @@ def _run_flops(indices: Sequence[int]) -> tuple[np.ndarray, list[tuple[int, np.n
     cats = np.zeros(N_CATEGORIES, np.int64)
     decisions = []
     for j in indices:
-        flop = tuple(int(c) for c in sym.flops[j])
+        f0, f1, f2 = (int(c) for c in sym.flops[j])
+        flop = (f0, f1, f2)
         w = int(sym.flop_weights[j])
         res = analyse_flop(flop, deck, params, strategy, sym.card_maps)
         cls = sym.hand_class[pair_index52(res.holes[:, 0], res.holes[:, 1])]

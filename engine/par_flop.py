@@ -347,17 +347,17 @@ def optimal_decisions(
     pays = blind_table(params)
     bound = (int(pays.max()) + 5 * D) * nd
     dtype = np.int32 if bound < 2**30 else np.int64
-    W = dc.W.astype(dtype, copy=False)
-    L = nd - W
+    W: np.ndarray = dc.W.astype(dtype, copy=False)
+    L: np.ndarray = nd - W
     L -= dc.T
     # a non-qualifying dealer hand is a win for the player when the player's hand
     # qualifies, and below it (where the player loses) only when it does not
-    Wq = W - dc.NQ
-    Lnq = dc.NQ - W
+    Wq: np.ndarray = W - dc.NQ
+    Lnq: np.ndarray = dc.NQ - W
     Lnq -= dc.T
     Wq[dc.below] = 0
     Lnq[~dc.below] = 0
-    A = pays.astype(dtype)[ctx.strength]
+    A: np.ndarray = pays.astype(dtype)[ctx.strength]
     A *= W
     Wq *= D
     A += Wq
@@ -366,7 +366,7 @@ def optimal_decisions(
     Lnq *= ctx.valid_i32
     Lnq *= D  # the Ante pushes when the dealer does not qualify, even if the dealer wins
     A += Lnq
-    C = W * (2 * D)  # D * (W - L) = D * (2W + T - nd)
+    C: np.ndarray = W * (2 * D)  # D * (W - L) = D * (2W + T - nd)
     C += dc.T * D
     C -= D * nd
     play1 = A + C

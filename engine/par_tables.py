@@ -27,10 +27,19 @@ FULL_DECK: tuple[int, ...] = tuple(range(52))
 
 @cache
 def colex_subsets(m: int, k: int) -> np.ndarray:
-    """All ``k``-subsets of ``range(m)`` as a ``(comb(m, k), k)`` uint8 array, in colex order."""
-    rows = np.array(list(combinations(range(m), k)), dtype=np.int64).reshape(-1, k)
-    order = np.argsort(colex_index(rows), kind="stable")
-    out = rows[order].astype(np.uint8)
+    """All ``k``-subsets of ``range(m)`` as a ``(comb(m, k), k)`` uint8 array, in colex order.
+
+    Built column-free by the recurrence "subsets of range(j), then those holding j".
+    """
+    levels = [np.zeros((1, 0), np.uint8)] + [np.zeros((0, i), np.uint8) for i in range(1, k + 1)]
+    for j in range(m):
+        for i in range(k, 0, -1):  # descending: level i - 1 is still "subsets of range(j)"
+            with_j = np.empty((len(levels[i - 1]), i), np.uint8)
+            with_j[:, :-1] = levels[i - 1]
+            with_j[:, -1] = j
+            levels[i] = np.concatenate([levels[i], with_j])
+    out = levels[k]
+    assert len(out) == comb(m, k)
     out.setflags(write=False)
     return out
 
@@ -244,8 +253,8 @@ def deck_symmetry(deck: tuple[int, ...] = FULL_DECK) -> DeckSymmetry:
         class_sizes=size_h[order].astype(np.int64),
         class_reps=np.array([reps[c] for c in order], dtype=np.int64),
     )
-    for a in (out.card_maps, out.flops, out.flop_weights, out.hand_class, out.class_sizes, out.class_reps):
-        a.setflags(write=False)
+    for arr in (out.card_maps, out.flops, out.flop_weights, out.hand_class, out.class_sizes, out.class_reps):
+        arr.setflags(write=False)
     return out
 
 

@@ -51,7 +51,7 @@ from engine.par_report import (
 from engine.par_tables import FULL_DECK
 from engine.paytable import Paytable
 from engine.settlement import Outcome, settle
-from engine.strategy import Strategy, get_strategy
+from engine.strategy import OptimalStrategy, Strategy, get_strategy
 
 Progress = Callable[[int, int], None]
 _ONE = np.int64(1)
@@ -329,6 +329,8 @@ def simulate(
     t0 = time.perf_counter()
     deck = tuple(sorted(set(int(c) for c in deck)))
     strat = get_strategy(strategy, table, deck if deck != FULL_DECK else None) if isinstance(strategy, str) else strategy
+    if isinstance(strat, OptimalStrategy) and len(fixed) < 5:
+        strat.get_analysis()  # pre-flop and flop tables: load (or compute) once, before the workers
     tally = run(table, rounds, strat, seed=seed, workers=workers, batch=batch, deck=deck, fixed=fixed,
                 progress=progress)
     if tally.breakage:

@@ -98,13 +98,13 @@ class Strategy:
             raise ValueError(f"{self.name} chose {action.value}, not legal here ({view.legal})")
         return action
 
-    def preflop_one(self, hole: tuple[int, int]) -> int:
+    def preflop_one(self, hole: Sequence[int]) -> int:
         raise NotImplementedError
 
-    def flop_one(self, hole: tuple[int, int], flop: tuple[int, ...]) -> bool:
+    def flop_one(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
         raise NotImplementedError
 
-    def river_one(self, hole: tuple[int, int], board: tuple[int, ...]) -> bool:
+    def river_one(self, hole: Sequence[int], board: Sequence[int]) -> bool:
         raise NotImplementedError
 
     # -- vectorised --------------------------------------------------------------------------
@@ -324,14 +324,14 @@ class SimpleStrategy(Strategy):
     name = "simple"
     description = "the published simple strategy (4x chart, 2x on made hands and draws, 1x by outs)"
 
-    def preflop_one(self, hole: tuple[int, int]) -> int:
+    def preflop_one(self, hole: Sequence[int]) -> int:
         hi, lo = max(hole[0] >> 2, hole[1] >> 2), min(hole[0] >> 2, hole[1] >> 2)
         return 4 if _simple_preflop_raises(hi, lo, (hole[0] & 3) == (hole[1] & 3)) else 0
 
-    def flop_one(self, hole: tuple[int, int], flop: tuple[int, ...]) -> bool:
+    def flop_one(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
         return simple_flop_raises(hole, flop)
 
-    def river_one(self, hole: tuple[int, int], board: tuple[int, ...]) -> bool:
+    def river_one(self, hole: Sequence[int], board: Sequence[int]) -> bool:
         return simple_river_plays(hole, board)
 
     def preflop_batch(self, holes: np.ndarray) -> np.ndarray:
@@ -360,10 +360,10 @@ class CautiousStrategy(SimpleStrategy):
     name = "cautious"
     description = "never raises before the river, then the simple river rule"
 
-    def preflop_one(self, hole: tuple[int, int]) -> int:
+    def preflop_one(self, hole: Sequence[int]) -> int:
         return 0
 
-    def flop_one(self, hole: tuple[int, int], flop: tuple[int, ...]) -> bool:
+    def flop_one(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
         return False
 
     def preflop_batch(self, holes: np.ndarray) -> np.ndarray:
@@ -484,10 +484,10 @@ class OptimalStrategy(Strategy):
         return self.analysis
 
     # scalar
-    def preflop_one(self, hole: tuple[int, int]) -> int:
+    def preflop_one(self, hole: Sequence[int]) -> int:
         return int(self.preflop_batch(np.array([hole]))[0])
 
-    def flop_one(self, hole: tuple[int, int], flop: tuple[int, ...]) -> bool:
+    def flop_one(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
         if self.analysis is not None:
             return bool(self.get_analysis().flop_bets(np.array([hole]), np.array([flop]))[0])
         key = (tuple(sorted(hole)), tuple(sorted(flop)))
@@ -496,7 +496,7 @@ class OptimalStrategy(Strategy):
             self._flop_memo[key] = bet2 > check
         return self._flop_memo[key]
 
-    def river_one(self, hole: tuple[int, int], board: tuple[int, ...]) -> bool:
+    def river_one(self, hole: Sequence[int], board: Sequence[int]) -> bool:
         play, fold = river_values(hole, board, self.params, self.deck)
         return play > fold
 
@@ -513,7 +513,7 @@ class OptimalStrategy(Strategy):
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             if len(uniq) <= 8:
                 dec = np.array([self.flop_one(tuple(int(c) for c in u[:2]), tuple(int(c) for c in u[2:]))
-                                for u in uniq], bool)
+                                for u in uniq], dtype=np.bool_)
                 return dec[inverse.ravel()]
         return self.get_analysis().flop_bets(holes, flops)
 
@@ -524,7 +524,9 @@ class OptimalStrategy(Strategy):
     def river_par(self, ctx: FlopContext) -> np.ndarray:
         from engine.par_flop import dealer_counts, optimal_decisions
 
-        return optimal_decisions(ctx, dealer_counts(ctx, self.params.qualify), self.params)[0]
+        # only the river decisions are used: the identity stands in for the flop's symmetries
+        identity = np.arange(ctx.fi.n_pairs)[None, :]
+        return optimal_decisions(ctx, dealer_counts(ctx, self.params.qualify), self.params, identity)[0]
 
     def __hash__(self) -> int:
         return id(self)
@@ -548,7 +550,3 @@ def get_strategy(name: str, table: Paytable | None = None, deck: Sequence[int] |
     if table is None:
         table = load_paytable(PAYTABLE_DIR / "standard.toml")
     return base.for_paytable(table, deck)
-
-
-def describe_strategies() -> dict[str, Any]:
-    return {name: s.description for name, s in STRATEGIES.items()}

@@ -1033,7 +1033,9 @@ class Ledger:
             self._event_id, self._event_head = row["id"], row["hash"]
         return row["id"]
 
-    def _ticket_change(self, row: Mapping[str, Any], detail: dict[str, Any]) -> dict[str, Any] | None:
+    def _ticket_change(
+        self, row: Mapping[str, Any], detail: dict[str, Any]
+    ) -> dict[str, Any] | None:
         """The tickets row an event writes (None if it touches no ticket); raises
         :class:`LedgerError` before anything is written if the change is not allowed."""
         key = TICKET_EVENTS.get(row["kind"])
@@ -1111,11 +1113,7 @@ class Ledger:
         if row is None and ticket is None:
             return None
         fields = ("amount", "status", "issue_event", "print_event", "close_event")
-        if (
-            row is None
-            or ticket is None
-            or any(row[f] != getattr(ticket, f) for f in fields)
-        ):
+        if row is None or ticket is None or any(row[f] != getattr(ticket, f) for f in fields):
             raise LedgerCorruptError(
                 "the tickets row does not match the events that made it", f"tickets {validation}"
             )

@@ -90,6 +90,7 @@ from typing import Any, Literal, ParamSpec, Protocol, TypeVar
 
 from pydantic import ValidationError
 
+from devices.validation import new_validation_number
 from engine.cards import format_cards
 from engine.errors import IllegalActionError
 from engine.paytable import Limits, Paytable, PaytableError, load_paytable
@@ -97,7 +98,6 @@ from engine.rng import RandomSource, SystemRandomSource, shuffled_deck
 from engine.settlement import Outcome
 from engine.uth import PLAY_MULTIPLE, Action, Phase, RoundSettled, UthRound
 from kiosk.config import CabinetConfig, role_at_least
-from devices.validation import new_validation_number
 from kiosk.ledger import (
     CREDITS,
     Ledger,
@@ -790,7 +790,9 @@ class Machine:
         assert self.ledger is not None
         return self.ledger.unredeemed_ticket(validation)
 
-    def _ticket_refusal(self, validation: str, cents: int | None) -> TicketRefused | None:
+    def _ticket_refusal(
+        self, validation: str, cents: int | None, *, expiry: bool = True
+    ) -> TicketRefused | None:
         """Why the ticket ``validation`` (offered for ``cents``, None: its own amount)
         cannot be redeemed now, or None when it can.  Reads the ledger (cross-checked
         against the events: an edited row raises LedgerCorruptError)."""
@@ -818,7 +820,11 @@ class Machine:
             return refuse("ticket_pending", "never reported printed")
         if cents is not None and cents != ticket.amount:
             return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
-        if ticket.expires_on is not None and self.clock().date().isoformat() > ticket.expires_on:
+        if (
+            expiry
+            and ticket.expires_on is not None
+            and self.clock().date().isoformat() > ticket.expires_on
+        ):
             params["expires_on"] = ticket.expires_on
             return refuse("ticket_expired", f"expired after {ticket.expires_on}")
         if validation in self._ticket_holds.values():
@@ -931,10 +937,13 @@ class Machine:
         meanwhile, amount altered) is not credited: it is logged and the machine tilts
         (``ticket``) for an attendant to reconcile."""
         ledger = self._require_ledger()
-        if ledger.has_txn(transaction_id, "ticket_in"):
+        if ledger.has_txn(transaction_id, "ticket_in") or ledger.has_txn(
+            transaction_id, "ticket_rejected"
+        ):
             return  # a repeated VEND VALID
         self._ticket_holds.pop(transaction_id, None)
-        refusal = self._ticket_refusal(barcode, amount_cents)
+        # accepted at escrow: it does not expire on its way to the stacker
+        refusal = self._ticket_refusal(barcode, amount_cents, expiry=False)
         if refusal is not None:
             with ledger.transaction():
                 self._event(
@@ -1214,7 +1223,9 @@ class Machine:
                     f"a ticket payout completes with its 18-digit validation number, not {reference!r}",
                     code="bad_reference",
                 )
-            if issued is not None and (issued.validation != reference or issued.status != "pending"):
+            if issued is not None and (
+                issued.validation != reference or issued.status != "pending"
+            ):
                 raise WrongState(
                     f"payout {transaction_id} issued ticket {issued.validation} ({issued.status}): "
                     f"{reference} cannot complete it",
@@ -1240,9 +1251,7 @@ class Machine:
             raise WrongState(f"no payout {transaction_id} is pending", code="no_payout_pending")
         with ledger.transaction():
             self._void_ticket_of(transaction_id, f"not printed: {reason}")
-            self._event(
-                "cashout_failed", {"reason": reason}, amount=req.amount, txn=transaction_id
-            )
+            self._event("cashout_failed", {"reason": reason}, amount=req.amount, txn=transaction_id)
         self._cashout = None
 
     def _void_ticket_of(self, transaction_id: str, reason: str) -> TicketRecord | None:

@@ -95,8 +95,10 @@ class TicketPayout:
 
     def resume(self, machine: Machine, request: PayoutRequest) -> None:
         """At power-up, a ticket cash-out with no ticket written yet: print it now."""
-        log.info("resuming cash-out %s: no ticket was issued before the power cut",
-                 request.transaction_id)
+        log.info(
+            "resuming cash-out %s: no ticket was issued before the power cut",
+            request.transaction_id,
+        )
         self._jobs.put((machine, request))
 
     # -- life cycle --------------------------------------------------------------------
@@ -151,11 +153,19 @@ class TicketPayout:
             log.warning("cash-out %s not printed: %s", txn, exc.reason)
             return None
         result = self._print(ticket)
-        outcome = PayoutOutcome(txn, ticket.validation, ticket.amount, result.outcome, result.detail)
+        outcome = PayoutOutcome(
+            txn, ticket.validation, ticket.amount, result.outcome, result.detail
+        )
         with self._lock:
             self.outcomes.append(outcome)
-        log.info("ticket #%d %s for %d cents: %s (%s)", ticket.sequence, ticket.validation,
-                 ticket.amount, result.outcome.value, result.detail)
+        log.info(
+            "ticket #%d %s for %d cents: %s (%s)",
+            ticket.sequence,
+            ticket.validation,
+            ticket.amount,
+            result.outcome.value,
+            result.detail,
+        )
         try:
             if result.outcome is PrintOutcome.PRINTED:
                 machine.payout_complete(txn, ticket.validation)

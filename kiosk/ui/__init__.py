@@ -8,7 +8,8 @@ Where things live:
 * :mod:`kiosk.ui.events` / :mod:`kiosk.ui.input` -- the program's own input events
   (``Touch``, ``Key``, ``Command``) and the one place raw pygame events are translated.
 * :mod:`kiosk.ui.model` -- reads snapshots from the controller and calls it; turns a
-  refused operation (:class:`kiosk.machine.MachineError`) into a translated note.
+  refused operation (:class:`kiosk.machine.MachineError`) into a translated note, by its
+  ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`).
 * :mod:`kiosk.ui.scenes` -- attract, table, paytable, help, recall, settings, cash-out,
   operator menu; each has ``handle(event)``, ``update(dt)`` and ``draw(surface)`` and
   never owns a game rule.
@@ -17,6 +18,7 @@ Where things live:
   (1280x720) scaled to the screen, cached text and card surfaces.
 * :mod:`kiosk.ui.i18n` -- gettext catalogues in ``kiosk/locale`` (en, ja, th, fr), hand
   names built from :func:`engine.hand_classes.hand_class`, money formatting.
-* :mod:`kiosk.ui.sound`, :mod:`kiosk.ui.prefs`, :mod:`kiosk.ui.demo` (simulated bills and
-  tickets in one small adapter), :mod:`kiosk.ui.sdnotify` (systemd notify protocol).
+* :mod:`kiosk.ui.sound`, :mod:`kiosk.ui.prefs`, :mod:`kiosk.ui.demo` (the demo keys: bills
+  and tickets into the device simulators, in one small adapter), :mod:`kiosk.ui.sdnotify`
+  (systemd notify protocol).
 """

@@ -70,12 +70,19 @@ def msgid_for(code: str, class_code: str | None = None) -> str:
     return MESSAGES.get(code) or MESSAGES.get(class_code or "") or GENERIC
 
 
-def message(code: str, params: Mapping[str, Any] | None = None, *, currency: str = "USD",
-            class_code: str | None = None) -> str:
+def message(
+    code: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    currency: str = "USD",
+    class_code: str | None = None,
+) -> str:
     """``(code, params)`` in the current language."""
     text = _(msgid_for(code, class_code))
-    values = {k: money(v, currency) if k in _CENTS and isinstance(v, int) else v
-              for k, v in (params or {}).items()}
+    values = {
+        k: money(v, currency) if k in _CENTS and isinstance(v, int) else v
+        for k, v in (params or {}).items()
+    }
     try:
         return text.format(**values)
     except (KeyError, IndexError, ValueError):  # a parameter missing: the generic text
@@ -84,8 +91,9 @@ def message(code: str, params: Mapping[str, Any] | None = None, *, currency: str
 
 def error_code(exc: BaseException) -> tuple[str, str | None]:
     """``(code, class code)`` of a refusal (the code of its class when it has none)."""
-    class_code = next((CLASS_CODES[c.__name__] for c in type(exc).__mro__ if c.__name__ in CLASS_CODES),
-                      None)
+    class_code = next(
+        (CLASS_CODES[c.__name__] for c in type(exc).__mro__ if c.__name__ in CLASS_CODES), None
+    )
     return str(getattr(exc, "code", "") or class_code or "refused"), class_code
 
 

@@ -284,3 +284,17 @@ def test_paytable_check_reads_bounds_from_the_cabinet_config(tmp_path, capsys, m
     _fake_optimal_report(tmp_path, 0.9947, 0.9960)
     assert cli(["paytable", "check", str(STANDARD_PATH), "--cache-dir", str(tmp_path)]) == 2
     assert "main game RTP 99.4700% is outside the bounds 99.5% to 100%" in capsys.readouterr().out
+
+
+# -- the full analysis (minutes: run with UTH_FULL_PAR=1) ----------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not __import__("os").environ.get("UTH_FULL_PAR"), reason="set UTH_FULL_PAR=1 (minutes)")
+def test_full_optimal_analysis_reproduces_seed_002(tmp_path):
+    """Seed 002: total main bet 99.47%, initial main bet 97.82%, Trips 96.50% (perfect play)."""
+    rep = par(STANDARD, "optimal", cache=tmp_path)
+    assert round(100 * rep.main["rtp_total_main_bet"], 2) == 99.47
+    assert round(100 * rep.main["rtp_initial_main_bet"], 2) == 97.82
+    assert round(100 * rep.trips["rtp"], 2) == 96.50
+    assert rep.preflop["AA"]["decision"] == "4x" and rep.preflop["72o"]["decision"] == "check"

@@ -29,7 +29,11 @@ def test_the_configuration_names_the_ports(tmp_path):
     )
     cfg = load_config(path)
     assert cfg.validator_port.startswith("/dev/serial/by-id/") and not cfg.simulated_devices
-    assert (cfg.casino_name, cfg.machine_number, cfg.ticket_expiry_days) == ("Casino Royale", "0042", 0)
+    assert (cfg.casino_name, cfg.machine_number, cfg.ticket_expiry_days) == (
+        "Casino Royale",
+        "0042",
+        0,
+    )
     with pytest.raises(ConfigError, match="printer_port"):
         load_config(None, printer_port="COM3")
     with pytest.raises(ConfigError, match="ticket_expiry_days"):
@@ -41,8 +45,12 @@ def test_ports_that_cannot_be_opened_tilt_the_cabinet_and_keep_the_credits(tmp_p
     cab = boot(sims)
     cab.insert_bill(2000)
     cab.close()
-    real = sims.model_copy(update={"validator_port": "/dev/serial/by-id/usb-missing-validator",
-                                   "printer_port": "/dev/serial/by-id/usb-missing-printer"})
+    real = sims.model_copy(
+        update={
+            "validator_port": "/dev/serial/by-id/usb-missing-validator",
+            "printer_port": "/dev/serial/by-id/usb-missing-printer",
+        }
+    )
     cab = boot(real, start=False)
     cab.devices.start(cab.machine)
     m = cab.machine

@@ -28,7 +28,9 @@ def cabinet(tmp_path):
 
 
 def rejections(m, reason: str | None = None) -> list:
-    return [e for e in m.ledger.events(("ticket_rejected",)) if reason in (None, e.detail["reason"])]
+    return [
+        e for e in m.ledger.events(("ticket_rejected",)) if reason in (None, e.detail["reason"])
+    ]
 
 
 def audit_verify(capsys, config) -> str:
@@ -84,7 +86,10 @@ def test_demo_session_bills_play_cash_out_and_reinsert_the_ticket(cabinet, capsy
     altered = vn[:-1] + str((int(vn[-1]) + 1) % 10)
     cab.insert_ticket(altered)
     cab.insert_ticket("000000000000000042")
-    assert [e.detail["validation"] for e in rejections(m, "unknown")] == [altered, "000000000000000042"]
+    assert [e.detail["validation"] for e in rejections(m, "unknown")] == [
+        altered,
+        "000000000000000042",
+    ]
     assert m.credits == credits
     # an altered amount (a ticket offered for more than it was issued for) is refused too
     with pytest.raises(TicketRefused, match="not a \\$") as err:

@@ -96,7 +96,12 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
     req = m.cash_out()
     (vn,) = printer.numbers
     t = m.ticket(vn)
-    assert (t.status, t.amount, t.sequence, t.cashout_txn) == ("pending", 2000, 1, req.transaction_id)
+    assert (t.status, t.amount, t.sequence, t.cashout_txn) == (
+        "pending",
+        2000,
+        1,
+        req.transaction_id,
+    )
     assert t.expires_on == "2025-04-13" and t.printed_at is None
     with pytest.raises(MachineError, match="one ticket"):
         m.issue_ticket(req.transaction_id)  # never a second number for the same cash-out
@@ -271,9 +276,20 @@ def test_the_machine_lock_serialises_device_threads(config):
         try:
             for i in range(15):
                 m.bill_credited(500, f"t{k}-{i}")
-                m.device_event(type("E", (), {"device": "printer", "kind": "paper_low",
-                                              "detail": "low", "tilt": False, "active": True,
-                                              "code": None})())
+                m.device_event(
+                    type(
+                        "E",
+                        (),
+                        {
+                            "device": "printer",
+                            "kind": "paper_low",
+                            "detail": "low",
+                            "tilt": False,
+                            "active": True,
+                            "code": None,
+                        },
+                    )()
+                )
         except BaseException as exc:  # noqa: BLE001 - collected for the assertion
             errors.append(exc)
 
@@ -301,24 +317,36 @@ def test_the_machine_lock_serialises_device_threads(config):
 def test_every_machine_error_has_a_code_the_screens_translate():
     import kiosk.machine as machine
 
-    classes = [c for c in vars(machine).values()
-               if isinstance(c, type) and issubclass(c, MachineError)]
+    classes = [
+        c for c in vars(machine).values() if isinstance(c, type) and issubclass(c, MachineError)
+    ]
     assert {c.code for c in classes} <= set(MESSAGES)
     used = set(re.findall(r'code="([a-z_]+)"', (ROOT / "kiosk" / "machine.py").read_text()))
-    used |= {"ticket_unknown", "ticket_pending", "ticket_void", "ticket_redeemed",
-             "ticket_expired", "ticket_altered", "ticket_in_escrow"}
+    used |= {
+        "ticket_unknown",
+        "ticket_pending",
+        "ticket_void",
+        "ticket_redeemed",
+        "ticket_expired",
+        "ticket_altered",
+        "ticket_in_escrow",
+    }
     for lang in i18n.LANGUAGES:
         i18n.set_language(lang)
         for code in sorted(used):
             text = message(code, {"limit": 1_000_000, "validation": "1" * 18, "amount": 500})
             assert text and "{" not in text, (lang, code)
     i18n.set_language("fr")
-    err = MachineError("the credit limit is $10,000.00", code="credit_limit",
-                       params={"limit": 1_000_000})
+    err = MachineError(
+        "the credit limit is $10,000.00", code="credit_limit", params={"limit": 1_000_000}
+    )
     assert describe(err) == "La limite de crédit est de 10\u202f000,00\u00a0$."
     i18n.set_language("ja")
     assert describe(TicketRefused("x", code="ticket_redeemed")) == MESSAGES_JA_REDEEMED
-    assert describe(PlayDisabled("x", code="no_such_code")) == "プレイは停止中です。係員をお呼びください。"
+    assert (
+        describe(PlayDisabled("x", code="no_such_code"))
+        == "プレイは停止中です。係員をお呼びください。"
+    )
     i18n.set_language("en")
     assert describe(ValueError("not a machine error")) == "That is not possible right now."
 

@@ -24,11 +24,17 @@ from kiosk.machine import Machine, MachinePhase
 
 FAST_VALIDATOR = ValidatorConfig(poll_interval=0.02, response_timeout=0.4, comm_error_threshold=5)
 FAST_PRINTER = PrinterConfig(
-    poll_interval=0.02, response_timeout=0.25, busy_timeout=5.0, start_timeout=3.0, print_timeout=10.0
+    poll_interval=0.02,
+    response_timeout=0.25,
+    busy_timeout=5.0,
+    start_timeout=3.0,
+    print_timeout=10.0,
 )
 
 
-def wait_for(predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.01) -> bool:
+def wait_for(
+    predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.01
+) -> bool:
     """Poll ``predicate`` until true or ``timeout`` seconds pass; returns its last truth."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -77,15 +83,17 @@ class Cabinet:
     def accepting(self) -> bool:
         """The validator is idle and enabled (a note inserted now is taken)."""
         v = self.devices.validator
-        return v is not None and v.ready and not self.vsim.inhibited and v.last_status == Status.IDLING
+        return (
+            v is not None and v.ready and not self.vsim.inhibited and v.last_status == Status.IDLING
+        )
 
     def insert_bill(self, cents: int) -> None:
         assert wait_for(self.accepting), "validator not accepting"
         before = self.machine.ledger.meters.get("bills_in_count", 0)
         self.devices.insert_bill(cents)
-        assert wait_for(lambda: self.machine.ledger.meters.get("bills_in_count", 0) == before + 1), (
-            f"bill of {cents} not credited"
-        )
+        assert wait_for(
+            lambda: self.machine.ledger.meters.get("bills_in_count", 0) == before + 1
+        ), f"bill of {cents} not credited"
 
     def insert_ticket(self, barcode: str) -> None:
         """Insert a ticket and wait until the validator has stacked or returned it (the
