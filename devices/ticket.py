@@ -11,6 +11,7 @@ from datetime import date, datetime
 
 from devices.errors import TicketDataError
 from devices.validation import check_validation_number
+from engine.money import format_cents as engine_format_cents
 
 _ONES = (
     "ZERO ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN ELEVEN TWELVE THIRTEEN "
@@ -63,8 +64,7 @@ def amount_in_words(cents: int) -> str:
 
 def format_cents(cents: int) -> str:
     """``123456`` -> ``$1,234.56``."""
-    dollars, rest = divmod(_check_cents(cents), 100)
-    return f"${dollars:,}.{rest:02d}"
+    return engine_format_cents(_check_cents(cents))
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,12 +105,30 @@ def _report_path(table: Paytable, strategy: str, deck: Sequence[int], directory:
 def cached_par(
     table: Paytable, strategy: str = "optimal", *, deck: Sequence[int] = FULL_DECK, cache: str | Path | None = None
 ) -> ParReport | None:
-    """The cached exact report of ``table`` under ``strategy``, or None (never computes)."""
-    path = _report_path(table, strategy, deck, cache_dir(cache))
+    """The exact report of ``table`` under ``strategy`` if it can be had without enumerating.
+
+    Read from the report cache, or built in a moment from a cached main-game analysis of
+    the same Blind table (another Trips table, say) and cached seven-card counts;
+    otherwise None.
+    """
+    deck = tuple(sorted(set(int(c) for c in deck)))
+    directory = cache_dir(cache)
+    path = _report_path(table, strategy, deck, directory)
     try:
         return ParReport.from_dict(json.loads(path.read_text()))
     except (OSError, ValueError, TypeError):
+        pass
+    main_path = directory / f"{_main_key(main_params(table), strategy, deck)}.npz"
+    cats = _read_categories(deck, directory)
+    if cats is None or not main_path.exists():
         return None
+    try:
+        analysis = MainAnalysis.load(main_path)
+    except (OSError, ValueError, KeyError):
+        return None
+    rep = _build_report(table, strategy, analysis, deck, cats, analysis.seconds)
+    _store_report(rep, path)
+    return rep
 
 
 def cached_rtp(table: Paytable, *, cache: str | Path | None = None) -> dict[str, float] | None:
@@ -130,25 +148,22 @@ def cached_rtp(table: Paytable, *, cache: str | Path | None = None) -> dict[str,
 _CATEGORY_MEMO: dict[tuple[int, ...], np.ndarray] = {}
 
 
-def seven_card_category_counts(deck: Sequence[int] = FULL_DECK, *, cache: str | Path | None = None) -> np.ndarray:
+def seven_card_category_counts(
+    deck: Sequence[int] = FULL_DECK, *, cache: str | Path | None = None, fresh: bool = False
+) -> np.ndarray:
     """How many seven-card hands of ``deck`` fall in each category (int64, by category).
 
     Enumerates every hand (133,784,560 for the full deck, ~10 s); cached in memory
-    and on disk.
+    and on disk (``fresh``: enumerate anyway).
     """
     from engine.evaluator import category_batch, evaluate_batch
 
     deck = tuple(sorted(deck))
-    if deck in _CATEGORY_MEMO:
-        return _CATEGORY_MEMO[deck].copy()
     path = cache_dir(cache) / f"categories7-{_deck_tag(deck)}.json"
-    try:
-        counts = np.array(json.loads(path.read_text()), dtype=np.int64)
-        if counts.shape == (N_CATEGORIES,) and int(counts.sum()) == comb(len(deck), 7):
-            _CATEGORY_MEMO[deck] = counts
-            return counts.copy()
-    except (OSError, ValueError):
-        pass
+    known = None if fresh else _read_categories(deck, cache_dir(cache))
+    if known is not None:
+        _CATEGORY_MEMO[deck] = known
+        return known.copy()
     d = np.array(deck, dtype=np.intp)
     n = len(d)
     fives = colex_subsets(n, 5).astype(np.intp)
@@ -171,6 +186,18 @@ def seven_card_category_counts(deck: Sequence[int] = FULL_DECK, *, cache: str | 
     except OSError:
         pass
     return counts.copy()
+
+
+def _read_categories(deck: tuple[int, ...], directory: Path) -> np.ndarray | None:
+    if deck in _CATEGORY_MEMO:
+        return _CATEGORY_MEMO[deck].copy()
+    try:
+        counts = np.array(json.loads((directory / f"categories7-{_deck_tag(deck)}.json").read_text()), np.int64)
+    except (OSError, ValueError):
+        return None
+    if counts.shape == (N_CATEGORIES,) and int(counts.sum()) == comb(len(deck), 7):
+        return counts
+    return None
 
 
 def trips_rtp(table: Paytable, deck: Sequence[int] = FULL_DECK) -> Fraction:
@@ -473,10 +500,19 @@ def par(
     t0 = time.perf_counter()
     analysis = main_analysis(table, strategy, deck=deck, workers=workers, cache=directory,
                              use_cache=use_cache, progress=progress)
+    cats = seven_card_category_counts(deck, cache=directory)
+    rep = _build_report(table, strategy, analysis, deck, cats, time.perf_counter() - t0)
+    if use_cache:
+        _store_report(rep, _report_path(table, strategy, deck, directory))
+    return rep
+
+
+def _build_report(
+    table: Paytable, strategy: str, analysis: MainAnalysis, deck: tuple[int, ...], cats: np.ndarray, seconds: float
+) -> ParReport:
     values = cell_values(table)
     counts = analysis.game_counts()
     main = main_figures(counts, values, table, exact=True)
-    cats = seven_card_category_counts(deck, cache=directory)
     trips = trips_figures(cats, table, exact=True)
     evs = analysis.option_ev(values)
     preflop = {
@@ -487,24 +523,22 @@ def par(
         }
         for c, name in enumerate(analysis.class_names)
     }
-    elapsed = time.perf_counter() - t0
-    rep = ParReport(
+    return ParReport(
         strategy=strategy, paytable_sha256=table.sha256, paytable_name=f"{table.name} {table.version}",
-        exact=True, main=main, trips=trips, preflop=preflop,
-        seconds=round(analysis.seconds if elapsed < analysis.seconds else elapsed, 3),
+        exact=True, main=main, trips=trips, preflop=preflop, seconds=round(max(seconds, analysis.seconds), 3),
         deck_size=len(deck),
         extra={"deals": int(counts.sum()), "analysis_seconds": round(analysis.seconds, 3)},
     )
-    if use_cache:
-        path = _report_path(table, strategy, deck, directory)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-            tmp.write_text(rep.to_json())
-            os.replace(tmp, path)
-        except OSError as exc:
-            print(f"warning: could not cache the report in {path}: {exc}", file=sys.stderr)
-    return rep
+
+
+def _store_report(rep: ParReport, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        tmp.write_text(rep.to_json())
+        os.replace(tmp, path)
+    except OSError as exc:
+        print(f"warning: could not cache the report in {path}: {exc}", file=sys.stderr)
 
 
 __all__ = [

@@ -93,6 +93,7 @@ from pydantic import ValidationError
 from devices.validation import new_validation_number
 from engine.cards import format_cards
 from engine.errors import IllegalActionError
+from engine.money import format_cents as money
 from engine.paytable import Limits, Paytable, PaytableError, load_paytable
 from engine.rng import RandomSource, SystemRandomSource, shuffled_deck
 from engine.settlement import Outcome
@@ -386,11 +387,6 @@ def settled_columns(
         "jackpot": jackpot,
         "credits_after": credits_before - seat.staked + returned - jackpot,
     }
-
-
-def money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
 
 
 # -- the controller ---------------------------------------------------------------------------

@@ -1,33 +1,15 @@
-"""``uth deal``: deal and settle one demo round in the terminal."""
+"""``uth deal``: deal and settle one demo round in the terminal (the simple strategy decides)."""
 
 from __future__ import annotations
 
 import argparse
 
 from engine.cards import format_cards
+from engine.money import format_cents
 from engine.paytable import PAYTABLE_DIR, PaytableError, load_paytable
 from engine.rng import SeededRandomSource, SystemRandomSource, deck_commitment, shuffled_deck
-from engine.uth import Action, UthRound
-
-
-def _money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
-
-
-def demo_decision(round_: UthRound, seat: int) -> Action:
-    """A plain demo policy: 4x with a pair or an ace, 2x with a pair on the flop, else 1x."""
-    view = round_.view(seat)
-    ranks = [c >> 2 for c in (*view.hole, *view.board)]
-    hole_ranks = [c >> 2 for c in view.hole]
-    paired = any(ranks.count(r) >= 2 for r in hole_ranks)
-    if Action.PLAY_4X in view.legal and (paired or 12 in hole_ranks):
-        return Action.PLAY_4X
-    if Action.PLAY_2X in view.legal and paired:
-        return Action.PLAY_2X
-    if Action.PLAY_1X in view.legal:
-        return Action.PLAY_1X
-    return Action.CHECK
+from engine.strategy import STRATEGIES
+from engine.uth import UthRound
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,16 +23,17 @@ def run(args: argparse.Namespace) -> int:
     rnd = UthRound(table, deck)
     bet = rnd.place_bets(1, args.ante, args.trips)
     print(f"Paytable {table.name} {table.version}   deck commitment {deck_commitment(deck)}")
-    print(f"Ante {_money(bet.ante)}  Blind {_money(bet.blind)}  Trips {_money(bet.trips)}")
+    print(f"Ante {format_cents(bet.ante)}  Blind {format_cents(bet.blind)}  Trips {format_cents(bet.trips)}")
     rnd.deal()
+    simple = STRATEGIES["simple"]
     print(f"Your cards: {format_cards(rnd.view(1).hole)}   dealer: ?? ??")
     while rnd.to_act():
         phase, board = rnd.phase, rnd.board()
         if board:
             print(f"Board ({phase}): {format_cards(board)}")
-        action = demo_decision(rnd, 1)
+        action = simple.decide(rnd.view(1))
         rec = rnd.act(1, action)
-        extra = f" ({_money(rec.play)})" if rec.play else ""
+        extra = f" ({format_cents(rec.play)})" if rec.play else ""
         print(f"  {phase}: {action.value}{extra}")
     result = rnd.outcome()
     assert result is not None
@@ -63,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
     for spot in ("ante", "blind", "play", "trips"):
         stake, back = getattr(seat, spot), getattr(seat, f"{spot}_return")
         if stake:
-            print(f"  {spot.capitalize():6s} stake {_money(stake):>10s}  returns {_money(back):>10s}")
-    print(f"Net {_money(seat.net)}   breakage {seat.breakage}/{result.breakage_unit} cent")
+            print(f"  {spot.capitalize():6s} stake {format_cents(stake):>10s}  returns {format_cents(back):>10s}")
+    print(f"Net {format_cents(seat.net)}   breakage {seat.breakage}/{result.breakage_unit} cent")
     print(f"Deck: {format_cards(deck)}")
     return 0
 

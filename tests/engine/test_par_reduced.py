@@ -42,6 +42,15 @@ WQ, WNQ, PQ, PNQ, LQ, LNQ = range(6)
 _BIN = np.array([[comb(v, j) for j in range(6)] for v in range(64)], np.int64)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _private_par_cache(tmp_path_factory):
+    """Keep the tests' results out of the user's PAR cache (and its stale results out of them)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("UTH_PAR_CACHE", str(tmp_path_factory.mktemp("par-cache")))
+        yield
+
+
+
 def _lex5(rows: np.ndarray, n: int) -> np.ndarray:
     """Index of each sorted 5-subset in ``combinations(range(n), 5)`` order (via a lookup)."""
     return _LEX[n][tuple(np.sort(rows, axis=-1)[..., j] for j in range(5))]

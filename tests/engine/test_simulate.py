@@ -35,6 +35,15 @@ TABLES = {p.stem: load_paytable(p) for p in shipped_paytables()}
 RTPS = ("rtp_total_main_bet", "rtp_initial_main_bet", "trips")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _private_par_cache(tmp_path_factory):
+    """Keep the tests' results out of the user's PAR cache (and its stale results out of them)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("UTH_PAR_CACHE", str(tmp_path_factory.mktemp("par-cache")))
+        yield
+
+
+
 def exact_figure(rep, key):
     return rep.trips["rtp"] if key == "trips" else rep.main[key]
 

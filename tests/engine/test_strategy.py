@@ -30,6 +30,15 @@ STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
 SIMPLE = STRATEGIES["simple"]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _private_par_cache(tmp_path_factory):
+    """Keep the tests' results out of the user's PAR cache (and its stale results out of them)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("UTH_PAR_CACHE", str(tmp_path_factory.mktemp("par-cache")))
+        yield
+
+
+
 def hand(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
 
