@@ -17,7 +17,7 @@ def describe_machine() -> str:
     except OSError:
         pass
     try:
-        load = "load %.2f" % os.getloadavg()[0]
+        load = f"load {os.getloadavg()[0]:.2f}"
     except OSError:
         load = ""
     return f"{platform.node()} | {cpu} | {os.cpu_count()} cpu | Python {platform.python_version()} | {load}"

@@ -37,16 +37,23 @@ def main() -> None:
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kid = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"par {args.strategy} {table.name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {args.workers} workers; "
-          f"peak RSS {own:.0f} MB (parent), {kid:.0f} MB (largest worker)")
+    print(
+        f"par {args.strategy} {table.name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {args.workers} workers; "
+        f"peak RSS {own:.0f} MB (parent), {kid:.0f} MB (largest worker)"
+    )
     m = rep.main
-    got = {"rtp_total_main_bet": m["rtp_total_main_bet"], "rtp_initial_main_bet": m["rtp_initial_main_bet"],
-           "trips": rep.trips["rtp"]}
+    got = {
+        "rtp_total_main_bet": m["rtp_total_main_bet"],
+        "rtp_initial_main_bet": m["rtp_initial_main_bet"],
+        "trips": rep.trips["rtp"],
+    }
     for key, value in got.items():
         note = f"   (seed 002: {PUBLISHED[key]:.2f}%)" if args.strategy == "optimal" else ""
         print(f"  {key:22s} {100 * value:9.4f}%{note}")
-    print(f"  house edge per Ante    {100 * m['house_edge_per_ante']:9.4f}%   element of risk "
-          f"{100 * m['element_of_risk']:.4f}%   sd {m['sd_antes']:.4f} Antes")
+    print(
+        f"  house edge per Ante    {100 * m['house_edge_per_ante']:9.4f}%   element of risk "
+        f"{100 * m['element_of_risk']:.4f}%   sd {m['sd_antes']:.4f} Antes"
+    )
 
 
 if __name__ == "__main__":

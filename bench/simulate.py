@@ -33,7 +33,10 @@ def machine() -> str:
 
 
 def cpu_seconds() -> float:
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
@@ -51,12 +54,18 @@ def main() -> None:
     rep = simulate(table, args.rounds, args.strategy, seed=args.seed, workers=args.workers)
     wall, cpu = time.perf_counter() - t0, cpu_seconds() - cpu0
     m = rep.main
-    print(f"simulate {args.strategy}: {args.rounds:,} rounds, {args.workers} workers: {wall:.2f} s wall, "
-          f"{cpu:.2f} s CPU")
-    print(f"  {args.rounds / wall / 1e6:.2f} M rounds/s (wall)   {args.rounds / cpu / 1e6:.2f} M rounds per CPU-second")
+    print(
+        f"simulate {args.strategy}: {args.rounds:,} rounds, {args.workers} workers: {wall:.2f} s wall, "
+        f"{cpu:.2f} s CPU"
+    )
+    print(
+        f"  {args.rounds / wall / 1e6:.2f} M rounds/s (wall)   {args.rounds / cpu / 1e6:.2f} M rounds per CPU-second"
+    )
     lo, hi = rep.extra["ci95"]["rtp_total_main_bet"]
-    print(f"  RTP total main bet {100 * m['rtp_total_main_bet']:.3f}% (95% CI {100 * lo:.3f}..{100 * hi:.3f}), "
-          f"initial {100 * m['rtp_initial_main_bet']:.3f}%, Trips {100 * rep.trips['rtp']:.3f}%")
+    print(
+        f"  RTP total main bet {100 * m['rtp_total_main_bet']:.3f}% (95% CI {100 * lo:.3f}..{100 * hi:.3f}), "
+        f"initial {100 * m['rtp_initial_main_bet']:.3f}%, Trips {100 * rep.trips['rtp']:.3f}%"
+    )
 
 
 if __name__ == "__main__":

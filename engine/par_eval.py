@@ -67,7 +67,9 @@ def rank_counts(cards: np.ndarray) -> np.ndarray:
 
 
 _LOW_KEYS = np.array([_KEYS[4 * r] & _t.LOW_MASK for r in range(7)], np.intp)
-_HIGH_KEYS = np.array([(_KEYS[4 * r] >> _t.HIGH_SHIFT) & _t.HIGH_MASK for r in range(7, 13)], np.intp)
+_HIGH_KEYS = np.array(
+    [(_KEYS[4 * r] >> _t.HIGH_SHIFT) & _t.HIGH_MASK for r in range(7, 13)], np.intp
+)
 # padded so that a (impossible) fifth card of a rank never indexes past the end
 _LOW6_PAD = np.concatenate([_LOW6, np.zeros(int(_LOW_KEYS.max()) + 1, np.intp)])
 _HIGH_PAD = np.concatenate([_HIGH, np.zeros(int(_HIGH_KEYS.max()) + 1, np.intp)])
@@ -75,7 +77,9 @@ _HIGH_PAD = np.concatenate([_HIGH, np.zeros(int(_HIGH_KEYS.max()) + 1, np.intp)]
 # (likewise for the high half): one row lookup per board instead of seven
 _LOW_PLUS = _LOW6_PAD[np.arange(len(_LOW6))[:, None] + _LOW_KEYS[None, :]]
 _HIGH_PLUS = _HIGH_PAD[np.arange(len(_HIGH))[:, None] + _HIGH_KEYS[None, :]]
-_RANKS6_PAD = np.concatenate([_RANKS6, np.zeros(int(_HIGH.max()) + int(_LOW6.max()) + 2, _RANKS6.dtype)])
+_RANKS6_PAD = np.concatenate(
+    [_RANKS6, np.zeros(int(_HIGH.max()) + int(_LOW6.max()) + 2, _RANKS6.dtype)]
+)
 _FOUR_OF_A_SUIT = 0x4444 << _t.SUIT_SHIFT  # a suit counter of 4 or 5 (five cards)
 
 

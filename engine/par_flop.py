@@ -128,7 +128,9 @@ class FlopContext:
         n_p = self.fi.n_pairs
         self.all_rows = rows is None
         self.rows = np.arange(n_p, dtype=np.intp) if rows is None else np.asarray(rows, np.intp)
-        self.weights = np.ones(len(self.rows), np.int64) if weights is None else np.asarray(weights, np.int64)
+        self.weights = (
+            np.ones(len(self.rows), np.int64) if weights is None else np.asarray(weights, np.int64)
+        )
 
     def _r(self, table: np.ndarray) -> np.ndarray:
         """``table`` restricted to the analysed board rows."""
@@ -448,7 +450,9 @@ def analyse_flop(
         river_play, flop_bet = optimal_decisions(ctx, dc, params, pair_perms)
     else:
         river_play = np.asarray(strategy.river_par(ctx), dtype=bool)
-        flop_bet = np.asarray(strategy.flop_batch(ctx.holes, np.broadcast_to(ctx.flop, (n_p, 3))), bool)
+        flop_bet = np.asarray(
+            strategy.flop_batch(ctx.holes, np.broadcast_to(ctx.flop, (n_p, 3))), bool
+        )
     key = ctx._r(_key_base(n_p)) + _CAT[ctx.strength]
     np.add(key, N_CATEGORIES, out=key, where=river_play)
     key = key.ravel()
@@ -467,8 +471,12 @@ def analyse_flop(
     sum_t, n = _unpack(np.bincount(key, weights=second.ravel(), minlength=nbins)[:keep])
     shape = (n_p, 2, N_CATEGORIES)
     cells = outcome_cells(
-        n.reshape(shape), sum_w.reshape(shape), sum_t.reshape(shape), sum_nq.reshape(shape),
-        ctx.n_dealer, params.qualify_category,
+        n.reshape(shape),
+        sum_w.reshape(shape),
+        sum_t.reshape(shape),
+        sum_nq.reshape(shape),
+        ctx.n_dealer,
+        params.qualify_category,
     )
     cat_counts = np.bincount(_CAT[ctx.e4[:-1]], minlength=N_CATEGORIES).astype(np.int64)
     return FlopResult(cells=cells, flop_bet=flop_bet, holes=ctx.holes, category_counts=cat_counts)
@@ -480,7 +488,12 @@ def _unpack(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def outcome_cells(
-    n: np.ndarray, W: np.ndarray, T: np.ndarray, NQ: np.ndarray, n_dealer: int, qualify_category: int
+    n: np.ndarray,
+    W: np.ndarray,
+    T: np.ndarray,
+    NQ: np.ndarray,
+    n_dealer: int,
+    qualify_category: int,
 ) -> np.ndarray:
     """Outcome counts (last axis, :data:`WIN_Q`...) from summed counts; the axis before
     the last is the player's category ``k`` (which decides if the ties qualify)."""

@@ -123,7 +123,10 @@ class ParReport:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ParReport:
         known = {f for f in cls.__dataclass_fields__ if f != "extra"}
-        return cls(**{k: v for k, v in d.items() if k in known}, extra={k: v for k, v in d.items() if k not in known})
+        return cls(
+            **{k: v for k, v in d.items() if k in known},
+            extra={k: v for k, v in d.items() if k not in known},
+        )
 
     def rtps(self) -> dict[str, float]:
         """Return to player per bet (fractions of 1): main game (per total wager and per
@@ -154,8 +157,13 @@ def main_figures(
     total = int(counts.sum())
     if total <= 0:
         raise ValueError("no rounds counted")
-    cells = [(m, k, o) for m in range(N_MULTIPLES) for k in range(N_CATEGORIES) for o in range(N_OUTCOMES)
-             if counts[m, k, o]]
+    cells = [
+        (m, k, o)
+        for m in range(N_MULTIPLES)
+        for k in range(N_CATEGORIES)
+        for o in range(N_OUTCOMES)
+        if counts[m, k, o]
+    ]
 
     def mean(fn: Any) -> Fraction:
         return sum((int(counts[c]) * Fraction(fn(*c)) for c in cells), Fraction(0)) / total
@@ -170,8 +178,13 @@ def main_figures(
     net = ret - stake
 
     def net_cell(m: int, k: int, o: int) -> Fraction:
-        return (Fraction(values["ante"][m][k][o]) + values["blind"][m][k][o] + values["play"][m][k][o]
-                - 2 - values["stake_play"][m][k][o])
+        return (
+            Fraction(values["ante"][m][k][o])
+            + values["blind"][m][k][o]
+            + values["play"][m][k][o]
+            - 2
+            - values["stake_play"][m][k][o]
+        )
 
     second = mean(lambda m, k, o: net_cell(m, k, o) ** 2)
     var = second - net**2
@@ -206,10 +219,14 @@ def main_figures(
         "average_total_wager": _f(stake),
         "sd_antes": math.sqrt(_f(var)),
         "variance_antes": _f(var),
-        "bets": {
-            "ante": {"rtp": _f(ante)},
-            "blind": {"rtp": _f(blind)},
-            "play": {"rtp": _f(play / stake_play) if stake_play else None, "average_stake": _f(stake_play)},
+        "bets": {  # house edges per Ante; they add up to the game's
+            "ante": {"rtp": _f(ante), "house_edge_per_ante": _f(1 - ante), "average_stake": 1.0},
+            "blind": {"rtp": _f(blind), "house_edge_per_ante": _f(1 - blind), "average_stake": 1.0},
+            "play": {
+                "rtp": _f(play / stake_play) if stake_play else None,
+                "house_edge_per_ante": _f(stake_play - play),
+                "average_stake": _f(stake_play),
+            },
         },
         "decisions": decisions,
         "outcomes": outcomes,
@@ -299,7 +316,11 @@ def confidence(
 def format_report(rep: ParReport) -> str:
     """The report as text for a terminal."""
     m, t = rep.main, rep.trips
-    how = "exact (every deal)" if rep.exact else f"simulated ({rep.rounds:,} rounds, {rep.workers} workers, seed {rep.seed})"
+    how = (
+        "exact (every deal)"
+        if rep.exact
+        else f"simulated ({rep.rounds:,} rounds, {rep.workers} workers, seed {rep.seed})"
+    )
     ci = rep.extra.get("ci95", {})
 
     def pct(x: float, key: str | None = None) -> str:
@@ -311,7 +332,8 @@ def format_report(rep: ParReport) -> str:
 
     lines = [
         f"{rep.paytable_name}  sha256 {rep.paytable_sha256}",
-        f"strategy {rep.strategy}; {how}; {rep.seconds:.1f} s" + ("" if rep.deck_size == 52 else f"; deck of {rep.deck_size} cards"),
+        f"strategy {rep.strategy}; {how}; {rep.seconds:.1f} s"
+        + ("" if rep.deck_size == 52 else f"; deck of {rep.deck_size} cards"),
         "",
         "Main game (Ante + Blind + Play)",
         f"  RTP, total main bet      {pct(m['rtp_total_main_bet'], 'rtp_total_main_bet')}",
@@ -324,11 +346,14 @@ def format_report(rep: ParReport) -> str:
         f"  Blind RTP                {pct(m['bets']['blind']['rtp'], 'blind')}",
         f"  Play RTP                 {pct(m['bets']['play']['rtp'] or 0.0, 'play')}",
         "  decisions   " + "  ".join(f"{k} {100 * v:.3f}%" for k, v in m["decisions"].items()),
-        "  outcomes    " + "  ".join(f"{k.replace('_', ' ')} {100 * v:.3f}%" for k, v in m["outcomes"].items()),
+        "  outcomes    "
+        + "  ".join(f"{k.replace('_', ' ')} {100 * v:.3f}%" for k, v in m["outcomes"].items()),
         "  Blind pays            pay      hit frequency   contribution (Antes)",
     ]
     for name, line in m["blind_lines"].items():
-        lines.append(f"    {name.replace('_', ' '):18s} {line['pay']:>7s}   {100 * line['hit_frequency']:12.6f}%   {line['contribution']:.6f}")
+        lines.append(
+            f"    {name.replace('_', ' '):18s} {line['pay']:>7s}   {100 * line['hit_frequency']:12.6f}%   {line['contribution']:.6f}"
+        )
     lines += [
         "",
         "Trips",
@@ -338,13 +363,17 @@ def format_report(rep: ParReport) -> str:
         "  Trips pays            pay      hit frequency   contribution",
     ]
     for name, line in t["lines"].items():
-        lines.append(f"    {name.replace('_', ' '):18s} {line['pay']:>7s}   {100 * line['hit_frequency']:12.6f}%   {line['contribution']:.6f}")
+        lines.append(
+            f"    {name.replace('_', ' '):18s} {line['pay']:>7s}   {100 * line['hit_frequency']:12.6f}%   {line['contribution']:.6f}"
+        )
     if rep.preflop:
         lines += ["", "Pre-flop decisions (EV in Antes per hand: 4x / 3x / check)"]
         row = []
         for name, p in rep.preflop.items():
             ev = p["ev"]
-            row.append(f"{name:>4s} {p['decision']:>5s} {ev['4x']:+.4f} {ev['3x']:+.4f} {ev['check']:+.4f}")
+            row.append(
+                f"{name:>4s} {p['decision']:>5s} {ev['4x']:+.4f} {ev['3x']:+.4f} {ev['check']:+.4f}"
+            )
             if len(row) == 3:
                 lines.append("   " + "   ".join(row))
                 row = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, permutations
+from itertools import permutations
 from math import comb
 
 import numpy as np
@@ -135,7 +135,10 @@ def flop_index(m: int) -> FlopIndex:
     tr = triples.astype(np.int64)
     z = np.arange(m)[None, :]
     in_g = (tr[:, 0:1] == z) | (tr[:, 1:2] == z) | (tr[:, 2:3] == z)
-    s4 = np.concatenate([np.broadcast_to(tr[:, None, :], (n_t, m, 3)), np.broadcast_to(z[..., None], (n_t, m, 1))], axis=-1)
+    s4 = np.concatenate(
+        [np.broadcast_to(tr[:, None, :], (n_t, m, 3)), np.broadcast_to(z[..., None], (n_t, m, 1))],
+        axis=-1,
+    )
     s4 = np.sort(s4, axis=-1)
     g_quad = np.where(in_g, n_q, colex_index(np.where(in_g[..., None], 0, s4))).astype(np.intp)
 
@@ -144,8 +147,19 @@ def flop_index(m: int) -> FlopIndex:
     b_triple = np.where(in_b, n_t, triple_of(pairs[:, 0:1], pairs[:, 1:2], np.where(in_b, 0, zb)))
     b_triple = b_triple.astype(np.intp)
     out = FlopIndex(
-        m, pairs.astype(np.intp), triples.astype(np.intp), quads.astype(np.intp), quad, valid,
-        g1, g2, g1_triple, g2_triple, g_quad, b_triple, valid.astype(np.int32),
+        m,
+        pairs.astype(np.intp),
+        triples.astype(np.intp),
+        quads.astype(np.intp),
+        quad,
+        valid,
+        g1,
+        g2,
+        g1_triple,
+        g2_triple,
+        g_quad,
+        b_triple,
+        valid.astype(np.int32),
         (np.arange(n_p, dtype=np.intp) * n_p)[:, None],
     )
     for a in vars(out).values():
@@ -237,8 +251,10 @@ def deck_symmetry(deck: tuple[int, ...] = FULL_DECK) -> DeckSymmetry:
         order = sorted(range(len(names)), key=lambda c: _name_order(names[c]))
     else:  # a deck whose symmetries split a name: keep every class, name it by its cards
         order = list(range(len(names)))
-        names = [f"{n}:{RANK_CHARS[r[0] >> 2]}{'cdhs'[r[0] & 3]}{RANK_CHARS[r[1] >> 2]}{'cdhs'[r[1] & 3]}"
-                 for n, r in zip(names, reps, strict=True)]
+        names = [
+            f"{n}:{RANK_CHARS[r[0] >> 2]}{'cdhs'[r[0] & 3]}{RANK_CHARS[r[1] >> 2]}{'cdhs'[r[1] & 3]}"
+            for n, r in zip(names, reps, strict=True)
+        ]
     rank_of_class = np.empty(len(order), np.int64)
     rank_of_class[order] = np.arange(len(order))
     hand_class = np.full(1326, -1, dtype=np.int64)
@@ -253,7 +269,14 @@ def deck_symmetry(deck: tuple[int, ...] = FULL_DECK) -> DeckSymmetry:
         class_sizes=size_h[order].astype(np.int64),
         class_reps=np.array([reps[c] for c in order], dtype=np.int64),
     )
-    for arr in (out.card_maps, out.flops, out.flop_weights, out.hand_class, out.class_sizes, out.class_reps):
+    for arr in (
+        out.card_maps,
+        out.flops,
+        out.flop_weights,
+        out.hand_class,
+        out.class_sizes,
+        out.class_reps,
+    ):
         arr.setflags(write=False)
     return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 import tomllib
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -171,7 +172,7 @@ class Paytable(_Strict):
         """SHA-256 of the file's bytes, or of the canonical JSON of a table built in code."""
         return self.source_sha256 or hashlib.sha256(self.model_dump_json().encode()).hexdigest()
 
-    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Paytable:
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Paytable:
         """A copy; with ``update``, a freshly validated table whose hash is of its new content.
 
         (A plain pydantic copy would keep the file's hash and any cached value.)
@@ -180,7 +181,6 @@ class Paytable(_Strict):
             return super().model_copy(deep=deep)
         data = {name: getattr(self, name) for name in type(self).model_fields}
         data.update(update)
-        data.setdefault("source_sha256", "")
         if "source_sha256" not in update:
             data["source_sha256"] = ""
         return type(self).model_validate(data)

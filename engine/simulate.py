@@ -89,7 +89,9 @@ class SimTally:
         self.rounds += other.rounds
 
 
-def deal(rng: np.random.Generator, n: int, deck: np.ndarray, fixed: Sequence[int] = ()) -> np.ndarray:
+def deal(
+    rng: np.random.Generator, n: int, deck: np.ndarray, fixed: Sequence[int] = ()
+) -> np.ndarray:
     """``(n, 9)`` uint8 rounds: columns player 2, board 5 (flop, turn, river), dealer 2.
 
     Each round's cards are drawn one at a time uniformly from the cards not yet drawn
@@ -170,7 +172,9 @@ def play_batch(
     key = (mult * N_CATEGORIES + res.player_category) * N_OUTCOMES + o
     counts = np.bincount(key, minlength=N_CELLS)
     money = np.empty((N_CELLS, len(FIELDS)), np.int64)
-    for f, arr in enumerate((res.ante_return, res.blind_return, res.play_return, mult * unit, res.trips_return)):
+    for f, arr in enumerate(
+        (res.ante_return, res.blind_return, res.play_return, mult * unit, res.trips_return)
+    ):
         money[:, f] = np.bincount(key, weights=arr, minlength=N_CELLS).round()
     return SimTally(
         counts.reshape(N_MULTIPLES, N_CATEGORIES, N_OUTCOMES).astype(np.int64),
@@ -180,8 +184,13 @@ def play_batch(
     )
 
 
-def _river(strategy: Strategy, holes: np.ndarray, boards: np.ndarray, strengths: np.ndarray,
-           deck: Sequence[int] | None) -> np.ndarray:
+def _river(
+    strategy: Strategy,
+    holes: np.ndarray,
+    boards: np.ndarray,
+    strengths: np.ndarray,
+    deck: Sequence[int] | None,
+) -> np.ndarray:
     fn = getattr(strategy, "river_batch_known", None)
     if fn is not None:
         return fn(holes, boards, strengths, deck)
@@ -193,13 +202,19 @@ def _river(strategy: Strategy, holes: np.ndarray, boards: np.ndarray, strengths:
 _STATE: dict[str, Any] = {}
 
 
-def _init(table: Paytable, strategy: Strategy, deck: tuple[int, ...], fixed: tuple[int, ...],
-          counter: Any) -> None:
+def _init(
+    table: Paytable, strategy: Strategy, deck: tuple[int, ...], fixed: tuple[int, ...], counter: Any
+) -> None:
     _STATE.update(table=table, strategy=strategy, deck=deck, fixed=fixed, counter=counter)
 
 
 def _work(seed_seq: np.random.SeedSequence, rounds: int, batch: int) -> SimTally:
-    table, strategy, deck, fixed = _STATE["table"], _STATE["strategy"], _STATE["deck"], _STATE["fixed"]
+    table, strategy, deck, fixed = (
+        _STATE["table"],
+        _STATE["strategy"],
+        _STATE["deck"],
+        _STATE["fixed"],
+    )
     counter = _STATE.get("counter")
     rng = np.random.default_rng(seed_seq)
     deck_arr = np.array(deck, np.uint8)
@@ -208,8 +223,15 @@ def _work(seed_seq: np.random.SeedSequence, rounds: int, batch: int) -> SimTally
     while done < rounds:
         n = min(batch, rounds - done)
         start = {0: "preflop", 2: "preflop", 5: "flop", 7: "river"}[len(fixed)]
-        tally.add(play_batch(deal(rng, n, deck_arr, fixed), strategy, table,
-                             None if deck == FULL_DECK else deck, start))
+        tally.add(
+            play_batch(
+                deal(rng, n, deck_arr, fixed),
+                strategy,
+                table,
+                None if deck == FULL_DECK else deck,
+                start,
+            )
+        )
         done += n
         if counter is not None:
             with counter.get_lock():
@@ -238,8 +260,14 @@ def run(
         raise ValueError("rounds must be positive")
     deck = tuple(sorted(set(int(c) for c in deck)))
     fixed = tuple(int(c) for c in fixed)
-    if not set(fixed) <= set(deck) or len(set(fixed)) != len(fixed) or len(fixed) not in (0, 2, 5, 7):
-        raise ValueError("fixed cards: none, the player's two, + the flop, or + the whole board, from the deck")
+    if (
+        not set(fixed) <= set(deck)
+        or len(set(fixed)) != len(fixed)
+        or len(fixed) not in (0, 2, 5, 7)
+    ):
+        raise ValueError(
+            "fixed cards: none, the player's two, + the flop, or + the whole board, from the deck"
+        )
     # a fixed flop (board) starts the round at the flop (river): the player checked before
     workers = max(1, min(workers, rounds))
     seqs = np.random.SeedSequence(seed).spawn(workers)
@@ -264,8 +292,12 @@ def run(
     counter = ctx.Value("q", 0)
     watcher = _Watcher(counter, rounds, progress) if progress else None
     try:
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                 initargs=(table, strategy, deck, fixed, counter)) as pool:
+        with ProcessPoolExecutor(
+            workers,
+            mp_context=ctx,
+            initializer=_init,
+            initargs=(table, strategy, deck, fixed, counter),
+        ) as pool:
             futures = [pool.submit(_work, seqs[w], shares[w], batch) for w in range(workers)]
             for fut in futures:
                 total.add(fut.result())
@@ -300,9 +332,18 @@ def settled_cell_values(tally: SimTally, unit: int) -> dict[str, list[list[list[
     """Per cell, what each spot returned per Ante, as ``settle`` paid it (0 for empty cells)."""
     out: dict[str, list[list[list[Fraction]]]] = {}
     for f, name in enumerate(FIELDS):
-        out[name] = [[[Fraction(int(tally.money[m, k, o, f]), unit * int(tally.counts[m, k, o]))
-                       if tally.counts[m, k, o] else Fraction(0)
-                       for o in range(N_OUTCOMES)] for k in range(N_CATEGORIES)] for m in range(N_MULTIPLES)]
+        out[name] = [
+            [
+                [
+                    Fraction(int(tally.money[m, k, o, f]), unit * int(tally.counts[m, k, o]))
+                    if tally.counts[m, k, o]
+                    else Fraction(0)
+                    for o in range(N_OUTCOMES)
+                ]
+                for k in range(N_CATEGORIES)
+            ]
+            for m in range(N_MULTIPLES)
+        ]
     return out
 
 
@@ -328,11 +369,24 @@ def simulate(
     """
     t0 = time.perf_counter()
     deck = tuple(sorted(set(int(c) for c in deck)))
-    strat = get_strategy(strategy, table, deck if deck != FULL_DECK else None) if isinstance(strategy, str) else strategy
+    strat = (
+        get_strategy(strategy, table, deck if deck != FULL_DECK else None)
+        if isinstance(strategy, str)
+        else strategy
+    )
     if isinstance(strat, OptimalStrategy) and len(fixed) < 5:
         strat.get_analysis()  # pre-flop and flop tables: load (or compute) once, before the workers
-    tally = run(table, rounds, strat, seed=seed, workers=workers, batch=batch, deck=deck, fixed=fixed,
-                progress=progress)
+    tally = run(
+        table,
+        rounds,
+        strat,
+        seed=seed,
+        workers=workers,
+        batch=batch,
+        deck=deck,
+        fixed=fixed,
+        progress=progress,
+    )
     if tally.breakage:
         raise AssertionError(f"settlement broke {tally.breakage} units at whole-cent stakes")
     unit = table.pay_denominator
@@ -340,20 +394,38 @@ def simulate(
     main = main_figures(tally.counts, values, table, exact=False)
     cats = tally.counts.sum(axis=(0, 2))
     trips = trips_figures(cats, table, exact=False)
-    trips["rtp"] = float(Fraction(int(tally.money[..., FIELDS.index("trips")].sum()), unit * tally.rounds))
-    arrays = {f: np.array([[[float(x) for x in r] for r in mm] for mm in values[f]]) for f in FIELDS}
-    ci = {z_name: {k: [lo, hi] for k, (_, lo, hi) in confidence(tally.counts, arrays, z).items()}
-          for z_name, z in (("ci95", Z95), ("ci99", Z99))}
+    trips["rtp"] = float(
+        Fraction(int(tally.money[..., FIELDS.index("trips")].sum()), unit * tally.rounds)
+    )
+    arrays = {
+        f: np.array([[[float(x) for x in r] for r in mm] for mm in values[f]]) for f in FIELDS
+    }
+    ci = {
+        z_name: {k: [lo, hi] for k, (_, lo, hi) in confidence(tally.counts, arrays, z).items()}
+        for z_name, z in (("ci95", Z95), ("ci99", Z99))
+    }
     elapsed = time.perf_counter() - t0
     name = strat.name
     return ParReport(
-        strategy=name, paytable_sha256=table.sha256, paytable_name=f"{table.name} {table.version}",
-        exact=False, main=main, trips=trips, preflop={}, seconds=round(elapsed, 3), deck_size=len(deck),
-        rounds=tally.rounds, workers=workers, seed=seed,
-        extra={**ci, "rounds_per_second": round(tally.rounds / elapsed), "fixed_cards": list(fixed),
-               "counts": tally.counts.tolist()},
+        strategy=name,
+        paytable_sha256=table.sha256,
+        paytable_name=f"{table.name} {table.version}",
+        exact=False,
+        main=main,
+        trips=trips,
+        preflop={},
+        seconds=round(elapsed, 3),
+        deck_size=len(deck),
+        rounds=tally.rounds,
+        workers=workers,
+        seed=seed,
+        extra={
+            **ci,
+            "rounds_per_second": round(tally.rounds / elapsed),
+            "fixed_cards": list(fixed),
+            "counts": tally.counts.tolist(),
+        },
     )
 
 
-__all__ = ["MULTIPLES", "SimTally", "deal", "play_batch", "run", "settled_cell_values",
-           "simulate"]
+__all__ = ["MULTIPLES", "SimTally", "deal", "play_batch", "run", "settled_cell_values", "simulate"]

@@ -177,12 +177,16 @@ def simple_flop_raises(hole: Sequence[int], flop: Sequence[int]) -> bool:
     return any(suits.count(h & 3) >= 4 and h >> 2 >= TEN for h in hole)
 
 
-def count_dealer_outs(hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None) -> int:
+def count_dealer_outs(
+    hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None
+) -> int:
     """Unseen cards that with the board alone beat the player's hand (ties are not outs)."""
     mine = evaluate(list(hole) + list(board))
     seen = set(hole) | set(board)
     return sum(
-        1 for c in (FULL_DECK if deck is None else deck) if c not in seen and evaluate([*board, c]) > mine
+        1
+        for c in (FULL_DECK if deck is None else deck)
+        if c not in seen and evaluate([*board, c]) > mine
     )
 
 
@@ -194,7 +198,9 @@ def hidden_pair_or_better(hole: Sequence[int], board: Sequence[int]) -> bool:
     return mine >= _STRAIGHT_FLOOR and mine > evaluate(list(board))
 
 
-def simple_river_plays(hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None) -> bool:
+def simple_river_plays(
+    hole: Sequence[int], board: Sequence[int], deck: Sequence[int] | None = None
+) -> bool:
     """Hidden pair or better, or fewer than 21 dealer outs."""
     return hidden_pair_or_better(hole, board) or count_dealer_outs(hole, board, deck) < OUTS_LIMIT
 
@@ -343,11 +349,17 @@ class SimpleStrategy(Strategy):
     def flop_batch(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
         return simple_flop_batch(holes, flops)
 
-    def river_batch(self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None) -> np.ndarray:
+    def river_batch(
+        self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None
+    ) -> np.ndarray:
         return simple_river_batch(holes, boards, deck)
 
     def river_batch_known(
-        self, holes: np.ndarray, boards: np.ndarray, strengths: np.ndarray, deck: Sequence[int] | None = None
+        self,
+        holes: np.ndarray,
+        boards: np.ndarray,
+        strengths: np.ndarray,
+        deck: Sequence[int] | None = None,
     ) -> np.ndarray:
         """:meth:`river_batch` when the players' strengths are already known (the simulator)."""
         return simple_river_batch(holes, boards, deck, strengths)
@@ -465,7 +477,9 @@ class OptimalStrategy(Strategy):
 
     @cached_property
     def paytable(self) -> Paytable:
-        return self.table if self.table is not None else load_paytable(PAYTABLE_DIR / "standard.toml")
+        return (
+            self.table if self.table is not None else load_paytable(PAYTABLE_DIR / "standard.toml")
+        )
 
     @cached_property
     def params(self) -> MainParams:
@@ -474,7 +488,9 @@ class OptimalStrategy(Strategy):
         return main_params(self.paytable)
 
     def for_paytable(self, table: Paytable, deck: Sequence[int] | None = None) -> OptimalStrategy:
-        return OptimalStrategy(table=table, deck=tuple(sorted(deck)) if deck is not None else FULL_DECK)
+        return OptimalStrategy(
+            table=table, deck=tuple(sorted(deck)) if deck is not None else FULL_DECK
+        )
 
     def get_analysis(self) -> MainAnalysis:
         if self.analysis is None:
@@ -512,12 +528,19 @@ class OptimalStrategy(Strategy):
             keys = np.concatenate([np.sort(holes, axis=1), np.sort(flops, axis=1)], axis=1)
             uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
             if len(uniq) <= 8:
-                dec = np.array([self.flop_one(tuple(int(c) for c in u[:2]), tuple(int(c) for c in u[2:]))
-                                for u in uniq], dtype=np.bool_)
+                dec = np.array(
+                    [
+                        self.flop_one(tuple(int(c) for c in u[:2]), tuple(int(c) for c in u[2:]))
+                        for u in uniq
+                    ],
+                    dtype=np.bool_,
+                )
                 return dec[inverse.ravel()]
         return self.get_analysis().flop_bets(holes, flops)
 
-    def river_batch(self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None) -> np.ndarray:
+    def river_batch(
+        self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None
+    ) -> np.ndarray:
         A, C, fold = river_terms(holes, boards, self.params, self.deck if deck is None else deck)
         return A + C > fold
 
@@ -526,7 +549,9 @@ class OptimalStrategy(Strategy):
 
         # only the river decisions are used: the identity stands in for the flop's symmetries
         identity = np.arange(ctx.fi.n_pairs)[None, :]
-        return optimal_decisions(ctx, dealer_counts(ctx, self.params.qualify), self.params, identity)[0]
+        return optimal_decisions(
+            ctx, dealer_counts(ctx, self.params.qualify), self.params, identity
+        )[0]
 
     def __hash__(self) -> int:
         return id(self)
@@ -539,12 +564,16 @@ STRATEGIES: dict[str, Strategy] = {
 }
 
 
-def get_strategy(name: str, table: Paytable | None = None, deck: Sequence[int] | None = None) -> Strategy:
+def get_strategy(
+    name: str, table: Paytable | None = None, deck: Sequence[int] | None = None
+) -> Strategy:
     """The strategy ``name`` for ``table`` (and a reduced ``deck``, for verification)."""
     try:
         base = STRATEGIES[name]
     except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
+        raise ValueError(
+            f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}"
+        ) from None
     if table is None and deck is None:
         return base
     if table is None:

@@ -36,7 +36,9 @@ def progress_for_terminal(label: str, stream=None):
         bar = "#" * int(40 * frac)
         elapsed = time.perf_counter() - start
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        stream.write(f"\r{label} [{bar:<40s}] {100 * frac:5.1f}%  {elapsed:5.0f}s  eta {eta:4.0f}s ")
+        stream.write(
+            f"\r{label} [{bar:<40s}] {100 * frac:5.1f}%  {elapsed:5.0f}s  eta {eta:4.0f}s "
+        )
         if done >= total:
             stream.write("\n")
         stream.flush()
@@ -72,10 +74,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Results are cached (see --cache-dir); the full optimal analysis takes minutes the first time.",
     )
     p.add_argument("paytable", help="paytable TOML file")
-    p.add_argument("--strategy", default="optimal", choices=sorted(STRATEGIES), help="default: optimal")
+    p.add_argument(
+        "--strategy", default="optimal", choices=sorted(STRATEGIES), help="default: optimal"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--cache-dir", default=None, help="result cache (default $UTH_PAR_CACHE or ~/.cache/uth/par)")
+    p.add_argument(
+        "--cache-dir",
+        default=None,
+        help="result cache (default $UTH_PAR_CACHE or ~/.cache/uth/par)",
+    )
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    p.add_argument("--deck", default=None, help="play with these cards only (verification on a reduced deck)")
+    p.add_argument(
+        "--deck", default=None, help="play with these cards only (verification on a reduced deck)"
+    )
     p.set_defaults(func=run)

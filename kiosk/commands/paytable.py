@@ -42,8 +42,11 @@ def optimal_rtps(table: Paytable, cache: str | None = None) -> tuple[dict[str, f
     cached = cached_rtp(table, cache=cache)
     if cached is not None:
         return cached, True
-    print("computing the exact RTP under optimal play (once per Blind table; a few minutes)...",
-          file=sys.stderr, flush=True)
+    print(
+        "computing the exact RTP under optimal play (once per Blind table; a few minutes)...",
+        file=sys.stderr,
+        flush=True,
+    )
     return par(table, "optimal", cache=cache).rtps(), False
 
 
@@ -55,8 +58,10 @@ def check(args: argparse.Namespace) -> int:
         return 2
     lim = table.limits
     print(f"{table.name} (version {table.version}, {table.currency})  sha256 {table.sha256}")
-    print(f"Ante {lim.ante_min}..{lim.ante_max} cents by {lim.ante_step}; "
-          f"Trips {lim.trips_min}..{lim.trips_max} cents; chips {list(lim.chips)}")
+    print(
+        f"Ante {lim.ante_min}..{lim.ante_max} cents by {lim.ante_step}; "
+        f"Trips {lim.trips_min}..{lim.trips_max} cents; chips {list(lim.chips)}"
+    )
     print(f"Dealer qualifies with: {table.dealer.qualifies_with.replace('_', ' ')}")
     for title, lines in (("Blind", table.blind.lines()), ("Trips", table.trips.lines())):
         print(f"{title}:")
@@ -103,8 +108,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         "if the main game (return per total wager) or Trips RTP is outside the jurisdiction bounds.",
     )
     c.add_argument("file")
-    c.add_argument("--min-rtp", type=float, default=None, help="lowest RTP allowed, percent (default: config, 80)")
-    c.add_argument("--max-rtp", type=float, default=None, help="highest RTP allowed, percent (default: config, 100)")
-    c.add_argument("--config", default=None, help="cabinet configuration TOML (default $UTH_CONFIG)")
-    c.add_argument("--cache-dir", default=None, help="PAR cache (default $UTH_PAR_CACHE or ~/.cache/uth/par)")
+    c.add_argument(
+        "--min-rtp",
+        type=float,
+        default=None,
+        help="lowest RTP allowed, percent (default: config, 80)",
+    )
+    c.add_argument(
+        "--max-rtp",
+        type=float,
+        default=None,
+        help="highest RTP allowed, percent (default: config, 100)",
+    )
+    c.add_argument(
+        "--config", default=None, help="cabinet configuration TOML (default $UTH_CONFIG)"
+    )
+    c.add_argument(
+        "--cache-dir", default=None, help="PAR cache (default $UTH_PAR_CACHE or ~/.cache/uth/par)"
+    )
     c.set_defaults(func=check)

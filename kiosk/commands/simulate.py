@@ -25,22 +25,38 @@ def run(args: argparse.Namespace) -> int:
         print("error: --rounds and --workers must be positive", file=sys.stderr)
         return 2
     if len(fixed) not in (0, 2, 5, 7) or not set(fixed) <= set(deck):
-        print("error: --fixed takes the player's 2 cards, optionally then the flop, then turn and river",
-              file=sys.stderr)
+        print(
+            "error: --fixed takes the player's 2 cards, optionally then the flop, then turn and river",
+            file=sys.stderr,
+        )
         return 2
     strategy = get_strategy(args.strategy, table, deck)
     if args.strategy == "optimal":
         from engine.par import main_analysis
 
         if sys.stderr.isatty():
-            print("loading the optimal strategy for this paytable (computed once, then cached)...",
-                  file=sys.stderr)
-        strategy.analysis = main_analysis(table, "optimal", deck=deck, workers=args.workers,
-                                          cache=args.cache_dir,
-                                          progress=progress_for_terminal("optimal strategy"))
+            print(
+                "loading the optimal strategy for this paytable (computed once, then cached)...",
+                file=sys.stderr,
+            )
+        strategy.analysis = main_analysis(
+            table,
+            "optimal",
+            deck=deck,
+            workers=args.workers,
+            cache=args.cache_dir,
+            progress=progress_for_terminal("optimal strategy"),
+        )
     report = simulate(
-        table, args.rounds, strategy, seed=args.seed, workers=args.workers, batch=args.batch,
-        deck=deck, fixed=fixed, progress=progress_for_terminal(f"simulate {args.strategy}"),
+        table,
+        args.rounds,
+        strategy,
+        seed=args.seed,
+        workers=args.workers,
+        batch=args.batch,
+        deck=deck,
+        fixed=fixed,
+        progress=progress_for_terminal(f"simulate {args.strategy}"),
     )
     print(report.to_json() if args.json else format_report(report))
     return 0
@@ -56,13 +72,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("paytable", help="paytable TOML file")
     p.add_argument("--rounds", type=int, required=True)
-    p.add_argument("--strategy", default="simple", choices=sorted(STRATEGIES), help="default: simple")
+    p.add_argument(
+        "--strategy", default="simple", choices=sorted(STRATEGIES), help="default: simple"
+    )
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--batch", type=int, default=1 << 14, help="rounds per numpy batch")
     p.add_argument("--deck", default=None, help="play with these cards only (verification)")
-    p.add_argument("--fixed", default=None,
-                   help="fixed cards: the player's two, then optionally the flop, then turn and river")
+    p.add_argument(
+        "--fixed",
+        default=None,
+        help="fixed cards: the player's two, then optionally the flop, then turn and river",
+    )
     p.add_argument("--cache-dir", default=None, help="PAR cache, for the optimal strategy")
     p.set_defaults(func=run)

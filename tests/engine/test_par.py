@@ -31,9 +31,16 @@ SMALL_DECK_TEXT = " ".join("23456789TJQKA"[c >> 2] + "cdhs"[c & 3] for c in SMAL
 
 # Published counts of the 133,784,560 seven-card hands by category.
 SEVEN_CARD_COUNTS = {
-    C.ROYAL_FLUSH: 4_324, C.STRAIGHT_FLUSH: 37_260, C.FOUR_OF_A_KIND: 224_848, C.FULL_HOUSE: 3_473_184,
-    C.FLUSH: 4_047_644, C.STRAIGHT: 6_180_020, C.THREE_OF_A_KIND: 6_461_620, C.TWO_PAIR: 31_433_400,
-    C.PAIR: 58_627_800, C.HIGH_CARD: 23_294_460,
+    C.ROYAL_FLUSH: 4_324,
+    C.STRAIGHT_FLUSH: 37_260,
+    C.FOUR_OF_A_KIND: 224_848,
+    C.FULL_HOUSE: 3_473_184,
+    C.FLUSH: 4_047_644,
+    C.STRAIGHT: 6_180_020,
+    C.THREE_OF_A_KIND: 6_461_620,
+    C.TWO_PAIR: 31_433_400,
+    C.PAIR: 58_627_800,
+    C.HIGH_CARD: 23_294_460,
 }
 
 
@@ -43,7 +50,6 @@ def _private_par_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("UTH_PAR_CACHE", str(tmp_path_factory.mktemp("par-cache")))
         yield
-
 
 
 def with_lines(table_text: str, section: str, **lines: str) -> str:
@@ -75,7 +81,8 @@ def test_seven_card_category_counts(seven_card_counts):
 
 def test_trips_rtp_of_the_published_tables(seven_card_counts):
     assert trips_rtp(STANDARD) == sum(
-        Fraction(int(seven_card_counts[c]), 133_784_560) * (1 + p.ratio) for c, p in STANDARD.trips.lines().items()
+        Fraction(int(seven_card_counts[c]), 133_784_560) * (1 + p.ratio)
+        for c, p in STANDARD.trips.lines().items()
     )
     assert round(float(trips_rtp(STANDARD)) * 100, 3) == 96.502  # 50-40-30-8-7-4-3
     alt = load_paytable(PAYTABLE_DIR / "trips-50-40-30-8-6-5-3.toml")
@@ -86,7 +93,10 @@ def test_trips_rtp_of_the_published_tables(seven_card_counts):
 def test_trips_rtp_of_every_shipped_table(path, seven_card_counts):
     table = load_paytable(path)
     total = sum(SEVEN_CARD_COUNTS.values())
-    want = sum(Fraction(SEVEN_CARD_COUNTS[c], total) * (1 + p.ratio) for c, p in table.trips.lines().items())
+    want = sum(
+        Fraction(SEVEN_CARD_COUNTS[c], total) * (1 + p.ratio)
+        for c, p in table.trips.lines().items()
+    )
     assert trips_rtp(table) == want
     assert 0.9 < want < 1.0
 
@@ -123,9 +133,16 @@ def test_cell_values_agree_with_settle():
     for k, o, ps, ds in cases:
         for m in range(5):
             res = settle(2, 2 * m, 2, m == 0, ps, ds, STANDARD)
-            got = [Fraction(int(getattr(res, f"{f}_return")), 2) for f in ("ante", "blind", "play", "trips")]
+            got = [
+                Fraction(int(getattr(res, f"{f}_return")), 2)
+                for f in ("ante", "blind", "play", "trips")
+            ]
             want = [values[f][m][k][o] for f in ("ante", "blind", "play", "trips")]
-            assert got == want, (f"multiple {m}", C(k).name, ["WQ", "WNQ", "PQ", "PNQ", "LQ", "LNQ"][o])
+            assert got == want, (
+                f"multiple {m}",
+                C(k).name,
+                ["WQ", "WNQ", "PQ", "PNQ", "LQ", "LNQ"][o],
+            )
 
 
 # -- pay lines and decisions -------------------------------------------------------------------
@@ -173,9 +190,16 @@ def test_optimal_decisions_are_re_derived_for_each_blind_table(tmp_path):
             assert {"4x": 4, "3x": 3, "check": 0}[best] == analysis.preflop[c]
     # optimal beats every other strategy, on each table
     for table in (STANDARD, generous):
-        best = par(table, "optimal", deck=SMALL_DECK, workers=1, cache=tmp_path).main["rtp_initial_main_bet"]
+        best = par(table, "optimal", deck=SMALL_DECK, workers=1, cache=tmp_path).main[
+            "rtp_initial_main_bet"
+        ]
         for other in ("simple", "cautious"):
-            assert best >= par(table, other, deck=SMALL_DECK, workers=1, cache=tmp_path).main["rtp_initial_main_bet"]
+            assert (
+                best
+                >= par(table, other, deck=SMALL_DECK, workers=1, cache=tmp_path).main[
+                    "rtp_initial_main_bet"
+                ]
+            )
 
 
 def test_report_is_consistent(tmp_path):
@@ -185,12 +209,20 @@ def test_report_is_consistent(tmp_path):
     o = m["outcomes"]
     assert o["win"] + o["push"] + o["loss"] + o["fold"] == pytest.approx(1)
     assert m["decisions"]["fold"] == o["fold"]
-    assert m["element_of_risk"] == pytest.approx(m["house_edge_per_ante"] / m["average_total_wager"])
+    assert m["element_of_risk"] == pytest.approx(
+        m["house_edge_per_ante"] / m["average_total_wager"]
+    )
     assert m["rtp_total_main_bet"] == pytest.approx(1 - m["element_of_risk"])
     assert m["rtp_initial_main_bet"] == pytest.approx(1 - m["house_edge_per_ante"])
     bets = m["bets"]
-    total = bets["ante"]["rtp"] + bets["blind"]["rtp"] + bets["play"]["rtp"] * bets["play"]["average_stake"]
+    total = (
+        bets["ante"]["rtp"]
+        + bets["blind"]["rtp"]
+        + bets["play"]["rtp"] * bets["play"]["average_stake"]
+    )
     assert total / m["average_total_wager"] == pytest.approx(m["rtp_total_main_bet"])
+    edges = sum(b["house_edge_per_ante"] for b in bets.values())
+    assert edges == pytest.approx(m["house_edge_per_ante"])
     assert len(rep.preflop) == 8 + 28 + 28  # two suits: 8 pairs, 28 suited and 28 offsuit hands
     for p in rep.preflop.values():
         best = max(p["ev"].values())
@@ -215,23 +247,46 @@ def test_cache_is_keyed_by_paytable_and_strategy(tmp_path):
     again = cached_par(STANDARD, "simple", deck=SMALL_DECK, cache=tmp_path)
     assert again is not None and again.main == rep.main
     assert cached_par(STANDARD, "cautious", deck=SMALL_DECK, cache=tmp_path) is None
+    # same Blind table, other Trips: built at once from the cached main analysis
     other = load_paytable(PAYTABLE_DIR / "trips-50-40-30-8-6-5-3.toml")
-    assert cached_par(other, "simple", deck=SMALL_DECK, cache=tmp_path) is None
-    # same Blind table: the main analysis is shared, the report differs only in Trips
-    rep2 = par(other, "simple", deck=SMALL_DECK, workers=1, cache=tmp_path)
+    rep2 = cached_par(other, "simple", deck=SMALL_DECK, cache=tmp_path)
+    assert rep2 is not None and rep2.paytable_sha256 == other.sha256
     assert rep2.main == rep.main and rep2.trips["rtp"] != rep.trips["rtp"]
+    # another Blind table is not in the cache
+    richer = parse_paytable(
+        with_lines(STANDARD_PATH.read_text(), "blind", straight="2:1"), "richer"
+    )
+    assert cached_par(richer, "simple", deck=SMALL_DECK, cache=tmp_path) is None
     assert cached_rtp(STANDARD, cache=tmp_path) is None  # full-deck optimal not cached here
 
 
 def test_cli_par_json(tmp_path, capsys):
-    code = cli(["par", str(STANDARD_PATH), "--deck", SMALL_DECK_TEXT, "--json", "--workers", "1",
-                "--cache-dir", str(tmp_path)])
+    code = cli(
+        [
+            "par",
+            str(STANDARD_PATH),
+            "--deck",
+            SMALL_DECK_TEXT,
+            "--json",
+            "--workers",
+            "1",
+            "--cache-dir",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("strategy", "paytable_sha256", "preflop", "seconds", "main", "trips"):
         assert key in out
-    for key in ("house_edge_per_ante", "element_of_risk", "rtp_total_main_bet", "rtp_initial_main_bet",
-                "sd_antes", "decisions", "outcomes"):
+    for key in (
+        "house_edge_per_ante",
+        "element_of_risk",
+        "rtp_total_main_bet",
+        "rtp_initial_main_bet",
+        "sd_antes",
+        "decisions",
+        "outcomes",
+    ):
         assert key in out["main"]
     assert "rtp" in out["trips"] and "lines" in out["trips"]
     assert out["strategy"] == "optimal" and out["paytable_sha256"] == STANDARD.sha256
@@ -241,8 +296,23 @@ def test_cli_par_json(tmp_path, capsys):
 
 
 def test_cli_par_text(tmp_path, capsys):
-    assert cli(["par", str(STANDARD_PATH), "--deck", SMALL_DECK_TEXT, "--strategy", "cautious",
-                "--workers", "1", "--cache-dir", str(tmp_path)]) == 0
+    assert (
+        cli(
+            [
+                "par",
+                str(STANDARD_PATH),
+                "--deck",
+                SMALL_DECK_TEXT,
+                "--strategy",
+                "cautious",
+                "--workers",
+                "1",
+                "--cache-dir",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "RTP, total main bet" in out and "Trips" in out and "strategy cautious" in out
 
@@ -280,7 +350,20 @@ def test_paytable_check_prints_rtps_and_accepts(tmp_path, capsys, monkeypatch):
 def test_paytable_check_refuses_out_of_bounds(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("UTH_CONFIG", raising=False)
     _fake_optimal_report(tmp_path, 0.9947, 0.9650)
-    assert cli(["paytable", "check", str(STANDARD_PATH), "--cache-dir", str(tmp_path), "--min-rtp", "97"]) == 2
+    assert (
+        cli(
+            [
+                "paytable",
+                "check",
+                str(STANDARD_PATH),
+                "--cache-dir",
+                str(tmp_path),
+                "--min-rtp",
+                "97",
+            ]
+        )
+        == 2
+    )
     out = capsys.readouterr().out
     assert "Trips RTP 96.5000% is outside the bounds 97% to 100%" in out
     _fake_optimal_report(tmp_path, 1.0123, 0.9650)
@@ -298,14 +381,13 @@ def test_paytable_check_reads_bounds_from_the_cabinet_config(tmp_path, capsys, m
     assert "main game RTP 99.4700% is outside the bounds 99.5% to 100%" in capsys.readouterr().out
 
 
-# -- the full analysis (minutes: run with UTH_FULL_PAR=1) ----------------------------------------
+# -- the full analysis (about two minutes on two cores; CI runs it) ----------------------------
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not __import__("os").environ.get("UTH_FULL_PAR"), reason="set UTH_FULL_PAR=1 (minutes)")
-def test_full_optimal_analysis_reproduces_seed_002(tmp_path):
+def test_full_optimal_analysis_reproduces_seed_002(standard_optimal_par):
     """Seed 002: total main bet 99.47%, initial main bet 97.82%, Trips 96.50% (perfect play)."""
-    rep = par(STANDARD, "optimal", cache=tmp_path)
+    rep, _ = standard_optimal_par
     assert round(100 * rep.main["rtp_total_main_bet"], 2) == 99.47
     assert round(100 * rep.main["rtp_initial_main_bet"], 2) == 97.82
     assert round(100 * rep.trips["rtp"], 2) == 96.50

@@ -50,7 +50,6 @@ def _private_par_cache(tmp_path_factory):
         yield
 
 
-
 def _lex5(rows: np.ndarray, n: int) -> np.ndarray:
     """Index of each sorted 5-subset in ``combinations(range(n), 5)`` order (via a lookup)."""
     return _LEX[n][tuple(np.sort(rows, axis=-1)[..., j] for j in range(5))]
@@ -83,22 +82,36 @@ def river_table(deck: tuple[int, ...], qualify: int) -> dict[str, np.ndarray]:
         ok = ~((boards == a) | (boards == b)).any(axis=1)
         bi = np.flatnonzero(ok)
         bl = boards[bi]
-        mine = evaluate_batch(np.concatenate([np.broadcast_to(d[[a, b]], (len(bl), 2)), d[bl]], 1).astype(np.uint8))
+        mine = evaluate_batch(
+            np.concatenate([np.broadcast_to(d[[a, b]], (len(bl), 2)), d[bl]], 1).astype(np.uint8)
+        )
         strength[h, bi] = mine
         used = np.zeros((len(bl), n), bool)
         used[np.arange(len(bl))[:, None], bl] = True
         used[:, [a, b]] = True
         left = np.flatnonzero(~used.ravel()).reshape(len(bl), n - 7) % n
         dealer = left[:, dealer_pos]  # (nb, nd, 2)
-        cards = np.concatenate([np.broadcast_to(bl[:, None, :], (*dealer.shape[:2], 5)), dealer], axis=2)
-        theirs = evaluate_batch(d[cards.reshape(-1, 7)].astype(np.uint8)).reshape(dealer.shape[:2]).astype(np.int32)
+        cards = np.concatenate(
+            [np.broadcast_to(bl[:, None, :], (*dealer.shape[:2], 5)), dealer], axis=2
+        )
+        theirs = (
+            evaluate_batch(d[cards.reshape(-1, 7)].astype(np.uint8))
+            .reshape(dealer.shape[:2])
+            .astype(np.int32)
+        )
         v = mine.astype(np.int32)[:, None]
         q = theirs >= qualify
-        out[h, bi] = np.stack([
-            ((theirs < v) & q).sum(1), ((theirs < v) & ~q).sum(1),
-            ((theirs == v) & q).sum(1), ((theirs == v) & ~q).sum(1),
-            ((theirs > v) & q).sum(1), ((theirs > v) & ~q).sum(1),
-        ], axis=1)
+        out[h, bi] = np.stack(
+            [
+                ((theirs < v) & q).sum(1),
+                ((theirs < v) & ~q).sum(1),
+                ((theirs == v) & q).sum(1),
+                ((theirs == v) & ~q).sum(1),
+                ((theirs > v) & q).sum(1),
+                ((theirs > v) & ~q).sum(1),
+            ],
+            axis=1,
+        )
     return {"strength": strength, "counts": out, "hands": hands, "boards": boards}
 
 
@@ -123,8 +136,24 @@ def brute_force(table, strategy_name: str, deck: tuple[int, ...]):
     fold = -2 * D * nd
     strat = None if strategy_name == "optimal" else get_strategy(strategy_name)
     values = cell_values(table)
-    net = np.array([[[float(values["ante"][m][k][o] + values["blind"][m][k][o] + values["play"][m][k][o] - 2 - m)
-                      for o in range(6)] for k in range(10)] for m in range(5)])
+    net = np.array(
+        [
+            [
+                [
+                    float(
+                        values["ante"][m][k][o]
+                        + values["blind"][m][k][o]
+                        + values["play"][m][k][o]
+                        - 2
+                        - m
+                    )
+                    for o in range(6)
+                ]
+                for k in range(10)
+            ]
+            for m in range(5)
+        ]
+    )
     assert all(float(x) == x for x in net.ravel() * 2)  # halves at worst: exact in float
     flop_pos = np.array(list(combinations(range(n - 2), 3)))
     tr_pos = np.array(list(combinations(range(n - 5), 2)))
@@ -138,7 +167,9 @@ def brute_force(table, strategy_name: str, deck: tuple[int, ...]):
         used = np.zeros((F, n - 2), bool)
         used[np.arange(F)[:, None], flop_pos] = True
         left = np.flatnonzero(~used.ravel()).reshape(F, n - 5) % (n - 2)
-        full = np.concatenate([np.broadcast_to(flop_pos[:, None, :], (F, T, 3)), left[:, tr_pos]], axis=2)
+        full = np.concatenate(
+            [np.broadcast_to(flop_pos[:, None, :], (F, T, 3)), left[:, tr_pos]], axis=2
+        )
         full = rest[full]  # (F, T, 5) deck-local cards
         bi = _lex5(full, n)
         Ah, Ch = A[h, bi], C[h, bi]
@@ -147,12 +178,16 @@ def brute_force(table, strategy_name: str, deck: tuple[int, ...]):
             flop = (Ah + 2 * Ch).sum(axis=1) > np.maximum(Ah + Ch, fold).sum(axis=1)
         else:
             boards = d[full.reshape(-1, 5)]
-            river = strat.river_batch(np.broadcast_to(hole, (len(boards), 2)), boards, deck=deck).reshape(F, T)
+            river = strat.river_batch(
+                np.broadcast_to(hole, (len(boards), 2)), boards, deck=deck
+            ).reshape(F, T)
             flop = strat.flop_batch(np.broadcast_to(hole, (F, 2)), d[rest[flop_pos]])
         mult = np.where(flop[:, None], 2, np.where(river, 1, 0))  # (F, T)
         key = (mult * 10 + cat[h, bi]).ravel()
         cells = counts[h, bi].reshape(-1, 6)
-        check = np.stack([np.bincount(key, weights=cells[:, o], minlength=30) for o in range(6)], axis=1)
+        check = np.stack(
+            [np.bincount(key, weights=cells[:, o], minlength=30) for o in range(6)], axis=1
+        )
         check = check.round().astype(np.int64).reshape(3, 10, 6)
         raised = check.sum(axis=0)
         denom = F * T * nd

@@ -110,12 +110,17 @@ def test_hash_identifies_the_file_bytes():
     assert a.sha256 == load_paytable(STANDARD).sha256
 
 
-def test_cli_check_prints_table_or_error(tmp_path, capsys):
+@pytest.mark.slow
+def test_cli_check_prints_table_and_exact_rtp_or_error(tmp_path, capsys, standard_optimal_par, monkeypatch):
     from kiosk.cli import main
 
-    assert main(["paytable", "check", str(STANDARD)]) == 0
+    monkeypatch.delenv("UTH_CONFIG", raising=False)
+    report, cache = standard_optimal_par
+    assert main(["paytable", "check", str(STANDARD), "--cache-dir", str(cache)]) == 0
     out = capsys.readouterr().out
     assert "Standard" in out and "3:2" in out
+    assert f"{100 * report.main['rtp_total_main_bet']:.4f}%" in out
+    assert "99.47" in out and "96.50" in out
     bad = tmp_path / "bad.toml"
     bad.write_text(_edit('flush = "3:2"\n', ""))
     assert main(["paytable", "check", str(bad)]) == 2

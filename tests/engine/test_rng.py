@@ -3,7 +3,13 @@
 import numpy as np
 import pytest
 
-from engine.rng import SeededRandomSource, SystemRandomSource, deck_commitment, shuffle, shuffled_deck
+from engine.rng import (
+    SeededRandomSource,
+    SystemRandomSource,
+    deck_commitment,
+    shuffle,
+    shuffled_deck,
+)
 
 # Chi-square critical values at the 99.9% level (one-sided), so a correct shuffle
 # fails each check with probability 0.001.

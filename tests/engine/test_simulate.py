@@ -26,7 +26,9 @@ from engine.strategy import STRATEGIES, OptimalStrategy, get_strategy, river_ter
 from kiosk.cli import main as cli
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
-ALTERED = load_paytable(Path(__file__).resolve().parent.parent / "data" / "altered-blind-flush.toml")
+ALTERED = load_paytable(
+    Path(__file__).resolve().parent.parent / "data" / "altered-blind-flush.toml"
+)
 SMALL_DECK = tuple(sorted(4 * r + s for r in range(5, 13) for s in range(2)))  # 7..A, two suits
 # 2 3 4 6 7 8 T J in two suits: no straight (so no royal flush either), flushes, high-card
 # hands: a game with a modest standard deviation, where a changed flush pay shows
@@ -41,7 +43,6 @@ def _private_par_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("UTH_PAR_CACHE", str(tmp_path_factory.mktemp("par-cache")))
         yield
-
 
 
 def exact_figure(rep, key):
@@ -112,8 +113,11 @@ def test_settlement_pays_what_the_analysis_assumes():
 @pytest.fixture(scope="module")
 def small_exact(tmp_path_factory):
     cache = tmp_path_factory.mktemp("par")
-    return {(name, s): par(t, s, deck=SMALL_DECK, workers=1, cache=cache)
-            for name, t in TABLES.items() for s in STRATEGIES}
+    return {
+        (name, s): par(t, s, deck=SMALL_DECK, workers=1, cache=cache)
+        for name, t in TABLES.items()
+        for s in STRATEGIES
+    }
 
 
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))
@@ -122,7 +126,11 @@ def test_small_deck_simulation_agrees_with_exact(table, strategy, small_exact):
     exact = small_exact[(table, strategy)]
     sim = simulate(TABLES[table], 60_000, strategy, seed=21, deck=SMALL_DECK)
     for key in RTPS:
-        assert inside(sim, key, exact_figure(exact, key)), (key, exact_figure(exact, key), sim.extra["ci99"][key])
+        assert inside(sim, key, exact_figure(exact, key)), (
+            key,
+            exact_figure(exact, key),
+            sim.extra["ci99"][key],
+        )
     assert sim.main["decisions"]["4x"] == pytest.approx(exact.main["decisions"]["4x"], abs=0.01)
 
 
@@ -149,8 +157,11 @@ def exact_subgame(table, strategy, cards: list[int]) -> float:
     params = main_params(table)
     hole, board = cards[:2], cards[2:]
     unseen = [c for c in range(52) if c not in cards]
-    boards = np.array([board + list(tr) for tr in combinations(unseen, 7 - len(cards))]) if len(board) < 5 \
+    boards = (
+        np.array([board + list(tr) for tr in combinations(unseen, 7 - len(cards))])
+        if len(board) < 5
         else np.array([board])
+    )
     holes = np.broadcast_to(np.array(hole), (len(boards), 2))
     A, C, fold = river_terms(holes, boards, params)
     if len(board) == 3 and strategy.flop_one(tuple(hole), tuple(board)):
@@ -197,12 +208,35 @@ def test_optimal_subproblem_without_analysis_uses_exact_values():
 def test_cli_simulate_json(capsys):
     import json
 
-    assert cli(["simulate", str(PAYTABLE_DIR / "standard.toml"), "--rounds", "20000", "--strategy", "simple",
-                "--seed", "3", "--workers", "2", "--json"]) == 0
+    assert (
+        cli(
+            [
+                "simulate",
+                str(PAYTABLE_DIR / "standard.toml"),
+                "--rounds",
+                "20000",
+                "--strategy",
+                "simple",
+                "--seed",
+                "3",
+                "--workers",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["rounds"] == 20_000 and out["strategy"] == "simple" and out["exact"] is False
-    for key in ("rtp_total_main_bet", "rtp_initial_main_bet", "house_edge_per_ante", "element_of_risk",
-                "sd_antes", "decisions", "outcomes"):
+    for key in (
+        "rtp_total_main_bet",
+        "rtp_initial_main_bet",
+        "house_edge_per_ante",
+        "element_of_risk",
+        "sd_antes",
+        "decisions",
+        "outcomes",
+    ):
         assert key in out["main"]
     lo, hi = out["ci95"]["rtp_total_main_bet"]
     assert lo < out["main"]["rtp_total_main_bet"] < hi
@@ -210,11 +244,39 @@ def test_cli_simulate_json(capsys):
 
 
 def test_cli_simulate_text_and_errors(capsys):
-    assert cli(["simulate", str(PAYTABLE_DIR / "standard.toml"), "--rounds", "5000", "--seed", "1",
-                "--strategy", "cautious"]) == 0
+    assert (
+        cli(
+            [
+                "simulate",
+                str(PAYTABLE_DIR / "standard.toml"),
+                "--rounds",
+                "5000",
+                "--seed",
+                "1",
+                "--strategy",
+                "cautious",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     assert "95% CI" in out.out and "simulated (5,000 rounds" in out.out
     assert out.err == ""  # no progress bar when not on a terminal
-    assert cli(["simulate", str(PAYTABLE_DIR / "standard.toml"), "--rounds", "0", "--seed", "1"]) == 2
-    assert cli(["simulate", str(PAYTABLE_DIR / "standard.toml"), "--rounds", "10", "--seed", "1",
-                "--fixed", "As Kd 7h"]) == 2
+    assert (
+        cli(["simulate", str(PAYTABLE_DIR / "standard.toml"), "--rounds", "0", "--seed", "1"]) == 2
+    )
+    assert (
+        cli(
+            [
+                "simulate",
+                str(PAYTABLE_DIR / "standard.toml"),
+                "--rounds",
+                "10",
+                "--seed",
+                "1",
+                "--fixed",
+                "As Kd 7h",
+            ]
+        )
+        == 2
+    )

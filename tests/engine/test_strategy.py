@@ -38,7 +38,6 @@ def _private_par_cache(tmp_path_factory):
         yield
 
 
-
 def hand(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
 
@@ -105,7 +104,9 @@ def test_hidden_pair_or_better_needs_the_players_cards():
     board = hand("Ts Js Qs Ks 2d")
     assert hidden_pair_or_better(hand("3s 4d"), board)  # flush with own card
     assert not hidden_pair_or_better(hand("3c 4d"), hand("Ts Jd Qs Kh Ac"))  # board straight plays
-    assert hidden_pair_or_better(hand("9c 4d"), hand("Ts Jd Qs Kh 2c"))  # own nine makes the straight
+    assert hidden_pair_or_better(
+        hand("9c 4d"), hand("Ts Jd Qs Kh 2c")
+    )  # own nine makes the straight
 
 
 # -- scalar and vectorised forms agree ------------------------------------------------------------
@@ -206,7 +207,9 @@ def test_optimal_river_scalar_equals_batch():
     holes, boards = deals[:, :2], deals[:, 2:7]
     batch = opt.river_batch(holes, boards)
     for i in range(len(deals)):
-        play, fold = river_values(tuple(holes[i]), tuple(boards[i]), params := main_params(STANDARD))
+        play, fold = river_values(
+            tuple(holes[i]), tuple(boards[i]), params := main_params(STANDARD)
+        )
         assert (play > fold) == batch[i] == opt.river_one(tuple(holes[i]), tuple(boards[i]))
     assert params.scale == 2
 
