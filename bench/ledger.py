@@ -45,6 +45,7 @@ from kiosk.ledger import (  # noqa: E402
     CREDITS,
     ROUND_COLUMNS,
     Ledger,
+    LedgerError,
     chain_hash,
     dumps,
     event_effects,
@@ -262,8 +263,20 @@ def build_big(path: Path, rounds: int) -> None:
     print()
 
 
+def _cached_ledger_usable(path: Path, rounds: int) -> bool:
+    """The cached big ledger exists, has the current schema and ``rounds`` rounds."""
+    if not path.exists():
+        return False
+    try:
+        return Ledger.open(path, readonly=True).counts()[0] == rounds
+    except LedgerError:  # an older schema: build it again
+        return False
+
+
 def bench_recall(path: Path, rounds: int, verify: bool) -> dict:
-    if not path.exists() or Ledger.open(path, readonly=True).counts()[0] != rounds:
+    if not _cached_ledger_usable(path, rounds):
+        for stale in path.parent.glob(path.name + "*"):
+            stale.unlink()
         print(f"building a {rounds:,}-round ledger at {path} (cached for later runs)...")
         t = time.perf_counter()
         build_big(path, rounds)

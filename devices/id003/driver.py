@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 import serial
 
+from devices.comm_health import CommHealth
 from devices.host import DeviceEvent, EventKind, ValidatorHost, make_event
 from devices.id003.codes import (
     BAR_INHIBIT_TICKETS,
@@ -131,8 +132,9 @@ class BillValidator:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._stats = CommStats()
-        self._consecutive_failures = 0
-        self._comm_lost = False
+        self._comm = CommHealth(
+            self.config.comm_error_threshold, self._emit, f"failed exchanges with {self.port}"
+        )
         self._want_enabled = False
         self._needs_reset = True
         self._needs_config = True
@@ -221,7 +223,7 @@ class BillValidator:
     def ready(self) -> bool:
         """True once reset and configured, with no fault and comms up."""
         return not (
-            self._needs_reset or self._needs_config or self._active_faults or self._comm_lost
+            self._needs_reset or self._needs_config or self._active_faults or self._comm.lost
         )
 
     @property
@@ -338,11 +340,11 @@ class BillValidator:
                 )
             self._discard_input()
             if not self._write(request):
-                self._failure()
+                self._comm.failure()
                 continue
             reply = self._read_frame(what)
             if reply is None:
-                self._failure()
+                self._comm.failure()
                 continue
             if reply.command == Status.COMMUNICATION_ERROR:
                 self._bump(device_comm_errors=1)
@@ -351,14 +353,14 @@ class BillValidator:
                     self.config.device_name,
                     what,
                 )
-                self._failure()
+                self._comm.failure()
                 continue
             if reply.command == Status.INVALID_COMMAND:
                 self._bump(invalid_commands=1)
                 log.info(
                     "%s: validator answered INVALID COMMAND to %s", self.config.device_name, what
                 )
-            self._success()
+            self._comm.success()
             return reply
         return None
 
@@ -366,21 +368,6 @@ class BillValidator:
         """ACK a VEND VALID (the validator does not answer an ACK)."""
         self._discard_input()
         self._write(encode_frame(Command.ACK))
-
-    def _failure(self) -> None:
-        self._consecutive_failures += 1
-        if not self._comm_lost and self._consecutive_failures >= self.config.comm_error_threshold:
-            self._comm_lost = True
-            self._emit(
-                EventKind.COMM_ERROR,
-                f"{self._consecutive_failures} consecutive failed exchanges with {self.port}",
-            )
-
-    def _success(self) -> None:
-        self._consecutive_failures = 0
-        if self._comm_lost:
-            self._comm_lost = False
-            self._emit(EventKind.COMM_ERROR, "communication restored", active=False)
 
     # ------------------------------------------------------------------ host calls
 

@@ -29,6 +29,7 @@ from enum import StrEnum
 
 import serial
 
+from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
 from devices.host import DeviceEventSink, EventKind, make_event
 from devices.serialport import open_serial
@@ -116,8 +117,9 @@ class TicketPrinter:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._buf = bytearray()
-        self._consecutive_failures = 0
-        self._comm_lost = False
+        self._comm = CommHealth(
+            self.config.comm_error_threshold, self._emit, f"failed status requests on {self.port}"
+        )
         self._layout_defined = False
         self._active: dict[EventKind, str] = {}
         self._last_status: PrinterStatus | None = None
@@ -278,21 +280,6 @@ class TicketPrinter:
         self._buf.clear()
         return None
 
-    def _failure(self) -> None:
-        self._consecutive_failures += 1
-        if not self._comm_lost and self._consecutive_failures >= self.config.comm_error_threshold:
-            self._comm_lost = True
-            self._emit(
-                EventKind.COMM_ERROR,
-                f"{self._consecutive_failures} consecutive failed status requests on {self.port}",
-            )
-
-    def _success(self) -> None:
-        self._consecutive_failures = 0
-        if self._comm_lost:
-            self._comm_lost = False
-            self._emit(EventKind.COMM_ERROR, "communication restored", active=False)
-
     # ------------------------------------------------------------------ status
 
     def status(self) -> PrinterStatus | None:
@@ -302,13 +289,13 @@ class TicketPrinter:
             for _ in range(1 + self.config.max_retries):
                 self._discard_input()
                 if not self._send(ENQ):
-                    self._failure()
+                    self._comm.failure()
                     continue
                 status = self._read_status()
                 if status is None:
-                    self._failure()
+                    self._comm.failure()
                     continue
-                self._success()
+                self._comm.success()
                 self._process(status)
                 return status
             return None
