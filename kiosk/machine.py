@@ -72,32 +72,22 @@ a device while holding the lock (a payout strategy's ``start`` only queues the j
 
 from __future__ import annotations
 
-import functools
-import importlib
 import json
 import logging
-import secrets
 import sqlite3
 import threading
-import time
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
-from pathlib import Path
-from typing import Any, Literal, ParamSpec, Protocol, TypeVar
-
-from pydantic import ValidationError
+from typing import Any
 
 from devices.validation import new_validation_number
-from engine.cards import format_cards
 from engine.errors import IllegalActionError
 from engine.money import format_cents as money
-from engine.paytable import Limits, Paytable, PaytableError, load_paytable
+from engine.paytable import Limits, Paytable, load_paytable
 from engine.rng import RandomSource, SystemRandomSource, shuffled_deck
-from engine.settlement import Outcome
-from engine.uth import PLAY_MULTIPLE, Action, Phase, RoundSettled, UthRound
+from engine.uth import PLAY_MULTIPLE, Action, Phase, UthRound
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger import (
     CREDITS,
@@ -110,287 +100,70 @@ from kiosk.ledger import (
     open_or_create,
     utc_stamp,
 )
+from kiosk.machine_devices import DeviceHostMixin
+from kiosk.machine_operation import _operation
+from kiosk.machine_operator import OperatorMixin
+from kiosk.machine_rows import dealt_columns, replay_round, settled_columns
+from kiosk.machine_types import (
+    BOUNDED_RTPS,
+    DEVICE_TILT_PREFIX,
+    JACKPOT_TILT,
+    LEDGER_TILT,
+    RAM_CLEAR_CODE_SECONDS,
+    SEAT,
+    TICKET_TILT,
+    BetOutOfLimits,
+    ConfigurationError,
+    HandpayPayout,
+    InsufficientCredits,
+    MachineError,
+    MachinePhase,
+    MachineSnapshot,
+    NotAuthorised,
+    Payout,
+    PayoutRequest,
+    PlayDisabled,
+    Spot,
+    TicketRefused,
+    Tilt,
+    WrongState,
+)
 
 log = logging.getLogger(__name__)
 
-Spot = Literal["ante", "trips"]
-SEAT = 1
-#: The tilt code of a corrupt, tampered or missing ledger: it cannot be cleared here.
-LEDGER_TILT = "ledger"
-#: A jackpot to be hand-paid by an attendant.
-JACKPOT_TILT = "jackpot"
-#: A ticket went into the stacker without being redeemed: an attendant reconciles.
-TICKET_TILT = "ticket"
-#: Tilts raised from device events start with this; they are not restored at power-up
-#: (a device re-reports a condition that still stands).
-DEVICE_TILT_PREFIX = "device:"
-RAM_CLEAR_CODE_SECONDS = 120.0
-#: RTP figures of ``engine.par.cached_rtp`` held to the configured bounds: the main game
-#: per total wager, and Trips.
-BOUNDED_RTPS = ("main_total", "trips")
-
-
-# -- errors -------------------------------------------------------------------------
-class MachineError(ValueError):
-    """An operation the machine refuses now.
-
-    ``reason`` is English for operators and logs.  ``code`` is a stable machine-readable
-    name (the class's own, e.g. ``insufficient_credits``, or a more precise one such as
-    ``credit_limit`` or ``ticket_redeemed``) and ``params`` the values the message needs
-    (amounts in cents): the screens turn ``(code, params)`` into a translated message
-    (:mod:`kiosk.ui.machine_messages`).
-    """
-
-    code = "refused"
-
-    def __init__(
-        self, reason: str, *, code: str | None = None, params: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        if code:
-            self.code = code
-        self.params: dict[str, Any] = dict(params or {})
-
-
-class InsufficientCredits(MachineError):
-    """Not enough credits for the bet or the Play, or nothing to cash out."""
-
-    code = "insufficient_credits"
-
-
-class BetOutOfLimits(MachineError):
-    """A bet above the maximum, below the minimum or off the Ante step."""
-
-    code = "bet_out_of_limits"
-
-
-class PlayDisabled(MachineError):
-    """A tilt stands or the door is open: no play and no bill acceptance."""
-
-    code = "play_disabled"
-
-
-class NotAuthorised(MachineError):
-    """Wrong PIN, no operator logged in, or a role without the right."""
-
-    code = "not_authorised"
-
-
-class WrongState(MachineError):
-    """Not now: deal during a round, cash out during a round, paytable with credits..."""
-
-    code = "wrong_state"
-
-
-class ConfigurationError(MachineError):
-    """A paytable or limits change that is invalid (bad file, RTP out of bounds...)."""
-
-    code = "configuration_error"
-
-
-class TicketRefused(MachineError):
-    """A TITO ticket that cannot be redeemed here; ``code`` says why: ``ticket_unknown``,
-    ``ticket_pending``, ``ticket_void``, ``ticket_redeemed``, ``ticket_expired``,
-    ``ticket_altered`` (amount mismatch) or ``ticket_in_escrow``."""
-
-    code = "ticket_refused"
-
-
-# -- what the screens read -----------------------------------------------------------
-class MachinePhase(StrEnum):
-    IDLE = "idle"  # no credits and no chips
-    BETTING = "betting"  # credits and/or pending chips, no round
-    IN_ROUND = "in_round"  # cards dealt, decisions pending
-    RESULT = "result"  # last round settled and shown, until the next chip or deal
-    CASHOUT = "cashout"  # a payout is pending (handpay awaiting the attendant, ticket printing)
-
-
-@dataclass(frozen=True)
-class Tilt:
-    code: str
-    message: str
-
-
-@dataclass(frozen=True)
-class PayoutRequest:
-    """A cash-out in progress: ``amount`` cents already taken off the credit meter."""
-
-    transaction_id: str
-    amount: int
-    method: str  # "handpay" | "ticket"
-    started_at: str
-
-
-@dataclass(frozen=True)
-class MachineSnapshot:
-    """Everything a screen shows, at one moment.  Cents throughout."""
-
-    credits: int  # the credit meter (pending chips are not deducted)
-    available: int  # credits minus pending chips
-    bet_ante: int  # pending chips on the Ante spot (the Blind mirrors it)
-    bet_trips: int  # pending chips on Trips
-    phase: MachinePhase
-    game_phase: Phase | None  # engine phase of the current / last round
-    round_id: int | None  # current / last round
-    hole: tuple[int, ...]
-    board: tuple[int, ...]  # community cards visible now
-    dealer: tuple[int, ...]  # dealer's hole cards, only once settled
-    ante: int  # wagered in the current / last round
-    blind: int
-    trips: int
-    play: int
-    legal: tuple[Action, ...]  # decisions allowed now (affordable, machine playable)
-    last_result: RoundSettled | None  # settlement of the last round (seat 1)
-    tilts: tuple[Tilt, ...]
-    door_open: bool
-    operator: str | None  # role logged in
-    paytable: Paytable
-    limits: Limits  # in force (the paytable's, or narrower if set by an operator)
-    message: str  # for the player: the last refusal, or news (resumed round, jackpot)
-    cashout: PayoutRequest | None  # pending payout
-    commitment: str | None  # deck commitment of the current / last round
-    jackpot: int  # hand-paid part of the last round, cents (0 normally)
-
-    @property
-    def playable(self) -> bool:
-        return not self.tilts and not self.door_open
-
-
-class Payout(Protocol):
-    """How credits leave the machine (:class:`HandpayPayout`, or the ticket printer:
-    :class:`kiosk.payout_ticket.TicketPayout`).
-
-    :meth:`Machine.cash_out` has already moved the credits into ``request`` (recorded)
-    when ``start`` is called, under the machine's lock: ``start`` must return at once
-    (hand the work to another thread) and should not raise.  The strategy finishes it
-    later, from any thread, with :meth:`Machine.payout_complete` (ticket printed),
-    :meth:`Machine.payout_failed` (not printed: credits go back on the meter) or
-    :meth:`Machine.payout_to_handpay` (cannot tell: the ticket is voided, an attendant
-    pays).  A ticket strategy records the ticket first with :meth:`Machine.issue_ticket`.
-    """
-
-    method: str
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None: ...
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        """At power-up ``request`` was still pending (e.g. printing was interrupted)."""
-
-
-class HandpayPayout:
-    """Cancelled-credit handpay: the machine stays in CASHOUT until an attendant pays the
-    player and calls :meth:`Machine.handpay_reset`, which records the handpay.  A ticket
-    cash-out found pending at power-up with no printer strategy becomes a handpay."""
-
-    method = "handpay"
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        return None
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        if request.method == "ticket":
-            machine.payout_to_handpay(request.transaction_id, "no ticket printer to resume it")
-
-
-# -- helpers --------------------------------------------------------------------------------
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _operation(method: Callable[P, R]) -> Callable[P, R]:
-    """Run under the machine lock; a refusal sets the message; subscribers hear of changes.
-
-    A ledger failure during an operation tilts the machine (``ledger``) and is reported
-    as :class:`PlayDisabled`: nothing took effect, since the ledger write comes first.
-    """
-
-    @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        self: Machine = args[0]  # type: ignore[assignment]
-        with self._lock:
-            self._message = ""
-            try:
-                return method(*args, **kwargs)
-            except MachineError as exc:
-                self._message = exc.reason
-                raise
-            except (LedgerError, sqlite3.Error) as exc:
-                reason = f"ledger write failed: {exc}"
-                log.error(reason)
-                self._tilts[LEDGER_TILT] = reason
-                self._message = reason
-                raise PlayDisabled(reason, code="ledger_fault") from exc
-            finally:
-                self._notify()
-
-    return wrapper
-
-
-def replay_round(
-    paytable: Paytable, deck: Sequence[int], ante: int, trips: int, actions: Sequence[Action | str]
-) -> UthRound:
-    """Rebuild a round of seat 1 from its deck, bets and decisions (the engine is deterministic)."""
-    rnd = UthRound(paytable, deck)
-    rnd.place_bets(SEAT, ante, trips)
-    rnd.deal()
-    for action in actions:
-        rnd.act(SEAT, action)
-    return rnd
-
-
-def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]:
-    """The round row's columns at the deal (seat 1): bets, hole cards, credits."""
-    view = rnd.view(SEAT)
-    return {
-        "started_at": at,
-        "seat": SEAT,
-        "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
-        "paytable_sha256": rnd.paytable.sha256,
-        "ante": view.ante,
-        "blind": view.ante,
-        "trips": view.trips,
-        "play": 0,
-        "decisions": "[]",
-        "player_hole": format_cards(view.hole, ""),
-        "credits_before": credits_before,
-        "credits_after": credits_before - rnd.staked(SEAT),
-    }
-
-
-def settled_columns(
-    result: RoundSettled, credits_before: int, at: str, jackpot_limit: int
-) -> dict[str, Any]:
-    """The round row's columns filled at settlement (seat 1).  A return of
-    ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
-    seat = result.seat(SEAT)
-    returned = seat.returned
-    jackpot = returned if returned >= jackpot_limit else 0
-    return {
-        "state": "settled",
-        "settled_at": at,
-        "dealer_hole": format_cards(result.dealer_hole, ""),
-        "board": format_cards(result.board, ""),
-        "player_hand": seat.hand_name,
-        "player_category": seat.category.name.lower(),
-        "dealer_hand": result.dealer_hand_name,
-        "dealer_category": result.dealer_category.name.lower(),
-        "dealer_qualifies": int(result.dealer_qualifies),
-        "outcome": Outcome(seat.outcome).name.lower(),
-        "ante_return": seat.ante_return,
-        "blind_return": seat.blind_return,
-        "play_return": seat.play_return,
-        "trips_return": seat.trips_return,
-        "breakage": seat.breakage,
-        "breakage_unit": result.breakage_unit,
-        "paid": returned - jackpot,
-        "jackpot": jackpot,
-        "credits_after": credits_before - seat.staked + returned - jackpot,
-    }
+__all__ = [
+    "money",
+    "BOUNDED_RTPS",
+    "BetOutOfLimits",
+    "ConfigurationError",
+    "DEVICE_TILT_PREFIX",
+    "HandpayPayout",
+    "InsufficientCredits",
+    "JACKPOT_TILT",
+    "LEDGER_TILT",
+    "Machine",
+    "MachineError",
+    "MachinePhase",
+    "MachineSnapshot",
+    "NotAuthorised",
+    "Payout",
+    "PayoutRequest",
+    "PlayDisabled",
+    "RAM_CLEAR_CODE_SECONDS",
+    "SEAT",
+    "Spot",
+    "TICKET_TILT",
+    "TicketRefused",
+    "Tilt",
+    "WrongState",
+    "dealt_columns",
+    "replay_round",
+    "settled_columns",
+]
 
 
 # -- the controller ---------------------------------------------------------------------------
-class Machine:
+class Machine(DeviceHostMixin, OperatorMixin):
     """The cabinet controller (thread-safe: device drivers call it from their threads).
 
     Construct with :meth:`open`; ``Machine(config, ledger)`` on an already opened and
@@ -749,252 +522,9 @@ class Machine:
                 params={"credits": self.credits},
             )
 
-    # -- credits in -------------------------------------------------------------------------------
-    @_operation
-    def insert_credits(self, cents: int, source: str) -> None:
-        """Credit ``cents`` from ``source``: ``"bill:<cents>"`` (a stacked bill of that
-        denomination) or ``"ticket:<validation number>"``.  Refused while tilted, with the
-        door open, during a payout, or above the credit limit."""
-        self._require_playable()
-        kind, _, ref = source.partition(":")
-        if kind not in ("bill", "ticket") or not ref:
-            raise MachineError(
-                f"unknown credit source {source!r} (use bill:<cents> or ticket:<number>)",
-                code="bad_credit_source",
-            )
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code="bad_amount"
-            )
-        if kind == "ticket":
-            ticket = self._redeemable(ref, cents, txn=None)
-            self._check_credit_in(cents)
-            self._event("ticket_in", {"validation": ticket.validation}, amount=cents)
-            return
-        self._check_credit_in(cents)
-        if ref != str(cents) or cents not in self.config.accepted_bills:
-            raise MachineError(
-                f"bill {source!r} is not an accepted denomination of {cents} cents",
-                code="bill_not_accepted",
-                params={"cents": cents},
-            )
-        self._event("bill_in", {"denomination": cents, "source": "insert"}, amount=cents)
-
-    def _ticket_value(self, validation: str) -> int | None:
-        """What a ticket issued by this cabinet, printed and not yet redeemed is worth,
-        else None (stand-alone validation: no ticket system is connected)."""
-        assert self.ledger is not None
-        return self.ledger.unredeemed_ticket(validation)
-
-    def _ticket_refusal(
-        self, validation: str, cents: int | None, *, expiry: bool = True
-    ) -> TicketRefused | None:
-        """Why the ticket ``validation`` (offered for ``cents``, None: its own amount)
-        cannot be redeemed now, or None when it can.  Reads the ledger (cross-checked
-        against the events: an edited row raises LedgerCorruptError)."""
-        assert self.ledger is not None
-        ticket = self.ledger.checked_ticket(validation)
-        params: dict[str, Any] = {"validation": validation}
-
-        def refuse(code: str, why: str) -> TicketRefused:
-            offered = "a " if cents is None else f"a {money(cents)} "
-            return TicketRefused(
-                f"ticket {validation} is not {offered}ticket of this cabinet still to be "
-                f"redeemed ({why})",
-                code=code,
-                params=params,
-            )
-
-        if ticket is None:
-            return refuse("ticket_unknown", "unknown: not issued here")
-        params["amount"] = ticket.amount
-        if ticket.status == "redeemed":
-            return refuse("ticket_redeemed", f"already redeemed at {ticket.redeemed_at}")
-        if ticket.status == "void":
-            return refuse("ticket_void", f"void: {ticket.void_reason}")
-        if ticket.status == "pending":
-            return refuse("ticket_pending", "never reported printed")
-        if cents is not None and cents != ticket.amount:
-            return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
-        if (
-            expiry
-            and ticket.expires_on is not None
-            and self.clock().date().isoformat() > ticket.expires_on
-        ):
-            params["expires_on"] = ticket.expires_on
-            return refuse("ticket_expired", f"expired after {ticket.expires_on}")
-        if validation in self._ticket_holds.values():
-            return refuse("ticket_in_escrow", "already in the validator's escrow")
-        return None
-
-    def _redeemable(self, validation: str, cents: int | None, txn: str | None) -> TicketRecord:
-        """The ticket, if it can be redeemed now; else the refusal is logged (a
-        ``ticket_rejected`` event with the reason) and raised."""
-        assert self.ledger is not None
-        refusal = self._ticket_refusal(validation, cents)
-        if refusal is not None:
-            self._event(
-                "ticket_rejected",
-                {
-                    "validation": validation,
-                    "reason": refusal.code.removeprefix("ticket_"),
-                    "detail": refusal.reason,
-                    "offered": cents,
-                },
-                txn=txn,
-            )
-            raise refusal
-        ticket = self.ledger.ticket(validation)
-        assert ticket is not None
-        return ticket
-
-    def _check_credit_in(self, cents: int) -> None:
-        if self._cashout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
-        if self.credits + cents > self.config.credit_limit_cents:
-            raise MachineError(
-                f"the credit limit is {money(self.config.credit_limit_cents)}",
-                code="credit_limit",
-                params={"limit": self.config.credit_limit_cents},
-            )
-
-    @_operation
-    def bill_stacked(self, denomination_cents: int, transaction_id: str) -> bool:
-        """A bill reached the stacker (VEND VALID): credit it, once per ``transaction_id``.
-
-        Credited even if a tilt arose since escrow (the money is in the box).  Returns
-        False when that transaction was already credited."""
-        ledger = self._require_ledger()
-        if ledger.has_txn(transaction_id, "bill_in"):
-            return False
-        self._event(
-            "bill_in",
-            {"denomination": denomination_cents},
-            amount=denomination_cents,
-            txn=transaction_id,
-        )
-        return True
-
-    # devices.host.ValidatorHost ---------------------------------------------------------
-    def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
-        """Stack the note in escrow?  Only when playable, accepted and under the limit."""
-        with self._lock:
-            try:
-                self._require_playable()
-                self._check_credit_in(denomination_cents)
-            except MachineError:
-                return False
-            return denomination_cents in self.config.accepted_bills
-
-    def bill_credited(self, denomination_cents: int, transaction_id: str) -> None:
-        self.bill_stacked(denomination_cents, transaction_id)
-
-    @_operation
-    def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
-        """A ticket is in the validator's escrow: its amount (cents) to stack and redeem it
-        -- a ticket this cabinet issued and printed, not void, redeemed or expired -- or
-        None to return it.  Every returned ticket is logged (``ticket_rejected``, with the
-        reason: unknown, pending, void, redeemed, expired, in_escrow, play_disabled,
-        payout_in_progress, credit_limit).  The ticket is held for ``transaction_id``
-        until it is credited or the escrow ends."""
-        try:
-            self._require_ledger()
-        except MachineError:
-            return None
-        try:
-            try:
-                self._require_playable()
-            except PlayDisabled as exc:
-                self._event(
-                    "ticket_rejected",
-                    {"validation": barcode, "reason": "play_disabled", "detail": exc.reason},
-                    txn=transaction_id,
-                )
-                raise
-            ticket = self._redeemable(barcode, None, transaction_id)
-            try:
-                self._check_credit_in(ticket.amount)
-            except MachineError as exc:
-                self._event(
-                    "ticket_rejected",
-                    {"validation": barcode, "reason": exc.code, "detail": exc.reason},
-                    txn=transaction_id,
-                )
-                raise
-        except MachineError:
-            return None
-        self._ticket_holds[transaction_id] = barcode
-        return ticket.amount
-
-    @_operation
-    def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
-        """The ticket is stacked (VEND VALID): redeem it, once per transaction, for the
-        amount it was issued for.  A ticket stacked that cannot be redeemed (redeemed
-        meanwhile, amount altered) is not credited: it is logged and the machine tilts
-        (``ticket``) for an attendant to reconcile."""
-        ledger = self._require_ledger()
-        if ledger.has_txn(transaction_id, "ticket_in") or ledger.has_txn(
-            transaction_id, "ticket_rejected"
-        ):
-            return  # a repeated VEND VALID
-        self._ticket_holds.pop(transaction_id, None)
-        # accepted at escrow: it does not expire on its way to the stacker
-        refusal = self._ticket_refusal(barcode, amount_cents, expiry=False)
-        if refusal is not None:
-            with ledger.transaction():
-                self._event(
-                    "ticket_rejected",
-                    {
-                        "validation": barcode,
-                        "reason": refusal.code.removeprefix("ticket_"),
-                        "detail": refusal.reason,
-                        "offered": amount_cents,
-                        "stacked": True,
-                    },
-                    txn=transaction_id,
-                )
-                self._set_tilt(
-                    TICKET_TILT,
-                    f"ticket {barcode} was stacked but not redeemed ({refusal.reason}): "
-                    "reconcile the stacker",
-                )
-            return
-        self._event("ticket_in", {"validation": barcode}, amount=amount_cents, txn=transaction_id)
-
-    @_operation
-    def escrow_aborted(self, transaction_id: str, reason: str) -> None:
-        ledger = self._require_ledger()
-        self._ticket_holds.pop(transaction_id, None)
-        if not ledger.has_txn(transaction_id, "escrow_aborted"):
-            self._event("escrow_aborted", {"reason": reason}, txn=transaction_id)
-
-    def ticket(self, validation: str) -> TicketRecord | None:
-        """The ticket issued here with ``validation`` (any status), None if unknown."""
-        with self._lock:
-            return self.ledger.ticket(validation) if self.ledger is not None else None
-
-    @_operation
-    def device_event(self, event: Any) -> None:
-        """A :class:`devices.host.DeviceEvent`: tilting ones tilt / untilt the machine."""
-        self._require_ledger()
-        code = f"{DEVICE_TILT_PREFIX}{event.device}:{event.kind}"
-        if event.tilt and event.active:
-            if self._tilts.get(code) != event.detail:
-                self._set_tilt(code, event.detail)
-        elif event.tilt:
-            if code in self._tilts:
-                self._event("tilt_cleared", {"code": code, "by": "device"})
-                del self._tilts[code]
-        else:
-            self._event(
-                "device",
-                {
-                    "device": event.device,
-                    "kind": str(event.kind),
-                    "detail": event.detail,
-                    "code": event.code,
-                },
-            )
+    def _set_tilt(self, code: str, message: str) -> None:
+        self._event("tilt", {"code": code, "message": message})
+        self._tilts[code] = message
 
     # -- bets ------------------------------------------------------------------------------------------
     @_operation
@@ -1340,229 +870,3 @@ class Machine:
         if req is None or req.method != "handpay":
             raise WrongState("no handpay is pending", code="no_payout_pending")
         self._finish_payout(req.transaction_id, f"attendant:{self._operator}")
-
-    # -- tilts, door, operators -----------------------------------------------------------------------
-    def _set_tilt(self, code: str, message: str) -> None:
-        self._event("tilt", {"code": code, "message": message})
-        self._tilts[code] = message
-
-    @_operation
-    def tilt(self, code: str, message: str) -> None:
-        """Stop play with a tilt (recorded).  Codes starting ``device:`` are for devices."""
-        self._require_ledger()
-        if not code or code == LEDGER_TILT:
-            raise MachineError(f"tilt code {code!r} is reserved or empty")
-        self._set_tilt(code, message)
-
-    @_operation
-    def clear_tilt(self, code: str) -> None:
-        """An operator clears a tilt.  The ledger tilt cannot be cleared from here."""
-        if code == LEDGER_TILT:
-            raise NotAuthorised(
-                "a ledger fault is cleared only by restoring the ledger", code="ledger_fault"
-            )
-        self._require_ledger()
-        self._require_role("attendant")
-        if code not in self._tilts:
-            raise WrongState(f"no tilt {code!r} stands", code="no_tilt", params={"tilt": code})
-        self._event("tilt_cleared", {"code": code, "operator": self._operator})
-        del self._tilts[code]
-
-    @_operation
-    def door(self, open: bool) -> None:
-        """The main door switch.  Recorded when it changes."""
-        self._require_ledger()
-        if bool(open) != self._door_open:
-            self._event("door_open" if open else "door_closed", {})
-            self._door_open = bool(open)
-
-    @_operation
-    def operator_login(self, pin: str) -> str:
-        """Log an operator in by PIN; returns the role.  Failures are recorded."""
-        self._require_ledger()
-        role = self.config.role_for_pin(pin)
-        if role is None:
-            self._event("operator_login_failed", {})
-            raise NotAuthorised("wrong PIN", code="wrong_pin")
-        self._event("operator_login", {"role": role})
-        self._operator = role
-        return role
-
-    @_operation
-    def operator_logout(self) -> None:
-        if self._operator is not None:
-            self._require_ledger()
-            self._event("operator_logout", {"role": self._operator})
-            self._operator = None
-
-    @_operation
-    def set_paytable(self, path: str | Path) -> None:
-        """Put another paytable in force (technician or manager; zero credits, no round).
-
-        Its RTP is checked against the configured bounds when :mod:`engine.par` can tell
-        it; the change is recorded with the operator, the old and the new paytable."""
-        ledger = self._require_ledger()
-        self._require_role("technician")
-        self._require_quiet("the paytable changes")
-        try:
-            table = load_paytable(path)
-        except PaytableError as exc:
-            raise ConfigurationError(str(exc)) from None
-        rtp = self._check_rtp(table)
-        old = self._paytable
-        with ledger.transaction():
-            ledger.store_paytable(table)
-            self._event(
-                "paytable_changed",
-                {
-                    "operator": self._operator,
-                    "rtp": rtp,
-                    "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
-                    "new": {
-                        "sha256": table.sha256,
-                        "name": table.name,
-                        "version": table.version,
-                        "source": table.source_name,
-                    },
-                },
-            )
-        self._paytable, self._limits = table, table.limits
-        self._pending = {"ante": 0, "trips": 0}
-
-    def _check_rtp(self, table: Paytable) -> dict[str, float] | None:
-        """RTP of ``table`` (percent) from ``engine.par.cached_rtp`` when that is available,
-        with the main game (per total wager) and Trips checked against the configured
-        bounds.  Skipped, with a logged note, when the maths module or its cache is absent."""
-        try:
-            par = importlib.import_module("engine.par")
-            figures = par.cached_rtp(table)
-        except Exception as exc:  # noqa: BLE001 - optional module: skip, but say so
-            log.warning("RTP bound check skipped: engine.par.cached_rtp unavailable (%s)", exc)
-            return None
-        if not figures:
-            log.warning(
-                "RTP bound check skipped: no cached RTP for %s %s", table.name, table.version
-            )
-            return None
-        pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
-        lo, hi = self.config.rtp_min_pct, self.config.rtp_max_pct
-        for key in BOUNDED_RTPS:
-            if key in pct and not lo <= pct[key] <= hi:
-                raise ConfigurationError(
-                    f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%"
-                )
-        return pct
-
-    @_operation
-    def set_limits(
-        self,
-        *,
-        ante_min: int | None = None,
-        ante_max: int | None = None,
-        trips_min: int | None = None,
-        trips_max: int | None = None,
-    ) -> None:
-        """Narrow the table limits within the paytable's (technician or manager; zero
-        credits, no round).  Recorded with the operator, old and new limits."""
-        self._require_ledger()
-        self._require_role("technician")
-        self._require_quiet("the limits change")
-        old = self._limits
-        update = {
-            k: v
-            for k, v in (
-                ("ante_min", ante_min),
-                ("ante_max", ante_max),
-                ("trips_min", trips_min),
-                ("trips_max", trips_max),
-            )
-            if v is not None
-        }
-        try:
-            new = Limits.model_validate({**old.model_dump(), **update})
-        except ValidationError as exc:
-            raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
-        base = self._paytable.limits
-        if (
-            new.ante_min < base.ante_min
-            or new.ante_max > base.ante_max
-            or new.trips_min < base.trips_min
-            or new.trips_max > base.trips_max
-        ):
-            raise ConfigurationError(
-                f"limits must stay within the paytable's: Ante {base.ante_min}-{base.ante_max}, "
-                f"Trips {base.trips_min}-{base.trips_max} cents"
-            )
-        self._event(
-            "limits_changed",
-            {
-                "operator": self._operator,
-                "old": old.model_dump(mode="json"),
-                "new": new.model_dump(mode="json"),
-            },
-        )
-        self._limits = new
-        self._pending = {"ante": 0, "trips": 0}
-
-    # -- RAM clear --------------------------------------------------------------------------------------------
-    @_operation
-    def ram_clear_request(self) -> str:
-        """Step one of a RAM clear (manager): returns a code to confirm within two minutes."""
-        self._require_ledger()
-        self._require_role("manager")
-        code = f"{secrets.randbelow(10**6):06d}"
-        self._ram_code = (code, time.monotonic() + RAM_CLEAR_CODE_SECONDS)
-        self._event("ram_clear_requested", {"operator": self._operator})
-        return code
-
-    @_operation
-    def ram_clear(self, confirm_code: str) -> None:
-        """Step two (manager): void an open round (stakes refunded), fail a pending payout,
-        remove the credits, clear tilts and bets.  The history and lifetime meters stay."""
-        ledger = self._require_ledger()
-        self._require_role("manager")
-        pending, self._ram_code = self._ram_code, None
-        if pending is None or time.monotonic() > pending[1]:
-            raise WrongState(
-                "request a RAM clear first (the code expires after two minutes)",
-                code="ram_clear_not_requested",
-            )
-        if not secrets.compare_digest(confirm_code, pending[0]):
-            raise NotAuthorised("wrong RAM clear confirmation code", code="wrong_code")
-        with ledger.transaction():
-            row = ledger.open_round
-            if row is not None:
-                staked = row["ante"] + row["blind"] + row["trips"] + row["play"]
-                ledger.update_round(
-                    {
-                        "state": "voided",
-                        "settled_at": self._stamp(),
-                        "outcome": "void",
-                        "paid": staked,
-                        "jackpot": 0,
-                        "credits_after": row["credits_before"],
-                    }
-                )
-            if self._cashout is not None:
-                self._void_ticket_of(self._cashout.transaction_id, "ram_clear")
-                self._event(
-                    "cashout_failed",
-                    {"reason": "ram_clear"},
-                    amount=self._cashout.amount,
-                    txn=self._cashout.transaction_id,
-                )
-            meters = dict(ledger.meters)
-            self._event(
-                "ram_clear",
-                {
-                    "operator": self._operator,
-                    "meters": meters,
-                    "voided_round": row["id"] if row else None,
-                },
-                amount=ledger.meters[CREDITS],
-            )
-        self._round, self._round_open, self._cashout = None, False, None
-        self._tilts.clear()
-        self._pending = {"ante": 0, "trips": 0}
-        self._show_result = False
-        self._last_bets = (0, 0)

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts: create .venv and install the project with its test extra
 # when it is missing or pyproject.toml changed since the last install.
 PY=${PYTHON:-python3}

@@ -74,6 +74,15 @@ chmod 0640 "$CONF_DIR/cabinet.toml"
 echo "== ledger directory $STATE_DIR"
 install -d -o uth -g uth -m 0750 "$STATE_DIR"
 
+echo "== exact RTP of the shipped paytables (once; minutes on a Pi)"
+# The controller refuses a paytable whose RTP is not known; the PAR cache lives in the
+# state directory because the service cannot read home directories (ProtectHome).
+install -d -o uth -g uth -m 0750 "$STATE_DIR/par-cache"
+for table in "$PREFIX"/paytables/*.toml; do
+    runuser -u uth -- env UTH_PAR_CACHE="$STATE_DIR/par-cache" \
+        "$PREFIX/.venv/bin/uth" paytable check "$table" || echo "   (refused: $table)"
+done
+
 echo "== udev rules"
 install -m 0644 "$SRC/systemd/99-uth-devices.rules" /etc/udev/rules.d/99-uth-devices.rules
 udevadm control --reload-rules

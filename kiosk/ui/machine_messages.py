@@ -28,6 +28,9 @@ MESSAGES: dict[str, str] = {
     "not_authorised": N_("Not authorised."),
     "wrong_state": GENERIC,
     "configuration_error": N_("That setting is not allowed."),
+    "rtp_unknown": N_(
+        "The exact return to player of this paytable is not proven yet: run the paytable check first."
+    ),
     "ticket_refused": N_("This ticket cannot be accepted."),
     # more precise codes
     "ledger_fault": N_("Play is suspended. Please call an attendant."),

@@ -402,8 +402,17 @@ def test_jackpot_is_hand_paid_and_tilts(tmp_path):
     m.close()
 
 
+def _proven_rtp(monkeypatch):
+    """Stand-in for the PAR cache: every table proven at 99.47% / 96.50% (the maths is
+    tested in tests/engine; here the controller's use of its answer is)."""
+    fake = types.ModuleType("engine.par")
+    fake.cached_rtp = lambda table: {"main_total": 0.9947, "trips": 0.965}
+    monkeypatch.setitem(sys.modules, "engine.par", fake)
+    return fake
+
+
 def test_paytable_change_rules_and_record(machine, monkeypatch):
-    monkeypatch.setitem(sys.modules, "engine.par", None)  # maths module absent: check skipped
+    _proven_rtp(monkeypatch)
     with pytest.raises(NotAuthorised):
         machine.set_paytable(OTHER_TABLE)
     machine.operator_login("1111")
@@ -442,9 +451,14 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
         ConfigurationError, match=r"trips RTP 75.000% is outside the approved 80.0%-100.0%"
     ):
         machine.set_paytable(OTHER_TABLE)
-    fake.cached_rtp = lambda table: None  # not cached: skipped
-    machine.set_paytable(PAYTABLE_DIR / "standard.toml")
-    assert machine.ledger.last_event("paytable_changed").detail["rtp"] is None
+    fake.cached_rtp = lambda table: None  # not computed: the RTP is not proven
+    with pytest.raises(ConfigurationError, match="is not known") as err:
+        machine.set_paytable(PAYTABLE_DIR / "standard.toml")
+    assert err.value.code == "rtp_unknown"
+    monkeypatch.setitem(sys.modules, "engine.par", None)  # maths unavailable: refused too
+    with pytest.raises(ConfigurationError, match="is not known"):
+        machine.set_paytable(PAYTABLE_DIR / "standard.toml")
+    monkeypatch.setitem(sys.modules, "engine.par", fake)
     fake.cached_rtp = lambda table: {"main_total": 0.978, "play": 1.2, "trips": 0.965}
     machine.set_paytable(OTHER_TABLE)
     rtp = machine.ledger.last_event("paytable_changed").detail["rtp"]

@@ -321,7 +321,11 @@ def test_every_machine_error_has_a_code_the_screens_translate():
         c for c in vars(machine).values() if isinstance(c, type) and issubclass(c, MachineError)
     ]
     assert {c.code for c in classes} <= set(MESSAGES)
-    used = set(re.findall(r'code="([a-z_]+)"', (ROOT / "kiosk" / "machine.py").read_text()))
+    used = {
+        code
+        for path in (ROOT / "kiosk").glob("machine*.py")
+        for code in re.findall(r'code="([a-z_]+)"', path.read_text())
+    }
     used |= {
         "ticket_unknown",
         "ticket_pending",

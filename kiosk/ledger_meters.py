@@ -1,0 +1,117 @@
+"""The meters: their names, the fixed meter effects of each event kind and round row,
+and the balance of where the money went (all amounts in cents)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Lifetime meters (never decrease) and what they count.  ``bill.<cents>`` meters
+#: (count of bills of that denomination) are created on first use.
+METERS: dict[str, str] = {
+    "coin_in": "total wagered, cents",
+    "coin_out": "total returned to the credit meter by games (stakes and wins), cents",
+    "jackpot": "game wins paid by an attendant (jackpot handpay), cents",
+    "jackpot_count": "jackpot handpays",
+    "games_played": "rounds settled",
+    "games_won": "settled rounds that returned more than was staked",
+    "games_lost": "settled rounds that returned less than was staked",
+    "games_pushed": "settled rounds that returned exactly the stake",
+    "games_voided": "rounds voided (stakes refunded) by a RAM clear",
+    "bills_in": "bills stacked, cents",
+    "bills_in_count": "bills stacked",
+    "tickets_in": "tickets redeemed, cents",
+    "tickets_in_count": "tickets redeemed",
+    "tickets_out": "tickets printed, cents",
+    "tickets_out_count": "tickets printed",
+    "handpay": "cancelled credits paid by an attendant, cents",
+    "handpay_count": "cancelled-credit handpays",
+    "cashout_started": "credits taken off the meter for a payout, cents",
+    "cashout_failed": "payouts that failed and went back to the credit meter, cents",
+    "ram_clear_credits": "credits removed by RAM clears, cents",
+    "ram_clears": "RAM clears",
+}
+#: The current credit meter (cents): the one meter that goes down.
+CREDITS = "credits"
+
+#: Meter effects of each event kind: (meter, sign), where the amount is the event's
+#: ``amount`` (cents) or 1 for ``#`` (a count).  ``bill.{amount}`` counts per denomination.
+_EVENT_EFFECTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "bill_in": (
+        ("bills_in", "$"),
+        ("bills_in_count", "#"),
+        ("bill.{amount}", "#"),
+        (CREDITS, "+$"),
+    ),
+    "ticket_in": (("tickets_in", "$"), ("tickets_in_count", "#"), (CREDITS, "+$")),
+    "cashout": (("cashout_started", "$"), (CREDITS, "-$")),
+    "cashout_failed": (("cashout_failed", "$"), (CREDITS, "+$")),
+    "handpay": (("handpay", "$"), ("handpay_count", "#")),
+    "ticket_out": (("tickets_out", "$"), ("tickets_out_count", "#")),
+    "ram_clear": (("ram_clear_credits", "$"), ("ram_clears", "#"), (CREDITS, "-$")),
+}
+
+
+def event_effects(kind: str, amount: int) -> dict[str, int]:
+    """Meter changes implied by one event."""
+    out: dict[str, int] = {}
+    for meter, how in _EVENT_EFFECTS.get(kind, ()):
+        value = 1 if how == "#" else amount
+        out[meter.format(amount=amount)] = -value if how.startswith("-") else value
+    return out
+
+
+def round_effects(row: Mapping[str, Any]) -> dict[str, int]:
+    """Meter totals implied by one round row as it stands (open, settled or voided)."""
+    staked = row["ante"] + row["blind"] + row["play"] + row["trips"]
+    paid = row["paid"] or 0
+    jackpot = row["jackpot"] or 0
+    out = {"coin_in": staked, "coin_out": paid, CREDITS: paid - staked}
+    if jackpot:
+        out["jackpot"] = jackpot
+        out["jackpot_count"] = 1
+    if row["state"] == "settled":
+        net = paid + jackpot - staked
+        out["games_played"] = 1
+        out["games_won" if net > 0 else "games_lost" if net < 0 else "games_pushed"] = 1
+    elif row["state"] == "voided":
+        out["games_voided"] = 1
+    return out
+
+
+def balance(meters: Mapping[str, int]) -> dict[str, Any]:
+    """Where the money went, from the meters (cents).  ``balanced`` when
+
+    credits in = credits out + credits on the meter + pending payout + RAM-cleared
+    + house net win,
+
+    with credits in = bills + tickets in, credits out = handpays + tickets out + jackpots,
+    and house net win = coin in - coin out - jackpots.
+    """
+    m = {k: meters.get(k, 0) for k in (*METERS, CREDITS)}
+    out = {
+        "credits_in": m["bills_in"] + m["tickets_in"],
+        "credits_out": m["handpay"] + m["tickets_out"] + m["jackpot"],
+        "credits": m[CREDITS],
+        "payout_pending": m["cashout_started"]
+        - m["cashout_failed"]
+        - m["handpay"]
+        - m["tickets_out"],
+        "ram_cleared": m["ram_clear_credits"],
+        "house_net_win": m["coin_in"] - m["coin_out"] - m["jackpot"],
+    }
+    out["balanced"] = out["credits_in"] == (
+        out["credits_out"]
+        + out["credits"]
+        + out["payout_pending"]
+        + out["ram_cleared"]
+        + out["house_net_win"]
+    )
+    return out
+
+
+def _sub(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) - v
+    return {k: v for k, v in out.items() if v}
