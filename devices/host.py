@@ -18,6 +18,7 @@ A repeated VEND VALID (the device did not hear our ACK) never produces a second 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -112,6 +113,36 @@ class DeviceEventSink(Protocol):
 
     def device_event(self, event: DeviceEvent) -> None:
         """Record the event; tilt or untilt the cabinet as ``event.tilt``/``active`` say."""
+
+
+def report_event(
+    sink: DeviceEventSink,
+    device: str,
+    kind: EventKind,
+    detail: str,
+    *,
+    log: logging.Logger,
+    active: bool = True,
+    code: int | None = None,
+) -> DeviceEvent:
+    """Log an event (a warning when it raises a tilt) and hand it to ``sink``.
+
+    A sink that raises is logged and otherwise ignored: a driver never stops for it.
+    """
+    event = make_event(device, kind, detail, active=active, code=code)
+    log.log(
+        logging.WARNING if event.tilt and active else logging.INFO,
+        "%s: event %s%s: %s",
+        device,
+        kind.value,
+        "" if active else " cleared",
+        detail,
+    )
+    try:
+        sink.device_event(event)
+    except Exception:
+        log.exception("%s: device_event raised", device)
+    return event
 
 
 class ValidatorHost(DeviceEventSink, Protocol):

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import serial
 
 from devices.comm_health import CommHealth
-from devices.host import DeviceEvent, EventKind, ValidatorHost, make_event
+from devices.host import EventKind, ValidatorHost, report_event
 from devices.id003.codes import (
     BAR_INHIBIT_TICKETS,
     BARCODE_TYPE_I2OF5,
@@ -374,21 +374,9 @@ class BillValidator:
     def _emit(
         self, kind: EventKind, detail: str, *, active: bool = True, code: int | None = None
     ) -> None:
-        event: DeviceEvent = make_event(
-            self.config.device_name, kind, detail, active=active, code=code
+        report_event(
+            self._host, self.config.device_name, kind, detail, log=log, active=active, code=code
         )
-        log.log(
-            logging.WARNING if event.tilt and active else logging.INFO,
-            "%s: event %s%s: %s",
-            event.device,
-            kind.value,
-            "" if active else " cleared",
-            detail,
-        )
-        try:
-            self._host.device_event(event)
-        except Exception:
-            log.exception("%s: host.device_event raised", self.config.device_name)
 
     def _ask(self, fn: Callable[..., T], *args: Any, default: T) -> T:
         try:

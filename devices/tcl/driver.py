@@ -31,7 +31,7 @@ import serial
 
 from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
-from devices.host import DeviceEventSink, EventKind, make_event
+from devices.host import DeviceEventSink, EventKind, report_event
 from devices.serialport import open_serial
 from devices.tcl.commands import (
     CLEAR_ERRORS,
@@ -202,19 +202,7 @@ class TicketPrinter:
     # ------------------------------------------------------------------ wire
 
     def _emit(self, kind: EventKind, detail: str, *, active: bool = True) -> None:
-        event = make_event(self.config.device_name, kind, detail, active=active)
-        log.log(
-            logging.WARNING if event.tilt and active else logging.INFO,
-            "%s: event %s%s: %s",
-            event.device,
-            kind.value,
-            "" if active else " cleared",
-            detail,
-        )
-        try:
-            self._events.device_event(event)
-        except Exception:
-            log.exception("%s: device_event raised", self.config.device_name)
+        report_event(self._events, self.config.device_name, kind, detail, log=log, active=active)
 
     def _send(self, data: bytes) -> bool:
         assert self._serial is not None
