@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -56,16 +57,35 @@ def _fail(args: argparse.Namespace, message: str, code: int = 2) -> int:
     return code
 
 
+def _with_ledger(
+    fail_code: int = 2,
+) -> Callable[[Callable[[argparse.Namespace, Ledger], int]], Callable[[argparse.Namespace], int]]:
+    """Run a subcommand on the ledger opened read-only, closing it afterwards; a ledger
+    that cannot be opened is reported (JSON or text) with exit code ``fail_code``."""
+
+    def wrap(
+        cmd: Callable[[argparse.Namespace, Ledger], int],
+    ) -> Callable[[argparse.Namespace], int]:
+        @functools.wraps(cmd)
+        def run(args: argparse.Namespace) -> int:
+            try:
+                ledger = _open(args)
+            except LedgerError as exc:
+                return _fail(args, exc.reason, fail_code)
+            try:
+                return cmd(args, ledger)
+            finally:
+                ledger.close()
+
+        return run
+
+    return wrap
+
+
 # -- verify ------------------------------------------------------------------------------
-def cmd_verify(args: argparse.Namespace) -> int:
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason, 1)
-    try:
-        report = ledger.verify(replay=args.replay)
-    finally:
-        ledger.close()
+@_with_ledger(1)
+def cmd_verify(args: argparse.Namespace, ledger: Ledger) -> int:
+    report = ledger.verify(replay=args.replay)
     if args.json:
         print(
             json.dumps(
@@ -147,15 +167,9 @@ def describe_round(r: RoundRecord) -> str:
     return "\n".join(lines)
 
 
-def cmd_recall(args: argparse.Namespace) -> int:
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason)
-    try:
-        rounds = ledger.recall(args.last)
-    finally:
-        ledger.close()
+@_with_ledger()
+def cmd_recall(args: argparse.Namespace, ledger: Ledger) -> int:
+    rounds = ledger.recall(args.last)
     if args.json:
         print(json.dumps([r.as_dict() for r in rounds], indent=1))
     elif not rounds:
@@ -165,15 +179,9 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_events(args: argparse.Namespace) -> int:
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason)
-    try:
-        events = ledger.events(tuple(args.kind or ()), last=args.last)
-    finally:
-        ledger.close()
+@_with_ledger()
+def cmd_events(args: argparse.Namespace, ledger: Ledger) -> int:
+    events = ledger.events(tuple(args.kind or ()), last=args.last)
     if args.json:
         print(json.dumps([e.__dict__ for e in events], indent=1))
     for e in events if not args.json else ():
@@ -185,15 +193,9 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 
 # -- tickets -------------------------------------------------------------------------------
-def cmd_tickets(args: argparse.Namespace) -> int:
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason)
-    try:
-        tickets = ledger.tickets(last=args.last, status=args.status)
-    finally:
-        ledger.close()
+@_with_ledger()
+def cmd_tickets(args: argparse.Namespace, ledger: Ledger) -> int:
+    tickets = ledger.tickets(last=args.last, status=args.status)
     if args.json:
         print(json.dumps([t.as_dict() for t in tickets], indent=1))
         return 0
@@ -215,13 +217,9 @@ def cmd_tickets(args: argparse.Namespace) -> int:
 
 
 # -- meters --------------------------------------------------------------------------------
-def cmd_meters(args: argparse.Namespace) -> int:
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason)
+@_with_ledger()
+def cmd_meters(args: argparse.Namespace, ledger: Ledger) -> int:
     meters = dict(ledger.meters)
-    ledger.close()
     bal = balance(meters)
     if args.json:
         print(json.dumps({"meters": meters, "balance": bal}, indent=1, sort_keys=True))
@@ -269,12 +267,9 @@ def _write_csv(out: TextIO, rows: Iterator[Mapping[str, Any]]) -> None:
         writer.writerow(row)
 
 
-def cmd_export(args: argparse.Namespace) -> int:
+@_with_ledger()
+def cmd_export(args: argparse.Namespace, ledger: Ledger) -> int:
     fmt = "json" if args.json else args.format
-    try:
-        ledger = _open(args)
-    except LedgerError as exc:
-        return _fail(args, exc.reason)
     out: TextIO = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
     try:
         if fmt == "csv":
@@ -292,7 +287,6 @@ def cmd_export(args: argparse.Namespace) -> int:
                 out.write("]")
             out.write("}\n")
     finally:
-        ledger.close()
         if args.out:
             out.close()
     return 0

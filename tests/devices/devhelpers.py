@@ -3,33 +3,13 @@ directories are not packages."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
-from devices.id003 import BillValidator, ValidatorConfig
-from devices.tcl import PrinterConfig
+from fast_devices import FAST_PRINTER, FAST_VALIDATOR, wait_for  # noqa: F401 (re-exported)
 
-FAST_VALIDATOR = ValidatorConfig(poll_interval=0.02, response_timeout=0.4, comm_error_threshold=5)
-FAST_PRINTER = PrinterConfig(
-    poll_interval=0.02,
-    response_timeout=0.25,
-    busy_timeout=5.0,
-    start_timeout=3.0,
-    print_timeout=10.0,
-)
+from devices.id003 import BillValidator
+
 TICKET_BARCODE = "001234567890123456"
-
-
-def wait_for(
-    predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.01
-) -> bool:
-    """Poll ``predicate`` until true or ``timeout`` seconds pass; returns its last truth."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return bool(predicate())
 
 
 def poll_until(

@@ -7,13 +7,14 @@ the machine's speed, and :func:`wait_for` allows a generous time on a loaded mac
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from devices.id003 import Status, ValidatorConfig
+from fast_devices import FAST_PRINTER, FAST_VALIDATOR, wait_for  # noqa: F401 (re-exported)
+
+from devices.id003 import Status
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from engine.uth import Action
@@ -21,27 +22,6 @@ from kiosk.config import CabinetConfig, load_config
 from kiosk.devices_runtime import CabinetDevices
 from kiosk.ledger import balance
 from kiosk.machine import Machine, MachinePhase
-
-FAST_VALIDATOR = ValidatorConfig(poll_interval=0.02, response_timeout=0.4, comm_error_threshold=5)
-FAST_PRINTER = PrinterConfig(
-    poll_interval=0.02,
-    response_timeout=0.25,
-    busy_timeout=5.0,
-    start_timeout=3.0,
-    print_timeout=10.0,
-)
-
-
-def wait_for(
-    predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.01
-) -> bool:
-    """Poll ``predicate`` until true or ``timeout`` seconds pass; returns its last truth."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return bool(predicate())
 
 
 class Clock:
