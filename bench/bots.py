@@ -22,10 +22,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.machine import describe_machine
-from engine.bots import PERSONALITIES, Bot, Difficulty
-from engine.holdem import BetMade, Called, HoldemHand, Raised, Street
+from engine.holdem.bots import PERSONALITIES, Bot, Difficulty
+from engine.holdem.hand import BetMade, Called, HoldemHand, Raised, Street
+from engine.holdem.tournament import SeatSpec, Tournament, TournamentConfig
 from engine.rng import SeededRandomSource
-from engine.tournament import SeatSpec, Tournament, TournamentConfig
 
 
 def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:

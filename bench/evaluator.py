@@ -24,13 +24,13 @@ def main() -> int:
 
     cold = subprocess.run(
         [sys.executable, "-c",
-         "import time; t=time.perf_counter(); import engine.evaluator; print(time.perf_counter()-t)"],
+         "import time; t=time.perf_counter(); import engine.hands.evaluator; print(time.perf_counter()-t)"],
         capture_output=True, text=True, check=True,
     )
     load_s = float(cold.stdout.strip())
 
-    from engine import evaluator_tables
-    from engine.evaluator import evaluate, evaluate_batch
+    from engine.hands import tables as evaluator_tables
+    from engine.hands.evaluator import evaluate, evaluate_batch
 
     size = sum(a.nbytes for a in evaluator_tables.load().values())
     rng = np.random.default_rng(1)

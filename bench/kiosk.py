@@ -32,7 +32,7 @@ import os, sys, time
 t0 = float(sys.argv[1])
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy"); os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from kiosk.config import load_config
-from kiosk.machine import Machine
+from kiosk.machine.controller import Machine
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoTicketPayout
 payout = DemoTicketPayout()
@@ -73,7 +73,7 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> list[float]:
 
     from engine.rng import SeededRandomSource
     from kiosk.config import load_config
-    from kiosk.machine import Machine
+    from kiosk.machine.controller import Machine
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command

@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.ledger --big 0         # skip the million-round database
     .venv/bin/python -m bench.ledger --verify-big    # also time the verifications of it
 
-1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.machine.Machine`
+1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.machine.controller.Machine`
    on a fresh ledger (WAL, synchronous=FULL) in ``--dir`` (default ``var/bench``, on the
    cabinet's disk).  Reported: the median time of the COMMIT of the transaction that
    settles a round (the fsync), the median of the whole settling ``decide()`` call
@@ -36,12 +36,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe_machine  # noqa: E402
 from engine.cards import format_cards  # noqa: E402
-from engine.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck  # noqa: E402
-from engine.uth import Decision  # noqa: E402
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
+from engine.uth.round import Decision  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
-from kiosk.ledger import (  # noqa: E402
+from kiosk.ledger.ledger import (  # noqa: E402
     CREDITS,
     ROUND_COLUMNS,
     Ledger,
@@ -51,7 +51,7 @@ from kiosk.ledger import (  # noqa: E402
     event_effects,
     round_effects,
 )
-from kiosk.machine import (  # noqa: E402
+from kiosk.machine.controller import (  # noqa: E402
     Machine,
     MachinePhase,
     dealt_columns,

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.par [--workers K] [--strategy NAME] [--paytable FILE]
 
-Runs :func:`engine.par.par` without the cache and prints the machine, the wall time, the
+Runs :func:`engine.maths.par.par` without the cache and prints the machine, the wall time, the
 CPU time of all processes, the peak resident memory (the parent and the largest worker,
 from ``resource.getrusage``) and the three figures of seed 002 next to the published
 ones.
@@ -17,8 +17,8 @@ import tempfile
 import time
 
 from bench.simulate import cpu_seconds, machine
-from engine.par import par
-from engine.paytable import PAYTABLE_DIR, load_paytable
+from engine.maths.par import par
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 
 PUBLISHED = {"rtp_total_main_bet": 99.47, "rtp_initial_main_bet": 97.82, "trips": 96.50}
 

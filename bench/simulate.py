@@ -14,8 +14,8 @@ import platform
 import resource
 import time
 
-from engine.paytable import PAYTABLE_DIR, load_paytable
-from engine.simulate import simulate
+from engine.maths.simulate import simulate
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 
 
 def machine() -> str:

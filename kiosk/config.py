@@ -36,7 +36,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from engine.paytable import PAYTABLE_DIR
+from engine.uth.paytable import PAYTABLE_DIR
 
 #: Operator roles, least to most privileged.
 ROLES = ("attendant", "technician", "manager")
@@ -52,7 +52,7 @@ class CabinetConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     db_path: Path = Path("var/uth.db")
-    #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger`): a missing
+    #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger.ledger`): a missing
     #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
     install_marker: Path | None = None
     paytable: Path = PAYTABLE_DIR / "standard.toml"

@@ -21,8 +21,8 @@ def _session_par_cache(tmp_path_factory):
 def standard_optimal_par(tmp_path_factory):
     """The full exact analysis of the standard paytable under optimal play, computed once
     per test session (about two minutes on two cores), and the cache folder holding it."""
-    from engine.par import par
-    from engine.paytable import load_paytable
+    from engine.maths.par import par
+    from engine.uth.paytable import load_paytable
 
     cache = tmp_path_factory.mktemp("standard-optimal-par")
     report = par(load_paytable(ROOT / "paytables" / "standard.toml"), "optimal", cache=cache)

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.cards import format_cards
-from engine.paytable import PaytableError, load_paytable
+from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config
-from kiosk.ledger import (
+from kiosk.ledger.ledger import (
     CREDITS,
     METERS,
     Ledger,
@@ -36,7 +36,7 @@ from kiosk.ledger import (
     balance,
     read_marker,
 )
-from kiosk.machine import money
+from kiosk.machine.controller import money
 
 
 def _db_path(args: argparse.Namespace) -> Path:

@@ -4,7 +4,7 @@ Opens the cabinet on ``--db`` (resuming an unfinished round first, as after a po
 cut), inserts simulated bills, plays ``--rounds`` rounds through the controller exactly
 as the screens do (chips, deal, decisions), and cashes out by handpay (logging the
 attendant in with the configured PIN to key it off).  ``--strategy simple`` comes from
-:mod:`engine.strategy` when that module is present, else a plain local policy.
+:mod:`engine.maths.strategy` when that module is present, else a plain local policy.
 
 Also runnable as ``python -m kiosk.commands.autoplay`` (no other command is imported:
 the crash test restarts it hundreds of times).
@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from engine.rng import SeededRandomSource, SystemRandomSource
-from engine.uth import Action, SeatView
+from engine.uth.round import Action, SeatView
 from kiosk.config import ConfigError, load_config
-from kiosk.machine import (
+from kiosk.machine.controller import (
     JACKPOT_TILT,
     Machine,
     MachineError,
@@ -36,7 +36,7 @@ Strategy = Callable[[SeatView], Action]
 
 
 def plain_policy(view: SeatView) -> Action:
-    """Fallback while :mod:`engine.strategy` is absent: 4x with a pair or an ace in hand,
+    """Fallback while :mod:`engine.maths.strategy` is absent: 4x with a pair or an ace in hand,
     2x with a pair on the flop, otherwise check, and play 1x at the river."""
     ranks = [c >> 2 for c in (*view.hole, *view.board)]
     hole = [c >> 2 for c in view.hole]
@@ -57,14 +57,14 @@ def random_policy(seed: int | None) -> Strategy:
 
 
 def load_strategy(name: str, seed: int | None = None) -> Strategy:
-    """``random``, ``plain``, or ``engine.strategy.STRATEGIES[name]`` (its ``decide``);
-    ``simple`` falls back to :func:`plain_policy` if :mod:`engine.strategy` cannot be imported."""
+    """``random``, ``plain``, or ``engine.maths.strategy.STRATEGIES[name]`` (its ``decide``);
+    ``simple`` falls back to :func:`plain_policy` if :mod:`engine.maths.strategy` cannot be imported."""
     if name == "random":
         return random_policy(seed)
     if name == "plain":
         return plain_policy
     try:
-        module = importlib.import_module("engine.strategy")
+        module = importlib.import_module("engine.maths.strategy")
     except Exception:  # noqa: BLE001 - absent or not importable: fall back
         module = None
     found = None
@@ -250,7 +250,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seed", type=int, help="reproducible shuffles and decisions (default: cryptographic)"
     )
-    p.add_argument("--strategy", default="simple", help="simple (engine.strategy), plain or random")
+    p.add_argument("--strategy", default="simple", help="simple (engine.maths.strategy), plain or random")
     p.add_argument("--paytable", help="paytable for a new ledger (default: the configuration's)")
     p.add_argument("--ante", type=int, default=500, help="Ante in cents (default 500)")
     p.add_argument(

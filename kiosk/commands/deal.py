@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from engine.cards import format_cards
+from engine.maths.strategy import STRATEGIES
 from engine.money import format_cents
-from engine.paytable import PAYTABLE_DIR, PaytableError, load_paytable
 from engine.rng import SeededRandomSource, SystemRandomSource, deck_commitment, shuffled_deck
-from engine.strategy import STRATEGIES
-from engine.uth import UthRound
+from engine.uth.paytable import PAYTABLE_DIR, PaytableError, load_paytable
+from engine.uth.round import UthRound
 
 
 def run(args: argparse.Namespace) -> int:

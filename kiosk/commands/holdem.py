@@ -1,7 +1,7 @@
 """``uth holdem replay FILE``: replay tournament Hold'em hands written as JSON.
 
 FILE (or ``-`` for standard input) holds one JSON hand or JSON lines; one answer line is
-printed per hand (see :mod:`engine.holdem_replay`).  Exit code 2 if any hand had an
+printed per hand (see :mod:`engine.holdem.replay`).  Exit code 2 if any hand had an
 error (the other hands are still replayed), 0 otherwise.
 """
 
@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from engine.holdem_replay import parse_hands, replay_all
+from engine.holdem.replay import parse_hands, replay_all
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@
 The bill validator and the ticket printer run on the ports the configuration names
 (``validator_port``, ``printer_port``): ``"sim"`` (the default) starts the protocol
 simulators on pseudo-terminals and the real drivers over them
-(:mod:`kiosk.devices_runtime`).
+(:mod:`kiosk.hardware.runtime`).
 
 Demo keys (simulated validator): 1-6 insert a $1..$100 bill into the simulator, T inserts
 the last ticket the simulated printer printed, F9 opens/closes the door, F12 is the
@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from engine.rng import SeededRandomSource
-    from kiosk.devices_runtime import CabinetDevices
-    from kiosk.machine import Machine
+    from kiosk.hardware.runtime import CabinetDevices
+    from kiosk.machine.controller import Machine
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoSimulators
 

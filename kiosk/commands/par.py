@@ -7,11 +7,11 @@ import sys
 import time
 
 from engine.cards import CardParseError, parse_cards
-from engine.par import par
-from engine.par_report import format_report
-from engine.par_tables import FULL_DECK
-from engine.paytable import PaytableError, load_paytable
-from engine.strategy import STRATEGIES
+from engine.maths.par import par
+from engine.maths.par_report import format_report
+from engine.maths.par_tables import FULL_DECK
+from engine.maths.strategy import STRATEGIES
+from engine.uth.paytable import PaytableError, load_paytable
 
 
 def parse_deck(text: str | None) -> tuple[int, ...]:

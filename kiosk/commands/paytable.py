@@ -1,6 +1,6 @@
 """``uth paytable check FILE``: validate a paytable, print it and its exact RTP per bet.
 
-The RTPs are those of optimal play (:mod:`engine.par`): read from the PAR cache, or
+The RTPs are those of optimal play (:mod:`engine.maths.par`): read from the PAR cache, or
 computed (minutes, once per Blind table).  A paytable whose main game (return per total
 main wager) or Trips RTP lies outside the jurisdiction bounds is refused with exit code
 2 and the reason.  Bounds: ``--min-rtp`` / ``--max-rtp`` (percent), else the cabinet
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.paytable import Paytable, PaytableError, load_paytable
+from engine.uth.paytable import Paytable, PaytableError, load_paytable
 
 DEFAULT_BOUNDS = (80.0, 100.0)
 
@@ -37,7 +37,7 @@ def rtp_bounds(args: argparse.Namespace) -> tuple[float, float]:
 
 def optimal_rtps(table: Paytable, cache: str | None = None) -> tuple[dict[str, float], bool]:
     """RTP per bet under optimal play (fractions of 1) and whether it came from the cache."""
-    from engine.par import cached_rtp, par
+    from engine.maths.par import cached_rtp, par
 
     cached = cached_rtp(table, cache=cache)
     if cached is not None:

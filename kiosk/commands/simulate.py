@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from engine.cards import CardParseError, parse_cards
-from engine.par_report import format_report
-from engine.paytable import PaytableError, load_paytable
-from engine.simulate import simulate
-from engine.strategy import STRATEGIES, get_strategy
+from engine.maths.par_report import format_report
+from engine.maths.simulate import simulate
+from engine.maths.strategy import STRATEGIES, get_strategy
+from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.commands.par import parse_deck, progress_for_terminal
 
 
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     strategy = get_strategy(args.strategy, table, deck)
     if args.strategy == "optimal":
-        from engine.par import main_analysis
+        from engine.maths.par import main_analysis
 
         if sys.stderr.isatty():
             print(

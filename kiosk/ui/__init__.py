@@ -1,4 +1,4 @@
-"""The cabinet's screens: a thin pygame skin over :class:`kiosk.machine.Machine`.
+"""The cabinet's screens: a thin pygame skin over :class:`kiosk.machine.controller.Machine`.
 
 Where things live:
 
@@ -8,7 +8,7 @@ Where things live:
 * :mod:`kiosk.ui.events` / :mod:`kiosk.ui.input` -- the program's own input events
   (``Touch``, ``Key``, ``Command``) and the one place raw pygame events are translated.
 * :mod:`kiosk.ui.model` -- reads snapshots from the controller and calls it; turns a
-  refused operation (:class:`kiosk.machine.MachineError`) into a translated note, by its
+  refused operation (:class:`kiosk.machine.controller.MachineError`) into a translated note, by its
   ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`).
 * :mod:`kiosk.ui.scenes` -- attract, table, paytable, help, recall, settings, cash-out,
   operator menu; each has ``handle(event)``, ``update(dt)`` and ``draw(surface)`` and
@@ -17,7 +17,7 @@ Where things live:
   :mod:`kiosk.ui.cards`, :mod:`kiosk.ui.widgets` -- drawing: one design resolution
   (1280x720) scaled to the screen, cached text and card surfaces.
 * :mod:`kiosk.ui.i18n` -- gettext catalogues in ``kiosk/locale`` (en, ja, th, fr), hand
-  names built from :func:`engine.hand_classes.hand_class`, money formatting.
+  names built from :func:`engine.hands.categories.hand_class`, money formatting.
 * :mod:`kiosk.ui.sound`, :mod:`kiosk.ui.prefs`, :mod:`kiosk.ui.demo` (the demo keys: bills
   and tickets into the device simulators, in one small adapter), :mod:`kiosk.ui.sdnotify`
   (systemd notify protocol).

@@ -84,7 +84,7 @@ class DemoTicketPayout:
 class DemoSimulators:
     """The demo keys' way to the cabinet's simulated devices: give it to the app in place
     of a :class:`DemoTicketPayout` (``App(..., payout=DemoSimulators(devices))``).
-    ``devices`` is a started :class:`kiosk.devices_runtime.CabinetDevices`."""
+    ``devices`` is a started :class:`kiosk.hardware.runtime.CabinetDevices`."""
 
     def __init__(self, devices: Any) -> None:
         self.devices = devices

@@ -11,7 +11,7 @@ recall included -- comes from the new catalogue.  Strings are marked for extract
 with ``_("...")`` (translate now), ``N_("...")`` (mark only, translate later with
 ``_``), ``pgettext(ctx, "...")`` and ``P_(ctx, "...")``.
 
-Hand names are built from :func:`engine.hand_classes.hand_class` -- category and ranks --
+Hand names are built from :func:`engine.hands.categories.hand_class` -- category and ranks --
 with one template per category and three forms of each rank name (``{rank}``,
 ``{ranks}``, ``{of_ranks}`` and ``{rank2}``... for the second rank), never by
 translating the engine's English sentence.
@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.hand_classes import HandCategory, hand_class
+from engine.hands.categories import HandCategory, hand_class
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "uth"

@@ -1,6 +1,6 @@
 """The player's words for the controller's refusals.
 
-A :class:`kiosk.machine.MachineError` carries a stable ``code`` (the error class's own,
+A :class:`kiosk.machine.controller.MachineError` carries a stable ``code`` (the error class's own,
 such as ``insufficient_credits``, or a more precise one such as ``credit_limit`` or
 ``ticket_redeemed``) and ``params`` (amounts in cents).  :func:`message` turns
 ``(code, params)`` into text in the current language; the English ``reason`` stays for

@@ -2,7 +2,7 @@
 
 The controller may notify from a device thread; :class:`Model` only records that a new
 snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
-call (:class:`kiosk.machine.MachineError`) becomes a :class:`Note` in the player's
+call (:class:`kiosk.machine.controller.MachineError`) becomes a :class:`Note` in the player's
 language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
 the controller's own ``reason`` (English, for operators and logs) is kept beside it.
 """
@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.machine.commands import Command
+from kiosk.machine.types import MachineError
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import describe
 
@@ -69,6 +71,20 @@ class Model:
         except Exception as exc:  # MachineError and subclasses; anything else is a bug
             if not hasattr(exc, "reason"):
                 raise
+            self.error(exc)
+            self.refresh(force=True)
+            return None
+        self.refresh(force=True)
+        return True if result is None else result
+
+    def send(self, command: Command) -> Any:
+        """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
+        :class:`MachineError`) set :attr:`note` and return ``None``.
+
+        Returns the controller's result, or ``True`` when it returns nothing."""
+        try:
+            result = self.machine.execute(command)
+        except MachineError as exc:
             self.error(exc)
             self.refresh(force=True)
             return None

@@ -1,4 +1,4 @@
-"""engine.bots: Chen formula, decisions from a PlayerView only, strengths and personalities."""
+"""engine.holdem.bots: Chen formula, decisions from a PlayerView only, strengths and personalities."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from engine.bots import (
+from engine.cards import parse_cards
+from engine.holdem.bots import (
     PERSONALITIES,
     SEED003_PLAYERS,
     Bot,
@@ -19,8 +20,7 @@ from engine.bots import (
     quick_equity,
     random_personality,
 )
-from engine.cards import parse_cards
-from engine.holdem import Action, ActionKind, HoldemHand, PlayerView, deck_for_deal
+from engine.holdem.hand import Action, ActionKind, HoldemHand, PlayerView, deck_for_deal
 
 
 @pytest.mark.parametrize(

@@ -1,14 +1,14 @@
-"""engine.equity: Monte-Carlo equity against unknown cards, the equity assist."""
+"""engine.holdem.equity: Monte-Carlo equity against unknown cards, the equity assist."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.bots import CHEN_TABLE
 from engine.cards import parse_cards
-from engine.equity import ASSIST_SAMPLES, EquityAssist, estimate_equity, pot_odds
-from engine.holdem import HoldemHand
+from engine.holdem.bots import CHEN_TABLE
+from engine.holdem.equity import ASSIST_SAMPLES, EquityAssist, estimate_equity, pot_odds
+from engine.holdem.hand import HoldemHand
 from engine.rng import SeededRandomSource
 
 

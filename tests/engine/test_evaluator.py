@@ -7,9 +7,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine import evaluator_tables
 from engine.cards import format_cards, parse_cards
-from engine.evaluator import (
+from engine.hands import tables as evaluator_tables
+from engine.hands.evaluator import (
     HandCategory,
     best_five,
     category,

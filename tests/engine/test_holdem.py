@@ -1,4 +1,4 @@
-"""engine.holdem: the rules of seeds 000/001, their worked examples word for word."""
+"""engine.holdem.hand: the rules of seeds 000/001, their worked examples word for word."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.errors import IllegalActionError
-from engine.holdem import (
+from engine.holdem.hand import (
     Action,
     BlindPosted,
     BoardDealt,

@@ -1,4 +1,4 @@
-"""Differential test: engine.holdem against pokerkit on 10,000 random hands.
+"""Differential test: engine.holdem.hand against pokerkit on 10,000 random hands.
 
 Both engines get the same deal (seeded generator) and the same actions, chosen at
 random among the actions legal in *both*; at every decision the legal options are
@@ -38,8 +38,8 @@ import pytest
 from pokerkit import Automation, Mode, NoLimitTexasHoldem, StandardHighHand
 
 from engine.cards import card_name
-from engine.evaluator import evaluate
-from engine.holdem import (
+from engine.hands.evaluator import evaluate
+from engine.holdem.hand import (
     Action,
     BetMade,
     Called,

@@ -1,4 +1,4 @@
-"""engine.holdem_replay and ``uth holdem replay``."""
+"""engine.holdem.replay and ``uth holdem replay``."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.cards import format_cards
-from engine.holdem import Action, HoldemHand
-from engine.holdem_replay import parse_hands, replay_hand
+from engine.holdem.hand import Action, HoldemHand
+from engine.holdem.replay import parse_hands, replay_hand
 from kiosk.cli import main
 
 HAND = {

@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from engine.hand_classes import HandCategory
-from engine.par import (
+from engine.hands.categories import HandCategory
+from engine.maths.par import (
     cached_par,
     cached_rtp,
     main_analysis,
@@ -17,9 +17,9 @@ from engine.par import (
     seven_card_category_counts,
     trips_rtp,
 )
-from engine.par_report import cell_values
-from engine.paytable import PAYTABLE_DIR, load_paytable, parse_paytable, shipped_paytables
-from engine.settlement import settle
+from engine.maths.par_report import cell_values
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable, parse_paytable, shipped_paytables
+from engine.uth.settlement import settle
 from kiosk.cli import main as cli
 
 C = HandCategory
@@ -106,7 +106,7 @@ def test_trips_rtp_of_every_shipped_table(path, seven_card_counts):
 
 def _cases():
     """A (player, dealer) strength pair for every reachable (category, outcome) cell."""
-    from engine.hand_classes import category_floors
+    from engine.hands.categories import category_floors
 
     floors = category_floors()
     pair = floors[C.PAIR]
@@ -329,7 +329,7 @@ def _fake_optimal_report(tmp_path, main_total: float, trips: float) -> None:
     test here, not the numbers)."""
     import dataclasses
 
-    from engine.par import _report_path
+    from engine.maths.par import _report_path
 
     rep = par(STANDARD, "optimal", deck=SMALL_DECK, workers=1, cache=tmp_path / "small")
     main = dict(rep.main, rtp_total_main_bet=main_total)

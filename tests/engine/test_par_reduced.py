@@ -17,13 +17,13 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.evaluator import category_batch, evaluate_batch
-from engine.hand_classes import HandCategory
-from engine.par import main_analysis
-from engine.par_report import cell_values
-from engine.par_tables import pair_index52
-from engine.paytable import PAYTABLE_DIR, load_paytable
-from engine.strategy import get_strategy
+from engine.hands.categories import HandCategory
+from engine.hands.evaluator import category_batch, evaluate_batch
+from engine.maths.par import main_analysis
+from engine.maths.par_report import cell_values
+from engine.maths.par_tables import pair_index52
+from engine.maths.strategy import get_strategy
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
 # 2, 3, 4, 5, 7 in clubs, diamonds, hearts: three of a kind and full houses, never a
@@ -117,7 +117,7 @@ def river_table(deck: tuple[int, ...], qualify: int) -> dict[str, np.ndarray]:
 
 def brute_force(table, strategy_name: str, deck: tuple[int, ...]):
     """Game cell counts (5, 10, 6) and per-hand option EVs, by dealing everything out."""
-    from engine.par_flop import main_params
+    from engine.maths.par_flop import main_params
 
     params = main_params(table)
     rt = river_table(deck, params.qualify)
@@ -227,7 +227,7 @@ def test_analysis_equals_brute_force(deck, strategy):
 
 
 def test_reduced_decks_cover_what_they_claim():
-    from engine.hand_classes import category_floors
+    from engine.hands.categories import category_floors
 
     pair = category_floors()[HandCategory.PAIR]
     nq = river_table(DECK_NQ, pair)["counts"]

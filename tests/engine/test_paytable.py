@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.hand_classes import HandCategory
-from engine.paytable import PaytableError, load_paytable, parse_paytable, shipped_paytables
+from engine.hands.categories import HandCategory
+from engine.uth.paytable import PaytableError, load_paytable, parse_paytable, shipped_paytables
 
 STANDARD = Path(__file__).resolve().parents[2] / "paytables" / "standard.toml"
 
@@ -91,7 +91,7 @@ def test_pays_are_reduced_exact_ratios():
 
 
 def test_a_modified_copy_gets_a_new_hash_and_new_pays():
-    from engine.settlement import pay_arrays
+    from engine.uth.settlement import pay_arrays
 
     t = load_paytable(STANDARD)
     blind = t.blind.model_copy(update={"flush": t.blind.straight})

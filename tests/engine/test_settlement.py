@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import parse_cards
-from engine.evaluator import evaluate
-from engine.paytable import load_paytable
-from engine.settlement import Outcome, settle
+from engine.hands.evaluator import evaluate
+from engine.uth.paytable import load_paytable
+from engine.uth.settlement import Outcome, settle
 
 TABLE = load_paytable(Path(__file__).resolve().parents[2] / "paytables" / "standard.toml")
 

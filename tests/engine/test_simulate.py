@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from engine.cards import parse_cards
-from engine.par import par
-from engine.par_flop import main_params
-from engine.par_report import cell_values
-from engine.paytable import PAYTABLE_DIR, load_paytable, shipped_paytables
-from engine.simulate import deal, run, settled_cell_values, simulate
-from engine.strategy import STRATEGIES, OptimalStrategy, get_strategy, river_terms
+from engine.maths.par import par
+from engine.maths.par_flop import main_params
+from engine.maths.par_report import cell_values
+from engine.maths.simulate import deal, run, settled_cell_values, simulate
+from engine.maths.strategy import STRATEGIES, OptimalStrategy, get_strategy, river_terms
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable, shipped_paytables
 from kiosk.cli import main as cli
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")

@@ -6,13 +6,11 @@ import numpy as np
 import pytest
 
 from engine.cards import parse_cards
-from engine.evaluator import evaluate, evaluate_batch
-from engine.par_eval import board_plus_one, dealer_outs
-from engine.par_flop import FlopContext, dealer_counts, main_params, optimal_decisions
-from engine.par_tables import FULL_DECK, deck_symmetry
-from engine.paytable import PAYTABLE_DIR, load_paytable
-from engine.rng import SeededRandomSource, shuffled_deck
-from engine.strategy import (
+from engine.hands.evaluator import evaluate, evaluate_batch
+from engine.maths.par_eval import board_plus_one, dealer_outs
+from engine.maths.par_flop import FlopContext, dealer_counts, main_params, optimal_decisions
+from engine.maths.par_tables import FULL_DECK, deck_symmetry
+from engine.maths.strategy import (
     STRATEGIES,
     OptimalStrategy,
     count_dealer_outs,
@@ -24,7 +22,9 @@ from engine.strategy import (
     simple_flop_raises,
     simple_river_plays,
 )
-from engine.uth import Action, Phase, UthRound
+from engine.rng import SeededRandomSource, shuffled_deck
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from engine.uth.round import Action, Phase, UthRound
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
 SIMPLE = STRATEGIES["simple"]

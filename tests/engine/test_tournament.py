@@ -1,4 +1,4 @@
-"""engine.tournament: sit-and-go rules, seat controllers, persistence and records."""
+"""engine.holdem.tournament: sit-and-go rules, seat controllers, persistence and records."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ import random
 
 import pytest
 
-from engine.bots import PERSONALITIES, Bot
 from engine.cards import parse_cards
 from engine.errors import IllegalActionError
-from engine.holdem import Action, deck_for_deal
-from engine.rng import SeededRandomSource
-from engine.tournament import (
+from engine.holdem.bots import PERSONALITIES, Bot
+from engine.holdem.hand import Action, deck_for_deal
+from engine.holdem.tournament import (
     BLIND_LEVELS,
     TABLES,
     BlindLevel,
@@ -27,6 +26,7 @@ from engine.tournament import (
     level_index,
     seed003_config,
 )
+from engine.rng import SeededRandomSource
 
 
 def bots(n: int, difficulty: str = "normal") -> list[SeatSpec]:

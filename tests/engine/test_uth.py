@@ -6,10 +6,9 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.errors import IllegalActionError
-from engine.paytable import load_paytable
 from engine.rng import SeededRandomSource, shuffled_deck
-from engine.settlement import Outcome
-from engine.uth import (
+from engine.uth.paytable import load_paytable
+from engine.uth.round import (
     Action,
     BetsPlaced,
     BoardDealt,
@@ -19,6 +18,7 @@ from engine.uth import (
     RoundSettled,
     UthRound,
 )
+from engine.uth.settlement import Outcome
 
 TABLE = load_paytable(Path(__file__).resolve().parents[2] / "paytables" / "standard.toml")
 

@@ -14,8 +14,8 @@ from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, plain_policy
 from kiosk.config import load_config
-from kiosk.ledger import GENESIS, chain_hash
-from kiosk.machine import Machine
+from kiosk.ledger.ledger import GENESIS, chain_hash
+from kiosk.machine.controller import Machine
 
 
 @pytest.fixture(scope="module")

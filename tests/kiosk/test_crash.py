@@ -29,8 +29,8 @@ from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, random_policy
 from kiosk.config import load_config
-from kiosk.ledger import Ledger, balance
-from kiosk.machine import LEDGER_TILT, Machine
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.controller import LEDGER_TILT, Machine
 
 FORK_KILLS = 220
 CLI_KILLS = 4

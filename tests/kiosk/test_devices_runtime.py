@@ -1,4 +1,4 @@
-"""The devices joined to the controller (:mod:`kiosk.devices_runtime`): configured ports,
+"""The devices joined to the controller (:mod:`kiosk.hardware.runtime`): configured ports,
 ports that cannot be opened, the validator following the machine's state, and the demo
 keys of the kiosk going through the simulators (:mod:`kiosk.ui.demo`)."""
 
@@ -100,7 +100,7 @@ def test_the_kiosk_command_runs_on_the_simulators(tmp_path):
     db = tmp_path / "kiosk.db"
     code = uth(["kiosk", "--window", "800x480", "--frames", "5", "--no-sound", "--db", str(db)])
     assert code == 0
-    from kiosk.ledger import Ledger
+    from kiosk.ledger.ledger import Ledger
 
     ledger = Ledger.open(db, readonly=True)
     kinds = [e.kind for e in ledger.events()]

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.paytable import PAYTABLE_DIR, load_paytable
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck
-from kiosk.ledger import (
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.ledger.ledger import (
     GENESIS,
     METERS,
     MIGRATIONS,
@@ -314,7 +314,7 @@ def test_newer_schema_is_refused(paths):
 
 def test_replay_verification_re_settles_rounds(paths):
     from kiosk.config import load_config
-    from kiosk.machine import Machine
+    from kiosk.machine.controller import Machine
 
     config = load_config(db_path=paths[0])
     m = Machine.open(config, rng=SeededRandomSource(5))

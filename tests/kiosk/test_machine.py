@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.paytable import PAYTABLE_DIR
 from engine.rng import SeededRandomSource
-from engine.uth import Action, Phase
+from engine.uth.paytable import PAYTABLE_DIR
+from engine.uth.round import Action, Phase
 from kiosk.config import load_config
-from kiosk.ledger import Ledger, balance
-from kiosk.machine import (
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.controller import (
     JACKPOT_TILT,
     LEDGER_TILT,
     BetOutOfLimits,
@@ -405,9 +405,9 @@ def test_jackpot_is_hand_paid_and_tilts(tmp_path):
 def _proven_rtp(monkeypatch):
     """Stand-in for the PAR cache: every table proven at 99.47% / 96.50% (the maths is
     tested in tests/engine; here the controller's use of its answer is)."""
-    fake = types.ModuleType("engine.par")
+    fake = types.ModuleType("engine.maths.par")
     fake.cached_rtp = lambda table: {"main_total": 0.9947, "trips": 0.965}
-    monkeypatch.setitem(sys.modules, "engine.par", fake)
+    monkeypatch.setitem(sys.modules, "engine.maths.par", fake)
     return fake
 
 
@@ -443,9 +443,9 @@ def test_paytable_change_rules_and_record(machine, monkeypatch):
 
 
 def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
-    fake = types.ModuleType("engine.par")
+    fake = types.ModuleType("engine.maths.par")
     fake.cached_rtp = lambda table: {"main_total": 0.978, "play": 1.2, "trips": 0.75}
-    monkeypatch.setitem(sys.modules, "engine.par", fake)
+    monkeypatch.setitem(sys.modules, "engine.maths.par", fake)
     machine.operator_login("3333")
     with pytest.raises(
         ConfigurationError, match=r"trips RTP 75.000% is outside the approved 80.0%-100.0%"
@@ -455,10 +455,10 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
     with pytest.raises(ConfigurationError, match="is not known") as err:
         machine.set_paytable(PAYTABLE_DIR / "standard.toml")
     assert err.value.code == "rtp_unknown"
-    monkeypatch.setitem(sys.modules, "engine.par", None)  # maths unavailable: refused too
+    monkeypatch.setitem(sys.modules, "engine.maths.par", None)  # maths unavailable: refused too
     with pytest.raises(ConfigurationError, match="is not known"):
         machine.set_paytable(PAYTABLE_DIR / "standard.toml")
-    monkeypatch.setitem(sys.modules, "engine.par", fake)
+    monkeypatch.setitem(sys.modules, "engine.maths.par", fake)
     fake.cached_rtp = lambda table: {"main_total": 0.978, "play": 1.2, "trips": 0.965}
     machine.set_paytable(OTHER_TABLE)
     rtp = machine.ledger.last_event("paytable_changed").detail["rtp"]

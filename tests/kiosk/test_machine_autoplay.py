@@ -7,12 +7,12 @@ import sys
 import types
 
 from engine.rng import SeededRandomSource
-from engine.uth import Action, Phase, SeatView
+from engine.uth.round import Action, Phase, SeatView
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import load_strategy, plain_policy
 from kiosk.config import load_config
-from kiosk.ledger import Ledger, balance
-from kiosk.machine import Machine
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.controller import Machine
 
 
 def autoplay(capsys, *argv: str) -> dict:
@@ -59,11 +59,11 @@ def test_autoplay_first_resumes_an_unfinished_round(tmp_path, capsys):
 
 
 def test_strategy_comes_from_the_maths_module_when_present(monkeypatch):
-    monkeypatch.setitem(sys.modules, "engine.strategy", None)
+    monkeypatch.setitem(sys.modules, "engine.maths.strategy", None)
     assert load_strategy("simple") is plain_policy
-    fake = types.ModuleType("engine.strategy")
+    fake = types.ModuleType("engine.maths.strategy")
     fake.STRATEGIES = {"simple": lambda view: Action.CHECK}
-    monkeypatch.setitem(sys.modules, "engine.strategy", fake)
+    monkeypatch.setitem(sys.modules, "engine.maths.strategy", fake)
     assert load_strategy("simple") is fake.STRATEGIES["simple"]
 
 

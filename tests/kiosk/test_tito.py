@@ -1,5 +1,5 @@
 """TITO on one cabinet, end to end: the Machine with the real ID-003 and TCL drivers over
-the protocol simulators on real pseudo-terminals (:mod:`kiosk.devices_runtime`).
+the protocol simulators on real pseudo-terminals (:mod:`kiosk.hardware.runtime`).
 
 Bills go in through the ID-003 handshake, rounds are played through the Machine, the
 cash-out ticket is printed by the TCL driver, and the printed barcode goes back into the
@@ -17,7 +17,7 @@ from tito_helpers import FAST_PRINTER, Clock, balanced, cabinets, play_rounds, w
 
 from devices.tcl import PrintOutcome
 from kiosk.cli import main as uth
-from kiosk.machine import MachinePhase, TicketRefused
+from kiosk.machine.controller import MachinePhase, TicketRefused
 
 BILLS = (100, 500, 1000, 2000, 5000, 10000)
 

@@ -16,8 +16,8 @@ from tito_helpers import Clock
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.config import load_config
-from kiosk.ledger import SCHEMA_VERSION, Ledger, balance
-from kiosk.machine import (
+from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
+from kiosk.machine.controller import (
     LEDGER_TILT,
     TICKET_TILT,
     Machine,
@@ -315,7 +315,7 @@ def test_the_machine_lock_serialises_device_threads(config):
 
 # -- the screens' words for refusals ----------------------------------------------------
 def test_every_machine_error_has_a_code_the_screens_translate():
-    import kiosk.machine as machine
+    import kiosk.machine.controller as machine
 
     classes = [
         c for c in vars(machine).values() if isinstance(c, type) and issubclass(c, MachineError)

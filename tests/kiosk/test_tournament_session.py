@@ -1,4 +1,4 @@
-"""kiosk.tournament_session and kiosk.tournament_store, headless: pacing, the raise amounts,
+"""kiosk.tournament.session and kiosk.tournament.store, headless: pacing, the raise amounts,
 equity in slices, remote seats, saving after every action, resuming after a power cut,
 records, export and delete."""
 
@@ -12,17 +12,17 @@ import time
 import pytest
 
 from engine.errors import IllegalActionError
-from engine.holdem import Action, ActionKind, LegalActions
+from engine.holdem.hand import Action, ActionKind, LegalActions
+from engine.holdem.tournament import GameSummary, RemoteSeat
 from engine.rng import SeededRandomSource
-from engine.tournament import GameSummary, RemoteSeat
-from kiosk.tournament_session import (
+from kiosk.tournament.session import (
     AI_DELAYS,
     BOARD_PAUSE,
     RaiseRange,
     TournamentSession,
     TournamentSettings,
 )
-from kiosk.tournament_store import KEEP_GAMES, TournamentStore, TournamentStoreError
+from kiosk.tournament.store import KEEP_GAMES, TournamentStore, TournamentStoreError
 
 
 @pytest.fixture

@@ -17,12 +17,12 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine import Machine
+from kiosk.machine.controller import Machine
 from kiosk.ui import i18n
 from kiosk.ui.app import App
 from kiosk.ui.events import Key, Touch
 from kiosk.ui.layout import MIN_TOUCH
-from kiosk.ui.scenes.tournament_common import context
+from kiosk.ui.scenes.tournament.common import context
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screens"

@@ -18,10 +18,10 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.rng import SeededRandomSource
-from engine.settlement import Outcome
-from engine.uth import Action
+from engine.uth.round import Action
+from engine.uth.settlement import Outcome
 from kiosk.config import load_config
-from kiosk.machine import Machine
+from kiosk.machine.controller import Machine
 from kiosk.ui import i18n
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoTicketPayout
@@ -398,9 +398,9 @@ def test_operator_login_roles_and_refused_paytable_change(kiosk):
 
 def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypatch):
     # The PAR cache's answer (the maths is tested in tests/engine): every table proven.
-    proven = types.ModuleType("engine.par")
+    proven = types.ModuleType("engine.maths.par")
     proven.cached_rtp = lambda table: {"main_total": 0.9947, "trips": 0.965}
-    monkeypatch.setitem(sys.modules, "engine.par", proven)
+    monkeypatch.setitem(sys.modules, "engine.maths.par", proven)
     k = kiosk()
     k.key("f12")
     for d in "3333":

@@ -10,7 +10,7 @@ import numpy as np
 import pygame
 import pytest
 
-from engine.hand_classes import STRENGTH_MAX, HandCategory, all_classes, describe
+from engine.hands.categories import STRENGTH_MAX, HandCategory, all_classes, describe
 from kiosk.ui import i18n
 from kiosk.ui.i18n import (
     HAND_PLACEHOLDERS,

@@ -102,7 +102,7 @@ def test_sd_notify_sends_datagrams(tmp_path, monkeypatch):
 
 def test_main_loop_reports_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
     from kiosk.config import load_config
-    from kiosk.machine import Machine
+    from kiosk.machine.controller import Machine
     from kiosk.ui.app import App
 
     sock = listen(tmp_path)

@@ -17,11 +17,11 @@ from fast_devices import FAST_PRINTER, FAST_VALIDATOR, wait_for  # noqa: F401 (r
 from devices.id003 import Status
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
-from engine.uth import Action
+from engine.uth.round import Action
 from kiosk.config import CabinetConfig, load_config
-from kiosk.devices_runtime import CabinetDevices
-from kiosk.ledger import balance
-from kiosk.machine import Machine, MachinePhase
+from kiosk.hardware.runtime import CabinetDevices
+from kiosk.ledger.ledger import balance
+from kiosk.machine.controller import Machine, MachinePhase
 
 
 class Clock:

@@ -20,12 +20,12 @@ def registry() -> dict[str, type]:
     from kiosk.ui.scenes.recall import RecallScene
     from kiosk.ui.scenes.settings import SettingsScene
     from kiosk.ui.scenes.table import TableScene
-    from kiosk.ui.scenes.tournament_history import TournamentHistoryScene
-    from kiosk.ui.scenes.tournament_rankings import TournamentRankingsScene
-    from kiosk.ui.scenes.tournament_records import TournamentRecordsScene
-    from kiosk.ui.scenes.tournament_results import TournamentResultsScene
-    from kiosk.ui.scenes.tournament_setup import TournamentSetupScene
-    from kiosk.ui.scenes.tournament_table import TournamentTableScene
+    from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
+    from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
+    from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
+    from kiosk.ui.scenes.tournament.results import TournamentResultsScene
+    from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
+    from kiosk.ui.scenes.tournament.table import TournamentTableScene
 
     scenes = (AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene,
               CashoutScene, OperatorScene,

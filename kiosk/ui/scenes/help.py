@@ -8,7 +8,7 @@ from typing import Any
 import pygame
 
 from engine.cards import parse_cards
-from engine.hand_classes import HandCategory
+from engine.hands.categories import HandCategory
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, category_name
 from kiosk.ui.scenes.base import Scene

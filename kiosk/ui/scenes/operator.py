@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 
 from engine.cards import format_cards
-from engine.paytable import PaytableError, load_paytable, shipped_paytables
+from engine.uth.paytable import PaytableError, load_paytable, shipped_paytables
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
@@ -401,7 +401,7 @@ class OperatorScene(Scene):
         if self.ledger is None:
             self.ui.label(surface, _("The ledger is not available."), 24, theme.LOSE, topleft=(40, 130))
             return
-        from kiosk.ledger import METERS, balance
+        from kiosk.ledger.ledger import METERS, balance
 
         meters = dict(self.ledger.meters)
         lines = []

@@ -15,12 +15,12 @@ from kiosk.ui.widgets import Button
 
 
 def rtp_figures(paytable: Any) -> dict[str, float]:
-    """RTP percentages from ``engine.par.cached_rtp(paytable)`` if that exists, else {}.
+    """RTP percentages from ``engine.maths.par.cached_rtp(paytable)`` if that exists, else {}.
 
     Keys mentioning ``trips`` are the Trips bet, the others the main bets.  Fractions
     (<= 2) are read as ratios, larger numbers as percentages."""
     try:
-        from engine import par  # type: ignore[attr-defined]
+        from engine.maths import par  # type: ignore[attr-defined]
     except Exception:  # the maths module is optional
         return {}
     fn = getattr(par, "cached_rtp", None)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from engine.evaluator import evaluate
+from engine.hands.evaluator import evaluate
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name
 from kiosk.ui.scenes.base import Scene

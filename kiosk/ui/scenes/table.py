@@ -14,8 +14,8 @@ from typing import Any
 
 import pygame
 
-from engine.evaluator import evaluate
-from engine.uth import Action, Phase
+from engine.hands.evaluator import evaluate
+from engine.uth.round import Action, Phase
 from kiosk.ui import i18n, theme
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.i18n import N_, _, category_name, hand_name, pgettext

@@ -1,0 +1,60 @@
+"""The files beside the database: the one-writer lock, directory fsync and the
+install marker that tells a first run from a deleted ledger."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import IO
+
+from kiosk.ledger.chain import dumps
+from kiosk.ledger.errors import LedgerError
+
+
+def _take_lock(path: Path) -> IO[bytes]:
+    """The one-writer lock (``<db>.lock``), held while the ledger is open read-write.
+
+    The kernel releases it when the process dies, so a crash never leaves it behind."""
+    fh = open(f"{path}.lock", "ab")  # noqa: SIM115 - held for the ledger's lifetime
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise LedgerError(
+            f"ledger {path} is in use by another program (lock {path}.lock)"
+        ) from None
+    return fh
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_marker(marker: Path) -> dict[str, str] | None:
+    try:
+        return json.loads(Path(marker).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {"ledger_id": "(unreadable marker)"}
+
+
+def write_marker(marker: Path, ledger_id: str, created_at: str) -> None:
+    marker = Path(marker)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    tmp = marker.with_name(marker.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(dumps({"ledger_id": ledger_id, "created_at": created_at}) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, marker)
+    _fsync_dir(marker.parent)

@@ -1,0 +1,728 @@
+"""The cabinet's ledger: rounds, events and meters in SQLite (through sqlite-utils).
+
+One file (default ``var/uth.db``) in WAL mode with ``synchronous=FULL``: a commit is on
+disk when it returns.  Every write of the controller is one transaction holding the
+row(s) *and* the meter changes they imply, so the books balance after any crash.
+
+Tables
+------
+``rounds``     one row per round: times, seat, paytable name and SHA-256, bets, each
+               decision with its time, the deck commitment, then at settlement the deck
+               and salt, hole cards, board, hands and categories, returns per spot,
+               breakage, credits before and after.  A round row is updated while the
+               round is open and frozen once settled (a trigger refuses later updates).
+``events``     power, door, tilts, bills, tickets, cash-outs, handpays, operators,
+               configuration changes (old and new values), RAM clears, recoveries.
+``meters``     lifetime meters (cents or counts) that never decrease (a trigger refuses
+               it) plus ``credits``, the current credit meter.
+``paytables``  the text of every paytable ever in force, keyed by its SHA-256, so any
+               round can be replayed exactly.
+``recovery``   the shuffled deck and salt of the open round: the cabinet's non-volatile
+               game state.  It is published in the round row at settlement; until then
+               only the commitment ``sha256(salt + deck)`` is in the (chained) row.
+``tickets``    every cash-out ticket this cabinet issued (TITO): validation number, amount,
+               sequence number, issue time, expiry, status (``pending`` print, ``issued``,
+               ``void``, ``redeemed``), printed / voided / redeemed times and the ids of the
+               events that made each change.  The table is *derived* from the chained
+               ``ticket_issue``, ``ticket_out``, ``ticket_void`` and ``ticket_in`` events
+               (:func:`ticket_effect`, applied when the event is written); :meth:`Ledger.verify`
+               rebuilds it from the events and names the first row that differs, so a row
+               edited to re-validate a ticket is caught like an edited event.
+``meta``       schema version, ledger id, creation time, machine number.
+
+Meters are never written directly: each event kind and each round row has fixed meter
+effects (:func:`event_effects`, :func:`round_effects`), applied when the row is written
+and re-added from the rows by :meth:`Ledger.verify`.
+
+Tamper evidence: each row of ``rounds`` and ``events`` carries ``hash = sha256(prev_hash
++ canonical JSON of the row without its hash)`` (sorted keys, no spaces, UTF-8 as is:
+SQLite's ``json_object``; the first row's previous hash is 64 zeros).  :meth:`Ledger.verify` walks both chains, checks every
+settled deck against its commitment, re-adds the meters and names the first row or
+meter that does not match.  The machine state (paytable and limits in force, tilts,
+door, pending payout) is derived from the chained events, never stored on its own.
+
+First run versus deleted ledger: when the ledger is created, an *install marker* file
+(``<db>.install`` unless configured elsewhere) records its id.  At start, a missing
+database with no marker is a first run (the ledger is created); a missing database with
+the marker present, or a database whose id differs from the marker's, is a fault
+(:class:`LedgerMissingError` / :class:`LedgerCorruptError`): nothing is recreated.
+``uth audit init --force`` is the deliberate way to start a new ledger over a lost one.
+
+Timestamps are UTC ISO 8601 with milliseconds (``2025-01-31T12:00:00.123Z``).  Money is
+integer cents; breakage is in units of ``1/breakage_unit`` cent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import sqlite_utils
+
+from engine.cards import format_cards, parse_cards
+from engine.rng import deck_commitment
+from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from kiosk.ledger.chain import GENESIS, canonical, chain_hash, dumps, utc_stamp
+from kiosk.ledger.errors import (
+    LedgerCorruptError,
+    LedgerError,
+    LedgerExistsError,
+    LedgerMissingError,
+)
+from kiosk.ledger.files import _fsync_dir, _take_lock, read_marker, write_marker
+from kiosk.ledger.meters import CREDITS, METERS, _sub, balance, event_effects, round_effects
+from kiosk.ledger.records import (
+    DecisionRecord,
+    EventRecord,
+    RoundRecord,
+    TicketRecord,
+    VerifyReport,
+)
+from kiosk.ledger.schema import EVENT_COLUMNS, MIGRATIONS, ROUND_COLUMNS, SCHEMA_VERSION
+from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, TICKET_STATUSES, ticket_effect
+from kiosk.ledger.verify import LedgerVerifyMixin
+
+__all__ = [
+    "CREDITS",
+    "DecisionRecord",
+    "EVENT_COLUMNS",
+    "EventRecord",
+    "GENESIS",
+    "Ledger",
+    "LedgerCorruptError",
+    "LedgerError",
+    "LedgerExistsError",
+    "LedgerMissingError",
+    "METERS",
+    "MIGRATIONS",
+    "ROUND_COLUMNS",
+    "RoundRecord",
+    "SCHEMA_VERSION",
+    "TICKET_COLUMNS",
+    "TICKET_EVENTS",
+    "TICKET_STATUSES",
+    "TicketRecord",
+    "VerifyReport",
+    "balance",
+    "canonical",
+    "chain_hash",
+    "dumps",
+    "event_effects",
+    "open_or_create",
+    "read_marker",
+    "round_effects",
+    "ticket_effect",
+    "utc_stamp",
+    "write_marker",
+]
+
+
+# -- the ledger ---------------------------------------------------------------------------
+class Ledger(LedgerVerifyMixin):
+    """An open ledger.  Not thread-safe by itself: the controller serialises access.
+
+    Writes go through :meth:`transaction` (re-entrant: nested blocks join the outer
+    one); a block that raises is rolled back in SQLite *and* in the in-memory heads.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self.path = path
+        self.readonly = readonly
+        self._depth = 0
+        self._saved: tuple[Any, ...] | None = None
+        self.meters: dict[str, int] = {}
+        self._event_head = GENESIS
+        self._event_id = 0
+        self._round_head = GENESIS  # hash of the last round row
+        self._round_prev = GENESIS  # hash before the open round, if any
+        self._round_id = 0
+        self._open_row: dict[str, Any] | None = None
+        self.meta: dict[str, str] = {}
+        self._lock: IO[bytes] | None = None
+
+    # -- opening ------------------------------------------------------------------------
+    @staticmethod
+    def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
+        if readonly:
+            conn = sqlite3.connect(
+                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            )
+        else:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            if not readonly:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise LedgerError(f"{path}: cannot use WAL mode (got {mode})")
+            conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise LedgerCorruptError(f"{path} is not a readable SQLite database ({exc})") from None
+        return conn
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        readonly: bool = False,
+        marker: Path | None = None,
+        migrate: bool = True,
+    ) -> Ledger:
+        """Open an existing ledger and load its heads (no full verification: see
+        :meth:`verify`).  Raises :class:`LedgerMissingError` / :class:`LedgerCorruptError`."""
+        path = Path(path)
+        if not path.exists():
+            raise LedgerMissingError(f"ledger {path} does not exist")
+        lock = None if readonly else _take_lock(path)
+        try:
+            conn = cls._connect(path, readonly)
+        except LedgerError:
+            if lock is not None:
+                lock.close()
+            raise
+        ledger = cls(conn, path, readonly)
+        ledger._lock = lock
+        try:
+            ledger._load(migrate=migrate and not readonly)
+            if marker is not None:
+                ledger._check_marker(marker)
+        except sqlite3.DatabaseError as exc:
+            ledger.close()
+            raise LedgerCorruptError(f"{path}: {exc}") from None
+        except LedgerError:
+            ledger.close()
+            raise
+        return ledger
+
+    @classmethod
+    def create(
+        cls,
+        path: str | Path,
+        *,
+        paytable: Paytable,
+        machine_number: str = "",
+        casino_name: str = "",
+        marker: Path | None = None,
+        at: str | None = None,
+    ) -> Ledger:
+        """Create a new ledger at ``path`` (refused if one exists) and write the marker.
+
+        Built under a temporary name and renamed into place, so a crash never leaves a
+        half-made ledger at ``path``.
+        """
+        path = Path(path)
+        if path.exists():
+            raise LedgerExistsError(f"ledger {path} already exists")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".new")
+        for stale in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm"), Path(f"{tmp}-journal")):
+            stale.unlink(missing_ok=True)
+        ledger_id = str(uuid.uuid4())
+        created = at or utc_stamp()
+        conn = cls._connect(tmp, readonly=False)
+        ledger = cls(conn, tmp)
+        with ledger.transaction():
+            for migrate in MIGRATIONS:
+                migrate(ledger.db)
+            ledger.conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("ledger_id", ledger_id),
+                    ("created_at", created),
+                    ("machine_number", machine_number),
+                ],
+            )
+            ledger.meters = {m: 0 for m in (*METERS, CREDITS)}
+            ledger.store_paytable(paytable)
+            ledger.event(
+                "ledger_created",
+                at=created,
+                detail={
+                    "ledger_id": ledger_id,
+                    "machine_number": machine_number,
+                    "casino_name": casino_name,
+                    "schema_version": SCHEMA_VERSION,
+                    "paytable": paytable.sha256,
+                    "paytable_name": f"{paytable.name} {paytable.version}",
+                },
+            )
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+        if marker is not None:
+            write_marker(marker, ledger_id, created)
+        return cls.open(path, marker=marker)
+
+    def _load(self, migrate: bool) -> None:
+        try:
+            tables = set(self.db.table_names())
+        except sqlite3.DatabaseError as exc:
+            raise LedgerCorruptError(
+                f"{self.path} is not a readable SQLite database ({exc})"
+            ) from None
+        if "meta" not in tables:
+            raise LedgerCorruptError(f"{self.path} is not a cabinet ledger (no meta table)")
+        self.meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+        version = int(self.meta.get("schema_version", "0") or 0)
+        if version > SCHEMA_VERSION:
+            raise LedgerError(
+                f"{self.path} has schema version {version}; this software knows "
+                f"up to {SCHEMA_VERSION}: update the software"
+            )
+        if version < SCHEMA_VERSION:
+            if not migrate:
+                raise LedgerError(
+                    f"{self.path} has schema version {version}; open it read-write to migrate"
+                )
+            with self.transaction():
+                for v in range(version, SCHEMA_VERSION):
+                    MIGRATIONS[v](self.db)
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+            self.meta["schema_version"] = str(SCHEMA_VERSION)
+        missing = {"meta", "meters", "paytables", "rounds", "events", "recovery", "tickets"} - set(
+            self.db.table_names()
+        )
+        if missing:
+            raise LedgerCorruptError(f"{self.path}: table(s) {', '.join(sorted(missing))} missing")
+        self.meters = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
+        row = self.conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise LedgerCorruptError(
+                f"{self.path}: the event log is empty (no ledger_created event)"
+            )
+        self._event_id, self._event_head = row
+        rows = self._round_rows("ORDER BY id DESC LIMIT 2")
+        if rows:
+            last = rows[0]
+            self._round_id, self._round_head = last["id"], last["hash"]
+            self._round_prev = rows[1]["hash"] if len(rows) > 1 else GENESIS
+            self._open_row = last if last["state"] == "open" else None
+        if version < SCHEMA_VERSION and migrate:
+            self.event("schema_migrated", detail={"old": version, "new": SCHEMA_VERSION})
+
+    def _check_marker(self, marker: Path) -> None:
+        info = read_marker(marker)
+        ledger_id = self.meta.get("ledger_id", "")
+        if info is None:
+            if not self.readonly:
+                write_marker(marker, ledger_id, self.meta.get("created_at", ""))
+                self.event("install_marker_written", detail={"marker": str(marker)})
+            return
+        if info.get("ledger_id") != ledger_id:
+            raise LedgerCorruptError(
+                f"ledger {self.path} (id {ledger_id}) is not the one installed on this cabinet "
+                f"(marker {marker} names {info.get('ledger_id')}, created {info.get('created_at')})"
+            )
+
+    def close(self) -> None:
+        """Close the database and release the writer's lock (no event is written)."""
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    @property
+    def ledger_id(self) -> str:
+        return self.meta.get("ledger_id", "")
+
+    # -- transactions -----------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic, durable write (re-entrant)."""
+        if self.readonly:
+            raise LedgerError("the ledger is open read-only")
+        if self._depth == 0:
+            self._saved = (
+                dict(self.meters),
+                self._event_head,
+                self._event_id,
+                self._round_head,
+                self._round_prev,
+                self._round_id,
+                None if self._open_row is None else dict(self._open_row),
+            )
+            self.conn.execute("BEGIN IMMEDIATE")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self._rollback()
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            try:
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+
+    def _rollback(self) -> None:
+        try:
+            self.conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        assert self._saved is not None
+        (
+            self.meters,
+            self._event_head,
+            self._event_id,
+            self._round_head,
+            self._round_prev,
+            self._round_id,
+            self._open_row,
+        ) = self._saved
+
+    def _apply(self, deltas: Mapping[str, int]) -> None:
+        for name, delta in deltas.items():
+            if not delta:
+                continue
+            value = self.meters.get(name, 0) + delta
+            if value < 0:
+                raise LedgerError(f"meter {name} would go negative")
+            if name in self.meters:
+                self.conn.execute("UPDATE meters SET value = ? WHERE name = ?", (value, name))
+            else:
+                self.conn.execute("INSERT INTO meters (name, value) VALUES (?, ?)", (name, value))
+            self.meters[name] = value
+
+    # -- writing --------------------------------------------------------------------------------
+    def event(
+        self,
+        kind: str,
+        *,
+        amount: int = 0,
+        detail: Mapping[str, Any] | None = None,
+        round_id: int | None = None,
+        txn: str | None = None,
+        at: str | None = None,
+    ) -> int:
+        """Append one event (and its meter effects); returns its id."""
+        if not isinstance(amount, int) or amount < 0:
+            raise ValueError(f"an event amount is non-negative integer cents, not {amount!r}")
+        row = {
+            "id": self._event_id + 1,
+            "at": at or utc_stamp(),
+            "kind": kind,
+            "amount": amount,
+            "round_id": round_id,
+            "txn": txn,
+            "detail": dumps(dict(detail or {})),
+        }
+        row["hash"] = chain_hash(self._event_head, row)
+        with self.transaction():
+            ticket = self._ticket_change(row, dict(detail or {}))
+            self.conn.execute(
+                "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash) "
+                "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash)",
+                row,
+            )
+            self._apply(event_effects(kind, amount))
+            if ticket is not None:
+                sets = ", ".join(f"{c} = excluded.{c}" for c in ticket if c != "validation")
+                self.conn.execute(
+                    f"INSERT INTO tickets ({', '.join(ticket)}) "
+                    f"VALUES ({', '.join(':' + c for c in ticket)}) "
+                    f"ON CONFLICT(validation) DO UPDATE SET {sets}",
+                    ticket,
+                )
+            self._event_id, self._event_head = row["id"], row["hash"]
+        return row["id"]
+
+    def _ticket_change(
+        self, row: Mapping[str, Any], detail: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The tickets row an event writes (None if it touches no ticket); raises
+        :class:`LedgerError` before anything is written if the change is not allowed."""
+        key = TICKET_EVENTS.get(row["kind"])
+        if key is None:
+            return None
+        number = detail.get(key)
+        current = self.ticket(number) if isinstance(number, str) else None
+        top = self.conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
+        event = {**row, "detail": detail}
+        return ticket_effect(event, None if current is None else current.as_dict(), top + 1)
+
+    # -- tickets -----------------------------------------------------------------------------
+    def ticket(self, validation: str) -> TicketRecord | None:
+        """The ticket issued here with ``validation``, if any."""
+        cur = self.conn.execute("SELECT * FROM tickets WHERE validation = ?", (validation,))
+        values = cur.fetchone()
+        if values is None:
+            return None
+        names = [d[0] for d in cur.description]
+        return TicketRecord.from_row(dict(zip(names, values, strict=True)))
+
+    def ticket_for_cashout(self, txn: str) -> TicketRecord | None:
+        """The ticket issued for the cash-out ``txn`` (at most one), if any."""
+        row = self.conn.execute(
+            "SELECT validation FROM tickets WHERE cashout_txn = ? ORDER BY issue_event DESC LIMIT 1",
+            (txn,),
+        ).fetchone()
+        return None if row is None else self.ticket(row[0])
+
+    def tickets(self, last: int | None = None, status: str | None = None) -> list[TicketRecord]:
+        """Tickets by sequence number (the last ``last`` of them), optionally of one status."""
+        where, params = ("WHERE status = ?", [status]) if status else ("", [])
+        tail = f"ORDER BY sequence DESC LIMIT {int(last)}" if last else "ORDER BY sequence"
+        cur = self.conn.execute(f"SELECT * FROM tickets {where} {tail}", params)
+        names = [d[0] for d in cur.description]
+        rows = [TicketRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
+        return rows[::-1] if last else rows
+
+    def next_ticket_sequence(self) -> int:
+        top = self.conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
+        return int(top) + 1
+
+    def validation_taken(self, validation: str) -> bool:
+        """Whether ``validation`` was ever used on this cabinet (issued, or seen in an event)."""
+        return self.ticket(validation) is not None
+
+    def unredeemed_ticket(self, validation: str) -> int | None:
+        """The amount of the ticket issued here with ``validation`` if it is printed and
+        not yet redeemed (status ``issued``), else None.  See :meth:`checked_ticket`."""
+        ticket = self.checked_ticket(validation)
+        return ticket.amount if ticket is not None and ticket.status == "issued" else None
+
+    def checked_ticket(self, validation: str) -> TicketRecord | None:
+        """:meth:`ticket`, cross-checked against the chained events that made it: raises
+        :class:`LedgerCorruptError` if the row says otherwise (an edited ``tickets`` row
+        must not validate a ticket even before the next full verification)."""
+        ticket = self.ticket(validation)
+        kinds = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
+        cur = self.conn.execute(
+            f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) "
+            "AND (json_extract(detail, '$.validation') = ? OR json_extract(detail, '$.reference') = ?) "
+            "ORDER BY id",
+            (validation, validation),
+        )
+        row: dict[str, Any] | None = None
+        for eid, at, kind, amount, txn, detail in cur:
+            event = {"id": eid, "at": at, "kind": kind, "amount": amount, "txn": txn}
+            event["detail"] = json.loads(detail)
+            if event["detail"].get(TICKET_EVENTS[kind]) != validation:
+                continue
+            try:
+                row = ticket_effect(event, row, 0)
+            except LedgerError as exc:
+                raise LedgerCorruptError(exc.reason, f"events {eid}") from None
+        if row is None and ticket is None:
+            return None
+        fields = ("amount", "status", "issue_event", "print_event", "close_event")
+        if row is None or ticket is None or any(row[f] != getattr(ticket, f) for f in fields):
+            raise LedgerCorruptError(
+                "the tickets row does not match the events that made it", f"tickets {validation}"
+            )
+        return ticket
+
+    def has_txn(self, txn: str, kind: str) -> bool:
+        return (
+            self.conn.execute(
+                "SELECT 1 FROM events WHERE txn = ? AND kind = ?", (txn, kind)
+            ).fetchone()
+            is not None
+        )
+
+    def store_paytable(self, table: Paytable, text: str | None = None) -> None:
+        """Keep the text of ``table`` (read back from its source file unless given)."""
+        if self.conn.execute(
+            "SELECT 1 FROM paytables WHERE sha256 = ?", (table.sha256,)
+        ).fetchone():
+            return
+        if text is None:
+            text = Path(table.source_name).read_text(encoding="utf-8")
+        if hashlib.sha256(text.encode()).hexdigest() != table.sha256:
+            raise LedgerError(f"paytable {table.source_name} changed on disk since it was loaded")
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO paytables (sha256, name, version, source, toml) VALUES (?, ?, ?, ?, ?)",
+                (table.sha256, table.name, table.version, table.source_name, text),
+            )
+
+    def paytable(self, sha256: str) -> Paytable:
+        row = self.conn.execute(
+            "SELECT toml, source FROM paytables WHERE sha256 = ?", (sha256,)
+        ).fetchone()
+        if row is None:
+            raise LedgerCorruptError(f"paytable {sha256} is not in the ledger", "paytables")
+        try:
+            table = parse_paytable(row[0], row[1])
+        except PaytableError as exc:
+            raise LedgerCorruptError(
+                f"stored paytable does not parse: {exc}", f"paytables {sha256}"
+            ) from None
+        if table.sha256 != sha256:
+            raise LedgerCorruptError(
+                "stored paytable text does not match its SHA-256", f"paytables {sha256}"
+            )
+        return table
+
+    def begin_round(self, row: Mapping[str, Any], deck: list[int], salt: bytes) -> int:
+        """Insert a new open round (bets, commitment) and its recovery deck; returns its id."""
+        if self._open_row is not None:
+            raise LedgerError(f"round {self._open_row['id']} is still open")
+        full = {c: None for c in ROUND_COLUMNS}
+        full.update(row)
+        full.update(
+            id=self._round_id + 1,
+            state="open",
+            commitment=deck_commitment(deck, salt),
+            salt=None,
+            deck=None,
+        )
+        prev = self._round_head
+        full["hash"] = chain_hash(prev, full)
+        with self.transaction():
+            self.conn.execute(
+                f"INSERT INTO rounds ({', '.join(full)}) VALUES ({', '.join(':' + c for c in full)})",
+                full,
+            )
+            self.conn.execute(
+                "INSERT INTO recovery (round_id, deck, salt) VALUES (?, ?, ?)",
+                (full["id"], format_cards(deck, ""), salt.hex()),
+            )
+            self._apply(round_effects(full))
+            self._round_prev, self._round_head = prev, full["hash"]
+            self._round_id, self._open_row = full["id"], full
+        return full["id"]
+
+    def update_round(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Change the open round (a decision, its settlement or its voiding) with the meters.
+
+        When ``changes`` closes the round (``state`` settled or voided) the recovery deck
+        and salt are published in the row and the recovery row is removed.
+        """
+        old = self._open_row
+        if old is None:
+            raise LedgerError("no round is open")
+        new = dict(old)
+        new.update(changes)
+        if new["state"] != "open":
+            rec = self.conn.execute(
+                "SELECT deck, salt FROM recovery WHERE round_id = ?", (old["id"],)
+            ).fetchone()
+            if rec is None:
+                raise LedgerCorruptError(
+                    "the open round has no recovery deck", f"rounds {old['id']}"
+                )
+            new["deck"], new["salt"] = rec
+        new["hash"] = chain_hash(self._round_prev, new)
+        sets = ", ".join(f"{c} = :{c}" for c in new if c != "id")
+        with self.transaction():
+            self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
+            if new["state"] != "open":
+                self.conn.execute("DELETE FROM recovery WHERE round_id = ?", (old["id"],))
+            self._apply(_sub(round_effects(new), round_effects(old)))
+            self._round_head = new["hash"]
+            self._open_row = new if new["state"] == "open" else None
+        return new
+
+    # -- reading ----------------------------------------------------------------------------------
+    def _iter_round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
+        cur = self.conn.execute(f"SELECT * FROM rounds {tail}", params)
+        names = [d[0] for d in cur.description]
+        for values in cur:
+            yield dict(zip(names, values, strict=True))
+
+    def _round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        return list(self._iter_round_rows(tail, params))
+
+    @property
+    def open_round(self) -> dict[str, Any] | None:
+        """The open round's row (a copy), if any."""
+        return None if self._open_row is None else dict(self._open_row)
+
+    def recovery_deck(self, round_id: int) -> tuple[list[int], bytes]:
+        row = self.conn.execute(
+            "SELECT deck, salt FROM recovery WHERE round_id = ?", (round_id,)
+        ).fetchone()
+        if row is None:
+            raise LedgerCorruptError("the open round has no recovery deck", f"rounds {round_id}")
+        return parse_cards(row[0]), bytes.fromhex(row[1])
+
+    def recall(self, last: int = 10) -> list[RoundRecord]:
+        """The last ``last`` rounds, most recent first."""
+        return [
+            RoundRecord.from_row(r) for r in self._round_rows("ORDER BY id DESC LIMIT ?", (last,))
+        ]
+
+    def round(self, round_id: int) -> RoundRecord | None:
+        rows = self._round_rows("WHERE id = ?", (round_id,))
+        return RoundRecord.from_row(rows[0]) if rows else None
+
+    def last_settled(self) -> RoundRecord | None:
+        rows = self._round_rows("WHERE state <> 'open' ORDER BY id DESC LIMIT 1")
+        return RoundRecord.from_row(rows[0]) if rows else None
+
+    def events(
+        self, kinds: tuple[str, ...] = (), after: int = 0, last: int | None = None
+    ) -> list[EventRecord]:
+        where, params = "WHERE id > ?", [after]
+        if kinds:
+            where += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            params += list(kinds)
+        order = f"ORDER BY id DESC LIMIT {int(last)}" if last else "ORDER BY id"
+        cur = self.conn.execute(f"SELECT * FROM events {where} {order}", params)
+        names = [d[0] for d in cur.description]
+        rows = [EventRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
+        return rows[::-1] if last else rows
+
+    def last_event(self, *kinds: str) -> EventRecord | None:
+        found = self.events(kinds, last=1)
+        return found[0] if found else None
+
+    def counts(self) -> tuple[int, int]:
+        return self._round_id, self._event_id
+
+
+def open_or_create(
+    path: Path,
+    marker: Path,
+    *,
+    paytable: Callable[[], Paytable],
+    machine_number: str = "",
+    casino_name: str = "",
+) -> tuple[Ledger, bool]:
+    """Open the cabinet's ledger, creating it only on a first run (no database, no marker)
+    with the paytable ``paytable()`` in force.
+
+    Returns ``(ledger, created)``.  Raises :class:`LedgerMissingError` when the database
+    is gone but the marker shows this cabinet had one.
+    """
+    path, marker = Path(path), Path(marker)
+    if path.exists():
+        return Ledger.open(path, marker=marker), False
+    info = read_marker(marker)
+    if info is not None:
+        raise LedgerMissingError(
+            f"ledger {path} is missing but this cabinet was installed with ledger "
+            f"{info.get('ledger_id')} (created {info.get('created_at')}, marker {marker}); "
+            "restore the database, or start a new ledger deliberately with `uth audit init --force`"
+        )
+    return Ledger.create(
+        path,
+        paytable=paytable(),
+        machine_number=machine_number,
+        casino_name=casino_name,
+        marker=marker,
+    ), True

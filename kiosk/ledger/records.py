@@ -1,0 +1,212 @@
+"""Frozen records read back from the ledger: rounds (with their decisions), events,
+tickets and the verification report."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import card_name, format_cards, parse_cards
+from engine.rng import deck_commitment
+from kiosk.ledger.tickets import TICKET_COLUMNS
+
+_CARD_CODES = {card_name(c): c for c in range(52)}
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    phase: str
+    action: str
+    play: int
+    at: str
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round as stored; cards as ints (see :mod:`engine.cards`).  Cents throughout.
+
+    ``deck`` and ``salt`` are empty until the round is settled.
+    """
+
+    id: int
+    state: str
+    started_at: str
+    settled_at: str | None
+    seat: int
+    paytable: str
+    paytable_sha256: str
+    ante: int
+    blind: int
+    trips: int
+    play: int
+    decisions: tuple[DecisionRecord, ...]
+    commitment: str
+    salt: str
+    deck: tuple[int, ...]
+    player_hole: tuple[int, ...]
+    dealer_hole: tuple[int, ...]
+    board: tuple[int, ...]
+    player_hand: str | None
+    player_category: str | None
+    dealer_hand: str | None
+    dealer_category: str | None
+    dealer_qualifies: bool | None
+    outcome: str | None
+    ante_return: int
+    blind_return: int
+    play_return: int
+    trips_return: int
+    breakage: int
+    breakage_unit: int
+    paid: int
+    jackpot: int
+    credits_before: int
+    credits_after: int
+    hash: str
+
+    @property
+    def staked(self) -> int:
+        return self.ante + self.blind + self.play + self.trips
+
+    @property
+    def returned(self) -> int:
+        return self.ante_return + self.blind_return + self.play_return + self.trips_return
+
+    @property
+    def net(self) -> int:
+        """What the player won (positive) or lost (negative) on the round, cents."""
+        return self.paid + self.jackpot - self.staked
+
+    def commitment_ok(self) -> bool:
+        """Whether the published deck and salt hash to the commitment made at the deal."""
+        return (
+            bool(self.deck)
+            and deck_commitment(self.deck, bytes.fromhex(self.salt)) == self.commitment
+        )
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> RoundRecord:
+        def cards(text: str | None) -> tuple[int, ...]:
+            if not text:
+                return ()
+            try:
+                return tuple(_CARD_CODES[text[i : i + 2]] for i in range(0, len(text), 2))
+            except KeyError:
+                return tuple(parse_cards(text))  # raises, naming the bad card
+
+        q = row["dealer_qualifies"]
+        return cls(
+            id=row["id"],
+            state=row["state"],
+            started_at=row["started_at"],
+            settled_at=row["settled_at"],
+            seat=row["seat"],
+            paytable=row["paytable"],
+            paytable_sha256=row["paytable_sha256"],
+            ante=row["ante"],
+            blind=row["blind"],
+            trips=row["trips"],
+            play=row["play"],
+            decisions=tuple(DecisionRecord(*d) for d in json.loads(row["decisions"])),
+            commitment=row["commitment"],
+            salt=row["salt"] or "",
+            deck=cards(row["deck"]),
+            player_hole=cards(row["player_hole"]),
+            dealer_hole=cards(row["dealer_hole"]),
+            board=cards(row["board"]),
+            player_hand=row["player_hand"],
+            player_category=row["player_category"],
+            dealer_hand=row["dealer_hand"],
+            dealer_category=row["dealer_category"],
+            dealer_qualifies=None if q is None else bool(q),
+            outcome=row["outcome"],
+            ante_return=row["ante_return"] or 0,
+            blind_return=row["blind_return"] or 0,
+            play_return=row["play_return"] or 0,
+            trips_return=row["trips_return"] or 0,
+            breakage=row["breakage"] or 0,
+            breakage_unit=row["breakage_unit"] or 1,
+            paid=row["paid"] or 0,
+            jackpot=row["jackpot"] or 0,
+            credits_before=row["credits_before"],
+            credits_after=row["credits_after"],
+            hash=row["hash"],
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form with cards in text notation."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name in ("deck", "player_hole", "dealer_hole", "board"):
+                value = format_cards(value)
+            elif name == "decisions":
+                value = [d.__dict__ for d in value]
+            out[name] = value
+        out["staked"], out["net"] = self.staked, self.net
+        return out
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    id: int
+    at: str
+    kind: str
+    amount: int
+    round_id: int | None
+    txn: str | None
+    detail: dict[str, Any]
+    hash: str
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> EventRecord:
+        return cls(
+            row["id"],
+            row["at"],
+            row["kind"],
+            row["amount"],
+            row["round_id"],
+            row["txn"],
+            json.loads(row["detail"]),
+            row["hash"],
+        )
+
+
+@dataclass(frozen=True)
+class TicketRecord:
+    """One cash-out ticket issued by this cabinet (a ``tickets`` row).  Cents; times UTC."""
+
+    validation: str
+    sequence: int
+    amount: int
+    status: str  # pending | issued | void | redeemed
+    issued_at: str
+    expires_on: str | None  # YYYY-MM-DD, valid through that day; None: does not expire
+    printed_at: str | None
+    voided_at: str | None
+    redeemed_at: str | None
+    void_reason: str | None
+    cashout_txn: str | None
+    redeem_txn: str | None
+    issue_event: int
+    print_event: int | None
+    close_event: int | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> TicketRecord:
+        return cls(**{c: row[c] for c in TICKET_COLUMNS})
+
+    def as_dict(self) -> dict[str, Any]:
+        return {c: getattr(self, c) for c in TICKET_COLUMNS}
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    ok: bool
+    rounds: int
+    events: int
+    problem: str = ""  # the first mismatch, naming the row or meter
+    meters: Mapping[str, int] | None = None
+    tickets: int = 0

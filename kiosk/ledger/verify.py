@@ -1,0 +1,304 @@
+"""Verification of a whole ledger: integrity check, both hash chains, round arithmetic,
+deck commitments, optional engine replay, tickets and meters re-added from the rows."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import format_cards, parse_cards
+from engine.rng import deck_commitment
+from engine.uth.paytable import Paytable
+from kiosk.ledger.chain import GENESIS
+from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
+from kiosk.ledger.records import _CARD_CODES, VerifyReport
+from kiosk.ledger.schema import EVENT_COLUMNS, ROUND_COLUMNS
+from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
+
+if TYPE_CHECKING:
+    from kiosk.ledger.ledger import Ledger
+
+
+class LedgerVerifyMixin:
+    """:meth:`Ledger.verify` and its helpers (mixed into :class:`Ledger`)."""
+
+    # -- verification -------------------------------------------------------------------------
+    def verify(self, decks: bool = True, replay: bool = False) -> VerifyReport:
+        """Check the whole ledger; never raises for a bad ledger (see ``problem``).
+
+        Always: SQLite's integrity check; both hash chains (ids contiguous, each hash
+        recomputed from the row's canonical JSON, which SQLite renders with
+        ``json_object``); only the last round may be open and its recovery deck must match
+        its commitment; each closed round's arithmetic; every meter equal to what the rows
+        add up to, and the balance; the stored paytables' SHA-256; the ``tickets`` table
+        rebuilt from the ticket events, and the ticket meters against it.  With ``decks`` also
+        every published deck against its commitment; with ``replay`` also every settled
+        round re-played through the engine and its settlement compared.
+        """
+        rounds = events = 0
+        try:
+            qc = self.conn.execute("PRAGMA quick_check").fetchall()
+            if qc != [("ok",)]:
+                return VerifyReport(False, 0, 0, f"SQLite integrity check: {qc[0][0]}")
+            for table, columns in (("rounds", ROUND_COLUMNS), ("events", EVENT_COLUMNS)):
+                names = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
+                if names != list(columns):
+                    return VerifyReport(False, 0, 0, f"{table}: unexpected columns {names}")
+
+            problem, rounds, last_state = self._walk_chain("rounds", ROUND_COLUMNS)
+            if problem:
+                return VerifyReport(False, rounds, 0, problem)
+            problem, events, _ = self._walk_chain("events", EVENT_COLUMNS)
+            if problem:
+                return VerifyReport(False, rounds, events, problem)
+
+            def bad(problem: str) -> VerifyReport:
+                return VerifyReport(False, rounds, events, problem)
+
+            first = self.conn.execute("SELECT kind, detail FROM events WHERE id = 1").fetchone()
+            if (
+                first is None
+                or first[0] != "ledger_created"
+                or json.loads(first[1]).get("ledger_id") != self.ledger_id
+            ):
+                return bad("events 1: not this ledger's ledger_created event")
+            row = self.conn.execute(
+                "SELECT id FROM rounds WHERE state NOT IN ('open', 'settled', 'voided') "
+                "OR (state = 'open' AND id <> ?) LIMIT 1",
+                (rounds,),
+            ).fetchone()
+            if row:
+                return bad(f"rounds {row[0]}: unknown state, or open but not the last round")
+            for sql, what in _ROUND_ARITHMETIC:
+                row = self.conn.execute(
+                    f"SELECT id FROM rounds WHERE {sql} ORDER BY id LIMIT 1"
+                ).fetchone()
+                if row:
+                    return bad(f"rounds {row[0]}: {what}")
+            open_id = rounds if last_state == "open" else None
+            if open_id is not None:
+                deck, salt = self.recovery_deck(open_id)
+                commitment = self.conn.execute(
+                    "SELECT commitment FROM rounds WHERE id = ?", (open_id,)
+                ).fetchone()[0]
+                if deck_commitment(deck, salt) != commitment:
+                    return bad(f"recovery {open_id}: deck does not match the round's commitment")
+            stray = self.conn.execute(
+                "SELECT round_id FROM recovery WHERE round_id IS NOT ?", (open_id,)
+            ).fetchone()
+            if stray:
+                return bad(f"recovery {stray[0]}: deck kept for a closed round")
+            if decks:
+                for rid, deck_text, salt, commitment in self.conn.execute(
+                    "SELECT id, deck, salt, commitment FROM rounds WHERE state <> 'open' ORDER BY id"
+                ):
+                    deck = _deck_bytes(deck_text or "")
+                    try:
+                        salt_bytes = bytes.fromhex(salt or "")
+                    except ValueError:
+                        deck = None
+                    if deck is None:
+                        return bad(f"rounds {rid}: published deck or salt unreadable")
+                    if hashlib.sha256(salt_bytes + deck).hexdigest() != commitment:
+                        return bad(
+                            f"rounds {rid}: published deck does not match the commitment made at the deal"
+                        )
+            if replay:
+                replayer = _Replayer(self)
+                for row in self._iter_round_rows("WHERE state = 'settled' ORDER BY id"):
+                    problem = replayer.check(row)
+                    if problem:
+                        return bad(f"rounds {row['id']}: {problem}")
+
+            totals = self._row_totals()
+            stored = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
+            for name in (*METERS, CREDITS):
+                if name not in stored:
+                    return bad(f"meter {name}: missing")
+            for name in sorted(set(stored) | set(totals)):
+                want, got = totals.get(name, 0), stored.get(name, 0)
+                if got != want:
+                    return VerifyReport(
+                        False,
+                        rounds,
+                        events,
+                        f"meter {name}: is {got}, the rows add up to {want}",
+                        stored,
+                    )
+            bal = balance(stored)
+            if not bal["balanced"] or bal["payout_pending"] < 0:
+                return VerifyReport(False, rounds, events, f"meters do not balance: {bal}", stored)
+            for sha, text in self.conn.execute("SELECT sha256, toml FROM paytables"):
+                if hashlib.sha256(text.encode()).hexdigest() != sha:
+                    return bad(f"paytables {sha}: text does not match its SHA-256")
+            problem, tickets = self._check_tickets(stored)
+            if problem:
+                return VerifyReport(False, rounds, events, problem, stored, tickets)
+        except sqlite3.DatabaseError as exc:
+            return VerifyReport(False, rounds, events, f"SQLite: {exc} (damaged or truncated file)")
+        except LedgerError as exc:
+            return VerifyReport(False, rounds, events, exc.reason)
+        except ValueError as exc:  # unreadable JSON or cards in a row
+            return VerifyReport(False, rounds, events, f"unreadable value: {exc}")
+        return VerifyReport(True, rounds, events, "", stored, tickets)
+
+    def _check_tickets(self, meters: Mapping[str, int]) -> tuple[str, int]:
+        """The ``tickets`` table against the ticket events, and the ticket meters against
+        the table; returns (first problem, number of tickets)."""
+        names = [r[1] for r in self.conn.execute("PRAGMA table_info(tickets)")]
+        if sorted(names) != sorted(TICKET_COLUMNS):
+            return f"tickets: unexpected columns {names}", 0
+        want, problem = _replay_tickets(self.conn)
+        if problem:
+            return problem, len(want)
+        cur = self.conn.execute("SELECT * FROM tickets ORDER BY sequence")
+        cols = [d[0] for d in cur.description]
+        have = {r[cols.index("validation")]: dict(zip(cols, r, strict=True)) for r in cur}
+        for number, row in have.items():
+            expect = want.get(number)
+            if expect is None:
+                return f"tickets {number}: no event issued this ticket", len(have)
+            for col in TICKET_COLUMNS:
+                if row[col] != expect[col]:
+                    return (
+                        f"tickets {number}: {col} is {row[col]!r}, the events say {expect[col]!r}",
+                        len(have),
+                    )
+        for number in want:
+            if number not in have:
+                return f"tickets {number}: missing (its events are in the log)", len(have)
+        printed = [r for r in have.values() if r["print_event"] is not None]
+        redeemed = [r for r in have.values() if r["status"] == "redeemed"]
+        for meter, value in (
+            ("tickets_out", sum(r["amount"] for r in printed)),
+            ("tickets_out_count", len(printed)),
+            ("tickets_in", sum(r["amount"] for r in redeemed)),
+            ("tickets_in_count", len(redeemed)),
+        ):
+            if meters.get(meter, 0) != value:
+                return (
+                    f"meter {meter}: is {meters.get(meter, 0)}, the tickets table adds up to {value}",
+                    len(have),
+                )
+        return "", len(have)
+
+    def _walk_chain(self, table: str, columns: Mapping[str, type]) -> tuple[str, int, str | None]:
+        """Recompute ``table``'s hash chain; returns (problem, rows walked, last row's state)."""
+        fields = ", ".join(f"'{c}', {c}" for c in sorted(columns) if c != "hash")
+        state = "state" if "state" in columns else "NULL"
+        cur = self.conn.execute(
+            f"SELECT id, json_object({fields}), hash, {state} FROM {table} ORDER BY id"
+        )
+        prev, expect, last_state = GENESIS, 1, None
+        sha256 = hashlib.sha256
+        for rid, text, stored, last_state in cur:
+            if rid != expect:
+                return f"{table} {expect}: missing (next row is {rid})", expect - 1, last_state
+            if sha256((prev + text).encode()).hexdigest() != stored:
+                return (
+                    f"{table} {rid}: hash does not match the row (edited or reordered)",
+                    expect - 1,
+                    last_state,
+                )
+            prev = stored
+            expect += 1
+        return "", expect - 1, last_state
+
+    def _row_totals(self) -> dict[str, int]:
+        """The meters as the rows add them up (through :func:`round_effects` and
+        :func:`event_effects`, applied once per distinct row shape)."""
+        totals: dict[str, int] = {}
+
+        def add(effects: Mapping[str, int], times: int) -> None:
+            for k, v in effects.items():
+                totals[k] = totals.get(k, 0) + v * times
+
+        keys = ("state", "ante", "blind", "trips", "play", "paid", "jackpot")
+        cols = ", ".join(keys)
+        for *values, n in self.conn.execute(f"SELECT {cols}, COUNT(*) FROM rounds GROUP BY {cols}"):
+            add(round_effects(dict(zip(keys, values, strict=True))), n)
+        for kind, amount, n in self.conn.execute(
+            "SELECT kind, amount, COUNT(*) FROM events GROUP BY kind, amount"
+        ):
+            add(event_effects(kind, amount), n)
+        return {k: v for k, v in totals.items() if v or k in METERS}
+
+
+#: Arithmetic every closed round must satisfy: (SQL condition of a bad row, what is wrong).
+_ROUND_ARITHMETIC = (
+    (
+        "state <> 'open' AND credits_after IS NOT credits_before - (ante + blind + trips + play) + paid",
+        "credits after != credits before - staked + paid",
+    ),
+    (
+        "state = 'settled' AND paid + jackpot IS NOT ante_return + blind_return + play_return + trips_return",
+        "paid + jackpot != the sum of the returns",
+    ),
+    (
+        "state = 'open' AND credits_after IS NOT credits_before - (ante + blind + trips + play)",
+        "credits after != credits before - staked",
+    ),
+)
+
+
+def _deck_bytes(text: str) -> bytes | None:
+    """A stored deck (run-together notation) as one byte per card, None if malformed."""
+    try:
+        deck = bytes(_CARD_CODES[text[i : i + 2]] for i in range(0, len(text), 2))
+    except KeyError:
+        return None
+    return deck if len(deck) == 52 == len(set(deck)) else None
+
+
+class _Replayer:
+    """Re-plays settled rounds through the engine (for ``verify(replay=True)``)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.tables: dict[str, Paytable] = {}
+
+    def check(self, row: Mapping[str, Any]) -> str:
+        from engine.uth.round import UthRound  # the engine is only needed for a replay
+
+        sha = row["paytable_sha256"]
+        if sha not in self.tables:
+            self.tables[sha] = self.ledger.paytable(sha)
+        rnd = UthRound(self.tables[sha], parse_cards(row["deck"]))
+        try:
+            rnd.place_bets(row["seat"], row["ante"], row["trips"])
+            rnd.deal()
+            for _phase, action, _play, _at in json.loads(row["decisions"]):
+                rnd.act(row["seat"], action)
+        except ValueError as exc:
+            return f"replay refused: {exc}"
+        result = rnd.outcome()
+        if result is None:
+            return "replay: the decisions do not finish the round"
+        seat = result.seat(row["seat"])
+        got = (
+            seat.ante_return,
+            seat.blind_return,
+            seat.play_return,
+            seat.trips_return,
+            seat.breakage,
+            seat.play,
+            format_cards(seat.hole, ""),
+            format_cards(result.board, ""),
+        )
+        want = (
+            row["ante_return"],
+            row["blind_return"],
+            row["play_return"],
+            row["trips_return"],
+            row["breakage"],
+            row["play"],
+            row["player_hole"],
+            row["board"],
+        )
+        if got != want:
+            return f"replay settles differently: engine {got}, ledger {want}"
+        return ""

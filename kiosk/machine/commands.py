@@ -1,0 +1,148 @@
+"""Commands into the cabinet controller: small frozen records, one per operation.
+
+A screen, the CLI, a network station and a test all say the same thing the same way:
+``machine.execute(PlaceChip("ante", 500))``.  :meth:`kiosk.machine.controller.Machine.execute`
+dispatches each command type through one handler map; a refusal is raised as a
+:class:`kiosk.machine.errors.MachineError` subclass (caught by type), before any state
+changes.  Amounts are integer cents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.uth.round import Action
+from kiosk.machine.types import Spot
+
+
+@dataclass(frozen=True)
+class PlaceChip:
+    """Add a chip of ``cents`` to the Ante (the Blind follows) or the Trips spot."""
+
+    spot: Spot
+    cents: int
+
+
+@dataclass(frozen=True)
+class ClearBets:
+    """Take back the chips placed since the last round."""
+
+
+@dataclass(frozen=True)
+class RepeatBets:
+    """Place the previous round's Ante and Trips again."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Wager the placed chips and deal the round."""
+
+
+@dataclass(frozen=True)
+class Decide:
+    """The player's decision in the round in progress."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class CashOut:
+    """Move every credit into a payout (ticket or handpay)."""
+
+
+@dataclass(frozen=True)
+class InsertCredits:
+    """Credits from a source that needs no device handshake (``source``: e.g. ``bill:2000``)."""
+
+    cents: int
+    source: str
+
+
+@dataclass(frozen=True)
+class BillCredited:
+    """The validator reported VEND VALID for ``transaction_id`` (credited exactly once)."""
+
+    denomination_cents: int
+    transaction_id: str
+
+
+@dataclass(frozen=True)
+class OperatorLogin:
+    """An operator types a PIN; the result is the role logged in."""
+
+    pin: str
+
+
+@dataclass(frozen=True)
+class OperatorLogout:
+    """The operator leaves."""
+
+
+@dataclass(frozen=True)
+class ClearTilt:
+    """An attendant clears the tilt ``code``."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class SetDoor:
+    """The main door switch: ``open`` True when the door opened."""
+
+    open: bool
+
+
+@dataclass(frozen=True)
+class HandpayReset:
+    """The attendant has paid the pending handpay."""
+
+
+@dataclass(frozen=True)
+class SetPaytable:
+    """A technician installs the paytable file at ``path``."""
+
+    path: str | Path
+
+
+@dataclass(frozen=True)
+class SetLimits:
+    """A technician narrows the table limits (cents; ``None`` keeps the value)."""
+
+    ante_min: int | None = None
+    ante_max: int | None = None
+    trips_min: int | None = None
+    trips_max: int | None = None
+
+
+@dataclass(frozen=True)
+class RamClearRequest:
+    """A manager asks for a RAM clear; the result is the confirmation code."""
+
+
+@dataclass(frozen=True)
+class RamClear:
+    """A manager confirms the RAM clear with the code :class:`RamClearRequest` returned."""
+
+    confirm_code: str
+
+
+Command = (
+    PlaceChip
+    | ClearBets
+    | RepeatBets
+    | Deal
+    | Decide
+    | CashOut
+    | InsertCredits
+    | BillCredited
+    | OperatorLogin
+    | OperatorLogout
+    | ClearTilt
+    | SetDoor
+    | HandpayReset
+    | SetPaytable
+    | SetLimits
+    | RamClearRequest
+    | RamClear
+)

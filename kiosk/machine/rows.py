@@ -1,0 +1,75 @@
+"""A round of seat 1 as ledger row columns (at the deal and at settlement), and the
+same round rebuilt from its deck, bets and decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import format_cards
+from engine.uth.paytable import Paytable
+from engine.uth.round import Action, RoundSettled, UthRound
+from engine.uth.settlement import Outcome
+from kiosk.machine.types import SEAT
+
+
+def replay_round(
+    paytable: Paytable, deck: Sequence[int], ante: int, trips: int, actions: Sequence[Action | str]
+) -> UthRound:
+    """Rebuild a round of seat 1 from its deck, bets and decisions (the engine is deterministic)."""
+    rnd = UthRound(paytable, deck)
+    rnd.place_bets(SEAT, ante, trips)
+    rnd.deal()
+    for action in actions:
+        rnd.act(SEAT, action)
+    return rnd
+
+
+def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]:
+    """The round row's columns at the deal (seat 1): bets, hole cards, credits."""
+    view = rnd.view(SEAT)
+    return {
+        "started_at": at,
+        "seat": SEAT,
+        "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
+        "paytable_sha256": rnd.paytable.sha256,
+        "ante": view.ante,
+        "blind": view.ante,
+        "trips": view.trips,
+        "play": 0,
+        "decisions": "[]",
+        "player_hole": format_cards(view.hole, ""),
+        "credits_before": credits_before,
+        "credits_after": credits_before - rnd.staked(SEAT),
+    }
+
+
+def settled_columns(
+    result: RoundSettled, credits_before: int, at: str, jackpot_limit: int
+) -> dict[str, Any]:
+    """The round row's columns filled at settlement (seat 1).  A return of
+    ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
+    seat = result.seat(SEAT)
+    returned = seat.returned
+    jackpot = returned if returned >= jackpot_limit else 0
+    return {
+        "state": "settled",
+        "settled_at": at,
+        "dealer_hole": format_cards(result.dealer_hole, ""),
+        "board": format_cards(result.board, ""),
+        "player_hand": seat.hand_name,
+        "player_category": seat.category.name.lower(),
+        "dealer_hand": result.dealer_hand_name,
+        "dealer_category": result.dealer_category.name.lower(),
+        "dealer_qualifies": int(result.dealer_qualifies),
+        "outcome": Outcome(seat.outcome).name.lower(),
+        "ante_return": seat.ante_return,
+        "blind_return": seat.blind_return,
+        "play_return": seat.play_return,
+        "trips_return": seat.trips_return,
+        "breakage": seat.breakage,
+        "breakage_unit": result.breakage_unit,
+        "paid": returned - jackpot,
+        "jackpot": jackpot,
+        "credits_after": credits_before - seat.staked + returned - jackpot,
+    }

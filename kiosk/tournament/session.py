@@ -1,0 +1,729 @@
+"""The kiosk's tournament controller: one cabinet's game of sit-and-go Hold'em, headless.
+
+The screens (``kiosk/ui/scenes/tournament*.py``) drive a :class:`TournamentSession`
+and draw what it says; tests drive it with no screen at all.  The rules are the engine's
+(:mod:`engine.holdem.tournament`, :mod:`engine.holdem.hand`); the session only adds what a cabinet
+needs around them:
+
+* **Seats through one interface.**  Every seat is driven by an
+  :class:`engine.holdem.tournament.SeatController`: the local player (``HumanSeat``: the screen
+  calls :meth:`TournamentSession.act`), a computer player (``BotSeat``) or a player on
+  another cabinet (``RemoteSeat``: a network layer calls :meth:`deliver` and
+  :meth:`set_connected`; while away the seat's fallback bot plays).  The session asks
+  whichever controller's turn it is, so a seat changes hands without the rest knowing.
+* **Pacing.**  Computer players take :data:`AI_DELAYS` seconds over a move (AI speed
+  slow, normal, fast) and new board cards get a moment on the table; the result of a
+  hand stays until :meth:`next_hand`.  Once the local player is out, the rest of the
+  game is played out at once (in slices of at most :data:`FAST_BUDGET` seconds a frame)
+  to settle the final standings.
+* **Equity assist** for the local player (1,500 random deals) is computed in slices of
+  :data:`EQUITY_SLICE` deals per :meth:`update`, so a frame never waits for it, and only
+  when cards come out or somebody folds.
+* **Persistence.**  After every action, every new hand and every change of preference,
+  the whole game is saved (:class:`kiosk.tournament.store.TournamentStore`, one SQLite
+  transaction).  :meth:`TournamentSession.resume` picks it up after a power cut.  A
+  finished game is recorded (and its save deleted) in one transaction.
+
+Chips are points: nothing here touches credits, meters or the ledger's tables.
+
+Several cabinets at one table (the next step)
+---------------------------------------------
+What is here: every seat goes through a controller, so a seat can be handed to a player
+on another cabinet (:meth:`TournamentSession.attach_remote`), fed their moves
+(:meth:`deliver`, checked by the rules when played: a refused move is dropped and the
+player asked again), marked away or back (:meth:`set_connected`: the seat's bot plays
+while they are away), and shown only its own cards (:meth:`view_for`).  ``listeners``
+are called after every change, for a network layer to push each seat its new view.
+What remains: one cabinet (or a server) must own the game and the deck -- the others
+send moves and receive views, never the whole state; a transport with authenticated,
+ordered, idempotent messages (move ids, the hand number and history length a move
+answers, so a late or repeated move cannot land on the wrong decision); the away timer
+(seed 000: about 45 s) and reconnection; the "Next hand" vote (every player still in, or
+a timeout); remote seats in the saved state (today a resumed game rebuilds them as bots);
+each cabinet's own records of the game; and an operator view of linked cabinets.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.errors import IllegalActionError
+from engine.hands.evaluator import evaluate
+from engine.holdem.bots import SEED003_PLAYERS, Difficulty
+from engine.holdem.equity import ASSIST_SAMPLES, Equity, estimate_equity, numpy_generator
+from engine.holdem.hand import Action, HandShown, LegalActions, PlayerView, Record, record_to_dict
+from engine.holdem.tournament import (
+    BLIND_LEVELS,
+    SEED003_TABLE,
+    TABLES,
+    GameSummary,
+    HumanSeat,
+    RemoteSeat,
+    SeatController,
+    SeatSpec,
+    Tournament,
+    TournamentConfig,
+)
+from engine.rng import RandomSource
+from kiosk.tournament.store import TournamentStore, TournamentStoreError
+
+log = logging.getLogger(__name__)
+
+SESSION_VERSION = 1
+SPEEDS = ("slow", "normal", "fast")
+#: Seconds a computer player takes over one move, by AI speed.
+AI_DELAYS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.35}
+#: Extra seconds new board cards stay before the next computer move, by AI speed.
+BOARD_PAUSE: dict[str, float] = {"slow": 1.0, "normal": 0.6, "fast": 0.25}
+#: Deals of the equity assist computed per :meth:`TournamentSession.update`.
+EQUITY_SLICE = 300
+#: Seconds of bot play per update while the rest of the game is played out.
+FAST_BUDGET = 0.008
+
+#: The setup screen's choices (seed 000): starting chips, blind increase.
+CHIP_CHOICES = (1000, 1500, 2000, 3000, 5000)
+INCREASE_CHOICES: tuple[int | None, ...] = (5, 10, 15, None)
+
+
+def round_to(amount: int, step: int) -> int:
+    """``amount`` to the nearest multiple of ``step`` (halves go up)."""
+    if step <= 1:
+        return int(amount)
+    return int((amount + step // 2) // step * step)
+
+
+@dataclass(frozen=True)
+class RaiseRange:
+    """The amounts the local player may bet or raise to (totals for the round, "to").
+
+    In between the minimum and all in, amounts are rounded to the small blind (seed 000);
+    the minimum itself and all in are always allowed as they are."""
+
+    min_to: int
+    max_to: int
+    small_blind: int
+    big_blind: int
+    legal: LegalActions
+
+    @classmethod
+    def of(cls, legal: LegalActions) -> RaiseRange:
+        return cls(legal.min_to, legal.max_to, legal.small_blind, legal.big_blind, legal)
+
+    def clamp(self, amount: float) -> int:
+        if amount >= self.max_to:
+            return self.max_to
+        if amount <= self.min_to:
+            return self.min_to
+        return max(self.min_to, min(self.max_to, round_to(int(round(amount)), self.small_blind)))
+
+    def nudge(self, amount: int, steps: int) -> int:
+        """One big blind up or down per step (the − and + buttons, the arrow keys)."""
+        if steps < 0 and amount >= self.max_to and self.max_to - self.big_blind < self.min_to:
+            return self.min_to
+        return self.clamp(amount + steps * self.big_blind)
+
+    def preset(self, name: str) -> int:
+        """``min``, ``half`` (½ pot), ``three_quarters``, ``pot`` or ``all_in``: pot sizes
+        count the call first (seed 000), rounded to the small blind."""
+        if name == "min":
+            return self.min_to
+        if name == "all_in":
+            return self.max_to
+        fraction = {"half": 0.5, "three_quarters": 0.75, "pot": 1.0}[name]
+        return self.clamp(self.legal.pot_fraction_to(fraction))
+
+    def at(self, fraction: float) -> int:
+        """The slider: 0 is the minimum, 1 all in."""
+        f = max(0.0, min(1.0, fraction))
+        return self.clamp(self.min_to + f * (self.max_to - self.min_to))
+
+    def fraction(self, amount: int) -> float:
+        span = self.max_to - self.min_to
+        return 1.0 if span <= 0 else max(0.0, min(1.0, (amount - self.min_to) / span))
+
+    def action(self, amount: int) -> Action:
+        """The action for a chosen amount: all in when it reaches the stack."""
+        to = self.clamp(amount)
+        if to >= self.max_to:
+            return Action.all_in()
+        return Action.bet(to) if self.legal.can_bet else Action.raise_to(to)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """The setup screen: seats, the table, and the player's preferences.
+
+    The defaults are seed 003's game: you and Ike, Max, Rosa, Jules and Nina (Normal),
+    1,500 chips, blinds 10/20 going up every 5 hands."""
+
+    players: int = 6
+    strengths: tuple[str, ...] = (Difficulty.NORMAL.value,) * 5
+    starting_chips: int = SEED003_TABLE.starting_chips
+    starting_level: int = SEED003_TABLE.starting_level
+    hands_per_level: int | None = SEED003_TABLE.hands_per_level
+    ai_speed: str = "normal"
+    equity_assist: bool = True
+    human_name: str = "You"
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 6:
+            raise ValueError("2 to 6 players")
+        if len(self.strengths) < self.players - 1:
+            raise ValueError("a strength for every computer player")
+        for s in self.strengths:
+            Difficulty(s)
+        if self.ai_speed not in SPEEDS:
+            raise ValueError(f"AI speed is one of {', '.join(SPEEDS)}")
+
+    def with_strength(self, index: int, strength: str) -> TournamentSettings:
+        s = list(self.strengths)
+        s[index] = Difficulty(strength).value
+        return replace(self, strengths=tuple(s))
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """Seed 003's players, clockwise from the human's left."""
+        return SEED003_PLAYERS[: self.players - 1]
+
+    def seats(self) -> list[SeatSpec]:
+        out = [SeatSpec(self.human_name, kind="human")]
+        for name, strength in zip(self.bot_names, self.strengths, strict=False):
+            out.append(SeatSpec(name, "bot", strength, name))  # personality fixed: survives a resume
+        return out
+
+    def table_key(self) -> str:
+        """The named table these settings are (seed 003's game first), else ``custom``."""
+        chips, level, per = self.starting_chips, self.starting_level, self.hands_per_level
+        t = SEED003_TABLE
+        if (self.players, chips, level, per) == (6, t.starting_chips, t.starting_level, t.hands_per_level):
+            return t.key
+        order = (["heads_up"] if self.players == 2 else []) + [
+            k for k in TABLES if k not in ("custom", "heads_up")]
+        for key in order:
+            spec = TABLES[key]
+            lo, hi = spec.players
+            if lo <= self.players <= hi and (chips, level, per) == (
+                    spec.starting_chips, spec.starting_level, spec.hands_per_level):
+                return key
+        return "custom"
+
+    def config(self) -> TournamentConfig:
+        key = self.table_key()
+        if key != "custom":
+            return TournamentConfig.for_table(key, self.seats())
+        blinds = BLIND_LEVELS[self.starting_level]
+        return TournamentConfig.for_table(key, self.seats(), starting_chips=self.starting_chips,
+                                          starting_blinds=(blinds.small, blinds.big),
+                                          hands_per_level=self.hands_per_level)
+
+
+# --------------------------------------------------------------------------- history
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """One hand of the history: its public records (``record_to_dict`` form), the local
+    player's own cards, and the result once it is over."""
+
+    number: int
+    button: int
+    blinds: tuple[int, int]
+    records: list[dict[str, Any]]
+    my_cards: tuple[int, ...] | None
+    result: dict[str, Any] | None
+    in_progress: bool
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the screen may want to mark (a sound, a note): ``kind`` is ``hand``,
+    ``board``, ``action``, ``hand_over``, ``blinds_up``, ``out`` or ``game_over``."""
+
+    kind: str
+    seat: int | None = None
+    data: Any = None
+
+
+@dataclass
+class _EquityJob:
+    key: tuple[Any, ...]
+    done: int = 0
+    win: float = 0.0
+    tie: float = 0.0
+    share: float = 0.0
+    opponents: int = 0
+
+
+# --------------------------------------------------------------------------- session
+
+
+@dataclass
+class SessionState:
+    """The session's own saved state, beside the tournament's."""
+
+    human_seat: int = 0
+    ai_speed: str = "normal"
+    equity_assist: bool = True
+    play_time_s: float = 0.0
+    my_holes: dict[int, tuple[int, int]] = field(default_factory=dict)
+    fast_forward: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": SESSION_VERSION, "human_seat": self.human_seat, "ai_speed": self.ai_speed,
+                "equity_assist": self.equity_assist, "play_time_s": round(self.play_time_s, 3),
+                "my_holes": {str(k): list(v) for k, v in self.my_holes.items()},
+                "fast_forward": self.fast_forward}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SessionState:
+        return cls(human_seat=int(d.get("human_seat", 0)), ai_speed=str(d.get("ai_speed", "normal")),
+                   equity_assist=bool(d.get("equity_assist", True)),
+                   play_time_s=float(d.get("play_time_s", 0.0)),
+                   my_holes={int(k): (int(v[0]), int(v[1])) for k, v in d.get("my_holes", {}).items()},
+                   fast_forward=bool(d.get("fast_forward", False)))
+
+
+class TournamentSession:
+    """One cabinet's tournament: the local player in ``human_seat``, the others bots or
+    remote players.  Call :meth:`update` every frame; the screen calls :meth:`act` and
+    :meth:`next_hand`.  ``version`` changes whenever anything shown changes."""
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        *,
+        game_id: str | None = None,
+        store: TournamentStore | None = None,
+        state: SessionState | None = None,
+        rng: RandomSource | None = None,
+        equity_samples: int = ASSIST_SAMPLES,
+        equity_slice: int = EQUITY_SLICE,
+    ) -> None:
+        self.t = tournament
+        self.game_id = game_id or uuid.uuid4().hex
+        self.store = store
+        self.state = state or SessionState()
+        self.equity_samples = equity_samples
+        self.equity_slice = max(1, equity_slice)
+        self._eq_rng = numpy_generator(rng.randbelow(1 << 63) if rng is not None else None)
+        self._eq_job: _EquityJob | None = None
+        self._equity: Equity | None = None
+        self.version = 0
+        self._wait = 0.0  # seconds the seat to act has been thinking
+        self._pause = 0.0  # extra seconds before the next computer move (new cards)
+        self.events: list[Event] = []
+        self.store_error: str | None = None
+        self.summary: GameSummary | None = None
+        self.recorded = False
+        self.listeners: list[Callable[[TournamentSession], None]] = []
+        self._seen = self._observe()
+
+    # -- making one -----------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        settings: TournamentSettings | TournamentConfig,
+        *,
+        store: TournamentStore | None = None,
+        rng: RandomSource | None = None,
+        bot_samples: int | None = None,
+        human_seat: int = 0,
+        **kwargs: Any,
+    ) -> TournamentSession:
+        """A new game: the button goes to a random player and the first hand is dealt
+        (and saved: it replaces any saved game)."""
+        if isinstance(settings, TournamentSettings):
+            config = settings.config()
+            state = SessionState(human_seat, settings.ai_speed, settings.equity_assist)
+        else:
+            config = settings
+            state = SessionState(human_seat)
+        t = Tournament(config, rng=rng, bot_samples=bot_samples)
+        session = cls(t, store=store, state=state, rng=rng, **kwargs)
+        session._deal()
+        return session
+
+    @classmethod
+    def resume(
+        cls,
+        store: TournamentStore,
+        *,
+        rng: RandomSource | None = None,
+        bot_samples: int | None = None,
+        **kwargs: Any,
+    ) -> TournamentSession | None:
+        """The saved game exactly as it was at its last action, or ``None``."""
+        loaded = store.load()
+        if loaded is None:
+            return None
+        game_id, data, session_data = loaded
+        t = Tournament.from_dict(data, rng=rng, bot_samples=bot_samples)
+        session = cls(t, game_id=game_id, store=store, state=SessionState.from_dict(session_data), rng=rng,
+                      **kwargs)
+        if t.is_over:
+            session._finish()
+        return session
+
+    # -- queries ----------------------------------------------------------------------------
+    @property
+    def human_seat(self) -> int:
+        return self.state.human_seat
+
+    @property
+    def ai_speed(self) -> str:
+        return self.state.ai_speed
+
+    @property
+    def equity_assist(self) -> bool:
+        return self.state.equity_assist
+
+    @property
+    def is_over(self) -> bool:
+        return self.t.is_over
+
+    @property
+    def hand_over(self) -> bool:
+        return self.t.hand_over
+
+    @property
+    def human_out(self) -> bool:
+        return self.human_seat in self.t.places and self.t.places[self.human_seat] != 1
+
+    @property
+    def playing_out(self) -> bool:
+        """The local player is out and the rest of the game is being played out."""
+        return self.state.fast_forward and not self.is_over
+
+    @property
+    def my_turn(self) -> bool:
+        return self.t.to_act == self.human_seat and not self.hand_over
+
+    def view(self) -> PlayerView | None:
+        """What the local player may see of the hand (``None`` before the first deal)."""
+        return self.t.view(self.human_seat) if self.t.hand is not None else None
+
+    def legal(self) -> LegalActions | None:
+        return self.t.legal_actions() if self.my_turn else None
+
+    def raise_range(self) -> RaiseRange | None:
+        la = self.legal()
+        return RaiseRange.of(la) if la is not None and la.can_bet_or_raise else None
+
+    def seat_kind(self, seat: int) -> str:
+        """``local``, ``bot`` or ``remote`` (a remote seat's bot plays while it is away)."""
+        if seat == self.human_seat:
+            return "local"
+        return getattr(self.t.controllers.get(seat), "kind", "bot")
+
+    def controller(self, seat: int) -> SeatController:
+        return self.t.controllers[seat]
+
+    def equity(self) -> tuple[Equity | None, bool]:
+        """``(estimate, computing)``: the estimate for the cards shown now (``None`` while
+        it is being worked out, when the assist is off or the player holds no cards)."""
+        if not self.equity_assist:
+            return None, False
+        job = self._eq_job
+        if job is None:
+            return None, False
+        return self._equity, self._equity is None
+
+    def hand_name_strength(self) -> int | None:
+        """Strength of the local player's best hand with the board (flop onwards)."""
+        v = self.view()
+        if v is None or len(v.hole_cards) != 2 or len(v.board) < 3:
+            return None
+        return int(evaluate([*v.hole_cards, *v.board]))
+
+    def history(self) -> list[HandLog]:
+        """Every hand so far, oldest first, the hand being played included."""
+        out = []
+        for entry in self.t.hand_log:
+            n = int(entry["hand"])
+            out.append(HandLog(n, int(entry["button"]), tuple(entry["blinds"]), entry["records"],
+                               self.state.my_holes.get(n), entry.get("result"), False))
+        h = self.t.hand
+        if h is not None and not h.is_over:
+            recs = [record_to_dict(r) for r in h.public_history(viewer=None)]
+            out.append(HandLog(self.t.hand_number, h.button, (h.small_blind, h.big_blind), recs,
+                               self.state.my_holes.get(self.t.hand_number), None, True))
+        return out
+
+    def pop_events(self) -> list[Event]:
+        out, self.events = self.events, []
+        return out
+
+    # -- the local player ----------------------------------------------------------------------
+    def act(self, action: Action) -> Record:
+        """The local player's move (through its seat controller, like any other seat).
+
+        Raises :class:`IllegalActionError` (nothing changes) if it is not their turn or the
+        rules do not allow it."""
+        seat = self.human_seat
+        if not self.my_turn or self.t.hand is None:
+            raise IllegalActionError("it is not your turn")
+        self.t.hand.verify_action(action, seat)
+        ctrl = self.t.controllers[seat]
+        if not isinstance(ctrl, HumanSeat):
+            raise IllegalActionError("this seat is not played from this cabinet")
+        ctrl.submit(action)
+        return self._step(seat)
+
+    def fold(self) -> Record:
+        la = self.legal()
+        return self.act(Action.check() if la is not None and la.can_check else Action.fold())
+
+    def check_or_call(self) -> Record:
+        la = self.legal()
+        return self.act(Action.check() if la is None or la.can_check else Action.call())
+
+    def bet_to(self, amount: int) -> Record:
+        rr = self.raise_range()
+        if rr is None:
+            raise IllegalActionError("you cannot bet or raise now")
+        return self.act(rr.action(amount))
+
+    def all_in(self) -> Record:
+        return self.act(Action.all_in())
+
+    def next_hand(self) -> bool:
+        """"Next hand": deal it (or, the local player being out, play the game out)."""
+        if self.is_over or not self.hand_over:
+            return False
+        if self.human_out:
+            if not self.state.fast_forward:
+                self.state.fast_forward = True
+                self._changed()
+            return True
+        self._deal()
+        return True
+
+    def set_ai_speed(self, speed: str) -> None:
+        if speed not in SPEEDS:
+            raise ValueError(f"AI speed is one of {', '.join(SPEEDS)}")
+        self.state.ai_speed = speed
+        self._changed()
+
+    def set_equity_assist(self, on: bool) -> None:
+        self.state.equity_assist = bool(on)
+        self._eq_job, self._equity = None, None
+        self._changed()
+
+    # -- remote seats (another cabinet) ----------------------------------------------------------
+    def attach_remote(self, seat: int) -> RemoteSeat:
+        """Hand a computer player's seat to a player on another cabinet (its bot stays as
+        the fallback while they are away)."""
+        if seat == self.human_seat:
+            raise ValueError("the local player's seat")
+        ctrl = self.t.controllers[seat]
+        if isinstance(ctrl, RemoteSeat):
+            return ctrl
+        bot = getattr(ctrl, "bot", None)
+        if bot is None:
+            raise ValueError(f"seat {seat} has no computer player to fall back on")
+        remote = RemoteSeat(bot)
+        self.t.controllers[seat] = remote
+        self._changed(save=False)
+        return remote
+
+    def deliver(self, seat: int, action: Action) -> None:
+        """A remote player's move, as received (checked when its turn is played)."""
+        ctrl = self.t.controllers[seat]
+        if not isinstance(ctrl, RemoteSeat):
+            raise ValueError(f"seat {seat} is not a remote seat")
+        ctrl.deliver(action)
+
+    def set_connected(self, seat: int, connected: bool) -> None:
+        ctrl = self.t.controllers[seat]
+        if isinstance(ctrl, RemoteSeat):
+            ctrl.set_connected(connected)
+            self._changed(save=False)
+
+    def view_for(self, seat: int) -> PlayerView:
+        """What to send to the cabinet playing ``seat``: its own cards only, never the deck."""
+        return self.t.view(seat)
+
+    # -- time ----------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """Advance ``dt`` seconds: one slice of the equity assist, then whatever seat is due."""
+        if self.is_over:
+            if not self.recorded:
+                self._finish()
+            return
+        self.state.play_time_s += dt
+        self._equity_slice()
+        if self.state.fast_forward:
+            self._play_out()
+            return
+        if self.t.hand is None or self.hand_over:
+            return
+        seat = self.t.to_act
+        if seat is None or seat == self.human_seat:
+            return
+        ctrl = self.t.controllers[seat]
+        if isinstance(ctrl, RemoteSeat) and ctrl.connected:
+            if ctrl.inbox:
+                try:
+                    self._step(seat)
+                except IllegalActionError:
+                    pass  # refused (logged) and dropped: the player is asked again
+            return
+        self._wait += dt
+        if self._wait < AI_DELAYS[self.ai_speed] + self._pause:
+            return
+        self._step(seat)
+
+    def _play_out(self) -> None:
+        start = time.perf_counter()
+        while not self.is_over and time.perf_counter() - start < FAST_BUDGET:
+            if self.hand_over:
+                self.t.start_hand()
+                self._changed(save=False)
+                continue
+            seat = self.t.to_act
+            if seat is None:
+                break
+            if not self.t.step():
+                break  # a remote player is to act: wait for them
+            self._changed(save=self.hand_over)  # saved once a hand (the local player is out)
+        if self.is_over:
+            self._finish()
+
+    def _step(self, seat: int) -> Record:
+        """Let ``seat``'s controller play its move; returns the record."""
+        n = len(self.t.hand.history) if self.t.hand is not None else 0
+        try:
+            done = self.t.step()
+        except IllegalActionError as exc:  # a remote player's move the rules refuse: dropped
+            log.warning("seat %s: move refused: %s", seat, exc.reason)
+            self._wait = 0.0
+            raise
+        if not done or self.t.hand is None:
+            raise IllegalActionError("the seat did not move")
+        record = next(r for r in self.t.hand.history[n:] if getattr(r, "seat", None) == seat)
+        self._wait = 0.0
+        self._changed()
+        return record
+
+    def _deal(self) -> None:
+        self.t.start_hand()
+        h = self.t.hand
+        if h is not None and h.hole_cards[self.human_seat] is not None:
+            self.state.my_holes[self.t.hand_number] = tuple(h.hole_cards[self.human_seat])  # type: ignore[assignment]
+        self._wait = 0.0
+        self._changed()
+
+    # -- bookkeeping ------------------------------------------------------------------------------
+    def _observe(self) -> tuple[Any, ...]:
+        h = self.t.hand
+        return (self.t.hand_number, len(h.board) if h is not None else 0, len(h.history) if h is not None else 0,
+                self.t.hand_over, self.t.level_for_hand(max(1, self.t.hand_number)), frozenset(self.t.places))
+
+    def _changed(self, save: bool = True) -> None:
+        """Note what changed (events, pacing), save, tell the listeners."""
+        before, now = self._seen, self._observe()
+        self._seen = now
+        h = self.t.hand
+        self._pause = 0.0
+        if h is not None:
+            if now[0] != before[0]:
+                self.events.append(Event("hand", data=now[0]))
+                self._pause = BOARD_PAUSE[self.ai_speed]  # the cards are dealt: a moment to look
+                if now[4] != before[4] and now[0] > 1:
+                    self.events.append(Event("blinds_up", data=BLIND_LEVELS[now[4]]))
+            start = before[2] if now[0] == before[0] else 0
+            for r in h.history[start:]:
+                if type(r).__name__ in ("Folded", "Checked", "Called", "BetMade", "Raised"):
+                    self.events.append(Event("action", r.seat, r))  # type: ignore[union-attr]
+            if now[1] > (before[1] if now[0] == before[0] else 0):
+                self.events.append(Event("board", data=now[1]))
+                self._pause = BOARD_PAUSE[self.ai_speed]
+            if now[3] and not before[3]:
+                self.events.append(Event("hand_over", data=self.t.hand_number))
+        for seat in sorted(now[5] - before[5], key=lambda x: -self.t.places[x]):
+            if self.t.places[seat] != 1:  # the champion is not out
+                self.events.append(Event("out", seat, self.t.places[seat]))
+        if self.is_over and self.t.champion not in before[5]:
+            self.events.append(Event("game_over", self.t.champion))
+        self.version += 1
+        if save:
+            self.save()
+        for cb in list(self.listeners):
+            cb(self)
+
+    def save(self) -> None:
+        if self.store is None or self.recorded:
+            return
+        try:
+            self.store.save(self.game_id, self.t.to_dict(), self.state.to_dict())
+            self.store_error = None
+        except TournamentStoreError as exc:
+            log.error("tournament not saved: %s", exc.reason)
+            self.store_error = exc.reason
+
+    def _finish(self) -> None:
+        """Record the finished game (and drop its save) once."""
+        if self.recorded or not self.is_over:
+            return
+        self.summary = self.t.summary(self.human_seat, duration_s=self.state.play_time_s)
+        if self.store is not None:
+            try:
+                self.store.finish(self.game_id, self.summary)
+            except Exception as exc:  # noqa: BLE001 - a store error, or sqlite's own
+                log.error("tournament not recorded: %s", exc)
+                self.store_error = str(exc)
+                return
+        self.recorded = True
+        self.version += 1
+
+    def abandon(self) -> None:
+        """"Abandon this game": deleted without being recorded."""
+        if self.store is not None:
+            try:
+                self.store.discard()
+            except Exception as exc:  # noqa: BLE001
+                log.error("abandoned tournament not deleted: %s", exc)
+        self.recorded = True  # nothing more is saved or recorded
+
+    # -- equity --------------------------------------------------------------------------------
+    def _equity_slice(self) -> None:
+        if not self.equity_assist:
+            return
+        v = self.view()
+        if v is None or self.hand_over or len(v.hole_cards) != 2 or not v.in_hand[v.seat]:
+            if self._eq_job is not None:
+                self._eq_job, self._equity = None, None
+                self.version += 1
+            return
+        key = (tuple(v.hole_cards), tuple(v.board), v.opponents)
+        job = self._eq_job
+        if job is None or job.key != key:
+            job = self._eq_job = _EquityJob(key, opponents=v.opponents)
+            self._equity = None
+            self.version += 1
+        if self._equity is not None:
+            return
+        n = min(self.equity_slice, self.equity_samples - job.done)
+        e = estimate_equity(v.hole_cards, v.board, v.opponents, samples=n, rng=self._eq_rng)
+        job.win += e.win * n
+        job.tie += e.tie * n
+        job.share += e.equity * n
+        job.done += n
+        if job.done >= self.equity_samples:
+            d = job.done
+            self._equity = Equity(job.win / d, job.tie / d, job.share / d, d, job.opponents)
+            self.version += 1
+
+
+def shown_cards(records: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:
+    """Seat -> cards shown at the showdown, from a hand's records."""
+    return {int(r["seat"]): (int(r["cards"][0]), int(r["cards"][1])) for r in records
+            if r.get("type") == HandShown.__name__}

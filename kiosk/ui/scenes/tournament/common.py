@@ -1,0 +1,299 @@
+"""What the tournament screens share: the session holder, words and numbers, the top bar.
+
+The tournament (free play, chips are points) lives beside the casino game: its screens
+never read or change the credit meter.  :func:`context` keeps one
+:class:`TournamentContext` on the app -- the store (the tournament's tables in the
+cabinet's SQLite file), the session being played and the setup screen's choices.
+Everything shown is translated when drawn (names of actions, places, tables) from the
+session's structured records, so the language can change in the middle of a game.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from engine.rng import RandomSource
+from kiosk.tournament.session import TournamentSession, TournamentSettings
+from kiosk.tournament.store import TournamentStore, TournamentStoreError
+from kiosk.ui import i18n, theme
+from kiosk.ui.i18n import N_, P_, _, pgettext, tr
+from kiosk.ui.widgets import Button
+
+if TYPE_CHECKING:
+    from kiosk.ui.app import App
+
+log = logging.getLogger(__name__)
+
+TOP_H = 94
+#: Seconds without a touch before a tournament screen gives way to the attract screen
+#: (the game is saved: the Tournament button continues it).
+IDLE_TABLE = 300.0
+IDLE_OTHER = 90.0
+
+STRENGTH_NAMES = {"easy": P_("strength", "Easy"), "normal": P_("strength", "Normal"),
+                  "hard": P_("strength", "Hard")}
+SPEED_NAMES = {"slow": N_("Slow"), "normal": N_("Normal"), "fast": N_("Fast")}
+TABLE_NAMES = {
+    "seed003": N_("Texas Hold'em"),
+    "classic": N_("Classic"),
+    "turbo": N_("Turbo"),
+    "deep": N_("Deep Stack"),
+    "steady": N_("Steady Blinds"),
+    "heads_up": N_("Heads-Up"),
+    "custom": N_("Custom"),
+}
+PLACES = (P_("place", "1st"), P_("place", "2nd"), P_("place", "3rd"), P_("place", "4th"),
+          P_("place", "5th"), P_("place", "6th"))
+STREET_NAMES = {1: N_("Flop"), 2: N_("Turn"), 3: N_("River")}
+
+
+# -- the session holder -----------------------------------------------------------------------
+class TournamentContext:
+    """The app's tournament: store, session and setup choices (one per cabinet).
+
+    ``rng`` and ``bot_samples`` are for tests (reproducible deals, fast bots); a cabinet
+    leaves them ``None`` (the OS generator, the strengths' own Monte-Carlo samples)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.settings = TournamentSettings()
+        self.session: TournamentSession | None = None
+        self.rng: RandomSource | None = None
+        self.bot_samples: int | None = None
+        self.equity_slice: int | None = None
+        self._store: TournamentStore | None = None
+        self.store_problem: str | None = None
+
+    def db_path(self) -> Path | None:
+        machine = self.app.model.machine
+        config = getattr(machine, "config", None)
+        path = getattr(config, "db_path", None)
+        if path is None:
+            ledger = getattr(machine, "ledger", None)
+            path = getattr(ledger, "path", None)
+        return Path(path) if path is not None else None
+
+    @property
+    def store(self) -> TournamentStore | None:
+        """The tournament's tables (opened on first use; ``None`` if the file cannot be used)."""
+        if self._store is None:
+            path = self.db_path()
+            if path is None:
+                self.store_problem = "no database"
+                return None
+            try:
+                self._store = TournamentStore.open(path)
+                self.store_problem = None
+            except TournamentStoreError as exc:
+                log.error("tournament store: %s", exc.reason)
+                self.store_problem = exc.reason
+        return self._store
+
+    def has_saved_game(self) -> bool:
+        if self.session is not None and not self.session.is_over and not self.session.recorded:
+            return True
+        store = self.store
+        return store is not None and store.has_saved_game()
+
+    def saved_info(self) -> dict[str, Any] | None:
+        s = self.session
+        if s is not None and not s.is_over and not s.recorded:
+            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left)}
+        store = self.store
+        if store is None:
+            return None
+        try:
+            return store.saved_summary()
+        except TournamentStoreError:
+            return None
+
+    def _kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"rng": self.rng, "bot_samples": self.bot_samples}
+        if self.equity_slice is not None:
+            kw["equity_slice"] = self.equity_slice
+        return kw
+
+    def new_game(self) -> TournamentSession:
+        store = self.store
+        self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
+        if store is None:  # played, but not saved nor recorded: say so on the table
+            self.session.store_error = self.store_problem or "no store"
+        return self.session
+
+    def resume(self) -> TournamentSession | None:
+        s = self.session
+        if s is not None and not s.recorded:
+            return s
+        store = self.store
+        if store is None:
+            return None
+        try:
+            self.session = TournamentSession.resume(store, **self._kwargs())
+        except (TournamentStoreError, ValueError, KeyError) as exc:
+            log.error("the saved tournament cannot be resumed: %s", exc)
+            self.session = None
+        return self.session
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+
+def context(app: App) -> TournamentContext:
+    ctx = getattr(app, "tournament", None)
+    if ctx is None:
+        ctx = TournamentContext(app)
+        app.tournament = ctx  # type: ignore[attr-defined]
+    return ctx
+
+
+# -- words and numbers -----------------------------------------------------------------------------
+def chips(n: int) -> str:
+    """Chips as the player reads them: ``1,500`` (French ``1 500``)."""
+    sep = pgettext("number format", "thousands separator")
+    return f"{int(n):,}".replace(",", "\x00").replace("\x00", sep)
+
+
+def percent(x: float) -> str:
+    # Translators: a percentage; keep {n}.
+    return pgettext("percent", "{n}%").format(n=round(100 * x))
+
+
+def place_name(place: int) -> str:
+    return tr(PLACES[place - 1]) if 1 <= place <= len(PLACES) else str(place)
+
+
+def seat_name(session: TournamentSession, seat: int) -> str:
+    """The local player is "You" in every language; computer players keep their names."""
+    if seat == session.human_seat:
+        return _("You")
+    return session.t.config.seats[seat].name
+
+
+def table_name(key: str) -> str:
+    return _(TABLE_NAMES.get(key, TABLE_NAMES["custom"]))
+
+
+def strength_name(key: str) -> str:
+    return tr(STRENGTH_NAMES[key]) if key in STRENGTH_NAMES else key
+
+
+def play_time(seconds: float) -> str:
+    if seconds < 60:
+        return _("Under a minute")
+    m = int(seconds // 60)
+    h, m = divmod(m, 60)
+    if h:
+        return _("{h} h {m} min").format(h=h, m=m)
+    return _("{m} min").format(m=m)
+
+
+def blinds_text(small: int, big: int) -> str:
+    return _("Blinds {small}/{big}").format(small=chips(small), big=chips(big))
+
+
+def record_text(session: TournamentSession, r: dict[str, Any]) -> str | None:
+    """One line of the hand history for a record (``record_to_dict`` form), or ``None``:
+    "Max: Raise to 120", "You: Call 40, all in", "Ike: Wins 300"."""
+    kind = r.get("type")
+    seat = r.get("seat")
+    all_in = bool(r.get("all_in"))
+    what: str | None = None
+    if kind == "BlindPosted":
+        what = (_("Small blind {amount}") if r["blind"] == "small" else _("Big blind {amount}")).format(
+            amount=chips(r["amount"]))
+    elif kind == "Folded":
+        what = _("Fold")
+    elif kind == "Checked":
+        what = _("Check")
+    elif kind == "Called":
+        what = _("Call {amount}").format(amount=chips(r["amount"]))
+    elif kind == "BetMade":
+        what = _("Bet {amount}").format(amount=chips(r["total"]))
+    elif kind == "Raised":
+        what = _("Raise to {amount}").format(amount=chips(r["total"]))
+    elif kind == "UncalledReturned":
+        what = _("{amount} not called, returned").format(amount=chips(r["amount"]))
+    elif kind == "HandShown":
+        from kiosk.ui.i18n import hand_name
+
+        what = _("Shows {hand}").format(hand=hand_name(int(r["strength"])))
+    elif kind == "PotAwarded":
+        lines = []
+        for w, share in zip(r["winners"], r["shares"], strict=False):
+            text = (_("Wins {amount}") if r["index"] == 0 else _("Wins {amount} from side pot {n}")).format(
+                amount=chips(share), n=r["index"])
+            lines.append(_("{name}: {action}").format(name=seat_name(session, int(w)), action=text))
+        return "\n".join(lines)
+    if what is None or seat is None:
+        return None
+    if all_in and kind in ("BlindPosted", "Called", "BetMade", "Raised"):
+        what = _("{action}, all in").format(action=what)
+    # Translators: a line of the hand history, "Max: Raise to 120".
+    return _("{name}: {action}").format(name=seat_name(session, int(seat)), action=what)
+
+
+def short_action(session: TournamentSession, record: Any) -> str:
+    """A seat's last move, short, for its panel on the table ("Raise 120", "All in")."""
+    kind = type(record).__name__
+    if getattr(record, "all_in", False) and kind in ("Called", "BetMade", "Raised"):
+        return _("All in")
+    if kind == "Folded":
+        return _("Fold")
+    if kind == "Checked":
+        return _("Check")
+    if kind == "Called":
+        return _("Call {amount}").format(amount=chips(record.total))
+    if kind == "BetMade":
+        return _("Bet {amount}").format(amount=chips(record.total))
+    if kind == "Raised":
+        return _("Raise to {amount}").format(amount=chips(record.total))
+    return ""
+
+
+# -- drawing ------------------------------------------------------------------------------------------
+def top_background(app: App, surface: pygame.Surface, h: float = TOP_H) -> None:
+    ui, lay = app.painter, app.layout
+    bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, h).bottom)
+    surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
+    pygame.draw.line(surface, theme.GOLD_DARK, (0, bar.bottom - 1), (lay.size[0], bar.bottom - 1),
+                     max(1, lay.px(2)))
+
+
+def title_bar(app: App, surface: pygame.Surface, title: str, subtitle: str = "", *, slim: bool = False,
+              width: float = 860) -> None:
+    """The bar of the tournament's secondary screens: a title and a line under it (beside
+    it when ``slim``: a 64-unit bar with no buttons)."""
+    top_background(app, surface, 64 if slim else TOP_H)
+    ui = app.painter
+    if slim:
+        ui.fitted(surface, title, 30, theme.GOLD, 420, bold=True, midleft=(22, 32))
+        if subtitle:
+            ui.fitted(surface, subtitle, 19, theme.MUTED, 800, midright=(1258, 33))
+        return
+    ui.fitted(surface, title, 34, theme.GOLD, width, bold=True, topleft=(22, 10))
+    if subtitle:
+        ui.fitted(surface, subtitle, 19, theme.MUTED, width, topleft=(24, 58))
+
+
+def points_only(app: App, surface: pygame.Surface, y: float = 700) -> None:
+    app.painter.fitted(surface, _("Chips are points only: no money."), 16, theme.MUTED, 600, bold=False,
+                       midbottom=(640, y))
+
+
+def back_button(label: str | None = None, x: float = 1046, y: float = 4, w: float = 228) -> Button:
+    return Button("back", (x, y, w, 86), label or _("BACK"), "back", style="dark", hint="Esc", size=26)
+
+
+def idle_for(app: App) -> float:
+    return app.now - app.last_input
+
+
+def language_button(x: float, y: float = 4, w: float = 150) -> Button:
+    return Button("language", (x, y, w, 86), i18n.native_name(i18n.language()), "language", style="dark",
+                  size=22, hint="L")

@@ -1,0 +1,198 @@
+"""Records (seed 000): totals -- games, wins and win rate, average place, play time, hands
+played and won, biggest pot, best hand, VPIP -- the finishing places, results by table
+and by computer strength, the recent games; Export JSON; Delete all (with a question).
+The cabinet keeps the latest 60 games."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pygame
+
+from engine.holdem.tournament import PlayerRecords
+from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.tournament.common import (
+    IDLE_OTHER,
+    chips,
+    context,
+    idle_for,
+    percent,
+    place_name,
+    play_time,
+    strength_name,
+    table_name,
+    title_bar,
+)
+from kiosk.ui.widgets import Button
+
+
+class TournamentRecordsScene(Scene):
+    name = "tournament_records"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.confirm = False
+        self.message: tuple[str, tuple[int, int, int]] | None = None
+        self.back_to = "attract"
+        self.games: list[tuple[str, Any]] = []
+
+    def reload(self) -> None:
+        store = context(self.app).store
+        try:
+            self.games = store.games() if store is not None else []
+        except Exception:  # noqa: BLE001 - a damaged table shows as no records
+            self.games = []
+
+    def enter(self, **kwargs: Any) -> None:
+        self.confirm = False
+        self.message = None
+        self.reload()
+        prev = self.app.previous
+        self.back_to = prev if prev in ("tournament_results", "tournament_setup") else "attract"
+
+    def buttons(self) -> list[Button]:
+        if self.confirm:
+            return [Button("confirm_delete", (350, 430, 280, 96), _("DELETE"), "confirm_delete", style="fold",
+                           size=28),
+                    Button("cancel_delete", (650, 430, 280, 96), _("CANCEL"), "back", style="plain", hint="Esc",
+                           size=28)]
+        have = bool(self.games)
+        y = 626
+        return [
+            Button("back", (16, y, 300, 86), _("BACK"), "back", style="dark", hint="Esc", size=28),
+            Button("export", (640, y, 300, 86), _("EXPORT JSON"), "export", style="plain", size=26, enabled=have),
+            Button("delete", (964, y, 300, 86), _("DELETE ALL"), "delete", style="fold", size=26, enabled=have),
+        ]
+
+    def on_key(self, key: Key) -> bool:
+        if key.name == "escape":
+            return self.on_command("back")
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        store = context(self.app).store
+        if name == "back":
+            if self.confirm:
+                self.confirm = False
+            else:
+                self.app.go(self.back_to)
+        elif name == "export" and store is not None:
+            try:
+                path = store.export_to()
+                self.message = (_("Exported to {path}").format(path=str(path)), theme.CREAM)
+            except (OSError, TournamentStoreError) as exc:
+                self.message = (_("Export failed: {reason}").format(reason=str(exc)), theme.LOSE)
+        elif name == "delete":
+            self.confirm = True
+        elif name == "confirm_delete" and store is not None:
+            store.delete_all()
+            self.reload()
+            self.confirm = False
+            self.message = (_("Every record was deleted."), theme.CREAM)
+        else:
+            return False
+        return True
+
+    def update(self, dt: float) -> None:
+        if idle_for(self.app) > IDLE_OTHER:
+            self.app.go("attract")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(self.app.felt, (0, 0))
+        title_bar(self.app, surface, _("Records"),
+                  _("The latest {n} games are kept on this cabinet.").format(n=KEEP_GAMES), slim=True)
+        games = self.games
+        if not games:
+            ui.fitted(surface, _("No games recorded yet."), 32, theme.CREAM, 1000, center=(640, 320))
+            self._draw_message(surface)
+            self.draw_buttons(surface)
+            return
+        tot = PlayerRecords((g for _s, g in games), keep=KEEP_GAMES).totals()
+        left = lay.rect(12, 72, 610, 546)
+        surface.blit(ui.panel(left.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), left)
+        avg = tot["average_place"]
+        rows = [
+            (_("Games"), chips(tot["games"])),
+            (_("Wins"), f"{chips(tot['wins'])}  ({percent(tot['win_rate'])})"),
+            (_("Average place"), f"{avg:.1f}" if avg is not None else "—"),
+            (_("Play time"), play_time(tot["play_time_s"])),
+            (_("Hands played"), chips(tot["hands_played"])),
+            (_("Hands won"), chips(tot["hands_won"])),
+            (_("Biggest pot"), chips(tot["biggest_pot"]) if tot["biggest_pot"] else "—"),
+            (_("Best hand"), hand_name(tot["best_hand"]) if tot["best_hand"] is not None else "—"),
+            (_("VPIP"), percent(tot["vpip"])),
+        ]
+        y = 84
+        for label, value in rows:
+            ui.fitted(surface, label, 20, theme.CREAM, 250, topleft=(30, y))
+            ui.fitted(surface, value, 22, theme.WHITE, 330, bold=True, topright=(604, y - 1))
+            y += 36
+        # finishing places: a bar each
+        ui.fitted(surface, _("Finishing places"), 20, theme.GOLD, 300, bold=True, topleft=(30, 414))
+        counts = [tot["places"].get(str(p), 0) for p in range(1, 7)]
+        top = max(1, max(counts))
+        for i, n in enumerate(counts):
+            x = 40 + i * 96
+            h = 120 * n / top
+            bar = lay.rect(x, 572 - h, 60, max(2, h))
+            pygame.draw.rect(surface, theme.WIN if i == 0 else theme.GOLD_DARK, bar, border_radius=lay.px(4))
+            ui.fitted(surface, str(n), 17, theme.WHITE, 80, bold=True, midbottom=(x + 30, 570 - h))
+            ui.fitted(surface, place_name(i + 1), 17, theme.CREAM, 90, midtop=(x + 30, 578))
+        # by table, by strength, recent
+        right = lay.rect(634, 72, 634, 546)
+        surface.blit(ui.panel(right.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), right)
+        x, w = 652, 600
+        y = 82
+        y = self._section(surface, _("By table"), [(table_name(k), v) for k, v in tot["by_table"].items()][:4],
+                          x, y, w)
+        y = self._section(surface, _("By computer strength"),
+                          [(strength_name(k), v) for k, v in sorted(tot["by_ai_strength"].items(),
+                                                                   key=lambda kv: ("easy", "normal", "hard").index(kv[0])
+                                                                   if kv[0] in ("easy", "normal", "hard") else 9)],
+                          x, y, w)
+        ui.fitted(surface, _("Recent games"), 20, theme.GOLD, w, bold=True, topleft=(x, y))
+        y += 30
+        for _stamp, g in list(reversed(games))[:6]:
+            when = datetime.fromtimestamp(g.finished_at).strftime("%Y-%m-%d %H:%M") if g.finished_at else ""
+            ui.fitted(surface, when, 18, theme.MUTED, 170, topleft=(x, y))
+            ui.fitted(surface, table_name(g.table), 18, theme.CREAM, 190, topleft=(x + 176, y))
+            ui.fitted(surface, _("{place} of {players}").format(place=place_name(g.place), players=g.players), 18,
+                      theme.WIN if g.place == 1 else theme.WHITE, 120, bold=True, topleft=(x + 374, y))
+            ui.fitted(surface, _("{n} hands").format(n=g.hands_played), 18, theme.CREAM, 100, topright=(x + w, y))
+            y += 28
+        self._draw_message(surface)
+        if self.confirm:
+            self._draw_confirm(surface)
+        self.draw_buttons(surface)
+
+    def _section(self, surface: pygame.Surface, title: str, rows: list[tuple[str, dict[str, float]]],
+                 x: float, y: float, w: float) -> float:
+        ui = self.ui
+        ui.fitted(surface, title, 20, theme.GOLD, w, bold=True, topleft=(x, y))
+        y += 30
+        for label, v in rows:
+            games, wins = int(v["games"]), int(v["wins"])
+            ui.fitted(surface, label, 20, theme.CREAM, 280, topleft=(x + 8, y))
+            ui.fitted(surface, _("{wins} of {games} won").format(wins=wins, games=games) + "  ·  "
+                      + percent(wins / games if games else 0), 20, theme.WHITE, 300, topright=(x + w, y))
+            y += 29
+        return y + 10
+
+    def _draw_message(self, surface: pygame.Surface) -> None:
+        if self.message is not None:
+            self.ui.paragraph(surface, self.message[0], 15, self.message[1], 328, 630, 300, line_gap=1.15)
+
+    def _draw_confirm(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+        box = lay.rect(300, 180, 680, 380)
+        surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+        ui.fitted(surface, _("Delete all records?"), 36, theme.GOLD, 620, bold=True, center=(640, 250))
+        ui.paragraph(surface, _("Every finished game is deleted. This cannot be undone."), 24, theme.CREAM, 340, 300,
+                     600)

@@ -1,0 +1,119 @@
+"""Tournament over: your place, the final standings and your own numbers (hands played
+and won, biggest pot, best hand, VPIP, play time); Play again, Records, Back to title."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.tournament.common import (
+    IDLE_OTHER,
+    chips,
+    context,
+    idle_for,
+    percent,
+    place_name,
+    play_time,
+    seat_name,
+    strength_name,
+    table_name,
+    title_bar,
+)
+from kiosk.ui.widgets import Button
+
+
+class TournamentResultsScene(Scene):
+    name = "tournament_results"
+
+    def buttons(self) -> list[Button]:
+        y = 626
+        return [
+            Button("again", (16, y, 400, 86), _("PLAY AGAIN"), "again", style="primary", hint="Enter", size=30),
+            Button("records", (440, y, 400, 86), _("RECORDS"), "records", style="plain", size=30),
+            Button("title", (864, y, 400, 86), _("BACK TO TITLE"), "title", style="dark", hint="Esc", size=28),
+        ]
+
+    def on_key(self, key: Key) -> bool:
+        cmd = {"return": "again", "space": "again", "escape": "title"}.get(key.name)
+        return self.on_command(cmd) if cmd else False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        ctx = context(self.app)
+        if name == "again":
+            ctx.new_game()
+            self.app.go("tournament")
+        elif name == "records":
+            self.app.go("tournament_records")
+        elif name == "title":
+            self.app.go("attract")
+        else:
+            return False
+        return True
+
+    def update(self, dt: float) -> None:
+        if idle_for(self.app) > IDLE_OTHER:
+            self.app.go("attract")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.blit(self.app.felt, (0, 0))
+        s = context(self.app).session
+        title_bar(self.app, surface, _("TOURNAMENT OVER"), _("Chips are points only: no money."), slim=True)
+        if s is None or not s.is_over:
+            self.draw_buttons(surface)
+            return
+        t = s.t
+        me = s.human_seat
+        place = t.places.get(me, t.n_seats)
+        if place == 1:
+            head, colour = _("You won the tournament!"), theme.WIN
+        else:
+            head, colour = _("You came {place} of {players}").format(place=place_name(place), players=t.n_seats), \
+                theme.WHITE
+        ui.fitted(surface, head, 50, colour, 1200, bold=True, center=(640, 112))
+        ui.fitted(surface, table_name(t.config.table) + "  ·  " + _("{n} hands").format(n=t.hand_number), 20,
+                  theme.MUTED, 1200, center=(640, 154))
+        # standings
+        box = lay.rect(16, 178, 600, 432)
+        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.fitted(surface, _("Final standings"), 24, theme.GOLD, 560, bold=True, topleft=(36, 190))
+        y = 232
+        for seat, p, _chips in t.standings():
+            p = t.places.get(seat, p or 1)
+            mine = seat == me
+            row = lay.rect(28, y - 4, 576, 56)
+            if mine:
+                surface.blit(ui.panel(row.size, theme.GOLD_DARK, 110, radius=10), row)
+            ui.fitted(surface, place_name(p), 26, theme.WIN if p == 1 else theme.CREAM, 90, bold=True,
+                      topleft=(40, y + 6))
+            ui.fitted(surface, seat_name(s, seat), 26, theme.WHITE, 250, bold=mine, topleft=(150, y + 6))
+            spec = t.config.seats[seat]
+            if spec.kind != "human":
+                ui.fitted(surface, strength_name(spec.difficulty), 19, theme.MUTED, 180, topright=(590, y + 12))
+            y += 62
+        # your numbers
+        box = lay.rect(640, 178, 624, 432)
+        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.fitted(surface, _("Your numbers"), 24, theme.GOLD, 580, bold=True, topleft=(660, 190))
+        st = t.stats[me]
+        summary = s.summary
+        duration = summary.duration_s if summary is not None else s.state.play_time_s
+        rows = [
+            (_("Hands played"), chips(st.hands_played)),
+            (_("Hands won"), chips(st.hands_won)),
+            (_("Biggest pot"), chips(st.biggest_pot) if st.biggest_pot else "—"),
+            (_("Best hand"), hand_name(st.best_hand) if st.best_hand is not None else "—"),
+            (_("VPIP"), percent(st.vpip)),
+            (_("Play time"), play_time(duration)),
+        ]
+        y = 240
+        for label, value in rows:
+            ui.fitted(surface, label, 22, theme.CREAM, 250, topleft=(664, y))
+            ui.fitted(surface, value, 24, theme.WHITE, 330, bold=True, topright=(1240, y - 2))
+            y += 56
+        ui.fitted(surface, _("VPIP: how often you put chips in by choice before the flop."), 16, theme.MUTED, 580,
+                  topleft=(664, 578))
+        self.draw_buttons(surface)
