@@ -114,6 +114,7 @@ from kiosk.machine.types import (
     RAM_CLEAR_CODE_SECONDS,
     SEAT,
     TICKET_TILT,
+    ActionOffer,
     BetOutOfLimits,
     ConfigurationError,
     HandpayPayout,
@@ -449,6 +450,7 @@ class Machine(DeviceHostMixin, OperatorMixin):
                 cashout=self._cashout,
                 commitment=self._commitment,
                 jackpot=self._jackpot,
+                offers=self._offers(),
             )
 
     def _legal(self) -> tuple[Action, ...]:
@@ -459,6 +461,12 @@ class Machine(DeviceHostMixin, OperatorMixin):
         return tuple(
             a for a in self._round.legal_actions(SEAT) if PLAY_MULTIPLE.get(a, 0) * ante <= credits
         )
+
+    def _offers(self) -> tuple[ActionOffer, ...]:
+        if self._round is None:
+            return ()
+        ante = self._round.view(SEAT).ante
+        return tuple(ActionOffer(a, PLAY_MULTIPLE.get(a, 0) * ante) for a in self._legal())
 
     def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
         """Call ``callback(snapshot)`` after every operation; returns an unsubscribe function."""

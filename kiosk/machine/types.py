@@ -125,6 +125,15 @@ class PayoutRequest:
 
 
 @dataclass(frozen=True)
+class ActionOffer:
+    """A decision the player may take now and the Play bet it wagers (cents; 0 for a
+    check or a fold)."""
+
+    action: Action
+    play: int
+
+
+@dataclass(frozen=True)
 class MachineSnapshot:
     """Everything a screen shows, at one moment.  Cents throughout."""
 
@@ -153,6 +162,7 @@ class MachineSnapshot:
     cashout: PayoutRequest | None  # pending payout
     commitment: str | None  # deck commitment of the current / last round
     jackpot: int  # hand-paid part of the last round, cents (0 normally)
+    offers: tuple[ActionOffer, ...] = ()  # ``legal`` with the Play each one wagers
 
     @property
     def playable(self) -> bool:
