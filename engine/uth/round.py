@@ -18,7 +18,7 @@ replaying the same bets and decisions on the same deck rebuilds the same round
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TypeVar
 
@@ -187,6 +187,21 @@ class UthRound:
             raise ValueError(f"a deck has 52 cards, got {len(deck)}")
         check_distinct(deck)
         self.deck = deck
+
+    def copy(self) -> UthRound:
+        """An independent copy sharing the paytable and the deck (both immutable): a
+        decision applied to the copy leaves this round as it was."""
+        return UthRound(
+            paytable=self.paytable,
+            deck=self.deck,
+            phase=self.phase,
+            history=list(self.history),
+            _spots={s: replace(sp) for s, sp in self._spots.items()},
+            _decided=set(self._decided),
+            _dealer=self._dealer,
+            _board=self._board,
+            _result=self._result,
+        )
 
     # -- queries ---------------------------------------------------------------
     @property
