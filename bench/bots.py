@@ -22,9 +22,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.machine import describe_machine
+from engine.holdem.actions import Street
 from engine.holdem.bots import PERSONALITIES, Bot, Difficulty
-from engine.holdem.hand import BetMade, Called, HoldemHand, Raised, Street
-from engine.holdem.tournament import SeatSpec, Tournament, TournamentConfig
+from engine.holdem.config import TournamentConfig
+from engine.holdem.hand import HoldemHand
+from engine.holdem.records import BetMade, Called, Raised
+from engine.holdem.seats import SeatSpec
+from engine.holdem.tournament import Tournament
 from engine.rng import SeededRandomSource
 
 

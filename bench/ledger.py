@@ -38,7 +38,8 @@ from bench.machine import describe_machine  # noqa: E402
 from engine.cards import format_cards  # noqa: E402
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck  # noqa: E402
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
-from engine.uth.round import Decision  # noqa: E402
+from engine.uth.replay import replay  # noqa: E402
+from engine.uth.round import BetsPlaced, Decision  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.ledger.ledger import (  # noqa: E402
@@ -51,13 +52,9 @@ from kiosk.ledger.ledger import (  # noqa: E402
     event_effects,
     round_effects,
 )
-from kiosk.machine.controller import (  # noqa: E402
-    Machine,
-    MachinePhase,
-    dealt_columns,
-    replay_round,
-    settled_columns,
-)
+from kiosk.ledger.records import DecisionRecord, dump_decisions  # noqa: E402
+from kiosk.machine.controller import Machine, MachinePhase  # noqa: E402
+from kiosk.machine.rows import dealt_columns, settled_columns  # noqa: E402
 
 BIG_BILL = 10000
 
@@ -158,13 +155,9 @@ def round_pool(n: int, seed: int = 7) -> list[dict]:
         deck = shuffled_deck(rng)
         salt = bytes(rng.randbelow(256) for _ in range(16))
         ante, trips = pick.choice((500, 1000, 2500)), pick.choice((0, 100, 500))
-        rnd = replay_round(table, deck, ante, trips, ())
-        actions = []
+        rnd = replay(table, deck, [BetsPlaced(seat=1, ante=ante, blind=ante, trips=trips)])
         while rnd.to_act():
-            view = rnd.view(1)
-            action = plain_policy(view)
-            actions.append([rnd.phase.value, action.value])
-            rnd.act(1, action)
+            rnd.act(1, plain_policy(rnd.view(1)))
         row = {c: None for c in ROUND_COLUMNS}
         row.update(dealt_columns(rnd, 0, ""))
         result = rnd.outcome()
@@ -175,8 +168,7 @@ def round_pool(n: int, seed: int = 7) -> list[dict]:
             salt=salt.hex(),
             deck=format_cards(deck, ""),
         )
-        plays = [r.play for r in rnd.history if isinstance(r, Decision)]
-        row["_actions"] = [(p, a, pl) for (p, a), pl in zip(actions, plays, strict=True)]
+        row["_decisions"] = [r for r in rnd.history if isinstance(r, Decision)]
         pool.append(row)
     return pool
 
@@ -196,8 +188,8 @@ def build_big(path: Path, rounds: int) -> None:
     conn = ledger.conn
     conn.execute("PRAGMA synchronous = OFF")  # bulk build only: the cabinet never does this
     meters = dict(ledger.meters)
-    event_head, event_id = ledger._event_head, ledger._event_id
-    round_head = ledger._round_head
+    event_head, round_head = ledger.heads()
+    event_id = ledger.counts()[1]
     credits = meters[CREDITS]
     t0 = time.time() - rounds * 20.0
     cols = list(ROUND_COLUMNS)
@@ -229,14 +221,14 @@ def build_big(path: Path, rounds: int) -> None:
             batch_e.append(tuple(ev.values()))
             add(event_effects("bill_in", BIG_BILL))
             credits += BIG_BILL
-        row = {k: v for k, v in tpl.items() if k != "_actions"}
-        stamps = [_stamp(at + 2 + 3 * j) for j in range(len(tpl["_actions"]))]
+        row = {k: v for k, v in tpl.items() if k != "_decisions"}
+        stamps = [_stamp(at + 2 + 3 * j) for j in range(len(tpl["_decisions"]))]
         row.update(
             id=i,
             started_at=_stamp(at),
             settled_at=stamps[-1],
-            decisions=dumps(
-                [[p, a, pl, s] for (p, a, pl), s in zip(tpl["_actions"], stamps, strict=True)]
+            decisions=dump_decisions(
+                DecisionRecord.of(d, s) for d, s in zip(tpl["_decisions"], stamps, strict=True)
             ),
             credits_before=credits,
             credits_after=credits - staked + tpl["paid"],

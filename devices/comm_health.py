@@ -8,14 +8,19 @@ first good exchange after that reports it cleared.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from devices.host import EventKind
 
 #: ``emit(kind, detail, active=...)``, as the drivers' own event helper.
 Emit = Callable[..., None]
 
+T = TypeVar("T")
+
 
 class CommHealth:
+    """Consecutive failures of one link; ``lost`` while ``comm_error`` stands."""
+
     def __init__(self, threshold: int, emit: Emit, what: str) -> None:
         self.threshold = threshold
         self._emit = emit
@@ -38,3 +43,25 @@ class CommHealth:
         if self.lost:
             self.lost = False
             self._emit(EventKind.COMM_ERROR, "communication restored", active=False)
+
+    def exchange(
+        self,
+        attempts: int,
+        send: Callable[[], bool],
+        receive: Callable[[], T | None],
+        on_retry: Callable[[int], None] | None = None,
+    ) -> T | None:
+        """Up to ``attempts`` times: ``send`` (False = not sent), then ``receive`` (None =
+        no usable answer).  Each failed attempt counts as a failure, the first answer as a
+        success and is returned; None when every attempt failed.  ``on_retry(attempt)`` is
+        called before each attempt after the first (``attempt`` counts from 1)."""
+        for attempt in range(attempts):
+            if attempt and on_retry is not None:
+                on_retry(attempt)
+            if send():
+                answer = receive()
+                if answer is not None:
+                    self.success()
+                    return answer
+            self.failure()
+        return None

@@ -34,7 +34,7 @@ class TolerantSerial(serial.Serial):
         except termios.error as exc:
             if exc.args[0] != errno.EINVAL or self.fd is None or not is_pty(self.fd):
                 raise
-            wanted = self._parity
+            wanted = self.parity
             self._parity = serial.PARITY_NONE
             try:
                 super()._reconfigure_port(force_update)

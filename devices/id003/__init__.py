@@ -6,8 +6,9 @@ Serial line: 9600 baud, 8 data bits, even parity, 1 stop bit.
 from devices.id003.codes import Command, Status
 from devices.id003.crc import crc16_kermit
 from devices.id003.denominations import DEFAULT_USD, USD_ASSIGNMENT, Denomination, DenominationTable
-from devices.id003.driver import BillValidator, CommStats, ValidatorConfig
+from devices.id003.driver import BillValidator, ValidatorConfig
 from devices.id003.frame import BadFrame, Frame, FrameDecoder, decode_frame, encode_frame
+from devices.id003.link import CommStats
 
 __all__ = [
     "DEFAULT_USD",

@@ -21,7 +21,6 @@ ERROR, ignores the host's ACK, or power-cycles the unit mid-transaction.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from dataclasses import dataclass
 from devices.id003.codes import TICKET_ESCROW_CODE, Command, Status
 from devices.id003.denominations import USD_ASSIGNMENT, DenominationTable, enabled_codes
 from devices.id003.frame import Frame, FrameDecoder, encode_frame
-from devices.sim.pty import PtyDevice
+from devices.sim.faults import FaultInjectingDevice
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +86,12 @@ _TRANSIENT = {
     Status.REJECTING,
     Status.RETURNING,
 }
-_MUTATIONS = ("flip", "truncate", "garbage", "drop", "noise_before", "noise_after")
+#: counted damage to the answers, first served first
+_DAMAGE_ORDER = ("partial", "crc", "garbage", "noise_before")
+_CHAOS_DAMAGE = ("flip", "truncate", "garbage", "drop", "noise_before", "noise_after")
 
 
-class Id003Simulator(PtyDevice):
+class Id003Simulator(FaultInjectingDevice):
     """Simulated ID-003 validator.  ``currency`` is the unit's escrow-code assignment."""
 
     def __init__(
@@ -102,12 +103,11 @@ class Id003Simulator(PtyDevice):
         hold_polls: int = 2,
         seed: int | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(_DAMAGE_ORDER, _CHAOS_DAMAGE, seed)
         self.hold_polls = hold_polls
         self.currency = currency
         self.version = version
         self.init_polls = init_polls
-        self._rng = random.Random(seed)
         self._decoder = FrameDecoder()
         self.state: Status = Status.POWER_UP
         self.item: Item | None = None
@@ -121,15 +121,10 @@ class Id003Simulator(PtyDevice):
         self.acks_received = 0
         self.acks_ignored = 0
         self.vend_valid_reports = 0
-        self.injected = 0  # responses deliberately damaged or withheld
         self._init_left = 0
         self._held = 0
         self._triggers: list[tuple[Status, Callable[[], None]]] = []
         self._paused_state: Status | None = None
-        self._script: deque[bytes] = deque()
-        self._corrupt_crc = self._garbage = self._partial = self._noise = 0
-        self._drop_acks = self._comm_errors = 0
-        self._chaos = 0.0
 
     # ------------------------------------------------------------------ scenario API
 
@@ -199,53 +194,20 @@ class Id003Simulator(PtyDevice):
 
     def corrupt_next_crc(self, count: int = 1) -> None:
         """Send the next ``count`` responses with a wrong CRC."""
-        with self.lock:
-            self._corrupt_crc += count
-
-    def send_garbage(self, count: int = 1) -> None:
-        """Replace the next ``count`` responses by random bytes."""
-        with self.lock:
-            self._garbage += count
-
-    def send_partial(self, count: int = 1) -> None:
-        """Send only the first half of the next ``count`` responses."""
-        with self.lock:
-            self._partial += count
+        self._inject("crc", count)
 
     def send_noise_first(self, count: int = 1) -> None:
         """Prefix the next ``count`` responses with line noise."""
-        with self.lock:
-            self._noise += count
+        self._inject("noise_before", count)
 
     def reply_comm_error(self, count: int = 1) -> None:
         """Answer the next ``count`` commands with COMMUNICATION ERROR (as if they arrived
         garbled) without acting on them."""
-        with self.lock:
-            self._comm_errors += count
+        self._inject("comm_error", count)
 
     def drop_acks(self, count: int = 1) -> None:
         """Ignore the host's next ``count`` ACKs, so VEND VALID is reported again."""
-        with self.lock:
-            self._drop_acks += count
-
-    def set_chaos(self, probability: float, seed: int | None = None) -> None:
-        """Damage each response with ``probability`` (bit flip, truncation, garbage, drop,
-        noise before or after); 0 turns it off."""
-        with self.lock:
-            self._chaos = probability
-            if seed is not None:
-                self._rng.seed(seed)
-
-    def script(self, frames: list[bytes]) -> None:
-        """Answer the next status requests with these raw bytes, in order, instead of the
-        state machine (which does not move meanwhile)."""
-        with self.lock:
-            self._script.extend(frames)
-
-    @property
-    def script_pending(self) -> int:
-        """Scripted answers not yet sent."""
-        return len(self._script)
+        self._inject("drop_ack", count)
 
     @property
     def inhibited(self) -> bool:
@@ -270,8 +232,7 @@ class Id003Simulator(PtyDevice):
         if cmd == Command.ACK:
             self._on_ack()
             return
-        if self._comm_errors:
-            self._comm_errors -= 1
+        if self._take("comm_error"):
             self._reply(Status.COMMUNICATION_ERROR)
             return
         if cmd == Command.STATUS_REQUEST:
@@ -305,8 +266,7 @@ class Id003Simulator(PtyDevice):
         self.acks_received += 1
         if self.state is not Status.VEND_VALID or self.faults:
             return
-        if self._drop_acks:
-            self._drop_acks -= 1
+        if self._take("drop_ack"):
             self.acks_ignored += 1
             return
         if self.item is not None:
@@ -362,8 +322,9 @@ class Id003Simulator(PtyDevice):
         return bytes((code if code is not None else 0x60,))
 
     def _on_status_request(self) -> None:
-        if self._script:
-            self._send(self._script.popleft())
+        scripted = self._scripted()
+        if scripted is not None:
+            self._send(scripted)
             return
         status, data = self._status_frame()
         self._reply(status, data)
@@ -447,39 +408,22 @@ class Id003Simulator(PtyDevice):
 
     def _random_bytes(self, n: int) -> bytes:
         while True:
-            data = bytes(self._rng.randrange(256) for _ in range(n))
+            data = bytes(self.rng.randrange(256) for _ in range(n))
             if not any(isinstance(x, Frame) for x in FrameDecoder().feed(data)):
                 return data
 
     def _send(self, data: bytes) -> None:
-        mutation = None
-        if self._partial:
-            self._partial -= 1
-            mutation = "half"
-        elif self._corrupt_crc:
-            self._corrupt_crc -= 1
-            mutation = "crc"
-        elif self._garbage:
-            self._garbage -= 1
-            mutation = "garbage"
-        elif self._noise:
-            self._noise -= 1
-            mutation = "noise_before"
-        elif self._chaos and self._rng.random() < self._chaos:
-            mutation = self._rng.choice(_MUTATIONS)
-        if mutation is not None:
-            self.injected += 1
-            data = self._mutate(data, mutation)
-        self.write(data)
+        damage = self._next_damage()
+        self.write(data if damage is None else self._mutate(data, damage))
 
     def _mutate(self, data: bytes, mutation: str) -> bytes:
-        rng = self._rng
+        rng = self.rng
         if mutation == "crc":
             return data[:-1] + bytes((data[-1] ^ 0x5A,))
         if mutation == "flip":
             pos = rng.randrange(len(data))
             return data[:pos] + bytes((data[pos] ^ (1 << rng.randrange(8)),)) + data[pos + 1 :]
-        if mutation == "half":
+        if mutation == "partial":
             return data[: len(data) // 2]
         if mutation == "truncate":
             return data[: rng.randrange(1, len(data))]

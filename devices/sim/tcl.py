@@ -18,12 +18,10 @@ part-way with a fault before its validation number is printed.
 
 from __future__ import annotations
 
-import random
-from collections import deque
 from dataclasses import dataclass
 
 from devices.itf import itf_pattern
-from devices.sim.pty import PtyDevice
+from devices.sim.faults import FaultInjectingDevice
 from devices.tcl.commands import BARCODE_I2OF5, check_id, parse_command, unescape_field
 from devices.tcl.status import PrinterStatus, StatusFlag, format_status
 
@@ -51,6 +49,11 @@ _BLOCKING = (
     | StatusFlag.TEMPERATURE_ERROR
     | StatusFlag.BUSY
 )
+#: counted damage to the status answers, first served first
+_DAMAGE_ORDER = ("garbage", "partial")
+#: TCL has no checksum, so a flipped flag bit that keeps the frame well formed cannot be
+#: detected by any host: chaos does not flip bits
+_CHAOS_DAMAGE = ("garbage", "partial", "drop", "noise")
 _NOISE = bytes(b for b in range(256) if b != ord("*"))
 _CLEARED_BY_C = (
     StatusFlag.DATA_ERROR
@@ -106,7 +109,7 @@ class _Region:
     pa_len: int
 
 
-class TclSimulator(PtyDevice):
+class TclSimulator(FaultInjectingDevice):
     """Simulated TCL printer."""
 
     def __init__(
@@ -118,12 +121,11 @@ class TclSimulator(PtyDevice):
         complete_polls: int = 1,
         seed: int | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(_DAMAGE_ORDER, _CHAOS_DAMAGE, seed)
         self.firmware = firmware
         self.unit_address = unit_address
         self.validation_polls = validation_polls
         self.complete_polls = complete_polls
-        self._rng = random.Random(seed)
         self._buf = bytearray()
         self.flags = StatusFlag.RESET | StatusFlag.TOP_OF_FORM
         self.faults: set[str] = set()
@@ -135,11 +137,7 @@ class TclSimulator(PtyDevice):
         self.aborted: list[PrintedTicket] = []
         self.commands: list[bytes] = []
         self.status_requests = 0
-        self.injected = 0
         self._fail_next: tuple[str, int] | None = None
-        self._garbage = self._partial = 0
-        self._chaos = 0.0
-        self._script: deque[bytes] = deque()
 
     # ------------------------------------------------------------------ scenario API
 
@@ -172,35 +170,6 @@ class TclSimulator(PtyDevice):
             self.templates.clear()
             self.flags = StatusFlag.RESET | StatusFlag.TOP_OF_FORM
             self._buf.clear()
-
-    def send_garbage(self, count: int = 1) -> None:
-        """Answer the next ``count`` status requests with random bytes."""
-        with self.lock:
-            self._garbage += count
-
-    def send_partial(self, count: int = 1) -> None:
-        """Answer the next ``count`` status requests with half a response."""
-        with self.lock:
-            self._partial += count
-
-    def set_chaos(self, probability: float, seed: int | None = None) -> None:
-        """Damage each status answer with ``probability``: garbage, truncation, no answer
-        or noise before it.  (TCL has no checksum, so a flipped flag bit that keeps the frame
-        well formed cannot be detected by any host; chaos does not do that.)"""
-        with self.lock:
-            self._chaos = probability
-            if seed is not None:
-                self._rng.seed(seed)
-
-    def script(self, responses: list[bytes]) -> None:
-        """Answer the next status requests with these raw bytes (jobs do not advance)."""
-        with self.lock:
-            self._script.extend(responses)
-
-    @property
-    def script_pending(self) -> int:
-        """Scripted answers not yet sent."""
-        return len(self._script)
 
     @property
     def status(self) -> PrinterStatus:
@@ -246,27 +215,17 @@ class TclSimulator(PtyDevice):
 
     def _on_status_request(self) -> None:
         self.status_requests += 1
-        if self._script:
-            self.write(self._script.popleft())
+        scripted = self._scripted()
+        if scripted is not None:
+            self.write(scripted)
             return
         response = format_status(self.status)
-        mutation = None
-        if self._garbage:
-            self._garbage -= 1
-            mutation = "garbage"
-        elif self._partial:
-            self._partial -= 1
-            mutation = "partial"
-        elif self._chaos and self._rng.random() < self._chaos:
-            mutation = self._rng.choice(("garbage", "partial", "drop", "noise"))
-        if mutation is not None:
-            self.injected += 1
-            response = self._mutate(response, mutation)
-        self.write(response)
+        damage = self._next_damage()
+        self.write(response if damage is None else self._mutate(response, damage))
         self._advance_job()
 
     def _mutate(self, response: bytes, mutation: str) -> bytes:
-        rng = self._rng
+        rng = self.rng
         if mutation == "garbage":  # never contains '*', so it cannot pass for a status
             return bytes(rng.choice(_NOISE) for _ in range(len(response)))
         if mutation == "partial":

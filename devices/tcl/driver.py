@@ -22,7 +22,6 @@ up, jam, chassis open, hardware failures, comm loss are tilts; busy means wait.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
@@ -32,7 +31,7 @@ import serial
 from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
 from devices.host import DeviceEventSink, EventKind, report_event
-from devices.serialport import open_serial
+from devices.polling import PolledDriver, SerialPoller
 from devices.tcl.commands import (
     CLEAR_ERRORS,
     DELETE_ALL_REGIONS,
@@ -44,8 +43,6 @@ from devices.tcl.status import PrinterStatus, StatusFlag, parse_status
 from devices.ticket import TicketData
 
 log = logging.getLogger("devices.tcl")
-
-_READ_SLICE = 0.01  # seconds; serial reads return at once when bytes arrive
 
 _FAULT_FLAGS: tuple[tuple[EventKind, StatusFlag], ...] = (
     (EventKind.PAPER_LOW, StatusFlag.PAPER_LOW),
@@ -103,8 +100,12 @@ def _fault_kinds(status: PrinterStatus) -> dict[EventKind, str]:
     return kinds
 
 
-class TicketPrinter:
-    """One TCL printer on ``port``; events go to ``events`` (the controller)."""
+class TicketPrinter(PolledDriver):
+    """One TCL printer on ``port``; events go to ``events`` (the controller).
+
+    :meth:`start` polls the status every ``poll_interval`` seconds in a thread between
+    print jobs, so faults and paper low are reported while idle; it does not open the port.
+    """
 
     def __init__(
         self, port: str, events: DeviceEventSink, config: PrinterConfig | None = None
@@ -112,10 +113,21 @@ class TicketPrinter:
         self.port = port
         self.config = config or PrinterConfig()
         self._events = events
-        self._serial: serial.Serial | None = None
-        self._lock = threading.RLock()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        cfg = self.config
+        poller = SerialPoller(
+            port,
+            self._monitor,
+            name=cfg.device_name,
+            thread_name=f"tcl-{cfg.device_name}",
+            interval=cfg.poll_interval,
+            log=log,
+            baudrate=cfg.baudrate,
+            parity=cfg.parity,
+            wait_first=True,
+            reported=(PrinterLayoutError,),
+        )
+        super().__init__(poller)
+        self._lock = poller.lock
         self._buf = bytearray()
         self._comm = CommHealth(
             self.config.comm_error_threshold, self._emit, f"failed status requests on {self.port}"
@@ -131,61 +143,16 @@ class TicketPrinter:
         """Open the port, read the status and define the layout (raises
         :class:`PrinterLayoutError` if the printer refuses it)."""
         with self._lock:
-            if self._serial is None:
-                self._serial = open_serial(
-                    self.port,
-                    baudrate=self.config.baudrate,
-                    parity=self.config.parity,
-                    timeout=_READ_SLICE,
-                )
-                self._serial.reset_input_buffer()
+            self._poller.open()
             if self.status() is not None and not self._layout_defined:
                 self.define_layout()
 
-    def close(self) -> None:
-        """Stop monitoring and close the port."""
-        self.stop()
+    def _monitor(self) -> None:
+        """One poll of the monitoring thread; a refused layout is already an event."""
         with self._lock:
-            if self._serial is not None:
-                self._serial.close()
-                self._serial = None
-
-    def start(self) -> None:
-        """Poll the status every ``poll_interval`` in a thread between print jobs, so faults
-        and paper low are reported while idle."""
-        if self._thread is not None and self._thread.is_alive():
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self._run, name=f"tcl-{self.config.device_name}", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop the monitoring thread."""
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
-        self._thread = None
-
-    def __enter__(self) -> TicketPrinter:
-        self.open()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.config.poll_interval):
-            try:
-                with self._lock:
-                    status = self.status()
-                    if status is not None and not self._layout_defined:
-                        self.define_layout()
-            except PrinterLayoutError:
-                pass  # already reported as an event
-            except Exception:
-                log.exception("%s: unexpected error in monitor loop", self.config.device_name)
+            status = self.status()
+            if status is not None and not self._layout_defined:
+                self.define_layout()
 
     # ------------------------------------------------------------------ properties
 
@@ -205,22 +172,11 @@ class TicketPrinter:
         report_event(self._events, self.config.device_name, kind, detail, log=log, active=active)
 
     def _send(self, data: bytes) -> bool:
-        assert self._serial is not None
-        try:
-            self._serial.write(data)
-            self._serial.flush()
-        except (serial.SerialException, OSError) as exc:
-            log.warning("%s: write failed: %s", self.config.device_name, exc)
-            return False
-        return True
+        return self._poller.write(data)
 
     def _discard_input(self) -> None:
-        assert self._serial is not None
-        stale = bytes(self._buf)
+        stale = bytes(self._buf) + self._poller.drain()
         self._buf.clear()
-        waiting = self._serial.in_waiting
-        if waiting:
-            stale += self._serial.read(waiting)
         if stale:
             self.bad_responses += 1
             log.warning(
@@ -229,14 +185,11 @@ class TicketPrinter:
 
     def _read_status(self) -> PrinterStatus | None:
         """Read one ``*S|...|*`` response within ``response_timeout``."""
-        assert self._serial is not None
         name = self.config.device_name
         deadline = time.monotonic() + self.config.response_timeout
         while time.monotonic() < deadline:
-            try:
-                chunk = self._serial.read(max(1, self._serial.in_waiting))
-            except (serial.SerialException, OSError) as exc:
-                log.warning("%s: read failed: %s", name, exc)
+            chunk = self._poller.read_some()
+            if chunk is None:
                 return None
             if not chunk:
                 continue
@@ -273,20 +226,17 @@ class TicketPrinter:
     def status(self) -> PrinterStatus | None:
         """Ask the status (ENQ), retrying garbled answers; report fault changes as events."""
         with self._lock:
-            assert self._serial is not None, "open() first"
-            for _ in range(1 + self.config.max_retries):
-                self._discard_input()
-                if not self._send(ENQ):
-                    self._comm.failure()
-                    continue
-                status = self._read_status()
-                if status is None:
-                    self._comm.failure()
-                    continue
-                self._comm.success()
+            assert self._poller.is_open, "open() first"
+            status = self._comm.exchange(
+                1 + self.config.max_retries, self._request_status, self._read_status
+            )
+            if status is not None:
                 self._process(status)
-                return status
-            return None
+            return status
+
+    def _request_status(self) -> bool:
+        self._discard_input()
+        return self._send(ENQ)
 
     def _process(self, status: PrinterStatus) -> None:
         self._last_status = status

@@ -1,0 +1,134 @@
+"""No-limit Texas Hold'em for 2 to 6 seats: the hand, its records, bots and sit-and-go
+tournaments.  Chips are whole numbers (tournament points, never credits).
+
+Modules, from the bottom up: :mod:`~engine.holdem.actions` (value types),
+:mod:`~engine.holdem.records` (what each move did), :mod:`~engine.holdem.views` (what a
+seat may see and do), :mod:`~engine.holdem.pots`, :mod:`~engine.holdem.state` (a hand
+and its rules), :mod:`~engine.holdem.hand` (the moves), :mod:`~engine.holdem.dealing`,
+:mod:`~engine.holdem.replay` (hands from JSON), :mod:`~engine.holdem.equity`,
+:mod:`~engine.holdem.bots`, :mod:`~engine.holdem.blinds`, :mod:`~engine.holdem.seats`,
+:mod:`~engine.holdem.config`, :mod:`~engine.holdem.stats` and
+:mod:`~engine.holdem.tournament`.  Modules inside ``engine`` import from those, never
+from this package.
+"""
+
+from engine.holdem.actions import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Action,
+    ActionKind,
+    DealerJob,
+    Evaluate,
+    Street,
+)
+from engine.holdem.blinds import (
+    BLIND_LEVELS,
+    SEED003_TABLE,
+    STARTING_LEVELS,
+    TABLES,
+    BlindLevel,
+    TableSpec,
+    level_index,
+)
+from engine.holdem.bots import (
+    PERSONALITIES,
+    SEED003_PLAYERS,
+    Bot,
+    Difficulty,
+    Personality,
+    chen_score,
+    random_personality,
+)
+from engine.holdem.config import TournamentConfig, seed003_config
+from engine.holdem.dealing import deck_for_deal
+from engine.holdem.equity import ASSIST_SAMPLES, Equity, EquityAssist, estimate_equity, pot_odds
+from engine.holdem.hand import HoldemHand
+from engine.holdem.pots import Pot
+from engine.holdem.records import (
+    BetMade,
+    BlindPosted,
+    BoardDealt,
+    Called,
+    CardBurned,
+    Checked,
+    Folded,
+    HandResult,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    Raised,
+    Record,
+    UncalledReturned,
+    record_to_dict,
+)
+from engine.holdem.replay import ReplayInputError, parse_hands, replay_all, replay_hand
+from engine.holdem.seats import BotSeat, HumanSeat, RemoteSeat, SeatController, SeatSpec
+from engine.holdem.state import HandState
+from engine.holdem.stats import GameSummary, PlayerRecords, SeatStats
+from engine.holdem.tournament import Tournament
+from engine.holdem.views import LegalActions, PlayerView
+
+__all__ = [
+    "ASSIST_SAMPLES",
+    "BLIND_LEVELS",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "PERSONALITIES",
+    "SEED003_PLAYERS",
+    "SEED003_TABLE",
+    "STARTING_LEVELS",
+    "TABLES",
+    "Action",
+    "ActionKind",
+    "BetMade",
+    "BlindLevel",
+    "BlindPosted",
+    "BoardDealt",
+    "Bot",
+    "BotSeat",
+    "Called",
+    "CardBurned",
+    "Checked",
+    "DealerJob",
+    "Difficulty",
+    "Equity",
+    "EquityAssist",
+    "Evaluate",
+    "Folded",
+    "GameSummary",
+    "HandResult",
+    "HandShown",
+    "HandState",
+    "HoldemHand",
+    "HoleCardsDealt",
+    "HumanSeat",
+    "LegalActions",
+    "Personality",
+    "PlayerRecords",
+    "PlayerView",
+    "Pot",
+    "PotAwarded",
+    "Raised",
+    "Record",
+    "RemoteSeat",
+    "ReplayInputError",
+    "SeatController",
+    "SeatSpec",
+    "SeatStats",
+    "Street",
+    "TableSpec",
+    "Tournament",
+    "TournamentConfig",
+    "UncalledReturned",
+    "chen_score",
+    "deck_for_deal",
+    "estimate_equity",
+    "level_index",
+    "parse_hands",
+    "pot_odds",
+    "random_personality",
+    "record_to_dict",
+    "replay_all",
+    "replay_hand",
+    "seed003_config",
+]

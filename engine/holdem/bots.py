@@ -1,6 +1,6 @@
 """Computer players for tournament Hold'em (seed 000 "Computer players", seed 003 names).
 
-A bot decides from a :class:`engine.holdem.hand.PlayerView` only -- its own two cards, the
+A bot decides from a :class:`engine.holdem.views.PlayerView` only -- its own two cards, the
 board, stacks, bets, the pot and its legal actions -- so it cannot see anybody's cards or
 the deck: :meth:`Bot.decide` is never given anything else.
 
@@ -29,18 +29,10 @@ from enum import StrEnum
 import numpy as np
 
 from engine.hands.evaluator import HandCategory, category, evaluate
+from engine.holdem.actions import Action, Street
 from engine.holdem.equity import RandomLike, estimate_equity, numpy_generator, pot_odds
-from engine.holdem.hand import (
-    Action,
-    BetMade,
-    BlindPosted,
-    BoardDealt,
-    Called,
-    LegalActions,
-    PlayerView,
-    Raised,
-    Street,
-)
+from engine.holdem.records import BetMade, BlindPosted, BoardDealt, Called, Raised
+from engine.holdem.views import LegalActions, PlayerView
 
 
 class Difficulty(StrEnum):

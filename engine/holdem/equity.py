@@ -151,7 +151,7 @@ def _draw(gen: np.random.Generator, unseen: np.ndarray, k: int, rows: int) -> np
 class EquityAssist:
     """The human's equity label: recomputed only when cards come out or someone folds.
 
-    Call :meth:`update` with the player's :class:`engine.holdem.hand.PlayerView` whenever the
+    Call :meth:`update` with the player's :class:`engine.holdem.views.PlayerView` whenever the
     screen refreshes; the estimate is cached on (hole cards, board, players still in).
     """
 

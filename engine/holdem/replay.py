@@ -19,7 +19,9 @@ from typing import Any
 
 from engine.cards import CardParseError, parse_cards
 from engine.errors import IllegalActionError
-from engine.holdem.hand import Action, Evaluate, HoldemHand, Street, deck_for_deal
+from engine.holdem.actions import Action, Evaluate, Street
+from engine.holdem.dealing import deck_for_deal
+from engine.holdem.hand import HoldemHand
 
 
 class ReplayInputError(ValueError):

@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass
 from functools import cache, cached_property
 from math import comb
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -40,9 +40,6 @@ from engine.hands.categories import HandCategory
 from engine.hands.evaluator import category_batch, category_floors, evaluate_batch
 from engine.maths.par_tables import FlopIndex, flop_index
 from engine.uth.paytable import Paytable
-
-if TYPE_CHECKING:
-    from engine.maths.strategy import Strategy
 
 #: Outcome columns of a count table: win / push / loss, each against a dealer who
 #: qualifies (Q) or not (NQ).
@@ -423,11 +420,23 @@ def flop_index_for_pairs(n_p: int) -> FlopIndex:
     return flop_index(m)
 
 
+class RuleStrategy(Protocol):
+    """What the analysis asks of a strategy that decides by its own rules (not optimal
+    play): Play multiples pre-flop (4, 3 or 0), 2x bets on a flop, and the river decisions
+    of every (board, hand) of one flop (see :class:`engine.maths.strategy.Strategy`)."""
+
+    def preflop_batch(self, holes: np.ndarray) -> np.ndarray: ...
+
+    def flop_batch(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray: ...
+
+    def river_par(self, ctx: FlopContext) -> np.ndarray: ...
+
+
 def analyse_flop(
     flop: tuple[int, int, int],
     deck: tuple[int, ...],
     params: MainParams,
-    strategy: Strategy | None = None,
+    strategy: RuleStrategy | None = None,
     card_maps: np.ndarray | None = None,
 ) -> FlopResult:
     """Outcome counts for every hand on every board of ``flop``.

@@ -16,17 +16,16 @@ Everything except ``init`` opens the database read-only.
 from __future__ import annotations
 
 import argparse
-import csv
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
 
 from engine.cards import format_cards
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config
+from kiosk.ledger.export import ExportFormat, export_ledger, write_export
 from kiosk.ledger.ledger import (
     CREDITS,
     METERS,
@@ -246,49 +245,13 @@ _CENT_METERS = {name for name, text in METERS.items() if "cents" in text}
 
 
 # -- export ------------------------------------------------------------------------------------
-def _rows(ledger: Ledger, table: str) -> Iterator[dict[str, Any]]:
-    if table == "meters":
-        for name, value in ledger.conn.execute("SELECT name, value FROM meters ORDER BY name"):
-            yield {"name": name, "value": value}
-        return
-    order = "sequence" if table == "tickets" else "id"
-    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY {order}")
-    names = [d[0] for d in cur.description]
-    for values in cur:
-        yield dict(zip(names, values, strict=True))
-
-
-def _write_csv(out: TextIO, rows: Iterator[Mapping[str, Any]]) -> None:
-    writer = None
-    for row in rows:
-        if writer is None:
-            writer = csv.DictWriter(out, fieldnames=list(row))
-            writer.writeheader()
-        writer.writerow(row)
-
-
 @_with_ledger()
 def cmd_export(args: argparse.Namespace, ledger: Ledger) -> int:
-    fmt = "json" if args.json else args.format
-    out: TextIO = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
-    try:
-        if fmt == "csv":
-            _write_csv(out, _rows(ledger, args.table or "rounds"))
-        else:
-            out.write(
-                json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[
-                    :-1
-                ]
-            )
-            for table in [args.table] if args.table else ["rounds", "events", "meters", "tickets"]:
-                out.write(f', "{table}": [')
-                for i, row in enumerate(_rows(ledger, table)):
-                    out.write(("," if i else "") + "\n" + json.dumps(row, sort_keys=True))
-                out.write("]")
-            out.write("}\n")
-    finally:
-        if args.out:
-            out.close()
+    fmt: ExportFormat = "json" if args.json or args.format == "json" else "csv"
+    if args.out:
+        export_ledger(ledger, args.out, fmt=fmt, table=args.table)
+    else:
+        write_export(ledger, sys.stdout, fmt=fmt, table=args.table)
     return 0
 
 

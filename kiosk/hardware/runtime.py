@@ -27,16 +27,26 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Protocol
 
-from devices.host import EventKind, make_event
+from devices.host import EventKind, ValidatorHost, make_event
 from devices.id003 import USD_ASSIGNMENT, BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator, TclSimulator
 from devices.tcl import PrinterConfig, TicketPrinter
 from kiosk.config import SIMULATED_PORT, CabinetConfig
 from kiosk.hardware.ticket_payout import TicketPayout
+from kiosk.machine.snapshot import MachineSnapshot
 
 log = logging.getLogger(__name__)
+
+
+class DevicesHost(ValidatorHost, Protocol):
+    """What the devices need of the controller: the validator's host callbacks, device
+    events, and its snapshots (to enable the validator only while it takes money)."""
+
+    def snapshot(self) -> MachineSnapshot: ...
+
+    def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]: ...
 
 
 class CabinetDevices:
@@ -73,7 +83,7 @@ class CabinetDevices:
         self.payout = TicketPayout(config)
         self.validator: BillValidator | None = None
         self.printer: TicketPrinter | None = None
-        self.machine: Any = None
+        self.machine: DevicesHost | None = None
         self._unsubscribe: Callable[[], None] | None = None
 
     # -- ports ---------------------------------------------------------------------------
@@ -93,7 +103,7 @@ class CabinetDevices:
         return self.validator_sim is not None
 
     # -- life cycle ------------------------------------------------------------------------
-    def start(self, machine: Any) -> CabinetDevices:
+    def start(self, machine: DevicesHost) -> CabinetDevices:
         """Start the simulators, then the drivers on their ports with ``machine`` as their
         host, then the printing thread; returns self."""
         self.machine = machine
@@ -115,9 +125,8 @@ class CabinetDevices:
         self.printer = printer
         self.payout.attach(printer)
         self.payout.run()
-        if hasattr(machine, "subscribe"):
-            self._unsubscribe = machine.subscribe(self._follow)
-            self._follow(machine.snapshot())
+        self._unsubscribe = machine.subscribe(self._follow)
+        self._follow(machine.snapshot())
         log.info(
             "devices started: validator %s, printer %s", self.validator_port, self.printer_port
         )
@@ -125,6 +134,8 @@ class CabinetDevices:
 
     def _unavailable(self, device: str, port: str, exc: Exception) -> None:
         log.error("%s: cannot open %s: %s", device, port, exc)
+        if self.machine is None:
+            return
         try:
             self.machine.device_event(
                 make_event(device, EventKind.COMM_ERROR, f"cannot open {port}: {exc}")
@@ -132,7 +143,7 @@ class CabinetDevices:
         except Exception:
             log.exception("%s: the machine refused the event", device)
 
-    def _follow(self, snap: Any) -> None:
+    def _follow(self, snap: MachineSnapshot) -> None:
         """Enable the validator only while the machine can take money (called under the
         machine's lock: it only sets the driver's flag, never waits on the device)."""
         validator = self.validator

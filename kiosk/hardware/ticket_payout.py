@@ -1,4 +1,4 @@
-"""Cash-out by TITO ticket: the :class:`~kiosk.machine.controller.Payout` strategy that prints through
+"""Cash-out by TITO ticket: the :class:`~kiosk.machine.payout_strategy.Payout` strategy that prints through
 the TCL printer driver (:class:`devices.tcl.TicketPrinter`).
 
 One cash-out, in order (each step is one ledger transaction)::
@@ -30,16 +30,15 @@ import queue
 import threading
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING
 
 from devices.errors import TicketDataError
 from devices.tcl import PrintOutcome, PrintResult, TicketPrinter
 from devices.ticket import TicketData
 from kiosk.config import CabinetConfig
-from kiosk.ledger.ledger import TicketRecord
-
-if TYPE_CHECKING:
-    from kiosk.machine.controller import Machine, PayoutRequest
+from kiosk.ledger.records import TicketRecord
+from kiosk.machine.errors import MachineError
+from kiosk.machine.payout_strategy import PayoutHost
+from kiosk.machine.snapshot import PayoutRequest
 
 log = logging.getLogger(__name__)
 
@@ -83,23 +82,23 @@ class TicketPayout:
         self.config = config
         self.printer = printer
         self.outcomes: list[PayoutOutcome] = []
-        self._jobs: queue.Queue[tuple[Machine, PayoutRequest] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[PayoutHost, PayoutRequest] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._busy = threading.Event()
         self._lock = threading.Lock()
 
     # -- the Payout protocol (called by the machine, under its lock) --------------------
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
+    def start(self, host: PayoutHost, request: PayoutRequest) -> None:
         """Queue the cash-out for the printing thread; returns at once."""
-        self._jobs.put((machine, request))
+        self._jobs.put((host, request))
 
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+    def resume(self, host: PayoutHost, request: PayoutRequest) -> None:
         """At power-up, a ticket cash-out with no ticket written yet: print it now."""
         log.info(
             "resuming cash-out %s: no ticket was issued before the power cut",
             request.transaction_id,
         )
-        self._jobs.put((machine, request))
+        self._jobs.put((host, request))
 
     # -- life cycle --------------------------------------------------------------------
     def attach(self, printer: TicketPrinter | None) -> None:
@@ -142,13 +141,11 @@ class TicketPayout:
                 self._busy.clear()
 
     # -- one cash-out ------------------------------------------------------------------
-    def pay(self, machine: Machine, request: PayoutRequest) -> PayoutOutcome | None:
+    def pay(self, host: PayoutHost, request: PayoutRequest) -> PayoutOutcome | None:
         """Issue, print and settle one cash-out (blocking; normally on the thread)."""
-        from kiosk.machine.controller import MachineError
-
         txn = request.transaction_id
         try:
-            ticket = machine.issue_ticket(txn)
+            ticket = host.issue_ticket(txn)
         except MachineError as exc:
             log.warning("cash-out %s not printed: %s", txn, exc.reason)
             return None
@@ -168,11 +165,11 @@ class TicketPayout:
         )
         try:
             if result.outcome is PrintOutcome.PRINTED:
-                machine.payout_complete(txn, ticket.validation)
+                host.payout_complete(txn, ticket.validation)
             elif result.outcome is PrintOutcome.NOT_PRINTED:
-                machine.payout_failed(txn, result.detail)
+                host.payout_failed(txn, result.detail)
             else:
-                machine.payout_to_handpay(
+                host.payout_to_handpay(
                     txn, f"the printer could not confirm ticket #{ticket.sequence}: {result.detail}"
                 )
         except MachineError as exc:  # e.g. the ledger failed: the machine is tilted

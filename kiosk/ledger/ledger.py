@@ -55,7 +55,6 @@ integer cents; breakage is in units of ``1/breakage_unit`` cent.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 import uuid
@@ -66,9 +65,9 @@ from typing import IO, Any
 
 import sqlite_utils
 
-from engine.cards import format_cards, parse_cards
+from engine.cards import format_cards
 from engine.rng import deck_commitment
-from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from engine.uth.paytable import Paytable
 from kiosk.ledger.chain import GENESIS, canonical, chain_hash, dumps, utc_stamp
 from kiosk.ledger.errors import (
     LedgerCorruptError,
@@ -86,8 +85,10 @@ from kiosk.ledger.records import (
     VerifyReport,
 )
 from kiosk.ledger.schema import EVENT_COLUMNS, MIGRATIONS, ROUND_COLUMNS, SCHEMA_VERSION
+from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, TICKET_STATUSES, ticket_effect
-from kiosk.ledger.verify import LedgerVerifyMixin
+from kiosk.ledger.verify import Verifier
+from kiosk.ledger.view import LedgerView
 
 __all__ = [
     "CREDITS",
@@ -100,6 +101,7 @@ __all__ = [
     "LedgerError",
     "LedgerExistsError",
     "LedgerMissingError",
+    "LedgerView",
     "METERS",
     "MIGRATIONS",
     "ROUND_COLUMNS",
@@ -125,17 +127,17 @@ __all__ = [
 
 
 # -- the ledger ---------------------------------------------------------------------------
-class Ledger(LedgerVerifyMixin):
-    """An open ledger.  Not thread-safe by itself: the controller serialises access.
+class Ledger(LedgerView):
+    """An open ledger: the reads of :class:`LedgerView`, the writes, the meters and the
+    heads of both chains.  Not thread-safe by itself: the controller serialises access.
 
     Writes go through :meth:`transaction` (re-entrant: nested blocks join the outer
     one); a block that raises is rolled back in SQLite *and* in the in-memory heads.
     """
 
     def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
-        self.conn = conn
+        super().__init__(conn, path)
         self.db = sqlite_utils.Database(conn)
-        self.path = path
         self.readonly = readonly
         self._depth = 0
         self._saved: tuple[Any, ...] | None = None
@@ -152,23 +154,16 @@ class Ledger(LedgerVerifyMixin):
     # -- opening ------------------------------------------------------------------------
     @staticmethod
     def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-        if readonly:
-            conn = sqlite3.connect(
-                f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-            )
-        else:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        """The durable connection (:func:`kiosk.ledger.sqlite.connect`): read-only by URI,
+        else the plain path, read-write."""
         try:
-            conn.execute("PRAGMA busy_timeout = 5000")
-            if not readonly:
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if mode.lower() != "wal":
-                    raise LedgerError(f"{path}: cannot use WAL mode (got {mode})")
-            conn.execute("PRAGMA synchronous = FULL")
+            if readonly:
+                return connect(path, "ro")
+            return connect(path, uri=False)
+        except WalModeError as exc:
+            raise LedgerError(exc.reason) from None
         except sqlite3.DatabaseError as exc:
-            conn.close()
             raise LedgerCorruptError(f"{path} is not a readable SQLite database ({exc})") from None
-        return conn
 
     @classmethod
     def open(
@@ -307,7 +302,7 @@ class Ledger(LedgerVerifyMixin):
                 f"{self.path}: the event log is empty (no ledger_created event)"
             )
         self._event_id, self._event_head = row
-        rows = self._round_rows("ORDER BY id DESC LIMIT 2")
+        rows = self.round_rows("ORDER BY id DESC LIMIT 2")
         if rows:
             last = rows[0]
             self._round_id, self._round_head = last["id"], last["hash"]
@@ -332,10 +327,7 @@ class Ledger(LedgerVerifyMixin):
 
     def close(self) -> None:
         """Close the database and release the writer's lock (no event is written)."""
-        try:
-            self.conn.close()
-        except sqlite3.Error:
-            pass
+        close(self.conn)
         if self._lock is not None:
             self._lock.close()
             self._lock = None
@@ -350,7 +342,11 @@ class Ledger(LedgerVerifyMixin):
         """One atomic, durable write (re-entrant)."""
         if self.readonly:
             raise LedgerError("the ledger is open read-only")
-        if self._depth == 0:
+        self._depth += 1
+        try:
+            if self._depth > 1:
+                yield
+                return
             self._saved = (
                 dict(self.meters),
                 self._event_head,
@@ -360,28 +356,13 @@ class Ledger(LedgerVerifyMixin):
                 self._round_id,
                 None if self._open_row is None else dict(self._open_row),
             )
-            self.conn.execute("BEGIN IMMEDIATE")
-        self._depth += 1
-        try:
-            yield
-        except BaseException:
+            with immediate(self.conn, on_rollback=self._restore):
+                yield
+        finally:
             self._depth -= 1
-            if self._depth == 0:
-                self._rollback()
-            raise
-        self._depth -= 1
-        if self._depth == 0:
-            try:
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
 
-    def _rollback(self) -> None:
-        try:
-            self.conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass
+    def _restore(self) -> None:
+        """Put the in-memory meters and heads back as they were before the transaction."""
         assert self._saved is not None
         (
             self.meters,
@@ -420,7 +401,7 @@ class Ledger(LedgerVerifyMixin):
         """Append one event (and its meter effects); returns its id."""
         if not isinstance(amount, int) or amount < 0:
             raise ValueError(f"an event amount is non-negative integer cents, not {amount!r}")
-        row = {
+        row: dict[str, Any] = {
             "id": self._event_id + 1,
             "at": at or utc_stamp(),
             "kind": kind,
@@ -463,86 +444,6 @@ class Ledger(LedgerVerifyMixin):
         event = {**row, "detail": detail}
         return ticket_effect(event, None if current is None else current.as_dict(), top + 1)
 
-    # -- tickets -----------------------------------------------------------------------------
-    def ticket(self, validation: str) -> TicketRecord | None:
-        """The ticket issued here with ``validation``, if any."""
-        cur = self.conn.execute("SELECT * FROM tickets WHERE validation = ?", (validation,))
-        values = cur.fetchone()
-        if values is None:
-            return None
-        names = [d[0] for d in cur.description]
-        return TicketRecord.from_row(dict(zip(names, values, strict=True)))
-
-    def ticket_for_cashout(self, txn: str) -> TicketRecord | None:
-        """The ticket issued for the cash-out ``txn`` (at most one), if any."""
-        row = self.conn.execute(
-            "SELECT validation FROM tickets WHERE cashout_txn = ? ORDER BY issue_event DESC LIMIT 1",
-            (txn,),
-        ).fetchone()
-        return None if row is None else self.ticket(row[0])
-
-    def tickets(self, last: int | None = None, status: str | None = None) -> list[TicketRecord]:
-        """Tickets by sequence number (the last ``last`` of them), optionally of one status."""
-        where, params = ("WHERE status = ?", [status]) if status else ("", [])
-        tail = f"ORDER BY sequence DESC LIMIT {int(last)}" if last else "ORDER BY sequence"
-        cur = self.conn.execute(f"SELECT * FROM tickets {where} {tail}", params)
-        names = [d[0] for d in cur.description]
-        rows = [TicketRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
-        return rows[::-1] if last else rows
-
-    def next_ticket_sequence(self) -> int:
-        top = self.conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
-        return int(top) + 1
-
-    def validation_taken(self, validation: str) -> bool:
-        """Whether ``validation`` was ever used on this cabinet (issued, or seen in an event)."""
-        return self.ticket(validation) is not None
-
-    def unredeemed_ticket(self, validation: str) -> int | None:
-        """The amount of the ticket issued here with ``validation`` if it is printed and
-        not yet redeemed (status ``issued``), else None.  See :meth:`checked_ticket`."""
-        ticket = self.checked_ticket(validation)
-        return ticket.amount if ticket is not None and ticket.status == "issued" else None
-
-    def checked_ticket(self, validation: str) -> TicketRecord | None:
-        """:meth:`ticket`, cross-checked against the chained events that made it: raises
-        :class:`LedgerCorruptError` if the row says otherwise (an edited ``tickets`` row
-        must not validate a ticket even before the next full verification)."""
-        ticket = self.ticket(validation)
-        kinds = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
-        cur = self.conn.execute(
-            f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) "
-            "AND (json_extract(detail, '$.validation') = ? OR json_extract(detail, '$.reference') = ?) "
-            "ORDER BY id",
-            (validation, validation),
-        )
-        row: dict[str, Any] | None = None
-        for eid, at, kind, amount, txn, detail in cur:
-            event = {"id": eid, "at": at, "kind": kind, "amount": amount, "txn": txn}
-            event["detail"] = json.loads(detail)
-            if event["detail"].get(TICKET_EVENTS[kind]) != validation:
-                continue
-            try:
-                row = ticket_effect(event, row, 0)
-            except LedgerError as exc:
-                raise LedgerCorruptError(exc.reason, f"events {eid}") from None
-        if row is None and ticket is None:
-            return None
-        fields = ("amount", "status", "issue_event", "print_event", "close_event")
-        if row is None or ticket is None or any(row[f] != getattr(ticket, f) for f in fields):
-            raise LedgerCorruptError(
-                "the tickets row does not match the events that made it", f"tickets {validation}"
-            )
-        return ticket
-
-    def has_txn(self, txn: str, kind: str) -> bool:
-        return (
-            self.conn.execute(
-                "SELECT 1 FROM events WHERE txn = ? AND kind = ?", (txn, kind)
-            ).fetchone()
-            is not None
-        )
-
     def store_paytable(self, table: Paytable, text: str | None = None) -> None:
         """Keep the text of ``table`` (read back from its source file unless given)."""
         if self.conn.execute(
@@ -559,29 +460,11 @@ class Ledger(LedgerVerifyMixin):
                 (table.sha256, table.name, table.version, table.source_name, text),
             )
 
-    def paytable(self, sha256: str) -> Paytable:
-        row = self.conn.execute(
-            "SELECT toml, source FROM paytables WHERE sha256 = ?", (sha256,)
-        ).fetchone()
-        if row is None:
-            raise LedgerCorruptError(f"paytable {sha256} is not in the ledger", "paytables")
-        try:
-            table = parse_paytable(row[0], row[1])
-        except PaytableError as exc:
-            raise LedgerCorruptError(
-                f"stored paytable does not parse: {exc}", f"paytables {sha256}"
-            ) from None
-        if table.sha256 != sha256:
-            raise LedgerCorruptError(
-                "stored paytable text does not match its SHA-256", f"paytables {sha256}"
-            )
-        return table
-
     def begin_round(self, row: Mapping[str, Any], deck: list[int], salt: bytes) -> int:
         """Insert a new open round (bets, commitment) and its recovery deck; returns its id."""
         if self._open_row is not None:
             raise LedgerError(f"round {self._open_row['id']} is still open")
-        full = {c: None for c in ROUND_COLUMNS}
+        full: dict[str, Any] = {c: None for c in ROUND_COLUMNS}
         full.update(row)
         full.update(
             id=self._round_id + 1,
@@ -637,62 +520,24 @@ class Ledger(LedgerVerifyMixin):
             self._open_row = new if new["state"] == "open" else None
         return new
 
-    # -- reading ----------------------------------------------------------------------------------
-    def _iter_round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
-        cur = self.conn.execute(f"SELECT * FROM rounds {tail}", params)
-        names = [d[0] for d in cur.description]
-        for values in cur:
-            yield dict(zip(names, values, strict=True))
-
-    def _round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        return list(self._iter_round_rows(tail, params))
-
     @property
     def open_round(self) -> dict[str, Any] | None:
         """The open round's row (a copy), if any."""
         return None if self._open_row is None else dict(self._open_row)
 
-    def recovery_deck(self, round_id: int) -> tuple[list[int], bytes]:
-        row = self.conn.execute(
-            "SELECT deck, salt FROM recovery WHERE round_id = ?", (round_id,)
-        ).fetchone()
-        if row is None:
-            raise LedgerCorruptError("the open round has no recovery deck", f"rounds {round_id}")
-        return parse_cards(row[0]), bytes.fromhex(row[1])
-
-    def recall(self, last: int = 10) -> list[RoundRecord]:
-        """The last ``last`` rounds, most recent first."""
-        return [
-            RoundRecord.from_row(r) for r in self._round_rows("ORDER BY id DESC LIMIT ?", (last,))
-        ]
-
-    def round(self, round_id: int) -> RoundRecord | None:
-        rows = self._round_rows("WHERE id = ?", (round_id,))
-        return RoundRecord.from_row(rows[0]) if rows else None
-
-    def last_settled(self) -> RoundRecord | None:
-        rows = self._round_rows("WHERE state <> 'open' ORDER BY id DESC LIMIT 1")
-        return RoundRecord.from_row(rows[0]) if rows else None
-
-    def events(
-        self, kinds: tuple[str, ...] = (), after: int = 0, last: int | None = None
-    ) -> list[EventRecord]:
-        where, params = "WHERE id > ?", [after]
-        if kinds:
-            where += f" AND kind IN ({', '.join('?' * len(kinds))})"
-            params += list(kinds)
-        order = f"ORDER BY id DESC LIMIT {int(last)}" if last else "ORDER BY id"
-        cur = self.conn.execute(f"SELECT * FROM events {where} {order}", params)
-        names = [d[0] for d in cur.description]
-        rows = [EventRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
-        return rows[::-1] if last else rows
-
-    def last_event(self, *kinds: str) -> EventRecord | None:
-        found = self.events(kinds, last=1)
-        return found[0] if found else None
-
     def counts(self) -> tuple[int, int]:
+        """(rounds, events) written so far: the ids of the last round and event."""
         return self._round_id, self._event_id
+
+    def heads(self) -> tuple[str, str]:
+        """The hashes of the last event and the last round row (64 zeros when none)."""
+        return self._event_head, self._round_head
+
+    # -- verification -----------------------------------------------------------------------
+    def verify(self, decks: bool = True, replay: bool = False) -> VerifyReport:
+        """Check the whole ledger; never raises for a bad ledger (see
+        :meth:`kiosk.ledger.verify.Verifier.run`)."""
+        return Verifier(self, self.ledger_id).run(decks=decks, replay=replay)
 
 
 def open_or_create(

@@ -1,15 +1,32 @@
 """Frozen records read back from the ledger: rounds (with their decisions), events,
-tickets and the verification report."""
+tickets and the verification report; and a round row's history as the engine's records.
+
+A round row's ``decisions`` column is a JSON list of the engine's
+:class:`~engine.uth.round.Decision` records in their dict form
+(:func:`engine.uth.replay.record_to_dict`) each with its ``at`` stamp::
+
+    [{"type": "decision", "seat": 1, "phase": "preflop", "action": "check",
+      "play": 0, "at": "2025-01-31T12:00:00.123Z"}, ...]
+
+Rows written before this form hold ``[phase, action, play cents, at]`` lists; both read
+the same (:func:`parse_decisions`).  The :class:`~engine.uth.round.BetsPlaced` record is
+not stored: it is the row's ``seat``, ``ante``, ``blind`` and ``trips`` columns
+(:func:`round_inputs`).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import card_name, format_cards, parse_cards
 from engine.rng import deck_commitment
+from engine.uth.paytable import Paytable
+from engine.uth.replay import InputRecord, record_from_dict, record_to_dict, replay
+from engine.uth.round import Action, BetsPlaced, Decision, Phase, UthRound
+from kiosk.ledger.chain import dumps
 from kiosk.ledger.tickets import TICKET_COLUMNS
 
 _CARD_CODES = {card_name(c): c for c in range(52)}
@@ -17,10 +34,86 @@ _CARD_CODES = {card_name(c): c for c in range(52)}
 
 @dataclass(frozen=True)
 class DecisionRecord:
-    phase: str
-    action: str
+    """One decision of a stored round: the engine's :class:`Decision` fields and when it
+    was taken (UTC stamp).  ``play`` is the Play bet this decision placed, cents (0 for
+    check / fold)."""
+
+    seat: int
+    phase: Phase
+    action: Action
     play: int
     at: str
+
+    @classmethod
+    def of(cls, decision: Decision, at: str) -> DecisionRecord:
+        """The stored form of the engine's ``decision`` taken at ``at``."""
+        return cls(decision.seat, decision.phase, decision.action, decision.play, at)
+
+    @property
+    def decision(self) -> Decision:
+        """The engine's record of this decision."""
+        return Decision(seat=self.seat, phase=self.phase, action=self.action, play=self.play)
+
+    def as_entry(self) -> dict[str, Any]:
+        """The JSON-ready entry of the ``decisions`` column."""
+        return {**record_to_dict(self.decision), "at": self.at}
+
+    def as_dict(self) -> dict[str, Any]:
+        """Phase, action, Play cents and time (the form recall and export show)."""
+        return {
+            "phase": self.phase.value,
+            "action": self.action.value,
+            "play": self.play,
+            "at": self.at,
+        }
+
+
+def parse_decisions(text: str | None, seat: int) -> tuple[DecisionRecord, ...]:
+    """The ``decisions`` column of a round row of seat ``seat`` (either stored form);
+    a malformed column raises ``ValueError``."""
+    out = []
+    for entry in json.loads(text or "[]"):
+        if isinstance(entry, Mapping):
+            record = record_from_dict(entry)
+            if not isinstance(record, Decision):
+                raise ValueError(f"not a decision in the decisions column: {entry!r}")
+            out.append(DecisionRecord.of(record, str(entry.get("at", ""))))
+            continue
+        try:
+            phase, action, play, at = entry
+            out.append(DecisionRecord(seat, Phase(phase), Action(action), int(play), str(at)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"malformed decision {entry!r}: {exc}") from None
+    return tuple(out)
+
+
+def dump_decisions(decisions: Iterable[DecisionRecord]) -> str:
+    """The ``decisions`` column holding ``decisions`` (canonical JSON)."""
+    return dumps([d.as_entry() for d in decisions])
+
+
+def append_decision(column: str | None, seat: int, decision: Decision, at: str) -> str:
+    """The ``decisions`` column of a round of seat ``seat`` after ``decision`` (taken at
+    ``at``), given the column before it; earlier entries are rewritten in the form above."""
+    return dump_decisions((*parse_decisions(column, seat), DecisionRecord.of(decision, at)))
+
+
+def round_inputs(row: Mapping[str, Any]) -> list[InputRecord]:
+    """The engine records a round row was played from: its :class:`BetsPlaced` (from the
+    ``seat``, ``ante``, ``blind`` and ``trips`` columns, cents) then each
+    :class:`Decision` of the ``decisions`` column, in order.  Feed them to
+    :func:`engine.uth.replay.replay` with the round's deck and paytable (or use
+    :func:`replay_row`).  A malformed ``decisions`` column raises ``ValueError``."""
+    seat = int(row["seat"])
+    bets = BetsPlaced(seat=seat, ante=row["ante"], blind=row["blind"], trips=row["trips"])
+    return [bets, *(d.decision for d in parse_decisions(row["decisions"], seat))]
+
+
+def replay_row(paytable: Paytable, deck: Sequence[int], row: Mapping[str, Any]) -> UthRound:
+    """The round of ``row`` rebuilt by :func:`engine.uth.replay.replay` on ``deck``; raises
+    :class:`~engine.errors.IllegalActionError` (a ``ValueError``) when its records do not
+    replay."""
+    return replay(paytable, deck, round_inputs(row))
 
 
 @dataclass(frozen=True)
@@ -79,6 +172,11 @@ class RoundRecord:
         """What the player won (positive) or lost (negative) on the round, cents."""
         return self.paid + self.jackpot - self.staked
 
+    def inputs(self) -> list[InputRecord]:
+        """The engine records the round was played from (see :func:`round_inputs`)."""
+        bets = BetsPlaced(seat=self.seat, ante=self.ante, blind=self.blind, trips=self.trips)
+        return [bets, *(d.decision for d in self.decisions)]
+
     def commitment_ok(self) -> bool:
         """Whether the published deck and salt hash to the commitment made at the deal."""
         return (
@@ -109,7 +207,7 @@ class RoundRecord:
             blind=row["blind"],
             trips=row["trips"],
             play=row["play"],
-            decisions=tuple(DecisionRecord(*d) for d in json.loads(row["decisions"])),
+            decisions=parse_decisions(row["decisions"], row["seat"]),
             commitment=row["commitment"],
             salt=row["salt"] or "",
             deck=cards(row["deck"]),
@@ -143,7 +241,7 @@ class RoundRecord:
             if name in ("deck", "player_hole", "dealer_hole", "board"):
                 value = format_cards(value)
             elif name == "decisions":
-                value = [d.__dict__ for d in value]
+                value = [d.as_dict() for d in value]
             out[name] = value
         out["staked"], out["net"] = self.staked, self.net
         return out

@@ -24,7 +24,7 @@ ROUND_COLUMNS: dict[str, type] = {
     "blind": int,
     "trips": int,
     "play": int,
-    "decisions": str,  # JSON [[phase, action, play cents, at], ...]
+    "decisions": str,  # JSON [engine Decision dict + "at", ...] (see kiosk.ledger.records)
     "commitment": str,  # sha256(salt + deck), hex, recorded at the deal
     "salt": str,  # hex, published at settlement
     "deck": str,  # 52 cards in deal order, published at settlement
@@ -72,15 +72,15 @@ _TRIGGERS = (
 
 
 def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["meters"].create({"name": str, "value": int}, pk="name")
-    db["paytables"].create(
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("meters").create({"name": str, "value": int}, pk="name")
+    db.table("paytables").create(
         {"sha256": str, "name": str, "version": str, "source": str, "toml": str}, pk="sha256"
     )
-    db["rounds"].create(ROUND_COLUMNS, pk="id", not_null={"state", "hash"})
-    db["events"].create(EVENT_COLUMNS, pk="id", not_null={"kind", "hash", "amount"})
-    db["recovery"].create({"round_id": int, "deck": str, "salt": str}, pk="round_id")
-    db["events"].create_index(["kind"], index_name="events_kind")
+    db.table("rounds").create(ROUND_COLUMNS, pk="id", not_null={"state", "hash"})
+    db.table("events").create(EVENT_COLUMNS, pk="id", not_null={"kind", "hash", "amount"})
+    db.table("recovery").create({"round_id": int, "deck": str, "salt": str}, pk="round_id")
+    db.table("events").create_index(["kind"], index_name="events_kind")
     db.execute("CREATE UNIQUE INDEX events_txn ON events(txn, kind) WHERE txn IS NOT NULL")
     db.conn.executemany(
         "INSERT INTO meters (name, value) VALUES (?, 0)", [(m,) for m in (*METERS, CREDITS)]
@@ -97,7 +97,7 @@ _TICKET_TRIGGERS = (
 
 def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
     """Add the ``tickets`` table and fill it from the ticket events already chained."""
-    db["tickets"].create(
+    db.table("tickets").create(
         TICKET_COLUMNS, pk="validation", not_null={"sequence", "amount", "status", "issued_at"}
     )
     db.execute("CREATE INDEX tickets_cashout ON tickets(cashout_txn)")

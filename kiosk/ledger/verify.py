@@ -7,7 +7,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import format_cards, parse_cards
 from engine.rng import deck_commitment
@@ -15,19 +15,22 @@ from engine.uth.paytable import Paytable
 from kiosk.ledger.chain import GENESIS
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
-from kiosk.ledger.records import _CARD_CODES, VerifyReport
+from kiosk.ledger.records import _CARD_CODES, VerifyReport, replay_row
 from kiosk.ledger.schema import EVENT_COLUMNS, ROUND_COLUMNS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
-
-if TYPE_CHECKING:
-    from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.view import LedgerView
 
 
-class LedgerVerifyMixin:
-    """:meth:`Ledger.verify` and its helpers (mixed into :class:`Ledger`)."""
+class Verifier:
+    """Verifies the ledger read through ``view`` whose ``ledger_created`` event must name
+    ``ledger_id``.  Reads only: the view may be read-only."""
 
-    # -- verification -------------------------------------------------------------------------
-    def verify(self, decks: bool = True, replay: bool = False) -> VerifyReport:
+    def __init__(self, view: LedgerView, ledger_id: str) -> None:
+        self.view = view
+        self.conn = view.conn
+        self.ledger_id = ledger_id
+
+    def run(self, decks: bool = True, replay: bool = False) -> VerifyReport:
         """Check the whole ledger; never raises for a bad ledger (see ``problem``).
 
         Always: SQLite's integrity check; both hash chains (ids contiguous, each hash
@@ -81,7 +84,7 @@ class LedgerVerifyMixin:
                     return bad(f"rounds {row[0]}: {what}")
             open_id = rounds if last_state == "open" else None
             if open_id is not None:
-                deck, salt = self.recovery_deck(open_id)
+                deck, salt = self.view.recovery_deck(open_id)
                 commitment = self.conn.execute(
                     "SELECT commitment FROM rounds WHERE id = ?", (open_id,)
                 ).fetchone()[0]
@@ -96,20 +99,20 @@ class LedgerVerifyMixin:
                 for rid, deck_text, salt, commitment in self.conn.execute(
                     "SELECT id, deck, salt, commitment FROM rounds WHERE state <> 'open' ORDER BY id"
                 ):
-                    deck = _deck_bytes(deck_text or "")
+                    published = _deck_bytes(deck_text or "")
                     try:
                         salt_bytes = bytes.fromhex(salt or "")
                     except ValueError:
-                        deck = None
-                    if deck is None:
+                        published = None
+                    if published is None:
                         return bad(f"rounds {rid}: published deck or salt unreadable")
-                    if hashlib.sha256(salt_bytes + deck).hexdigest() != commitment:
+                    if hashlib.sha256(salt_bytes + published).hexdigest() != commitment:
                         return bad(
                             f"rounds {rid}: published deck does not match the commitment made at the deal"
                         )
             if replay:
-                replayer = _Replayer(self)
-                for row in self._iter_round_rows("WHERE state = 'settled' ORDER BY id"):
+                replayer = _Replayer(self.view)
+                for row in self.view.iter_round_rows("WHERE state = 'settled' ORDER BY id"):
                     problem = replayer.check(row)
                     if problem:
                         return bad(f"rounds {row['id']}: {problem}")
@@ -255,24 +258,20 @@ def _deck_bytes(text: str) -> bytes | None:
 
 
 class _Replayer:
-    """Re-plays settled rounds through the engine (for ``verify(replay=True)``)."""
+    """Re-plays settled rounds through the engine (for ``run(replay=True)``), one
+    parsed paytable per SHA-256."""
 
-    def __init__(self, ledger: Ledger) -> None:
-        self.ledger = ledger
+    def __init__(self, view: LedgerView) -> None:
+        self.view = view
         self.tables: dict[str, Paytable] = {}
 
     def check(self, row: Mapping[str, Any]) -> str:
-        from engine.uth.round import UthRound  # the engine is only needed for a replay
-
+        """The first way the engine's replay of ``row`` differs from it ("" if none)."""
         sha = row["paytable_sha256"]
         if sha not in self.tables:
-            self.tables[sha] = self.ledger.paytable(sha)
-        rnd = UthRound(self.tables[sha], parse_cards(row["deck"]))
+            self.tables[sha] = self.view.paytable(sha)
         try:
-            rnd.place_bets(row["seat"], row["ante"], row["trips"])
-            rnd.deal()
-            for _phase, action, _play, _at in json.loads(row["decisions"]):
-                rnd.act(row["seat"], action)
+            rnd = replay_row(self.tables[sha], parse_cards(row["deck"]), row)
         except ValueError as exc:
             return f"replay refused: {exc}"
         result = rnd.outcome()

@@ -1,51 +1,42 @@
-"""The ``@_operation`` wrapper every public :class:`Machine` operation runs in: the
-machine lock, the refusal message, the ledger tilt, the subscribers' notice."""
+"""The frame every controller operation runs in: the machine lock, the refusal message,
+the ledger tilt and the subscribers' notice."""
 
 from __future__ import annotations
 
-import functools
 import logging
 import sqlite3
-from collections.abc import Callable
-from typing import TYPE_CHECKING, ParamSpec, TypeVar
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from kiosk.ledger.ledger import LedgerError
-from kiosk.machine.types import LEDGER_TILT, MachineError, PlayDisabled
+from kiosk.ledger.errors import LedgerError
+from kiosk.machine.errors import MachineError, PlayDisabled
+from kiosk.machine.state import LEDGER_TILT, CabinetState
 
 log = logging.getLogger("kiosk.machine.controller")
 
-if TYPE_CHECKING:
-    from kiosk.machine.controller import Machine
 
+@contextmanager
+def operation(
+    lock: threading.RLock, state: CabinetState, notify: Callable[[], None]
+) -> Iterator[None]:
+    """Run the block under ``lock``; a refusal sets the message; ``notify`` runs after.
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _operation(method: Callable[P, R]) -> Callable[P, R]:
-    """Run under the machine lock; a refusal sets the message; subscribers hear of changes.
-
-    A ledger failure during an operation tilts the machine (``ledger``) and is reported
-    as :class:`PlayDisabled`: nothing took effect, since the ledger write comes first.
+    A ledger failure inside the block tilts the machine (``ledger``) and is raised as
+    :class:`PlayDisabled`: nothing took effect, since the ledger write comes first.
     """
-
-    @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        self: Machine = args[0]  # type: ignore[assignment]
-        with self._lock:
-            self._message = ""
-            try:
-                return method(*args, **kwargs)
-            except MachineError as exc:
-                self._message = exc.reason
-                raise
-            except (LedgerError, sqlite3.Error) as exc:
-                reason = f"ledger write failed: {exc}"
-                log.error(reason)
-                self._tilts[LEDGER_TILT] = reason
-                self._message = reason
-                raise PlayDisabled(reason, code="ledger_fault") from exc
-            finally:
-                self._notify()
-
-    return wrapper
+    with lock:
+        state.message = ""
+        try:
+            yield
+        except MachineError as exc:
+            state.message = exc.reason
+            raise
+        except (LedgerError, sqlite3.Error) as exc:
+            reason = f"ledger write failed: {exc}"
+            log.error(reason)
+            state.tilts[LEDGER_TILT] = reason
+            state.message = reason
+            raise PlayDisabled(reason, code="ledger_fault") from exc
+        finally:
+            notify()

@@ -10,7 +10,7 @@ from engine.cards import format_cards
 from engine.uth.paytable import Paytable
 from engine.uth.round import Action, RoundSettled, UthRound
 from engine.uth.settlement import Outcome
-from kiosk.machine.types import SEAT
+from kiosk.machine.state import SEAT
 
 
 def replay_round(

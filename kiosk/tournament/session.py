@@ -54,21 +54,16 @@ from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.hands.evaluator import evaluate
+from engine.holdem.actions import Action
+from engine.holdem.blinds import BLIND_LEVELS, SEED003_TABLE, TABLES
 from engine.holdem.bots import SEED003_PLAYERS, Difficulty
+from engine.holdem.config import TournamentConfig
 from engine.holdem.equity import ASSIST_SAMPLES, Equity, estimate_equity, numpy_generator
-from engine.holdem.hand import Action, HandShown, LegalActions, PlayerView, Record, record_to_dict
-from engine.holdem.tournament import (
-    BLIND_LEVELS,
-    SEED003_TABLE,
-    TABLES,
-    GameSummary,
-    HumanSeat,
-    RemoteSeat,
-    SeatController,
-    SeatSpec,
-    Tournament,
-    TournamentConfig,
-)
+from engine.holdem.records import HandShown, Record, record_to_dict
+from engine.holdem.seats import HumanSeat, RemoteSeat, SeatController, SeatSpec
+from engine.holdem.stats import GameSummary
+from engine.holdem.tournament import Tournament
+from engine.holdem.views import LegalActions, PlayerView
 from engine.rng import RandomSource
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
 

@@ -34,14 +34,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.holdem.tournament import GameSummary, PlayerRecords
+from engine.holdem.stats import GameSummary, PlayerRecords
+from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 
 SCHEMA_VERSION = 1
 #: Finished games kept on the cabinet (seed 000: "This device keeps your latest 60 games").
@@ -122,52 +122,47 @@ class TournamentStore:
         if not create and not path.exists():
             raise TournamentStoreError(f"{path} does not exist (the ledger creates it)")
         try:
-            uri = f"file:{path}?mode={'rwc' if create else 'rw'}"
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            conn = connect(path, "rwc" if create else "rw")
+        except WalModeError as exc:
+            raise TournamentStoreError(exc.reason) from None
         except sqlite3.Error as exc:
             raise TournamentStoreError(f"{path}: {exc}") from None
+        store = cls(conn, path)
         try:
-            conn.execute("PRAGMA busy_timeout = 5000")
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise TournamentStoreError(f"{path}: cannot use WAL mode (got {mode})")
-            conn.execute("PRAGMA synchronous = FULL")
-            store = cls(conn, path)
-            with store._transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                row = conn.execute("SELECT value FROM tournament_meta WHERE key = 'schema'").fetchone()
-                if row is None:
-                    conn.execute("INSERT INTO tournament_meta (key, value) VALUES ('schema', ?)",
-                                 (str(SCHEMA_VERSION),))
-                elif int(row[0]) > SCHEMA_VERSION:
-                    raise TournamentStoreError(
-                        f"{path}: tournament tables are schema {row[0]}, newer than this program's "
-                        f"{SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
+            store._create_tables()
+        except (sqlite3.DatabaseError, TournamentStoreError) as exc:
             conn.close()
+            if isinstance(exc, TournamentStoreError):
+                raise
             raise TournamentStoreError(f"{path}: {exc}") from None
-        except TournamentStoreError:
-            conn.close()
-            raise
         return store
 
-    def close(self) -> None:
-        try:
-            self.conn.close()
-        except sqlite3.Error:
-            pass
+    def _create_tables(self) -> None:
+        """Create the tournament tables if missing and record or check their schema version."""
+        with self._transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.conn.execute(statement)
+            row = self.conn.execute(
+                "SELECT value FROM tournament_meta WHERE key = 'schema'"
+            ).fetchone()
+            if row is None:
+                self.conn.execute(
+                    "INSERT INTO tournament_meta (key, value) VALUES ('schema', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise TournamentStoreError(
+                    f"{self.path}: tournament tables are schema {row[0]}, newer than this "
+                    f"program's {SCHEMA_VERSION}"
+                )
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+    def close(self) -> None:
+        close(self.conn)
+
+    def _transaction(self) -> AbstractContextManager[None]:
+        """One write transaction (:func:`kiosk.ledger.sqlite.immediate`)."""
+        return immediate(self.conn)
 
     # -- the game in progress -----------------------------------------------------------
     def save(self, game_id: str, state: dict[str, Any], session: dict[str, Any]) -> int:

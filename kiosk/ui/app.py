@@ -18,14 +18,33 @@ from typing import Any
 
 import pygame
 
-from kiosk.ui import i18n, sdnotify
+from kiosk.machine.commands import SetDoor
+from kiosk.machine.types import MachinePhase
+from kiosk.tournament.context import TournamentContext
+from kiosk.ui import i18n, sdnotify, theme
 from kiosk.ui.cards import CardRenderer
-from kiosk.ui.demo import DemoDevices, DemoTicketPayout
+from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
 from kiosk.ui.input import translate_all
-from kiosk.ui.layout import Layout
+from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.model import Model
 from kiosk.ui.prefs import Preferences
+from kiosk.ui.scenes.attract import AttractScene
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.cashout import CashoutScene
+from kiosk.ui.scenes.chrome import TiltOverlay
+from kiosk.ui.scenes.help import HelpScene
+from kiosk.ui.scenes.operator import OperatorScene
+from kiosk.ui.scenes.paytable import PaytableScene
+from kiosk.ui.scenes.recall import RecallScene
+from kiosk.ui.scenes.settings import SettingsScene
+from kiosk.ui.scenes.table.scene import TableScene
+from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
+from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
+from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
+from kiosk.ui.scenes.tournament.results import TournamentResultsScene
+from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
+from kiosk.ui.scenes.tournament.table import TournamentTableScene
 from kiosk.ui.sound import Sounds
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
@@ -39,8 +58,27 @@ CORNER_WINDOW = 6.0
 #: reach the scene, so the sequence cannot press a button on its way.
 CORNER_SIZE = 40
 
+#: Every screen of the cabinet.  ``attract`` -> ``table`` (bets, decisions, results) with
+#: ``paytable``, ``help``, ``recall`` and ``settings`` a touch away; ``cashout`` while a
+#: payout runs; ``operator`` behind the key switch (F12) or the hidden corner sequence and
+#: a PIN.  The Tournament button on the attract screen opens ``tournament_setup`` ->
+#: ``tournament`` (the table; free play, chips are points) with ``tournament_history``,
+#: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``.
+SCENES: tuple[type[Scene], ...] = (
+    AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene, CashoutScene, OperatorScene,
+    TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
+    TournamentResultsScene, TournamentRecordsScene,
+)
+
 
 class App:
+    """The screens of one cabinet over ``machine`` (a :class:`kiosk.machine.controller.Machine`).
+
+    ``casino_name`` and ``machine_number`` are shown on the screens (the configuration's);
+    ``tournament`` is the cabinet's tournament (default: one with no database, whose games
+    are neither saved nor recorded); ``payout`` the demo keys' way to the (simulated)
+    devices when ``demo`` is on."""
+
     def __init__(
         self,
         machine: Any,
@@ -48,11 +86,14 @@ class App:
         *,
         fullscreen: bool = False,
         demo: bool = True,
-        payout: DemoTicketPayout | None = None,
+        payout: DemoTicketPayout | DemoSimulators | None = None,
         language: str = i18n.DEFAULT_LANGUAGE,
         sound: bool = True,
         start: str = "attract",
         title: str = "Ultimate Texas Hold'em",
+        casino_name: str = "",
+        machine_number: str = "",
+        tournament: TournamentContext | None = None,
     ) -> None:
         pygame.display.init()
         pygame.font.init()
@@ -69,6 +110,9 @@ class App:
         self.frames = 0
         self.running = True
         self.dirty: list[pygame.Rect] | None = None
+        self.casino_name = casino_name
+        self.machine_number = machine_number
+        self.tournament = tournament if tournament is not None else TournamentContext(None)
         i18n.set_language(language)
         self.default_language = language
         self.text = TextCache()
@@ -84,22 +128,16 @@ class App:
         self.watchdog = sdnotify.Watchdog()
         self._corners: list[tuple[str, float]] = []
         self._felt: pygame.Surface | None = None
-        from kiosk.ui.scenes import registry
-
-        self.scenes = {name: cls(self) for name, cls in registry().items()}
-        self.scene = self.scenes[start]
+        self.scenes: dict[str, Scene] = {cls.name: cls(self) for cls in SCENES}
+        self.scene: Scene = self.scenes[start]
         self.previous = start
         self.scene.enter()
-        from kiosk.ui.scenes.chrome import TiltOverlay
-
         self.tilt_overlay = TiltOverlay(self)
 
     # -- kit shared by scenes ---------------------------------------------------------
     @property
     def felt(self) -> pygame.Surface:
         if self._felt is None:
-            from kiosk.ui import theme
-
             self._felt = theme.felt(self.layout.size)
         return self._felt
 
@@ -164,9 +202,9 @@ class App:
             else:
                 self.go("operator")
         elif cmd.name == "door" and self.demo_mode:
-            self.model.call("door", not self.model.snap.door_open)
+            self.model.send(SetDoor(not self.model.snap.door_open))
         elif cmd.name == "bill" and self.demo is not None:
-            if self.demo.insert_bill(int(cmd.arg)):  # type: ignore[arg-type]
+            if self.demo.insert_bill(int(str(cmd.arg))):
                 self.sounds_play("bill")
         elif cmd.name == "ticket" and self.demo is not None:
             if self.demo.insert_ticket():
@@ -175,8 +213,6 @@ class App:
     def _corner_sequence(self, pos: tuple[int, int]) -> bool | None:
         """None when ``pos`` is not in a corner; True when it completes the sequence."""
         x, y = self.layout.to_design(pos)
-        from kiosk.ui.layout import DESIGN_H, DESIGN_W
-
         c = CORNER_SIZE
         corner = ("t" if y < c else "b" if y > DESIGN_H - c else "") + (
             "l" if x < c else "r" if x > DESIGN_W - c else "")
@@ -223,14 +259,14 @@ class App:
         if s.cashout is not None and self.scene.name != "cashout":
             self.go("cashout")
         elif (self.scene.name in ("table", "paytable", "help", "recall", "settings")
-              and str(s.phase) == "idle" and self.now - self.last_input > ATTRACT_AFTER):
+              and s.phase is MachinePhase.IDLE and self.now - self.last_input > ATTRACT_AFTER):
             self.go("attract")
 
     def warm_up(self) -> None:
         """Build the caches the table needs (its layer, every card face) ahead of the first
         deal, so the first touch does not stall a frame."""
         table = self.scenes.get("table")
-        if table is not None and hasattr(table, "warm_up"):
+        if isinstance(table, TableScene):
             table.warm_up()
 
     def screenshot(self, path: str | Path) -> Path:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.ui.shortcuts import SHORTCUTS
+
 
 @dataclass(frozen=True)
 class Touch:
@@ -26,9 +28,7 @@ class Key:
 
     @property
     def command(self) -> Command | None:
-        """The shortcut this key stands for (see :data:`kiosk.ui.input.SHORTCUTS`)."""
-        from kiosk.ui.input import SHORTCUTS
-
+        """The shortcut this key stands for (see :data:`kiosk.ui.shortcuts.SHORTCUTS`)."""
         entry = SHORTCUTS.get(self.name)
         return Command(*entry) if entry else None
 

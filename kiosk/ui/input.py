@@ -1,6 +1,6 @@
 """Raw pygame events in, the program's :mod:`kiosk.ui.events` out -- the only place.
 
-Keyboard shortcuts are a table (:data:`SHORTCUTS`) so that the help screen can list
+Keyboard shortcuts are a table (:data:`kiosk.ui.shortcuts.SHORTCUTS`) so that the help screen can list
 them and tests can check every listed key does something.  A key press becomes one
 :class:`~kiosk.ui.events.Key`: a scene that takes text (a PIN) reads it as typed; when
 the scene does not consume it and the key is a shortcut, the app hands the scene the
@@ -14,44 +14,9 @@ from collections.abc import Iterable
 import pygame
 
 from kiosk.ui.events import InputEvent, Key, Quit, Touch
+from kiosk.ui.shortcuts import BILL_KEYS, SHORTCUTS
 
-#: Demo-mode bill keys: key name -> note in cents (the simulated validator's notes).
-BILL_KEYS: dict[str, int] = {
-    "1": 100, "2": 500, "3": 1000, "4": 2000, "5": 5000, "6": 10000,
-}
-
-#: Key name -> (command, argument).  Shown on the help screen in this order.
-SHORTCUTS: dict[str, tuple[str, object]] = {
-    "space": ("deal", None),
-    "return": ("deal", None),
-    "a": ("chip", "ante"),
-    "s": ("chip", "trips"),
-    "left": ("chip_prev", None),
-    "right": ("chip_next", None),
-    "c": ("clear", None),
-    "backspace": ("clear", None),
-    "r": ("repeat", None),
-    "p": ("play_max", None),
-    "m": ("play_3x", None),
-    "k": ("check", None),
-    "f": ("fold", None),
-    "h": ("help", None),
-    "f1": ("help", None),
-    "y": ("paytable", None),
-    "g": ("recall", None),
-    "l": ("language", None),
-    "e": ("settings", None),
-    "o": ("cashout", None),
-    "d": ("deck", None),
-    "u": ("speed", None),
-    "v": ("sound", None),
-    "escape": ("back", None),
-    "f12": ("operator_key", None),
-    "f9": ("door", None),
-    "t": ("ticket", None),
-    **{k: ("bill", cents) for k, cents in BILL_KEYS.items()},
-}
-
+__all__ = ["BILL_KEYS", "SHORTCUTS", "translate", "translate_all"]
 
 def translate(event: pygame.event.Event, size: tuple[int, int]) -> list[InputEvent]:
     """Translate one pygame event; ``size`` is the window size (for finger positions,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.machine.commands import Command
-from kiosk.machine.types import MachineError
+from kiosk.machine.errors import MachineError
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import describe
 

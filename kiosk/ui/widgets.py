@@ -1,6 +1,6 @@
 """Buttons, panels, chips and meters: drawn once per look, then blitted.
 
-A :class:`Button` is a plain record (design rectangle, label, style, command); scenes
+A :class:`Button` is a plain record (design rectangle, label, style, what it does); scenes
 make their buttons afresh from the snapshot each frame, and :class:`Painter` keeps the
 surfaces, keyed by everything that changes how they look.
 """
@@ -9,22 +9,38 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import pygame
+from pygame.typing import Point, RectLike
 
 from kiosk.ui import theme
 from kiosk.ui.layout import Layout
 from kiosk.ui.text import TextCache
 
+Colour = tuple[int, int, int]
+
+
+class Canvas(Protocol):
+    """Something to draw on: a :class:`pygame.Surface` or a :class:`DamageSurface`."""
+
+    def blit(self, source: pygame.Surface, dest: Point | RectLike = (0, 0), area: RectLike | None = None,
+             special_flags: int = 0) -> pygame.Rect: ...
+
+    def get_size(self) -> tuple[int, int]: ...
+
 
 @dataclass(frozen=True)
 class Button:
-    """A touch target.  ``rect`` in design units; ``label`` already translated."""
+    """A touch target.  ``rect`` in design units; ``label`` already translated.
+
+    ``command`` is a command name (a ``str``, with ``arg``) or a request record that the
+    scene handles by its type."""
 
     id: str
     rect: tuple[float, float, float, float]
     label: str
-    command: str
+    command: object
     arg: object = None
     style: str = "plain"
     enabled: bool = True
@@ -184,7 +200,7 @@ class Painter:
 
         return self._get(key, make)
 
-    def draw_buttons(self, surface: pygame.Surface, buttons: list[Button], pressed_id: str | None = None) -> None:
+    def draw_buttons(self, surface: Canvas, buttons: list[Button], pressed_id: str | None = None) -> None:
         for b in buttons:
             s, r = self.button(b, pressed=b.id == pressed_id)
             surface.blit(s, r)
@@ -197,7 +213,7 @@ class Painter:
         return None
 
     # -- text helpers ---------------------------------------------------------------
-    def label(self, surface: pygame.Surface, text: str, size: float, colour, *, bold: bool = False,
+    def label(self, surface: Canvas, text: str, size: float, colour, *, bold: bool = False,
               **anchor: tuple[float, float]) -> pygame.Rect:
         """Blit cached text anchored at a design point: ``label(s, "Hi", 24, WHITE, center=(640, 40))``."""
         (where, (x, y)), = anchor.items()
@@ -206,7 +222,7 @@ class Painter:
         surface.blit(surf, rect)
         return rect
 
-    def fitted(self, surface: pygame.Surface, text: str, size: float, colour, max_w: float, *, bold: bool = False,
+    def fitted(self, surface: Canvas, text: str, size: float, colour, max_w: float, *, bold: bool = False,
                **anchor: tuple[float, float]) -> pygame.Rect:
         """Like :meth:`label`, shrunk to fit ``max_w`` design units."""
         px = self.text.fit_px(text, self.layout.px(size), self.layout.px(max_w), bold)
@@ -216,7 +232,7 @@ class Painter:
         surface.blit(surf, rect)
         return rect
 
-    def paragraph(self, surface: pygame.Surface, text: str, size: float, colour, x: float, y: float, w: float,
+    def paragraph(self, surface: Canvas, text: str, size: float, colour, x: float, y: float, w: float,
                   *, bold: bool = False, line_gap: float = 1.25) -> float:
         """Wrapped text from design ``(x, y)`` in ``w`` units wide; returns the design y below it."""
         px = self.layout.px(size)
@@ -245,20 +261,24 @@ class DamageSurface:
         self.real = real
         self.rects: list[pygame.Rect] = []
 
-    def blit(self, source: pygame.Surface, dest, area=None, special_flags: int = 0) -> pygame.Rect:
+    def blit(self, source: pygame.Surface, dest: Point | RectLike = (0, 0), area: RectLike | None = None,
+             special_flags: int = 0) -> pygame.Rect:
         r = self.real.blit(source, dest, area, special_flags)
         self.rects.append(r)
         return r
 
-    def rect(self, colour, rect, width: int = 0, border_radius: int = 0) -> pygame.Rect:
+    def get_size(self) -> tuple[int, int]:
+        return self.real.get_size()
+
+    def rect(self, colour: Colour, rect: RectLike, width: int = 0, border_radius: int = 0) -> pygame.Rect:
         r = pygame.draw.rect(self.real, colour, rect, width, border_radius=border_radius)
         self.rects.append(r)
         return r
 
-    def circle(self, colour, centre, radius: float, width: int = 0) -> pygame.Rect:
+    def circle(self, colour: Colour, centre: Point, radius: float, width: int = 0) -> pygame.Rect:
         r = pygame.draw.circle(self.real, colour, centre, radius, width)
         self.rects.append(r)
         return r
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)

@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.cards import parse_cards
+from engine.holdem.actions import Action, ActionKind
 from engine.holdem.bots import (
     PERSONALITIES,
     SEED003_PLAYERS,
@@ -20,7 +21,9 @@ from engine.holdem.bots import (
     quick_equity,
     random_personality,
 )
-from engine.holdem.hand import Action, ActionKind, HoldemHand, PlayerView, deck_for_deal
+from engine.holdem.dealing import deck_for_deal
+from engine.holdem.hand import HoldemHand
+from engine.holdem.views import PlayerView
 
 
 @pytest.mark.parametrize(

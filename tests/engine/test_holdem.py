@@ -11,20 +11,18 @@ from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.errors import IllegalActionError
-from engine.holdem.hand import (
-    Action,
+from engine.holdem.actions import Action, DealerJob, Street
+from engine.holdem.dealing import deck_for_deal
+from engine.holdem.hand import HoldemHand
+from engine.holdem.records import (
     BlindPosted,
     BoardDealt,
     CardBurned,
-    DealerJob,
     HandShown,
-    HoldemHand,
     HoleCardsDealt,
     PotAwarded,
     Raised,
-    Street,
     UncalledReturned,
-    deck_for_deal,
 )
 
 

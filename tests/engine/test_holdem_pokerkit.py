@@ -39,14 +39,9 @@ from pokerkit import Automation, Mode, NoLimitTexasHoldem, StandardHighHand
 
 from engine.cards import card_name
 from engine.hands.evaluator import evaluate
-from engine.holdem.hand import (
-    Action,
-    BetMade,
-    Called,
-    HoldemHand,
-    PotAwarded,
-    Raised,
-)
+from engine.holdem.actions import Action
+from engine.holdem.hand import HoldemHand
+from engine.holdem.records import BetMade, Called, PotAwarded, Raised
 
 HANDS = int(__import__("os").environ.get("PK_HANDS", "10000"))
 SB, BB = 10, 20

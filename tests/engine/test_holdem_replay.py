@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.cards import format_cards
-from engine.holdem.hand import Action, HoldemHand
+from engine.holdem.actions import Action
+from engine.holdem.hand import HoldemHand
 from engine.holdem.replay import parse_hands, replay_hand
 from kiosk.cli import main
 

@@ -9,23 +9,14 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.errors import IllegalActionError
+from engine.holdem.actions import Action
+from engine.holdem.blinds import BLIND_LEVELS, TABLES, BlindLevel, level_index
 from engine.holdem.bots import PERSONALITIES, Bot
-from engine.holdem.hand import Action, deck_for_deal
-from engine.holdem.tournament import (
-    BLIND_LEVELS,
-    TABLES,
-    BlindLevel,
-    BotSeat,
-    GameSummary,
-    HumanSeat,
-    PlayerRecords,
-    RemoteSeat,
-    SeatSpec,
-    Tournament,
-    TournamentConfig,
-    level_index,
-    seed003_config,
-)
+from engine.holdem.config import TournamentConfig, seed003_config
+from engine.holdem.dealing import deck_for_deal
+from engine.holdem.seats import BotSeat, HumanSeat, RemoteSeat, SeatSpec
+from engine.holdem.stats import GameSummary, PlayerRecords
+from engine.holdem.tournament import Tournament
 from engine.rng import SeededRandomSource
 
 

@@ -12,8 +12,10 @@ import time
 import pytest
 
 from engine.errors import IllegalActionError
-from engine.holdem.hand import Action, ActionKind, LegalActions
-from engine.holdem.tournament import GameSummary, RemoteSeat
+from engine.holdem.actions import Action, ActionKind
+from engine.holdem.seats import RemoteSeat
+from engine.holdem.stats import GameSummary
+from engine.holdem.views import LegalActions
 from engine.rng import SeededRandomSource
 from kiosk.tournament.session import (
     AI_DELAYS,

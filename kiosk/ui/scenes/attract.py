@@ -10,6 +10,7 @@ import pygame
 
 from engine.cards import make_card
 from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, pgettext
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import TITLE
@@ -22,7 +23,7 @@ CARD_W = 120
 class AttractScene(Scene):
     name = "attract"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.t = 0.0
         self._fan: dict[tuple, list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]] = {}
@@ -91,7 +92,7 @@ class AttractScene(Scene):
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         ui.fitted(surface, _(TITLE), 64, theme.GOLD, 1180, bold=True, center=(640, 84))
-        casino = getattr(self.app, "casino_name", "")
+        casino = self.app.casino_name
         if casino:
             ui.fitted(surface, casino, 26, theme.CREAM, 1000, center=(640, 140))
         # the fan: one card at a time turns face up, then all turn back

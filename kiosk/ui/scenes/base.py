@@ -1,16 +1,21 @@
-"""What every scene shares: access to the app's kit, buttons, and command dispatch."""
+"""What every scene shares: access to the host's kit, buttons, and input dispatch.
+
+A button stands for a named command (``Button.command`` a ``str``, with ``Button.arg``:
+:meth:`Scene.on_command`) or carries a request record the scene handles by type
+(:meth:`Scene.on_intent`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
+from kiosk.machine.types import MachineSnapshot
 from kiosk.ui.events import Command, InputEvent, Key, Touch
-from kiosk.ui.widgets import Button
-
-if TYPE_CHECKING:
-    from kiosk.ui.app import App
+from kiosk.ui.host import SceneHost
+from kiosk.ui.layout import Layout
+from kiosk.ui.model import Model
+from kiosk.ui.widgets import Button, Canvas, Painter
 
 
 class Scene:
@@ -20,25 +25,25 @@ class Scene:
     #: Player scenes show the tilt overlay and obey the player shortcuts.
     player = True
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: SceneHost) -> None:
         self.app = app
         self.pressed: tuple[str, float] | None = None  # (button id, until)
 
     # kit ----------------------------------------------------------------------------
     @property
-    def layout(self):
+    def layout(self) -> Layout:
         return self.app.layout
 
     @property
-    def ui(self):
+    def ui(self) -> Painter:
         return self.app.painter
 
     @property
-    def model(self):
+    def model(self) -> Model:
         return self.app.model
 
     @property
-    def snap(self) -> Any:
+    def snap(self) -> MachineSnapshot:
         return self.app.model.snap
 
     # life cycle -----------------------------------------------------------------------
@@ -60,7 +65,10 @@ class Scene:
                 if b.enabled:
                     self.pressed = (b.id, self.app.now + 0.15)
                     self.app.sounds_play("click")
-                    self.on_command(b.command, b.arg)
+                    if isinstance(b.command, str):
+                        self.on_command(b.command, b.arg)
+                    else:
+                        self.on_intent(b.command)
                 return True
             return self.on_touch(event.pos)
         if isinstance(event, Command):
@@ -76,6 +84,10 @@ class Scene:
         return False
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        return False
+
+    def on_intent(self, intent: object) -> bool:
+        """A button's request record; True when the scene handled it."""
         return False
 
     def update(self, dt: float) -> None:
@@ -96,5 +108,5 @@ class Scene:
             return self.pressed[0]
         return None
 
-    def draw_buttons(self, surface: pygame.Surface, buttons: list[Button] | None = None) -> None:
+    def draw_buttons(self, surface: Canvas, buttons: list[Button] | None = None) -> None:
         self.ui.draw_buttons(surface, self.buttons() if buttons is None else buttons, self.pressed_id())

@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from kiosk.ui import theme
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
@@ -19,7 +20,7 @@ THANKS_SECONDS = 6.0
 class CashoutScene(Scene):
     name = "cashout"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.amount = 0
         self.method = ""
@@ -97,7 +98,7 @@ class CashoutScene(Scene):
         r = lay.rect(340, 220, 600, 370 - 20)
         pygame.draw.rect(surface, (250, 248, 236), r, border_radius=lay.px(10))
         pygame.draw.rect(surface, theme.GOLD_DARK, r, max(1, lay.px(2)), border_radius=lay.px(10))
-        casino = getattr(self.app, "casino_name", "") or ""
+        casino = self.app.casino_name
         ui.fitted(surface, casino, 22, theme.INK, 560, bold=True, center=(640, 246))
         ui.fitted(surface, _("CASH OUT TICKET"), 28, theme.INK, 560, bold=True, center=(640, 282))
         ui.fitted(surface, fmt(self.app, self.amount), 46, theme.INK, 560, bold=True, center=(640, 336))
@@ -113,6 +114,6 @@ class CashoutScene(Scene):
                     x += w + 3
             spaced = " ".join(number[i:i + 4] for i in range(0, len(number), 4))
             ui.fitted(surface, spaced, 22, theme.INK, 560, center=(640, 476))
-        machine = getattr(self.app, "machine_number", "")
+        machine = self.app.machine_number
         if machine:
             ui.fitted(surface, _("Machine {number}").format(number=machine), 18, theme.INK, 560, center=(640, 510))

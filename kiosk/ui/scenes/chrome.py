@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import pygame
 
 from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _, money
-from kiosk.ui.widgets import Button
-
-if TYPE_CHECKING:
-    from kiosk.ui.app import App
+from kiosk.ui.widgets import Button, Canvas
 
 TOP_H = 94
 TITLE = N_("ULTIMATE TEXAS HOLD'EM")
@@ -67,7 +63,7 @@ def top_buttons(active: str = "") -> list[Button]:
     return out
 
 
-def draw_top_background(app: App, surface: pygame.Surface) -> None:
+def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
     """The bar, the title and the cabinet's identity (static: cached by the table)."""
     ui, lay = app.painter, app.layout
     bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, TOP_H).bottom)
@@ -77,23 +73,24 @@ def draw_top_background(app: App, surface: pygame.Surface) -> None:
     title_w = top_buttons()[0].rect[0] - 40
     ui.fitted(surface, _(TITLE), 34, theme.GOLD, title_w, bold=True, topleft=(22, 10))
     snap = app.model.snap
-    casino = getattr(app, "casino_name", "") or ""
-    number = getattr(app, "machine_number", "") or ""
+    casino = app.casino_name
+    number = app.machine_number
     info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
                                      snap.paytable.name) if x)
     ui.fitted(surface, info, 18, theme.MUTED, title_w, topleft=(24, 58))
 
 
-def draw_top_bar(app: App, surface: pygame.Surface, active: str = "", background: bool = True) -> list[Button]:
+def draw_top_bar(app: SceneHost, surface: Canvas, active: str = "", background: bool = True) -> list[Button]:
     """The top bar; ``background=False`` when the caller's cached layer already has it."""
     if background:
+        assert isinstance(surface, pygame.Surface), "the bar's background is drawn on a real surface"
         draw_top_background(app, surface)
     buttons = top_buttons(active)
     app.painter.draw_buttons(surface, buttons, app.scene.pressed_id())
     return buttons
 
 
-def top_command(app: App, name: str) -> bool:
+def top_command(app: SceneHost, name: str) -> bool:
     """Top-bar commands, the same from every player screen."""
     if name in ("settings", "recall", "paytable", "help"):
         app.go(name)
@@ -110,7 +107,7 @@ def top_command(app: App, name: str) -> bool:
     return False
 
 
-def meter_frame(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str) -> None:
+def meter_frame(app: SceneHost, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str) -> None:
     """A meter's panel and title (static)."""
     ui, lay = app.painter, app.layout
     r = lay.rect(*rect)
@@ -119,7 +116,7 @@ def meter_frame(app: App, surface: pygame.Surface, rect: tuple[float, float, flo
     ui.fitted(surface, title, 17, theme.MUTED, w - 20, bold=True, midleft=(x + 12, y + h / 2))
 
 
-def meter_value(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
+def meter_value(app: SceneHost, surface: Canvas, rect: tuple[float, float, float, float], title: str,
                 value: str, colour=theme.METER_TEXT) -> None:
     """A meter's value, right-aligned beside its title."""
     ui, lay = app.painter, app.layout
@@ -128,28 +125,28 @@ def meter_value(app: App, surface: pygame.Surface, rect: tuple[float, float, flo
     ui.fitted(surface, value, 30, colour, w - tw - 34, bold=True, midright=(x + w - 12, y + h / 2 + 1))
 
 
-def meter(app: App, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
+def meter(app: SceneHost, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str,
           value: str, colour=theme.METER_TEXT) -> None:
     meter_frame(app, surface, rect, title)
     meter_value(app, surface, rect, title, value, colour)
 
 
-def currency(app: App) -> str:
+def currency(app: SceneHost) -> str:
     return app.model.snap.paytable.currency
 
 
-def fmt(app: App, cents: int, compact: bool = False) -> str:
+def fmt(app: SceneHost, cents: int, compact: bool = False) -> str:
     return money(cents, currency(app), compact=compact)
 
 
 class TiltOverlay:
     """Dims the screen and asks for an attendant while a tilt stands or the door is open."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: SceneHost) -> None:
         self.app = app
 
     def lines(self) -> list[str]:
-        snap: Any = self.app.model.snap
+        snap = self.app.model.snap
         out = []
         if snap.door_open:
             out.append(_(TILT_MESSAGES["door"]))

@@ -10,6 +10,7 @@ import pygame
 from engine.cards import parse_cards
 from engine.hands.categories import HandCategory
 from kiosk.ui import theme
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _, category_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, top_buttons, top_command
@@ -88,7 +89,7 @@ WORD_KEYS = {N_("Space or Enter"), N_("C or Backspace")}
 class HelpScene(Scene):
     name = "help"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.page = 0
 

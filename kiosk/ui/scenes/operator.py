@@ -9,15 +9,29 @@ takes two steps: a request, then the confirmation code typed back on the keypad.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
 from engine.cards import format_cards
 from engine.uth.paytable import PaytableError, load_paytable, shipped_paytables
+from kiosk.config import role_at_least
+from kiosk.ledger.meters import METERS, balance
+from kiosk.machine.commands import (
+    ClearTilt,
+    HandpayReset,
+    OperatorLogin,
+    OperatorLogout,
+    RamClear,
+    RamClearRequest,
+    SetDoor,
+    SetLimits,
+    SetPaytable,
+)
+from kiosk.machine.controller import Machine
+from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
@@ -25,13 +39,6 @@ from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt, tilt_text
 from kiosk.ui.scenes.paytable import rtp_figures
 from kiosk.ui.widgets import Button
-
-try:
-    from kiosk.config import role_at_least
-except ImportError:  # pragma: no cover
-    def role_at_least(role: str | None, needed: str) -> bool:  # type: ignore[misc]
-        order = ("attendant", "technician", "manager")
-        return role in order and order.index(role) >= order.index(needed)
 
 #: page -> (title, least role)
 PAGES: dict[str, tuple[str, str]] = {
@@ -84,7 +91,7 @@ class OperatorScene(Scene):
 
     def exit(self) -> None:
         if self.snap.operator:
-            self.model.call("operator_logout")
+            self.model.send(OperatorLogout())
         self.state = "pin"
         self.app.go(self.came_from if self.came_from in self.app.scenes else "attract")
 
@@ -93,12 +100,8 @@ class OperatorScene(Scene):
         return self.snap.operator
 
     @property
-    def machine(self) -> Any:
-        return self.model.machine
-
-    @property
-    def ledger(self) -> Any:
-        return getattr(self.machine, "ledger", None)
+    def machine(self) -> Machine:
+        return cast(Machine, self.model.machine)
 
     def allowed(self, page: str) -> bool:
         return role_at_least(self.role, PAGES[page][1])
@@ -136,7 +139,7 @@ class OperatorScene(Scene):
             self.entry = ""
         elif name == "enter":
             if self.state == "pin":
-                role = m.call("operator_login", self.entry)
+                role = m.send(OperatorLogin(self.entry))
                 self.entry = ""
                 if role:
                     self.state = "menu"
@@ -144,7 +147,7 @@ class OperatorScene(Scene):
                 else:
                     self.result = (self._reason(), False)
             elif self.page == "ramclear" and self.ram_code:
-                ok = m.call("ram_clear", self.entry)
+                ok = m.send(RamClear(self.entry))
                 self.entry, self.ram_code = "", None
                 self.result = (_("RAM clear done."), True) if ok else (self._reason(), False)
         elif name == "cancel":
@@ -160,13 +163,13 @@ class OperatorScene(Scene):
             self.state, self.page, self.result = "page", str(arg), None
             self._open_page()
         elif name == "clear_tilt":
-            ok = m.call("clear_tilt", str(arg))
+            ok = m.send(ClearTilt(str(arg)))
             self.result = (_("Tilt cleared."), True) if ok else (self._reason(), False)
         elif name == "handpay_reset":
-            ok = m.call("handpay_reset")
+            ok = m.send(HandpayReset())
             self.result = (_("Hand pay recorded."), True) if ok else (self._reason(), False)
         elif name == "door":
-            m.call("door", not self.snap.door_open)
+            m.send(SetDoor(not self.snap.door_open))
         elif name == "verify":
             self._verify(replay=bool(arg))
         elif name == "events_older":
@@ -177,18 +180,18 @@ class OperatorScene(Scene):
             self.selected_table = Path(str(arg))
         elif name == "apply_table":
             if self.selected_table is not None:
-                ok = m.call("set_paytable", str(self.selected_table))
+                ok = m.send(SetPaytable(str(self.selected_table)))
                 self.result = (_("Paytable changed."), True) if ok else (self._reason(), False)
         elif name == "limit":
-            field, sign = arg  # type: ignore[misc]
+            field, sign = cast(tuple[str, int], arg)
             step = self._limit_step(field)
             self.limits_draft[field] = max(step, self.limits_draft[field] + sign * step)
         elif name == "apply_limits":
-            ok = m.call("set_limits", **self.limits_draft)
+            ok = m.send(SetLimits(**self.limits_draft))
             self.result = (_("Limits changed."), True) if ok else (self._reason(), False)
             self._open_page()
         elif name == "ram_request":
-            code = m.call("ram_clear_request")
+            code = m.send(RamClearRequest())
             if code:
                 self.ram_code, self.entry = str(code), ""
                 self.result = None
@@ -242,14 +245,14 @@ class OperatorScene(Scene):
 
     def _default_export_path(self) -> str:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-        base = Path(getattr(getattr(self.machine, "config", None), "db_path", Path("var/uth.db"))).parent
+        base = self.machine.config.db_path.parent
         return str(base / "exports" / f"uth-ledger-{stamp}.json")
 
     def _verify(self, replay: bool) -> None:
-        if self.ledger is None:
+        report = self.machine.verify_ledger(replay)
+        if report is None:
             self.result = (_("The ledger is not available."), False)
             return
-        report = self.ledger.verify(replay=replay)
         self.verify_report = report
         if report.ok:
             self.result = (_("Ledger verified: {rounds} rounds, {events} events.").format(
@@ -258,25 +261,18 @@ class OperatorScene(Scene):
             self.result = (_("Ledger problem: {problem}").format(problem=report.problem), False)
 
     def _export(self) -> None:
-        config = getattr(self.machine, "config", None)
-        if config is None or not self.export_path:
+        if not self.export_path:
             self.result = (_("Nothing to export."), False)
             return
         try:
-            from kiosk.commands.audit import cmd_export
-
-            out = Path(self.export_path)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            args = argparse.Namespace(db=str(config.db_path), config=None, json=True, format="json", table=None,
-                                      out=str(out))
-            code = cmd_export(args)
+            out = self.machine.export_ledger(Path(self.export_path))
         except OSError as exc:
             self.result = (_("Export failed: {reason}").format(reason=exc.strerror or str(exc)), False)
             return
-        if code == 0:
-            self.result = (_("Exported to {path}").format(path=str(out)), True)
-        else:
-            self.result = (_("Export failed: {reason}").format(reason=str(code)), False)
+        except MachineError as exc:
+            self.result = (_("Export failed: {reason}").format(reason=exc.reason), False)
+            return
+        self.result = (_("Exported to {path}").format(path=str(out)), True)
 
     # -- buttons ---------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -398,12 +394,10 @@ class OperatorScene(Scene):
             ui.fitted(surface, b, size, theme.WHITE, col_w * 0.4, bold=True, topright=(cx + col_w, cy))
 
     def _draw_meters(self, surface: pygame.Surface) -> None:
-        if self.ledger is None:
+        meters = self._cached(("meters",), self.machine.meter_readings)
+        if meters is None:
             self.ui.label(surface, _("The ledger is not available."), 24, theme.LOSE, topleft=(40, 130))
             return
-        from kiosk.ledger.ledger import METERS, balance
-
-        meters = dict(self.ledger.meters)
         lines = []
         for name in sorted(meters):
             value = meters[name]
@@ -418,10 +412,8 @@ class OperatorScene(Scene):
         self._lines(surface, lines, rows=16, size=19)
 
     def _draw_events(self, surface: pygame.Surface) -> None:
-        if self.ledger is None:
-            return
         evs = self._cached(("events", self.event_offset),
-                           lambda: self.ledger.events(last=12 + self.event_offset))
+                           lambda: self.machine.ledger_events(last=12 + self.event_offset))
         evs = evs[: max(0, len(evs) - self.event_offset)]
         y = 120
         for ev in reversed(evs[-12:]):
@@ -467,10 +459,9 @@ class OperatorScene(Scene):
         if demo is not None:
             lines.append((_("Bill validator"), _("simulated (demo)")))
             lines.append((_("Ticket printer"), _("simulated (demo)")))
-        if self.ledger is not None:
-            for ev in self._cached(("devices",), lambda: self.ledger.events(("device",), last=8)):
-                lines.append((f"{ev.at[:19].replace('T', ' ')} {ev.detail.get('device', '')}",
-                              str(ev.detail.get("kind", ""))))
+        for ev in self._cached(("devices",), lambda: self.machine.ledger_events(("device",), last=8)):
+            lines.append((f"{ev.at[:19].replace('T', ' ')} {ev.detail.get('device', '')}",
+                          str(ev.detail.get("kind", ""))))
         self._lines(surface, lines, rows=14, col_w=1180)
 
     def _draw_audit(self, surface: pygame.Surface) -> None:
@@ -495,13 +486,13 @@ class OperatorScene(Scene):
                   1170, midleft=(56, 260))
 
     def _draw_machine(self, surface: pygame.Surface) -> None:
-        config = getattr(self.machine, "config", None)
-        ledger = self.ledger
+        config = self.machine.config
+        ledger_id = self._cached(("ledger_id",), self.machine.ledger_id)
         lines = [
-            (_("Machine number"), str(getattr(config, "machine_number", ""))),
-            (_("Casino"), str(getattr(config, "casino_name", ""))),
-            (_("Ledger"), str(getattr(config, "db_path", ""))),
-            (_("Ledger id"), str(getattr(ledger, "ledger_id", "")) if ledger is not None else "—"),
+            (_("Machine number"), config.machine_number),
+            (_("Casino"), config.casino_name),
+            (_("Ledger"), str(config.db_path)),
+            (_("Ledger id"), ledger_id if ledger_id is not None else "—"),
             (_("Paytable"), f"{self.snap.paytable.name} {self.snap.paytable.version}"),
             (_("Paytable SHA-256"), self.snap.paytable.sha256[:32] + "…"),
         ]

@@ -1,32 +1,23 @@
-"""What the tournament screens share: the session holder, words and numbers, the top bar.
+"""What the tournament screens share: words and numbers, the top bar.
 
 The tournament (free play, chips are points) lives beside the casino game: its screens
-never read or change the credit meter.  :func:`context` keeps one
-:class:`TournamentContext` on the app -- the store (the tournament's tables in the
-cabinet's SQLite file), the session being played and the setup screen's choices.
-Everything shown is translated when drawn (names of actions, places, tables) from the
+never read or change the credit meter.  The host's ``tournament``
+(:class:`kiosk.tournament.context.TournamentContext`) holds the store, the session being
+played and the setup screen's choices.  Everything shown is translated when drawn (names of actions, places, tables) from the
 session's structured records, so the language can change in the middle of a game.
 """
 
 from __future__ import annotations
 
-import logging
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pygame
 
-from engine.rng import RandomSource
-from kiosk.tournament.session import TournamentSession, TournamentSettings
-from kiosk.tournament.store import TournamentStore, TournamentStoreError
+from kiosk.tournament.session import TournamentSession
 from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, P_, _, pgettext, tr
 from kiosk.ui.widgets import Button
-
-if TYPE_CHECKING:
-    from kiosk.ui.app import App
-
-log = logging.getLogger(__name__)
 
 TOP_H = 94
 #: Seconds without a touch before a tournament screen gives way to the attract screen
@@ -49,107 +40,6 @@ TABLE_NAMES = {
 PLACES = (P_("place", "1st"), P_("place", "2nd"), P_("place", "3rd"), P_("place", "4th"),
           P_("place", "5th"), P_("place", "6th"))
 STREET_NAMES = {1: N_("Flop"), 2: N_("Turn"), 3: N_("River")}
-
-
-# -- the session holder -----------------------------------------------------------------------
-class TournamentContext:
-    """The app's tournament: store, session and setup choices (one per cabinet).
-
-    ``rng`` and ``bot_samples`` are for tests (reproducible deals, fast bots); a cabinet
-    leaves them ``None`` (the OS generator, the strengths' own Monte-Carlo samples)."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-        self.settings = TournamentSettings()
-        self.session: TournamentSession | None = None
-        self.rng: RandomSource | None = None
-        self.bot_samples: int | None = None
-        self.equity_slice: int | None = None
-        self._store: TournamentStore | None = None
-        self.store_problem: str | None = None
-
-    def db_path(self) -> Path | None:
-        machine = self.app.model.machine
-        config = getattr(machine, "config", None)
-        path = getattr(config, "db_path", None)
-        if path is None:
-            ledger = getattr(machine, "ledger", None)
-            path = getattr(ledger, "path", None)
-        return Path(path) if path is not None else None
-
-    @property
-    def store(self) -> TournamentStore | None:
-        """The tournament's tables (opened on first use; ``None`` if the file cannot be used)."""
-        if self._store is None:
-            path = self.db_path()
-            if path is None:
-                self.store_problem = "no database"
-                return None
-            try:
-                self._store = TournamentStore.open(path)
-                self.store_problem = None
-            except TournamentStoreError as exc:
-                log.error("tournament store: %s", exc.reason)
-                self.store_problem = exc.reason
-        return self._store
-
-    def has_saved_game(self) -> bool:
-        if self.session is not None and not self.session.is_over and not self.session.recorded:
-            return True
-        store = self.store
-        return store is not None and store.has_saved_game()
-
-    def saved_info(self) -> dict[str, Any] | None:
-        s = self.session
-        if s is not None and not s.is_over and not s.recorded:
-            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left)}
-        store = self.store
-        if store is None:
-            return None
-        try:
-            return store.saved_summary()
-        except TournamentStoreError:
-            return None
-
-    def _kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"rng": self.rng, "bot_samples": self.bot_samples}
-        if self.equity_slice is not None:
-            kw["equity_slice"] = self.equity_slice
-        return kw
-
-    def new_game(self) -> TournamentSession:
-        store = self.store
-        self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
-        if store is None:  # played, but not saved nor recorded: say so on the table
-            self.session.store_error = self.store_problem or "no store"
-        return self.session
-
-    def resume(self) -> TournamentSession | None:
-        s = self.session
-        if s is not None and not s.recorded:
-            return s
-        store = self.store
-        if store is None:
-            return None
-        try:
-            self.session = TournamentSession.resume(store, **self._kwargs())
-        except (TournamentStoreError, ValueError, KeyError) as exc:
-            log.error("the saved tournament cannot be resumed: %s", exc)
-            self.session = None
-        return self.session
-
-    def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-
-
-def context(app: App) -> TournamentContext:
-    ctx = getattr(app, "tournament", None)
-    if ctx is None:
-        ctx = TournamentContext(app)
-        app.tournament = ctx  # type: ignore[attr-defined]
-    return ctx
 
 
 # -- words and numbers -----------------------------------------------------------------------------
@@ -257,7 +147,7 @@ def short_action(session: TournamentSession, record: Any) -> str:
 
 
 # -- drawing ------------------------------------------------------------------------------------------
-def top_background(app: App, surface: pygame.Surface, h: float = TOP_H) -> None:
+def top_background(app: SceneHost, surface: pygame.Surface, h: float = TOP_H) -> None:
     ui, lay = app.painter, app.layout
     bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, h).bottom)
     surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
@@ -265,7 +155,7 @@ def top_background(app: App, surface: pygame.Surface, h: float = TOP_H) -> None:
                      max(1, lay.px(2)))
 
 
-def title_bar(app: App, surface: pygame.Surface, title: str, subtitle: str = "", *, slim: bool = False,
+def title_bar(app: SceneHost, surface: pygame.Surface, title: str, subtitle: str = "", *, slim: bool = False,
               width: float = 860) -> None:
     """The bar of the tournament's secondary screens: a title and a line under it (beside
     it when ``slim``: a 64-unit bar with no buttons)."""
@@ -281,7 +171,7 @@ def title_bar(app: App, surface: pygame.Surface, title: str, subtitle: str = "",
         ui.fitted(surface, subtitle, 19, theme.MUTED, width, topleft=(24, 58))
 
 
-def points_only(app: App, surface: pygame.Surface, y: float = 700) -> None:
+def points_only(app: SceneHost, surface: pygame.Surface, y: float = 700) -> None:
     app.painter.fitted(surface, _("Chips are points only: no money."), 16, theme.MUTED, 600, bold=False,
                        midbottom=(640, y))
 
@@ -290,7 +180,7 @@ def back_button(label: str | None = None, x: float = 1046, y: float = 4, w: floa
     return Button("back", (x, y, w, 86), label or _("BACK"), "back", style="dark", hint="Esc", size=26)
 
 
-def idle_for(app: App) -> float:
+def idle_for(app: SceneHost) -> float:
     return app.now - app.last_input
 
 

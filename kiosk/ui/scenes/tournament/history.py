@@ -13,6 +13,7 @@ from engine.hands.categories import hand_class
 from kiosk.tournament.session import HandLog, TournamentSession, shown_cards
 from kiosk.ui import theme
 from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
@@ -20,7 +21,6 @@ from kiosk.ui.scenes.tournament.common import (
     STREET_NAMES,
     back_button,
     blinds_text,
-    context,
     idle_for,
     record_text,
     seat_name,
@@ -39,14 +39,14 @@ COLUMNS = ((30, 600), (650, 600))
 class TournamentHistoryScene(Scene):
     name = "tournament_history"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.index = 0  # 0 = the newest hand
         self.scroll = 0  # lines scrolled
 
     @property
     def session(self) -> TournamentSession | None:
-        return context(self.app).session
+        return self.app.tournament.session
 
     def hands(self) -> list[HandLog]:
         s = self.session

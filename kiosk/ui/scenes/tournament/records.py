@@ -10,16 +10,16 @@ from typing import Any
 
 import pygame
 
-from engine.holdem.tournament import PlayerRecords
+from engine.holdem.stats import PlayerRecords
 from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError
 from kiosk.ui import theme
 from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, hand_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     chips,
-    context,
     idle_for,
     percent,
     place_name,
@@ -34,7 +34,7 @@ from kiosk.ui.widgets import Button
 class TournamentRecordsScene(Scene):
     name = "tournament_records"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.confirm = False
         self.message: tuple[str, tuple[int, int, int]] | None = None
@@ -42,7 +42,7 @@ class TournamentRecordsScene(Scene):
         self.games: list[tuple[str, Any]] = []
 
     def reload(self) -> None:
-        store = context(self.app).store
+        store = self.app.tournament.store
         try:
             self.games = store.games() if store is not None else []
         except Exception:  # noqa: BLE001 - a damaged table shows as no records
@@ -75,7 +75,7 @@ class TournamentRecordsScene(Scene):
         return False
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        store = context(self.app).store
+        store = self.app.tournament.store
         if name == "back":
             if self.confirm:
                 self.confirm = False

@@ -12,7 +12,6 @@ from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     chips,
-    context,
     idle_for,
     percent,
     place_name,
@@ -41,7 +40,7 @@ class TournamentResultsScene(Scene):
         return self.on_command(cmd) if cmd else False
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        ctx = context(self.app)
+        ctx = self.app.tournament
         if name == "again":
             ctx.new_game()
             self.app.go("tournament")
@@ -60,7 +59,7 @@ class TournamentResultsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
-        s = context(self.app).session
+        s = self.app.tournament.session
         title_bar(self.app, surface, _("TOURNAMENT OVER"), _("Chips are points only: no money."), slim=True)
         if s is None or not s.is_over:
             self.draw_buttons(surface)

@@ -11,18 +11,18 @@ from typing import Any
 
 import pygame
 
+from engine.holdem.blinds import BLIND_LEVELS, STARTING_LEVELS
 from engine.holdem.bots import Difficulty
-from engine.holdem.tournament import BLIND_LEVELS, STARTING_LEVELS
 from kiosk.tournament.session import CHIP_CHOICES, INCREASE_CHOICES, SPEEDS, TournamentSettings
 from kiosk.ui import theme
 from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     SPEED_NAMES,
     chips,
-    context,
     idle_for,
     language_button,
     strength_name,
@@ -41,22 +41,22 @@ STRENGTHS = tuple(d.value for d in Difficulty)
 class TournamentSetupScene(Scene):
     name = "tournament_setup"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.confirm_new = False
         self.saved: dict[str, Any] | None = None
 
     @property
     def settings(self) -> TournamentSettings:
-        return context(self.app).settings
+        return self.app.tournament.settings
 
     def _set(self, **changes: Any) -> None:
-        ctx = context(self.app)
+        ctx = self.app.tournament
         ctx.settings = replace(ctx.settings, **changes)
 
     def enter(self, **kwargs: Any) -> None:
         self.confirm_new = False
-        self.saved = context(self.app).saved_info()
+        self.saved = self.app.tournament.saved_info()
 
     # -- buttons ------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -134,7 +134,7 @@ class TournamentSetupScene(Scene):
         elif name == "strength":
             i = int(arg)  # type: ignore[arg-type]
             nxt = STRENGTHS[(STRENGTHS.index(s.strengths[i]) + 1) % len(STRENGTHS)]
-            context(self.app).settings = s.with_strength(i, nxt)
+            self.app.tournament.settings = s.with_strength(i, nxt)
         elif name == "chips":
             self._set(starting_chips=int(arg))  # type: ignore[arg-type]
         elif name == "blinds":
@@ -146,7 +146,7 @@ class TournamentSetupScene(Scene):
         elif name == "equity":
             self._set(equity_assist=bool(arg))
         elif name == "continue":
-            if context(self.app).resume() is not None:
+            if self.app.tournament.resume() is not None:
                 self.app.go("tournament")
             else:
                 self.saved = None
@@ -155,7 +155,7 @@ class TournamentSetupScene(Scene):
                 self.confirm_new = True
                 return True
             self.confirm_new = False
-            ctx = context(self.app)
+            ctx = self.app.tournament
             if ctx.session is not None and not ctx.session.recorded:
                 ctx.session.abandon()
             ctx.new_game()

@@ -22,10 +22,11 @@ import pygame
 from engine.hands.categories import hand_class
 from engine.hands.evaluator import best_five
 from engine.holdem.equity import pot_odds
-from engine.holdem.hand import HandShown
+from engine.holdem.records import HandShown
 from kiosk.tournament.session import SPEEDS, RaiseRange, TournamentSession
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import InputEvent, Key, Touch
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, hand_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
@@ -33,7 +34,6 @@ from kiosk.ui.scenes.tournament.common import (
     SPEED_NAMES,
     blinds_text,
     chips,
-    context,
     idle_for,
     percent,
     place_name,
@@ -77,7 +77,7 @@ def _seat_slots(session: TournamentSession) -> dict[int, str]:
 class TournamentTableScene(Scene):
     name = "tournament"
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.panel = False  # the raise panel is open
         self.amount = 0
@@ -91,7 +91,7 @@ class TournamentTableScene(Scene):
 
     @property
     def session(self) -> TournamentSession | None:
-        return context(self.app).session
+        return self.app.tournament.session
 
     # -- life cycle ----------------------------------------------------------------------------
     def enter(self, **kwargs: Any) -> None:
@@ -295,7 +295,7 @@ class TournamentTableScene(Scene):
             self.popup = "abandon"
         elif name == "confirm_abandon":
             s.abandon()
-            context(self.app).session = None
+            self.app.tournament.session = None
             self.popup = None
             self.app.go("attract")
         elif name == "rankings":

@@ -30,7 +30,7 @@ from kiosk.machine.controller import (
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class InstantPrinter:
@@ -323,7 +323,7 @@ def test_every_machine_error_has_a_code_the_screens_translate():
     assert {c.code for c in classes} <= set(MESSAGES)
     used = {
         code
-        for path in (ROOT / "kiosk").glob("machine*.py")
+        for path in (ROOT / "kiosk" / "machine").glob("*.py")
         for code in re.findall(r'code="([a-z_]+)"', path.read_text())
     }
     used |= {

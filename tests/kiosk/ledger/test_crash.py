@@ -34,7 +34,7 @@ from kiosk.machine.controller import LEDGER_TILT, Machine
 
 FORK_KILLS = 220
 CLI_KILLS = 4
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def session(config, seed: int, rounds: int, on_open=lambda: None) -> int:

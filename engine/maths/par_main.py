@@ -1,0 +1,326 @@
+"""The main game's exact analysis: every flop class, every hand, every deal, counted.
+
+:func:`analyse_main` runs the flop kernel (:func:`engine.maths.par_flop.analyse_flop`)
+over one flop per suit-symmetry class, in worker processes, and sums the cell counts per
+starting-hand class into a :class:`MainAnalysis`; :func:`build_report` turns an analysis
+and the seven-card category counts into a :class:`ParReport`.  Nothing here reads or
+writes files: the cache is :mod:`engine.maths.cache`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from engine.maths.par_flop import (
+    N_CATEGORIES,
+    N_OUTCOMES,
+    MainParams,
+    RuleStrategy,
+    analyse_flop,
+    main_params,
+)
+from engine.maths.par_report import (
+    DECISION_NAMES,
+    MULTIPLES,
+    N_MULTIPLES,
+    ParReport,
+    cell_values,
+    main_figures,
+    trips_figures,
+)
+from engine.maths.par_tables import deck_symmetry, flop_index, flop_index52, pair_index52
+from engine.uth.paytable import Paytable
+
+Progress = Callable[[int, int], None]
+"""Called with (flop classes done, flop classes in all)."""
+
+N_FLOPS52 = 22100
+
+
+@dataclass
+class MainAnalysis:
+    """The main game's exact counts for one strategy, per starting-hand class.
+
+    ``check_counts[c, j, k, o]``: over every deal of the hands of class ``c`` played
+    *without* a pre-flop raise, the number ending in Play multiple ``j`` (0 fold, 1, 2),
+    final category ``k`` and outcome ``o``.  The same deals with a pre-flop raise end in
+    ``check_counts[c].sum(axis=0)`` (the outcome does not depend on the decisions).
+    ``preflop[c]``: the strategy's pre-flop multiple (4, 3 or 0).  ``flop_bits``: the
+    flop decision of every (hand, flop), packed (index ``pair_index52 * 22100 +
+    flop_index52``), for strategies whose flop play comes from the analysis.
+    """
+
+    strategy: str
+    params_key: str
+    deck: tuple[int, ...]
+    class_names: tuple[str, ...]
+    class_sizes: np.ndarray
+    class_reps: np.ndarray
+    hand_class: np.ndarray
+    check_counts: np.ndarray
+    preflop: np.ndarray
+    category_counts: np.ndarray
+    seconds: float
+    flop_bits: np.ndarray | None = None
+
+    @property
+    def deals_per_hand(self) -> int:
+        """Deals per player hand: flops x turn-river pairs x dealer hands."""
+        n = len(self.deck)
+        return comb(n - 2, 3) * comb(n - 5, 2) * comb(n - 7, 2)
+
+    @property
+    def raise_counts(self) -> np.ndarray:
+        return self.check_counts.sum(axis=1)
+
+    def option_ev(self, values: dict[str, Any]) -> list[dict[str, Fraction]]:
+        """Per class: exact net EV (Antes per hand) of 4x, 3x and check."""
+        out = []
+        for c in range(len(self.class_names)):
+            denom = int(self.class_sizes[c]) * self.deals_per_hand
+            evs = {}
+            for label, cells in (
+                ("4x", {4: self.raise_counts[c]}),
+                ("3x", {3: self.raise_counts[c]}),
+                ("check", {j: self.check_counts[c, j] for j in range(3)}),
+            ):
+                total = Fraction(0)
+                for m, cnt in cells.items():
+                    total += _net_sum(cnt, values, m)
+                evs[label] = total / denom
+            out.append(evs)
+        return out
+
+    def game_counts(self) -> np.ndarray:
+        """Cell counts ``(5, 10, 6)`` of the whole game (every hand, every deal)."""
+        out = np.zeros((N_MULTIPLES, N_CATEGORIES, N_OUTCOMES), np.int64)
+        for c in range(len(self.class_names)):
+            m = int(self.preflop[c])
+            if m:
+                out[MULTIPLES.index(m)] += self.raise_counts[c]
+            else:
+                out[:3] += self.check_counts[c]
+        return out
+
+    def preflop_multiples(self, holes: np.ndarray) -> np.ndarray:
+        holes = np.asarray(holes, dtype=np.intp).reshape(-1, 2)
+        cls = self.hand_class[pair_index52(holes[:, 0], holes[:, 1])]
+        if (cls < 0).any():
+            raise ValueError("a hand outside the analysed deck")
+        return self.preflop[cls].astype(np.int8)
+
+    def flop_bets(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
+        if self.flop_bits is None:
+            raise ValueError(f"the {self.strategy} analysis has no flop table")
+        holes = np.asarray(holes, dtype=np.intp).reshape(-1, 2)
+        idx = pair_index52(holes[:, 0], holes[:, 1]) * N_FLOPS52 + flop_index52(
+            np.asarray(flops).reshape(-1, 3)
+        )
+        return ((self.flop_bits[idx >> 3] >> (7 - (idx & 7))) & 1).astype(bool)
+
+
+def _net_sum(cnt: np.ndarray, values: dict[str, Any], m: int) -> Fraction:
+    """Sum of the main bets' net return over counts ``cnt[k, o]`` played with multiple ``m``."""
+    j = MULTIPLES.index(m)
+    total = Fraction(0)
+    for k in range(N_CATEGORIES):
+        for o in range(N_OUTCOMES):
+            n = int(cnt[k, o])
+            if n:
+                ret = values["ante"][j][k][o] + values["blind"][j][k][o] + values["play"][j][k][o]
+                total += n * (ret - 2 - values["stake_play"][j][k][o])
+    return total
+
+
+# worker state (set in the parent before forking, or by the initializer)
+_W: dict[str, Any] = {}
+
+
+def _init_worker(deck: tuple[int, ...], params: MainParams, strategy: Any) -> None:
+    _W.update(deck=deck, params=params, strategy=strategy, sym=deck_symmetry(deck))
+
+
+def _run_flops(
+    indices: Sequence[int],
+) -> tuple[np.ndarray, list[tuple[int, np.ndarray]], np.ndarray]:
+    deck, params, strategy, sym = _W["deck"], _W["params"], _W["strategy"], _W["sym"]
+    n_classes = len(sym.class_names)
+    acc = np.zeros((n_classes * 3, N_CATEGORIES * N_OUTCOMES), np.int64)
+    cats = np.zeros(N_CATEGORIES, np.int64)
+    decisions = []
+    for j in indices:
+        f0, f1, f2 = (int(c) for c in sym.flops[j])
+        flop = (f0, f1, f2)
+        w = int(sym.flop_weights[j])
+        res = analyse_flop(flop, deck, params, strategy, sym.card_maps)
+        cls = sym.hand_class[pair_index52(res.holes[:, 0], res.holes[:, 1])]
+        mp = np.where(res.flop_bet[:, None], 2, np.array([[0, 1]]))
+        rows = (cls[:, None] * 3 + mp).ravel()
+        np.add.at(acc, rows, res.cells.reshape(len(rows), -1) * w)
+        cats += res.category_counts * w
+        decisions.append((j, np.packbits(res.flop_bet)))
+    return acc, decisions, cats
+
+
+def analyse_main(
+    table: Paytable,
+    strategy: str,
+    rules: RuleStrategy | None,
+    *,
+    deck: tuple[int, ...],
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> MainAnalysis:
+    """The main game's exact analysis for ``table``, computed (minutes on the full deck).
+
+    ``strategy`` names the play; ``rules`` is that rule strategy, or None for optimal play
+    (the pre-flop and flop decisions are then derived from the exact values).  ``deck``:
+    the sorted cards in play.  ``workers`` processes (default: all cores).
+    """
+    params = main_params(table)
+    t0 = time.perf_counter()
+    sym = deck_symmetry(deck)
+    flop_index(len(deck) - 3)  # build before forking: the workers share it
+    n_flops = len(sym.flops)
+    workers = max(1, min(workers or os.cpu_count() or 1, n_flops))
+    chunk = max(1, min(24, n_flops // (workers * 8) or 1))
+    chunks = [list(range(i, min(n_flops, i + chunk))) for i in range(0, n_flops, chunk)]
+    n_classes = len(sym.class_names)
+    acc = np.zeros((n_classes * 3, N_CATEGORIES * N_OUTCOMES), np.int64)
+    cats = np.zeros(N_CATEGORIES, np.int64)
+    flop_dec: dict[int, np.ndarray] = {}
+    done = 0
+
+    def absorb(
+        result: tuple[np.ndarray, list[tuple[int, np.ndarray]], np.ndarray], size: int
+    ) -> None:
+        nonlocal done, acc, cats
+        a, decs, c = result
+        acc += a
+        cats += c
+        flop_dec.update(decs)
+        done += size
+        if progress:
+            progress(done, n_flops)
+
+    if workers == 1:
+        _init_worker(deck, params, rules)
+        for ch in chunks:
+            absorb(_run_flops(ch), len(ch))
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        with ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_init_worker, initargs=(deck, params, rules)
+        ) as pool:
+            futures = {pool.submit(_run_flops, ch): len(ch) for ch in chunks}
+            for fut in as_completed(futures):
+                absorb(fut.result(), futures[fut])
+
+    check_counts = acc.reshape(n_classes, 3, N_CATEGORIES, N_OUTCOMES)
+    # each seven-card hand was seen once per flop inside it: C(7, 3) = 35 times
+    category_counts = cats // 35
+    analysis = MainAnalysis(
+        strategy=strategy,
+        params_key=params.key,
+        deck=deck,
+        class_names=sym.class_names,
+        class_sizes=sym.class_sizes.copy(),
+        class_reps=sym.class_reps.copy(),
+        hand_class=sym.hand_class.copy(),
+        check_counts=check_counts,
+        preflop=np.zeros(n_classes, np.int8),
+        category_counts=category_counts,
+        seconds=0.0,
+    )
+    values = cell_values(table)
+    if rules is None:
+        evs = analysis.option_ev(values)
+        pre = []
+        for ev in evs:
+            best = 0
+            if ev["3x"] > ev["check"]:
+                best = 3
+            if ev["4x"] > max(ev["3x"], ev["check"]):
+                best = 4
+            pre.append(best)
+        analysis.preflop = np.array(pre, np.int8)
+        analysis.flop_bits = _flop_table(sym, deck, flop_dec)
+    else:
+        analysis.preflop = np.asarray(rules.preflop_batch(sym.class_reps), np.int8)
+    analysis.seconds = time.perf_counter() - t0
+    return analysis
+
+
+def _flop_table(sym: Any, deck: tuple[int, ...], flop_dec: dict[int, np.ndarray]) -> np.ndarray:
+    """Expand the flop decisions of the canonical flops to every (hand, flop), packed bits."""
+    table = np.zeros(1326 * N_FLOPS52, bool)
+    m = len(deck) - 3
+    pairs = flop_index(m).pairs
+    in_deck = np.zeros(52, bool)
+    in_deck[list(deck)] = True
+    for j, bits in flop_dec.items():
+        flop = sym.flops[j]
+        mask = in_deck.copy()
+        mask[flop] = False
+        rem = np.flatnonzero(mask)
+        holes = rem[pairs]
+        dec = np.unpackbits(bits)[: len(pairs)].astype(bool)
+        cm = sym.card_maps  # (S, 52)
+        ph = pair_index52(cm[:, holes[:, 0]], cm[:, holes[:, 1]])  # (S, P)
+        fl = flop_index52(cm[:, flop])  # (S,)
+        table[(ph * N_FLOPS52 + fl[:, None]).ravel()] = np.broadcast_to(dec, ph.shape).ravel()
+    return np.packbits(table)
+
+
+
+
+def build_report(
+    table: Paytable,
+    strategy: str,
+    analysis: MainAnalysis,
+    deck: tuple[int, ...],
+    cats: np.ndarray,
+    seconds: float,
+) -> ParReport:
+    """The exact report of ``table`` under ``strategy`` from its main-game ``analysis`` and
+    the seven-card category counts ``cats`` of ``deck``; ``seconds``: the time it took."""
+    values = cell_values(table)
+    counts = analysis.game_counts()
+    main = main_figures(counts, values, table, exact=True)
+    trips = trips_figures(cats, table, exact=True)
+    evs = analysis.option_ev(values)
+    preflop = {
+        name: {
+            "decision": DECISION_NAMES[int(analysis.preflop[c])]
+            if analysis.preflop[c]
+            else "check",
+            "ev": {k: float(v) for k, v in evs[c].items()},
+            "ev_exact": {k: f"{v.numerator}/{v.denominator}" for k, v in evs[c].items()},
+        }
+        for c, name in enumerate(analysis.class_names)
+    }
+    return ParReport(
+        strategy=strategy,
+        paytable_sha256=table.sha256,
+        paytable_name=f"{table.name} {table.version}",
+        exact=True,
+        main=main,
+        trips=trips,
+        preflop=preflop,
+        seconds=round(max(seconds, analysis.seconds), 3),
+        deck_size=len(deck),
+        extra={"deals": int(counts.sum()), "analysis_seconds": round(analysis.seconds, 3)},
+    )
+
+

@@ -1,0 +1,84 @@
+"""The ledger exported for a regulator: raw rows with their hashes (so the chains can be
+re-verified independently), as CSV (one table) or JSON (the meta and one or all tables).
+
+JSON form: one object ``{"ledger_id": ..., "meta": {...}, "rounds": [...], "events":
+[...], "meters": [...], "tickets": [...]}`` (keys sorted within each row, one row per
+line).  CSV form: a header line then one line per row of one table.  Money is integer
+cents, as stored.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal, TextIO
+
+from kiosk.ledger.ledger import Ledger
+
+#: The tables an export may hold, in the order of a full JSON export.
+EXPORT_TABLES = ("rounds", "events", "meters", "tickets")
+
+ExportFormat = Literal["csv", "json"]
+
+
+def export_rows(ledger: Ledger, table: str) -> Iterator[dict[str, Any]]:
+    """The rows of ``table`` (one of :data:`EXPORT_TABLES`) as stored: meters by name,
+    tickets by sequence number, rounds and events by id."""
+    if table not in EXPORT_TABLES:
+        raise ValueError(f"cannot export table {table!r} (one of {', '.join(EXPORT_TABLES)})")
+    if table == "meters":
+        for name, value in ledger.conn.execute("SELECT name, value FROM meters ORDER BY name"):
+            yield {"name": name, "value": value}
+        return
+    order = "sequence" if table == "tickets" else "id"
+    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY {order}")
+    names = [d[0] for d in cur.description]
+    for values in cur:
+        yield dict(zip(names, values, strict=True))
+
+
+def _write_csv(out: TextIO, rows: Iterator[Mapping[str, Any]]) -> None:
+    writer = None
+    for row in rows:
+        if writer is None:
+            writer = csv.DictWriter(out, fieldnames=list(row))
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def write_export(
+    ledger: Ledger, out: TextIO, *, fmt: ExportFormat = "json", table: str | None = None
+) -> None:
+    """Write the export to the open text stream ``out``: CSV of ``table`` (default
+    ``rounds``), or JSON of ``table`` (default: all of :data:`EXPORT_TABLES`)."""
+    if fmt == "csv":
+        _write_csv(out, export_rows(ledger, table or "rounds"))
+        return
+    out.write(json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[:-1])
+    for name in [table] if table else EXPORT_TABLES:
+        out.write(f', "{name}": [')
+        for i, row in enumerate(export_rows(ledger, name)):
+            out.write(("," if i else "") + "\n" + json.dumps(row, sort_keys=True))
+        out.write("]")
+    out.write("}\n")
+
+
+def export_ledger(
+    ledger: Ledger,
+    path: str | Path,
+    *,
+    fmt: ExportFormat = "json",
+    table: str | None = None,
+    mkdir: bool = False,
+) -> Path:
+    """Write the export (see :func:`write_export`) to the file ``path``, replacing it;
+    with ``mkdir`` its missing parent folders are created first.  Returns the path.
+    Raises ``OSError`` when the file cannot be written."""
+    path = Path(path)
+    if mkdir:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as out:
+        write_export(ledger, out, fmt=fmt, table=table)
+    return path

@@ -1,0 +1,179 @@
+"""A read-only view of an open ledger: rounds, events, tickets, paytables and the open
+round's recovery deck, read from one SQLite connection.  Cards are ints (see
+:mod:`engine.cards`); money is integer cents.
+
+:class:`LedgerView` owns only its connection and reads nothing into memory, so it sees
+every committed write; :class:`~kiosk.ledger.ledger.Ledger` extends it with the writes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.cards import parse_cards
+from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from kiosk.ledger.errors import LedgerCorruptError, LedgerError
+from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
+from kiosk.ledger.tickets import TICKET_EVENTS, ticket_effect
+
+
+class LedgerView:
+    """Reads of the ledger on ``conn`` (the database file ``path``)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    # -- tickets -----------------------------------------------------------------------------
+    def ticket(self, validation: str) -> TicketRecord | None:
+        """The ticket issued here with ``validation``, if any."""
+        cur = self.conn.execute("SELECT * FROM tickets WHERE validation = ?", (validation,))
+        values = cur.fetchone()
+        if values is None:
+            return None
+        names = [d[0] for d in cur.description]
+        return TicketRecord.from_row(dict(zip(names, values, strict=True)))
+
+    def ticket_for_cashout(self, txn: str) -> TicketRecord | None:
+        """The ticket issued for the cash-out ``txn`` (at most one), if any."""
+        row = self.conn.execute(
+            "SELECT validation FROM tickets WHERE cashout_txn = ? ORDER BY issue_event DESC LIMIT 1",
+            (txn,),
+        ).fetchone()
+        return None if row is None else self.ticket(row[0])
+
+    def tickets(self, last: int | None = None, status: str | None = None) -> list[TicketRecord]:
+        """Tickets by sequence number (the last ``last`` of them), optionally of one status."""
+        where, params = ("WHERE status = ?", [status]) if status else ("", [])
+        tail = f"ORDER BY sequence DESC LIMIT {int(last)}" if last else "ORDER BY sequence"
+        cur = self.conn.execute(f"SELECT * FROM tickets {where} {tail}", params)
+        names = [d[0] for d in cur.description]
+        rows = [TicketRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
+        return rows[::-1] if last else rows
+
+    def next_ticket_sequence(self) -> int:
+        top = self.conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
+        return int(top) + 1
+
+    def validation_taken(self, validation: str) -> bool:
+        """Whether ``validation`` was ever used on this cabinet (issued, or seen in an event)."""
+        return self.ticket(validation) is not None
+
+    def unredeemed_ticket(self, validation: str) -> int | None:
+        """The amount of the ticket issued here with ``validation`` if it is printed and
+        not yet redeemed (status ``issued``), else None.  See :meth:`checked_ticket`."""
+        ticket = self.checked_ticket(validation)
+        return ticket.amount if ticket is not None and ticket.status == "issued" else None
+
+    def checked_ticket(self, validation: str) -> TicketRecord | None:
+        """:meth:`ticket`, cross-checked against the chained events that made it: raises
+        :class:`LedgerCorruptError` if the row says otherwise (an edited ``tickets`` row
+        must not validate a ticket even before the next full verification)."""
+        ticket = self.ticket(validation)
+        kinds = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
+        cur = self.conn.execute(
+            f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) "
+            "AND (json_extract(detail, '$.validation') = ? OR json_extract(detail, '$.reference') = ?) "
+            "ORDER BY id",
+            (validation, validation),
+        )
+        row: dict[str, Any] | None = None
+        for eid, at, kind, amount, txn, detail in cur:
+            event = {"id": eid, "at": at, "kind": kind, "amount": amount, "txn": txn}
+            event["detail"] = json.loads(detail)
+            if event["detail"].get(TICKET_EVENTS[kind]) != validation:
+                continue
+            try:
+                row = ticket_effect(event, row, 0)
+            except LedgerError as exc:
+                raise LedgerCorruptError(exc.reason, f"events {eid}") from None
+        if row is None and ticket is None:
+            return None
+        fields = ("amount", "status", "issue_event", "print_event", "close_event")
+        if row is None or ticket is None or any(row[f] != getattr(ticket, f) for f in fields):
+            raise LedgerCorruptError(
+                "the tickets row does not match the events that made it", f"tickets {validation}"
+            )
+        return ticket
+
+    def has_txn(self, txn: str, kind: str) -> bool:
+        return (
+            self.conn.execute(
+                "SELECT 1 FROM events WHERE txn = ? AND kind = ?", (txn, kind)
+            ).fetchone()
+            is not None
+        )
+
+
+    def paytable(self, sha256: str) -> Paytable:
+        row = self.conn.execute(
+            "SELECT toml, source FROM paytables WHERE sha256 = ?", (sha256,)
+        ).fetchone()
+        if row is None:
+            raise LedgerCorruptError(f"paytable {sha256} is not in the ledger", "paytables")
+        try:
+            table = parse_paytable(row[0], row[1])
+        except PaytableError as exc:
+            raise LedgerCorruptError(
+                f"stored paytable does not parse: {exc}", f"paytables {sha256}"
+            ) from None
+        if table.sha256 != sha256:
+            raise LedgerCorruptError(
+                "stored paytable text does not match its SHA-256", f"paytables {sha256}"
+            )
+        return table
+
+
+    # -- reading ----------------------------------------------------------------------------------
+    def iter_round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:
+        cur = self.conn.execute(f"SELECT * FROM rounds {tail}", params)
+        names = [d[0] for d in cur.description]
+        for values in cur:
+            yield dict(zip(names, values, strict=True))
+
+    def round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        return list(self.iter_round_rows(tail, params))
+
+    def recovery_deck(self, round_id: int) -> tuple[list[int], bytes]:
+        row = self.conn.execute(
+            "SELECT deck, salt FROM recovery WHERE round_id = ?", (round_id,)
+        ).fetchone()
+        if row is None:
+            raise LedgerCorruptError("the open round has no recovery deck", f"rounds {round_id}")
+        return parse_cards(row[0]), bytes.fromhex(row[1])
+
+    def recall(self, last: int = 10) -> list[RoundRecord]:
+        """The last ``last`` rounds, most recent first."""
+        return [
+            RoundRecord.from_row(r) for r in self.round_rows("ORDER BY id DESC LIMIT ?", (last,))
+        ]
+
+    def round(self, round_id: int) -> RoundRecord | None:
+        rows = self.round_rows("WHERE id = ?", (round_id,))
+        return RoundRecord.from_row(rows[0]) if rows else None
+
+    def last_settled(self) -> RoundRecord | None:
+        rows = self.round_rows("WHERE state <> 'open' ORDER BY id DESC LIMIT 1")
+        return RoundRecord.from_row(rows[0]) if rows else None
+
+    def events(
+        self, kinds: tuple[str, ...] = (), after: int = 0, last: int | None = None
+    ) -> list[EventRecord]:
+        where = "WHERE id > ?"
+        params: list[Any] = [after]
+        if kinds:
+            where += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            params += list(kinds)
+        order = f"ORDER BY id DESC LIMIT {int(last)}" if last else "ORDER BY id"
+        cur = self.conn.execute(f"SELECT * FROM events {where} {order}", params)
+        names = [d[0] for d in cur.description]
+        rows = [EventRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
+        return rows[::-1] if last else rows
+
+    def last_event(self, *kinds: str) -> EventRecord | None:
+        found = self.events(kinds, last=1)
+        return found[0] if found else None

@@ -1,0 +1,116 @@
+"""Chips before the deal: the Ante and Trips spots, and the one check of a bet against
+the table limits and the credits.
+
+Chips placed are *pending*: they stay on the credit meter until the deal wagers them,
+and they are not persisted (nothing was wagered yet).  A deal needs credits for Ante +
+Blind + Trips plus a 1x Play (:func:`deal_cost`), so the player can always play at the
+river.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+from engine.money import format_cents as money
+from engine.uth.paytable import Limits
+from engine.uth.round import PLAY_MULTIPLE, Action
+from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
+from kiosk.machine.state import Bets, CabinetState, Spot
+
+SPOTS: tuple[Spot, ...] = ("ante", "trips")
+
+
+def deal_cost(bets: Bets) -> int:
+    """Cents a deal of ``bets`` needs on the meter: what it stakes (Ante + Blind +
+    Trips) plus the smallest Play (1x the Ante)."""
+    return 2 * bets.ante + bets.trips + PLAY_MULTIPLE[Action.PLAY_1X] * bets.ante
+
+
+def check_bets(limits: Limits, credits: int, bets: Bets, *, complete: bool) -> None:
+    """Refuse ``bets`` that break ``limits`` (:class:`BetOutOfLimits`, with the
+    ``rule`` broken and its ``cents``) or that ``credits`` cannot cover
+    (:class:`InsufficientCredits`, see :func:`deal_cost`).  ``complete``: the bets are
+    about to be dealt, so the minimums apply too.
+
+    This is the cabinet's one limits check: the limits in force lie within the
+    paytable's, so bets it passes are always accepted by
+    :meth:`engine.uth.round.UthRound.place_bets`.
+    """
+    ante, trips = bets.ante, bets.trips
+    if ante > limits.ante_max:
+        raise BetOutOfLimits(
+            f"the Ante maximum is {money(limits.ante_max)}",
+            params={"rule": "ante_max", "cents": limits.ante_max},
+        )
+    if trips > limits.trips_max:
+        raise BetOutOfLimits(
+            f"the Trips maximum is {money(limits.trips_max)}",
+            params={"rule": "trips_max", "cents": limits.trips_max},
+        )
+    if ante % limits.ante_step:
+        raise BetOutOfLimits(
+            f"the Ante goes in steps of {money(limits.ante_step)}",
+            params={"rule": "ante_step", "cents": limits.ante_step},
+        )
+    if complete:
+        if ante < limits.ante_min:
+            raise BetOutOfLimits(
+                f"the Ante minimum is {money(limits.ante_min)}",
+                params={"rule": "ante_min", "cents": limits.ante_min},
+            )
+        if trips and trips < limits.trips_min:
+            raise BetOutOfLimits(
+                f"the Trips minimum is {money(limits.trips_min)}",
+                params={"rule": "trips_min", "cents": limits.trips_min},
+            )
+    need = deal_cost(bets)
+    if need > credits:
+        raise InsufficientCredits(
+            f"{money(need)} needed (Ante, Blind, Trips and a 1x Play); credits {money(credits)}",
+            params={"needed": need, "credits": credits},
+        )
+
+
+class Betting:
+    """The chips on the spots between rounds (``CabinetState.pending``)."""
+
+    def __init__(self, state: CabinetState) -> None:
+        self.state = state
+
+    def add_chip(self, spot: Spot, cents: int) -> None:
+        """Add a chip of ``cents`` to the Ante (the Blind follows) or Trips spot."""
+        st = self.state
+        st.require_playable()
+        st.require_between_rounds()
+        if spot not in SPOTS:
+            raise MachineError(f"unknown spot {spot!r} (ante or trips)")
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+        bets = st.pending.add(spot, cents)
+        check_bets(st.limits, st.credits, bets, complete=False)
+        st.pending = bets
+        st.show_result = False
+
+    def clear_bets(self) -> None:
+        """Take back the chips placed since the last round."""
+        self.state.require_between_rounds()
+        self.state.clear_bets()
+
+    def repeat_bets(self) -> None:
+        """Place the previous round's Ante and Trips again."""
+        st = self.state
+        st.require_playable()
+        st.require_between_rounds()
+        bets = st.last_bets
+        if not bets.ante:
+            raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+        check_bets(st.limits, st.credits, bets, complete=True)
+        st.pending = bets
+        st.show_result = False
+
+    def bets_to_deal(self) -> Bets:
+        """The pending bets, checked complete: what the deal wagers."""
+        st = self.state
+        bets = st.pending
+        if not bets.ante:
+            raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+        check_bets(st.limits, st.credits, bets, complete=True)
+        return bets

@@ -1,0 +1,87 @@
+"""The cabinet state rebuilt from a verified ledger: paytable and limits in force,
+tilts, the door, a pending payout, and the open round replayed from its records (or
+the last settled one, for display)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from engine.errors import IllegalActionError
+from engine.uth.paytable import Limits
+from engine.uth.replay import replay
+from engine.uth.round import Phase
+from kiosk.config import CabinetConfig
+from kiosk.ledger.errors import LedgerCorruptError
+from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.records import replay_row
+from kiosk.machine.snapshot import PayoutRequest
+from kiosk.machine.state import DEVICE_TILT_PREFIX, SEAT, Bets, CabinetState
+
+
+def restore(
+    config: CabinetConfig, ledger: Ledger, clock: Callable[[], datetime]
+) -> CabinetState:
+    """The state the ledger records.  Raises :class:`LedgerCorruptError` when the open
+    round does not replay to its stored row."""
+    config_event = ledger.last_event("ledger_created", "paytable_changed", "limits_changed")
+    table_event = ledger.last_event("ledger_created", "paytable_changed")
+    assert config_event is not None and table_event is not None
+    sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
+    paytable = ledger.paytable(sha)
+    limits = paytable.limits
+    if config_event.kind == "limits_changed":
+        limits = Limits.model_validate(config_event.detail["new"])
+    st = CabinetState(config=config, ledger=ledger, clock=clock, paytable=paytable, limits=limits)
+    _restore_tilts(st, ledger)
+    door = ledger.last_event("door_open", "door_closed")
+    st.door_open = door is not None and door.kind == "door_open"
+    pay = ledger.last_event("cashout", "handpay", "ticket_out", "cashout_failed")
+    if pay is not None and pay.kind == "cashout":
+        method = pay.detail["method"]
+        if pay.txn and ledger.has_txn(pay.txn, "cashout_handpay"):
+            method = "handpay"  # the ticket could not be printed: an attendant pays
+        st.cashout = PayoutRequest(pay.txn or "", pay.amount, method, pay.at)
+    _restore_round(st, ledger)
+    return st
+
+
+def _restore_tilts(st: CabinetState, ledger: Ledger) -> None:
+    """Machine tilts persist; device tilts are re-reported by the devices."""
+    for ev in ledger.events(("tilt", "tilt_cleared", "ram_clear")):
+        code = ev.detail.get("code", "")
+        if ev.kind == "ram_clear":
+            st.tilts.clear()
+        elif ev.kind == "tilt" and not code.startswith(DEVICE_TILT_PREFIX):
+            st.tilts[code] = ev.detail.get("message", "")
+        elif ev.kind == "tilt_cleared":
+            st.tilts.pop(code, None)
+
+
+def _restore_round(st: CabinetState, ledger: Ledger) -> None:
+    """The open round, replayed from its records, or the last one for display."""
+    row = ledger.open_round
+    if row is not None:
+        deck, _salt = ledger.recovery_deck(row["id"])
+        table = ledger.paytable(row["paytable_sha256"])
+        try:
+            rnd = replay_row(table, deck, row)
+        except IllegalActionError as exc:
+            raise LedgerCorruptError(
+                f"the open round cannot be replayed: {exc}", f"rounds {row['id']}"
+            ) from None
+        if rnd.phase == Phase.SETTLED or rnd.view(SEAT).play != row["play"]:
+            raise LedgerCorruptError(
+                "the open round does not replay to its stored state", f"rounds {row['id']}"
+            )
+        st.round, st.round_id, st.round_open = rnd, row["id"], True
+        st.commitment = row["commitment"]
+        st.last_bets = Bets(row["ante"], row["trips"])
+        return
+    last = ledger.last_settled()
+    if last is None:
+        return
+    st.last_bets = Bets(last.ante, last.trips)
+    st.round_id, st.commitment, st.jackpot = last.id, last.commitment, last.jackpot
+    if last.state == "settled":
+        st.round = replay(ledger.paytable(last.paytable_sha256), last.deck, last.inputs())

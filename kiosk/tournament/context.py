@@ -1,0 +1,104 @@
+"""The cabinet's tournament: the store, the session being played and the setup choices.
+
+The tournament (free play, chips are points) lives beside the casino game and never
+reads or changes the credit meter.  One :class:`TournamentContext` per cabinet, made by
+the composition root with the path of the cabinet's SQLite file (the tournament's tables
+live there beside the ledger's) and handed to the screens.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from engine.rng import RandomSource
+from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.settings import TournamentSettings
+from kiosk.tournament.store import TournamentStore, TournamentStoreError
+
+log = logging.getLogger(__name__)
+
+
+class TournamentContext:
+    """The store (opened on first use), the session and the setup screen's choices.
+
+    ``db_path`` is the cabinet's SQLite file (``None``: games are played but neither
+    saved nor recorded).  ``rng`` and ``bot_samples`` are for tests (reproducible deals,
+    fast bots); a cabinet leaves them ``None`` (the OS generator, the strengths' own
+    Monte-Carlo samples)."""
+
+    def __init__(self, db_path: Path | None = None) -> None:
+        self.db_path = db_path
+        self.settings = TournamentSettings()
+        self.session: TournamentSession | None = None
+        self.rng: RandomSource | None = None
+        self.bot_samples: int | None = None
+        self.equity_slice: int | None = None
+        self._store: TournamentStore | None = None
+        self.store_problem: str | None = None
+
+    @property
+    def store(self) -> TournamentStore | None:
+        """The tournament's tables (opened on first use; ``None`` if the file cannot be used)."""
+        if self._store is None:
+            if self.db_path is None:
+                self.store_problem = "no database"
+                return None
+            try:
+                self._store = TournamentStore.open(self.db_path)
+                self.store_problem = None
+            except TournamentStoreError as exc:
+                log.error("tournament store: %s", exc.reason)
+                self.store_problem = exc.reason
+        return self._store
+
+    def has_saved_game(self) -> bool:
+        if self.session is not None and not self.session.is_over and not self.session.recorded:
+            return True
+        store = self.store
+        return store is not None and store.has_saved_game()
+
+    def saved_info(self) -> dict[str, Any] | None:
+        s = self.session
+        if s is not None and not s.is_over and not s.recorded:
+            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left)}
+        store = self.store
+        if store is None:
+            return None
+        try:
+            return store.saved_summary()
+        except TournamentStoreError:
+            return None
+
+    def _kwargs(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"rng": self.rng, "bot_samples": self.bot_samples}
+        if self.equity_slice is not None:
+            kw["equity_slice"] = self.equity_slice
+        return kw
+
+    def new_game(self) -> TournamentSession:
+        store = self.store
+        self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
+        if store is None:  # played, but not saved nor recorded: say so on the table
+            self.session.store_error = self.store_problem or "no store"
+        return self.session
+
+    def resume(self) -> TournamentSession | None:
+        s = self.session
+        if s is not None and not s.recorded:
+            return s
+        store = self.store
+        if store is None:
+            return None
+        try:
+            self.session = TournamentSession.resume(store, **self._kwargs())
+        except (TournamentStoreError, ValueError, KeyError) as exc:
+            log.error("the saved tournament cannot be resumed: %s", exc)
+            self.session = None
+        return self.session
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None

@@ -1,0 +1,205 @@
+"""Drawing what moves or changes on the table: chips on the spots, the cards, the hand
+names and the result, the meters' values, the prompt line and the pop-ups.
+
+Everything draws through a :class:`kiosk.ui.widgets.DamageSurface`, which records the
+rectangles it touched for the compositor.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygame
+
+from engine.hands.evaluator import evaluate
+from engine.uth.round import RoundSettled, SeatResult
+from kiosk.machine.types import MachineSnapshot
+from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.scenes.chrome import fmt, meter_value
+from kiosk.ui.scenes.table.animation import DealAnimation, ease
+from kiosk.ui.scenes.table.geometry import (
+    CARD_H,
+    CARD_W,
+    DEALER_Y,
+    FLIP,
+    NAME_W,
+    NAME_X,
+    PLAYER_Y,
+    SHOE,
+    SPOTS,
+    slot_pos,
+)
+from kiosk.ui.scenes.table.meters import meters
+from kiosk.ui.widgets import DamageSurface
+
+Colour = tuple[int, int, int]
+
+
+def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int], seat: SeatResult | None,
+               chips: Sequence[int], blink_ante: bool) -> None:
+    """Chips on each spot, the Ante ringed while it waits for a chip (``blink_ante``),
+    and each spot's WIN / PUSH / LOSE once the result shows (``seat``)."""
+    ui, lay = host.painter, host.layout
+    for spot, (x, y, r) in SPOTS.items():
+        amount = amounts.get(spot, 0)
+        if blink_ante and spot == "ante" and amount == 0:
+            surface.circle(theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
+        if amount > 0:
+            chip_stack(host, surface, chips, amount, x, y + 6)
+        if seat is not None:
+            stake = getattr(seat, spot)
+            back = getattr(seat, f"{spot}_return")
+            if stake:
+                if back > stake:
+                    text, colour = _("WIN {amount}").format(amount=fmt(host, back - stake)), theme.WIN
+                elif back == stake:
+                    text, colour = _("PUSH"), theme.PUSH
+                else:
+                    text, colour = _("LOSE"), theme.LOSE
+                tag = host.text.render(text, lay.px(17), colour, bold=True)
+                box = tag.get_rect(center=lay.pos(x, y + r + 14)).inflate(lay.px(14), lay.px(4))
+                surface.blit(ui.panel(box.size, (0, 0, 0), 200, radius=10), box)
+                surface.blit(tag, tag.get_rect(center=box.center))
+
+
+def chip_stack(host: SceneHost, surface: DamageSurface, chips: Sequence[int], amount: int, x: float,
+               y: float) -> None:
+    """Up to three chips of the largest denomination not above ``amount``, labelled with it."""
+    idx = max((i for i, c in enumerate(chips) if c <= amount), default=0)
+    colour = theme.chip_colour(chips[idx], idx)
+    n = min(3, max(1, amount // chips[idx]))
+    size = host.layout.px(66)
+    label = fmt(host, amount, compact=True)
+    for k in range(n):
+        face = host.painter.chip_face((size, size), colour, label if k == n - 1 else "")
+        surface.blit(face, face.get_rect(center=host.layout.pos(x, y - k * 5)))
+
+
+def draw_cards(host: SceneHost, surface: DamageSurface, anim: DealAnimation, result: RoundSettled | None,
+               moving: bool) -> None:
+    """The cards settled in place (``moving=False``) or those in flight or turning;
+    ``result`` (once shown) lifts and rings the player's best five, marks the dealer's
+    and dims the rest."""
+    lay = host.layout
+    w = lay.px(CARD_W)
+    cards = host.cards
+    four = host.prefs.four_colour
+    seat = result.seat(1) if result is not None and result.seats else None
+    mine = set(seat.best_five) if seat is not None and seat.outcome.name != "FOLD" else set()
+    dealers = set(result.dealer_best_five) if result is not None else set()
+    clock = anim.clock
+    for sp in sorted(anim.sprites.values(), key=lambda s: s.t_deal):
+        if clock < sp.t_deal or anim.settled(sp) == moving:
+            continue
+        tx, ty = slot_pos(sp.slot)
+        if clock < sp.t_land:
+            k = ease((clock - sp.t_deal) / max(1e-6, sp.t_land - sp.t_deal))
+            x, y = SHOE[0] + (tx - SHOE[0]) * k, SHOE[1] + (ty - SHOE[1]) * k
+        else:
+            x, y = tx, ty
+        if sp.t_flip is not None and sp.card is not None and clock >= sp.t_flip:
+            t = (clock - sp.t_flip) / (FLIP * anim.scale())
+            img = cards.face(sp.card, w, four) if t >= 1 else cards.flipping(sp.card, w, four, t)
+        else:
+            img = cards.back(w)
+        pos = lay.pos(x, y)
+        lift = lay.px(8) if result is not None and sp.card is not None and sp.card in mine else 0
+        rect = img.get_rect(midtop=(pos[0] + w // 2, pos[1] - lift))
+        surface.blit(cards.shadow(w), (rect.x + lay.px(2), rect.y + lay.px(4)))
+        surface.blit(img, rect)
+        if result is not None and sp.card is not None:
+            full = pygame.Rect(pos[0], pos[1] - lift, w, lay.px(CARD_H))
+            if sp.card in mine:
+                surface.rect(theme.WIN, full.inflate(lay.px(6), lay.px(6)), max(2, lay.px(4)),
+                             border_radius=lay.px(10))
+            if sp.card in dealers and sp.slot[0] in "db":
+                mark = full.inflate(-lay.px(24), 0)
+                mark.height = max(2, lay.px(6))
+                mark.y = full.bottom + lay.px(4)
+                surface.rect(theme.PUSH, mark, border_radius=lay.px(3))
+            if sp.card not in mine and sp.card not in dealers:
+                dim = host.painter.panel(full.size, (0, 0, 0), 110, radius=8)
+                surface.blit(dim, full)
+
+
+def draw_names(host: SceneHost, surface: DamageSurface, anim: DealAnimation, snap: MachineSnapshot,
+               result: RoundSettled | None) -> None:
+    """The player's hand so far (five or more cards face up), and with the result the
+    dealer's hand, whether the dealer qualifies, and the player's outcome."""
+    ui = host.painter
+    seat = result.seat(1) if result is not None and result.seats else None
+    landed = [sp.card for sp in anim.sprites.values()
+              if sp.card is not None and sp.slot[0] in "pb" and anim.face_up(sp)]
+    name = ""
+    if seat is not None:
+        name = hand_name(seat.strength)
+    elif len(landed) >= 5 and snap.hole:
+        name = hand_name(evaluate(landed))
+    if name:
+        ui.fitted(surface, name, 26, theme.WHITE, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 34))
+    if result is not None:
+        ui.fitted(surface, hand_name(result.dealer_strength), 26, theme.WHITE, NAME_W, bold=True,
+                  topleft=(NAME_X, DEALER_Y + 34))
+        q = _("Dealer qualifies") if result.dealer_qualifies else _("Dealer does not qualify")
+        ui.fitted(surface, q, 19, theme.PUSH if result.dealer_qualifies else theme.WIN, NAME_W,
+                  topleft=(NAME_X, DEALER_Y + 72))
+        if seat is not None:
+            text, colour = outcome_text(host, seat)
+            ui.fitted(surface, text, 30, colour, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 74))
+
+
+def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
+    """The player's result in one line, and its colour."""
+    net, paid = seat.net, seat.returned
+    if seat.outcome.name == "FOLD":
+        if paid > 0:
+            return _("Folded · Trips pays {amount}").format(amount=fmt(host, paid)), theme.WIN
+        return _("You folded"), theme.LOSE
+    if net > 0:
+        return _("YOU WIN {amount}").format(amount=fmt(host, paid)), theme.WIN
+    if net == 0:
+        return _("PUSH · {amount} returned").format(amount=fmt(host, paid)), theme.PUSH
+    if paid > 0:
+        return _("Paid {amount}").format(amount=fmt(host, paid)), theme.PUSH
+    return _("Dealer wins"), theme.LOSE
+
+
+def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int]) -> None:
+    """The values of the credit, bet and win meters (cents)."""
+    credits, bet, win = readings
+    (r1, t1), (r2, t2), (r3, t3) = meters()
+    meter_value(host, surface, r1, t1, fmt(host, credits))
+    meter_value(host, surface, r2, t2, fmt(host, bet))
+    meter_value(host, surface, r3, t3, fmt(host, win), theme.WIN if win else theme.METER_TEXT)
+
+
+def draw_message(host: SceneHost, surface: DamageSurface, text: str, colour: Colour) -> None:
+    """The prompt line on the rail (two lines when it does not fit on one)."""
+    if not text:
+        return
+    ui, lay = host.painter, host.layout
+    r = lay.rect(858, 564, 406, 48)
+    lines = host.text.wrap(text, lay.px(19), r.width - lay.px(16))
+    if len(lines) == 1:
+        ui.fitted(surface, text, 21, colour, 396, bold=True, midleft=(866, 588))
+    else:
+        ui.fitted(surface, lines[0], 18, colour, 396, bold=True, midleft=(866, 576))
+        ui.fitted(surface, " ".join(lines[1:]) if i18n.language() not in ("ja", "th") else "".join(lines[1:]),
+                  18, colour, 396, bold=True, midleft=(866, 600))
+
+
+def draw_popup(host: SceneHost, surface: DamageSurface, popup: str, credits: int) -> None:
+    """The language picker's or the cash-out confirmation's panel (buttons drawn after)."""
+    ui, lay = host.painter, host.layout
+    surface.blit(ui.panel(lay.size, (0, 0, 0), 150, radius=0), (0, 0))
+    box = lay.rect(330, 140, 620, 460)
+    surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+    if popup == "language":
+        ui.fitted(surface, _("Language"), 34, theme.GOLD, 560, bold=True, center=(640, 186))
+    else:
+        ui.fitted(surface, _("Cash out"), 36, theme.GOLD, 560, bold=True, center=(640, 200))
+        ui.fitted(surface, fmt(host, credits), 60, theme.WHITE, 560, bold=True, center=(640, 290))
+        ui.paragraph(surface, _("Your credits will be paid out. Please wait for your ticket."), 22,
+                     theme.CREAM, 370, 340, 540)

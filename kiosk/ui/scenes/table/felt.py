@@ -1,0 +1,98 @@
+"""The table's unchanging layer: felt, spots, card outlines, printed pays, the rails.
+
+Painted once per look (screen size, language, paytable, limits, the cabinet's name and
+number) and kept; everything else is drawn over a copy of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from kiosk.machine.types import MachineSnapshot
+from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import _, category_name, pgettext
+from kiosk.ui.scenes.chrome import draw_top_background, meter_frame
+from kiosk.ui.scenes.table.geometry import (
+    BAR_Y,
+    CARD_H,
+    CARD_W,
+    DEALER_Y,
+    NAME_W,
+    NAME_X,
+    PAYS_W,
+    PAYS_X,
+    PLAYER_Y,
+    SLOTS,
+    SPOT_LABELS,
+    SPOTS,
+    slot_pos,
+)
+from kiosk.ui.scenes.table.meters import meters
+
+
+class FeltLayer:
+    """The cached static layer for one host."""
+
+    def __init__(self, host: SceneHost) -> None:
+        self.host = host
+        self._surface: pygame.Surface | None = None
+        self._key: tuple[Any, ...] = ()
+
+    def surface(self, snap: MachineSnapshot) -> pygame.Surface:
+        """The layer for ``snap`` (repainted only when its look changed)."""
+        host = self.host
+        key = (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
+               host.machine_number)
+        if self._surface is not None and key == self._key:
+            return self._surface
+        surf = self._paint(snap)
+        self._surface = surf.convert() if pygame.display.get_surface() else surf
+        self._key = key
+        return self._surface
+
+    def _paint(self, snap: MachineSnapshot) -> pygame.Surface:
+        host = self.host
+        surf = host.felt.copy()
+        ui, lay = host.painter, host.layout
+        # betting spots
+        for spot, (x, y, r) in SPOTS.items():
+            c = lay.pos(x, y)
+            pygame.draw.circle(surf, (8, 80, 44), c, lay.px(r))
+            pygame.draw.circle(surf, theme.GOLD, c, lay.px(r), max(2, lay.px(4)))
+            pygame.draw.circle(surf, theme.GOLD_DARK, c, lay.px(r - 9), max(1, lay.px(1.5)))
+            ui.fitted(surf, _(SPOT_LABELS[spot]), 19, theme.GOLD, r * 1.45, bold=True, center=(x, y - r * 0.62))
+        ui.label(surf, "=", 44, theme.GOLD, bold=True, center=(172, 330))
+        # card outlines
+        for slot in SLOTS:
+            x, y = slot_pos(slot)
+            rect = lay.rect(x, y, CARD_W, CARD_H)
+            pygame.draw.rect(surf, (30, 120, 72), rect, max(1, lay.px(2)), border_radius=lay.px(8))
+        ui.fitted(surf, _("DEALER"), 20, theme.GOLD, NAME_W, bold=True, topleft=(NAME_X, DEALER_Y + 4))
+        ui.fitted(surf, _("YOUR HAND"), 20, theme.GOLD, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 4))
+        # printed pays
+        pt = snap.paytable
+        y = 108
+        for title, lines in ((_("BLIND PAYS"), pt.blind.lines()), (_("TRIPS PAYS"), pt.trips.lines())):
+            ui.fitted(surf, title, 21, theme.GOLD, PAYS_W, bold=True, topleft=(PAYS_X, y))
+            y += 30
+            for cat, pay in lines.items():
+                ui.fitted(surf, category_name(cat), 17, theme.CREAM, PAYS_W * 0.62, topleft=(PAYS_X + 6, y))
+                text = pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
+                ui.label(surf, text, 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
+                y += 24
+            y += 12
+        ui.paragraph(surf, _("Dealer needs a pair or better to qualify. Ante and Play pay 1 to 1."), 16,
+                     theme.MUTED, PAYS_X, y, PAYS_W)
+        # bottom rail
+        bar = lay.rect(0, BAR_Y, 1280, 720 - BAR_Y)
+        bar.x, bar.width = 0, lay.size[0]
+        bar.height = lay.size[1] - bar.y
+        surf.blit(ui.panel(bar.size, theme.RAIL, 240, radius=0), bar)
+        pygame.draw.line(surf, theme.GOLD_DARK, (0, bar.y), (lay.size[0], bar.y), max(1, lay.px(2)))
+        draw_top_background(host, surf)
+        for rect, title in meters():
+            meter_frame(host, surf, rect, title)
+        return surf

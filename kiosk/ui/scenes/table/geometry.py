@@ -1,0 +1,62 @@
+"""Where things are on the table, in design units (1280x720), and how long they take."""
+
+from __future__ import annotations
+
+from kiosk.machine.types import Spot
+from kiosk.ui.cards import CardRenderer
+from kiosk.ui.i18n import N_
+
+CARD_W = 92
+CARD_H = CardRenderer.height(CARD_W)
+GAP = 12
+COL_X = 386  # left edge of every card row
+DEALER_Y = 108
+BOARD_Y = 268
+PLAYER_Y = 414
+NAME_X = COL_X + 2 * CARD_W + GAP + 22  # hand names right of the two-card rows
+NAME_W = 920 - NAME_X
+SHOE = (1190, 120)
+BAR_Y = 556
+SPOTS: dict[str, tuple[float, float, float]] = {  # centre x, centre y, radius
+    "trips": (172, 180, 60),
+    "ante": (92, 332, 60),
+    "blind": (252, 332, 60),
+    "play": (172, 478, 60),
+}
+SPOT_LABELS = {
+    "trips": N_("TRIPS"),
+    "ante": N_("ANTE"),
+    "blind": N_("BLIND"),
+    "play": N_("PLAY"),
+}
+#: The spots a chip can be placed on (the Blind follows the Ante; Play is a decision).
+BETTABLE: tuple[Spot, ...] = ("ante", "trips")
+PAYS_X, PAYS_W = 934, 330
+#: The card slots: dealer ``d0 d1``, board ``b0..b4``, player ``p0 p1``.
+SLOTS = ("d0", "d1", "b0", "b1", "b2", "b3", "b4", "p0", "p1")
+#: The meters on the rail: (design rectangle, which) for credit, bet and win.
+METER_RECTS: tuple[tuple[float, float, float, float], ...] = (
+    (16, 564, 340, 48), (366, 564, 236, 48), (612, 564, 236, 48))
+
+# -- timing (seconds at normal speed) --------------------------------------------------------
+FLY = 0.28
+DEAL_GAP = 0.17
+FLIP = 0.22
+REVEAL_PAUSE = 0.35
+
+
+def slot_pos(slot: str) -> tuple[float, float]:
+    """The top-left corner of a card slot (``"d0"``, ``"b3"``, ``"p1"``)."""
+    kind, i = slot[0], int(slot[1:])
+    y = {"d": DEALER_Y, "b": BOARD_Y, "p": PLAYER_Y}[kind]
+    return COL_X + i * (CARD_W + GAP), y
+
+
+def spot_at(design: tuple[float, float]) -> Spot | None:
+    """The bettable spot under a design point, if any."""
+    dx, dy = design
+    for spot in BETTABLE:
+        x, y, r = SPOTS[spot]
+        if (dx - x) ** 2 + (dy - y) ** 2 <= r * r:
+            return spot
+    return None

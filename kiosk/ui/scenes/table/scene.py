@@ -1,0 +1,333 @@
+"""The table: bets, the deal, decisions, the reveal and the result.
+
+Everything shown comes from the controller's snapshot; the scene only adds timing
+(:mod:`.animation`): cards fly from the shoe and turn over a moment after the controller
+has dealt them, and the result (hand names, highlights, per-spot payouts, the win meter)
+waits for the last card.  Until then the credit meter shows the credits before the
+round's returns (:mod:`.meters`), so the result is never given away early.  A touch on
+the felt during an animation skips it.
+
+Input is typed: each button carries a request record (:mod:`.intents`), shortcuts are
+turned into one, and :data:`HANDLERS` maps each record type to the method that handles
+it; the methods send :mod:`kiosk.machine.commands` commands through ``model.send``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from engine.uth.round import Phase
+from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
+from kiosk.machine.types import MachinePhase
+from kiosk.ui import i18n, theme
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.scenes.table import controls, drawing
+from kiosk.ui.scenes.table.animation import DealAnimation, shown_result
+from kiosk.ui.scenes.table.compositor import Compositor
+from kiosk.ui.scenes.table.felt import FeltLayer
+from kiosk.ui.scenes.table.geometry import CARD_W, spot_at
+from kiosk.ui.scenes.table.intents import (
+    AskCashOut,
+    BetOn,
+    Choose,
+    ChooseLanguage,
+    ClearChips,
+    ClosePopup,
+    ConfirmCashOut,
+    DealRound,
+    PickChip,
+    RepeatChips,
+    StepChip,
+    ToggleLanguages,
+    from_command,
+)
+from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
+from kiosk.ui.widgets import Button, DamageSurface
+
+PHASE_PROMPTS = {
+    Phase.PREFLOP: N_("Play 4× or 3× your Ante, or check."),
+    Phase.FLOP: N_("Play 2× your Ante, or check."),
+    Phase.RIVER: N_("Play 1× your Ante, or fold."),
+}
+#: Phases in which chips may be placed (a round is not in progress nor being paid out).
+BETTING_PHASES = (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
+
+
+class TableScene(Scene):
+    name = "table"
+
+    def __init__(self, app: SceneHost) -> None:
+        super().__init__(app)
+        self.chip_index = 0
+        self.popup: str | None = None  # "language" | "cashout" | None
+        self.anim = DealAnimation(lambda: self.app.prefs.time_scale)
+        self.felt = FeltLayer(app)
+        self.compositor = Compositor()
+
+    # -- what the round looks like now ---------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """An animation is running (a touch on the felt skips it)."""
+        return self.anim.busy
+
+    @property
+    def revealed(self) -> bool:
+        """The result of the round on show has been revealed."""
+        return self.anim.revealed
+
+    def result(self) -> Any:
+        """The settlement of the last round while the machine shows it, else ``None``."""
+        return shown_result(self.snap)
+
+    def _revealed_result(self) -> Any:
+        return self.result() if self.revealed else None
+
+    def chips(self) -> tuple[int, ...]:
+        """The chip denominations on the rail (cents)."""
+        return tuple(self.snap.limits.chips)[:6]
+
+    def default_chip(self) -> int:
+        """The smallest chip that makes a whole minimum Ante on its own."""
+        lim = self.snap.limits
+        return next((i for i, c in enumerate(self.chips()) if c >= lim.ante_min), 0)
+
+    def clamp_chip(self) -> None:
+        self.chip_index = max(0, min(self.chip_index, len(self.chips()) - 1))
+
+    def betting(self) -> bool:
+        """Chips may be placed now (not during a round, nor while its result is coming)."""
+        return self.snap.phase in BETTING_PHASES and not self.anim.revealing
+
+    def outcome_text(self, seat: Any) -> tuple[str, tuple[int, int, int]]:
+        return drawing.outcome_text(self.app, seat)
+
+    # -- the scene verbs ----------------------------------------------------------------------
+    def enter(self, **kwargs: Any) -> None:
+        self.popup = None
+        self.invalidate()
+        if self.app.previous == "attract" or self.chip_index >= len(self.chips()):
+            self.chip_index = self.default_chip()
+        self.clamp_chip()
+
+    def update(self, dt: float) -> None:
+        for event in self.anim.advance(dt, self.snap):
+            if event != "reveal":
+                self.app.sounds_play(event)
+                continue
+            res = self.result()
+            net = res.seat(1).net if res is not None and res.seats else 0
+            if net > 0:
+                self.app.sounds_play("bigwin" if net >= 20 * max(1, res.seat(1).ante) else "win")
+
+    def on_touch(self, pos: tuple[int, int]) -> bool:
+        if self.popup:
+            self.popup = None
+            return True
+        spot = spot_at(self.layout.to_design(pos))
+        if spot is not None:
+            return self.on_intent(BetOn(spot))
+        if self.busy:
+            self.anim.skip()
+            return True
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        """A shortcut by name: the table's own requests, else the top bar's."""
+        intent = from_command(name, arg)
+        if intent is not None:
+            return self.on_intent(intent)
+        return top_command(self.app, name)
+
+    def on_intent(self, intent: object) -> bool:
+        handler = HANDLERS.get(type(intent))
+        if handler is None:
+            return False
+        handler(self, intent)
+        return True
+
+    # -- the handlers (one per request type) ---------------------------------------------------
+    def _toggle_languages(self, _intent: ToggleLanguages) -> None:
+        self.popup = None if self.popup == "language" else "language"
+
+    def _choose_language(self, intent: ChooseLanguage) -> None:
+        i18n.set_language(intent.language)
+        self.popup = None
+
+    def _close_popup(self, _intent: ClosePopup) -> None:
+        self.popup = None
+
+    def _pick_chip(self, intent: PickChip) -> None:
+        self.chip_index = intent.index
+
+    def _step_chip(self, intent: StepChip) -> None:
+        self.chip_index = (self.chip_index + intent.step) % len(self.chips())
+
+    def _bet_on(self, intent: BetOn) -> None:
+        if not self.betting():
+            return
+        self.anim.skip()
+        self.clamp_chip()
+        if self.model.send(PlaceChip(intent.spot, self.chips()[self.chip_index])):
+            self.app.sounds_play("chip")
+
+    def _clear(self, _intent: ClearChips) -> None:
+        if self.betting():
+            self.model.send(ClearBets())
+
+    def _repeat(self, _intent: RepeatChips) -> None:
+        if self.betting():
+            self.anim.skip()
+            if self.model.send(RepeatBets()):
+                self.app.sounds_play("chip")
+
+    def _deal(self, _intent: DealRound) -> None:
+        snap = self.snap
+        if self.busy:
+            self.anim.skip()
+            return
+        if not self.betting():
+            return
+        if snap.bet_ante <= 0 and snap.phase is MachinePhase.RESULT:
+            if not self.model.send(RepeatBets()):
+                return
+        self.model.send(Deal())
+
+    def _ask_cash_out(self, _intent: AskCashOut) -> None:
+        if self.busy:
+            self.anim.skip()
+        if self.snap.credits > 0:
+            self.popup = "cashout"
+
+    def _confirm_cash_out(self, _intent: ConfirmCashOut) -> None:
+        self.popup = None
+        self.model.send(CashOut())
+
+    def _choose(self, intent: Choose) -> None:
+        if self.busy:
+            self.anim.skip()
+            return
+        legal = tuple(self.snap.legal)
+        action = next((a for a in intent.actions if a in legal), None)
+        if action is not None:
+            self.model.send(Decide(action))
+
+    # -- buttons -----------------------------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        if self.popup == "language":
+            return controls.language_buttons()
+        if self.popup == "cashout":
+            return controls.cashout_buttons()
+        out = top_buttons()
+        snap = self.snap
+        money = self._money
+        dealing = self.busy and snap.hole and not self.revealed
+        if snap.phase is MachinePhase.IN_ROUND or (dealing and snap.phase is not MachinePhase.RESULT):
+            return out + controls.decision_buttons(snap.offers if not self.busy else (), money)
+        if dealing:
+            return out  # the reveal is running: nothing to press (a touch skips it)
+        return out + controls.betting_buttons(snap, self.chips(), self.chip_index, self.betting(), money)
+
+    def _money(self, cents: int, compact: bool = False) -> str:
+        return fmt(self.app, cents, compact=compact)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def static_layer(self) -> pygame.Surface:
+        return self.felt.surface(self.snap)
+
+    def warm_up(self) -> None:
+        """Render the table layer and all 52 faces (both deck styles) and the back now."""
+        self.static_layer()
+        w = self.layout.px(CARD_W)
+        for card in range(52):
+            for four in (False, True):
+                self.app.cards.face(card, w, four)
+        self.app.cards.back(w)
+        self.app.cards.shadow(w)
+
+    def invalidate(self) -> None:
+        """Repaint the whole screen next frame (after an overlay, on entering the scene)."""
+        self.compositor.invalidate()
+
+    def _signature(self) -> tuple[Any, ...]:
+        """Everything the base layer shows; the base is redrawn only when this changes."""
+        note = self.model.current_note()
+        blink = int(self.app.now * 1.6) % 2 if self.snap.bet_ante == 0 else 0
+        anim = self.anim
+        settled = tuple(sorted(k for k, sp in anim.sprites.items() if anim.settled(sp)))
+        return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
+                self.revealed, self.busy, note.text if note else None, blink, self.app.prefs.four_colour,
+                settled, anim.round_key, self.layout.size)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The base (the cached table plus everything that is not moving) is redrawn only
+        when something in it changes; every frame redraws the cards in flight or turning."""
+        self.compositor.compose(surface, self.static_layer(), self._signature(), self._paint_base,
+                                self._paint_moving)
+        self.dirty = self.compositor.dirty
+
+    def _paint_base(self, d: DamageSurface) -> None:
+        snap = self.snap
+        res = self._revealed_result()
+        draw_top_bar(self.app, d, background=False)
+        blink = (self.betting() and not self.busy and snap.credits > 0 and int(self.app.now * 1.6) % 2 == 0)
+        seat = res.seat(1) if res is not None and res.seats else None
+        drawing.draw_spots(self.app, d, shown_amounts(snap), seat, self.chips(), blink)
+        drawing.draw_cards(self.app, d, self.anim, res, moving=False)
+        drawing.draw_names(self.app, d, self.anim, snap, res)
+        drawing.draw_meters(self.app, d, meter_readings(snap, self.result(), self.revealed))
+        drawing.draw_message(self.app, d, *self.prompt())
+        if self.popup:
+            drawing.draw_popup(self.app, d, self.popup, snap.credits)
+            self.draw_buttons(d)
+        else:
+            self.draw_buttons(d, [b for b in self.buttons() if not b.id.startswith("top_")])
+
+    def _paint_moving(self, d: DamageSurface) -> None:
+        drawing.draw_cards(self.app, d, self.anim, self._revealed_result(), moving=True)
+
+    def prompt(self) -> tuple[str, tuple[int, int, int]]:
+        """The one line telling the player what happens next."""
+        snap = self.snap
+        note = self.model.current_note()
+        if note is not None:
+            return note.text, (theme.LOSE if note.level == "error" else theme.CREAM)
+        phase = snap.phase
+        if phase is MachinePhase.IN_ROUND:
+            if self.busy:
+                return _("Good luck!"), theme.CREAM
+            prompt = PHASE_PROMPTS.get(snap.game_phase) if snap.game_phase is not None else None
+            return (_(prompt) if prompt else ""), theme.CREAM
+        if phase is MachinePhase.RESULT and self.busy:
+            return _("Good luck!"), theme.CREAM
+        if snap.credits <= 0 and phase in BETTING_PHASES:
+            if self.app.demo_mode:
+                return _("Insert bills to play (demo: keys 1 to 6)."), theme.WIN
+            return _("Insert bills to play."), theme.WIN
+        if phase is MachinePhase.RESULT and not (snap.bet_ante or snap.bet_trips):
+            return _("Place your bets, or rebet and deal."), theme.CREAM
+        if snap.bet_ante <= 0:
+            return _("Choose a chip, then touch ANTE."), theme.CREAM
+        return _("Touch DEAL when you are ready."), theme.CREAM
+
+
+#: Request type -> the method that handles it: the one way from a touch to the controller.
+HANDLERS: dict[type, Callable[[TableScene, Any], None]] = {
+    ToggleLanguages: TableScene._toggle_languages,
+    ChooseLanguage: TableScene._choose_language,
+    ClosePopup: TableScene._close_popup,
+    PickChip: TableScene._pick_chip,
+    StepChip: TableScene._step_chip,
+    BetOn: TableScene._bet_on,
+    ClearChips: TableScene._clear,
+    RepeatChips: TableScene._repeat,
+    DealRound: TableScene._deal,
+    AskCashOut: TableScene._ask_cash_out,
+    ConfirmCashOut: TableScene._confirm_cash_out,
+    Choose: TableScene._choose,
+}
