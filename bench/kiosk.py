@@ -74,6 +74,7 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> list[float]:
     from engine.rng import SeededRandomSource
     from kiosk.config import load_config
     from kiosk.machine.controller import Machine
+    from kiosk.machine.snapshot import MachinePhase
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command
@@ -91,15 +92,15 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> list[float]:
     table = app.scenes["table"]
     for _i in range(n):
         snap = app.model.snap
-        phase = str(snap.phase)
-        if phase in ("idle", "betting", "result") and not table.busy:
+        phase = snap.phase
+        if phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT) and not table.busy:
             if snap.credits < 20000:
                 app.feed(Command("bill", 10000))
             elif snap.bet_ante == 0:
                 app.feed(Command("chip", "ante"))
             else:
                 app.feed(Command("deal"))
-        elif phase == "in_round" and not table.busy and snap.legal:
+        elif phase is MachinePhase.IN_ROUND and not table.busy and snap.legal:
             # check twice then play: the most cards to animate
             legal = snap.legal
             action = "check" if any(a.value == "check" for a in legal) else "play_max"

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Self
+from dataclasses import dataclass
+from typing import Protocol, Self
 
 import serial
 
@@ -32,40 +33,61 @@ READ_SLICE = 0.01
 _JOIN_TIMEOUT = 5.0
 
 
-class SerialPoller:
-    """The port at ``path`` and a thread calling ``poll`` every ``interval`` seconds.
+@dataclass(frozen=True, slots=True)
+class PortOptions:
+    """How a driver's port is opened and its thread polls.
 
-    ``name`` (the device name) prefixes log lines; ``thread_name`` names the thread.
-    ``wait_first`` makes the thread wait one interval before its first poll (for a driver
-    whose :meth:`open` already talked to the device).  The port is opened by :meth:`open`
-    only; :meth:`start` does not open it.
+    ``baudrate`` and ``parity`` are the line settings; ``wait_first`` makes the thread wait
+    one interval before its first poll (for a driver whose ``open`` already talked to the
+    device); ``reported`` are the exception types the loop ignores.
+    """
+
+    baudrate: int = 9600
+    parity: str = serial.PARITY_EVEN
+    wait_first: bool = False
+    reported: tuple[type[Exception], ...] = ()
+
+
+class PollingConfig(Protocol):
+    """The settings every driver's configuration has."""
+
+    @property
+    def device_name(self) -> str:
+        """Name of the device in events, log lines and the thread's name."""
+        ...
+
+    @property
+    def poll_interval(self) -> float:
+        """Seconds between two polls of the thread."""
+        ...
+
+
+class SerialPoller:
+    """The port at ``path`` and a thread calling ``poll`` every ``config.poll_interval``
+    seconds.
+
+    ``config.device_name`` prefixes log lines; the thread is named ``protocol-device_name``.
+    The port is opened by :meth:`open` only; :meth:`start` does not open it.
     """
 
     def __init__(
         self,
         path: str,
         poll: Callable[[], object],
+        config: PollingConfig,
         *,
-        name: str,
-        thread_name: str,
-        interval: float,
+        protocol: str,
         log: logging.Logger,
-        baudrate: int = 9600,
-        parity: str = serial.PARITY_EVEN,
-        wait_first: bool = False,
-        reported: tuple[type[Exception], ...] = (),
+        options: PortOptions = PortOptions(),
     ) -> None:
         self.path = path
-        self.name = name
-        self.interval = interval
+        self.name = config.device_name
+        self.interval = config.poll_interval
         self.lock = threading.RLock()
         self._poll = poll
-        self._thread_name = thread_name
+        self._thread_name = f"{protocol}-{self.name}"
         self._log = log
-        self._baudrate = baudrate
-        self._parity = parity
-        self._wait_first = wait_first
-        self._reported = reported
+        self._options = options
         self._serial: serial.Serial | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -82,8 +104,9 @@ class SerialPoller:
         with self.lock:
             if self._serial is not None:
                 return False
+            options = self._options
             self._serial = open_serial(
-                self.path, baudrate=self._baudrate, parity=self._parity, timeout=READ_SLICE
+                self.path, baudrate=options.baudrate, parity=options.parity, timeout=READ_SLICE
             )
             self._serial.reset_input_buffer()
             return True
@@ -150,12 +173,12 @@ class SerialPoller:
         self._thread = None
 
     def _run(self) -> None:
-        if self._wait_first and self._stop.wait(self.interval):
+        if self._options.wait_first and self._stop.wait(self.interval):
             return
         while not self._stop.is_set():
             try:
                 self._poll()
-            except self._reported:
+            except self._options.reported:
                 pass
             except Exception:  # never let the poll loop die
                 self._log.exception("%s: unexpected error in poll loop", self.name)
@@ -165,13 +188,19 @@ class SerialPoller:
 class PolledDriver:
     """Base class of the drivers: open, close, start, stop and ``with`` over one poller.
 
-    It holds only ``self._poller``, through which subclasses reach the lock and the wire.
-    Subclasses extend :meth:`open` to talk to the device once the port is open, and
-    :meth:`start` where polling needs an open port.
+    The base holds only ``self.port`` (the port's path) and ``self._poller``, through which
+    subclasses reach the lock and the wire; the poller's ``poll`` is the subclass's
+    :meth:`_poll`.  Subclasses extend :meth:`open` to talk to the device once the port is
+    open, and :meth:`start` where polling needs an open port.
     """
 
     def __init__(self, poller: SerialPoller) -> None:
+        self.port = poller.path
         self._poller = poller
+
+    def _poll(self) -> None:
+        """One poll of the thread."""
+        raise NotImplementedError
 
     def open(self) -> None:
         """Open the serial port."""

@@ -24,7 +24,6 @@ Tests and tools may instead call :meth:`poll_once`.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 import serial
 
@@ -39,11 +38,11 @@ from devices.id003.codes import (
     reject_reason,
     status_name,
 )
-from devices.id003.denominations import DEFAULT_USD, DenominationTable
+from devices.id003.config import ValidatorConfig
 from devices.id003.escrow import EscrowCycles
 from devices.id003.frame import Frame
 from devices.id003.link import CommStats, Id003Link
-from devices.polling import PolledDriver, SerialPoller
+from devices.polling import PolledDriver, PortOptions, SerialPoller
 
 log = logging.getLogger("devices.id003")
 
@@ -64,20 +63,6 @@ _POWER_UP_KINDS: dict[Status, EventKind] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ValidatorConfig:
-    """Driver settings.  Times are seconds."""
-
-    device_name: str = "validator"
-    denominations: DenominationTable = DEFAULT_USD
-    accept_tickets: bool = True
-    ticket_digits: int = 18
-    poll_interval: float = 0.1
-    response_timeout: float = 0.2
-    max_retries: int = 2
-    comm_error_threshold: int = 5
-
-
 class BillValidator(PolledDriver):
     """ID-003 host driver for one validator on ``port``.
 
@@ -88,42 +73,20 @@ class BillValidator(PolledDriver):
     def __init__(
         self, port: str, host: ValidatorHost, config: ValidatorConfig | None = None
     ) -> None:
-        self.port = port
-        self.config = config or ValidatorConfig()
+        self.config = cfg = config or ValidatorConfig()
+        options = PortOptions(parity=serial.PARITY_EVEN)
+        super().__init__(
+            SerialPoller(port, self._poll, cfg, protocol="id003", log=log, options=options)
+        )
         self._host = host
-        cfg = self.config
-        poller = SerialPoller(
-            port,
-            self.poll_once,
-            name=cfg.device_name,
-            thread_name=f"id003-{cfg.device_name}",
-            interval=cfg.poll_interval,
-            log=log,
-            parity=serial.PARITY_EVEN,
-        )
-        super().__init__(poller)
         health = CommHealth(cfg.comm_error_threshold, self._emit, f"failed exchanges with {port}")
-        self._link = Id003Link(
-            poller,
-            health,
-            response_timeout=cfg.response_timeout,
-            max_retries=cfg.max_retries,
-            log=log,
-        )
+        self._link = Id003Link(self._poller, health, cfg, log)
         self._want_enabled = False
         self._needs_reset = True
         self._needs_config = True
         self._config_rejected = False
         self._last_status: int | None = None
-        self._escrow = EscrowCycles(
-            host,
-            self._emit,
-            self._send_decision,
-            denominations=cfg.denominations,
-            ticket_digits=cfg.ticket_digits,
-            name=cfg.device_name,
-            log=log,
-        )
+        self._escrow = EscrowCycles(host, self._emit, self._send_decision, cfg, log)
         self._active_faults: dict[EventKind, int | None] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -139,6 +102,9 @@ class BillValidator(PolledDriver):
         """Open the port if needed and poll every ``poll_interval`` seconds in a thread."""
         self.open()
         super().start()
+
+    def _poll(self) -> None:
+        self.poll_once()
 
     # ------------------------------------------------------------------ public API
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from devices.comm_health import Emit
 from devices.host import EventKind, ValidatorHost
 from devices.id003.codes import TICKET_ESCROW_CODE
-from devices.id003.denominations import DenominationTable
+from devices.id003.config import ValidatorConfig
 
 T = TypeVar("T")
 
@@ -48,8 +48,8 @@ class EscrowCycles:
     """The current escrow cycle and every host call about it.
 
     ``emit(kind, detail, code=...)`` reports events; ``send_decision`` tells the validator
-    to stack or return; ``denominations`` maps escrow codes to cents; tickets carry
-    ``ticket_digits`` ASCII digits.
+    to stack or return; ``config.denominations`` maps escrow codes to cents; tickets carry
+    ``config.ticket_digits`` ASCII digits.
     """
 
     def __init__(
@@ -57,18 +57,12 @@ class EscrowCycles:
         host: ValidatorHost,
         emit: Emit,
         send_decision: SendDecision,
-        *,
-        denominations: DenominationTable,
-        ticket_digits: int,
-        name: str,
+        config: ValidatorConfig,
         log: logging.Logger,
     ) -> None:
-        self._host = host
-        self._emit = emit
-        self._send_decision = send_decision
-        self._denominations = denominations
-        self._ticket_digits = ticket_digits
-        self._name = name
+        self._host, self._emit, self._send_decision = host, emit, send_decision
+        self._config = config
+        self._name = config.device_name
         self._log = log
         self._cycle: _Cycle | None = None
 
@@ -182,7 +176,7 @@ class EscrowCycles:
             return default
 
     def _bill_cycle(self, tid: str, data: bytes) -> _Cycle:
-        cents = self._denominations.cents_for(data[0]) if len(data) == 1 else None
+        cents = self._config.denominations.cents_for(data[0]) if len(data) == 1 else None
         if cents is None:
             self._emit(
                 EventKind.UNKNOWN_DENOMINATION,
@@ -195,10 +189,10 @@ class EscrowCycles:
 
     def _ticket_cycle(self, tid: str, data: bytes) -> _Cycle:
         digits = data[1:]
-        if len(digits) != self._ticket_digits or not all(0x30 <= b <= 0x39 for b in digits):
+        if len(digits) != self._config.ticket_digits or not all(0x30 <= b <= 0x39 for b in digits):
             self._emit(
                 EventKind.TICKET_MALFORMED,
-                f"ticket barcode {digits!r} is not {self._ticket_digits} digits: returned",
+                f"ticket barcode {digits!r} is not {self._config.ticket_digits} digits: returned",
             )
             return _Cycle(tid, data, "unknown", stack=False, host_knows=False)
         barcode = digits.decode("ascii")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from devices.comm_health import CommHealth
 from devices.id003.codes import Command, Status
+from devices.id003.config import ValidatorConfig
 from devices.id003.frame import BadFrame, BadFrameReason, Frame, FrameDecoder, encode_frame
 from devices.polling import SerialPoller
 
@@ -33,23 +34,21 @@ class CommStats:
 class Id003Link:
     """Framed exchanges with one validator over ``poller``'s port.
 
-    ``response_timeout`` is in seconds; ``max_retries`` resends follow a failed attempt.
-    Callers hold ``poller.lock`` around each exchange.
+    ``config.response_timeout`` (seconds) bounds each attempt; ``config.max_retries``
+    resends follow a failed attempt.  Callers hold ``poller.lock`` around each exchange.
     """
 
     def __init__(
         self,
         poller: SerialPoller,
         health: CommHealth,
-        *,
-        response_timeout: float,
-        max_retries: int,
+        config: ValidatorConfig,
         log: logging.Logger,
     ) -> None:
         self._poller = poller
         self._health = health
-        self._response_timeout = response_timeout
-        self._attempts = 1 + max_retries
+        self._response_timeout = config.response_timeout
+        self._attempts = 1 + config.max_retries
         self._log = log
         self._decoder = FrameDecoder()
         self._stats = CommStats()

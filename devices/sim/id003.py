@@ -283,13 +283,18 @@ class Id003Simulator(FaultInjectingDevice):
         else:
             self._reply(Status.INVALID_COMMAND)
 
-    def _do_reset(self) -> None:
+    def _unload_item(self) -> None:
+        """The current note ends where it is: in the cashbox if in the stacker path,
+        returned if in the acceptor."""
         if self.item is not None:
             if self.state in _IN_STACKER:
                 self.cashbox.append(self.item)
             elif self.state in _IN_ACCEPTOR:
                 self.returned.append(self.item)
         self.item = None
+
+    def _do_reset(self) -> None:
+        self._unload_item()
         self._enter(Status.INITIALIZE)
         self._init_left = self.init_polls
         self._paused_state = None
@@ -395,12 +400,7 @@ class Id003Simulator(FaultInjectingDevice):
             return
         if self.faults:
             return
-        if self.item is not None:
-            if self.state in _IN_STACKER:
-                self.cashbox.append(self.item)
-            elif self.state in _IN_ACCEPTOR:
-                self.returned.append(self.item)
-            self.item = None
+        self._unload_item()
         if self.state not in (Status.POWER_UP, Status.INITIALIZE):
             self._enter(self._idle_state())
 

@@ -31,7 +31,7 @@ import serial
 from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
 from devices.host import DeviceEventSink, EventKind, report_event
-from devices.polling import PolledDriver, SerialPoller
+from devices.polling import PolledDriver, PortOptions, SerialPoller
 from devices.tcl.commands import (
     CLEAR_ERRORS,
     DELETE_ALL_REGIONS,
@@ -110,24 +110,18 @@ class TicketPrinter(PolledDriver):
     def __init__(
         self, port: str, events: DeviceEventSink, config: PrinterConfig | None = None
     ) -> None:
-        self.port = port
-        self.config = config or PrinterConfig()
-        self._events = events
-        cfg = self.config
-        poller = SerialPoller(
-            port,
-            self._monitor,
-            name=cfg.device_name,
-            thread_name=f"tcl-{cfg.device_name}",
-            interval=cfg.poll_interval,
-            log=log,
+        self.config = cfg = config or PrinterConfig()
+        options = PortOptions(
             baudrate=cfg.baudrate,
             parity=cfg.parity,
-            wait_first=True,
+            wait_first=True,  # open() has just read the status
             reported=(PrinterLayoutError,),
         )
-        super().__init__(poller)
-        self._lock = poller.lock
+        super().__init__(
+            SerialPoller(port, self._poll, cfg, protocol="tcl", log=log, options=options)
+        )
+        self._events = events
+        self._lock = self._poller.lock
         self._buf = bytearray()
         self._comm = CommHealth(
             self.config.comm_error_threshold, self._emit, f"failed status requests on {self.port}"
@@ -147,7 +141,7 @@ class TicketPrinter(PolledDriver):
             if self.status() is not None and not self._layout_defined:
                 self.define_layout()
 
-    def _monitor(self) -> None:
+    def _poll(self) -> None:
         """One poll of the monitoring thread; a refused layout is already an event."""
         with self._lock:
             status = self.status()

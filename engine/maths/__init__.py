@@ -1,0 +1,44 @@
+"""The maths of Ultimate Texas Hold'em: strategies, the exact PAR analysis, the
+simulator, and the cache of their results.
+
+Modules: :mod:`~engine.maths.strategy` (the Strategy base and the rule strategies),
+:mod:`~engine.maths.optimal` (the optimal strategy, the only user of the analysis),
+:mod:`~engine.maths.strategies` (every strategy by name), :mod:`~engine.maths.par` (the
+exact report, cached), :mod:`~engine.maths.par_main` / :mod:`~engine.maths.par_flop` /
+:mod:`~engine.maths.par_trips` / :mod:`~engine.maths.par_tables` /
+:mod:`~engine.maths.par_eval` (the analysis itself), :mod:`~engine.maths.par_report`
+(figures and their text), :mod:`~engine.maths.simulate` (rounds in numpy batches) and
+:mod:`~engine.maths.cache` (every file and environment access of the maths).
+
+The functions ``engine.maths.par.par`` and ``engine.maths.simulate.simulate`` are not
+re-exported here: the names ``par`` and ``simulate`` of this package are their modules.
+"""
+
+from engine.maths.cache import cache_dir, cached_par, cached_rtp
+from engine.maths.optimal import OptimalStrategy
+from engine.maths.par import main_analysis, seven_card_category_counts, trips_rtp
+from engine.maths.par_main import MainAnalysis
+from engine.maths.par_report import ParReport, format_report
+from engine.maths.simulate import SimTally
+from engine.maths.strategies import STRATEGIES, get_strategy
+from engine.maths.strategy import RULE_STRATEGIES, CautiousStrategy, SimpleStrategy, Strategy
+
+__all__ = [
+    "RULE_STRATEGIES",
+    "STRATEGIES",
+    "CautiousStrategy",
+    "MainAnalysis",
+    "OptimalStrategy",
+    "ParReport",
+    "SimTally",
+    "SimpleStrategy",
+    "Strategy",
+    "cache_dir",
+    "cached_par",
+    "cached_rtp",
+    "format_report",
+    "get_strategy",
+    "main_analysis",
+    "seven_card_category_counts",
+    "trips_rtp",
+]

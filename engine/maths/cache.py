@@ -18,6 +18,7 @@ with a warning.  :func:`cached_par` and :func:`cached_rtp` answer without enumer
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import sys
@@ -60,14 +61,10 @@ def deck_tag(deck: Sequence[int]) -> str:
     return f"{len(deck)}-" + hashlib.sha256(bytes(deck)).hexdigest()[:12]
 
 
-def _write_atomically(path: Path, write: object) -> None:
+def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    if isinstance(write, str):
-        tmp.write_text(write)
-    else:
-        with open(tmp, "wb") as fh:
-            write(fh)  # type: ignore[operator]
+    tmp.write_bytes(data)
     os.replace(tmp, path)
 
 
@@ -133,12 +130,10 @@ def save_analysis(analysis: MainAnalysis, cache: str | Path | None = None) -> No
             "seconds": analysis.seconds,
         }
     )
-
-    def write(fh: object) -> None:
-        np.savez_compressed(fh, meta=np.array(meta), **arrays)  # type: ignore[arg-type]
-
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, meta=np.array(meta), **arrays)  # type: ignore[arg-type]
     try:
-        _write_atomically(path, write)
+        _write_atomically(path, buffer.getvalue())
     except OSError as exc:
         print(f"warning: could not cache the analysis in {path}: {exc}", file=sys.stderr)
 
@@ -148,7 +143,8 @@ def save_analysis(analysis: MainAnalysis, cache: str | Path | None = None) -> No
 
 def load_categories(deck: tuple[int, ...], cache: str | Path | None = None) -> np.ndarray | None:
     """The seven-card category counts of the sorted ``deck`` from memory or disk (a copy),
-    or None if unknown.  Counts on disk are checked to add up to every hand of the deck."""
+    or None if unknown.  Counts on disk are checked to add up to every hand of the deck;
+    :func:`remember_categories` keeps them in memory."""
     if deck in _CATEGORY_MEMO:
         return _CATEGORY_MEMO[deck].copy()
     path = cache_dir(cache) / f"categories7-{deck_tag(deck)}.json"
@@ -157,16 +153,20 @@ def load_categories(deck: tuple[int, ...], cache: str | Path | None = None) -> n
     except (OSError, ValueError):
         return None
     if counts.shape == (N_CATEGORIES,) and int(counts.sum()) == comb(len(deck), 7):
-        _CATEGORY_MEMO[deck] = counts
-        return counts.copy()
+        return counts
     return None
+
+
+def remember_categories(deck: tuple[int, ...], counts: np.ndarray) -> None:
+    """Keep the category counts of ``deck`` in memory for this process."""
+    _CATEGORY_MEMO[deck] = counts
 
 
 def store_categories(
     deck: tuple[int, ...], counts: np.ndarray, cache: str | Path | None = None
 ) -> None:
     """Keep ``counts`` in memory and on disk (silently in memory only if the disk fails)."""
-    _CATEGORY_MEMO[deck] = counts
+    remember_categories(deck, counts)
     path = cache_dir(cache) / f"categories7-{deck_tag(deck)}.json"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,7 +186,7 @@ def report_path(table: Paytable, strategy: str, deck: Sequence[int], directory: 
 def store_report(rep: ParReport, path: Path) -> None:
     """Write ``rep`` to ``path`` (a warning on stderr if it cannot be written)."""
     try:
-        _write_atomically(path, rep.to_json())
+        _write_atomically(path, rep.to_json().encode())
     except OSError as exc:
         print(f"warning: could not cache the report in {path}: {exc}", file=sys.stderr)
 

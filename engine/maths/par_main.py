@@ -283,8 +283,6 @@ def _flop_table(sym: Any, deck: tuple[int, ...], flop_dec: dict[int, np.ndarray]
     return np.packbits(table)
 
 
-
-
 def build_report(
     table: Paytable,
     strategy: str,
@@ -322,5 +320,3 @@ def build_report(
         deck_size=len(deck),
         extra={"deals": int(counts.sum()), "analysis_seconds": round(analysis.seconds, 3)},
     )
-
-

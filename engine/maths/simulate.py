@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from engine.hands.evaluator import evaluate_batch
+from engine.maths.optimal import OptimalStrategy
 from engine.maths.par_flop import (
     LOSS_Q,
     N_CATEGORIES,
@@ -49,7 +50,8 @@ from engine.maths.par_report import (
     trips_figures,
 )
 from engine.maths.par_tables import FULL_DECK
-from engine.maths.strategy import OptimalStrategy, Strategy, get_strategy
+from engine.maths.strategies import get_strategy
+from engine.maths.strategy import Strategy
 from engine.uth.paytable import Paytable
 from engine.uth.settlement import Outcome, settle
 

@@ -4,17 +4,19 @@ A strategy sees only what a player sees (own cards, board, bets), never the deal
 cards.  Each comes in two forms that must agree (a test checks them on random views):
 
 * scalar: :meth:`Strategy.decide` takes an :class:`engine.uth.round.SeatView` and returns an
-  :class:`engine.uth.round.Action` (the cabinet's autoplay uses ``STRATEGIES["simple"]``);
+  :class:`engine.uth.round.Action` (the cabinet's autoplay uses the simple strategy);
 * vectorised: :meth:`Strategy.preflop_batch`, :meth:`Strategy.flop_batch` and
   :meth:`Strategy.river_batch` decide for numpy batches of seats (the simulator), and
   :meth:`Strategy.river_par` for every board and hand of one flop (the exact analysis).
 
-Strategies:
+Strategies (the optimal one is :class:`engine.maths.optimal.OptimalStrategy`; every
+strategy by name is in :mod:`engine.maths.strategies`):
 
 ``optimal``
     maximises the expected return for the paytable: pre-flop from the table of the 169
     starting hands derived by the exact analysis (:mod:`engine.maths.par`), on the flop and
-    the river from exact expected values.  :func:`get_strategy` binds it to a paytable.
+    the river from exact expected values.  :func:`engine.maths.strategies.get_strategy`
+    binds it to a paytable.
 ``simple``
     the widely published simple strategy.  Pre-flop raise 4x with 33 or better, any ace,
     K2s+, K5o+, Q6s+, Q8o+, J8s+ or JTo.  Flop raise 2x with two pair or better (the
@@ -40,22 +42,15 @@ Definitions used by the simple rules (the published wording leaves them open):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-from itertools import combinations
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from engine.hands.categories import HandCategory, category, category_floors
-from engine.hands.evaluator import category_batch, evaluate, evaluate_batch
+from engine.hands.evaluator import evaluate, evaluate_batch
 from engine.maths.par_eval import dealer_outs as dealer_outs_batch
-from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
+from engine.maths.par_flop import FlopContext
+from engine.uth.paytable import Paytable
 from engine.uth.round import Action, Phase, SeatView
-
-if TYPE_CHECKING:
-    from engine.maths.par import MainAnalysis
-    from engine.maths.par_flop import FlopContext, MainParams
 
 FULL_DECK: tuple[int, ...] = tuple(range(52))
 OUTS_LIMIT = 21  # raise on the river with fewer dealer outs than this
@@ -63,14 +58,16 @@ TEN = 8  # rank index of the ten
 _STRAIGHT_FLOOR = category_floors()[HandCategory.STRAIGHT]
 
 
-def _deck_mask(deck: Sequence[int] | None) -> np.ndarray:
+def deck_mask(deck: Sequence[int] | None) -> np.ndarray:
+    """A 52-entry boolean mask of the cards of ``deck`` (None: the full deck)."""
     mask = np.zeros(52, bool)
     mask[list(FULL_DECK if deck is None else deck)] = True
     return mask
 
 
 class Strategy:
-    """Base class.  ``name`` keys :data:`STRATEGIES`; subclasses set the rules.
+    """Base class.  ``name`` keys :data:`engine.maths.strategies.STRATEGIES`; subclasses set
+    the rules.
 
     Vectorised arguments: ``holes`` ``(N, 2)``, ``flops`` ``(N, 3)``, ``boards`` ``(N, 5)``
     integer card arrays.  Pre-flop results are Play multiples (4, 3 or 0 for check);
@@ -253,7 +250,7 @@ def simple_river_batch(
     if better.any():
         sel = np.flatnonzero(better)
         better[sel] = mine[sel] > evaluate_batch(b[sel].astype(np.uint8))
-    outs = dealer_outs_batch(h, b, mine, None if deck is None else _deck_mask(deck))
+    outs = dealer_outs_batch(h, b, mine, None if deck is None else deck_mask(deck))
     out[rest] = better | (outs < OUTS_LIMIT)
     return out
 
@@ -385,197 +382,17 @@ class CautiousStrategy(SimpleStrategy):
         return np.zeros(len(holes), bool)
 
 
-# -- optimal ---------------------------------------------------------------------------------
-
-
-def river_terms(
-    holes: np.ndarray, boards: np.ndarray, params: MainParams, deck: Sequence[int] | None = None
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Exact river values over every dealer hand, per row, scaled by ``params.scale``.
-
-    Returns ``(A, C, fold)``: with Ante = Blind = 1 and a Play of ``k`` Antes the total
-    return over the dealer hands is ``A + k * C``; folding returns ``fold`` (-2 each).
-    """
-    holes = np.asarray(holes, dtype=np.intp).reshape(-1, 2)
-    boards = np.asarray(boards, dtype=np.intp).reshape(-1, 5)
-    n = len(holes)
-    D = params.scale
-    mask = np.broadcast_to(_deck_mask(deck), (n, 52)).copy()
-    rows = np.arange(n)[:, None]
-    mask[rows, holes] = False
-    mask[rows, boards] = False
-    k = int(mask.sum()) // n if n else 0
-    unseen = (np.flatnonzero(mask.ravel()) % 52).reshape(n, k)
-    pairs = np.array(list(combinations(range(k), 2)), dtype=np.intp).reshape(-1, 2)
-    nd = len(pairs)
-    A = np.empty(n, np.int64)
-    C = np.empty(n, np.int64)
-    pays = np.asarray(params.blind_scaled, np.int64)
-    step = max(1, 250_000 // max(nd, 1))
-    for start in range(0, n, step):
-        sl = slice(start, min(n, start + step))
-        h, b, u = holes[sl], boards[sl], unseen[sl]
-        mine = evaluate_batch(np.concatenate([h, b], axis=1).astype(np.uint8)).astype(np.int32)
-        cards = np.empty((len(h), nd, 7), np.uint8)
-        cards[:, :, :5] = b[:, None, :]
-        cards[:, :, 5:] = u[:, pairs]
-        theirs = evaluate_batch(cards.reshape(-1, 7)).reshape(len(h), nd).astype(np.int32)
-        qualifies = theirs >= params.qualify
-        win = theirs < mine[:, None]
-        lose = theirs > mine[:, None]
-        W = win.sum(axis=1)
-        L = lose.sum(axis=1)
-        Wq = (win & qualifies).sum(axis=1)
-        Lq = (lose & qualifies).sum(axis=1)
-        # the Ante pushes when the dealer does not qualify: a loss then costs Blind + Play
-        A[sl] = D * Wq + pays[category_batch(mine)] * W - 2 * D * Lq - D * (L - Lq)
-        C[sl] = D * (W - L)
-    return A, C, -2 * D * nd
-
-
-def river_values(
-    hole: Sequence[int], board: Sequence[int], params: MainParams, deck: Sequence[int] | None = None
-) -> tuple[int, int]:
-    """Exact total return of (play 1x, fold) over every dealer hand, scaled by ``params.scale``."""
-    A, C, fold = river_terms(np.array([hole]), np.array([board]), params, deck)
-    return int(A[0] + C[0]), fold
-
-
-def flop_values(
-    hole: Sequence[int], flop: Sequence[int], params: MainParams, deck: Sequence[int] | None = None
-) -> tuple[int, int]:
-    """Exact total return of (raise 2x, check then play the river optimally) on a flop.
-
-    Summed over every turn-river pair and dealer hand, scaled by ``params.scale``.
-    """
-    seen = set(hole) | set(flop)
-    unseen = [c for c in (FULL_DECK if deck is None else deck) if c not in seen]
-    tr = np.array(list(combinations(unseen, 2)), dtype=np.intp)
-    boards = np.concatenate([np.broadcast_to(np.array(flop), (len(tr), 3)), tr], axis=1)
-    holes = np.broadcast_to(np.array(hole), (len(tr), 2))
-    A, C, fold = river_terms(holes, boards, params, deck)
-    return int((A + 2 * C).sum()), int(np.maximum(A + C, fold).sum())
-
-
-@dataclass
-class OptimalStrategy(Strategy):
-    """Optimal play for one paytable (default: the standard table) and deck.
-
-    Pre-flop and flop decisions come from the exact analysis (:func:`engine.maths.par.main_analysis`,
-    read from the cache or computed: minutes the first time); river decisions are
-    computed exactly for each view (990 dealer hands).  Without an analysis at hand the
-    flop decision is computed exactly too (about a million evaluations, well under a
-    second).
-    """
-
-    table: Paytable | None = None
-    deck: tuple[int, ...] = FULL_DECK
-    analysis: MainAnalysis | None = field(default=None, repr=False)
-    _flop_memo: dict[Any, bool] = field(default_factory=dict, repr=False)
-    name: str = "optimal"
-    description: str = "maximises expected return for the paytable (exact analysis)"
-
-    @cached_property
-    def paytable(self) -> Paytable:
-        return (
-            self.table if self.table is not None else load_paytable(PAYTABLE_DIR / "standard.toml")
-        )
-
-    @cached_property
-    def params(self) -> MainParams:
-        from engine.maths.par_flop import main_params
-
-        return main_params(self.paytable)
-
-    def for_paytable(self, table: Paytable, deck: Sequence[int] | None = None) -> OptimalStrategy:
-        return OptimalStrategy(
-            table=table, deck=tuple(sorted(deck)) if deck is not None else FULL_DECK
-        )
-
-    def get_analysis(self) -> MainAnalysis:
-        if self.analysis is None:
-            from engine.maths.par import main_analysis
-
-            self.analysis = main_analysis(self.paytable, "optimal", deck=self.deck)
-        return self.analysis
-
-    # scalar
-    def preflop_one(self, hole: Sequence[int]) -> int:
-        return int(self.preflop_batch(np.array([hole]))[0])
-
-    def flop_one(self, hole: Sequence[int], flop: Sequence[int]) -> bool:
-        if self.analysis is not None:
-            return bool(self.get_analysis().flop_bets(np.array([hole]), np.array([flop]))[0])
-        key = (tuple(sorted(hole)), tuple(sorted(flop)))
-        if key not in self._flop_memo:
-            bet2, check = flop_values(hole, flop, self.params, self.deck)
-            self._flop_memo[key] = bet2 > check
-        return self._flop_memo[key]
-
-    def river_one(self, hole: Sequence[int], board: Sequence[int]) -> bool:
-        play, fold = river_values(hole, board, self.params, self.deck)
-        return play > fold
-
-    # vectorised
-    def preflop_batch(self, holes: np.ndarray) -> np.ndarray:
-        return self.get_analysis().preflop_multiples(holes)
-
-    def flop_batch(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
-        holes = np.asarray(holes).reshape(-1, 2)
-        flops = np.asarray(flops).reshape(-1, 3)
-        if self.analysis is None:
-            # a few distinct spots (a sub-problem): exact values beat loading the analysis
-            keys = np.concatenate([np.sort(holes, axis=1), np.sort(flops, axis=1)], axis=1)
-            uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-            if len(uniq) <= 8:
-                dec = np.array(
-                    [
-                        self.flop_one(tuple(int(c) for c in u[:2]), tuple(int(c) for c in u[2:]))
-                        for u in uniq
-                    ],
-                    dtype=np.bool_,
-                )
-                return dec[inverse.ravel()]
-        return self.get_analysis().flop_bets(holes, flops)
-
-    def river_batch(
-        self, holes: np.ndarray, boards: np.ndarray, deck: Sequence[int] | None = None
-    ) -> np.ndarray:
-        A, C, fold = river_terms(holes, boards, self.params, self.deck if deck is None else deck)
-        return A + C > fold
-
-    def river_par(self, ctx: FlopContext) -> np.ndarray:
-        from engine.maths.par_flop import dealer_counts, optimal_decisions
-
-        # only the river decisions are used: the identity stands in for the flop's symmetries
-        identity = np.arange(ctx.fi.n_pairs)[None, :]
-        return optimal_decisions(
-            ctx, dealer_counts(ctx, self.params.qualify), self.params, identity
-        )[0]
-
-    def __hash__(self) -> int:
-        return id(self)
-
-
-STRATEGIES: dict[str, Strategy] = {
-    "optimal": OptimalStrategy(),
+RULE_STRATEGIES: dict[str, Strategy] = {
     "simple": SimpleStrategy(),
     "cautious": CautiousStrategy(),
 }
+"""The strategies that decide by their own rules, whatever the paytable."""
 
 
-def get_strategy(
-    name: str, table: Paytable | None = None, deck: Sequence[int] | None = None
-) -> Strategy:
-    """The strategy ``name`` for ``table`` (and a reduced ``deck``, for verification)."""
+def rule_strategy(name: str) -> Strategy:
+    """The rule strategy ``name``; raises ``ValueError`` for any other name."""
     try:
-        base = STRATEGIES[name]
+        return RULE_STRATEGIES[name]
     except KeyError:
-        raise ValueError(
-            f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}"
-        ) from None
-    if table is None and deck is None:
-        return base
-    if table is None:
-        table = load_paytable(PAYTABLE_DIR / "standard.toml")
-    return base.for_paytable(table, deck)
+        names = ", ".join(["optimal", *RULE_STRATEGIES])
+        raise ValueError(f"unknown strategy {name!r}; choose from {names}") from None

@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cached_property
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine.hands.categories import HandCategory
 
-PAYTABLE_DIR = Path(__file__).resolve().parents[2] / "paytables"
+PAYTABLE_DIR = Path(str(files("paytables")))
 
 BLIND_LINES = (
     HandCategory.ROYAL_FLUSH,

@@ -3,8 +3,8 @@
 Opens the cabinet on ``--db`` (resuming an unfinished round first, as after a power
 cut), inserts simulated bills, plays ``--rounds`` rounds through the controller exactly
 as the screens do (chips, deal, decisions), and cashes out by handpay (logging the
-attendant in with the configured PIN to key it off).  ``--strategy simple`` comes from
-:mod:`engine.maths.strategy` when that module is present, else a plain local policy.
+attendant in with the configured PIN to key it off).  ``--strategy simple`` (or any
+name) comes from :data:`engine.maths.strategies.STRATEGIES`; ``plain`` is a local policy.
 
 Also runnable as ``python -m kiosk.commands.autoplay`` (no other command is imported:
 the crash test restarts it hundreds of times).
@@ -13,16 +13,18 @@ the crash test restarts it hundreds of times).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import cast
 
+from engine.maths.strategies import STRATEGIES
 from engine.rng import SeededRandomSource, SystemRandomSource
 from engine.uth.round import Action, SeatView
 from kiosk.config import ConfigError, load_config
+from kiosk.machine.betting import deal_cost
 from kiosk.machine.controller import (
     JACKPOT_TILT,
     Machine,
@@ -31,12 +33,13 @@ from kiosk.machine.controller import (
     MachineSnapshot,
     money,
 )
+from kiosk.machine.state import Bets
 
 Strategy = Callable[[SeatView], Action]
 
 
 def plain_policy(view: SeatView) -> Action:
-    """Fallback while :mod:`engine.maths.strategy` is absent: 4x with a pair or an ace in hand,
+    """A plain policy needing no maths: 4x with a pair or an ace in hand,
     2x with a pair on the flop, otherwise check, and play 1x at the river."""
     ranks = [c >> 2 for c in (*view.hole, *view.board)]
     hole = [c >> 2 for c in view.hole]
@@ -57,23 +60,17 @@ def random_policy(seed: int | None) -> Strategy:
 
 
 def load_strategy(name: str, seed: int | None = None) -> Strategy:
-    """``random``, ``plain``, or ``engine.maths.strategy.STRATEGIES[name]`` (its ``decide``);
-    ``simple`` falls back to :func:`plain_policy` if :mod:`engine.maths.strategy` cannot be imported."""
+    """``random``, ``plain``, or :data:`engine.maths.strategies.STRATEGIES` ``[name]`` (its
+    ``decide``); ``simple`` is :func:`plain_policy` when that table has none."""
     if name == "random":
         return random_policy(seed)
     if name == "plain":
         return plain_policy
-    try:
-        module = importlib.import_module("engine.maths.strategy")
-    except Exception:  # noqa: BLE001 - absent or not importable: fall back
-        module = None
-    found = None
-    if module is not None:
-        found = getattr(module, "STRATEGIES", {}).get(name) or getattr(module, name, None)
+    found = STRATEGIES.get(name)
     if found is not None:
         decide = getattr(found, "decide", found)
         if callable(decide):
-            return decide
+            return cast(Strategy, decide)
     if name == "simple":
         return plain_policy
     raise ValueError(f"unknown strategy {name!r}")
@@ -159,7 +156,7 @@ class Session:
         self.report.rounds += 1
 
     def play_round(self) -> None:
-        need = 3 * self.ante + self.trips
+        need = deal_cost(Bets(self.ante, self.trips))
         while self.m.snapshot().available < need:
             self.m.insert_credits(self.bill, f"bill:{self.bill}")
             self.report.bills += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from engine.cards import format_cards
-from engine.maths.strategy import STRATEGIES
+from engine.maths.strategies import STRATEGIES
 from engine.money import format_cents
 from engine.rng import SeededRandomSource, SystemRandomSource, deck_commitment, shuffled_deck
 from engine.uth.paytable import PAYTABLE_DIR, PaytableError, load_paytable

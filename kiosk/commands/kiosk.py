@@ -44,32 +44,11 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    import pygame
+    from kiosk.wiring import ScreenOptions, run_cabinet
 
-    from engine.rng import SeededRandomSource
-    from kiosk.hardware.runtime import CabinetDevices
-    from kiosk.machine.controller import Machine
-    from kiosk.ui.app import App
-    from kiosk.ui.demo import DemoSimulators
-
-    config.db_path.parent.mkdir(parents=True, exist_ok=True)
-    rng = SeededRandomSource(args.seed) if args.seed is not None else None
-    devices = CabinetDevices(config)
-    machine = Machine.open(config, rng=rng, payout=devices.payout)
-    try:
-        devices.start(machine)
-        demo = devices.simulated and not args.no_demo
-        pygame.init()
-        app = App(machine, size, fullscreen=size is None, demo=demo,
-                  payout=DemoSimulators(devices) if demo else None, language=args.language,
-                  sound=not args.no_sound)
-        app.casino_name = config.casino_name
-        app.machine_number = config.machine_number
-        return app.run(fps=args.fps, max_frames=args.frames)
-    finally:
-        devices.close()
-        machine.close()
-        pygame.quit()
+    options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
+                            demo_keys=not args.no_demo, seed=args.seed)
+    return run_cabinet(config, options, fps=args.fps, max_frames=args.frames)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

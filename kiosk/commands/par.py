@@ -10,7 +10,7 @@ from engine.cards import CardParseError, parse_cards
 from engine.maths.par import par
 from engine.maths.par_report import format_report
 from engine.maths.par_tables import FULL_DECK
-from engine.maths.strategy import STRATEGIES
+from engine.maths.strategies import STRATEGIES
 from engine.uth.paytable import PaytableError, load_paytable
 
 

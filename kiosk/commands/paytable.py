@@ -37,7 +37,8 @@ def rtp_bounds(args: argparse.Namespace) -> tuple[float, float]:
 
 def optimal_rtps(table: Paytable, cache: str | None = None) -> tuple[dict[str, float], bool]:
     """RTP per bet under optimal play (fractions of 1) and whether it came from the cache."""
-    from engine.maths.par import cached_rtp, par
+    from engine.maths.cache import cached_rtp
+    from engine.maths.par import par
 
     cached = cached_rtp(table, cache=cache)
     if cached is not None:

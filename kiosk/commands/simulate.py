@@ -8,7 +8,7 @@ import sys
 from engine.cards import CardParseError, parse_cards
 from engine.maths.par_report import format_report
 from engine.maths.simulate import simulate
-from engine.maths.strategy import STRATEGIES, get_strategy
+from engine.maths.strategies import STRATEGIES, get_strategy
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.commands.par import parse_deck, progress_for_terminal
 

@@ -1,5 +1,8 @@
-"""How ledger rows are written down and chained: UTC timestamps, canonical JSON and
-the sha256 hash chain (``hash = sha256(prev_hash + canonical(row))``)."""
+"""How ledger rows are written down and chained: UTC timestamps, canonical JSON, the
+sha256 hash chain (``hash = sha256(prev_hash + canonical(row))``) and the row MAC
+(``mac = HMAC-SHA256(cabinet key, hash)``: the hash commits to the row and, through
+``prev_hash``, to every row before it, so the MAC authenticates the whole chain up to
+the row)."""
 
 from __future__ import annotations
 
@@ -21,11 +24,15 @@ def utc_stamp(moment: datetime | None = None) -> str:
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+#: Columns of a chained row that are not part of what its hash covers.
+UNHASHED = ("hash", "mac")
+
+
 def canonical(row: Mapping[str, Any]) -> str:
-    """Canonical JSON of a row without its hash: sorted keys, no spaces, UTF-8 as is
-    (exactly what SQLite's ``json_object`` renders, which :meth:`Ledger.verify` uses)."""
-    if "hash" in row:
-        row = {k: v for k, v in row.items() if k != "hash"}
+    """Canonical JSON of a row without its hash and MAC: sorted keys, no spaces, UTF-8 as
+    is (exactly what SQLite's ``json_object`` renders, which :meth:`Ledger.verify` uses)."""
+    if "hash" in row or "mac" in row:
+        row = {k: v for k, v in row.items() if k not in UNHASHED}
     return _CANONICAL.encode(row)
 
 

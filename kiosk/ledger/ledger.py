@@ -4,49 +4,24 @@ One file (default ``var/uth.db``) in WAL mode with ``synchronous=FULL``: a commi
 disk when it returns.  Every write of the controller is one transaction holding the
 row(s) *and* the meter changes they imply, so the books balance after any crash.
 
-Tables
-------
-``rounds``     one row per round: times, seat, paytable name and SHA-256, bets, each
-               decision with its time, the deck commitment, then at settlement the deck
-               and salt, hole cards, board, hands and categories, returns per spot,
-               breakage, credits before and after.  A round row is updated while the
-               round is open and frozen once settled (a trigger refuses later updates).
-``events``     power, door, tilts, bills, tickets, cash-outs, handpays, operators,
-               configuration changes (old and new values), RAM clears, recoveries.
-``meters``     lifetime meters (cents or counts) that never decrease (a trigger refuses
-               it) plus ``credits``, the current credit meter.
-``paytables``  the text of every paytable ever in force, keyed by its SHA-256, so any
-               round can be replayed exactly.
-``recovery``   the shuffled deck and salt of the open round: the cabinet's non-volatile
-               game state.  It is published in the round row at settlement; until then
-               only the commitment ``sha256(salt + deck)`` is in the (chained) row.
-``tickets``    every cash-out ticket this cabinet issued (TITO): validation number, amount,
-               sequence number, issue time, expiry, status (``pending`` print, ``issued``,
-               ``void``, ``redeemed``), printed / voided / redeemed times and the ids of the
-               events that made each change.  The table is *derived* from the chained
-               ``ticket_issue``, ``ticket_out``, ``ticket_void`` and ``ticket_in`` events
-               (:func:`ticket_effect`, applied when the event is written); :meth:`Ledger.verify`
-               rebuilds it from the events and names the first row that differs, so a row
-               edited to re-validate a ticket is caught like an edited event.
-``meta``       schema version, ledger id, creation time, machine number.
+The tables are described in :mod:`kiosk.ledger.schema`.
 
 Meters are never written directly: each event kind and each round row has fixed meter
 effects (:func:`event_effects`, :func:`round_effects`), applied when the row is written
 and re-added from the rows by :meth:`Ledger.verify`.
 
-Tamper evidence: each row of ``rounds`` and ``events`` carries ``hash = sha256(prev_hash
-+ canonical JSON of the row without its hash)`` (sorted keys, no spaces, UTF-8 as is:
-SQLite's ``json_object``; the first row's previous hash is 64 zeros).  :meth:`Ledger.verify` walks both chains, checks every
-settled deck against its commitment, re-adds the meters and names the first row or
-meter that does not match.  The machine state (paytable and limits in force, tilts,
-door, pending payout) is derived from the chained events, never stored on its own.
+Tamper evidence: each row of ``rounds`` and ``events`` carries a hash chained to the
+previous row's and a MAC under the cabinet key (:mod:`kiosk.ledger.chain`,
+:mod:`kiosk.ledger.key`); every commit writes the MAC'd head into ``meta`` and then
+into the anchor file (:mod:`kiosk.ledger.anchor`).  :meth:`Ledger.verify` names the
+first row, meter or trigger that does not match (:mod:`kiosk.ledger.verify`).  The machine state (paytable and limits in
+force, tilts, door, pending payout) is derived from the chained events, never stored on
+its own.
 
 First run versus deleted ledger: when the ledger is created, an *install marker* file
-(``<db>.install`` unless configured elsewhere) records its id.  At start, a missing
-database with no marker is a first run (the ledger is created); a missing database with
-the marker present, or a database whose id differs from the marker's, is a fault
-(:class:`LedgerMissingError` / :class:`LedgerCorruptError`): nothing is recreated.
-``uth audit init --force`` is the deliberate way to start a new ledger over a lost one.
+(``<db>.install`` unless configured elsewhere) records its id; a database whose id
+differs from the marker's is refused (:class:`LedgerCorruptError`).  Power-up opening,
+with the cabinet key and the anchor, is :func:`kiosk.ledger.startup.open_or_create`.
 
 Timestamps are UTC ISO 8601 with milliseconds (``2025-01-31T12:00:00.123Z``).  Money is
 integer cents; breakage is in units of ``1/breakage_unit`` cent.
@@ -55,10 +30,11 @@ integer cents; breakage is in units of ``1/breakage_unit`` cent.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -68,6 +44,7 @@ import sqlite_utils
 from engine.cards import format_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
+from kiosk.ledger.anchor import Head, write_anchor
 from kiosk.ledger.chain import GENESIS, canonical, chain_hash, dumps, utc_stamp
 from kiosk.ledger.errors import (
     LedgerCorruptError,
@@ -76,6 +53,7 @@ from kiosk.ledger.errors import (
     LedgerMissingError,
 )
 from kiosk.ledger.files import _fsync_dir, _take_lock, read_marker, write_marker
+from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.meters import CREDITS, METERS, _sub, balance, event_effects, round_effects
 from kiosk.ledger.records import (
     DecisionRecord,
@@ -84,7 +62,14 @@ from kiosk.ledger.records import (
     TicketRecord,
     VerifyReport,
 )
-from kiosk.ledger.schema import EVENT_COLUMNS, MIGRATIONS, ROUND_COLUMNS, SCHEMA_VERSION
+from kiosk.ledger.schema import (
+    EVENT_COLUMNS,
+    MIGRATIONS,
+    ROUND_COLUMNS,
+    SCHEMA_VERSION,
+    check_version,
+    upgrade,
+)
 from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, TICKET_STATUSES, ticket_effect
 from kiosk.ledger.verify import Verifier
@@ -117,7 +102,6 @@ __all__ = [
     "chain_hash",
     "dumps",
     "event_effects",
-    "open_or_create",
     "read_marker",
     "round_effects",
     "ticket_effect",
@@ -125,14 +109,19 @@ __all__ = [
     "write_marker",
 ]
 
+log = logging.getLogger(__name__)
 
-# -- the ledger ---------------------------------------------------------------------------
+
 class Ledger(LedgerView):
     """An open ledger: the reads of :class:`LedgerView`, the writes, the meters and the
     heads of both chains.  Not thread-safe by itself: the controller serialises access.
 
     Writes go through :meth:`transaction` (re-entrant: nested blocks join the outer
     one); a block that raises is rolled back in SQLite *and* in the in-memory heads.
+    Each commit writes the head (see :mod:`kiosk.ledger.anchor`) into ``meta`` and then,
+    when the ledger has an anchor, into the anchor file.  With a ``key`` every row and
+    head is MAC'd; without one they are written unsigned (a cabinet holding the key
+    refuses such rows).
     """
 
     def __init__(self, conn: sqlite3.Connection, path: Path, readonly: bool = False) -> None:
@@ -150,6 +139,13 @@ class Ledger(LedgerView):
         self._open_row: dict[str, Any] | None = None
         self.meta: dict[str, str] = {}
         self._lock: IO[bytes] | None = None
+        self.key: CabinetKey | None = None
+        self.anchor: Path | None = None
+        #: Why the last anchor write failed ("" when it succeeded).
+        self.anchor_problem = ""
+        self._seq = 0
+        #: Whether this open migrated the ledger from a schema without row MACs.
+        self.migrated = False
 
     # -- opening ------------------------------------------------------------------------
     @staticmethod
@@ -173,9 +169,12 @@ class Ledger(LedgerView):
         readonly: bool = False,
         marker: Path | None = None,
         migrate: bool = True,
+        key: CabinetKey | None = None,
     ) -> Ledger:
         """Open an existing ledger and load its heads (no full verification: see
-        :meth:`verify`).  Raises :class:`LedgerMissingError` / :class:`LedgerCorruptError`."""
+        :meth:`verify`); rows written are MAC'd with ``key``.  Raises
+        :class:`LedgerMissingError` / :class:`LedgerCorruptError`.  The checks against the
+        key and the anchor are :func:`kiosk.ledger.startup.check_head`."""
         path = Path(path)
         if not path.exists():
             raise LedgerMissingError(f"ledger {path} does not exist")
@@ -188,6 +187,7 @@ class Ledger(LedgerView):
             raise
         ledger = cls(conn, path, readonly)
         ledger._lock = lock
+        ledger.key = key
         try:
             ledger._load(migrate=migrate and not readonly)
             if marker is not None:
@@ -210,11 +210,15 @@ class Ledger(LedgerView):
         casino_name: str = "",
         marker: Path | None = None,
         at: str | None = None,
+        key: CabinetKey | None = None,
+        anchor: Path | None = None,
     ) -> Ledger:
-        """Create a new ledger at ``path`` (refused if one exists) and write the marker.
+        """Create a new ledger at ``path`` (refused if one exists), its anchor and the
+        marker; rows are MAC'd with ``key`` when given.
 
-        Built under a temporary name and renamed into place, so a crash never leaves a
-        half-made ledger at ``path``.
+        Built under a temporary name and renamed into place after the anchor and the
+        marker are written, so a crash never leaves a half-made ledger at ``path``, nor a
+        ledger at ``path`` without its anchor.
         """
         path = Path(path)
         if path.exists():
@@ -227,6 +231,8 @@ class Ledger(LedgerView):
         created = at or utc_stamp()
         conn = cls._connect(tmp, readonly=False)
         ledger = cls(conn, tmp)
+        ledger.key = key
+        ledger.meta = {"ledger_id": ledger_id, "machine_number": machine_number}
         with ledger.transaction():
             for migrate in MIGRATIONS:
                 migrate(ledger.db)
@@ -255,11 +261,16 @@ class Ledger(LedgerView):
             )
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
+        if anchor is not None:
+            write_anchor(anchor, ledger.head())
         if marker is not None:
             write_marker(marker, ledger_id, created)
-        return cls.open(path, marker=marker)
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+        ledger = cls.open(path, marker=marker, key=key)
+        if anchor is not None:
+            ledger.attach_anchor(anchor, write=False)
+        return ledger
 
     def _load(self, migrate: bool) -> None:
         try:
@@ -272,23 +283,10 @@ class Ledger(LedgerView):
             raise LedgerCorruptError(f"{self.path} is not a cabinet ledger (no meta table)")
         self.meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         version = int(self.meta.get("schema_version", "0") or 0)
-        if version > SCHEMA_VERSION:
-            raise LedgerError(
-                f"{self.path} has schema version {version}; this software knows "
-                f"up to {SCHEMA_VERSION}: update the software"
-            )
+        check_version(self.path, version, migrate)
         if version < SCHEMA_VERSION:
-            if not migrate:
-                raise LedgerError(
-                    f"{self.path} has schema version {version}; open it read-write to migrate"
-                )
             with self.transaction():
-                for v in range(version, SCHEMA_VERSION):
-                    MIGRATIONS[v](self.db)
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
-                    (str(SCHEMA_VERSION),),
-                )
+                upgrade(self.db, version)
             self.meta["schema_version"] = str(SCHEMA_VERSION)
         missing = {"meta", "meters", "paytables", "rounds", "events", "recovery", "tickets"} - set(
             self.db.table_names()
@@ -302,6 +300,8 @@ class Ledger(LedgerView):
                 f"{self.path}: the event log is empty (no ledger_created event)"
             )
         self._event_id, self._event_head = row
+        head = self.stored_head()
+        self._seq = head.seq if head is not None else 0
         rows = self.round_rows("ORDER BY id DESC LIMIT 2")
         if rows:
             last = rows[0]
@@ -309,7 +309,12 @@ class Ledger(LedgerView):
             self._round_prev = rows[1]["hash"] if len(rows) > 1 else GENESIS
             self._open_row = last if last["state"] == "open" else None
         if version < SCHEMA_VERSION and migrate:
-            self.event("schema_migrated", detail={"old": version, "new": SCHEMA_VERSION})
+            detail: dict[str, Any] = {"old": version, "new": SCHEMA_VERSION}
+            if version < 3:  # the rows so far carry no MAC
+                detail.update(unsigned_events=self._event_id, unsigned_rounds=self._round_id)
+                detail.update(round_head=self._round_head)
+            self.migrated = True
+            self.event("schema_migrated", detail=detail)
 
     def _check_marker(self, marker: Path) -> None:
         info = read_marker(marker)
@@ -324,6 +329,50 @@ class Ledger(LedgerView):
                 f"ledger {self.path} (id {ledger_id}) is not the one installed on this cabinet "
                 f"(marker {marker} names {info.get('ledger_id')}, created {info.get('created_at')})"
             )
+
+    def head(self) -> Head:
+        """The ledger's head after the last commit, MAC'd with the key if it has one."""
+        return Head(
+            seq=self._seq,
+            ledger_id=self.meta.get("ledger_id", ""),
+            machine_number=self.meta.get("machine_number", ""),
+            events=self._event_id,
+            event_head=self._event_head,
+            rounds=self._round_id,
+            round_head=self._round_head,
+        ).signed(self.key)
+
+    def attach_anchor(self, anchor: Path, write: bool) -> None:
+        """Keep ``anchor`` up to date from now on (read-write only); ``write``: bring it up
+        to date now."""
+        if self.readonly:
+            return
+        self.anchor = anchor
+        if write:
+            self._write_anchor()
+
+    def _write_head(self) -> None:
+        """Inside the outermost transaction: the next head into ``meta``."""
+        if not self._event_id:  # a head names at least the ledger_created event
+            return
+        self._seq += 1
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)",
+            (self.head().to_json(),),
+        )
+
+    def _write_anchor(self) -> None:
+        """After a commit: the head into the anchor file.  A failure is logged and kept in
+        :attr:`anchor_problem` (the commit stands; the next open sees the database ahead
+        of its anchor)."""
+        if self.anchor is None:
+            return
+        try:
+            write_anchor(self.anchor, self.head())
+            self.anchor_problem = ""
+        except OSError as exc:
+            self.anchor_problem = f"cannot write the anchor {self.anchor}: {exc}"
+            log.error(self.anchor_problem)
 
     def close(self) -> None:
         """Close the database and release the writer's lock (no event is written)."""
@@ -355,9 +404,12 @@ class Ledger(LedgerView):
                 self._round_prev,
                 self._round_id,
                 None if self._open_row is None else dict(self._open_row),
+                self._seq,
             )
             with immediate(self.conn, on_rollback=self._restore):
                 yield
+                self._write_head()
+            self._write_anchor()
         finally:
             self._depth -= 1
 
@@ -372,6 +424,7 @@ class Ledger(LedgerView):
             self._round_prev,
             self._round_id,
             self._open_row,
+            self._seq,
         ) = self._saved
 
     def _apply(self, deltas: Mapping[str, int]) -> None:
@@ -411,11 +464,12 @@ class Ledger(LedgerView):
             "detail": dumps(dict(detail or {})),
         }
         row["hash"] = chain_hash(self._event_head, row)
+        row["mac"] = self._mac(row["hash"])
         with self.transaction():
             ticket = self._ticket_change(row, dict(detail or {}))
             self.conn.execute(
-                "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash) "
-                "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash)",
+                "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash, mac) "
+                "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash, :mac)",
                 row,
             )
             self._apply(event_effects(kind, amount))
@@ -429,6 +483,10 @@ class Ledger(LedgerView):
                 )
             self._event_id, self._event_head = row["id"], row["hash"]
         return row["id"]
+
+    def _mac(self, row_hash: str) -> str | None:
+        """A row's MAC: the key's HMAC of its hash (None without the key)."""
+        return None if self.key is None else self.key.mac(row_hash)
 
     def _ticket_change(
         self, row: Mapping[str, Any], detail: dict[str, Any]
@@ -475,6 +533,7 @@ class Ledger(LedgerView):
         )
         prev = self._round_head
         full["hash"] = chain_hash(prev, full)
+        full["mac"] = self._mac(full["hash"])
         with self.transaction():
             self.conn.execute(
                 f"INSERT INTO rounds ({', '.join(full)}) VALUES ({', '.join(':' + c for c in full)})",
@@ -510,6 +569,7 @@ class Ledger(LedgerView):
                 )
             new["deck"], new["salt"] = rec
         new["hash"] = chain_hash(self._round_prev, new)
+        new["mac"] = self._mac(new["hash"])
         sets = ", ".join(f"{c} = :{c}" for c in new if c != "id")
         with self.transaction():
             self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
@@ -537,37 +597,4 @@ class Ledger(LedgerView):
     def verify(self, decks: bool = True, replay: bool = False) -> VerifyReport:
         """Check the whole ledger; never raises for a bad ledger (see
         :meth:`kiosk.ledger.verify.Verifier.run`)."""
-        return Verifier(self, self.ledger_id).run(decks=decks, replay=replay)
-
-
-def open_or_create(
-    path: Path,
-    marker: Path,
-    *,
-    paytable: Callable[[], Paytable],
-    machine_number: str = "",
-    casino_name: str = "",
-) -> tuple[Ledger, bool]:
-    """Open the cabinet's ledger, creating it only on a first run (no database, no marker)
-    with the paytable ``paytable()`` in force.
-
-    Returns ``(ledger, created)``.  Raises :class:`LedgerMissingError` when the database
-    is gone but the marker shows this cabinet had one.
-    """
-    path, marker = Path(path), Path(marker)
-    if path.exists():
-        return Ledger.open(path, marker=marker), False
-    info = read_marker(marker)
-    if info is not None:
-        raise LedgerMissingError(
-            f"ledger {path} is missing but this cabinet was installed with ledger "
-            f"{info.get('ledger_id')} (created {info.get('created_at')}, marker {marker}); "
-            "restore the database, or start a new ledger deliberately with `uth audit init --force`"
-        )
-    return Ledger.create(
-        path,
-        paytable=paytable(),
-        machine_number=machine_number,
-        casino_name=casino_name,
-        marker=marker,
-    ), True
+        return Verifier(self, self.ledger_id, self.key).run(decks=decks, replay=replay)

@@ -1,15 +1,47 @@
 """The ledger's tables: schema version, column types, triggers and the migrations
-that take an older database to the current version."""
+that take an older database to the current version.
+
+Tables
+------
+``rounds``     one row per round: times, seat, paytable name and SHA-256, bets, each
+               decision with its time, the deck commitment, then at settlement the deck
+               and salt, hole cards, board, hands and categories, returns per spot,
+               breakage, credits before and after.  A round row is updated while the
+               round is open and frozen once settled (a trigger refuses later updates).
+``events``     power, door, tilts, bills, tickets, cash-outs, handpays, operators,
+               configuration changes (old and new values), RAM clears, recoveries.
+``meters``     lifetime meters (cents or counts) that never decrease (a trigger refuses
+               it) plus ``credits``, the current credit meter.
+``paytables``  the text of every paytable ever in force, keyed by its SHA-256, so any
+               round can be replayed exactly.
+``recovery``   the shuffled deck and salt of the open round: the cabinet's non-volatile
+               game state.  It is published in the round row at settlement; until then
+               only the commitment ``sha256(salt + deck)`` is in the (chained) row.
+``tickets``    every cash-out ticket this cabinet issued (TITO): validation number, amount,
+               sequence number, issue time, expiry, status (``pending`` print, ``issued``,
+               ``void``, ``redeemed``), printed / voided / redeemed times and the ids of the
+               events that made each change.  The table is *derived* from the chained
+               ``ticket_issue``, ``ticket_out``, ``ticket_void`` and ``ticket_in`` events
+               (:func:`ticket_effect`, applied when the event is written); :meth:`Ledger.verify`
+               rebuilds it from the events and names the first row that differs, so a row
+               edited to re-validate a ticket is caught like an edited event.
+``meta``       schema version, ledger id, creation time, machine number.
+
+``meta`` also holds ``head``: the MAC'd head of the last commit (see
+:mod:`kiosk.ledger.anchor`).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import sqlite_utils
 
-from kiosk.ledger.errors import LedgerCorruptError
+from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.meters import CREDITS, METERS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 ROUND_COLUMNS: dict[str, type] = {
@@ -48,6 +80,7 @@ ROUND_COLUMNS: dict[str, type] = {
     "credits_before": int,  # credit meter before the deal
     "credits_after": int,  # credit meter after the latest step
     "hash": str,
+    "mac": str,  # HMAC-SHA256(cabinet key, hash); NULL when written without the key
 }
 EVENT_COLUMNS: dict[str, type] = {
     "id": int,
@@ -58,6 +91,7 @@ EVENT_COLUMNS: dict[str, type] = {
     "txn": str,  # device transaction id (bills, tickets, payouts), unique when set
     "detail": str,  # JSON object
     "hash": str,
+    "mac": str,  # HMAC-SHA256(cabinet key, hash); NULL when written without the key
 }
 
 
@@ -77,8 +111,10 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
     db.table("paytables").create(
         {"sha256": str, "name": str, "version": str, "source": str, "toml": str}, pk="sha256"
     )
-    db.table("rounds").create(ROUND_COLUMNS, pk="id", not_null={"state", "hash"})
-    db.table("events").create(EVENT_COLUMNS, pk="id", not_null={"kind", "hash", "amount"})
+    unsigned_rounds = {k: v for k, v in ROUND_COLUMNS.items() if k != "mac"}
+    unsigned_events = {k: v for k, v in EVENT_COLUMNS.items() if k != "mac"}
+    db.table("rounds").create(unsigned_rounds, pk="id", not_null={"state", "hash"})
+    db.table("events").create(unsigned_events, pk="id", not_null={"kind", "hash", "amount"})
     db.table("recovery").create({"round_id": int, "deck": str, "salt": str}, pk="round_id")
     db.table("events").create_index(["kind"], index_name="events_kind")
     db.execute("CREATE UNIQUE INDEX events_txn ON events(txn, kind) WHERE txn IS NOT NULL")
@@ -113,6 +149,45 @@ def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
         )
 
 
+def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
+    """Add the row MAC to both chains.  Rows written before carry none; the first signed
+    row of each chain authenticates them through its hash (see :mod:`kiosk.ledger.chain`)."""
+    db.execute("ALTER TABLE rounds ADD COLUMN mac TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN mac TEXT")
+
+
+def _trigger_name(sql: str) -> str:
+    return sql.split("IF NOT EXISTS ", 1)[1].split(" ", 1)[0]
+
+
+#: Every protective trigger by name, with the statement SQLite stores for it.
+PROTECTIVE_TRIGGERS: dict[str, str] = {
+    _trigger_name(sql): sql.replace("IF NOT EXISTS ", "") for sql in (*_TRIGGERS, *_TICKET_TRIGGERS)
+}
+
 #: MIGRATIONS[v] takes a database at schema version v to v + 1.
-MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2]
+MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
 assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+def check_version(path: Path, version: int, migrate: bool) -> None:
+    """Refuse a database at schema ``version`` that this software cannot use: a newer
+    one, or an older one when it may not be migrated (``migrate`` false)."""
+    if version > SCHEMA_VERSION:
+        raise LedgerError(
+            f"{path} has schema version {version}; this software knows "
+            f"up to {SCHEMA_VERSION}: update the software"
+        )
+    if version < SCHEMA_VERSION and not migrate:
+        raise LedgerError(f"{path} has schema version {version}; open it read-write to migrate")
+
+
+def upgrade(db: sqlite_utils.Database, version: int) -> None:
+    """Take a database at schema ``version`` to :data:`SCHEMA_VERSION` (inside the
+    caller's transaction)."""
+    for v in range(version, SCHEMA_VERSION):
+        MIGRATIONS[v](db)
+    db.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+        (str(SCHEMA_VERSION),),
+    )

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.cards import parse_cards
 from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from kiosk.ledger.anchor import Head
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
 from kiosk.ledger.tickets import TICKET_EVENTS, ticket_effect
@@ -27,6 +28,11 @@ class LedgerView:
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
+
+    def stored_head(self) -> Head | None:
+        """The head the last commit wrote into ``meta`` (None in a ledger that has none)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
+        return None if row is None else Head.from_json(row[0], f"{self.path}: meta head")
 
     # -- tickets -----------------------------------------------------------------------------
     def ticket(self, validation: str) -> TicketRecord | None:

@@ -70,8 +70,9 @@ from engine.uth.paytable import load_paytable
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
-from kiosk.ledger.ledger import Ledger, open_or_create
+from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
+from kiosk.ledger.startup import open_or_create
 from kiosk.machine import commands as cmd
 from kiosk.machine.audit import Audit
 from kiosk.machine.betting import Betting
@@ -93,7 +94,7 @@ from kiosk.machine.payout_strategy import HandpayPayout, Payout, PayoutHost
 from kiosk.machine.payouts import Payouts
 from kiosk.machine.restore import restore
 from kiosk.machine.round_play import RoundPlay
-from kiosk.machine.rows import dealt_columns, replay_round, settled_columns
+from kiosk.machine.rows import dealt_columns, settled_columns
 from kiosk.machine.settings import BOUNDED_RTPS, Settings
 from kiosk.machine.snapshot import (
     ActionOffer,
@@ -121,7 +122,7 @@ __all__ = [  # the controller's vocabulary, for the screens, the CLI and the too
     "LEDGER_TILT", "Machine", "MachineError", "MachinePhase", "MachineSnapshot",
     "NotAuthorised", "Payout", "PayoutHost", "PayoutRequest", "PlayDisabled",
     "RAM_CLEAR_CODE_SECONDS", "SEAT", "Spot", "TICKET_TILT", "TicketRefused", "Tilt",
-    "WrongState", "dealt_columns", "replay_round", "settled_columns",
+    "WrongState", "dealt_columns", "settled_columns",
 ]
 
 Handler = Callable[[Any], object]

@@ -1,28 +1,13 @@
-"""A round of seat 1 as ledger row columns (at the deal and at settlement), and the
-same round rebuilt from its deck, bets and decisions."""
+"""A round of seat 1 as ledger row columns, at the deal and at settlement (cents)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import format_cards
-from engine.uth.paytable import Paytable
-from engine.uth.round import Action, RoundSettled, UthRound
+from engine.uth.round import RoundSettled, UthRound
 from engine.uth.settlement import Outcome
 from kiosk.machine.state import SEAT
-
-
-def replay_round(
-    paytable: Paytable, deck: Sequence[int], ante: int, trips: int, actions: Sequence[Action | str]
-) -> UthRound:
-    """Rebuild a round of seat 1 from its deck, bets and decisions (the engine is deterministic)."""
-    rnd = UthRound(paytable, deck)
-    rnd.place_bets(SEAT, ante, trips)
-    rnd.deal()
-    for action in actions:
-        rnd.act(SEAT, action)
-    return rnd
 
 
 def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]:

@@ -8,12 +8,12 @@ cents and may only narrow the paytable's.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.maths.cache import cached_rtp
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.state import Bets, CabinetState
@@ -75,8 +75,7 @@ class Settings:
             code="rtp_unknown",
         )
         try:
-            par = importlib.import_module("engine.maths.par")
-            figures = par.cached_rtp(table)
+            figures = cached_rtp(table)
         except Exception as exc:  # noqa: BLE001 - any failure means the RTP is not proven
             log.warning("RTP of %s unavailable: %s", table.name, exc)
             raise unknown from None

@@ -1,11 +1,11 @@
 """The kiosk's tournament controller: one cabinet's game of sit-and-go Hold'em, headless.
 
-The screens (``kiosk/ui/scenes/tournament*.py``) drive a :class:`TournamentSession`
+The screens (:mod:`kiosk.ui.scenes.tournament`) drive a :class:`TournamentSession`
 and draw what it says; tests drive it with no screen at all.  The rules are the engine's
 (:mod:`engine.holdem.tournament`, :mod:`engine.holdem.hand`); the session only adds what a cabinet
 needs around them:
 
-* **Seats through one interface.**  Every seat is driven by an
+* **Seats through one interface** (remote seats: :mod:`kiosk.tournament.remote`).  Every seat is driven by an
   :class:`engine.holdem.tournament.SeatController`: the local player (``HumanSeat``: the screen
   calls :meth:`TournamentSession.act`), a computer player (``BotSeat``) or a player on
   another cabinet (``RemoteSeat``: a network layer calls :meth:`deliver` and
@@ -25,22 +25,6 @@ needs around them:
   finished game is recorded (and its save deleted) in one transaction.
 
 Chips are points: nothing here touches credits, meters or the ledger's tables.
-
-Several cabinets at one table (the next step)
----------------------------------------------
-What is here: every seat goes through a controller, so a seat can be handed to a player
-on another cabinet (:meth:`TournamentSession.attach_remote`), fed their moves
-(:meth:`deliver`, checked by the rules when played: a refused move is dropped and the
-player asked again), marked away or back (:meth:`set_connected`: the seat's bot plays
-while they are away), and shown only its own cards (:meth:`view_for`).  ``listeners``
-are called after every change, for a network layer to push each seat its new view.
-What remains: one cabinet (or a server) must own the game and the deck -- the others
-send moves and receive views, never the whole state; a transport with authenticated,
-ordered, idempotent messages (move ids, the hand number and history length a move
-answers, so a late or repeated move cannot land on the wrong decision); the away timer
-(seed 000: about 45 s) and reconnection; the "Next hand" vote (every player still in, or
-a timeout); remote seats in the saved state (today a resumed game rebuilds them as bots);
-each cabinet's own records of the game; and an operator view of linked cabinets.
 """
 
 from __future__ import annotations
@@ -49,28 +33,28 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.hands.evaluator import evaluate
 from engine.holdem.actions import Action
-from engine.holdem.blinds import BLIND_LEVELS, SEED003_TABLE, TABLES
-from engine.holdem.bots import SEED003_PLAYERS, Difficulty
+from engine.holdem.blinds import BLIND_LEVELS
 from engine.holdem.config import TournamentConfig
 from engine.holdem.equity import ASSIST_SAMPLES, Equity, estimate_equity, numpy_generator
-from engine.holdem.records import HandShown, Record, record_to_dict
-from engine.holdem.seats import HumanSeat, RemoteSeat, SeatController, SeatSpec
+from engine.holdem.records import Record, record_to_dict
+from engine.holdem.seats import HumanSeat, RemoteSeat, SeatController
 from engine.holdem.stats import GameSummary
 from engine.holdem.tournament import Tournament
 from engine.holdem.views import LegalActions, PlayerView
 from engine.rng import RandomSource
+from kiosk.tournament.records import Event, HandLog, SessionState
+from kiosk.tournament.remote import RemoteSeats
+from kiosk.tournament.settings import SPEEDS, TournamentSettings
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
 
 log = logging.getLogger(__name__)
 
-SESSION_VERSION = 1
-SPEEDS = ("slow", "normal", "fast")
 #: Seconds a computer player takes over one move, by AI speed.
 AI_DELAYS: dict[str, float] = {"slow": 1.6, "normal": 0.9, "fast": 0.35}
 #: Extra seconds new board cards stay before the next computer move, by AI speed.
@@ -79,172 +63,6 @@ BOARD_PAUSE: dict[str, float] = {"slow": 1.0, "normal": 0.6, "fast": 0.25}
 EQUITY_SLICE = 300
 #: Seconds of bot play per update while the rest of the game is played out.
 FAST_BUDGET = 0.008
-
-#: The setup screen's choices (seed 000): starting chips, blind increase.
-CHIP_CHOICES = (1000, 1500, 2000, 3000, 5000)
-INCREASE_CHOICES: tuple[int | None, ...] = (5, 10, 15, None)
-
-
-def round_to(amount: int, step: int) -> int:
-    """``amount`` to the nearest multiple of ``step`` (halves go up)."""
-    if step <= 1:
-        return int(amount)
-    return int((amount + step // 2) // step * step)
-
-
-@dataclass(frozen=True)
-class RaiseRange:
-    """The amounts the local player may bet or raise to (totals for the round, "to").
-
-    In between the minimum and all in, amounts are rounded to the small blind (seed 000);
-    the minimum itself and all in are always allowed as they are."""
-
-    min_to: int
-    max_to: int
-    small_blind: int
-    big_blind: int
-    legal: LegalActions
-
-    @classmethod
-    def of(cls, legal: LegalActions) -> RaiseRange:
-        return cls(legal.min_to, legal.max_to, legal.small_blind, legal.big_blind, legal)
-
-    def clamp(self, amount: float) -> int:
-        if amount >= self.max_to:
-            return self.max_to
-        if amount <= self.min_to:
-            return self.min_to
-        return max(self.min_to, min(self.max_to, round_to(int(round(amount)), self.small_blind)))
-
-    def nudge(self, amount: int, steps: int) -> int:
-        """One big blind up or down per step (the − and + buttons, the arrow keys)."""
-        if steps < 0 and amount >= self.max_to and self.max_to - self.big_blind < self.min_to:
-            return self.min_to
-        return self.clamp(amount + steps * self.big_blind)
-
-    def preset(self, name: str) -> int:
-        """``min``, ``half`` (½ pot), ``three_quarters``, ``pot`` or ``all_in``: pot sizes
-        count the call first (seed 000), rounded to the small blind."""
-        if name == "min":
-            return self.min_to
-        if name == "all_in":
-            return self.max_to
-        fraction = {"half": 0.5, "three_quarters": 0.75, "pot": 1.0}[name]
-        return self.clamp(self.legal.pot_fraction_to(fraction))
-
-    def at(self, fraction: float) -> int:
-        """The slider: 0 is the minimum, 1 all in."""
-        f = max(0.0, min(1.0, fraction))
-        return self.clamp(self.min_to + f * (self.max_to - self.min_to))
-
-    def fraction(self, amount: int) -> float:
-        span = self.max_to - self.min_to
-        return 1.0 if span <= 0 else max(0.0, min(1.0, (amount - self.min_to) / span))
-
-    def action(self, amount: int) -> Action:
-        """The action for a chosen amount: all in when it reaches the stack."""
-        to = self.clamp(amount)
-        if to >= self.max_to:
-            return Action.all_in()
-        return Action.bet(to) if self.legal.can_bet else Action.raise_to(to)
-
-
-# --------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class TournamentSettings:
-    """The setup screen: seats, the table, and the player's preferences.
-
-    The defaults are seed 003's game: you and Ike, Max, Rosa, Jules and Nina (Normal),
-    1,500 chips, blinds 10/20 going up every 5 hands."""
-
-    players: int = 6
-    strengths: tuple[str, ...] = (Difficulty.NORMAL.value,) * 5
-    starting_chips: int = SEED003_TABLE.starting_chips
-    starting_level: int = SEED003_TABLE.starting_level
-    hands_per_level: int | None = SEED003_TABLE.hands_per_level
-    ai_speed: str = "normal"
-    equity_assist: bool = True
-    human_name: str = "You"
-
-    def __post_init__(self) -> None:
-        if not 2 <= self.players <= 6:
-            raise ValueError("2 to 6 players")
-        if len(self.strengths) < self.players - 1:
-            raise ValueError("a strength for every computer player")
-        for s in self.strengths:
-            Difficulty(s)
-        if self.ai_speed not in SPEEDS:
-            raise ValueError(f"AI speed is one of {', '.join(SPEEDS)}")
-
-    def with_strength(self, index: int, strength: str) -> TournamentSettings:
-        s = list(self.strengths)
-        s[index] = Difficulty(strength).value
-        return replace(self, strengths=tuple(s))
-
-    @property
-    def bot_names(self) -> tuple[str, ...]:
-        """Seed 003's players, clockwise from the human's left."""
-        return SEED003_PLAYERS[: self.players - 1]
-
-    def seats(self) -> list[SeatSpec]:
-        out = [SeatSpec(self.human_name, kind="human")]
-        for name, strength in zip(self.bot_names, self.strengths, strict=False):
-            out.append(SeatSpec(name, "bot", strength, name))  # personality fixed: survives a resume
-        return out
-
-    def table_key(self) -> str:
-        """The named table these settings are (seed 003's game first), else ``custom``."""
-        chips, level, per = self.starting_chips, self.starting_level, self.hands_per_level
-        t = SEED003_TABLE
-        if (self.players, chips, level, per) == (6, t.starting_chips, t.starting_level, t.hands_per_level):
-            return t.key
-        order = (["heads_up"] if self.players == 2 else []) + [
-            k for k in TABLES if k not in ("custom", "heads_up")]
-        for key in order:
-            spec = TABLES[key]
-            lo, hi = spec.players
-            if lo <= self.players <= hi and (chips, level, per) == (
-                    spec.starting_chips, spec.starting_level, spec.hands_per_level):
-                return key
-        return "custom"
-
-    def config(self) -> TournamentConfig:
-        key = self.table_key()
-        if key != "custom":
-            return TournamentConfig.for_table(key, self.seats())
-        blinds = BLIND_LEVELS[self.starting_level]
-        return TournamentConfig.for_table(key, self.seats(), starting_chips=self.starting_chips,
-                                          starting_blinds=(blinds.small, blinds.big),
-                                          hands_per_level=self.hands_per_level)
-
-
-# --------------------------------------------------------------------------- history
-
-
-@dataclass(frozen=True)
-class HandLog:
-    """One hand of the history: its public records (``record_to_dict`` form), the local
-    player's own cards, and the result once it is over."""
-
-    number: int
-    button: int
-    blinds: tuple[int, int]
-    records: list[dict[str, Any]]
-    my_cards: tuple[int, ...] | None
-    result: dict[str, Any] | None
-    in_progress: bool
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something the screen may want to mark (a sound, a note): ``kind`` is ``hand``,
-    ``board``, ``action``, ``hand_over``, ``blinds_up``, ``out`` or ``game_over``."""
-
-    kind: str
-    seat: int | None = None
-    data: Any = None
 
 
 @dataclass
@@ -255,35 +73,6 @@ class _EquityJob:
     tie: float = 0.0
     share: float = 0.0
     opponents: int = 0
-
-
-# --------------------------------------------------------------------------- session
-
-
-@dataclass
-class SessionState:
-    """The session's own saved state, beside the tournament's."""
-
-    human_seat: int = 0
-    ai_speed: str = "normal"
-    equity_assist: bool = True
-    play_time_s: float = 0.0
-    my_holes: dict[int, tuple[int, int]] = field(default_factory=dict)
-    fast_forward: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"version": SESSION_VERSION, "human_seat": self.human_seat, "ai_speed": self.ai_speed,
-                "equity_assist": self.equity_assist, "play_time_s": round(self.play_time_s, 3),
-                "my_holes": {str(k): list(v) for k, v in self.my_holes.items()},
-                "fast_forward": self.fast_forward}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SessionState:
-        return cls(human_seat=int(d.get("human_seat", 0)), ai_speed=str(d.get("ai_speed", "normal")),
-                   equity_assist=bool(d.get("equity_assist", True)),
-                   play_time_s=float(d.get("play_time_s", 0.0)),
-                   my_holes={int(k): (int(v[0]), int(v[1])) for k, v in d.get("my_holes", {}).items()},
-                   fast_forward=bool(d.get("fast_forward", False)))
 
 
 class TournamentSession:
@@ -319,6 +108,7 @@ class TournamentSession:
         self.summary: GameSummary | None = None
         self.recorded = False
         self.listeners: list[Callable[[TournamentSession], None]] = []
+        self.remote = RemoteSeats(tournament, lambda: self.state.human_seat, lambda: self._changed(save=False))
         self._seen = self._observe()
 
     # -- making one -----------------------------------------------------------------------
@@ -408,10 +198,6 @@ class TournamentSession:
     def legal(self) -> LegalActions | None:
         return self.t.legal_actions() if self.my_turn else None
 
-    def raise_range(self) -> RaiseRange | None:
-        la = self.legal()
-        return RaiseRange.of(la) if la is not None and la.can_bet_or_raise else None
-
     def seat_kind(self, seat: int) -> str:
         """``local``, ``bot`` or ``remote`` (a remote seat's bot plays while it is away)."""
         if seat == self.human_seat:
@@ -480,12 +266,6 @@ class TournamentSession:
         la = self.legal()
         return self.act(Action.check() if la is None or la.can_check else Action.call())
 
-    def bet_to(self, amount: int) -> Record:
-        rr = self.raise_range()
-        if rr is None:
-            raise IllegalActionError("you cannot bet or raise now")
-        return self.act(rr.action(amount))
-
     def all_in(self) -> Record:
         return self.act(Action.all_in())
 
@@ -512,39 +292,18 @@ class TournamentSession:
         self._eq_job, self._equity = None, None
         self._changed()
 
-    # -- remote seats (another cabinet) ----------------------------------------------------------
+    # -- remote seats (another cabinet: :class:`kiosk.tournament.remote.RemoteSeats`) ------------
     def attach_remote(self, seat: int) -> RemoteSeat:
-        """Hand a computer player's seat to a player on another cabinet (its bot stays as
-        the fallback while they are away)."""
-        if seat == self.human_seat:
-            raise ValueError("the local player's seat")
-        ctrl = self.t.controllers[seat]
-        if isinstance(ctrl, RemoteSeat):
-            return ctrl
-        bot = getattr(ctrl, "bot", None)
-        if bot is None:
-            raise ValueError(f"seat {seat} has no computer player to fall back on")
-        remote = RemoteSeat(bot)
-        self.t.controllers[seat] = remote
-        self._changed(save=False)
-        return remote
+        return self.remote.attach(seat)
 
     def deliver(self, seat: int, action: Action) -> None:
-        """A remote player's move, as received (checked when its turn is played)."""
-        ctrl = self.t.controllers[seat]
-        if not isinstance(ctrl, RemoteSeat):
-            raise ValueError(f"seat {seat} is not a remote seat")
-        ctrl.deliver(action)
+        self.remote.deliver(seat, action)
 
     def set_connected(self, seat: int, connected: bool) -> None:
-        ctrl = self.t.controllers[seat]
-        if isinstance(ctrl, RemoteSeat):
-            ctrl.set_connected(connected)
-            self._changed(save=False)
+        self.remote.set_connected(seat, connected)
 
     def view_for(self, seat: int) -> PlayerView:
-        """What to send to the cabinet playing ``seat``: its own cards only, never the deck."""
-        return self.t.view(seat)
+        return self.remote.view_for(seat)
 
     # -- time ----------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -611,8 +370,9 @@ class TournamentSession:
     def _deal(self) -> None:
         self.t.start_hand()
         h = self.t.hand
-        if h is not None and h.hole_cards[self.human_seat] is not None:
-            self.state.my_holes[self.t.hand_number] = tuple(h.hole_cards[self.human_seat])  # type: ignore[assignment]
+        hole = h.hole_cards[self.human_seat] if h is not None else None
+        if hole is not None:
+            self.state.my_holes[self.t.hand_number] = (hole[0], hole[1])
         self._wait = 0.0
         self._changed()
 
@@ -716,9 +476,3 @@ class TournamentSession:
             d = job.done
             self._equity = Equity(job.win / d, job.tie / d, job.share / d, d, job.opponents)
             self.version += 1
-
-
-def shown_cards(records: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:
-    """Seat -> cards shown at the showdown, from a hand's records."""
-    return {int(r["seat"]): (int(r["cards"][0]), int(r["cards"][1])) for r in records
-            if r.get("type") == HandShown.__name__}

@@ -19,7 +19,7 @@ from typing import Any
 import pygame
 
 from kiosk.machine.commands import SetDoor
-from kiosk.machine.types import MachinePhase
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import i18n, sdnotify, theme
 from kiosk.ui.cards import CardRenderer

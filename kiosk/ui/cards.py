@@ -185,8 +185,7 @@ class CardRenderer:
         key = (card, width, four_colour, step)
         s = self._flips.get(key)
         if s is None:
-            showing_face = step >= 6 and card is not None
-            src = self.face(card, width, four_colour) if showing_face else self.back(width)
+            src = self.face(card, width, four_colour) if step >= 6 and card is not None else self.back(width)
             squeeze = abs(math.cos(math.pi * step / 12))
             w = max(1, round(width * squeeze))
             s = pygame.transform.scale(src, (w, src.get_height()))

@@ -21,7 +21,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.machine.commands import BillCredited, InsertCredits
+from kiosk.machine.errors import MachineError
 from kiosk.ui.i18n import _
+from kiosk.ui.model import Model
 
 try:  # the devices package may not be importable on a bare development checkout
     from devices.validation import new_validation_number
@@ -95,12 +98,12 @@ class DemoSimulators:
 
 
 class DemoDevices:
-    """What the demo keys do.  Every call goes through ``model.call`` so refusals show."""
+    """What the demo keys do.  Every command goes through ``model.send`` so refusals show."""
 
-    def __init__(self, model: Any, payout: DemoTicketPayout | DemoSimulators | None = None) -> None:
+    def __init__(self, model: Model, payout: DemoTicketPayout | DemoSimulators | None = None) -> None:
         self.model = model
         self.sims = payout if isinstance(payout, DemoSimulators) else None
-        self.payout = None if self.sims is not None else payout
+        self.payout = payout if isinstance(payout, DemoTicketPayout) else None
         self.last_ticket: DemoTicket | None = None
         self._seen = 0  # tickets of the simulated printer already noticed
 
@@ -113,9 +116,7 @@ class DemoDevices:
             txn = str(uuid.uuid4())
             try:
                 accept = machine.escrow_decision(cents, txn)
-            except Exception as exc:  # a refusal carries a reason
-                if not hasattr(exc, "reason"):
-                    raise
+            except MachineError as exc:
                 self.model.error(exc)
                 return False
             if not accept:
@@ -125,8 +126,8 @@ class DemoDevices:
                 self.model.refresh(force=True)
                 self.model.inform(_("Bill returned."))
                 return False
-            return self.model.call("bill_credited", cents, txn) is not None
-        return self.model.call("insert_credits", cents, f"bill:{cents}") is not None
+            return self.model.send(BillCredited(cents, txn)) is not None
+        return self.model.send(InsertCredits(cents, f"bill:{cents}")) is not None
 
     def insert_ticket(self) -> bool:
         """Insert the last printed ticket; False when there is none.
@@ -142,7 +143,7 @@ class DemoDevices:
         if ticket is None:
             return False
         # No validator here: the ticket is redeemed straight from the controller's ledger.
-        ok = self.model.call("insert_credits", ticket.amount, f"ticket:{ticket.barcode}") is not None
+        ok = self.model.send(InsertCredits(ticket.amount, f"ticket:{ticket.barcode}")) is not None
         if ok:
             self.payout.redeemed.add(ticket.barcode)
         return ok

@@ -384,10 +384,10 @@ def extract_messages() -> dict[tuple[str | None, str], list[str]]:
                 key: tuple[str | None, str] | None = None
                 if isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
                     key = (None, args[0].value)
-            elif name in ("pgettext", "P_") and len(args) == 2 and all(
-                isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args
-            ):
-                key = (args[0].value, args[1].value)  # type: ignore[union-attr]
+            elif (name in ("pgettext", "P_") and len(args) == 2
+                  and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)
+                  and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
+                key = (args[0].value, args[1].value)
             else:
                 continue
             if key is not None:

@@ -1,6 +1,6 @@
 """The player's words for the controller's refusals.
 
-A :class:`kiosk.machine.controller.MachineError` carries a stable ``code`` (the error class's own,
+A :class:`kiosk.machine.errors.MachineError` carries a stable ``code`` (the error class's own,
 such as ``insufficient_credits``, or a more precise one such as ``credit_limit`` or
 ``ticket_redeemed``) and ``params`` (amounts in cents).  :func:`message` turns
 ``(code, params)`` into text in the current language; the English ``reason`` stays for
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kiosk.machine.errors import MachineError
 from kiosk.ui.i18n import N_, _, money
 
 GENERIC = N_("That is not possible right now.")
@@ -52,18 +53,6 @@ MESSAGES: dict[str, str] = {
     "ticket_pending": N_("This ticket is void. Please call an attendant."),
 }
 
-#: Error class name -> its code, for errors raised before codes existed.
-CLASS_CODES: dict[str, str] = {
-    "MachineError": "refused",
-    "InsufficientCredits": "insufficient_credits",
-    "BetOutOfLimits": "bet_out_of_limits",
-    "PlayDisabled": "play_disabled",
-    "NotAuthorised": "not_authorised",
-    "WrongState": "wrong_state",
-    "ConfigurationError": "configuration_error",
-    "TicketRefused": "ticket_refused",
-}
-
 #: Parameters that are amounts in cents.
 _CENTS = {"limit", "amount", "needed", "credits", "cents"}
 
@@ -93,14 +82,15 @@ def message(
 
 
 def error_code(exc: BaseException) -> tuple[str, str | None]:
-    """``(code, class code)`` of a refusal (the code of its class when it has none)."""
-    class_code = next(
-        (CLASS_CODES[c.__name__] for c in type(exc).__mro__ if c.__name__ in CLASS_CODES), None
-    )
-    return str(getattr(exc, "code", "") or class_code or "refused"), class_code
+    """``(code, class code)`` of a refusal: its own code and its class's; anything that
+    is not a :class:`MachineError` is a generic refusal."""
+    if not isinstance(exc, MachineError):
+        return "refused", None
+    return exc.code, type(exc).code
 
 
 def describe(exc: BaseException, currency: str = "USD") -> str:
     """The player's message for a refused operation."""
     code, class_code = error_code(exc)
-    return message(code, getattr(exc, "params", None), currency=currency, class_code=class_code)
+    params = exc.params if isinstance(exc, MachineError) else None
+    return message(code, params, currency=currency, class_code=class_code)

@@ -2,7 +2,7 @@
 
 The controller may notify from a device thread; :class:`Model` only records that a new
 snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
-call (:class:`kiosk.machine.controller.MachineError`) becomes a :class:`Note` in the player's
+call (:class:`kiosk.machine.errors.MachineError`) becomes a :class:`Note` in the player's
 language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
 the controller's own ``reason`` (English, for operators and logs) is kept beside it.
 """
@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kiosk.machine.commands import Command
-from kiosk.machine.errors import MachineError
+from kiosk.machine.controller import Machine
+from kiosk.machine.errors import BetOutOfLimits, MachineError
+from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import describe
 
@@ -32,20 +35,22 @@ class Note:
 
 
 class Model:
-    def __init__(self, machine: Any, clock: Any = time.monotonic) -> None:
+    """The latest snapshot of ``machine`` and the commands the screens send it;
+    ``clock`` gives seconds (monotonic) for how long a note stays up."""
+
+    def __init__(self, machine: Machine, clock: Callable[[], float] = time.monotonic) -> None:
         self.machine = machine
         self.clock = clock
         self._lock = threading.Lock()
-        self._pending: Any = None
+        self._pending: MachineSnapshot | None = None
         self._dirty = False
         self.snap = machine.snapshot()
         self.note: Note | None = None
         self.version = 0  # bumps on every new snapshot
-        unsubscribe = getattr(machine, "subscribe", None)
-        self._unsubscribe = unsubscribe(self._changed) if unsubscribe else None
+        self._unsubscribe: Callable[[], None] | None = machine.subscribe(self._changed)
 
     # -- snapshots ----------------------------------------------------------------
-    def _changed(self, snap: Any) -> None:
+    def _changed(self, snap: MachineSnapshot) -> None:
         with self._lock:
             self._pending = snap
             self._dirty = True
@@ -68,9 +73,7 @@ class Model:
         Returns the controller's result, or ``True`` when it returns nothing."""
         try:
             result = getattr(self.machine, method)(*args, **kwargs)
-        except Exception as exc:  # MachineError and subclasses; anything else is a bug
-            if not hasattr(exc, "reason"):
-                raise
+        except MachineError as exc:
             self.error(exc)
             self.refresh(force=True)
             return None
@@ -91,16 +94,18 @@ class Model:
         self.refresh(force=True)
         return True if result is None else result
 
-    def error(self, exc: Any) -> None:
+    def error(self, exc: MachineError) -> None:
+        """Show the refusal ``exc`` as a note in the player's language (with the table
+        limits when a bet was out of them)."""
         name = type(exc).__name__
         text = describe(exc, self.snap.paytable.currency)
-        if name == "BetOutOfLimits":
+        if isinstance(exc, BetOutOfLimits):
             lim = self.snap.limits
             cur = self.snap.paytable.currency
             text += " " + _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(
                 ante_min=money(lim.ante_min, cur, compact=True), ante_max=money(lim.ante_max, cur, compact=True),
                 trips_min=money(lim.trips_min, cur, compact=True), trips_max=money(lim.trips_max, cur, compact=True))
-        self.note = Note(text, str(getattr(exc, "reason", exc)), "error", self.clock() + 4.0, name)
+        self.note = Note(text, exc.reason, "error", self.clock() + 4.0, name)
 
     def inform(self, text: str, seconds: float = 3.0) -> None:
         self.note = Note(text, "", "info", self.clock() + seconds)

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Iterator
 
 import pytest
-from devhelpers import FAST_PRINTER, FAST_VALIDATOR, TICKET_BARCODE, poll_until, wait_for
+from support.fast_devices import FAST_PRINTER, FAST_VALIDATOR, TICKET_BARCODE, poll_until, wait_for
 
 from devices.id003 import BillValidator, Status
 from devices.sim import Id003Simulator, RecordingHost, TclSimulator

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from kiosk.machine.types import MachineSnapshot
+from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.layout import Layout

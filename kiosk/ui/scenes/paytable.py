@@ -73,13 +73,13 @@ class PaytableScene(Scene):
         box = lay.rect(x, 112, 376, 380)
         surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK), box)
         ui.fitted(surface, _("ANTE AND PLAY"), 30, theme.GOLD, 350, bold=True, center=(x + 188, 142))
-        y = ui.paragraph(surface, _("Ante and Play pay 1 to 1 when you beat the dealer."), 22, theme.CREAM,
-                         x + 20, 174, 340)
-        y = ui.paragraph(surface, _("If the dealer does not qualify (less than a pair), the Ante is returned, win or lose (unless you fold)."),
-                         22, theme.CREAM, x + 20, y + 6, 340)
-        y = ui.paragraph(surface, _("The Blind pays only on a straight or better; it pushes on a smaller winning hand."),
-                         22, theme.CREAM, x + 20, y + 6, 340)
-        ui.paragraph(surface, _("Ties push every main bet."), 22, theme.CREAM, x + 20, y + 6, 340)
+        y2 = ui.paragraph(surface, _("Ante and Play pay 1 to 1 when you beat the dealer."), 22, theme.CREAM,
+                          x + 20, 174, 340)
+        y2 = ui.paragraph(surface, _("If the dealer does not qualify (less than a pair), the Ante is returned, win or lose (unless you fold)."),
+                          22, theme.CREAM, x + 20, y2 + 6, 340)
+        y2 = ui.paragraph(surface, _("The Blind pays only on a straight or better; it pushes on a smaller winning hand."),
+                          22, theme.CREAM, x + 20, y2 + 6, 340)
+        ui.paragraph(surface, _("Ties push every main bet."), 22, theme.CREAM, x + 20, y2 + 6, 340)
         # limits and return
         lim = self.snap.limits
         cur = pt.currency

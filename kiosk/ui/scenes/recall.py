@@ -13,6 +13,8 @@ from typing import Any
 import pygame
 
 from engine.hands.evaluator import evaluate
+from kiosk.ledger.records import RoundRecord
+from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name
 from kiosk.ui.scenes.base import Scene
@@ -43,17 +45,14 @@ class RecallScene(Scene):
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
-        self.rounds: list[Any] = []
+        self.rounds: list[RoundRecord] = []
         self.index = 0
         self.step = len(ORDER)
 
     def enter(self, **kwargs: Any) -> None:
-        recall = getattr(self.app.model.machine, "recall", None)
         try:
-            self.rounds = list(recall(10)) if recall else []
-        except Exception as exc:  # a refusal (ledger fault) shows as a note
-            if not hasattr(exc, "reason"):
-                raise
+            self.rounds = list(self.app.model.machine.recall(10))
+        except MachineError as exc:  # a refusal (ledger fault) shows as a note
             self.app.model.error(exc)
             self.rounds = []
         self.index = 0

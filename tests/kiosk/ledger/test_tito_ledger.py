@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tito_helpers import Clock
+from support.tito_helpers import Clock
 
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth

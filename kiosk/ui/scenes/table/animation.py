@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.uth.round import RoundSettled
-from kiosk.machine.types import MachinePhase, MachineSnapshot
+from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui.scenes.table.geometry import DEAL_GAP, FLIP, FLY, REVEAL_PAUSE
 
 

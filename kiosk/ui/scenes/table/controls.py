@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.uth.round import Action
-from kiosk.machine.types import ActionOffer, MachinePhase, MachineSnapshot
+from kiosk.machine.snapshot import ActionOffer, MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.table.intents import (

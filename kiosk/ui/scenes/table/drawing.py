@@ -13,7 +13,7 @@ import pygame
 
 from engine.hands.evaluator import evaluate
 from engine.uth.round import RoundSettled, SeatResult
-from kiosk.machine.types import MachineSnapshot
+from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, hand_name

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from kiosk.machine.types import MachineSnapshot
+from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, pgettext
@@ -93,6 +93,6 @@ class FeltLayer:
         surf.blit(ui.panel(bar.size, theme.RAIL, 240, radius=0), bar)
         pygame.draw.line(surf, theme.GOLD_DARK, (0, bar.y), (lay.size[0], bar.y), max(1, lay.px(2)))
         draw_top_background(host, surf)
-        for rect, title in meters():
-            meter_frame(host, surf, rect, title)
+        for box, title in meters():
+            meter_frame(host, surf, box, title)
         return surf

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from engine.uth.round import Action
-from kiosk.machine.types import Spot
+from kiosk.machine.state import Spot
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import pygame
 
 from engine.uth.round import Phase
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
-from kiosk.machine.types import MachinePhase
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
@@ -131,7 +131,8 @@ class TableScene(Scene):
             return True
         spot = spot_at(self.layout.to_design(pos))
         if spot is not None:
-            return self.on_intent(BetOn(spot))
+            self._bet_on(BetOn(spot))
+            return True
         if self.busy:
             self.anim.skip()
             return True

@@ -10,7 +10,8 @@ from typing import Any
 import pygame
 
 from engine.hands.categories import hand_class
-from kiosk.tournament.session import HandLog, TournamentSession, shown_cards
+from kiosk.tournament.records import HandLog, shown_cards
+from kiosk.tournament.session import TournamentSession
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost

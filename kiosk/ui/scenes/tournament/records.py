@@ -128,7 +128,7 @@ class TournamentRecordsScene(Scene):
             (_("Best hand"), hand_name(tot["best_hand"]) if tot["best_hand"] is not None else "—"),
             (_("VPIP"), percent(tot["vpip"])),
         ]
-        y = 84
+        y: float = 84
         for label, value in rows:
             ui.fitted(surface, label, 20, theme.CREAM, 250, topleft=(30, y))
             ui.fitted(surface, value, 22, theme.WHITE, 330, bold=True, topright=(604, y - 1))

@@ -13,7 +13,7 @@ import pygame
 
 from engine.holdem.blinds import BLIND_LEVELS, STARTING_LEVELS
 from engine.holdem.bots import Difficulty
-from kiosk.tournament.session import CHIP_CHOICES, INCREASE_CHOICES, SPEEDS, TournamentSettings
+from kiosk.tournament.settings import CHIP_CHOICES, INCREASE_CHOICES, SPEEDS, TournamentSettings
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
@@ -130,15 +130,15 @@ class TournamentSetupScene(Scene):
         if name == "back":
             self.app.go("attract")
         elif name == "players":
-            self._set(players=int(arg))  # type: ignore[arg-type]
+            self._set(players=int(str(arg)))
         elif name == "strength":
-            i = int(arg)  # type: ignore[arg-type]
+            i = int(str(arg))
             nxt = STRENGTHS[(STRENGTHS.index(s.strengths[i]) + 1) % len(STRENGTHS)]
             self.app.tournament.settings = s.with_strength(i, nxt)
         elif name == "chips":
-            self._set(starting_chips=int(arg))  # type: ignore[arg-type]
+            self._set(starting_chips=int(str(arg)))
         elif name == "blinds":
-            self._set(starting_level=int(arg))  # type: ignore[arg-type]
+            self._set(starting_level=int(str(arg)))
         elif name == "increase":
             self._set(hands_per_level=arg)
         elif name == "speed":

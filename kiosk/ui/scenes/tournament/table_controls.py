@@ -1,0 +1,121 @@
+"""The tournament table's buttons, made afresh from the session each frame."""
+
+from __future__ import annotations
+
+from kiosk.tournament.session import TournamentSession
+from kiosk.ui import i18n
+from kiosk.ui.i18n import _
+from kiosk.ui.raise_range import RaiseRange
+from kiosk.ui.scenes.tournament.common import SPEED_NAMES, chips
+from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW1, ROW2, ROW_H, SLIDER
+from kiosk.ui.widgets import Button
+
+
+def top_buttons() -> list[Button]:
+    """History, Hand rankings and Menu, on the top bar."""
+    items = [("history", _("History"), "H"), ("rankings", _("Hand rankings"), "Y"), ("menu", _("Menu"), "M")]
+    out = []
+    x = 1276 - 3 * 150 - 2 * 6
+    for cmd, label, hint in items:
+        out.append(Button(f"top_{cmd}", (x, 4, 150, 86), label, cmd, style="dark", size=22, hint=hint))
+        x += 156
+    return out
+
+
+def table_buttons(s: TournamentSession, popup: str | None, panel: bool, amount: int, sound: bool) -> list[Button]:
+    """The buttons now: the pop-up's (``popup``), else the top bar's and the rail's --
+    Next hand, the results, or your decisions (the raise panel's when ``panel`` is open,
+    ``amount`` the chips chosen)."""
+    if popup == "menu":
+        return menu_buttons(s, sound)
+    if popup == "abandon":
+        return [Button("confirm_abandon", (350, 420, 280, 96), _("ABANDON"), "confirm_abandon", style="fold",
+                       size=28),
+                Button("cancel", (650, 420, 280, 96), _("CANCEL"), "back", style="plain", hint="Esc", size=28)]
+    out = top_buttons()
+    if s.is_over or s.playing_out:
+        if s.is_over:
+            out.append(Button("results", (910, ROW2, 354, ROW_H), _("SEE THE RESULTS"), "results",
+                              style="primary", hint="Space", size=28))
+        return out
+    if s.hand_over:
+        label = _("SEE THE RESULTS") if s.human_out else _("NEXT HAND")
+        out.append(Button("next", (910, ROW2, 354, ROW_H), label, "next", style="primary", hint="Space",
+                          size=30))
+        return out
+    if not s.my_turn:
+        return out
+    la = s.legal()
+    assert la is not None
+    rr = RaiseRange.offered(s.legal())
+    if panel and rr is not None:
+        return out + raise_buttons(rr, amount)
+    w = 262
+    x = RIGHT_X + 12
+    out.append(Button("fold", (x, ROW2, w, ROW_H), _("FOLD"), "fold", style="fold", hint="F", size=30,
+                      enabled=la.can_fold))
+    if la.can_check:
+        out.append(Button("call", (x + w + 10, ROW2, w, ROW_H), _("CHECK"), "call", style="check", hint="C",
+                          size=30))
+    else:
+        all_in = la.call_amount >= la.stack
+        out.append(Button("call", (x + w + 10, ROW2, w, ROW_H), _("CALL"), "call", style="check", hint="C",
+                          size=30, sublabel=_("All in") if all_in else chips(la.call_amount)))
+    label = _("BET") if la.can_bet else _("RAISE")
+    out.append(Button("raise", (x + 2 * (w + 10), ROW2, w, ROW_H), label, "raise", style="play", hint="R",
+                      size=30, enabled=rr is not None))
+    return out
+
+
+def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
+    """The raise panel: presets, − and +, CANCEL, and the confirmation of ``chosen``."""
+    out = []
+    amount = rr.clamp(chosen)
+    presets = [("min", _("MIN")), ("half", _("½ POT")), ("three_quarters", _("¾ POT")), ("pot", _("POT")),
+               ("all_in", _("ALL IN"))]
+    x, w = RIGHT_X + 12, 128
+    for key, label in presets:
+        value = rr.preset(key)
+        out.append(Button(f"preset_{key}", (x, ROW2, w, ROW_H), label, "preset", key,
+                          style="selected" if value == amount else "dark", size=22, sublabel=chips(value)))
+        x += w + 6
+    out.append(Button("cancel_raise", (x, ROW2, 1268 - x, ROW_H), _("CANCEL"), "back", style="plain",
+                      hint="Esc", size=24))
+    out.append(Button("minus", (RIGHT_X + 12, ROW1, 86, ROW_H), "−", "minus", style="dark", size=40,
+                      hint="↓", enabled=amount > rr.min_to))
+    out.append(Button("plus", (SLIDER[0] + SLIDER[2] + 8, ROW1, 86, ROW_H), "+", "plus", style="dark", size=40,
+                      hint="↑", enabled=amount < rr.max_to))
+    if amount >= rr.max_to:
+        label, sub = _("ALL IN"), chips(amount)
+    else:
+        label = _("BET") if rr.legal.can_bet else _("RAISE TO")
+        sub = chips(amount)
+    cx = SLIDER[0] + SLIDER[2] + 8 + 86 + 8
+    out.append(Button("confirm_raise", (cx, ROW1, 1268 - cx, ROW_H), label, "confirm_raise", style="primary",
+                      hint="Enter", size=28, sublabel=sub))
+    return out
+
+
+def menu_buttons(s: TournamentSession, sound: bool) -> list[Button]:
+    """The menu: back to the game, AI speed, equity assist, language, sound, leave, abandon."""
+    x, w, h, gap = 390, 500, 86, 12
+    half = (w - gap) / 2
+    y = 192
+    on_off = lambda on: _("On") if on else _("Off")  # noqa: E731
+    out = [Button("menu_resume", (x, y, w, h), _("BACK TO THE GAME"), "resume", style="primary", hint="Esc",
+                  size=26)]
+    y += h + gap
+    out += [Button("menu_speed", (x, y, half, h), _("AI speed"), "speed", style="dark", size=24,
+                   sublabel=_(SPEED_NAMES[s.ai_speed])),
+            Button("menu_equity", (x + half + gap, y, half, h), _("Equity assist"), "equity", style="dark",
+                   size=24, sublabel=on_off(s.equity_assist))]
+    y += h + gap
+    out += [Button("menu_language", (x, y, half, h), _("Language"), "language", style="dark", size=24,
+                   sublabel=i18n.native_name(i18n.language()), hint="L"),
+            Button("menu_sound", (x + half + gap, y, half, h), _("Sound"), "sound", style="dark", size=24,
+                   sublabel=on_off(sound))]
+    y += h + gap
+    out.append(Button("menu_leave", (x, y, w, h), _("SAVE AND LEAVE"), "leave", style="plain", size=26))
+    y += h + gap
+    out.append(Button("menu_abandon", (x, y, w, h), _("ABANDON THIS GAME"), "abandon", style="fold", size=26))
+    return out

@@ -1,0 +1,153 @@
+"""Shared by the TITO and device-runtime tests: a cabinet booted on simulated devices.
+
+Imported as ``support.tito_helpers`` (``tests/`` is on the import path; the test
+folders are not packages).  The drivers run with short poll intervals; the simulators
+move one state per poll, so scenarios do not depend on the machine's speed, and
+:func:`wait_for` allows a generous time on a loaded machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from support.fast_devices import FAST_PRINTER, FAST_VALIDATOR, wait_for  # noqa: F401 (re-exported)
+
+from devices.id003 import Status
+from devices.tcl import PrinterConfig
+from engine.rng import SeededRandomSource
+from engine.uth.round import Action
+from kiosk.config import CabinetConfig, load_config
+from kiosk.hardware.runtime import CabinetDevices
+from kiosk.ledger.ledger import balance
+from kiosk.machine.controller import Machine, MachinePhase
+
+
+class Clock:
+    """A settable clock for the machine (UTC)."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2025, 3, 14, 18, 30, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)  # distinct, increasing stamps
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+@dataclass
+class Cabinet:
+    """One boot of the cabinet: the machine, its devices and their simulators."""
+
+    config: CabinetConfig
+    devices: CabinetDevices
+    machine: Machine
+    closed: bool = field(default=False)
+
+    @property
+    def vsim(self):
+        assert self.devices.validator_sim is not None
+        return self.devices.validator_sim
+
+    @property
+    def psim(self):
+        assert self.devices.printer_sim is not None
+        return self.devices.printer_sim
+
+    def snap(self):
+        return self.machine.snapshot()
+
+    def accepting(self) -> bool:
+        """The validator is idle and enabled (a note inserted now is taken)."""
+        v = self.devices.validator
+        return (
+            v is not None and v.ready and not self.vsim.inhibited and v.last_status == Status.IDLING
+        )
+
+    def insert_bill(self, cents: int) -> None:
+        assert wait_for(self.accepting), "validator not accepting"
+        before = self.machine.ledger.meters.get("bills_in_count", 0)
+        self.devices.insert_bill(cents)
+        assert wait_for(
+            lambda: self.machine.ledger.meters.get("bills_in_count", 0) == before + 1
+        ), f"bill of {cents} not credited"
+
+    def insert_ticket(self, barcode: str) -> None:
+        """Insert a ticket and wait until the validator has stacked or returned it (the
+        machine has answered the escrow and, for a stacked one, credited it by then)."""
+        assert wait_for(self.accepting), "validator not accepting"
+        returned, stacked = len(self.vsim.returned), len(self.vsim.cashbox)
+        self.devices.insert_ticket(barcode)
+        assert wait_for(
+            lambda: len(self.vsim.returned) > returned or len(self.vsim.cashbox) > stacked
+        ), f"ticket {barcode} neither stacked nor returned"
+
+    def cash_out(self) -> None:
+        """Cash out and wait until the ticket payout is settled (printed, failed or handpay)."""
+        self.machine.cash_out()
+        assert wait_for(lambda: self.devices.payout.idle), "the ticket payout never settled"
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.devices.close()
+            if self.machine.ledger is not None:
+                self.machine.close()
+
+
+def boot(
+    config: CabinetConfig,
+    *,
+    clock: Clock | None = None,
+    printer_config: PrinterConfig = FAST_PRINTER,
+    start: bool = True,
+    seed: int = 3,
+) -> Cabinet:
+    devices = CabinetDevices(
+        config, validator_config=FAST_VALIDATOR, printer_config=printer_config, sim_seed=seed
+    )
+    machine = Machine.open(config, rng=SeededRandomSource(seed), clock=clock, payout=devices.payout)
+    cab = Cabinet(config, devices, machine)
+    if start:
+        devices.start(machine)
+        assert wait_for(lambda: devices.validator is not None and devices.validator.ready), (
+            "validator never became ready"
+        )
+    return cab
+
+
+def cabinets(tmp_path: Path, **overrides: object) -> Iterator[Callable[..., Cabinet]]:
+    """A fixture body: ``make(**boot_kw)`` boots on the same ledger; all closed after."""
+    config = load_config(None, db_path=str(tmp_path / "uth.db"), **overrides)
+    made: list[Cabinet] = []
+
+    def make(**kw: object) -> Cabinet:
+        cab = boot(config, **kw)  # type: ignore[arg-type]
+        made.append(cab)
+        return cab
+
+    yield make
+    for cab in made:
+        cab.close()
+
+
+def play_rounds(m: Machine, n: int, ante: int = 500) -> None:
+    """Play ``n`` rounds, checking to the river and playing 1x (or folding)."""
+    for _ in range(n):
+        m.add_chip("ante", ante)
+        m.deal()
+        while m.snapshot().phase == MachinePhase.IN_ROUND:
+            legal = m.snapshot().legal
+            m.decide(Action.PLAY_1X if Action.PLAY_1X in legal else Action.CHECK)
+
+
+def balanced(m: Machine) -> dict:
+    report = m.ledger.verify(replay=True)
+    assert report.ok, report.problem
+    bal = balance(report.meters)
+    assert bal["balanced"], bal
+    return bal
