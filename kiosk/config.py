@@ -55,6 +55,12 @@ class CabinetConfig(BaseModel):
     #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger.ledger`): a missing
     #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
     install_marker: Path | None = None
+    #: The cabinet key that MACs the ledger (see :mod:`kiosk.ledger.key`): outside the
+    #: database's directory on a cabinet, mode 0600.  Default (demo): db_path + ".key".
+    ledger_key_path: Path | None = None
+    #: Where each commit's head is anchored (see :mod:`kiosk.ledger.anchor`): another
+    #: partition or medium on a cabinet.  Default (demo): db_path + ".anchor".
+    anchor_path: Path | None = None
     paytable: Path = PAYTABLE_DIR / "standard.toml"
     machine_number: str = "0001"
     casino_name: str = "Demo Casino"
@@ -111,6 +117,14 @@ class CabinetConfig(BaseModel):
     @property
     def marker_path(self) -> Path:
         return self.install_marker or self.db_path.with_name(self.db_path.name + ".install")
+
+    @property
+    def key_path(self) -> Path:
+        return self.ledger_key_path or self.db_path.with_name(self.db_path.name + ".key")
+
+    @property
+    def anchor_file(self) -> Path:
+        return self.anchor_path or self.db_path.with_name(self.db_path.name + ".anchor")
 
     def role_for_pin(self, pin: str) -> str | None:
         """The most privileged role whose PIN is ``pin``, or None (constant-time compares)."""

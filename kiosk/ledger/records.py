@@ -308,3 +308,5 @@ class VerifyReport:
     problem: str = ""  # the first mismatch, naming the row or meter
     meters: Mapping[str, int] | None = None
     tickets: int = 0
+    #: Whether the rows' MACs were checked with the cabinet key (else integrity only).
+    authenticated: bool = False

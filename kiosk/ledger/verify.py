@@ -1,5 +1,6 @@
-"""Verification of a whole ledger: integrity check, both hash chains, round arithmetic,
-deck commitments, optional engine replay, tickets and meters re-added from the rows."""
+"""Verification of a whole ledger: integrity check, both hash chains (and their MACs
+under the cabinet key), round arithmetic, deck commitments, optional engine replay,
+tickets and meters re-added from the rows, the protective triggers."""
 
 from __future__ import annotations
 
@@ -12,23 +13,27 @@ from typing import Any
 from engine.cards import format_cards, parse_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
-from kiosk.ledger.chain import GENESIS
+from kiosk.ledger.chain import GENESIS, UNHASHED
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
 from kiosk.ledger.records import _CARD_CODES, VerifyReport, replay_row
-from kiosk.ledger.schema import EVENT_COLUMNS, ROUND_COLUMNS
+from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.schema import EVENT_COLUMNS, PROTECTIVE_TRIGGERS, ROUND_COLUMNS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 from kiosk.ledger.view import LedgerView
 
 
 class Verifier:
     """Verifies the ledger read through ``view`` whose ``ledger_created`` event must name
-    ``ledger_id``.  Reads only: the view may be read-only."""
+    ``ledger_id``; with ``key`` every row's MAC too (the report is then ``authenticated``).
+    Reads only: the view may be read-only."""
 
-    def __init__(self, view: LedgerView, ledger_id: str) -> None:
+    def __init__(self, view: LedgerView, ledger_id: str, key: CabinetKey | None = None) -> None:
         self.view = view
         self.conn = view.conn
         self.ledger_id = ledger_id
+        self.key = key
+        self._unsigned: dict[str, tuple[int, str | None]] = {}
 
     def run(self, decks: bool = True, replay: bool = False) -> VerifyReport:
         """Check the whole ledger; never raises for a bad ledger (see ``problem``).
@@ -40,7 +45,10 @@ class Verifier:
         add up to, and the balance; the stored paytables' SHA-256; the ``tickets`` table
         rebuilt from the ticket events, and the ticket meters against it.  With ``decks`` also
         every published deck against its commitment; with ``replay`` also every settled
-        round re-played through the engine and its settlement compared.
+        round re-played through the engine and its settlement compared.  Last, every
+        protective trigger of :data:`~kiosk.ledger.schema.PROTECTIVE_TRIGGERS` must exist
+        as the schema defines it.  With the key, each row's MAC is checked right after its
+        hash.
         """
         rounds = events = 0
         try:
@@ -52,6 +60,7 @@ class Verifier:
                 if names != list(columns):
                     return VerifyReport(False, 0, 0, f"{table}: unexpected columns {names}")
 
+            self._unsigned = self._unsigned_prefix()
             problem, rounds, last_state = self._walk_chain("rounds", ROUND_COLUMNS)
             if problem:
                 return VerifyReport(False, rounds, 0, problem)
@@ -141,13 +150,41 @@ class Verifier:
             problem, tickets = self._check_tickets(stored)
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored, tickets)
+            problem = self._check_triggers()
+            if problem:
+                return VerifyReport(False, rounds, events, problem, stored, tickets)
         except sqlite3.DatabaseError as exc:
             return VerifyReport(False, rounds, events, f"SQLite: {exc} (damaged or truncated file)")
         except LedgerError as exc:
             return VerifyReport(False, rounds, events, exc.reason)
         except ValueError as exc:  # unreadable JSON or cards in a row
             return VerifyReport(False, rounds, events, f"unreadable value: {exc}")
-        return VerifyReport(True, rounds, events, "", stored, tickets)
+        return VerifyReport(True, rounds, events, "", stored, tickets, self.key is not None)
+
+    def _check_triggers(self) -> str:
+        """The first protective trigger that is missing or altered ("" if none)."""
+        have = dict(self.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+        for name, sql in PROTECTIVE_TRIGGERS.items():
+            if name not in have:
+                return f"trigger {name}: missing (dropped)"
+            if have[name] != sql:
+                return f"trigger {name}: altered (is {have[name]!r})"
+        return ""
+
+    def _unsigned_prefix(self) -> dict[str, tuple[int, str | None]]:
+        """Rows written before row MACs existed, per chain: (last such id, that row's
+        hash as the migration recorded it).  They are authenticated through the hash of
+        the first signed row after them; the migration event itself must be signed, so
+        the events prefix ends before it."""
+        found: dict[str, tuple[int, str | None]] = {}
+        for eid, detail in self.conn.execute(
+            "SELECT id, detail FROM events WHERE kind = 'schema_migrated' ORDER BY id"
+        ):
+            info = json.loads(detail)
+            if "unsigned_events" in info and not found:
+                found["events"] = (min(int(info["unsigned_events"]), eid - 1), None)
+                found["rounds"] = (int(info["unsigned_rounds"]), str(info["round_head"]))
+        return found
 
     def _check_tickets(self, meters: Mapping[str, int]) -> tuple[str, int]:
         """The ``tickets`` table against the ticket events, and the ticket meters against
@@ -190,15 +227,18 @@ class Verifier:
         return "", len(have)
 
     def _walk_chain(self, table: str, columns: Mapping[str, type]) -> tuple[str, int, str | None]:
-        """Recompute ``table``'s hash chain; returns (problem, rows walked, last row's state)."""
-        fields = ", ".join(f"'{c}', {c}" for c in sorted(columns) if c != "hash")
+        """Recompute ``table``'s hash chain (and, with the key, each row's MAC); returns
+        (problem, rows walked, last row's state)."""
+        fields = ", ".join(f"'{c}', {c}" for c in sorted(columns) if c not in UNHASHED)
         state = "state" if "state" in columns else "NULL"
         cur = self.conn.execute(
-            f"SELECT id, json_object({fields}), hash, {state} FROM {table} ORDER BY id"
+            f"SELECT id, json_object({fields}), hash, mac, {state} FROM {table} ORDER BY id"
         )
         prev, expect, last_state = GENESIS, 1, None
         sha256 = hashlib.sha256
-        for rid, text, stored, last_state in cur:
+        key = self.key
+        unsigned_to, unsigned_hash = self._unsigned.get(table, (0, None))
+        for rid, text, stored, mac, last_state in cur:
             if rid != expect:
                 return f"{table} {expect}: missing (next row is {rid})", expect - 1, last_state
             if sha256((prev + text).encode()).hexdigest() != stored:
@@ -207,6 +247,20 @@ class Verifier:
                     expect - 1,
                     last_state,
                 )
+            if key is not None and not key.check(stored, mac):
+                if mac is not None or rid > unsigned_to:
+                    return (
+                        f"{table} {rid}: MAC does not match: not written with this cabinet's "
+                        "key (forged, or recomputed without the key)",
+                        expect - 1,
+                        last_state,
+                    )
+                if rid == unsigned_to and unsigned_hash is not None and stored != unsigned_hash:
+                    return (
+                        f"{table} {rid}: not the row the migration to signed rows recorded",
+                        expect - 1,
+                        last_state,
+                    )
             prev = stored
             expect += 1
         return "", expect - 1, last_state

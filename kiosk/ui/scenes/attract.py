@@ -9,6 +9,7 @@ from typing import Any
 import pygame
 
 from engine.cards import make_card
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, pgettext
@@ -68,7 +69,7 @@ class AttractScene(Scene):
 
     def update(self, dt: float) -> None:
         self.t += dt
-        if self.snap.credits > 0 and str(self.snap.phase) != "cashout":
+        if self.snap.credits > 0 and self.snap.phase is not MachinePhase.CASHOUT:
             self.app.go("table")
 
     def _fan_surfaces(self, four: bool) -> list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]:

@@ -25,9 +25,9 @@ from kiosk.ledger.ledger import (
     canonical,
     chain_hash,
     event_effects,
-    open_or_create,
     read_marker,
 )
+from kiosk.ledger.startup import open_or_create
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
 
