@@ -1,16 +1,26 @@
 """``uth audit``: the ledger as an inspector reads it.
 
-``verify``  walk the hash chains, decks and meters (``--replay``: re-settle every round)
+``verify``  walk the hash chains and their MACs, decks, meters and triggers, and compare
+            the database with its anchor (``--replay``: re-settle every round)
 ``recall``  the last rounds (``--last 10``): cards, decisions, payouts
 ``events``  the last events
 ``meters``  the lifetime meters and the balance of credits in and out
 ``tickets`` the cash-out tickets this cabinet issued, their status and times
 ``export``  rounds, events or meters as CSV or JSON for the regulator (raw rows with
             their hashes, so the chains can be re-verified independently)
-``init``    create the ledger explicitly (``--force`` over a lost one whose marker remains)
+``init``    create the ledger explicitly, with the cabinet key if there is none yet and
+            the anchor (``--force`` over a lost one whose marker or anchor remains)
+``keygen``  create the cabinet key (mode 0600) if there is none yet
 
 Each takes ``--db PATH`` (default: the configuration's ``db_path``) and ``--json``.
-Everything except ``init`` opens the database read-only.
+Everything except ``init`` and ``keygen`` opens the database read-only.
+
+``verify`` exits 0 when the ledger is verified, authenticated with the cabinet key
+(``--key PATH``, default the configuration's ``ledger_key_path``) and not behind its
+anchor (the configuration's ``anchor_path``); 1 when a check fails; 3 when every check
+it could run passed but the key or the anchor was not available: the ledger's integrity
+was checked, not its authenticity (or not its freshness).  The text then starts with
+``OK (integrity only)`` and the JSON adds ``"not_checked"``, the reasons.
 """
 
 from __future__ import annotations
@@ -25,7 +35,10 @@ from pathlib import Path
 from engine.cards import format_cards
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config
+from kiosk.ledger.anchor import read_anchor
+from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.export import ExportFormat, export_ledger, write_export
+from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.ledger import (
     CREDITS,
     METERS,
@@ -35,13 +48,44 @@ from kiosk.ledger.ledger import (
     balance,
     read_marker,
 )
+from kiosk.ledger.startup import check_head
 from kiosk.machine.controller import money
+
+#: ``uth audit verify``: the checks that ran passed, but the key or the anchor was missing.
+EXIT_INTEGRITY_ONLY = 3
 
 
 def _db_path(args: argparse.Namespace) -> Path:
     if args.db:
         return Path(args.db)
     return load_config(args.config).db_path
+
+
+def _open_checked(args: argparse.Namespace) -> tuple[Ledger, list[str]]:
+    """The ledger opened read-only with the cabinet key, checked against its anchor
+    (:func:`kiosk.ledger.startup.check_head`); returns it with what could not be checked.
+    Raises :class:`LedgerError` (also for a configuration that cannot be read)."""
+    try:
+        config = load_config(args.config, db_path=args.db)
+    except ConfigError as exc:
+        raise LedgerError(str(exc)) from None
+    not_checked = []
+    key = None
+    try:
+        key = CabinetKey.load(Path(args.key) if args.key else config.key_path)
+    except KeyFileError as exc:
+        not_checked.append(f"authenticity: {exc.reason}")
+    ledger = Ledger.open(config.db_path, readonly=True, key=key)
+    anchor: Path | None = config.anchor_file
+    if anchor is not None and not anchor.exists():
+        not_checked.append(f"freshness: no anchor at {anchor}")
+        anchor = None
+    try:
+        check_head(ledger, anchor)
+    except LedgerError:
+        ledger.close()
+        raise
+    return ledger, not_checked
 
 
 def _open(args: argparse.Namespace) -> Ledger:
@@ -82,32 +126,52 @@ def _with_ledger(
 
 
 # -- verify ------------------------------------------------------------------------------
-@_with_ledger(1)
-def cmd_verify(args: argparse.Namespace, ledger: Ledger) -> int:
-    report = ledger.verify(replay=args.replay)
+def cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        ledger, not_checked = _open_checked(args)
+    except LedgerCorruptError as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": exc.reason, "problem": exc.reason}))
+        else:
+            print(f"FAILED: {exc.reason}")
+        return 1
+    except LedgerError as exc:
+        return _fail(args, exc.reason, 1)
+    try:
+        report = ledger.verify(replay=args.replay)
+    finally:
+        ledger.close()
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "ok": report.ok,
-                    "rounds": report.rounds,
-                    "events": report.events,
-                    "problem": report.problem,
-                    "replayed": args.replay,
-                }
-            )
-        )
+        out = {
+            "ok": report.ok,
+            "rounds": report.rounds,
+            "events": report.events,
+            "problem": report.problem,
+            "replayed": args.replay,
+        }
+        if not_checked:
+            out["not_checked"] = not_checked
+        print(json.dumps(out))
     elif report.ok:
-        what = "chains, decks, meters, tickets" + (
-            " and replayed settlements" if args.replay else ""
-        )
-        print(
-            f"OK: {report.rounds} rounds, {report.events} events and {report.tickets} tickets "
-            f"verified ({what})"
-        )
+        checks = ["chains", "MACs", "anchor", "decks", "meters", "tickets", "triggers"]
+        if not report.authenticated:
+            checks.remove("MACs")
+        if any(n.startswith("freshness") for n in not_checked):
+            checks.remove("anchor")
+        what = ", ".join(checks) + (" and replayed settlements" if args.replay else "")
+        counts = f"{report.rounds} rounds, {report.events} events and {report.tickets} tickets"
+        if not_checked:
+            print(
+                f"OK (integrity only): {counts} verified ({what}); NOT checked: "
+                + "; ".join(not_checked)
+            )
+        else:
+            print(f"OK: {counts} verified ({what})")
     else:
         print(f"FAILED: {report.problem}")
-    return 0 if report.ok else 1
+    if not report.ok:
+        return 1
+    return EXIT_INTEGRITY_ONLY if not_checked else 0
 
 
 # -- recall ------------------------------------------------------------------------------
@@ -262,25 +326,37 @@ def cmd_init(args: argparse.Namespace) -> int:
         table = load_paytable(config.paytable)
     except (ConfigError, PaytableError) as exc:
         return _fail(args, str(exc))
-    marker = config.marker_path
+    marker, anchor = config.marker_path, config.anchor_file
     old = read_marker(marker)
+    try:
+        anchored = read_anchor(anchor)
+    except LedgerError:
+        anchored = None
+        old = old or {"ledger_id": f"(unreadable anchor {anchor})"}
+    if old is None and anchored is not None:
+        old = {"ledger_id": anchored.ledger_id, "created_at": ""}
     if config.db_path.exists():
         return _fail(args, f"ledger {config.db_path} already exists; it is never overwritten")
     if old is not None and not args.force:
         return _fail(
             args,
-            f"the install marker {marker} names ledger {old.get('ledger_id')}: the old "
-            "ledger is missing. Restore it, or pass --force to start a new ledger",
+            f"the install marker {marker} or the anchor {anchor} names ledger "
+            f"{old.get('ledger_id')}: the old ledger is missing. Restore it, or pass --force "
+            "to start a new ledger",
         )
-    if old is not None:
-        marker.replace(marker.with_name(marker.name + ".replaced"))
+    for stale in (marker, anchor) if old is not None else ():
+        if stale.exists():
+            stale.replace(stale.with_name(stale.name + ".replaced"))
     try:
+        key, _ = CabinetKey.load_or_create(config.key_path)
         ledger = Ledger.create(
             config.db_path,
             paytable=table,
             machine_number=config.machine_number,
             casino_name=config.casino_name,
             marker=marker,
+            key=key,
+            anchor=anchor,
         )
     except LedgerError as exc:
         return _fail(args, exc.reason)
@@ -302,6 +378,21 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- keygen ------------------------------------------------------------------------------------
+def cmd_keygen(args: argparse.Namespace) -> int:
+    try:
+        path = load_config(args.config, db_path=args.db).key_path
+        key, created = CabinetKey.load_or_create(path)
+    except (ConfigError, LedgerError) as exc:
+        return _fail(args, str(exc))
+    if args.json:
+        print(json.dumps({"ok": True, "key": str(path), "created": created}))
+    else:
+        done = "created" if created else "kept the existing"
+        print(f"{done} cabinet key {path} (fingerprint {key.fingerprint})")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "audit", help="ledger audit: verify, recall, events, meters, tickets, export, init"
@@ -320,6 +411,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument(
         "--replay", action="store_true", help="also re-settle every round with the engine"
     )
+    q.add_argument("--key", help="cabinet key file (default: the configuration's ledger_key_path)")
     q.set_defaults(func=cmd_verify)
     q = common("recall", "the last rounds: cards, decisions, payouts")
     q.add_argument("--last", type=int, default=10)
@@ -347,3 +439,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--paytable", help="paytable in force (default: the configuration's)")
     q.add_argument("--force", action="store_true", help="start a new ledger over a lost one")
     q.set_defaults(func=cmd_init)
+    q = common("keygen", "create the cabinet key (mode 0600) if there is none")
+    q.set_defaults(func=cmd_keygen)

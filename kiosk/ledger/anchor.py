@@ -121,8 +121,7 @@ def check_anchor(
         )
     if anchor.machine_number != db.machine_number:
         raise LedgerCorruptError(
-            f"names machine {anchor.machine_number!r}, the database machine "
-            f"{db.machine_number!r}",
+            f"names machine {anchor.machine_number!r}, the database machine {db.machine_number!r}",
             where,
         )
     if db.seq < anchor.seq or db.events < anchor.events or db.rounds < anchor.rounds:

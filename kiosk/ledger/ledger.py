@@ -68,6 +68,7 @@ from kiosk.ledger.schema import (
     ROUND_COLUMNS,
     SCHEMA_VERSION,
     check_version,
+    lacks_row_macs,
     upgrade,
 )
 from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
@@ -234,12 +235,10 @@ class Ledger(LedgerView):
         ledger.key = key
         ledger.meta = {"ledger_id": ledger_id, "machine_number": machine_number}
         with ledger.transaction():
-            for migrate in MIGRATIONS:
-                migrate(ledger.db)
+            upgrade(ledger.db, 0)
             ledger.conn.executemany(
                 "INSERT INTO meta (key, value) VALUES (?, ?)",
                 [
-                    ("schema_version", str(SCHEMA_VERSION)),
                     ("ledger_id", ledger_id),
                     ("created_at", created),
                     ("machine_number", machine_number),
@@ -284,7 +283,10 @@ class Ledger(LedgerView):
         self.meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         version = int(self.meta.get("schema_version", "0") or 0)
         check_version(self.path, version, migrate)
-        if version < SCHEMA_VERSION:
+        unsigned = "events" in tables and lacks_row_macs(self.db)
+        if unsigned and not migrate:
+            raise LedgerError(f"{self.path} predates row MACs; open it read-write to migrate")
+        if version < SCHEMA_VERSION or unsigned:
             with self.transaction():
                 upgrade(self.db, version)
             self.meta["schema_version"] = str(SCHEMA_VERSION)
@@ -308,9 +310,9 @@ class Ledger(LedgerView):
             self._round_id, self._round_head = last["id"], last["hash"]
             self._round_prev = rows[1]["hash"] if len(rows) > 1 else GENESIS
             self._open_row = last if last["state"] == "open" else None
-        if version < SCHEMA_VERSION and migrate:
+        if version < SCHEMA_VERSION or unsigned:
             detail: dict[str, Any] = {"old": version, "new": SCHEMA_VERSION}
-            if version < 3:  # the rows so far carry no MAC
+            if unsigned:  # the rows so far carry no MAC
                 detail.update(unsigned_events=self._event_id, unsigned_rounds=self._round_id)
                 detail.update(round_head=self._round_head)
             self.migrated = True
@@ -332,24 +334,19 @@ class Ledger(LedgerView):
 
     def head(self) -> Head:
         """The ledger's head after the last commit, MAC'd with the key if it has one."""
+        meta = self.meta
+        ids = (meta.get("ledger_id", ""), meta.get("machine_number", ""))
         return Head(
-            seq=self._seq,
-            ledger_id=self.meta.get("ledger_id", ""),
-            machine_number=self.meta.get("machine_number", ""),
-            events=self._event_id,
-            event_head=self._event_head,
-            rounds=self._round_id,
-            round_head=self._round_head,
+            self._seq, *ids, self._event_id, self._event_head, self._round_id, self._round_head
         ).signed(self.key)
 
     def attach_anchor(self, anchor: Path, write: bool) -> None:
         """Keep ``anchor`` up to date from now on (read-write only); ``write``: bring it up
         to date now."""
-        if self.readonly:
-            return
-        self.anchor = anchor
-        if write:
-            self._write_anchor()
+        if not self.readonly:
+            self.anchor = anchor
+            if write:
+                self._write_anchor()
 
     def _write_head(self) -> None:
         """Inside the outermost transaction: the next head into ``meta``."""

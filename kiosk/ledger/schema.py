@@ -41,7 +41,7 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.meters import CREDITS, METERS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 2
 
 
 ROUND_COLUMNS: dict[str, type] = {
@@ -149,7 +149,12 @@ def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
         )
 
 
-def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
+def lacks_row_macs(db: sqlite_utils.Database) -> bool:
+    """Whether the chains predate row MACs (no ``mac`` column yet)."""
+    return "mac" not in {r[1] for r in db.execute("PRAGMA table_info(events)")}
+
+
+def _add_row_macs(db: sqlite_utils.Database) -> None:
     """Add the row MAC to both chains.  Rows written before carry none; the first signed
     row of each chain authenticates them through its hash (see :mod:`kiosk.ledger.chain`)."""
     db.execute("ALTER TABLE rounds ADD COLUMN mac TEXT")
@@ -166,7 +171,7 @@ PROTECTIVE_TRIGGERS: dict[str, str] = {
 }
 
 #: MIGRATIONS[v] takes a database at schema version v to v + 1.
-MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
+MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -183,10 +188,12 @@ def check_version(path: Path, version: int, migrate: bool) -> None:
 
 
 def upgrade(db: sqlite_utils.Database, version: int) -> None:
-    """Take a database at schema ``version`` to :data:`SCHEMA_VERSION` (inside the
-    caller's transaction)."""
+    """Take a database at schema ``version`` to :data:`SCHEMA_VERSION` and add the row
+    MAC columns if missing (inside the caller's transaction)."""
     for v in range(version, SCHEMA_VERSION):
         MIGRATIONS[v](db)
+    if lacks_row_macs(db):
+        _add_row_macs(db)
     db.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
         (str(SCHEMA_VERSION),),

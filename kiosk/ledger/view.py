@@ -114,7 +114,6 @@ class LedgerView:
             is not None
         )
 
-
     def paytable(self, sha256: str) -> Paytable:
         row = self.conn.execute(
             "SELECT toml, source FROM paytables WHERE sha256 = ?", (sha256,)
@@ -132,7 +131,6 @@ class LedgerView:
                 "stored paytable text does not match its SHA-256", f"paytables {sha256}"
             )
         return table
-
 
     # -- reading ----------------------------------------------------------------------------------
     def iter_round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> Iterator[dict[str, Any]]:

@@ -222,6 +222,8 @@ class Machine:
                 paytable=lambda: load_paytable(config.paytable),
                 machine_number=config.machine_number,
                 casino_name=config.casino_name,
+                key_path=config.key_path,
+                anchor_path=config.anchor_file,
             )
             # decks are in the chained rows; audit re-checks them
             report = ledger.verify(decks=False)

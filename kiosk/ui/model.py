@@ -1,8 +1,8 @@
-"""The screens' window on the controller: the latest snapshot, and calls that may be refused.
+"""The screens' window on the controller: the latest snapshot, and commands that may be refused.
 
 The controller may notify from a device thread; :class:`Model` only records that a new
 snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
-call (:class:`kiosk.machine.errors.MachineError`) becomes a :class:`Note` in the player's
+command (:class:`kiosk.machine.errors.MachineError`) becomes a :class:`Note` in the player's
 language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
 the controller's own ``reason`` (English, for operators and logs) is kept beside it.
 """
@@ -66,20 +66,7 @@ class Model:
         self.version += 1
         return True
 
-    # -- calls --------------------------------------------------------------------
-    def call(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call the controller; on refusal set :attr:`note` and return ``None``.
-
-        Returns the controller's result, or ``True`` when it returns nothing."""
-        try:
-            result = getattr(self.machine, method)(*args, **kwargs)
-        except MachineError as exc:
-            self.error(exc)
-            self.refresh(force=True)
-            return None
-        self.refresh(force=True)
-        return True if result is None else result
-
+    # -- commands -------------------------------------------------------------------
     def send(self, command: Command) -> Any:
         """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
         :class:`MachineError`) set :attr:`note` and return ``None``.

@@ -7,6 +7,8 @@ from typing import Any
 
 import pygame
 
+from engine.maths.cache import cached_rtp
+from engine.uth.paytable import Paytable
 from kiosk.ui import theme
 from kiosk.ui.i18n import _, category_name, pgettext
 from kiosk.ui.scenes.base import Scene
@@ -14,21 +16,15 @@ from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.widgets import Button
 
 
-def rtp_figures(paytable: Any) -> dict[str, float]:
-    """RTP percentages from ``engine.maths.par.cached_rtp(paytable)`` if that exists, else {}.
+def rtp_figures(paytable: Paytable) -> dict[str, float]:
+    """RTP percentages from the PAR cache (:func:`engine.maths.cache.cached_rtp`), or {}
+    when the cache does not know the table (or cannot be read).
 
     Keys mentioning ``trips`` are the Trips bet, the others the main bets.  Fractions
     (<= 2) are read as ratios, larger numbers as percentages."""
     try:
-        from engine.maths import par  # type: ignore[attr-defined]
-    except Exception:  # the maths module is optional
-        return {}
-    fn = getattr(par, "cached_rtp", None)
-    if fn is None:
-        return {}
-    try:
-        figures = fn(paytable) or {}
-    except Exception:
+        figures = cached_rtp(paytable) or {}
+    except Exception:  # noqa: BLE001 - an unreadable cache shows no figures
         return {}
     out = {}
     for k, v in dict(figures).items():

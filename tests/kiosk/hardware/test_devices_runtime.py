@@ -9,6 +9,7 @@ from support.tito_helpers import boot, cabinets, wait_for
 
 from kiosk.cli import main as uth
 from kiosk.config import ConfigError, load_config
+from kiosk.machine.commands import CashOut
 from kiosk.ui.demo import DemoDevices, DemoSimulators
 from kiosk.ui.model import Model
 
@@ -85,7 +86,7 @@ def test_demo_keys_go_through_the_simulators(cabinet):
     assert demo.insert_bill(2000)  # into the ID-003 simulator, credited by the driver
     assert wait_for(lambda: cab.machine.credits == 2000)
     assert wait_for(lambda: cab.vsim.cashbox) and cab.machine.ledger.meters["bill.2000"] == 1
-    assert model.call("cash_out")
+    assert model.send(CashOut())
     assert wait_for(lambda: demo.poll() is not None)
     ticket = demo.last_ticket
     assert ticket.barcode == cab.devices.printed_barcodes()[-1] and ticket.amount == 2000

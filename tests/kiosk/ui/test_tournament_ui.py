@@ -240,7 +240,7 @@ def copy_files(src: Path, dst: Path) -> None:
     for p in src.iterdir():
         if p.name.endswith(".lock"):
             continue
-        shutil.copyfile(p, dst / p.name)
+        shutil.copy(p, dst / p.name)  # the same bytes and permissions
 
 
 def test_power_cut_mid_hand_then_continue_from_the_title_screen(cabinet, tmp_path):

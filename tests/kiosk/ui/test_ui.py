@@ -9,8 +9,6 @@ and 1920x1080 go to test-artifacts/screens/ (gitignored).
 from __future__ import annotations
 
 import os
-import sys
-import types
 from pathlib import Path
 
 import pygame
@@ -399,9 +397,11 @@ def test_operator_login_roles_and_refused_paytable_change(kiosk):
 
 def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypatch):
     # The PAR cache's answer (the maths is tested in tests/engine): every table proven.
-    proven = types.ModuleType("engine.maths.par")
-    proven.cached_rtp = lambda table: {"main_total": 0.9947, "trips": 0.965}
-    monkeypatch.setitem(sys.modules, "engine.maths.par", proven)
+    def proven(table):
+        return {"main_total": 0.9947, "trips": 0.965}
+
+    monkeypatch.setattr("kiosk.machine.settings.cached_rtp", proven)
+    monkeypatch.setattr("kiosk.ui.scenes.paytable.cached_rtp", proven)
     k = kiosk()
     k.key("f12")
     for d in "3333":
