@@ -2,7 +2,8 @@
 
 Counts consecutive failed exchanges (bad CRC, garbage, partial frames, silence).  At
 ``threshold`` failures in a row it reports a ``comm_error`` event once (a tilt); the
-first good exchange after that reports it cleared.
+first good exchange after that reports it cleared.  A port that vanished (the OS failed
+it) is a failure that reports ``comm_error`` at once, whatever the count.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ class CommHealth:
             self._emit(
                 EventKind.COMM_ERROR, f"{self.consecutive_failures} consecutive {self._what}"
             )
+
+    def port_lost(self, detail: str) -> None:
+        """The port itself failed (``detail`` says how): one failure that raises
+        ``comm_error`` now, not at the threshold."""
+        self.consecutive_failures = max(self.consecutive_failures + 1, self.threshold)
+        if not self.lost:
+            self.lost = True
+            self._emit(EventKind.COMM_ERROR, detail)
 
     def success(self) -> None:
         """One good exchange; clears ``comm_error`` if it was raised."""

@@ -11,23 +11,34 @@ protocol.  The poller owns:
 * the polling thread, its stop event and its interval (seconds);
 * the exception policy: the poll function may raise; an exception of a type in
   ``reported`` was already turned into an event by the driver and is ignored, any other is
-  logged with its traceback; the loop never dies.
+  logged with its traceback; the loop never dies;
+* the port's disappearance: an OS error on a read, a write or a buffer query (EIO, the
+  device node gone) closes the port, is logged once and reported to the driver's
+  ``on_lost``; :meth:`SerialPoller.recover` then reopens it on the back-off of
+  :mod:`devices.port_loss`.  While the port is lost, reads and writes fail at once without
+  touching the OS and without logging.
 """
 
 from __future__ import annotations
 
 import logging
+import termios
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, Self
 
 import serial
 
+from devices.port_loss import PortLoss, ReopenPolicy
 from devices.serialport import open_serial
 
 #: serial read timeout (seconds) of every driver's port
 READ_SLICE = 0.01
+
+#: what pyserial and the OS raise when a port fails (``termios.error`` is no OSError)
+PORT_ERRORS: tuple[type[Exception], ...] = (serial.SerialException, OSError, termios.error)
 
 #: how long (seconds) :meth:`SerialPoller.stop` waits for the thread to end
 _JOIN_TIMEOUT = 5.0
@@ -39,13 +50,15 @@ class PortOptions:
 
     ``baudrate`` and ``parity`` are the line settings; ``wait_first`` makes the thread wait
     one interval before its first poll (for a driver whose ``open`` already talked to the
-    device); ``reported`` are the exception types the loop ignores.
+    device); ``reported`` are the exception types the loop ignores; ``reopen`` is the
+    back-off of reopen attempts after the port was lost.
     """
 
     baudrate: int = 9600
     parity: str = serial.PARITY_EVEN
     wait_first: bool = False
     reported: tuple[type[Exception], ...] = ()
+    reopen: ReopenPolicy = ReopenPolicy()
 
 
 class PollingConfig(Protocol):
@@ -67,7 +80,9 @@ class SerialPoller:
     seconds.
 
     ``config.device_name`` prefixes log lines; the thread is named ``protocol-device_name``.
-    The port is opened by :meth:`open` only; :meth:`start` does not open it.
+    The port is opened by :meth:`open` (and, once lost, by :meth:`recover`); :meth:`start`
+    does not open it.  ``on_lost(detail)`` is called, with the lock held, each time the
+    port is lost; ``detail`` names the port and the error.
     """
 
     def __init__(
@@ -79,6 +94,7 @@ class SerialPoller:
         protocol: str,
         log: logging.Logger,
         options: PortOptions = PortOptions(),
+        on_lost: Callable[[str], None] | None = None,
     ) -> None:
         self.path = path
         self.name = config.device_name
@@ -88,7 +104,9 @@ class SerialPoller:
         self._thread_name = f"{protocol}-{self.name}"
         self._log = log
         self._options = options
+        self._on_lost = on_lost
         self._serial: serial.Serial | None = None
+        self._loss: PortLoss | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -99,55 +117,137 @@ class SerialPoller:
         """True while the port is open."""
         return self._serial is not None
 
+    @property
+    def lost(self) -> bool:
+        """True from the failure that closed the port until it is open again."""
+        return self._loss is not None
+
     def open(self) -> bool:
-        """Open the port and drop any stale input; True if it was closed before."""
+        """Open the port and drop any stale input; True if it was closed before.  Raises
+        what pyserial raises when the port cannot be opened."""
         with self.lock:
             if self._serial is not None:
                 return False
-            options = self._options
-            self._serial = open_serial(
-                self.path, baudrate=options.baudrate, parity=options.parity, timeout=READ_SLICE
+            self._serial = self._open_port()
+            self._loss = None
+            return True
+
+    def recover(self) -> bool:
+        """Reopen a lost port once its back-off has elapsed; True when the port is open.
+
+        Never raises: a failed attempt schedules the next one (logged only when its reason
+        changes).  A port never opened, or closed by :meth:`close`, stays closed.
+        """
+        with self.lock:
+            if self._serial is not None:
+                return True
+            loss, now = self._loss, time.monotonic()
+            if loss is None or not loss.due(now):
+                return False
+            try:
+                self._serial = self._open_port()
+            except PORT_ERRORS as exc:
+                if loss.failed(str(exc), now):
+                    self._log.info("%s: %s not back yet: %s", self.name, self.path, exc)
+                return False
+            self._loss = None
+            self._log.warning(
+                "%s: port %s reopened after %.1f s (%d failed attempts)",
+                self.name,
+                self.path,
+                loss.absent_for(now),
+                loss.attempts,
             )
-            self._serial.reset_input_buffer()
             return True
 
     def close(self) -> None:
-        """Stop the thread and close the port."""
+        """Stop the thread and close the port (a lost port is no longer reopened)."""
         self.stop()
         with self.lock:
+            self._loss = None
             if self._serial is not None:
-                self._serial.close()
+                _close_quietly(self._serial)
                 self._serial = None
 
     def write(self, data: bytes) -> bool:
-        """Send ``data`` and flush; False (logged) if the port refused it."""
-        port = self._port()
-        try:
-            port.write(data)
-            port.flush()
-        except (serial.SerialException, OSError) as exc:
-            self._log.warning("%s: write failed: %s", self.name, exc)
-            return False
-        return True
+        """Send ``data`` and flush; False if the port refused it (a write timeout is
+        logged, any other failure loses the port)."""
+        with self.lock:
+            port = self._live_port()
+            if port is None:
+                return False
+            try:
+                port.write(data)
+                port.flush()
+            except serial.SerialTimeoutException as exc:
+                self._log.warning("%s: write failed: %s", self.name, exc)
+                return False
+            except PORT_ERRORS as exc:
+                self._lose("write", exc)
+                return False
+            return True
 
     def read_some(self) -> bytes | None:
-        """What arrives within one read slice (maybe nothing); None (logged) on a read error."""
-        port = self._port()
-        try:
-            return bytes(port.read(max(1, port.in_waiting)))
-        except (serial.SerialException, OSError) as exc:
-            self._log.warning("%s: read failed: %s", self.name, exc)
-            return None
+        """What arrives within one read slice (maybe nothing); None when the port failed
+        (it is then lost) or is lost."""
+        with self.lock:
+            port = self._live_port()
+            if port is None:
+                return None
+            try:
+                return bytes(port.read(max(1, port.in_waiting)))
+            except PORT_ERRORS as exc:
+                self._lose("read", exc)
+                return None
 
     def drain(self) -> bytes:
-        """Every byte already waiting in the input buffer, without waiting for more."""
-        port = self._port()
-        waiting = port.in_waiting
-        return bytes(port.read(waiting)) if waiting else b""
+        """Every byte already waiting in the input buffer, without waiting for more
+        (nothing when the port failed or is lost)."""
+        with self.lock:
+            port = self._live_port()
+            if port is None:
+                return b""
+            try:
+                waiting = port.in_waiting
+                return bytes(port.read(waiting)) if waiting else b""
+            except PORT_ERRORS as exc:
+                self._lose("drain", exc)
+                return b""
 
-    def _port(self) -> serial.Serial:
-        assert self._serial is not None, "open() first"
+    def _open_port(self) -> serial.Serial:
+        options = self._options
+        port = open_serial(
+            self.path, baudrate=options.baudrate, parity=options.parity, timeout=READ_SLICE
+        )
+        try:
+            port.reset_input_buffer()
+        except PORT_ERRORS:
+            _close_quietly(port)
+            raise
+        return port
+
+    def _live_port(self) -> serial.Serial | None:
+        """The open port; None while it is lost."""
+        if self._serial is None:
+            assert self._loss is not None, "open() first"
         return self._serial
+
+    def _lose(self, what: str, exc: Exception) -> None:
+        """The port failed: close it, log once, tell the driver, start the back-off."""
+        port, self._serial = self._serial, None
+        if port is not None:
+            _close_quietly(port)
+        reason = f"{what} failed: {exc}"
+        self._loss = PortLoss(reason, self._options.reopen, time.monotonic())
+        self._log.warning(
+            "%s: port %s lost (%s); closed, reopening every %.1f s",
+            self.name,
+            self.path,
+            reason,
+            self._options.reopen.longest,
+        )
+        if self._on_lost is not None:
+            self._on_lost(f"port {self.path} lost: {reason}")
 
     # ------------------------------------------------------------------ thread
 
@@ -224,3 +324,10 @@ class PolledDriver:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _close_quietly(port: serial.Serial) -> None:
+    try:
+        port.close()
+    except PORT_ERRORS:
+        pass

@@ -9,6 +9,7 @@ set -euo pipefail
 PREFIX=/opt/uth
 CONF_DIR=/etc/uth
 STATE_DIR=/var/lib/uth
+KEY_DIR=/etc/uth/key
 SERVICE=uth-kiosk.service
 START=1
 
@@ -60,6 +61,7 @@ if [ ! -f "$CONF_DIR/cabinet.toml" ]; then
 # Cabinet configuration (see kiosk/config.py).  Change the PINs before going live:
 # store them as "sha256:<hex>" (printf %s 1234 | sha256sum).
 db_path = "$STATE_DIR/uth.db"
+ledger_key_path = "$KEY_DIR/ledger.key"
 paytable = "$PREFIX/paytables/standard.toml"
 machine_number = "0001"
 casino_name = "Demo Casino"
@@ -73,6 +75,11 @@ chmod 0640 "$CONF_DIR/cabinet.toml"
 
 echo "== ledger directory $STATE_DIR"
 install -d -o uth -g uth -m 0750 "$STATE_DIR"
+
+echo "== cabinet key in $KEY_DIR (outside the ledger directory, readable by uth only)"
+# The key MACs every ledger row; it is created once and never replaced.
+install -d -o uth -g uth -m 0700 "$KEY_DIR"
+runuser -u uth -- "$PREFIX/.venv/bin/uth" audit keygen --config "$CONF_DIR/cabinet.toml"
 
 echo "== exact RTP of the shipped paytables (once; minutes on a Pi)"
 # The controller refuses a paytable whose RTP is not known; the PAR cache lives in the

@@ -16,6 +16,11 @@ Communication is "send, read one frame, retry" (:mod:`devices.id003.link`);
 ``comm_error_threshold`` consecutive failures raise a ``comm_error`` event that is cleared
 by the next good exchange.  Nothing on the wire can crash the poll loop.
 
+A port that vanishes (EIO, the cable pulled: :mod:`devices.polling`) raises ``comm_error``
+at once and ends an escrow cycle not yet credited with ``escrow_aborted("port_lost")``;
+the polls then reopen the port on a back-off, and once it is back the unit is reset and
+configured again and the first good exchange clears ``comm_error``.
+
 Threading: :meth:`BillValidator.start` runs the poll loop in a thread
 (:class:`~devices.polling.SerialPoller`) and every host callback is made from that thread.
 Tests and tools may instead call :meth:`poll_once`.
@@ -76,7 +81,15 @@ class BillValidator(PolledDriver):
         self.config = cfg = config or ValidatorConfig()
         options = PortOptions(parity=serial.PARITY_EVEN)
         super().__init__(
-            SerialPoller(port, self._poll, cfg, protocol="id003", log=log, options=options)
+            SerialPoller(
+                port,
+                self._poll,
+                cfg,
+                protocol="id003",
+                log=log,
+                options=options,
+                on_lost=self._port_lost,
+            )
         )
         self._host = host
         health = CommHealth(cfg.comm_error_threshold, self._emit, f"failed exchanges with {port}")
@@ -153,8 +166,11 @@ class BillValidator(PolledDriver):
         return reply.data.decode("ascii", errors="replace").strip()
 
     def poll_once(self) -> Status | int | None:
-        """Send one STATUS REQUEST and act on the answer; returns the status (None if none)."""
+        """Send one STATUS REQUEST and act on the answer; returns the status (None if none,
+        or while a lost port cannot be reopened yet)."""
         with self._poller.lock:
+            if self._poller.lost and not self._poller.recover():
+                return None
             self.open()
             frame = self._link.transact(Command.STATUS_REQUEST)
             if frame is None:
@@ -170,6 +186,14 @@ class BillValidator(PolledDriver):
         report_event(
             self._host, self.config.device_name, kind, detail, log=log, active=active, code=code
         )
+
+    def _port_lost(self, detail: str) -> None:
+        """The port vanished: tilt now, abort the escrow in flight, start over when back."""
+        self._link.port_lost(detail)
+        self._escrow.interrupted("port_lost")
+        self._last_status = None
+        self._needs_reset = True
+        self._needs_config = True
 
     # ------------------------------------------------------------------ status handling
 

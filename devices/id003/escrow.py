@@ -92,6 +92,14 @@ class EscrowCycles:
         )
         self._ask(self._host.escrow_aborted, cycle.transaction_id, reason, default=None)
 
+    def interrupted(self, reason: str) -> None:
+        """Communication with the validator broke off (its port vanished).  A cycle not yet
+        credited ends now with ``escrow_aborted(reason)``: whatever the validator reports
+        when it is back, that note is never credited.  A credited cycle is kept, so a VEND
+        VALID repeated after the reconnection is recognised and not credited again."""
+        if self.credited_transaction is None:
+            self.close(reason)
+
     def escrow(self, data: bytes) -> None:
         """The validator holds a note or ticket with escrow ``data``: decide and answer."""
         cycle = self._cycle

@@ -3,7 +3,8 @@
 A response that is garbled (bad CRC, bad length, noise, partial) or missing is logged and
 the command resent, up to ``max_retries`` times; each failed attempt counts towards the
 link's :class:`~devices.comm_health.CommHealth`.  Bytes nobody asked for are discarded
-(and counted) before every command.
+(and counted) before every command.  While the port is lost every attempt fails at once,
+unlogged (the loss itself was logged and reported).
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ class Id003Link:
         """True while a ``comm_error`` stands."""
         return self._health.lost
 
+    def port_lost(self, detail: str) -> None:
+        """The port vanished: drop any partial frame and raise ``comm_error`` now."""
+        self._decoder.reset()
+        self._health.port_lost(detail)
+
     def transact(self, command: Command, data: bytes = b"") -> Frame | None:
         """Send ``command`` and return the validator's answer, retrying garbled exchanges."""
         request = encode_frame(command, data)
@@ -74,7 +80,8 @@ class Id003Link:
             return self._poller.write(request)
 
         def resending(attempt: int) -> None:
-            self._log.info("%s: resending %s (attempt %d)", name, what, attempt + 1)
+            if self._poller.is_open:
+                self._log.info("%s: resending %s (attempt %d)", name, what, attempt + 1)
 
         return self._health.exchange(self._attempts, send, lambda: self._reply(what), resending)
 

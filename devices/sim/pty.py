@@ -19,6 +19,10 @@ class PtyDevice:
     ``.port`` is the slave path the driver opens.  The slave descriptor stays open for the
     simulator's lifetime so the driver may close and reopen the port.  Use as a context
     manager, or call :meth:`start` / :meth:`stop`.
+
+    :meth:`stop` is also the pulled cable: it closes the pty, so the driver's next read or
+    write fails with EIO and the slave path disappears.  It may be called from the
+    simulator's own thread (an ``on_state`` action, a scenario reacting to input).
     """
 
     #: how often (seconds) the thread wakes up when nothing arrives
@@ -33,6 +37,7 @@ class PtyDevice:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._silent_until = 0.0
+        self._unplug_on_input = False
         self.bytes_in = 0
         self.bytes_out = 0
 
@@ -46,11 +51,12 @@ class PtyDevice:
         return self
 
     def stop(self) -> None:
-        """Stop serving and close both ends of the pty."""
+        """Stop serving and close both ends of the pty (safe from the simulator thread)."""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5.0)
-            self._thread = None
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5.0)
+        self._thread = None
         for fd in (self._master, self._slave):
             try:
                 os.close(fd)
@@ -67,6 +73,11 @@ class PtyDevice:
     def go_silent(self, milliseconds: float) -> None:
         """Ignore everything received (and answer nothing) for ``milliseconds``."""
         self._silent_until = time.monotonic() + milliseconds / 1000.0
+
+    def unplug_on_next_input(self) -> None:
+        """Close the pty (:meth:`stop`) when the driver next sends anything, without
+        answering: the cable is pulled in the middle of an exchange."""
+        self._unplug_on_input = True
 
     @property
     def silent(self) -> bool:
@@ -110,6 +121,9 @@ class PtyDevice:
                         time.sleep(self.tick)
                         continue
                     return
+            if data and self._unplug_on_input:
+                self.stop()
+                return
             with self.lock:
                 try:
                     if data:

@@ -11,12 +11,19 @@ VALIDATION DONE.  The result says which of three things happened:
 * ``PRINTED`` -- validation done was seen (a later fault does not undo it);
 * ``NOT_PRINTED`` -- nothing was sent (busy, fault, no answer), or the job stopped before
   the validation number (paper out, jam, head up, chassis open, failure mid-print);
-* ``UNKNOWN`` -- we cannot tell (comms lost mid-job, printer reset mid-job, timeout).  The
-  controller must then treat the validation number as void and settle by handpay, never by
-  a reprint with a new number, so the cash-out is never paid twice.
+* ``UNKNOWN`` -- we cannot tell (comms lost mid-job, the port vanished mid-job, printer
+  reset mid-job, timeout).  The controller must then treat the validation number as void
+  and settle by handpay, never by a reprint with a new number, so the cash-out is never
+  paid twice.
 
 Faults become :class:`~devices.host.DeviceEvent` s: paper low is a warning; paper out, head
 up, jam, chassis open, hardware failures, comm loss are tilts; busy means wait.
+
+A port that vanishes (EIO, the cable pulled: :mod:`devices.polling`) raises ``comm_error``
+at once and ends a job in progress as ``UNKNOWN`` (or ``PRINTED`` if validation done was
+already seen) without waiting for the print timeout.  Status requests (the monitoring
+thread's polls) then reopen the port on a back-off; once it is back the first status
+clears ``comm_error`` and the layout is defined again.
 """
 
 from __future__ import annotations
@@ -118,7 +125,15 @@ class TicketPrinter(PolledDriver):
             reported=(PrinterLayoutError,),
         )
         super().__init__(
-            SerialPoller(port, self._poll, cfg, protocol="tcl", log=log, options=options)
+            SerialPoller(
+                port,
+                self._poll,
+                cfg,
+                protocol="tcl",
+                log=log,
+                options=options,
+                on_lost=self._port_lost,
+            )
         )
         self._events = events
         self._lock = self._poller.lock
@@ -147,6 +162,12 @@ class TicketPrinter(PolledDriver):
             status = self.status()
             if status is not None and not self._layout_defined:
                 self.define_layout()
+
+    def _port_lost(self, detail: str) -> None:
+        """The port vanished: tilt now; the layout is defined again when it is back."""
+        self._buf.clear()
+        self._layout_defined = False
+        self._comm.port_lost(detail)
 
     # ------------------------------------------------------------------ properties
 
@@ -218,8 +239,11 @@ class TicketPrinter(PolledDriver):
     # ------------------------------------------------------------------ status
 
     def status(self) -> PrinterStatus | None:
-        """Ask the status (ENQ), retrying garbled answers; report fault changes as events."""
+        """Ask the status (ENQ), retrying garbled answers; report fault changes as events.
+        None when no answer came, or while a lost port cannot be reopened yet."""
         with self._lock:
+            if self._poller.lost and not self._poller.recover():
+                return None
             assert self._poller.is_open, "open() first"
             status = self._comm.exchange(
                 1 + self.config.max_retries, self._request_status, self._read_status
@@ -321,6 +345,12 @@ class TicketPrinter(PolledDriver):
             time.sleep(cfg.poll_interval)
             status = self.status()
             if status is None:
+                if self._poller.lost:
+                    if printed:
+                        return PrintResult(
+                            PrintOutcome.PRINTED, vn, "printed; then the port was lost", last
+                        )
+                    return PrintResult(PrintOutcome.UNKNOWN, vn, "port lost during the job", last)
                 continue
             last = status
             if status.has(StatusFlag.RESET):

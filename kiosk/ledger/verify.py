@@ -150,7 +150,7 @@ class Verifier:
             problem, tickets = self._check_tickets(stored)
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored, tickets)
-            problem = ""
+            problem = self._check_triggers()
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored, tickets)
         except sqlite3.DatabaseError as exc:
@@ -247,7 +247,7 @@ class Verifier:
                     expect - 1,
                     last_state,
                 )
-            if False:
+            if key is not None and not key.check(stored, mac):
                 if mac is not None or rid > unsigned_to:
                     return (
                         f"{table} {rid}: MAC does not match: not written with this cabinet's "
