@@ -89,7 +89,9 @@ def check_text(value: str) -> str:
 def check_currency(value: str) -> str:
     """``value`` unchanged if it is an ISO 4217 code such as ``USD``."""
     if not _CURRENCY.fullmatch(value):
-        raise ValueError(f"{shown(value)} is not a currency code of three capital letters (e.g. 'USD')")
+        raise ValueError(
+            f"{shown(value)} is not a currency code of three capital letters (e.g. 'USD')"
+        )
     return value
 
 
@@ -146,7 +148,9 @@ def check_chips(chips: tuple[int, ...], ante_step: int, ante_max: int) -> None:
     """Every chip is a multiple of ``ante_step`` and at most ``ante_max`` (cents)."""
     for i, chip in enumerate(chips):
         if chip % ante_step:
-            raise RuleError(f"limits.chips.{i}", f"chip {chip} is not a multiple of ante_step {ante_step}")
+            raise RuleError(
+                f"limits.chips.{i}", f"chip {chip} is not a multiple of ante_step {ante_step}"
+            )
         if chip > ante_max:
             raise RuleError(f"limits.chips.{i}", f"chip {chip} is above ante_max {ante_max}")
 

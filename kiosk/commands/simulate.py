@@ -6,6 +6,8 @@ import argparse
 import sys
 
 from engine.cards import CardParseError, parse_cards
+from engine.maths.optimal import OptimalStrategy
+from engine.maths.par import main_analysis
 from engine.maths.par_report import format_report
 from engine.maths.simulate import simulate
 from engine.maths.strategies import STRATEGIES, get_strategy
@@ -31,9 +33,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     strategy = get_strategy(args.strategy, table, deck)
-    if args.strategy == "optimal":
-        from engine.maths.par import main_analysis
-
+    if isinstance(strategy, OptimalStrategy):
         if sys.stderr.isatty():
             print(
                 "loading the optimal strategy for this paytable (computed once, then cached)...",
