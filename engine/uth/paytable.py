@@ -47,6 +47,7 @@ from engine.uth.paytable_rules import (
     RuleError,
     check_chips,
     check_currency,
+    check_key_depth,
     check_pay_unit,
     check_text,
     field_name,
@@ -269,6 +270,10 @@ def _read_toml(text: str, source: str) -> dict[str, Any]:
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise PaytableError(source, "(file)", f"contains a NUL character (line {line})")
+    try:
+        check_key_depth(text)
+    except RuleError as exc:
+        raise PaytableError(source, exc.field, exc.reason) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -39,6 +39,14 @@ MAX_PLAY_MULTIPLE = 4
 #: Model fields the loader computes; a file that sets them is refused.
 INTERNAL_FIELDS = ("source_sha256", "source_name")
 
+#: Dots a line may hold outside strings and comments (a dotted key of more parts is refused
+#: before parsing: the TOML reader takes time quadratic in a key's parts).
+MAX_LINE_DOTS = 64
+
+_TOKENS = re.compile(
+    r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*|\n|\.',
+    re.DOTALL,
+)
 _PAY_TEXT = re.compile(r"\s*(-?[0-9]{1,30})\s*:\s*(-?[0-9]{1,30})\s*", re.ASCII)
 _CURRENCY = re.compile(r"[A-Z]{3}", re.ASCII)
 _REPR = reprlib.Repr()
@@ -69,6 +77,25 @@ def worst_seat_return(ante: int, trips: int, numerator: int) -> int:
     """Upper bound, in cents, of what one seat gets back at these stakes and largest pay
     numerator (denominator 1): Ante 2x, Blind 1 + N, Play 2 x 4 Antes, Trips 1 + N."""
     return ante * (2 + 1 + numerator + 2 * MAX_PLAY_MULTIPLE) + trips * (1 + numerator)
+
+
+def check_key_depth(text: str) -> None:
+    """Refuse TOML ``text`` with more than :data:`MAX_LINE_DOTS` dots outside strings and
+    comments on one line (:class:`RuleError` for field ``(syntax)`` naming the line)."""
+    line, dots = 1, 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token == ".":
+            dots += 1
+            if dots > MAX_LINE_DOTS:
+                raise RuleError(
+                    "(syntax)",
+                    f"line {line} has more than {MAX_LINE_DOTS} dots outside strings "
+                    "(a key nested too deeply)",
+                )
+        elif "\n" in token:
+            line += token.count("\n")
+            dots = 0
 
 
 def check_text(value: str) -> str:
