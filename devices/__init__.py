@@ -5,8 +5,9 @@ Where things live:
 * :mod:`devices.host` -- the interface a controller implements (``ValidatorHost``,
   ``DeviceEventSink``) and the ``DeviceEvent`` record every fault becomes.
 * :mod:`devices.polling` -- the lifecycle every driver shares: the serial port, the polling
-  thread, its interval and exception policy; :mod:`devices.comm_health` counts failed
-  exchanges and retries them; :mod:`devices.serialport` opens a UART or a pty.
+  thread, its interval and exception policy, and a port that vanishes (closed, reported,
+  reopened on the back-off of :mod:`devices.port_loss`); :mod:`devices.comm_health` counts
+  failed exchanges and retries them; :mod:`devices.serialport` opens a UART or a pty.
 * :mod:`devices.id003` -- JCM ID-003 bill validator: CRC, frames, codes, denominations, the
   framed exchange (``link``), the escrow cycle (``escrow``), driver.
 * :mod:`devices.tcl` -- TCL ticket printer (FutureLogic GEN2/GEN5 style): status, commands,

@@ -240,10 +240,11 @@ class SerialPoller:
         reason = f"{what} failed: {exc}"
         self._loss = PortLoss(reason, self._options.reopen, time.monotonic())
         self._log.warning(
-            "%s: port %s lost (%s); closed, reopening every %.1f s",
+            "%s: port %s lost (%s); closed, reopening after %.1f s, then every %.1f s at most",
             self.name,
             self.path,
             reason,
+            self._options.reopen.first,
             self._options.reopen.longest,
         )
         if self._on_lost is not None:

@@ -9,6 +9,7 @@ import select
 import threading
 import time
 import tty
+from typing import Self
 
 log = logging.getLogger("devices.sim")
 
@@ -41,7 +42,7 @@ class PtyDevice:
         self.bytes_in = 0
         self.bytes_out = 0
 
-    def start(self) -> PtyDevice:
+    def start(self) -> Self:
         """Start serving; returns self."""
         if self._thread is None:
             self._thread = threading.Thread(
@@ -64,7 +65,7 @@ class PtyDevice:
                 pass
         self._master = self._slave = -1
 
-    def __enter__(self) -> PtyDevice:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -119,6 +119,43 @@ def record_to_dict(record: Record) -> dict[str, Any]:
     return out
 
 
+_RECORD_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        BlindPosted,
+        HoleCardsDealt,
+        CardBurned,
+        BoardDealt,
+        Folded,
+        Checked,
+        Called,
+        BetMade,
+        Raised,
+        UncalledReturned,
+        HandShown,
+        PotAwarded,
+    )
+}
+
+
+def record_from_dict(data: dict[str, Any]) -> Record:
+    """The record that :func:`record_to_dict` wrote; raises ``ValueError`` if malformed."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    cls = _RECORD_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"not a hand record: {data!r}")
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            raise ValueError(f"{kind} record without {f.name!r}")
+        value = data[f.name]
+        values[f.name] = tuple(value) if isinstance(value, list) else value
+    if cls is BoardDealt:
+        values["street"] = Street(values["street"])
+    record: Record = cls(**values)
+    return record
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """Settlement of a finished hand."""

@@ -82,7 +82,7 @@ class PaytableError(ValueError):
 class Pay(BaseModel):
     """An exact pay ratio ``numerator:denominator`` (``3:2`` pays 3 for every 2 staked)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
     numerator: Annotated[int, Strict(), Field(ge=1, le=MAX_PAY_NUMERATOR)]
     denominator: Annotated[int, Strict(), Field(ge=1, le=MAX_PAY_DENOMINATOR)]
 

@@ -10,7 +10,8 @@ Bounds (all amounts in cents):
 * a name, version or other text is printable (no control, format or bidi characters,
   no separator but the ASCII space), at most ``MAX_TEXT_LENGTH`` characters, not blank
   and without surrounding spaces; a currency is three ASCII capitals (ISO 4217);
-* a paytable file is at most ``MAX_FILE_BYTES`` bytes of UTF-8 without NUL.
+* a paytable file is at most ``MAX_FILE_BYTES`` bytes of UTF-8 without NUL, with at most
+  ``MAX_LINE_DOTS`` dots outside strings and comments on a line (dotted keys).
 
 Invariant: with these bounds the largest return of one seat,
 ``worst_seat_return(MAX_AMOUNT, MAX_AMOUNT, MAX_PAY_NUMERATOR)``, and so every product

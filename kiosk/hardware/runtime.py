@@ -16,7 +16,8 @@ demo cabinet goes through the same ID-003 handshake and TCL print job as a real 
 The validator driver calls the machine from its poll thread, the printer driver from its
 monitor thread and the ticket payout from its own thread; the machine serialises them
 with its lock.  The validator is enabled only while the machine can take money (no tilt,
-door closed, no payout in progress): it follows the machine's snapshots.
+door closed, no payout in progress, and the ledger can record): it follows the
+machine's snapshots.
 
 A port that cannot be opened is reported to the machine as a ``comm_error`` tilt of that
 device (the cabinet stays up for the attendant); it is not retried until restart.
@@ -47,6 +48,10 @@ class DevicesHost(ValidatorHost, Protocol):
     def snapshot(self) -> MachineSnapshot: ...
 
     def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]: ...
+
+    def ledger_can_record(self) -> bool:
+        """Probe the ledger (False, with a tilt, when it cannot record)."""
+        ...
 
 
 class CabinetDevices:
@@ -85,6 +90,8 @@ class CabinetDevices:
         self.printer: TicketPrinter | None = None
         self.machine: DevicesHost | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._accepting = False  # the validator was last told to accept
+        self._probing = False
 
     # -- ports ---------------------------------------------------------------------------
     @property
@@ -145,11 +152,23 @@ class CabinetDevices:
 
     def _follow(self, snap: MachineSnapshot) -> None:
         """Enable the validator only while the machine can take money (called under the
-        machine's lock: it only sets the driver's flag, never waits on the device)."""
-        validator = self.validator
-        if validator is None:
+        machine's lock: it only sets the driver's flag, never waits on the device).
+
+        Before it is enabled (at start-up, after a tilt clears) the ledger is probed: a
+        ledger that cannot record keeps it inhibited, with the machine's
+        ``ledger_write`` tilt."""
+        validator, machine = self.validator, self.machine
+        if validator is None or self._probing:
             return
-        if snap.playable and snap.cashout is None:
+        accept = snap.playable and snap.cashout is None
+        if accept and not self._accepting and machine is not None:
+            self._probing = True  # the probe's own notice comes back here
+            try:
+                accept = machine.ledger_can_record()
+            finally:
+                self._probing = False
+        self._accepting = accept
+        if accept:
             validator.enable()
         else:
             validator.disable()

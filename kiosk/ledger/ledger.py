@@ -46,6 +46,12 @@ from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
 from kiosk.ledger.anchor import Head, write_anchor
 from kiosk.ledger.chain import GENESIS, canonical, chain_hash, dumps, utc_stamp
+from kiosk.ledger.checkpoint import (
+    CHECKPOINT_EVERY,
+    CHECKPOINT_KIND,
+    checkpoint_detail,
+    last_checkpoint,
+)
 from kiosk.ledger.errors import (
     LedgerCorruptError,
     LedgerError,
@@ -73,6 +79,7 @@ from kiosk.ledger.schema import (
 )
 from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, TICKET_STATUSES, ticket_effect
+from kiosk.ledger.powerup import power_up_verify
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
 
@@ -145,6 +152,9 @@ class Ledger(LedgerView):
         #: Why the last anchor write failed ("" when it succeeded).
         self.anchor_problem = ""
         self._seq = 0
+        #: Rows (events + rounds) between checkpoints (0: none are written).
+        self.checkpoint_every = CHECKPOINT_EVERY
+        self._checkpoint_rows = 0  # events + rounds at the latest checkpoint
         #: Whether this open migrated the ledger from a schema without row MACs.
         self.migrated = False
 
@@ -304,6 +314,8 @@ class Ledger(LedgerView):
         self._event_id, self._event_head = row
         head = self.stored_head()
         self._seq = head.seq if head is not None else 0
+        cp = last_checkpoint(self.conn)
+        self._checkpoint_rows = 0 if cp is None else cp.event_id + cp.rounds
         rows = self.round_rows("ORDER BY id DESC LIMIT 2")
         if rows:
             last = rows[0]
@@ -358,6 +370,21 @@ class Ledger(LedgerView):
             (self.head().to_json(),),
         )
 
+    def _checkpoint_if_due(self) -> None:
+        """Inside the outermost transaction: a checkpoint event once
+        :attr:`checkpoint_every` rows have been written since the last one (it covers
+        the closed rounds; an open round is left to the rows after it)."""
+        if not self.checkpoint_every or not self._event_id:
+            return
+        if self._event_id + self._round_id - self._checkpoint_rows < self.checkpoint_every:
+            return
+        rounds, head, totals = self._round_id, self._round_head, self.meters
+        if self._open_row is not None:
+            rounds, head = self._round_id - 1, self._round_prev
+            totals = _sub(self.meters, round_effects(self._open_row))
+        self.event(CHECKPOINT_KIND, detail=checkpoint_detail(self.conn, totals, rounds, head))
+        self._checkpoint_rows = self._event_id + rounds
+
     def _write_anchor(self) -> None:
         """After a commit: the head into the anchor file.  A failure is logged and kept in
         :attr:`anchor_problem` (the commit stands; the next open sees the database ahead
@@ -402,9 +429,11 @@ class Ledger(LedgerView):
                 self._round_id,
                 None if self._open_row is None else dict(self._open_row),
                 self._seq,
+                self._checkpoint_rows,
             )
             with immediate(self.conn, on_rollback=self._restore):
                 yield
+                self._checkpoint_if_due()
                 self._write_head()
             self._write_anchor()
         finally:
@@ -422,6 +451,7 @@ class Ledger(LedgerView):
             self._round_id,
             self._open_row,
             self._seq,
+            self._checkpoint_rows,
         ) = self._saved
 
     def _apply(self, deltas: Mapping[str, int]) -> None:
@@ -591,6 +621,10 @@ class Ledger(LedgerView):
         return self._event_head, self._round_head
 
     # -- verification -----------------------------------------------------------------------
+    def verify_power_up(self) -> VerifyReport:
+        """The bounded check power-up runs (:func:`kiosk.ledger.powerup.power_up_verify`)."""
+        return power_up_verify(self, self.ledger_id, self.key)
+
     def verify(self, decks: bool = True, replay: bool = False) -> VerifyReport:
         """Check the whole ledger; never raises for a bad ledger (see
         :meth:`kiosk.ledger.verify.Verifier.run`)."""

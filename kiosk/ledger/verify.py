@@ -14,6 +14,7 @@ from engine.cards import format_cards, parse_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
 from kiosk.ledger.chain import GENESIS, UNHASHED
+from kiosk.ledger.checkpoint import last_checkpoint
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
@@ -55,102 +56,44 @@ class Verifier:
             qc = self.conn.execute("PRAGMA quick_check").fetchall()
             if qc != [("ok",)]:
                 return VerifyReport(False, 0, 0, f"SQLite integrity check: {qc[0][0]}")
-            for table, columns in (("rounds", ROUND_COLUMNS), ("events", EVENT_COLUMNS)):
-                names = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
-                if names != list(columns):
-                    return VerifyReport(False, 0, 0, f"{table}: unexpected columns {names}")
-
-            self._unsigned = self._unsigned_prefix()
-            problem, rounds, last_state = self._walk_chain("rounds", ROUND_COLUMNS)
+            problem = self.check_layout()
+            if problem:
+                return VerifyReport(False, 0, 0, problem)
+            self.load_unsigned_prefix()
+            problem, rounds, last_state = self.walk_chain("rounds", ROUND_COLUMNS)
             if problem:
                 return VerifyReport(False, rounds, 0, problem)
-            problem, events, _ = self._walk_chain("events", EVENT_COLUMNS)
+            problem, events, _ = self.walk_chain("events", EVENT_COLUMNS)
             if problem:
                 return VerifyReport(False, rounds, events, problem)
 
             def bad(problem: str) -> VerifyReport:
                 return VerifyReport(False, rounds, events, problem)
 
-            first = self.conn.execute("SELECT kind, detail FROM events WHERE id = 1").fetchone()
-            if (
-                first is None
-                or first[0] != "ledger_created"
-                or json.loads(first[1]).get("ledger_id") != self.ledger_id
-            ):
-                return bad("events 1: not this ledger's ledger_created event")
-            row = self.conn.execute(
-                "SELECT id FROM rounds WHERE state NOT IN ('open', 'settled', 'voided') "
-                "OR (state = 'open' AND id <> ?) LIMIT 1",
-                (rounds,),
-            ).fetchone()
-            if row:
-                return bad(f"rounds {row[0]}: unknown state, or open but not the last round")
-            for sql, what in _ROUND_ARITHMETIC:
-                row = self.conn.execute(
-                    f"SELECT id FROM rounds WHERE {sql} ORDER BY id LIMIT 1"
-                ).fetchone()
-                if row:
-                    return bad(f"rounds {row[0]}: {what}")
-            open_id = rounds if last_state == "open" else None
-            if open_id is not None:
-                deck, salt = self.view.recovery_deck(open_id)
-                commitment = self.conn.execute(
-                    "SELECT commitment FROM rounds WHERE id = ?", (open_id,)
-                ).fetchone()[0]
-                if deck_commitment(deck, salt) != commitment:
-                    return bad(f"recovery {open_id}: deck does not match the round's commitment")
-            stray = self.conn.execute(
-                "SELECT round_id FROM recovery WHERE round_id IS NOT ?", (open_id,)
-            ).fetchone()
-            if stray:
-                return bad(f"recovery {stray[0]}: deck kept for a closed round")
-            if decks:
-                for rid, deck_text, salt, commitment in self.conn.execute(
-                    "SELECT id, deck, salt, commitment FROM rounds WHERE state <> 'open' ORDER BY id"
-                ):
-                    published = _deck_bytes(deck_text or "")
-                    try:
-                        salt_bytes = bytes.fromhex(salt or "")
-                    except ValueError:
-                        published = None
-                    if published is None:
-                        return bad(f"rounds {rid}: published deck or salt unreadable")
-                    if hashlib.sha256(salt_bytes + published).hexdigest() != commitment:
-                        return bad(
-                            f"rounds {rid}: published deck does not match the commitment made at the deal"
-                        )
+            problem = (
+                self.check_first_event()
+                or self.check_rounds(0, rounds, last_state)
+                or self.check_checkpoint()
+                or (self.check_decks() if decks else "")
+            )
+            if problem:
+                return bad(problem)
             if replay:
                 replayer = _Replayer(self.view)
                 for row in self.view.iter_round_rows("WHERE state = 'settled' ORDER BY id"):
                     problem = replayer.check(row)
                     if problem:
                         return bad(f"rounds {row['id']}: {problem}")
-
-            totals = self._row_totals()
-            stored = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
-            for name in (*METERS, CREDITS):
-                if name not in stored:
-                    return bad(f"meter {name}: missing")
-            for name in sorted(set(stored) | set(totals)):
-                want, got = totals.get(name, 0), stored.get(name, 0)
-                if got != want:
-                    return VerifyReport(
-                        False,
-                        rounds,
-                        events,
-                        f"meter {name}: is {got}, the rows add up to {want}",
-                        stored,
-                    )
-            bal = balance(stored)
-            if not bal["balanced"] or bal["payout_pending"] < 0:
-                return VerifyReport(False, rounds, events, f"meters do not balance: {bal}", stored)
-            for sha, text in self.conn.execute("SELECT sha256, toml FROM paytables"):
-                if hashlib.sha256(text.encode()).hexdigest() != sha:
-                    return bad(f"paytables {sha}: text does not match its SHA-256")
+            problem, stored = self.check_meters(self.row_totals())
+            if problem:
+                return VerifyReport(False, rounds, events, problem, stored or None)
+            problem = self.check_paytables()
+            if problem:
+                return bad(problem)
             problem, tickets = self._check_tickets(stored)
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored, tickets)
-            problem = self._check_triggers()
+            problem = self.check_triggers()
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored, tickets)
         except sqlite3.DatabaseError as exc:
@@ -161,7 +104,108 @@ class Verifier:
             return VerifyReport(False, rounds, events, f"unreadable value: {exc}")
         return VerifyReport(True, rounds, events, "", stored, tickets, self.key is not None)
 
-    def _check_triggers(self) -> str:
+    # -- the checks, each returning the first problem ("" when none) ---------------------------
+    def check_layout(self) -> str:
+        """The chained tables have exactly the schema's columns."""
+        for table, columns in (("rounds", ROUND_COLUMNS), ("events", EVENT_COLUMNS)):
+            names = [r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")]
+            if names != list(columns):
+                return f"{table}: unexpected columns {names}"
+        return ""
+
+    def check_first_event(self) -> str:
+        """Event 1 is this ledger's ``ledger_created``."""
+        first = self.conn.execute("SELECT kind, detail FROM events WHERE id = 1").fetchone()
+        if (
+            first is None
+            or first[0] != "ledger_created"
+            or json.loads(first[1]).get("ledger_id") != self.ledger_id
+        ):
+            return "events 1: not this ledger's ledger_created event"
+        return ""
+
+    def check_rounds(self, after: int, rounds: int, last_state: str | None) -> str:
+        """The rounds after id ``after`` (of ``rounds`` in all, the last in ``last_state``):
+        known states, only the last open, each closed round's arithmetic; the open
+        round's recovery deck against its commitment and no recovery deck for another."""
+        row = self.conn.execute(
+            "SELECT id FROM rounds WHERE id > ? AND (state NOT IN ('open', 'settled', 'voided') "
+            "OR (state = 'open' AND id <> ?)) LIMIT 1",
+            (after, rounds),
+        ).fetchone()
+        if row:
+            return f"rounds {row[0]}: unknown state, or open but not the last round"
+        for sql, what in _ROUND_ARITHMETIC:
+            row = self.conn.execute(
+                f"SELECT id FROM rounds WHERE id > ? AND {sql} ORDER BY id LIMIT 1", (after,)
+            ).fetchone()
+            if row:
+                return f"rounds {row[0]}: {what}"
+        open_id = rounds if last_state == "open" else None
+        if open_id is not None:
+            deck, salt = self.view.recovery_deck(open_id)
+            commitment = self.conn.execute(
+                "SELECT commitment FROM rounds WHERE id = ?", (open_id,)
+            ).fetchone()[0]
+            if deck_commitment(deck, salt) != commitment:
+                return f"recovery {open_id}: deck does not match the round's commitment"
+        stray = self.conn.execute(
+            "SELECT round_id FROM recovery WHERE round_id IS NOT ?", (open_id,)
+        ).fetchone()
+        if stray:
+            return f"recovery {stray[0]}: deck kept for a closed round"
+        return ""
+
+    def check_checkpoint(self) -> str:
+        """The latest checkpoint names the round hash the rounds chain has at its row."""
+        cp = last_checkpoint(self.conn)
+        if cp is None:
+            return ""
+        row = self.conn.execute("SELECT hash FROM rounds WHERE id = ?", (cp.rounds,)).fetchone()
+        if (row[0] if row else GENESIS) != cp.round_head:
+            return f"events {cp.event_id}: checkpoint does not match rounds {cp.rounds}"
+        return ""
+
+    def check_decks(self) -> str:
+        """Every published deck against the commitment made at its deal."""
+        for rid, deck_text, salt, commitment in self.conn.execute(
+            "SELECT id, deck, salt, commitment FROM rounds WHERE state <> 'open' ORDER BY id"
+        ):
+            published = _deck_bytes(deck_text or "")
+            try:
+                salt_bytes = bytes.fromhex(salt or "")
+            except ValueError:
+                published = None
+            if published is None:
+                return f"rounds {rid}: published deck or salt unreadable"
+            if hashlib.sha256(salt_bytes + published).hexdigest() != commitment:
+                return f"rounds {rid}: published deck does not match the commitment made at the deal"
+        return ""
+
+    def check_meters(self, totals: Mapping[str, int]) -> tuple[str, dict[str, int]]:
+        """Every stored meter equal to ``totals`` (what the rows add up to) and the
+        balance; returns (problem, the stored meters)."""
+        stored = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
+        for name in (*METERS, CREDITS):
+            if name not in stored:
+                return f"meter {name}: missing", {}
+        for name in sorted(set(stored) | set(totals)):
+            want, got = totals.get(name, 0), stored.get(name, 0)
+            if got != want:
+                return f"meter {name}: is {got}, the rows add up to {want}", stored
+        bal = balance(stored)
+        if not bal["balanced"] or bal["payout_pending"] < 0:
+            return f"meters do not balance: {bal}", stored
+        return "", stored
+
+    def check_paytables(self) -> str:
+        """Every stored paytable's text against its SHA-256."""
+        for sha, text in self.conn.execute("SELECT sha256, toml FROM paytables"):
+            if hashlib.sha256(text.encode()).hexdigest() != sha:
+                return f"paytables {sha}: text does not match its SHA-256"
+        return ""
+
+    def check_triggers(self) -> str:
         """The first protective trigger that is missing or altered ("" if none)."""
         have = dict(self.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
         for name, sql in PROTECTIVE_TRIGGERS.items():
@@ -171,9 +215,9 @@ class Verifier:
                 return f"trigger {name}: altered (is {have[name]!r})"
         return ""
 
-    def _unsigned_prefix(self) -> dict[str, tuple[int, str | None]]:
-        """Rows written before row MACs existed, per chain: (last such id, that row's
-        hash as the migration recorded it).  They are authenticated through the hash of
+    def load_unsigned_prefix(self) -> None:
+        """Note the rows written before row MACs existed, per chain: (last such id, that
+        row's hash as the migration recorded it).  They are authenticated through the hash of
         the first signed row after them; the migration event itself must be signed, so
         the events prefix ends before it."""
         found: dict[str, tuple[int, str | None]] = {}
@@ -184,7 +228,7 @@ class Verifier:
             if "unsigned_events" in info and not found:
                 found["events"] = (min(int(info["unsigned_events"]), eid - 1), None)
                 found["rounds"] = (int(info["unsigned_rounds"]), str(info["round_head"]))
-        return found
+        self._unsigned = found
 
     def _check_tickets(self, meters: Mapping[str, int]) -> tuple[str, int]:
         """The ``tickets`` table against the ticket events, and the ticket meters against
@@ -226,15 +270,20 @@ class Verifier:
                 )
         return "", len(have)
 
-    def _walk_chain(self, table: str, columns: Mapping[str, type]) -> tuple[str, int, str | None]:
-        """Recompute ``table``'s hash chain (and, with the key, each row's MAC); returns
-        (problem, rows walked, last row's state)."""
+    def walk_chain(
+        self, table: str, columns: Mapping[str, type], first: int = 1, prev: str = GENESIS
+    ) -> tuple[str, int, str | None]:
+        """Recompute ``table``'s hash chain from row ``first``, whose predecessor's hash is
+        ``prev`` (and, with the key, each row's MAC); returns (problem, last id walked,
+        last row's state)."""
         fields = ", ".join(f"'{c}', {c}" for c in sorted(columns) if c not in UNHASHED)
         state = "state" if "state" in columns else "NULL"
         cur = self.conn.execute(
-            f"SELECT id, json_object({fields}), hash, mac, {state} FROM {table} ORDER BY id"
+            f"SELECT id, json_object({fields}), hash, mac, {state} FROM {table} "
+            "WHERE id >= ? ORDER BY id",
+            (first,),
         )
-        prev, expect, last_state = GENESIS, 1, None
+        expect, last_state = first, None
         sha256 = hashlib.sha256
         key = self.key
         unsigned_to, unsigned_hash = self._unsigned.get(table, (0, None))
@@ -265,10 +314,13 @@ class Verifier:
             expect += 1
         return "", expect - 1, last_state
 
-    def _row_totals(self) -> dict[str, int]:
-        """The meters as the rows add them up (through :func:`round_effects` and
-        :func:`event_effects`, applied once per distinct row shape)."""
-        totals: dict[str, int] = {}
+    def row_totals(
+        self, events_after: int = 0, rounds_after: int = 0, base: Mapping[str, int] | None = None
+    ) -> dict[str, int]:
+        """The meters as the rows after ``events_after`` / ``rounds_after`` add them up
+        (through :func:`round_effects` and :func:`event_effects`, applied once per
+        distinct row shape) on top of ``base``."""
+        totals: dict[str, int] = dict(base or {})
 
         def add(effects: Mapping[str, int], times: int) -> None:
             for k, v in effects.items():
@@ -276,10 +328,13 @@ class Verifier:
 
         keys = ("state", "ante", "blind", "trips", "play", "paid", "jackpot")
         cols = ", ".join(keys)
-        for *values, n in self.conn.execute(f"SELECT {cols}, COUNT(*) FROM rounds GROUP BY {cols}"):
+        for *values, n in self.conn.execute(
+            f"SELECT {cols}, COUNT(*) FROM rounds WHERE id > ? GROUP BY {cols}", (rounds_after,)
+        ):
             add(round_effects(dict(zip(keys, values, strict=True))), n)
         for kind, amount, n in self.conn.execute(
-            "SELECT kind, amount, COUNT(*) FROM events GROUP BY kind, amount"
+            "SELECT kind, amount, COUNT(*) FROM events WHERE id > ? GROUP BY kind, amount",
+            (events_after,),
         ):
             add(event_effects(kind, amount), n)
         return {k: v for k, v in totals.items() if v or k in METERS}

@@ -407,9 +407,17 @@ class Machine:
 
     # -- the validator's and the printer's callbacks (ValidatorHost) -------------------------
     def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
-        """Stack the note in escrow?  Only when playable, accepted and under the limit."""
-        with self._lock:
-            return self._credits_in.escrow_decision(denomination_cents, transaction_id)
+        """Stack the note in escrow?  Only when playable, accepted and under the limit,
+        and once its acceptance is committed."""
+        stack = self._run(
+            lambda: self._credits_in.escrow_decision(denomination_cents, transaction_id)
+        )
+        return bool(stack)
+
+    def ledger_can_record(self) -> bool:
+        """Probe the ledger before the validator is enabled; when it cannot record, the
+        ``ledger_write`` tilt stands and False is returned."""
+        return bool(self._run(self._credits_in.check_ledger))
 
     def bill_stacked(self, denomination_cents: int, transaction_id: str) -> bool:
         """A bill reached the stacker: credit it, once per ``transaction_id`` (False when

@@ -16,7 +16,13 @@ from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import replay_row
 from kiosk.machine.snapshot import PayoutRequest
-from kiosk.machine.state import DEVICE_TILT_PREFIX, SEAT, Bets, CabinetState
+from kiosk.machine.state import (
+    DEVICE_TILT_PREFIX,
+    RESTORED_DEVICE_KINDS,
+    SEAT,
+    Bets,
+    CabinetState,
+)
 
 
 def restore(
@@ -46,13 +52,22 @@ def restore(
     return st
 
 
+def restored_tilt(code: str) -> bool:
+    """Whether a tilt with ``code`` stands again at power-up: every machine tilt and the
+    one-shot money tilts of devices (:data:`RESTORED_DEVICE_KINDS`); a device's standing
+    condition is re-reported by the device while it stands."""
+    if not code.startswith(DEVICE_TILT_PREFIX):
+        return True
+    return code.rsplit(":", 1)[-1] in RESTORED_DEVICE_KINDS
+
+
 def _restore_tilts(st: CabinetState, ledger: Ledger) -> None:
-    """Machine tilts persist; device tilts are re-reported by the devices."""
+    """Tilts stand until cleared (see :func:`restored_tilt`)."""
     for ev in ledger.events(("tilt", "tilt_cleared", "ram_clear")):
         code = ev.detail.get("code", "")
         if ev.kind == "ram_clear":
             st.tilts.clear()
-        elif ev.kind == "tilt" and not code.startswith(DEVICE_TILT_PREFIX):
+        elif ev.kind == "tilt" and restored_tilt(code):
             st.tilts[code] = ev.detail.get("message", "")
         elif ev.kind == "tilt_cleared":
             st.tilts.pop(code, None)

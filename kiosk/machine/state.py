@@ -12,6 +12,7 @@ play; ``cashout`` is set while a payout is pending, and then no round is open.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -22,6 +23,7 @@ from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import UthRound
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.chain import utc_stamp
+from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.errors import NotAuthorised, PlayDisabled, WrongState
@@ -37,9 +39,19 @@ LEDGER_TILT = "ledger"
 JACKPOT_TILT = "jackpot"
 #: A ticket went into the stacker without being redeemed: an attendant reconciles.
 TICKET_TILT = "ticket"
-#: Tilts raised from device events start with this; they are not restored at power-up
-#: (a device re-reports a condition that still stands).
+#: Tilts raised from device events start with this (``device:<device>:<kind>``).  A
+#: standing condition is not restored at power-up (the device re-reports it while it
+#: stands); a one-shot money tilt (:data:`RESTORED_DEVICE_KINDS`) is.
 DEVICE_TILT_PREFIX = "device:"
+#: Device event kinds whose tilts persist across restarts until an attendant clears
+#: them: nothing re-reports them, and each names a note or ticket to reconcile.
+RESTORED_DEVICE_KINDS = frozenset({"vend_unmatched", "power_up_bill_in_stacker", "host_error"})
+#: The ledger could not record (a failed write, or the write probe before enabling the
+#: validator failed): no note or ticket is accepted until an attendant clears it.
+LEDGER_WRITE_TILT = "ledger_write"
+#: A note or ticket was accepted (STACK sent) and where it went is unknown (a fault
+#: ended the escrow): an attendant counts the box.  The tilt names the transaction.
+ESCROW_TILT = "escrow"
 
 
 @dataclass(frozen=True)
@@ -97,10 +109,24 @@ class CabinetState:
         """Record an event now (``kw``: ``amount`` cents, ``txn``, ``round_id``)."""
         return self.require_ledger_open().event(kind, detail=detail, at=self.stamp(), **kw)
 
-    def set_tilt(self, code: str, message: str) -> None:
-        """Record the tilt, then let it stand."""
-        self.event("tilt", {"code": code, "message": message})
+    def set_tilt(
+        self, code: str, message: str, *, amount: int = 0, txn: str | None = None
+    ) -> None:
+        """Record the tilt, then let it stand.  A money tilt names the ``amount`` (cents)
+        and the validator transaction ``txn`` it is about (kept in the event's detail)."""
+        detail: dict[str, Any] = {"code": code, "message": message}
+        if txn is not None:
+            detail["txn"] = txn
+        self.event("tilt", detail, amount=amount)
         self.tilts[code] = message
+
+    def hold_tilt(self, code: str, message: str) -> None:
+        """Let a tilt stand, recorded if the ledger can still record it (a tilt about the
+        ledger itself may not be writable)."""
+        try:
+            self.set_tilt(code, message)
+        except (LedgerError, sqlite3.Error, PlayDisabled):
+            self.tilts[code] = message
 
     def clear_bets(self) -> None:
         """Take the pending chips back and stop showing the last result."""

@@ -25,7 +25,7 @@ def host() -> RecordingHost:
 @pytest.fixture
 def sim() -> Iterator[Id003Simulator]:
     with Id003Simulator(seed=7) as s:
-        yield s  # type: ignore[misc]
+        yield s
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def validator(sim: Id003Simulator, host: RecordingHost) -> Iterator[BillValidato
 @pytest.fixture
 def printer_sim() -> Iterator[TclSimulator]:
     with TclSimulator(seed=7) as s:
-        yield s  # type: ignore[misc]
+        yield s
 
 
 @pytest.fixture

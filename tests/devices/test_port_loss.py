@@ -106,6 +106,63 @@ def test_a_vanished_port_is_lost_once_and_reopened_when_back(tmp_path, caplog) -
         second.stop()
 
 
+@pytest.mark.parametrize(
+    "notice",
+    [
+        lambda p: p.write(b"x") is False,
+        lambda p: p.read_some() is None,
+        lambda p: p.drain() == b"",
+    ],
+    ids=["write", "read_some", "drain"],
+)
+def test_every_call_on_the_wire_notices_a_vanished_port(tmp_path, notice) -> None:
+    link = PortLink(tmp_path / "probe")
+    device = _Echo().start()
+    link.point(device.port)
+    lost: list[str] = []
+    poller = SerialPoller(
+        str(link), lambda: None, _Config(), protocol="t", log=log, on_lost=lost.append
+    )
+    poller.open()
+    try:
+        link.remove()
+        device.stop()
+        assert notice(poller)  # no exception escapes
+        assert poller.lost and len(lost) == 1
+    finally:
+        poller.close()
+
+
+def test_reopening_waits_for_the_back_off(tmp_path) -> None:
+    link = PortLink(tmp_path / "probe")
+    first, second = _Echo().start(), _Echo().start()
+    link.point(first.port)
+    policy = ReopenPolicy(first=0.5, longest=1.0)
+    poller = SerialPoller(
+        str(link),
+        lambda: None,
+        _Config(),
+        protocol="t",
+        log=log,
+        options=PortOptions(reopen=policy),
+    )
+    poller.open()
+    try:
+        first.stop()
+        assert poller.drain() == b"" and poller.lost
+        lost_at = time.monotonic()
+        link.point(second.port)  # back at once, but the poller does not hammer the port
+        while time.monotonic() - lost_at < 0.4:
+            assert poller.recover() is False
+            time.sleep(0.01)
+        assert wait_for(poller.recover, timeout=1.0)
+        assert time.monotonic() - lost_at >= policy.first
+    finally:
+        poller.close()
+        first.stop()
+        second.stop()
+
+
 def test_close_forgets_a_lost_port(tmp_path) -> None:
     link = PortLink(tmp_path / "probe")
     device = _Echo().start()

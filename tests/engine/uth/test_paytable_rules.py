@@ -179,7 +179,10 @@ def test_a_pay_built_in_code_keeps_the_bounds():
     huge = Pay(numerator=1, denominator=997)
     blind = table.blind.model_copy(update={"flush": huge})
     trips = table.trips.model_copy(
-        update={"flush": Pay(numerator=1, denominator=991), "straight": Pay(numerator=1, denominator=983)}
+        update={
+            "flush": Pay(numerator=1, denominator=991),
+            "straight": Pay(numerator=1, denominator=983),
+        }
     )
     with pytest.raises(ValidationError, match="least common multiple"):
         table.model_copy(update={"blind": blind, "trips": trips})
@@ -207,7 +210,7 @@ def test_a_pay_built_in_code_keeps_the_bounds():
         ('name = " Standard"', "start or end with a space"),
         ("name = 1", "valid string (found 1)"),
         ("name = true", "valid string"),
-        ("name = [\"Standard\"]", "valid string"),
+        ('name = ["Standard"]', "valid string"),
     ],
 )
 def test_names_are_printable_and_short(new, reason):

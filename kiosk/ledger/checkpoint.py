@@ -1,0 +1,135 @@
+"""Checkpoints: what power-up needs to trust every row before a point in the ledger.
+
+A checkpoint is a chained event of kind ``checkpoint`` (so it carries the row hash and
+the cabinet key's MAC like every event, and it cannot be removed or edited without
+breaking the chain), written in the same transaction as the rows that bring the ledger
+:data:`CHECKPOINT_EVERY` rows past the previous one.  Its ``detail`` holds, for the
+ledger just before it:
+
+``rounds`` / ``round_head``
+    the closed rounds it covers (an open round is left to the rows after it) and the hash
+    of the last of them (64 zeros when none);
+``totals``
+    the meters as those rows add them up (cents or counts, :mod:`kiosk.ledger.meters`);
+``tickets`` / ``tickets_top``
+    the digest of the ``tickets`` table (:func:`tickets_digest`) and its highest ticket
+    sequence number.
+
+The events before it are covered through its own hash (``sha256(prev_hash + row)``:
+``prev_hash`` is the hash of the event before it).  A checkpoint has no meter effect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.ledger.chain import canonical
+from kiosk.ledger.errors import LedgerCorruptError
+from kiosk.ledger.tickets import TICKET_COLUMNS
+
+#: Rows (events and rounds) between two checkpoints.
+CHECKPOINT_EVERY = 10_000
+#: The event kind of a checkpoint.
+CHECKPOINT_KIND = "checkpoint"
+
+_MOD = 1 << 256
+#: ``json_object`` of a ``tickets`` row with the keys sorted: the text :func:`ticket_hash`
+#: hashes (SQLite renders it exactly as :func:`kiosk.ledger.chain.canonical`).
+_TICKET_JSON = "json_object(" + ", ".join(f"'{c}', {c}" for c in sorted(TICKET_COLUMNS)) + ")"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint read back: the id of its event and its ``detail`` fields (see the
+    module docstring); ``totals`` in cents or counts per meter."""
+
+    event_id: int
+    rounds: int
+    round_head: str
+    totals: Mapping[str, int]
+    tickets: str
+    tickets_top: int
+
+    @classmethod
+    def parse(cls, event_id: int, detail: str) -> Checkpoint:
+        """The checkpoint of event ``event_id`` from its stored ``detail`` JSON; raises
+        :class:`LedgerCorruptError` naming the event when it is unreadable."""
+        try:
+            data = json.loads(detail)
+            return cls(
+                event_id=event_id,
+                rounds=int(data["rounds"]),
+                round_head=str(data["round_head"]),
+                totals={str(k): int(v) for k, v in dict(data["totals"]).items()},
+                tickets=str(data["tickets"]),
+                tickets_top=int(data["tickets_top"]),
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LedgerCorruptError(f"unreadable checkpoint ({exc!r})", f"events {event_id}") from None
+
+
+def ticket_hash(row_json: str) -> int:
+    """One ``tickets`` row's share of the digest: its SHA-256 as an integer."""
+    return int.from_bytes(hashlib.sha256(row_json.encode()).digest(), "big")
+
+
+def ticket_row_hash(row: Mapping[str, Any]) -> int:
+    """:func:`ticket_hash` of a row held as a dict of :data:`TICKET_COLUMNS`."""
+    return ticket_hash(canonical({c: row.get(c) for c in TICKET_COLUMNS}))
+
+
+def combine(hashes: Iterable[int]) -> int:
+    """The order-free digest of a set of rows: the sum of their hashes modulo 2**256."""
+    return sum(hashes) % _MOD
+
+
+def tickets_digest(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(digest of the whole ``tickets`` table, highest sequence number) as it stands."""
+    digest = combine(ticket_hash(text) for (text,) in conn.execute(f"SELECT {_TICKET_JSON} FROM tickets"))
+    top = conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
+    return digest, int(top)
+
+
+def ticket_rows_json(conn: sqlite3.Connection, numbers: Iterable[str]) -> dict[str, str]:
+    """The rendered rows (as :func:`tickets_digest` hashes them) of the tickets ``numbers``."""
+    out: dict[str, str] = {}
+    for number in numbers:
+        row = conn.execute(
+            f"SELECT {_TICKET_JSON} FROM tickets WHERE validation = ?", (number,)
+        ).fetchone()
+        if row is not None:
+            out[number] = row[0]
+    return out
+
+
+def checkpoint_detail(
+    conn: sqlite3.Connection,
+    meters: Mapping[str, int],
+    rounds: int,
+    round_head: str,
+) -> dict[str, Any]:
+    """The ``detail`` of a checkpoint covering every event so far and the first
+    ``rounds`` rounds (whose last hash is ``round_head``); ``meters`` are the totals of
+    exactly those rows."""
+    digest, top = tickets_digest(conn)
+    return {
+        "rounds": rounds,
+        "round_head": round_head,
+        "totals": {k: v for k, v in sorted(meters.items()) if v},
+        "tickets": f"{digest:064x}",
+        "tickets_top": top,
+    }
+
+
+def last_checkpoint(conn: sqlite3.Connection) -> Checkpoint | None:
+    """The latest checkpoint in the event log (None when there is none yet)."""
+    row = conn.execute(
+        "SELECT id, detail FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1",
+        (CHECKPOINT_KIND,),
+    ).fetchone()
+    return None if row is None else Checkpoint.parse(row[0], row[1])
