@@ -159,10 +159,8 @@ def phh_text(
     info = info or HandInfo()
     order = dealt_order(starting_stacks, button)
     small, big = blinds
-    if len(order) == 2:  # heads-up the button (p2) posts the small blind
-        posts = [big, small]
-    else:
-        posts = [small, big] + [0] * (len(order) - 2)
+    # heads-up PHH reads the list the other way round: the button (p2) posts the small blind
+    posts = [small, big] + [0] * (len(order) - 2)
     fields: list[tuple[str, Any]] = [
         ("variant", VARIANT),
         ("ante_trimming_status", True),

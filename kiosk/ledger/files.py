@@ -7,10 +7,11 @@ import fcntl
 import json
 import os
 from pathlib import Path
+from collections.abc import Mapping
 from typing import IO
 
 from kiosk.ledger.chain import dumps
-from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 
 
 def _take_lock(path: Path) -> IO[bytes]:
@@ -58,3 +59,21 @@ def write_marker(marker: Path, ledger_id: str, created_at: str) -> None:
         os.fsync(fh.fileno())
     os.replace(tmp, marker)
     _fsync_dir(marker.parent)
+
+
+def check_marker(marker: Path, db: Path, meta: Mapping[str, str], write: bool) -> bool:
+    """Check the database ``db`` (its ``meta``: ``ledger_id``, ``created_at``) against the
+    install marker: refused (:class:`LedgerCorruptError`) when the marker names another
+    ledger.  A missing marker is written when ``write``; returns whether it was."""
+    info = read_marker(marker)
+    ledger_id = meta.get("ledger_id", "")
+    if info is None:
+        if write:
+            write_marker(marker, ledger_id, meta.get("created_at", ""))
+        return write
+    if info.get("ledger_id") != ledger_id:
+        raise LedgerCorruptError(
+            f"ledger {db} (id {ledger_id}) is not the one installed on this cabinet "
+            f"(marker {marker} names {info.get('ledger_id')}, created {info.get('created_at')})"
+        )
+    return False

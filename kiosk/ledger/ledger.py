@@ -58,7 +58,7 @@ from kiosk.ledger.errors import (
     LedgerExistsError,
     LedgerMissingError,
 )
-from kiosk.ledger.files import _fsync_dir, _take_lock, read_marker, write_marker
+from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.meters import CREDITS, METERS, _sub, balance, event_effects, round_effects
 from kiosk.ledger.records import (
@@ -77,8 +77,14 @@ from kiosk.ledger.schema import (
     lacks_row_macs,
     upgrade,
 )
-from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
-from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, TICKET_STATUSES, ticket_effect
+from kiosk.ledger.sqlite import close, immediate, open_ledger_db
+from kiosk.ledger.tickets import (
+    TICKET_COLUMNS,
+    TICKET_EVENTS,
+    TICKET_STATUSES,
+    ticket_change,
+    ticket_effect,
+)
 from kiosk.ledger.powerup import power_up_verify
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
@@ -159,19 +165,6 @@ class Ledger(LedgerView):
         self.migrated = False
 
     # -- opening ------------------------------------------------------------------------
-    @staticmethod
-    def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-        """The durable connection (:func:`kiosk.ledger.sqlite.connect`): read-only by URI,
-        else the plain path, read-write."""
-        try:
-            if readonly:
-                return connect(path, "ro")
-            return connect(path, uri=False)
-        except WalModeError as exc:
-            raise LedgerError(exc.reason) from None
-        except sqlite3.DatabaseError as exc:
-            raise LedgerCorruptError(f"{path} is not a readable SQLite database ({exc})") from None
-
     @classmethod
     def open(
         cls,
@@ -191,7 +184,7 @@ class Ledger(LedgerView):
             raise LedgerMissingError(f"ledger {path} does not exist")
         lock = None if readonly else _take_lock(path)
         try:
-            conn = cls._connect(path, readonly)
+            conn = open_ledger_db(path, readonly)
         except LedgerError:
             if lock is not None:
                 lock.close()
@@ -240,7 +233,7 @@ class Ledger(LedgerView):
             stale.unlink(missing_ok=True)
         ledger_id = str(uuid.uuid4())
         created = at or utc_stamp()
-        conn = cls._connect(tmp, readonly=False)
+        conn = open_ledger_db(tmp, readonly=False)
         ledger = cls(conn, tmp)
         ledger.key = key
         ledger.meta = {"ledger_id": ledger_id, "machine_number": machine_number}
@@ -331,18 +324,8 @@ class Ledger(LedgerView):
             self.event("schema_migrated", detail=detail)
 
     def _check_marker(self, marker: Path) -> None:
-        info = read_marker(marker)
-        ledger_id = self.meta.get("ledger_id", "")
-        if info is None:
-            if not self.readonly:
-                write_marker(marker, ledger_id, self.meta.get("created_at", ""))
-                self.event("install_marker_written", detail={"marker": str(marker)})
-            return
-        if info.get("ledger_id") != ledger_id:
-            raise LedgerCorruptError(
-                f"ledger {self.path} (id {ledger_id}) is not the one installed on this cabinet "
-                f"(marker {marker} names {info.get('ledger_id')}, created {info.get('created_at')})"
-            )
+        if check_marker(marker, self.path, self.meta, write=not self.readonly):
+            self.event("install_marker_written", detail={"marker": str(marker)})
 
     def head(self) -> Head:
         """The ledger's head after the last commit, MAC'd with the key if it has one."""
@@ -493,7 +476,7 @@ class Ledger(LedgerView):
         row["hash"] = chain_hash(self._event_head, row)
         row["mac"] = self._mac(row["hash"])
         with self.transaction():
-            ticket = self._ticket_change(row, dict(detail or {}))
+            ticket = ticket_change(self.conn, row, dict(detail or {}))
             self.conn.execute(
                 "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash, mac) "
                 "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash, :mac)",
@@ -514,20 +497,6 @@ class Ledger(LedgerView):
     def _mac(self, row_hash: str) -> str | None:
         """A row's MAC: the key's HMAC of its hash (None without the key)."""
         return None if self.key is None else self.key.mac(row_hash)
-
-    def _ticket_change(
-        self, row: Mapping[str, Any], detail: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        """The tickets row an event writes (None if it touches no ticket); raises
-        :class:`LedgerError` before anything is written if the change is not allowed."""
-        key = TICKET_EVENTS.get(row["kind"])
-        if key is None:
-            return None
-        number = detail.get(key)
-        current = self.ticket(number) if isinstance(number, str) else None
-        top = self.conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
-        event = {**row, "detail": detail}
-        return ticket_effect(event, None if current is None else current.as_dict(), top + 1)
 
     def store_paytable(self, table: Paytable, text: str | None = None) -> None:
         """Keep the text of ``table`` (read back from its source file unless given)."""

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
+from kiosk.ledger.errors import LedgerCorruptError, LedgerError
+
 #: How long a statement waits for another connection's lock, milliseconds.
 BUSY_TIMEOUT_MS = 5000
 
@@ -90,3 +92,18 @@ def close(conn: sqlite3.Connection) -> None:
         conn.close()
     except sqlite3.Error:
         pass
+
+
+def open_ledger_db(path: Path, readonly: bool) -> sqlite3.Connection:
+    """The ledger's durable connection (:func:`connect`): read-only by URI, else the plain
+    path, read-write.  Raises :class:`~kiosk.ledger.errors.LedgerError` when WAL mode is
+    refused and :class:`~kiosk.ledger.errors.LedgerCorruptError` when the file is not a
+    readable database."""
+    try:
+        if readonly:
+            return connect(path, "ro")
+        return connect(path, uri=False)
+    except WalModeError as exc:
+        raise LedgerError(exc.reason) from None
+    except sqlite3.DatabaseError as exc:
+        raise LedgerCorruptError(f"{path} is not a readable SQLite database ({exc})") from None

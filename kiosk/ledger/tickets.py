@@ -122,6 +122,31 @@ def ticket_effect(
     return new
 
 
+def ticket_row(conn: sqlite3.Connection, validation: str) -> dict[str, Any] | None:
+    """The ``tickets`` row of ``validation`` as a dict of :data:`TICKET_COLUMNS`, if any."""
+    cur = conn.execute("SELECT * FROM tickets WHERE validation = ?", (validation,))
+    values = cur.fetchone()
+    if values is None:
+        return None
+    row = dict(zip([d[0] for d in cur.description], values, strict=True))
+    return {c: row.get(c) for c in TICKET_COLUMNS}
+
+
+def ticket_change(
+    conn: sqlite3.Connection, row: Mapping[str, Any], detail: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The ``tickets`` row that the event ``row`` (with its ``detail`` as a dict) writes
+    (None if it touches no ticket); raises :class:`LedgerError` before anything is
+    written if the change is not allowed (:func:`ticket_effect`)."""
+    key = TICKET_EVENTS.get(row["kind"])
+    if key is None:
+        return None
+    number = detail.get(key)
+    current = ticket_row(conn, number) if isinstance(number, str) else None
+    top = conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
+    return ticket_effect({**row, "detail": detail}, current, top + 1)
+
+
 def _replay_tickets(conn: sqlite3.Connection) -> tuple[dict[str, dict[str, Any]], str]:
     """The ``tickets`` table as the ticket events build it, and the first problem (if any)."""
     rows: dict[str, dict[str, Any]] = {}
