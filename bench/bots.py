@@ -2,12 +2,19 @@
 
 Prints, with the machine it ran on:
 
-1. decision time per strength (median and max, milliseconds; target under 150 ms);
-2. over N bot-only sit-and-gos (Classic table, three Hard and three Easy bots in shuffled
-   seats) how often each strength finishes first;
-3. each personality's VPIP and aggression factor ((bets + raises) / calls after the flop).
+1. decision time per strength in real six-handed play (median and max, milliseconds;
+   target under 150 ms), the decisions after the flop (the Monte-Carlo ones) apart;
+2. for each match-up, N bot-only sit-and-gos (Classic table, three bots of one strength
+   against three of another in shuffled seats, random personalities): the share of games
+   each strength wins, with its 95% interval;
+3. each personality's style at a six-handed Normal table (stacks reset every hand): VPIP,
+   PFR, aggression factor, fold to a bet over half the pot, bluffs (see
+   :mod:`engine.holdem.style`).
 
-Usage: ``.venv/bin/python -m bench.bots [--tournaments 2000] [--hands 3000] [--workers 2]``
+Usage::
+
+    .venv/bin/python -m bench.bots [--tournaments 2000] [--matches hard:normal,normal:easy]
+        [--hands 3000] [--decisions 2000] [--workers 2] [--only times,matches,styles]
 """
 
 from __future__ import annotations
@@ -18,18 +25,21 @@ import random
 import statistics
 import sys
 import time
-from collections import Counter
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from bench.machine import describe_machine
 from engine.holdem.actions import Street
 from engine.holdem.bots import PERSONALITIES, Bot, Difficulty
 from engine.holdem.config import TournamentConfig
 from engine.holdem.hand import HoldemHand
-from engine.holdem.records import BetMade, Called, Raised
 from engine.holdem.seats import SeatSpec
+from engine.holdem.style import StyleTracker, measure_styles
 from engine.holdem.tournament import Tournament
 from engine.rng import SeededRandomSource
+
+STYLE_NAMES = (*PERSONALITIES, "Balanced")
 
 
 def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:
@@ -47,6 +57,7 @@ def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:
         h += 1
         while not hand.is_over:
             seat = hand.to_act
+            assert seat is not None
             view = hand.view(seat)
             t0 = time.perf_counter()
             action = bots[seat].decide(view)
@@ -58,47 +69,43 @@ def decision_times(decisions: int, seed: int = 1) -> dict[str, list[float]]:
     return times
 
 
-def one_tournament(i: int) -> str:
-    diffs = ["easy", "hard"] * 3
+def one_tournament(i: int, first: str, second: str) -> str:
+    """One sit-and-go, three ``first`` bots against three ``second``; the winner's strength."""
+    diffs = [first, second] * 3
     random.Random(i).shuffle(diffs)
     seats = [SeatSpec(f"P{j}", "bot", d) for j, d in enumerate(diffs)]
     t = Tournament(TournamentConfig.for_table("classic", seats), rng=SeededRandomSource(i))
     return diffs[t.play_to_end()]
 
 
-def personality_table(hands: int, seed: int = 7) -> list[tuple[str, float, float, int]]:
-    """VPIP and AF of each personality at a six-handed Normal table (stacks reset each hand)."""
-    names = [*PERSONALITIES, "Balanced"]
-    bots = [Bot("normal", n if n in PERSONALITIES else None, rng=i) for i, n in enumerate(names)]
-    vpip, aggr, calls, dealt = Counter(), Counter(), Counter(), Counter()
-    rs = SeededRandomSource(seed)
-    for h in range(hands):
-        hand = HoldemHand([3000] * 6, h % 6, 10, 20, rng=rs)
-        while not hand.is_over:
-            seat = hand.to_act
-            postflop = hand.street is not Street.PREFLOP
-            rec = hand.act(bots[seat].decide(hand.view(seat)), seat=seat)
-            if postflop and isinstance(rec, BetMade | Raised):
-                aggr[seat] += 1
-            elif postflop and isinstance(rec, Called):
-                calls[seat] += 1
-        for seat in range(6):
-            dealt[seat] += 1
-            vpip[seat] += hand.voluntary[seat]
-    return [(names[s], vpip[s] / dealt[s], aggr[s] / max(1, calls[s]), dealt[s]) for s in range(6)]
+def interval(wins: int, games: int) -> tuple[float, float]:
+    """Share and the half-width of its 95% interval (normal approximation)."""
+    p = wins / games
+    return p, 1.96 * (p * (1 - p) / games) ** 0.5
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tournaments", type=int, default=2000)
-    ap.add_argument("--hands", type=int, default=3000, help="hands for the personality table")
-    ap.add_argument("--decisions", type=int, default=2000, help="timed decisions per strength")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    args = ap.parse_args()
-    print(f"machine: {describe_machine()}")
+def match(first: str, second: str, games: int, workers: int, seed: int = 0) -> int:
+    """Wins of ``first`` in ``games`` sit-and-gos of three ``first`` v three ``second``."""
+    play = partial(one_tournament, first=first, second=second)
+    seeds = range(seed, seed + games)
+    if workers <= 1:
+        return sum(play(i) == first for i in seeds)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return sum(w == first for w in pool.map(play, seeds, chunksize=8))
 
-    times = decision_times(args.decisions)
-    print("\n1. decision time (ms), real 6-handed play, Monte Carlo bots (+flop: after the flop)")
+
+def style_table(hands: int, seed: int = 7, difficulty: str = "normal") -> StyleTracker:
+    """Each personality's counts at a six-handed table of ``difficulty`` bots."""
+    players = [
+        (n, Bot(difficulty, n if n in PERSONALITIES else None, rng=seed * 10 + i))
+        for i, n in enumerate(STYLE_NAMES)
+    ]
+    return measure_styles(players, hands, seed=seed)
+
+
+def _print_times(decisions: int) -> None:
+    times = decision_times(decisions)
+    print("\n1. decision time (ms), real 6-handed play (+flop: after the flop, Monte Carlo)")
     for name, ts in times.items():
         print(
             f"   {name:11s} median {statistics.median(ts):6.2f}   max {max(ts):7.2f}   "
@@ -107,29 +114,50 @@ def main() -> int:
     worst = max(max(ts) for ts in times.values())
     print(f"   target < 150 ms: {'met' if worst < 150 else 'NOT met'} (worst {worst:.1f} ms)")
 
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        winners = Counter(pool.map(one_tournament, range(args.tournaments), chunksize=8))
-    elapsed = time.perf_counter() - t0
-    n = args.tournaments
-    print(f"\n2. {n} sit-and-gos, Classic table, 3 Hard + 3 Easy bots ({elapsed:.0f} s)")
-    for name in ("hard", "easy"):
-        share = winners[name] / n
-        print(
-            f"   {name:5s} finished first {winners[name]:5d} times = {share:6.1%} "
-            f"(per player {share / 3:6.1%}; fair share 16.7%)"
-        )
-    p = winners["hard"] / n
-    se = (p * (1 - p) / n) ** 0.5
-    print(
-        f"   Hard minus Easy: {winners['hard'] - winners['easy']} wins; Hard share "
-        f"{p:.1%} +/- {1.96 * se:.1%} (95%)"
-    )
 
-    print(f"\n3. personalities at a six-handed Normal table ({args.hands} hands)")
-    print("   name      VPIP     AF")
-    for name, v, af, _ in personality_table(args.hands):
-        print(f"   {name:8s} {v:6.1%}  {af:5.2f}")
+def _print_matches(pairs: Iterable[tuple[str, str]], games: int, workers: int) -> None:
+    print(f"\n2. sit-and-gos, Classic table, 3 v 3 bots in shuffled seats ({games} each)")
+    for first, second in pairs:
+        t0 = time.perf_counter()
+        wins = match(first, second, games, workers)
+        p, half = interval(wins, games)
+        print(
+            f"   {first.title()} v {second.title()}: {first.title()} wins {wins} of {games} = "
+            f"{p:.1%} +/- {half:.1%} (95%), {second.title()} {1 - p:.1%} "
+            f"({time.perf_counter() - t0:.0f} s)"
+        )
+
+
+def _print_styles(hands: int) -> None:
+    tracker = style_table(hands)
+    print(f"\n3. personalities at a six-handed Normal table ({hands} hands, stacks reset)")
+    print("   name       VPIP    PFR     AF  fold>1/2pot  bluffs/100 hands")
+    for name in STYLE_NAMES:
+        c = tracker.of(name)
+        print(
+            f"   {name:8s} {c.vpip:6.1%} {c.pfr:6.1%} {c.aggression_factor:6.2f}"
+            f"   {c.fold_to_big_bet:6.1%} ({c.big_bets_faced:4d})   {c.bluffs_per_100:6.2f}"
+        )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--tournaments", type=int, default=2000, help="sit-and-gos per match-up")
+    ap.add_argument("--matches", default="hard:normal,normal:easy,hard:easy")
+    ap.add_argument("--hands", type=int, default=3000, help="hands for the personality table")
+    ap.add_argument("--decisions", type=int, default=2000, help="timed decisions per strength")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--only", default="times,matches,styles", help="sections to run")
+    args = ap.parse_args()
+    sections = set(args.only.split(","))
+    print(f"machine: {describe_machine()}")
+    if "times" in sections:
+        _print_times(args.decisions)
+    if "matches" in sections:
+        pairs = [tuple(m.split(":")) for m in args.matches.split(",") if m]
+        _print_matches(((a, b) for a, b in pairs), args.tournaments, args.workers)
+    if "styles" in sections:
+        _print_styles(args.hands)
     return 0
 
 

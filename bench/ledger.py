@@ -45,6 +45,13 @@ from engine.uth.replay import replay  # noqa: E402
 from engine.uth.round import BetsPlaced, Decision  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
+from kiosk.ledger.checkpoint import (  # noqa: E402
+    CHECKPOINT_EVERY,
+    CHECKPOINT_KIND,
+    checkpoint_detail,
+    last_checkpoint,
+)
+from kiosk.ledger.key import CabinetKey  # noqa: E402
 from kiosk.ledger.ledger import (  # noqa: E402
     CREDITS,
     ROUND_COLUMNS,
@@ -56,6 +63,7 @@ from kiosk.ledger.ledger import (  # noqa: E402
     round_effects,
 )
 from kiosk.ledger.records import DecisionRecord, dump_decisions  # noqa: E402
+from kiosk.ledger.startup import check_head, default_anchor_path, default_key_path  # noqa: E402
 from kiosk.machine.controller import Machine, MachinePhase  # noqa: E402
 from kiosk.machine.rows import dealt_columns, settled_columns  # noqa: E402
 
@@ -204,11 +212,15 @@ def _stamp(t: float) -> str:
 
 
 def build_big(path: Path, rounds: int) -> None:
-    """A valid ledger of ``rounds`` settled rounds, by bulk inserts (chains and meters included)."""
-    for suffix in ("", "-wal", "-shm", ".install", ".new"):
+    """A valid ledger of ``rounds`` settled rounds, by bulk inserts: chains, row MACs under
+    its key (``<db>.key``), a checkpoint every ``CHECKPOINT_EVERY`` rows, meters that add
+    up, and the signed head in ``meta`` and in its anchor (``<db>.anchor``)."""
+    for suffix in ("", "-wal", "-shm", ".install", ".new", ".key", ".anchor"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     table = load_paytable(PAYTABLE_DIR / "standard.toml")
-    ledger = Ledger.create(path, paytable=table, machine_number="BENCH")
+    key = CabinetKey.create(default_key_path(path))
+    anchor = default_anchor_path(path)
+    ledger = Ledger.create(path, paytable=table, machine_number="BENCH", key=key, anchor=anchor)
     pool = round_pool(2000)
     conn = ledger.conn
     conn.execute("PRAGMA synchronous = OFF")  # bulk build only: the cabinet never does this
@@ -219,8 +231,26 @@ def build_big(path: Path, rounds: int) -> None:
     t0 = time.time() - rounds * 20.0
     cols = list(ROUND_COLUMNS)
     insert_round = f"INSERT INTO rounds ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-    insert_event = "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash) VALUES (?,?,?,?,?,?,?,?)"
+    insert_event = "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash, mac) VALUES (?,?,?,?,?,?,?,?,?)"
     batch_r, batch_e = [], []
+    since_checkpoint = event_id + ledger.counts()[0]
+
+    def checkpoint(rounds_so_far: int, at: float) -> None:
+        nonlocal event_id, event_head, since_checkpoint
+        event_id += 1
+        ev = {
+            "id": event_id,
+            "at": _stamp(at),
+            "kind": CHECKPOINT_KIND,
+            "amount": 0,
+            "round_id": None,
+            "txn": None,
+            "detail": dumps(checkpoint_detail(conn, meters, rounds_so_far, round_head)),
+        }
+        ev["hash"] = event_head = chain_hash(event_head, ev)
+        ev["mac"] = key.mac(event_head)
+        batch_e.append(tuple(ev.values()))
+        since_checkpoint = 0
 
     def add(effects):
         for k, v in effects.items():
@@ -243,9 +273,11 @@ def build_big(path: Path, rounds: int) -> None:
                 "detail": dumps({"denomination": BIG_BILL}),
             }
             ev["hash"] = event_head = chain_hash(event_head, ev)
+            ev["mac"] = key.mac(event_head)
             batch_e.append(tuple(ev.values()))
             add(event_effects("bill_in", BIG_BILL))
             credits += BIG_BILL
+            since_checkpoint += 1
         row = {k: v for k, v in tpl.items() if k != "_decisions"}
         stamps = [_stamp(at + 2 + 3 * j) for j in range(len(tpl["_decisions"]))]
         row.update(
@@ -260,8 +292,12 @@ def build_big(path: Path, rounds: int) -> None:
         )
         credits = row["credits_after"]
         row["hash"] = round_head = chain_hash(round_head, row)
+        row["mac"] = key.mac(round_head)
         batch_r.append(tuple(row[c] for c in cols))
         add(round_effects(row))
+        since_checkpoint += 1
+        if since_checkpoint >= CHECKPOINT_EVERY:
+            checkpoint(i, at + 10)
         if len(batch_r) >= 20000:
             conn.executemany(insert_event, batch_e)
             conn.executemany(insert_round, batch_r)
@@ -277,7 +313,66 @@ def build_big(path: Path, rounds: int) -> None:
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     ledger.close()
+    ledger = Ledger.open(path, key=key)  # the heads as the rows now end
+    with ledger.transaction():
+        pass  # writes the signed head
+    ledger.attach_anchor(anchor, write=True)
+    ledger.close()
     print()
+
+
+def _power_up_s(path: Path) -> float:
+    """Seconds for what power-up runs on the ledger: open with the key, the head against
+    the anchor, and the bounded verification (:meth:`Ledger.verify_power_up`)."""
+    t = time.perf_counter()
+    ledger = Ledger.open(path, readonly=True, key=CabinetKey.load(default_key_path(path)))
+    check_head(ledger, default_anchor_path(path))
+    report = ledger.verify_power_up()
+    elapsed = time.perf_counter() - t
+    ledger.close()
+    assert report.ok, report.problem
+    return elapsed
+
+
+def _cached_signed_ledger(path: Path, rounds: int) -> None:
+    """Build the ledger at ``path`` unless a current one of ``rounds`` rounds, with its
+    key, anchor and checkpoints, is cached there."""
+    try:
+        ledger = Ledger.open(path, readonly=True, key=CabinetKey.load(default_key_path(path)))
+        fresh = ledger.counts()[0] == rounds and last_checkpoint(ledger.conn) is not None
+        check_head(ledger, default_anchor_path(path))
+        ledger.close()
+    except (LedgerError, sqlite3.Error):
+        fresh = False
+    if fresh:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building a {rounds:,}-round signed ledger at {path} (cached for later runs)...")
+    t = time.perf_counter()
+    build_big(path, rounds)
+    print(f"  built in {time.perf_counter() - t:.0f} s")
+
+
+def bench_power_up(directory: Path, sizes: list[int], full: bool) -> dict:
+    """Power-up time on cached signed ledgers of each size in ``sizes`` (median of 3 runs
+    after one warm-up), and with ``full`` the full `uth audit verify` walk of the largest."""
+    out: dict = {}
+    for rounds in sizes:
+        path = directory / f"powerup-{rounds}.db"
+        _cached_signed_ledger(path, rounds)
+        _power_up_s(path)
+        out[f"power_up_{rounds}_s"] = round(
+            statistics.median(_power_up_s(path) for _ in range(3)), 3
+        )
+    if full and sizes:
+        path = directory / f"powerup-{max(sizes)}.db"
+        ledger = Ledger.open(path, readonly=True, key=CabinetKey.load(default_key_path(path)))
+        t = time.perf_counter()
+        report = ledger.verify()
+        out[f"audit_verify_{max(sizes)}_s"] = round(time.perf_counter() - t, 1)
+        ledger.close()
+        assert report.ok, report.problem
+    return out
 
 
 def _cached_ledger_usable(path: Path, rounds: int) -> bool:
@@ -340,12 +435,25 @@ def main() -> int:
     p.add_argument(
         "--verify-big", action="store_true", help="also time a full verify of the big ledger"
     )
+    p.add_argument(
+        "--power-up",
+        default="200000,5000000",
+        help="comma-separated ledger sizes (rounds) to time power-up on ('' to skip)",
+    )
+    p.add_argument(
+        "--no-audit", action="store_true", help="skip the full audit walk of the largest"
+    )
+    p.add_argument("--only-power-up", action="store_true", help="just the power-up figures")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    result = {
-        "machine": f"{describe_machine()} | SQLite {sqlite3.sqlite_version}",
-        "commit": bench_commit(Path(args.dir), args.rounds),
-    }
+    result: dict = {"machine": f"{describe_machine()} | SQLite {sqlite3.sqlite_version}"}
+    sizes = [int(n) for n in args.power_up.split(",") if n.strip()]
+    if sizes:
+        result["power_up"] = bench_power_up(Path(args.dir), sizes, not args.no_audit)
+    if args.only_power_up:
+        print(json.dumps(result, indent=1))
+        return 0
+    result["commit"] = bench_commit(Path(args.dir), args.rounds)
     if args.big:
         result["recall"] = bench_recall(Path(args.cache), args.big, args.verify_big)
     if args.json:
@@ -360,6 +468,9 @@ def main() -> int:
         f"raw fsync on this disk {c['raw_fsync_median_ms']} ms) over {c['rounds']} rounds  [target < 5 ms]"
     )
     print(f"database growth: {c['bytes_per_round']} bytes per round played  [target < 2048]")
+    for name, value in result.get("power_up", {}).items():
+        target = "  [target < 1 s]" if name.startswith("power_up") else ""
+        print(f"{name.replace('_', ' ')}: {value}{target}")
     if "recall" in result:
         r = result["recall"]
         print(

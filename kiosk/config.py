@@ -1,8 +1,20 @@
-"""Cabinet configuration: where the ledger lives, the paytable, identity, PINs, devices.
+"""Cabinet configuration: where the ledger lives, the paytable, identity, operators, devices.
 
 Read from a TOML file (``--config PATH``, else ``$UTH_CONFIG``, else built-in defaults)
-and validated by pydantic.  Relative paths are taken from the current directory.
-Amounts are integer cents; RTP bounds are percentages.
+and validated by pydantic, strictly: nothing is coerced (``true``, ``"500"`` and
+``500.0`` are not amounts), unknown fields are refused, and every refusal is a
+:class:`ConfigError` naming the file, the field and the reason.  Relative paths are
+taken from the current directory.  Amounts are integer cents in ``1..2**63-1`` and at
+most ``credit_limit_cents``; RTP bounds are percentages within 75-100; names are
+printable text of at most 64 characters (no control, format or bidi characters).
+
+Demo mode (``demo``): the built-in defaults are the demo (no file: ``demo`` is true);
+a configuration file runs a cabinet unless it says ``demo = true``.  In demo mode,
+without ``[[operators]]``, the demo accounts log in with the demo PINs (attendant 1111,
+technician 2222, manager 3333) and the operator screens say DEMO.  Outside demo mode
+there are no default PINs: the operators are the ``[[operators]]`` accounts, and a
+cabinet without any comes up with operator login disabled and the ``operators`` tilt
+(:mod:`kiosk.machine.operators`).
 
 Example ``cabinet.toml``::
 
@@ -17,102 +29,266 @@ Example ``cabinet.toml``::
     validator_port = "/dev/serial/by-id/usb-JCM_..."   # or "sim" (the default)
     printer_port = "sim"               # or /dev/serial/by-id/usb-FutureLogic_...
 
-``"sim"`` runs the protocol simulator of :mod:`devices.sim` on a pseudo-terminal and
-the real driver over it (demo mode); a path names the cabinet's serial port.
+    [[operators]]                      # one table per person (python -m kiosk.pins)
+    name = "Ann Smith"
+    role = "attendant"                 # attendant, technician or manager
+    pin = "pbkdf2_sha256$100000$<salt hex>$<hash hex>"
 
-    [operator_pins]                    # role -> PIN, or "sha256:<hex of the PIN>"
-    attendant = "sha256:..."
-    technician = "sha256:..."
-    manager = "sha256:..."
+``"sim"`` runs the protocol simulator of :mod:`devices.sim` on a pseudo-terminal and
+the real driver over it; a path names the cabinet's serial port.  PINs follow the rules
+of :mod:`kiosk.pins` (6 to 12 digits, not all one digit, one PIN per person).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import tomllib
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 
 from engine.uth.paytable import PAYTABLE_DIR
+from engine.uth.paytable_rules import (
+    INT64_MAX,
+    RuleError,
+    check_key_depth,
+    check_text,
+    field_name,
+    shown,
+)
+from kiosk.pins import (
+    DEMO_PINS,
+    PIN_MAX,
+    hash_problem,
+    is_hashed,
+    pin_matches,
+    pin_problem,
+)
 
 #: Operator roles, least to most privileged.
 ROLES = ("attendant", "technician", "manager")
+Role = Literal["attendant", "technician", "manager"]
 #: A device port value meaning "run the simulator on a pseudo-terminal".
 SIMULATED_PORT = "sim"
+#: The largest configuration file read, bytes.
+MAX_FILE_BYTES = 64 * 1024
+#: The longest path or port name, characters.
+MAX_PATH_LENGTH = 4096
+#: The most operator accounts and bill denominations a configuration holds.
+MAX_OPERATORS = 64
+MAX_BILLS = 32
 
 
 class ConfigError(ValueError):
-    """A configuration file that cannot be used: names the file and the reason."""
+    """A configuration that cannot be used: ``file``, ``field`` (dotted path, or
+    ``(file)`` / ``(syntax)``) and ``reason``; ``str()`` is ``file: field: reason``."""
+
+    def __init__(self, file: str, field: str, reason: str) -> None:
+        super().__init__(f"{file}: {field}: {reason}")
+        self.file = file
+        self.field = field
+        self.reason = reason
+
+
+def _check_path(value: Path) -> Path:
+    text = str(value)
+    if not text or text == ".":
+        raise ValueError("must name a file")
+    if len(text) > MAX_PATH_LENGTH:
+        raise ValueError(f"is longer than {MAX_PATH_LENGTH} characters")
+    if not text.isprintable():
+        raise ValueError("contains a control or non-printable character")
+    return value
+
+
+def _check_port(value: str) -> str:
+    if len(value) > MAX_PATH_LENGTH or not value.isprintable() or not value:
+        raise ValueError(
+            f"must be printable text of 1 to {MAX_PATH_LENGTH} characters, not {shown(value)}"
+        )
+    return value
+
+
+#: A name shown or printed (see :func:`engine.uth.paytable_rules.check_text`).
+Text = Annotated[str, AfterValidator(check_text)]
+#: A file path: TOML gives a string (the one lax field kind), checked for sanity.
+FilePath = Annotated[Path, Field(strict=False), AfterValidator(_check_path)]
+#: An amount in cents: a TOML integer in 1..2**63-1.
+Cents = Annotated[int, Field(gt=0, le=INT64_MAX)]
+Port = Annotated[str, AfterValidator(_check_port)]
+
+
+class OperatorAccount(BaseModel):
+    """One person who may open the operator menu: a name, a role and a PIN (plain
+    digits, or hashed by :func:`kiosk.pins.hash_pin`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    name: Text
+    role: Role
+    pin: str = Field(repr=False)
+
+    @field_validator("pin")
+    @classmethod
+    def _pin_form(cls, value: str) -> str:
+        if value.startswith("sha256:"):
+            raise ValueError(
+                "an unsalted sha256 PIN is not accepted; hash the PIN with python -m kiosk.pins"
+            )
+        if is_hashed(value):
+            problem = hash_problem(value)
+            if problem is not None:
+                raise ValueError(problem)
+        elif not (value.isascii() and value.isdigit() and 0 < len(value) <= PIN_MAX):
+            raise ValueError(f"a PIN is 1 to {PIN_MAX} digits, or a hashed PIN")
+        return value
+
+    def matches(self, pin: str) -> bool:
+        """Whether ``pin`` is this person's PIN (constant-time compare)."""
+        return pin_matches(self.pin, pin)
+
+
+#: The demo accounts (demo mode without ``[[operators]]``): named after their roles.
+DEMO_ACCOUNTS = tuple(
+    OperatorAccount.model_validate({"name": role, "role": role, "pin": pin})
+    for role, pin in DEMO_PINS.items()
+)
 
 
 class CabinetConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    db_path: Path = Path("var/uth.db")
+    #: Demo mode: demo PINs without ``[[operators]]``, DEMO on the operator screens.
+    demo: bool = True
+    db_path: FilePath = Path("var/uth.db")
     #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger.ledger`): a missing
     #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
-    install_marker: Path | None = None
+    install_marker: FilePath | None = None
     #: The cabinet key that MACs the ledger (see :mod:`kiosk.ledger.key`): outside the
     #: database's directory on a cabinet, mode 0600.  Default (demo): db_path + ".key".
-    ledger_key_path: Path | None = None
+    ledger_key_path: FilePath | None = None
     #: Where each commit's head is anchored (see :mod:`kiosk.ledger.anchor`): another
     #: partition or medium on a cabinet.  Default (demo): db_path + ".anchor".
-    anchor_path: Path | None = None
-    paytable: Path = PAYTABLE_DIR / "standard.toml"
-    machine_number: str = "0001"
-    casino_name: str = "Demo Casino"
-    rtp_min_pct: float = Field(80.0, ge=0, le=200)
-    rtp_max_pct: float = Field(100.0, ge=0, le=200)
-    operator_pins: dict[str, str] = Field(
-        default_factory=lambda: {"attendant": "1111", "technician": "2222", "manager": "3333"}
-    )
+    anchor_path: FilePath | None = None
+    paytable: FilePath = PAYTABLE_DIR / "standard.toml"
+    machine_number: Text = "0001"
+    casino_name: Text = "Demo Casino"
+    #: The approved RTP range of a paytable change, percent (within 75-100).
+    rtp_min_pct: float = Field(80.0, ge=75, le=100, allow_inf_nan=False)
+    rtp_max_pct: float = Field(100.0, ge=75, le=100, allow_inf_nan=False)
+    #: The people who may open the operator menu (``[[operators]]`` tables).
+    operators: Annotated[
+        tuple[OperatorAccount, ...], Field(strict=False, max_length=MAX_OPERATORS)
+    ] = ()
     #: Printed on cash-out tickets under the casino name.
-    casino_address: str = "Demo City"
+    casino_address: Text = "Demo City"
     #: A ticket is valid through the day ``ticket_expiry_days`` after it is printed;
     #: 0 means tickets do not expire.
     ticket_expiry_days: int = Field(30, ge=0, le=3650)
     #: Serial ports of the bill validator (JCM ID-003) and the ticket printer (TCL):
     #: ``"sim"`` for the simulator on a pseudo-terminal, else a device path, preferably
     #: ``/dev/serial/by-id/...`` (stable across reboots and USB re-plugs).
-    validator_port: str = "sim"
-    printer_port: str = "sim"
-    #: Bill denominations accepted, cents.
-    accepted_bills: tuple[int, ...] = (100, 500, 1000, 2000, 5000, 10000)
+    validator_port: Port = SIMULATED_PORT
+    printer_port: Port = SIMULATED_PORT
+    #: Bill denominations accepted, cents (each at most ``credit_limit_cents``).
+    accepted_bills: Annotated[tuple[Cents, ...], Field(strict=False, max_length=MAX_BILLS)] = (
+        100, 500, 1000, 2000, 5000, 10000,
+    )
     #: No bill or ticket is accepted that would take the credit meter above this.
-    credit_limit_cents: int = Field(1_000_000, gt=0)
-    #: A round returning this much or more is paid by an attendant (jackpot handpay).
-    jackpot_limit_cents: int = Field(120_000, gt=0)
+    credit_limit_cents: Cents = 1_000_000
+    #: A round returning this much or more is paid by an attendant (jackpot handpay);
+    #: at most ``credit_limit_cents``.
+    jackpot_limit_cents: Cents = 120_000
 
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:
         if self.rtp_min_pct > self.rtp_max_pct:
-            raise ValueError(
-                f"rtp_min_pct {self.rtp_min_pct} is above rtp_max_pct {self.rtp_max_pct}"
+            raise RuleError(
+                "rtp_min_pct", f"{self.rtp_min_pct} is above rtp_max_pct {self.rtp_max_pct}"
             )
-        for role in self.operator_pins:
-            if role not in ROLES:
-                raise ValueError(f"unknown operator role {role!r}; roles are {', '.join(ROLES)}")
-        if any(b <= 0 for b in self.accepted_bills):
-            raise ValueError("accepted_bills must be positive cents")
+        for i, bill in enumerate(self.accepted_bills):
+            if bill > self.credit_limit_cents:
+                raise RuleError(
+                    f"accepted_bills.{i}",
+                    f"{bill} is above credit_limit_cents {self.credit_limit_cents}",
+                )
+        if self.jackpot_limit_cents > self.credit_limit_cents:
+            raise RuleError(
+                "jackpot_limit_cents",
+                f"{self.jackpot_limit_cents} is above credit_limit_cents {self.credit_limit_cents}",
+            )
         for name in ("validator_port", "printer_port"):
             port = getattr(self, name)
             if port != SIMULATED_PORT and not (port.startswith("/") or "://" in port):
-                raise ValueError(
-                    f"{name} must be {SIMULATED_PORT!r}, a device path (/dev/serial/by-id/...) "
-                    f"or a pyserial URL, not {port!r}"
+                raise RuleError(
+                    name,
+                    f"must be {SIMULATED_PORT!r}, a device path (/dev/serial/by-id/...) "
+                    f"or a pyserial URL, not {shown(port)}",
                 )
-        for name in ("casino_name", "casino_address", "machine_number"):
-            if not getattr(self, name).strip():
-                raise ValueError(f"{name} must not be empty (it is printed on tickets)")
+        self._check_operators()
         return self
 
+    def _check_operators(self) -> None:
+        names: dict[str, int] = {}
+        pins: dict[str, int] = {}
+        for i, account in enumerate(self.operators):
+            where = f"operators.{i}"
+            folded = account.name.casefold()
+            if folded in names:
+                raise RuleError(
+                    f"{where}.name", f"{shown(account.name)} is also operators.{names[folded]}"
+                )
+            names[folded] = i
+            if account.pin in pins:
+                raise RuleError(
+                    f"{where}.pin", f"the same PIN as operators.{pins[account.pin]}"
+                )
+            pins[account.pin] = i
+            if is_hashed(account.pin):
+                continue  # the rules were checked when it was hashed
+            if self.demo and account.pin in DEMO_PINS.values():
+                continue  # demo PINs: demo mode only
+            problem = pin_problem(account.pin)
+            if problem is not None:
+                raise RuleError(f"{where}.pin", problem)
+
+    # -- derived --------------------------------------------------------------------
     @property
     def simulated_devices(self) -> bool:
-        """True when both devices are simulated (demo mode)."""
+        """True when both devices are simulated."""
         return self.validator_port == SIMULATED_PORT and self.printer_port == SIMULATED_PORT
+
+    @property
+    def accounts(self) -> tuple[OperatorAccount, ...]:
+        """Who may log in: the ``[[operators]]``, else in demo mode the demo accounts,
+        else nobody (operator login disabled)."""
+        if self.operators:
+            return self.operators
+        return DEMO_ACCOUNTS if self.demo else ()
+
+    @property
+    def operator_pins(self) -> dict[str, str]:
+        """Role -> the first plain-digit PIN of that role (the demo PINs in demo mode);
+        hashed PINs are not listed."""
+        out: dict[str, str] = {}
+        for account in self.accounts:
+            if not is_hashed(account.pin):
+                out.setdefault(account.role, account.pin)
+        return out
+
+    def accounts_for_pin(self, pin: str) -> list[OperatorAccount]:
+        """Every account whose PIN is ``pin`` (each one checked: no early exit)."""
+        return [account for account in self.accounts if account.matches(pin)]
 
     @property
     def marker_path(self) -> Path:
@@ -126,39 +302,81 @@ class CabinetConfig(BaseModel):
     def anchor_file(self) -> Path:
         return self.anchor_path or self.db_path.with_name(self.db_path.name + ".anchor")
 
-    def role_for_pin(self, pin: str) -> str | None:
-        """The most privileged role whose PIN is ``pin``, or None (constant-time compares)."""
-        found = None
-        digest = hashlib.sha256(pin.encode()).hexdigest()
-        for role in ROLES:
-            want = self.operator_pins.get(role)
-            if want is None:
-                continue
-            got = "sha256:" + digest if want.startswith("sha256:") else pin
-            if hmac.compare_digest(want.encode(), got.encode()):
-                found = role
-        return found
-
 
 def role_at_least(role: str | None, needed: str) -> bool:
     """Whether ``role`` has the rights of ``needed`` (manager > technician > attendant)."""
-    return role is not None and ROLES.index(role) >= ROLES.index(needed)
+    return role in ROLES and ROLES.index(role) >= ROLES.index(needed)
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    return ".".join(field_name(p) for p in loc) or "(file)"
+
+
+def _refusal(source: str, err: ErrorDetails) -> ConfigError:
+    """The :class:`ConfigError` for pydantic's first error."""
+    cause = (err.get("ctx") or {}).get("error")
+    if isinstance(cause, RuleError):
+        return ConfigError(source, cause.field, cause.reason)
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        reason = "unknown field"
+    elif kind == "value_error":
+        reason = err["msg"].removeprefix("Value error, ")
+    elif err["loc"] and err["loc"][-1] == "pin":
+        reason = err["msg"]  # never echo a PIN
+    else:
+        reason = f"{err['msg']} (found {shown(err.get('input'))})"
+    return ConfigError(source, _field_path(err["loc"]), reason)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The TOML table of the file at ``path`` (bounded size, UTF-8, no NUL)."""
+    source = str(path)
+    try:
+        with path.open("rb") as f:
+            if os.fstat(f.fileno()).st_size > MAX_FILE_BYTES:
+                raise ConfigError(source, "(file)", f"more than {MAX_FILE_BYTES:,} bytes")
+            raw = f.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(source, "(file)", exc.strerror or str(exc)) from None
+    except ValueError as exc:  # a path the OS cannot name (an embedded NUL)
+        raise ConfigError(source, "(file)", str(exc)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConfigError(source, "(file)", f"more than {MAX_FILE_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(source, "(file)", f"not UTF-8 text (byte {exc.start})") from None
+    if "\x00" in text:
+        raise ConfigError(source, "(file)", "contains a NUL character")
+    try:
+        check_key_depth(text)
+        return tomllib.loads(text.replace("\r\n", "\n"))
+    except RuleError as exc:
+        raise ConfigError(source, exc.field, exc.reason) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "(syntax)", str(exc)) from None
+    except RecursionError:
+        raise ConfigError(source, "(syntax)", "values are nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise ConfigError(source, "(syntax)", f"unreadable value: {exc}") from None
 
 
 def load_config(path: str | Path | None = None, **overrides: object) -> CabinetConfig:
-    """Load ``path`` (else ``$UTH_CONFIG``, else defaults) and apply ``overrides``."""
+    """Load ``path`` (else ``$UTH_CONFIG``, else the demo defaults) and apply
+    ``overrides`` (``None`` values are ignored).  A file is a cabinet's configuration:
+    ``demo`` is false unless the file sets it.  Raises :class:`ConfigError`."""
     path = path or os.environ.get("UTH_CONFIG")
-    data: dict[str, object] = {}
+    data: dict[str, Any] = {}
+    source = "(defaults)"
     if path:
-        p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{p}: {exc}") from None
+        source = str(path)
+        data = _read(Path(path))
+        data.setdefault("demo", False)
     data.update({k: v for k, v in overrides.items() if v is not None})
     try:
         return CabinetConfig.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"]) or "(file)"
-        raise ConfigError(f"{path or '(defaults)'}: {where}: {err['msg']}") from None
+        raise _refusal(source, exc.errors()[0]) from None
+    except RecursionError:
+        raise ConfigError(source, "(file)", "values are nested too deeply") from None

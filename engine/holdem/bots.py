@@ -60,12 +60,12 @@ PERSONALITIES: dict[str, Personality] = {
     # seed 003: "Rosa is careful, Max is bold, Jules plays a lot of hands, Nina likes to
     # bluff, and Ike is steady."
     "Ike": Personality("Ike", looseness=0.0, aggression=0.5, bluff=0.04, trap=0.08, caution=0.5),
-    "Max": Personality("Max", looseness=0.8, aggression=0.85, bluff=0.09, trap=0.04, caution=0.2),
-    "Rosa": Personality("Rosa", looseness=-1.2, aggression=0.35, bluff=0.02, trap=0.1, caution=0.9),
+    "Max": Personality("Max", looseness=0.8, aggression=0.9, bluff=0.07, trap=0.04, caution=0.2),
+    "Rosa": Personality("Rosa", looseness=-1.5, aggression=0.35, bluff=0.02, trap=0.1, caution=1.0),
     "Jules": Personality(
-        "Jules", looseness=2.5, aggression=0.45, bluff=0.05, trap=0.05, caution=0.35
+        "Jules", looseness=2.5, aggression=0.45, bluff=0.04, trap=0.05, caution=0.15
     ),
-    "Nina": Personality("Nina", looseness=0.6, aggression=0.6, bluff=0.2, trap=0.1, caution=0.4),
+    "Nina": Personality("Nina", looseness=0.6, aggression=0.55, bluff=0.2, trap=0.1, caution=0.4),
 }
 BALANCED = Personality("Balanced")
 SEED003_PLAYERS = ("Ike", "Max", "Rosa", "Jules", "Nina")  # clockwise from the human's left
@@ -96,12 +96,14 @@ class _Skill:
     reads_ranges: float | None  # None: opponents hold anything; else a shift of the
     # Chen floors it assumes for opponents from their pre-flop actions (0 = full read)
     aggression: float  # multiplier on the personality's aggression
+    reads_bets: bool  # a player who bet or raised on this street holds a hand that
+    # connects with the board (engine.holdem.equity.connects)
 
 
 SKILLS = {
-    Difficulty.EASY: _Skill(60, 0.12, -0.12, 2.0, 2.0, False, 0.0, None, 0.6),
-    Difficulty.NORMAL: _Skill(200, 0.05, -0.02, 1.0, 0.5, True, 0.6, -2.0, 0.9),
-    Difficulty.HARD: _Skill(400, 0.0, 0.02, 0.0, 0.0, True, 1.0, 0.0, 1.0),
+    Difficulty.EASY: _Skill(250, 0.15, -0.15, 2.5, 2.5, False, 0.0, None, 0.5, False),
+    Difficulty.NORMAL: _Skill(300, 0.06, -0.04, 1.2, 0.8, True, 0.5, None, 0.9, False),
+    Difficulty.HARD: _Skill(500, 0.0, 0.02, 0.0, 0.0, True, 1.0, 0.0, 1.0, True),
 }
 
 # Chen floors assumed for an opponent from what they did before the flop
@@ -161,6 +163,18 @@ def opponent_floors(view: PlayerView, shift: float = 0.0) -> dict[int, float]:
         for s in range(len(view.stacks))
         if s != view.seat and view.in_hand[s]
     }
+
+
+def bettors_this_street(view: PlayerView) -> list[bool]:
+    """For each opponent still in (seat order): did they bet or raise on this street?"""
+    start = 0
+    for i, r in enumerate(view.actions):
+        if isinstance(r, BoardDealt):
+            start = i + 1
+    aggressors = {r.seat for r in view.actions[start:] if isinstance(r, BetMade | Raised)}
+    return [
+        s in aggressors for s in range(len(view.stacks)) if s != view.seat and view.in_hand[s]
+    ]
 
 
 _CATEGORY_EQUITY = {
@@ -354,6 +368,7 @@ class Bot:
             floors = None
             if self.skill.reads_ranges is not None:
                 floors = list(opponent_floors(view, self.skill.reads_ranges).values())
+            connected = bettors_this_street(view) if self.skill.reads_bets else None
             e = estimate_equity(
                 view.hole_cards,
                 view.board,
@@ -362,6 +377,7 @@ class Bot:
                 rng=self._rng,
                 hand_scores=CHEN_TABLE if floors else None,
                 min_scores=floors,
+                connected=connected,
             ).equity
         if self.skill.noise:
             e += float(self._rng.normal(0.0, self.skill.noise))
@@ -391,7 +407,8 @@ class Bot:
         # the bet faced, relative to the pot before it was made
         ratio = (view.current_bet - la.bet) / max(1, pot - (view.current_bet - la.bet))
         if ratio > 0.5:  # a big bet: the bettor is probably strong
-            e -= skill.careful * p.caution * min(0.2, 0.05 + 0.1 * (ratio - 0.5))
+            wary = 0.5 + 0.5 * skill.careful
+            e -= min(0.4, wary * p.caution * (1 + p.caution) * (0.15 + 0.2 * (ratio - 0.5)))
         price = pot_odds(call, pot)
         if e >= strong and la.can_raise:
             if r < p.trap:
@@ -402,6 +419,9 @@ class Bot:
                 )
             return Action.call()
         if e >= price + skill.call_margin:
+            bold = max(0.0, p.aggression - 0.5)  # a bold player raises some of its calls
+            if la.can_raise and e >= fair and r > 1.0 - bold:
+                return self._amount(la, view.current_bet + pot + call)
             return Action.call()
         if la.can_raise and r < p.bluff * 0.4 and opponents == 1:
             return self._amount(la, view.current_bet + pot + call)  # a bluff raise

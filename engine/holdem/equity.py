@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.hands.evaluator import evaluate_batch
+from engine.hands.evaluator import HandCategory, category_batch, evaluate_batch
 from engine.rng import RandomSource
 
 ASSIST_SAMPLES = 1500
@@ -64,6 +64,7 @@ def estimate_equity(
     dead: Sequence[int] = (),
     hand_scores: np.ndarray | None = None,
     min_scores: Sequence[float] | None = None,
+    connected: Sequence[bool] | None = None,
 ) -> Equity:
     """Equity of ``hole`` on ``board`` (0, 3, 4 or 5 cards) against ``opponents`` random hands.
 
@@ -71,6 +72,9 @@ def estimate_equity(
     ranges: ``hand_scores`` is a 52x52 table scoring two hole cards (e.g. Chen points) and
     ``min_scores[i]`` the least score opponent ``i`` is assumed to hold; deals outside
     those ranges are rejected (when too few deals survive, the ranges are ignored).
+    ``connected[i]`` true: opponent ``i`` holds a hand that connects with the board as it
+    is now (:func:`connects`: a better hand than the board's own, or a flush draw before
+    the river), as a player who bets after the flop usually does.
     """
     hole = [int(c) for c in hole]
     board = [int(c) for c in board]
@@ -88,18 +92,29 @@ def estimate_equity(
         raise ValueError("not enough cards for that many opponents")
     gen = numpy_generator(rng)
     ranged = hand_scores is not None and min_scores is not None and len(min_scores) == opponents
-    if not ranged:
+    must_connect = (
+        np.asarray(connected, dtype=bool)
+        if connected is not None and len(connected) == opponents and any(connected) and board
+        else None
+    )
+    if not ranged and must_connect is None:
         drawn = _draw(gen, unseen, k, samples)
     else:
-        floors = np.asarray(min_scores, dtype=np.float64)[None, :]
+        floors = np.asarray(min_scores if ranged else [], dtype=np.float64)[None, :]
         kept: list[np.ndarray] = []
         have, tried = 0, 0
         while have < samples and tried < MAX_RANGE_DRAWS * samples:
             batch = _draw(gen, unseen, k, 4 * samples)
             tried += len(batch)
             pairs = batch[:, need_board:].reshape(len(batch), opponents, 2)
-            scores = hand_scores[pairs[:, :, 0], pairs[:, :, 1]]  # type: ignore[index]
-            good = batch[(scores >= floors).all(axis=1)]
+            keep = np.ones(len(batch), dtype=bool)
+            if ranged:
+                scores = hand_scores[pairs[:, :, 0], pairs[:, :, 1]]  # type: ignore[index]
+                keep &= (scores >= floors).all(axis=1)
+            if must_connect is not None:
+                for i in np.flatnonzero(must_connect):
+                    keep &= connects(pairs[:, i, :], board)
+            good = batch[keep]
             kept.append(good)
             have += len(good)
         if have >= MIN_RANGE_SAMPLES:
@@ -130,6 +145,38 @@ def estimate_equity(
         samples=samples,
         opponents=opponents,
     )
+
+
+def _board_category(board: Sequence[int]) -> int:
+    """The category the board makes on its own (``HandCategory`` values; 3 to 5 cards)."""
+    if len(board) == 5:
+        return int(category_batch(evaluate_batch(np.asarray([board], dtype=np.uint8)))[0])
+    counts = sorted(np.bincount([c >> 2 for c in board], minlength=13), reverse=True)
+    if counts[0] == 4:
+        return int(HandCategory.FOUR_OF_A_KIND)
+    if counts[0] == 3:
+        return int(HandCategory.THREE_OF_A_KIND)
+    if counts[0] == 2:
+        return int(HandCategory.TWO_PAIR if counts[1] == 2 else HandCategory.PAIR)
+    return int(HandCategory.HIGH_CARD)
+
+
+def connects(holes: np.ndarray, board: Sequence[int]) -> np.ndarray:
+    """Which of the ``(N, 2)`` hole-card pairs connect with ``board`` (3 to 5 cards): they
+    make a better category than the board alone, or before the river hold a flush draw
+    (four of a suit with the board, at least one of them in the hand)."""
+    n = len(holes)
+    cards = np.empty((n, 2 + len(board)), dtype=np.uint8)
+    cards[:, :2] = holes
+    cards[:, 2:] = np.asarray(board, dtype=np.uint8)
+    made = category_batch(evaluate_batch(cards)) > _board_category(board)
+    if len(board) < 5:
+        board_suits = np.bincount([c & 3 for c in board], minlength=4)
+        s0, s1 = holes[:, 0] & 3, holes[:, 1] & 3
+        with_first = board_suits[s0] + 1 + (s1 == s0)
+        with_second = board_suits[s1] + 1 + (s1 == s0)
+        made |= (with_first >= 4) | (with_second >= 4)
+    return np.asarray(made, dtype=bool)
 
 
 def _draw(gen: np.random.Generator, unseen: np.ndarray, k: int, rows: int) -> np.ndarray:

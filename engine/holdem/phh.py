@@ -127,9 +127,7 @@ def phh_actions(
     for r in records:
         if isinstance(r, HandShown | HoleCardsDealt):
             holes[r.seat] = r.cards
-    out = [
-        f"d dh {label[s]} {_cards(holes[s]) if s in holes else UNKNOWN_CARDS}" for s in order
-    ]
+    out = [f"d dh {label[s]} {_cards(holes[s]) if s in holes else UNKNOWN_CARDS}" for s in order]
     for r in records:
         if isinstance(r, BoardDealt):
             out.append(f"d db {_cards(r.cards)}")

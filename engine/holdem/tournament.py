@@ -73,10 +73,13 @@ class Tournament:
         self.places: dict[int, int] = {}  # seat -> finishing place (1 = champion)
         self.out_order: list[int] = []  # seats in the order they went out
         self.stats: list[SeatStats] = [SeatStats() for _ in range(n)]
-        self.hand_log: list[dict[str, Any]] = []  # public history of finished hands
+        # public history of finished hands: number, button, blinds, starting stacks, when
+        # dealt (seconds since the epoch, None if unknown), public records, result
+        self.hand_log: list[dict[str, Any]] = []
         self.last_result: HandResult | None = None
         self.personalities: list[str | None] = [s.personality for s in config.seats]
         self.started_at = time.time()
+        self.hand_started_at: float | None = None  # when the hand being played was dealt
         self._bot_samples = bot_samples
         self.controllers = controllers if controllers is not None else self._make_controllers()
 
@@ -198,6 +201,7 @@ class Tournament:
         elif self.stacks[self.button] == 0:
             self.button = self._next_alive(self.button)
         self.hand_number += 1
+        self.hand_started_at = time.time()
         level = BLIND_LEVELS[self.level_for_hand(self.hand_number)]
         self.hand = HoldemHand(
             self.stacks, self.button, level.small, level.big, deck=deck, rng=self.rng
@@ -303,6 +307,8 @@ class Tournament:
                 "hand": self.hand_number,
                 "button": hand.button,
                 "blinds": [hand.small_blind, hand.big_blind],
+                "stacks": list(hand.starting_stacks),
+                "started_at": self.hand_started_at,
                 "records": [record_to_dict(r) for r in hand.public_history(viewer=None)],
                 "result": result.to_dict(),
             }

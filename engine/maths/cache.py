@@ -8,7 +8,9 @@ The folder is ``$UTH_PAR_CACHE``, else ``$XDG_CACHE_HOME/uth/par``, else
 * the seven-card category counts of each deck (``categories7-*.json``), also kept in
   memory for the process;
 * the reports (``par-*.json``), keyed by the paytable's sha256, the strategy, the deck
-  and :data:`REPORT_VERSION`.
+  and :data:`REPORT_VERSION`;
+* the river bases of the optimal strategy (``river-*.npz``, see
+  :mod:`engine.maths.river_table`), keyed by the dealer qualifier and :data:`RIVER_VERSION`.
 
 Files are written to a temporary name and renamed, so a reader never sees half a file;
 a file that cannot be read is treated as absent, one that cannot be written is skipped
@@ -32,12 +34,14 @@ from engine.maths.par_flop import N_CATEGORIES, main_params
 from engine.maths.par_main import MainAnalysis, build_report
 from engine.maths.par_report import ParReport
 from engine.maths.par_tables import FULL_DECK
+from engine.maths.river_table import RiverBase
 from engine.uth.paytable import Paytable
 
 # bump ANALYSIS_VERSION whenever the maths changes (older cached analyses are then ignored),
 # REPORT_VERSION when the report's layout changes (reports are rebuilt from the analyses)
 ANALYSIS_VERSION = 2
 REPORT_VERSION = 3
+RIVER_VERSION = 1
 
 _CATEGORY_MEMO: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -231,3 +235,59 @@ def cached_rtp(table: Paytable, *, cache: str | Path | None = None) -> dict[str,
     """
     rep = cached_par(table, "optimal", cache=cache)
     return rep.rtps() if rep is not None else None
+
+
+# -- river bases -------------------------------------------------------------------------------
+
+
+def river_path(qualify: int, directory: Path) -> Path:
+    """The file of the river base of the dealer qualifier ``qualify`` (a strength floor)."""
+    return directory / f"river-q{qualify}-v{RIVER_VERSION}.npz"
+
+
+def load_river_base(qualify: int, cache: str | Path | None = None) -> RiverBase | None:
+    """The cached river base of ``qualify``, or None if absent, unreadable or partial."""
+    path = river_path(qualify, cache_dir(cache))
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as z:
+            keys = z["keys"]
+            play = np.unpackbits(z["play"])[: len(keys) * z["cells"].item()].astype(bool)
+            base = RiverBase(
+                qualify=int(z["qualify"]),
+                keys=keys,
+                play=play.reshape(len(keys), -1),
+                dep_class=z["dep_class"],
+                dep_cell=z["dep_cell"],
+                dep_category=z["dep_category"],
+                dep_x=z["dep_x"],
+                dep_w=z["dep_w"],
+            )
+    except (OSError, ValueError, KeyError):
+        return None
+    return base if base.qualify == qualify and base.whole else None
+
+
+def save_river_base(base: RiverBase, cache: str | Path | None = None) -> None:
+    """Cache a whole river base (a warning on stderr if the folder cannot be written)."""
+    if not base.whole:
+        raise ValueError("only a river base of every board class is cached")
+    path = river_path(base.qualify, cache_dir(cache))
+    buffer = io.BytesIO()
+    np.savez_compressed(
+        buffer,
+        qualify=np.array(base.qualify),
+        cells=np.array(base.play.shape[1]),
+        keys=base.keys,
+        play=np.packbits(base.play.ravel()),
+        dep_class=base.dep_class,
+        dep_cell=base.dep_cell,
+        dep_category=base.dep_category,
+        dep_x=base.dep_x,
+        dep_w=base.dep_w,
+    )
+    try:
+        _write_atomically(path, buffer.getvalue())
+    except OSError as exc:
+        print(f"warning: could not cache the river base in {path}: {exc}", file=sys.stderr)

@@ -1,8 +1,9 @@
 """The optimal strategy: the play that maximises the expected return of a paytable.
 
 Pre-flop and flop decisions come from the exact analysis (:mod:`engine.maths.par`);
-river decisions, and flop decisions without an analysis at hand, are computed exactly
-from every dealer hand.  Values are integers scaled by the paytable's pay denominator
+river decisions from the river table (:mod:`engine.maths.river_table`, one look-up per
+spot) when it is loaded and the deck is full, otherwise, like flop decisions without an
+analysis at hand, exactly from every dealer hand.  Values are integers scaled by the paytable's pay denominator
 (:attr:`engine.maths.par_flop.MainParams.scale`), Ante = Blind = 1.
 """
 
@@ -12,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from engine.hands.evaluator import category_batch, evaluate_batch
-from engine.maths.par import main_analysis
+from engine.maths.par import Progress, main_analysis, river_base
 from engine.maths.par_flop import (
     FlopContext,
     MainParams,
@@ -25,7 +27,9 @@ from engine.maths.par_flop import (
     main_params,
     optimal_decisions,
 )
-from engine.maths.par_main import MainAnalysis
+from engine.maths.par_main import N_FLOPS52, MainAnalysis
+from engine.maths.par_tables import flop_index_table, pair_index_table
+from engine.maths.river_table import N_BOARD_CLASSES, RiverTable, build_river_table
 from engine.maths.strategy import FULL_DECK, Strategy, deck_mask
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
 
@@ -105,14 +109,15 @@ class OptimalStrategy(Strategy):
 
     Pre-flop and flop decisions come from the exact analysis (:func:`engine.maths.par.main_analysis`,
     read from the cache or computed: minutes the first time); river decisions are
-    computed exactly for each view (990 dealer hands).  Without an analysis at hand the
-    flop decision is computed exactly too (about a million evaluations, well under a
-    second).
+    computed exactly for each view (990 dealer hands), or looked up in ``river_table``
+    (:meth:`get_river_table`) in batches.  Without an analysis at hand the flop decision
+    is computed exactly too (about a million evaluations, well under a second).
     """
 
     table: Paytable | None = None
     deck: tuple[int, ...] = FULL_DECK
     analysis: MainAnalysis | None = field(default=None, repr=False)
+    river_table: RiverTable | None = field(default=None, repr=False)
     _flop_memo: dict[Any, bool] = field(default_factory=dict, repr=False)
     name: str = "optimal"
     description: str = "maximises expected return for the paytable (exact analysis)"
@@ -137,6 +142,30 @@ class OptimalStrategy(Strategy):
             self.analysis = main_analysis(self.paytable, "optimal", deck=self.deck)
         return self.analysis
 
+    def get_river_table(
+        self,
+        *,
+        workers: int | None = None,
+        cache: str | Path | None = None,
+        progress: Progress | None = None,
+    ) -> RiverTable:
+        """The river table of every full-deck spot (cached on disk; built the first time)."""
+        if self.deck != FULL_DECK:
+            raise ValueError("the river table is for the full deck")
+        if self.river_table is None or len(self.river_table.keys) != N_BOARD_CLASSES:
+            base = river_base(self.params.qualify, workers=workers, cache=cache, progress=progress)
+            self.river_table = base.for_params(self.params)
+        return self.river_table
+
+    def prepare_river(self, boards: np.ndarray) -> None:
+        """Make sure the river table covers ``boards`` (``(N, 5)`` cards), building just
+        their classes if need be: a sub-problem's few boards need no whole table."""
+        if self.deck != FULL_DECK:
+            return
+        boards = np.asarray(boards).reshape(-1, 5)
+        if self.river_table is None or not self.river_table.covers(boards):
+            self.river_table = build_river_table(self.params, boards)
+
     # scalar
     def preflop_one(self, hole: Sequence[int]) -> int:
         return int(self.preflop_batch(np.array([hole]))[0])
@@ -154,8 +183,25 @@ class OptimalStrategy(Strategy):
         play, fold = river_values(hole, board, self.params, self.deck)
         return play > fold
 
+    @cached_property
+    def _spot_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Full deck: the pre-flop multiple of each two-card hand (by :func:`pair_index52`)
+        and the flop decision of each (hand, flop) (index ``pair * 22100 + flop``)."""
+        analysis = self.get_analysis()
+        preflop = analysis.preflop[analysis.hand_class].astype(np.int8)
+        if analysis.flop_bits is None:
+            raise ValueError("the optimal analysis has no flop table")
+        flop = np.unpackbits(analysis.flop_bits)[: 1326 * N_FLOPS52].astype(bool)
+        return preflop, flop
+
+    def _full_deck_analysis(self) -> bool:
+        return self.deck == FULL_DECK and self.get_analysis().deck == FULL_DECK
+
     # vectorised
     def preflop_batch(self, holes: np.ndarray) -> np.ndarray:
+        if self._full_deck_analysis():
+            h = np.asarray(holes, dtype=np.intp).reshape(-1, 2)
+            return self._spot_tables[0][pair_index_table()[h[:, 0] * 52 + h[:, 1]]]
         return self.get_analysis().preflop_multiples(holes)
 
     def flop_batch(self, holes: np.ndarray, flops: np.ndarray) -> np.ndarray:
@@ -174,6 +220,11 @@ class OptimalStrategy(Strategy):
                     dtype=np.bool_,
                 )
                 return dec[inverse.ravel()]
+        if self._full_deck_analysis():
+            h, f = holes.astype(np.intp), flops.astype(np.intp)
+            pair = pair_index_table()[h[:, 0] * 52 + h[:, 1]].astype(np.intp)
+            spot = pair * N_FLOPS52 + flop_index_table()[(f[:, 0] * 52 + f[:, 1]) * 52 + f[:, 2]]
+            return self._spot_tables[1][spot]
         return self.get_analysis().flop_bets(holes, flops)
 
     def river_batch(
@@ -181,6 +232,25 @@ class OptimalStrategy(Strategy):
     ) -> np.ndarray:
         A, C, fold = river_terms(holes, boards, self.params, self.deck if deck is None else deck)
         return A + C > fold
+
+    def river_batch_known(
+        self,
+        holes: np.ndarray,
+        boards: np.ndarray,
+        strengths: np.ndarray,
+        deck: Sequence[int] | None = None,
+    ) -> np.ndarray:
+        """:meth:`river_batch` in the simulator: a table look-up when the river table covers
+        the boards and the deck is full, else the exact values."""
+        full = self.deck == FULL_DECK and (deck is None or tuple(sorted(deck)) == FULL_DECK)
+        table = self.river_table
+        if not full or table is None:
+            return self.river_batch(holes, boards, deck)
+        play, known = table.lookup(holes, boards)
+        if not known.all():
+            rest = np.flatnonzero(~known)
+            play[rest] = self.river_batch(np.asarray(holes)[rest], np.asarray(boards)[rest], deck)
+        return play
 
     def river_par(self, ctx: FlopContext) -> np.ndarray:
         # only the river decisions are used: the identity stands in for the flop's symmetries

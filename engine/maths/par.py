@@ -35,6 +35,7 @@ the strategy.  The analysis itself is :mod:`engine.maths.par_main`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -48,9 +49,11 @@ from engine.maths.cache import (
     cached_rtp,
     load_analysis,
     load_categories,
+    load_river_base,
     remember_categories,
     report_path,
     save_analysis,
+    save_river_base,
     store_categories,
     store_report,
 )
@@ -59,6 +62,7 @@ from engine.maths.par_main import MainAnalysis, Progress, analyse_main, build_re
 from engine.maths.par_report import ParReport
 from engine.maths.par_tables import FULL_DECK
 from engine.maths.par_trips import count_seven_card_categories
+from engine.maths.river_table import RiverBase, build_river_base
 from engine.maths.strategy import rule_strategy
 from engine.uth.paytable import Paytable
 
@@ -118,6 +122,27 @@ def main_analysis(
     return analysis
 
 
+def river_base(
+    qualify: int,
+    *,
+    workers: int | None = None,
+    cache: str | Path | None = None,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> RiverBase:
+    """The optimal river decisions of every full-deck spot for the dealer qualifier
+    ``qualify`` (a strength floor), read from the cache or built (about 30 s of one core,
+    shared by ``workers`` processes, default all cores) and cached."""
+    if use_cache:
+        hit = load_river_base(qualify, cache)
+        if hit is not None:
+            return hit
+    base = build_river_base(qualify, workers=workers or os.cpu_count() or 1, progress=progress)
+    if use_cache:
+        save_river_base(base, cache)
+    return base
+
+
 def par(
     table: Paytable,
     strategy: str = "optimal",
@@ -160,6 +185,7 @@ __all__ = [
     "cached_rtp",
     "main_analysis",
     "par",
+    "river_base",
     "seven_card_category_counts",
     "trips_rtp",
 ]

@@ -241,7 +241,7 @@ def _runs(sv: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return less, equal
 
 
-def _board_ranks(S: np.ndarray, row_offset: np.ndarray) -> np.ndarray:
+def row_ranks(S: np.ndarray, row_offset: np.ndarray) -> np.ndarray:
     """Per entry of ``S`` (rows of uint16): ``less | equal << 16`` within its row (int32)."""
     n = S.shape[1]
     perm = np.argsort(S, axis=1, kind="stable")  # radix sort for uint16
@@ -306,7 +306,7 @@ def dealer_counts(ctx: FlopContext, qualify: int) -> DealerCounts:
     """Count the dealer hands each hand beats, ties and that do not qualify, on each board."""
     fi, S = ctx.fi, ctx.strength
     m = ctx.m
-    ranks = _board_ranks(S, fi.row_offset[: len(ctx.rows)])
+    ranks = row_ranks(S, fi.row_offset[: len(ctx.rows)])
     g = _six_card_ranks(ctx.e4[fi.g_quad], qualify)
     pg = g[ctx._r(fi.g1)]
     pg += g[ctx._r(fi.g2)]

@@ -66,6 +66,28 @@ def flop_index52(cards: np.ndarray) -> np.ndarray:
     return colex_index(np.sort(np.asarray(cards, dtype=np.int64), axis=-1))
 
 
+@cache
+def pair_index_table() -> np.ndarray:
+    """``[52 * a + b]``: :func:`pair_index52` of cards ``a``, ``b`` (int32; 0 when a == b)."""
+    a, b = np.divmod(np.arange(52 * 52), 52)
+    out = np.where(a == b, 0, pair_index52(a, b)).astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
+@cache
+def flop_index_table() -> np.ndarray:
+    """``[2704 * a + 52 * b + c]``: :func:`flop_index52` of cards ``a, b, c`` (int32;
+    0 when two are equal)."""
+    a, rest = np.divmod(np.arange(52**3), 52 * 52)
+    b, c = np.divmod(rest, 52)
+    three = np.stack([a, b, c], axis=1)
+    distinct = (a != b) & (b != c) & (a != c)
+    out = np.where(distinct, flop_index52(three), 0).astype(np.int32)
+    out.setflags(write=False)
+    return out
+
+
 # -- the per-flop index tables ---------------------------------------------------------------
 
 

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -330,6 +331,25 @@ class _Watcher:
             self.progress(int(self.counter.value), self.total)
 
 
+def _prepare_optimal(strat: OptimalStrategy, deck: tuple[int, ...], fixed: tuple[int, ...]) -> None:
+    """Load (or compute) the optimal strategy's tables once, before the workers fork: the
+    analysis for pre-flop and flop decisions, the river table for river decisions (with
+    a fixed flop, only the classes of its boards)."""
+    if len(fixed) < 5:
+        strat.get_analysis()
+    if deck != FULL_DECK or strat.deck != FULL_DECK:
+        return
+    if len(fixed) < 5:
+        strat.get_river_table()
+        return
+    rest = np.array([c for c in FULL_DECK if c not in fixed], np.int64)
+    turn_river = rest[np.array(list(combinations(range(len(rest)), 2)))]
+    if len(fixed) == 7:
+        turn_river = np.array([fixed[5:7]], np.int64)
+    boards = np.concatenate([np.broadcast_to(fixed[2:5], (len(turn_river), 3)), turn_river], 1)
+    strat.prepare_river(boards)
+
+
 def settled_cell_values(tally: SimTally, unit: int) -> dict[str, list[list[list[Fraction]]]]:
     """Per cell, what each spot returned per Ante, as ``settle`` paid it (0 for empty cells)."""
     out: dict[str, list[list[list[Fraction]]]] = {}
@@ -376,8 +396,8 @@ def simulate(
         if isinstance(strategy, str)
         else strategy
     )
-    if isinstance(strat, OptimalStrategy) and len(fixed) < 5:
-        strat.get_analysis()  # pre-flop and flop tables: load (or compute) once, before the workers
+    if isinstance(strat, OptimalStrategy):
+        _prepare_optimal(strat, deck, tuple(int(c) for c in fixed))
     tally = run(
         table,
         rounds,

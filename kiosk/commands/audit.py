@@ -34,7 +34,7 @@ from pathlib import Path
 
 from engine.cards import format_cards
 from engine.uth.paytable import PaytableError, load_paytable
-from kiosk.config import ConfigError, load_config
+from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.export import ExportFormat, export_ledger, write_export
@@ -48,6 +48,7 @@ from kiosk.ledger.ledger import (
     balance,
     read_marker,
 )
+from kiosk.ledger.masking import mask_event, mask_ticket
 from kiosk.ledger.startup import check_head
 from kiosk.machine.controller import money
 
@@ -245,6 +246,8 @@ def cmd_recall(args: argparse.Namespace, ledger: Ledger) -> int:
 @_with_ledger()
 def cmd_events(args: argparse.Namespace, ledger: Ledger) -> int:
     events = ledger.events(tuple(args.kind or ()), last=args.last)
+    if not _manager(args):
+        events = [mask_event(e) for e in events]
     if args.json:
         print(json.dumps([e.__dict__ for e in events], indent=1))
     for e in events if not args.json else ():
@@ -256,9 +259,23 @@ def cmd_events(args: argparse.Namespace, ledger: Ledger) -> int:
 
 
 # -- tickets -------------------------------------------------------------------------------
+def _manager(args: argparse.Namespace) -> bool:
+    """Whether ``--pin`` is a manager's PIN in the configuration (ticket validation
+    numbers are shown in full only then)."""
+    if not getattr(args, "pin", None):
+        return False
+    try:
+        config = load_config(args.config, db_path=args.db)
+    except ConfigError:
+        return False
+    return any(role_at_least(a.role, "manager") for a in config.accounts_for_pin(args.pin))
+
+
 @_with_ledger()
 def cmd_tickets(args: argparse.Namespace, ledger: Ledger) -> int:
     tickets = ledger.tickets(last=args.last, status=args.status)
+    if not _manager(args):
+        tickets = [mask_ticket(t) for t in tickets]
     if args.json:
         print(json.dumps([t.as_dict() for t in tickets], indent=1))
         return 0
@@ -419,12 +436,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = common("events", "the last events")
     q.add_argument("--last", type=int, default=30)
     q.add_argument("--kind", action="append", help="only this kind (repeatable)")
+    q.add_argument("--pin", help="a manager's PIN: show ticket numbers in full (else last 4)")
     q.set_defaults(func=cmd_events)
     q = common("meters", "lifetime meters and the balance")
     q.set_defaults(func=cmd_meters)
     q = common("tickets", "cash-out tickets issued here (TITO)")
     q.add_argument("--last", type=int, default=20)
     q.add_argument("--status", choices=("pending", "issued", "void", "redeemed"))
+    q.add_argument("--pin", help="a manager's PIN: show ticket numbers in full (else last 4)")
     q.set_defaults(func=cmd_tickets)
     q = common("export", "rounds, events or meters as CSV or JSON")
     q.add_argument("--format", choices=("csv", "json"), default="json")

@@ -22,7 +22,7 @@ from typing import cast
 
 from engine.maths.strategies import STRATEGIES
 from engine.rng import SeededRandomSource, SystemRandomSource
-from engine.uth.round import Action, SeatView
+from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action, SeatView
 from kiosk.config import ConfigError, load_config
 from kiosk.machine.betting import deal_cost
 from kiosk.machine.controller import (
@@ -59,6 +59,22 @@ def random_policy(seed: int | None) -> Strategy:
     return lambda view: rng.choice(view.legal)
 
 
+def affordable_choice(choice: Action, legal: Sequence[Action]) -> Action:
+    """The action to take when a strategy chose ``choice`` and ``legal`` are the legal,
+    affordable decisions now: ``choice`` itself if it is among them, else the largest
+    legal Play below it, else check, else fold."""
+    if choice in legal:
+        return choice
+    ceiling = PLAY_MULTIPLE.get(choice, 0)
+    plays = [a for a in legal if 0 < PLAY_MULTIPLE.get(a, 0) < ceiling]
+    if plays:
+        return max(plays, key=lambda a: PLAY_MULTIPLE[a])
+    for fallback in (Action.CHECK, Action.FOLD):
+        if fallback in legal:
+            return fallback
+    return legal[0]
+
+
 def load_strategy(name: str, seed: int | None = None) -> Strategy:
     """``random``, ``plain``, or :data:`engine.maths.strategies.STRATEGIES` ``[name]`` (its
     ``decide``); ``simple`` is :func:`plain_policy` when that table has none."""
@@ -77,7 +93,10 @@ def load_strategy(name: str, seed: int | None = None) -> Strategy:
 
 
 def seat_view(snap: MachineSnapshot) -> SeatView:
-    """What a strategy sees, built from the screen's snapshot (legal = affordable)."""
+    """What a strategy sees, built from the screen's snapshot.  Its ``legal`` are the
+    decisions the rules allow in this phase, affordable or not (a maths strategy refuses
+    a view that excludes its choice); :class:`Session` then takes
+    :func:`affordable_choice` among the snapshot's legal, affordable ones."""
     assert snap.game_phase is not None
     return SeatView(
         seat=1,
@@ -88,7 +107,7 @@ def seat_view(snap: MachineSnapshot) -> SeatView:
         trips=snap.trips,
         play=snap.play,
         folded=False,
-        legal=snap.legal,
+        legal=LEGAL_BY_PHASE.get(snap.game_phase, snap.legal),
     )
 
 
@@ -146,11 +165,7 @@ class Session:
     def finish_round(self) -> None:
         snap = self.m.snapshot()
         while snap.phase == MachinePhase.IN_ROUND:
-            action = self.strategy(seat_view(snap))
-            if action not in snap.legal:  # e.g. not affordable
-                action = next(
-                    a for a in (Action.CHECK, Action.PLAY_1X, Action.FOLD) if a in snap.legal
-                )
+            action = affordable_choice(self.strategy(seat_view(snap)), snap.legal)
             self.m.decide(action)
             snap = self.m.snapshot()
         self.report.rounds += 1

@@ -6,8 +6,9 @@
 
 ``simulate`` prints the pty path and runs until Ctrl-C.  While it runs, lines typed on
 stdin drive it: for the validator ``bill 20`` (dollars), ``ticket <18 digits>``,
-``fault <name>`` / ``clear <name>``, ``power``; for the printer ``fault <name>`` /
-``clear <name>``, ``power``; ``help`` lists them.
+``fault <name>`` / ``clear <name>``, ``power``, ``cashbox`` (what the box holds and what
+was returned); for the printer ``fault <name>`` / ``clear <name>``, ``power``,
+``printed``; ``help`` lists them.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from collections.abc import Sequence
 
 from devices.probe import probe
 from devices.sim.id003 import FAULTS as VALIDATOR_FAULTS
-from devices.sim.id003 import Id003Simulator
+from devices.sim.id003 import Bill, Id003Simulator, Ticket
 from devices.sim.tcl import FAULTS as PRINTER_FAULTS
 from devices.sim.tcl import TclSimulator
+from engine.money import format_cents as money
 
 HELP = {
-    "validator": "bill <dollars> | ticket <digits> | fault <name> | clear <name> | power | quit",
+    "validator": "bill <dollars> | ticket <digits> | fault <name> | clear <name> | power | "
+    "cashbox | quit",
     "printer": "fault <name> | clear <name> | power | printed | quit",
 }
 
@@ -64,6 +67,22 @@ def cmd_probe(args: argparse.Namespace) -> int:
     return 0
 
 
+def _item(item: Bill | Ticket) -> str:
+    return f"ticket {item.barcode}" if isinstance(item, Ticket) else f"note {money(item.cents)}"
+
+
+def held(sim: Id003Simulator) -> str:
+    """What the validator's cash box holds, and what it returned, one item a line."""
+    with sim.lock:
+        box, returned = list(sim.cashbox), list(sim.returned)
+    notes = sum(i.cents for i in box if isinstance(i, Bill))
+    lines = [f"cash box: {len(box)} items, notes {money(notes)}"]
+    lines += [f"  {_item(i)}" for i in box]
+    lines.append(f"returned: {len(returned)} items")
+    lines += [f"  {_item(i)}" for i in returned]
+    return "\n".join(lines)
+
+
 def _handle_line(sim: Id003Simulator | TclSimulator, device: str, line: str) -> str:
     words = line.split()
     if not words:
@@ -80,6 +99,9 @@ def _handle_line(sim: Id003Simulator | TclSimulator, device: str, line: str) -> 
         elif device == "validator" and verb == "ticket" and rest:
             assert isinstance(sim, Id003Simulator)
             sim.insert_ticket(rest[0])
+        elif device == "validator" and verb == "cashbox":
+            assert isinstance(sim, Id003Simulator)
+            return held(sim)
         elif device == "printer" and verb == "printed":
             assert isinstance(sim, TclSimulator)
             return "\n\n".join(t.render() for t in sim.printed) or "nothing printed"

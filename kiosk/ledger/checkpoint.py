@@ -70,7 +70,9 @@ class Checkpoint:
                 tickets_top=int(data["tickets_top"]),
             )
         except (ValueError, KeyError, TypeError) as exc:
-            raise LedgerCorruptError(f"unreadable checkpoint ({exc!r})", f"events {event_id}") from None
+            raise LedgerCorruptError(
+                f"unreadable checkpoint ({exc!r})", f"events {event_id}"
+            ) from None
 
 
 def ticket_hash(row_json: str) -> int:
@@ -90,7 +92,9 @@ def combine(hashes: Iterable[int]) -> int:
 
 def tickets_digest(conn: sqlite3.Connection) -> tuple[int, int]:
     """(digest of the whole ``tickets`` table, highest sequence number) as it stands."""
-    digest = combine(ticket_hash(text) for (text,) in conn.execute(f"SELECT {_TICKET_JSON} FROM tickets"))
+    digest = combine(
+        ticket_hash(text) for (text,) in conn.execute(f"SELECT {_TICKET_JSON} FROM tickets")
+    )
     top = conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM tickets").fetchone()[0]
     return digest, int(top)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import IO
 
 from kiosk.ledger.chain import dumps

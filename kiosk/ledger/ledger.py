@@ -12,11 +12,12 @@ and re-added from the rows by :meth:`Ledger.verify`.
 
 Tamper evidence: each row of ``rounds`` and ``events`` carries a hash chained to the
 previous row's and a MAC under the cabinet key (:mod:`kiosk.ledger.chain`,
-:mod:`kiosk.ledger.key`); every commit writes the MAC'd head into ``meta`` and then
-into the anchor file (:mod:`kiosk.ledger.anchor`).  :meth:`Ledger.verify` names the
-first row, meter or trigger that does not match (:mod:`kiosk.ledger.verify`).  The machine state (paytable and limits in
-force, tilts, door, pending payout) is derived from the chained events, never stored on
-its own.
+:mod:`kiosk.ledger.key`); every commit writes the MAC'd head into ``meta`` and then the
+anchor file (:mod:`kiosk.ledger.anchor`); every :data:`CHECKPOINT_EVERY` rows a signed
+checkpoint bounds the power-up check (:mod:`kiosk.ledger.checkpoint`).
+:meth:`Ledger.verify` names the first row, meter or trigger that does not match.  The
+machine state (paytable, limits, tilts, door, pending payout) is derived from the
+chained events, never stored on its own.
 
 First run versus deleted ledger: when the ledger is created, an *install marker* file
 (``<db>.install`` unless configured elsewhere) records its id; a database whose id
@@ -34,7 +35,7 @@ import logging
 import os
 import sqlite3
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -60,7 +61,16 @@ from kiosk.ledger.errors import (
 )
 from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
 from kiosk.ledger.key import CabinetKey
-from kiosk.ledger.meters import CREDITS, METERS, _sub, balance, event_effects, round_effects
+from kiosk.ledger.meters import (
+    CREDITS,
+    METERS,
+    _sub,
+    apply_meters,
+    balance,
+    event_effects,
+    round_effects,
+)
+from kiosk.ledger.powerup import power_up_verify
 from kiosk.ledger.records import (
     DecisionRecord,
     EventRecord,
@@ -85,7 +95,6 @@ from kiosk.ledger.tickets import (
     ticket_change,
     ticket_effect,
 )
-from kiosk.ledger.powerup import power_up_verify
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
 
@@ -155,8 +164,9 @@ class Ledger(LedgerView):
         self._lock: IO[bytes] | None = None
         self.key: CabinetKey | None = None
         self.anchor: Path | None = None
-        #: Why the last anchor write failed ("" when it succeeded).
+        #: Why the last anchor write failed ("" when it succeeded), and who hears of it.
         self.anchor_problem = ""
+        self.on_anchor_problem: Callable[[str], None] | None = None
         self._seq = 0
         #: Rows (events + rounds) between checkpoints (0: none are written).
         self.checkpoint_every = CHECKPOINT_EVERY
@@ -369,9 +379,9 @@ class Ledger(LedgerView):
         self._checkpoint_rows = self._event_id + rounds
 
     def _write_anchor(self) -> None:
-        """After a commit: the head into the anchor file.  A failure is logged and kept in
-        :attr:`anchor_problem` (the commit stands; the next open sees the database ahead
-        of its anchor)."""
+        """After a commit: the head into the anchor file.  A failure is logged, kept in
+        :attr:`anchor_problem` and passed to :attr:`on_anchor_problem` (the commit stands;
+        the next open sees the database ahead of its anchor)."""
         if self.anchor is None:
             return
         try:
@@ -380,6 +390,8 @@ class Ledger(LedgerView):
         except OSError as exc:
             self.anchor_problem = f"cannot write the anchor {self.anchor}: {exc}"
             log.error(self.anchor_problem)
+            if self.on_anchor_problem is not None:
+                self.on_anchor_problem(self.anchor_problem)
 
     def close(self) -> None:
         """Close the database and release the writer's lock (no event is written)."""
@@ -437,19 +449,6 @@ class Ledger(LedgerView):
             self._checkpoint_rows,
         ) = self._saved
 
-    def _apply(self, deltas: Mapping[str, int]) -> None:
-        for name, delta in deltas.items():
-            if not delta:
-                continue
-            value = self.meters.get(name, 0) + delta
-            if value < 0:
-                raise LedgerError(f"meter {name} would go negative")
-            if name in self.meters:
-                self.conn.execute("UPDATE meters SET value = ? WHERE name = ?", (value, name))
-            else:
-                self.conn.execute("INSERT INTO meters (name, value) VALUES (?, ?)", (name, value))
-            self.meters[name] = value
-
     # -- writing --------------------------------------------------------------------------------
     def event(
         self,
@@ -482,7 +481,7 @@ class Ledger(LedgerView):
                 "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash, :mac)",
                 row,
             )
-            self._apply(event_effects(kind, amount))
+            apply_meters(self.conn, self.meters, event_effects(kind, amount))
             if ticket is not None:
                 sets = ", ".join(f"{c} = excluded.{c}" for c in ticket if c != "validation")
                 self.conn.execute(
@@ -539,7 +538,7 @@ class Ledger(LedgerView):
                 "INSERT INTO recovery (round_id, deck, salt) VALUES (?, ?, ?)",
                 (full["id"], format_cards(deck, ""), salt.hex()),
             )
-            self._apply(round_effects(full))
+            apply_meters(self.conn, self.meters, round_effects(full))
             self._round_prev, self._round_head = prev, full["hash"]
             self._round_id, self._open_row = full["id"], full
         return full["id"]
@@ -571,7 +570,7 @@ class Ledger(LedgerView):
             self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
             if new["state"] != "open":
                 self.conn.execute("DELETE FROM recovery WHERE round_id = ?", (old["id"],))
-            self._apply(_sub(round_effects(new), round_effects(old)))
+            apply_meters(self.conn, self.meters, _sub(round_effects(new), round_effects(old)))
             self._round_head = new["hash"]
             self._open_row = new if new["state"] == "open" else None
         return new

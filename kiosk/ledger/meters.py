@@ -3,8 +3,11 @@ and the balance of where the money went (all amounts in cents)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
+
+from kiosk.ledger.errors import LedgerError
 
 #: Lifetime meters (never decrease) and what they count.  ``bill.<cents>`` meters
 #: (count of bills of that denomination) are created on first use.
@@ -108,6 +111,25 @@ def balance(meters: Mapping[str, int]) -> dict[str, Any]:
         + out["house_net_win"]
     )
     return out
+
+
+def apply_meters(
+    conn: sqlite3.Connection, meters: dict[str, int], deltas: Mapping[str, int]
+) -> None:
+    """Add ``deltas`` to the ``meters`` table and to ``meters`` (its copy in memory),
+    inside the caller's transaction; raises :class:`LedgerError` if one would go
+    negative (the caller's rollback undoes the rows already changed)."""
+    for name, delta in deltas.items():
+        if not delta:
+            continue
+        value = meters.get(name, 0) + delta
+        if value < 0:
+            raise LedgerError(f"meter {name} would go negative")
+        if name in meters:
+            conn.execute("UPDATE meters SET value = ? WHERE name = ?", (value, name))
+        else:
+            conn.execute("INSERT INTO meters (name, value) VALUES (?, ?)", (name, value))
+        meters[name] = value
 
 
 def _sub(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:

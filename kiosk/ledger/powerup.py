@@ -96,9 +96,7 @@ def _since(checks: Verifier, cp: Checkpoint) -> VerifyReport:
         problem = checks.check_first_event() or checks.check_rounds(cp.rounds, rounds, last_state)
         if problem:
             return VerifyReport(False, rounds, events, problem)
-        problem, stored = checks.check_meters(
-            checks.row_totals(cp.event_id, cp.rounds, cp.totals)
-        )
+        problem, stored = checks.check_meters(checks.row_totals(cp.event_id, cp.rounds, cp.totals))
         if problem:
             return VerifyReport(False, rounds, events, problem, stored or None)
         problem = checks.check_paytables()
@@ -138,7 +136,9 @@ def _ticket_row(conn: sqlite3.Connection, number: str) -> dict[str, Any] | None:
     return dict(zip([d[0] for d in cur.description], row, strict=True))
 
 
-def _state_at(conn: sqlite3.Connection, row: Mapping[str, Any], cp_id: int) -> dict[str, Any] | None:
+def _state_at(
+    conn: sqlite3.Connection, row: Mapping[str, Any], cp_id: int
+) -> dict[str, Any] | None:
     """Ticket ``row`` as the events before checkpoint ``cp_id`` that it names left it
     (None when none of them is before the checkpoint)."""
     ids = sorted(
@@ -176,13 +176,18 @@ def check_tickets_since(
         try:
             at_checkpoint[number] = None if row is None else _state_at(conn, row, cp.event_id)
         except LedgerError as exc:
-            return f"tickets {number}: its events before the checkpoint do not rebuild it ({exc.reason})", count
+            return (
+                f"tickets {number}: its events before the checkpoint do not rebuild it ({exc.reason})",
+                count,
+            )
     rows = {n: r for n, r in at_checkpoint.items() if r is not None}
     top = cp.tickets_top
     for event in since:
         number = event["detail"].get(TICKET_EVENTS[event["kind"]])
         try:
-            new = ticket_effect(event, rows.get(number) if isinstance(number, str) else None, top + 1)
+            new = ticket_effect(
+                event, rows.get(number) if isinstance(number, str) else None, top + 1
+            )
         except LedgerError as exc:
             return f"events {event['id']}: {exc.reason}", count
         assert new is not None
@@ -195,7 +200,10 @@ def check_tickets_since(
         assert want is not None
         for col in TICKET_COLUMNS:
             if have[col] != want[col]:
-                return f"tickets {number}: {col} is {have[col]!r}, the events say {want[col]!r}", count
+                return (
+                    f"tickets {number}: {col} is {have[col]!r}, the events say {want[col]!r}",
+                    count,
+                )
     digest, _ = tickets_digest(conn)
     rendered = ticket_rows_json(conn, touched)
     back = combine(

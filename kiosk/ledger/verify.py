@@ -179,7 +179,9 @@ class Verifier:
             if published is None:
                 return f"rounds {rid}: published deck or salt unreadable"
             if hashlib.sha256(salt_bytes + published).hexdigest() != commitment:
-                return f"rounds {rid}: published deck does not match the commitment made at the deal"
+                return (
+                    f"rounds {rid}: published deck does not match the commitment made at the deal"
+                )
         return ""
 
     def check_meters(self, totals: Mapping[str, int]) -> tuple[str, dict[str, int]]:

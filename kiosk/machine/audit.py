@@ -8,9 +8,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kiosk.config import role_at_least
 from kiosk.ledger.export import export_ledger
+from kiosk.ledger.masking import mask_event
 from kiosk.ledger.records import EventRecord, VerifyReport
-from kiosk.machine.state import CabinetState
+from kiosk.machine.state import LEDGER_TILT, CabinetState
+
+
+def tilt_on_anchor_failure(state: CabinetState) -> None:
+    """Turn every failed anchor write of the cabinet's ledger into the ``ledger`` tilt
+    (play stops: the database can no longer be shown to be the latest), including one
+    that failed while the ledger was being opened."""
+    ledger = state.ledger
+    if ledger is None:
+        return
+
+    def tilt(reason: str) -> None:
+        state.tilts[LEDGER_TILT] = reason
+
+    ledger.on_anchor_problem = tilt
+    if ledger.anchor_problem:
+        tilt(ledger.anchor_problem)
 
 
 class Audit:
@@ -33,9 +51,13 @@ class Audit:
 
     def events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> list[EventRecord]:
         """Events of ``kinds`` (all when empty), the ``last`` ones only if given, oldest
-        first; none when no ledger is open."""
+        first, with ticket validation numbers masked to their last 4 digits unless the
+        operator logged in is a manager; none when no ledger is open."""
         ledger = self.state.ledger
-        return ledger.events(kinds, last=last) if ledger is not None else []
+        events = ledger.events(kinds, last=last) if ledger is not None else []
+        if role_at_least(self.state.operator, "manager"):
+            return events
+        return [mask_event(e) for e in events]
 
     def ledger_id(self) -> str | None:
         """The ledger's identity, or None when no ledger is open."""

@@ -69,7 +69,7 @@ class BillCredited:
 
 @dataclass(frozen=True)
 class OperatorLogin:
-    """An operator types a PIN; the result is the role logged in."""
+    """An operator types a PIN; the result is the role of the person logged in."""
 
     pin: str
 
@@ -100,14 +100,15 @@ class HandpayReset:
 
 @dataclass(frozen=True)
 class SetPaytable:
-    """A technician installs the paytable file at ``path``."""
+    """A technician installs the paytable file at ``path`` (the main door open)."""
 
     path: str | Path
 
 
 @dataclass(frozen=True)
 class SetLimits:
-    """A technician narrows the table limits (cents; ``None`` keeps the value)."""
+    """A technician narrows the table limits (cents; ``None`` keeps the value; the main
+    door open)."""
 
     ante_min: int | None = None
     ante_max: int | None = None
@@ -116,8 +117,17 @@ class SetLimits:
 
 
 @dataclass(frozen=True)
+class RamClearWitness:
+    """A second operator (another person than the manager logged in) types their PIN to
+    countersign the RAM clear; the result is their name."""
+
+    pin: str
+
+
+@dataclass(frozen=True)
 class RamClearRequest:
-    """A manager asks for a RAM clear; the result is the confirmation code."""
+    """A manager asks for a RAM clear (door open, countersigned); the result is the
+    confirmation code."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +153,7 @@ Command = (
     | HandpayReset
     | SetPaytable
     | SetLimits
+    | RamClearWitness
     | RamClearRequest
     | RamClear
 )

@@ -74,7 +74,7 @@ from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
 from kiosk.ledger.startup import open_or_create
 from kiosk.machine import commands as cmd
-from kiosk.machine.audit import Audit
+from kiosk.machine.audit import Audit, tilt_on_anchor_failure
 from kiosk.machine.betting import Betting
 from kiosk.machine.commands import Command
 from kiosk.machine.credits_in import CreditsIn
@@ -165,12 +165,19 @@ class Machine:
         self._settings = Settings(st)
         self._operators = Operators(st, self._round, self._payouts)
         self._audit = Audit(st)
+        tilt_on_anchor_failure(st)
         self._handlers = self._handler_map()
 
     def _handler_map(self) -> dict[type, Handler]:
         """Each command type -> the part that carries it out."""
         betting, rnd, payouts = self._betting, self._round, self._payouts
         credits, ops, settings = self._credits_in, self._operators, self._settings
+
+        def door_change(what: str, change: Callable[[], None]) -> None:
+            """Paytable and limits: a technician, with the main door open."""
+            ops.require_door_change("technician", what)
+            change()
+
         return {
             cmd.PlaceChip: lambda c: betting.add_chip(c.spot, c.cents),
             cmd.ClearBets: lambda c: betting.clear_bets(),
@@ -187,14 +194,20 @@ class Machine:
             cmd.OperatorLogout: lambda c: ops.logout(),
             cmd.ClearTilt: lambda c: ops.clear_tilt(c.code),
             cmd.SetDoor: lambda c: ops.door(c.open),
+            cmd.RamClearWitness: lambda c: ops.ram_clear_witness(c.pin),
             cmd.RamClearRequest: lambda c: ops.ram_clear_request(),
             cmd.RamClear: lambda c: ops.ram_clear(c.confirm_code),
-            cmd.SetPaytable: lambda c: settings.set_paytable(c.path),
-            cmd.SetLimits: lambda c: settings.set_limits(
-                ante_min=c.ante_min,
-                ante_max=c.ante_max,
-                trips_min=c.trips_min,
-                trips_max=c.trips_max,
+            cmd.SetPaytable: lambda c: door_change(
+                "a paytable change", lambda: settings.set_paytable(c.path)
+            ),
+            cmd.SetLimits: lambda c: door_change(
+                "a limits change",
+                lambda: settings.set_limits(
+                    ante_min=c.ante_min,
+                    ante_max=c.ante_max,
+                    trips_min=c.trips_min,
+                    trips_max=c.trips_max,
+                ),
             ),
         }
 
@@ -207,8 +220,8 @@ class Machine:
         clock: Callable[[], datetime] | None = None,
         payout: Payout | None = None,
     ) -> Machine:
-        """Open the ledger (created on a first run only), verify it (integrity check, both
-        hash chains, meters against the rows: O(rounds), about 15-40 us a round), rebuild
+        """Open the ledger (created on a first run only), verify it (the latest signed
+        checkpoint and the rows since: :mod:`kiosk.ledger.powerup`), rebuild
         the state, record power up and resume an unfinished round.
 
         A missing, corrupt or tampered ledger does not raise: the machine comes up in the
@@ -225,8 +238,8 @@ class Machine:
                 key_path=config.key_path,
                 anchor_path=config.anchor_file,
             )
-            # decks are in the chained rows; audit re-checks them
-            report = ledger.verify(decks=False)
+            # bounded by the latest checkpoint; `uth audit verify` walks every row
+            report = ledger.verify_power_up()
             if not report.ok:
                 raise LedgerCorruptError(report.problem)
             machine = cls(config, ledger, rng, clock, payout)
@@ -264,6 +277,7 @@ class Machine:
                     "A round was interrupted by a power failure and resumes where it stopped."
                 )
             self._payouts.resume()
+            self._operators.power_up()
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -360,8 +374,15 @@ class Machine:
     ) -> None:
         self.execute(cmd.SetLimits(ante_min, ante_max, trips_min, trips_max))
 
+    def ram_clear_witness(self, pin: str) -> str:
+        """A second operator's PIN countersigns the manager's RAM clear; their name."""
+        name = self.execute(cmd.RamClearWitness(pin))
+        assert isinstance(name, str)
+        return name
+
     def ram_clear_request(self) -> str:
-        """Step one of a RAM clear (manager): the code to confirm within two minutes."""
+        """Step one of a RAM clear (manager, door open, countersigned): the code to
+        confirm within two minutes."""
         code = self.execute(cmd.RamClearRequest())
         assert isinstance(code, str)
         return code

@@ -1,11 +1,19 @@
 """The operators' side of the cabinet: tilts, the door, login by PIN, RAM clear.
 
-Operators log in by PIN (:mod:`kiosk.config` maps PINs to roles): an attendant clears
-tilts and keys off handpays; a technician also changes the paytable and limits
-(:mod:`kiosk.machine.settings`); a manager also performs a RAM clear
-(:meth:`Operators.ram_clear_request`, then :meth:`Operators.ram_clear` with the code it
-returned), which voids an open round, removes the credits and clears tilts but keeps
-the history and the lifetime meters.  Every step is recorded.
+Operators are people (:attr:`kiosk.config.CabinetConfig.accounts`: a name, a role and
+a PIN).  A PIN logs its person in: an attendant clears tilts and keys off handpays; a
+technician also changes the paytable and limits (:mod:`kiosk.machine.settings`, with the
+main door open); a manager also performs a RAM clear, with the door open and a second
+person's PIN: :meth:`Operators.ram_clear_witness` (the second PIN), then
+:meth:`Operators.ram_clear_request` and :meth:`Operators.ram_clear` with the code it
+returned.  A RAM clear voids an open round, removes the credits and clears tilts but
+keeps the history and the lifetime meters.
+
+Every login, failed login and operator action is recorded with the person: events carry
+``operator`` (the account's name) and ``role``.  :data:`~kiosk.machine.lockout.MAX_FAILURES`
+wrong PINs in a row lock the PIN pad for 15 minutes (the ``operator_lockout`` event and
+tilt).  A cabinet with no accounts (outside demo mode, without ``[[operators]]``) has
+operator login disabled and stands in the ``operators`` tilt.
 """
 
 from __future__ import annotations
@@ -14,12 +22,19 @@ import secrets
 import time
 from typing import Protocol
 
+from kiosk.config import OperatorAccount
+from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
+from kiosk.machine.lockout import LOCK_DURATION, LOCK_EVENTS, MAX_FAILURES, PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets, CabinetState
 
-#: How long the RAM clear confirmation code stays valid, seconds.
+#: How long the RAM clear confirmation code and a second operator's PIN stay valid, seconds.
 RAM_CLEAR_CODE_SECONDS = 120.0
+#: The tilt of a cabinet whose configuration names no operator (login disabled).
+OPERATORS_TILT = "operators"
+#: The tilt of a PIN pad locked by wrong PINs.
+LOCKOUT_TILT = "operator_lockout"
 
 
 class OpenRound(Protocol):
@@ -39,14 +54,38 @@ class PendingPayout(Protocol):
 
 
 class Operators:
-    """Tilts, the door switch, operator login and RAM clear.  Owns the pending RAM
-    clear code (with its monotonic deadline)."""
+    """Tilts, the door switch, operator login and RAM clear.  Owns the PIN pad's lock,
+    the pending RAM clear code and the second operator's countersignature (each with its
+    monotonic deadline)."""
 
     def __init__(self, state: CabinetState, round_: OpenRound, payout: PendingPayout) -> None:
         self.state = state
         self.round = round_
         self.payout = payout
         self._ram_code: tuple[str, float] | None = None
+        self._witness: tuple[OperatorAccount, float] | None = None
+        self.lockout = PinLockout()
+        if state.ledger is not None:
+            self.lockout.restore(state.ledger.events(LOCK_EVENTS, last=MAX_FAILURES))
+
+    def power_up(self) -> None:
+        """At power-up: without accounts the ``operators`` tilt stands (login disabled);
+        with accounts configured again it is cleared (recorded)."""
+        st = self.state
+        st.require_ledger()
+        if not st.config.accounts:
+            if OPERATORS_TILT not in st.tilts and st.config.marker_path.exists():
+                st.set_tilt(
+                    OPERATORS_TILT,
+                    "no operator accounts in the configuration: operator login is disabled; "
+                    "add [[operators]] (systemd/install.sh does) and restart",
+                )
+        elif OPERATORS_TILT in st.tilts:
+            st.event(
+                "tilt_cleared",
+                {"code": OPERATORS_TILT, "operator": None, "reason": "accounts configured"},
+            )
+            del st.tilts[OPERATORS_TILT]
 
     # -- tilts and the door -----------------------------------------------------------
     def tilt(self, code: str, message: str) -> None:
@@ -67,70 +106,184 @@ class Operators:
         operator = st.require_role("attendant")
         if code not in st.tilts:
             raise WrongState(f"no tilt {code!r} stands", code="no_tilt", params={"tilt": code})
-        st.event("tilt_cleared", {"code": code, "operator": operator})
+        st.event("tilt_cleared", {"code": code, "operator": operator, "role": st.operator})
         del st.tilts[code]
 
     def door(self, open: bool) -> None:
-        """The main door switch.  Recorded when it changes."""
+        """The main door switch.  Recorded when it changes; closing it withdraws a RAM
+        clear in preparation."""
         st = self.state
         st.require_ledger()
         if bool(open) != st.door_open:
             st.event("door_open" if open else "door_closed", {})
             st.door_open = bool(open)
+            if not open:
+                self._ram_code = self._witness = None
 
     # -- login ------------------------------------------------------------------------
     def login(self, pin: str) -> str:
-        """Log an operator in by PIN; returns the role.  Failures are recorded."""
+        """Log the person whose PIN is ``pin`` in; returns their role.  Failures are
+        recorded and counted towards the PIN pad's lock."""
         st = self.state
-        st.require_ledger()
-        role = st.config.role_for_pin(pin)
-        if role is None:
-            st.event("operator_login_failed", {})
-            raise NotAuthorised("wrong PIN", code="wrong_pin")
-        st.event("operator_login", {"role": role})
-        st.operator = role
-        return role
+        account = self._account(pin, "login")
+        self.lockout.succeeded()
+        st.event("operator_login", {"operator": account.name, "role": account.role})
+        st.operator, st.operator_name = account.role, account.name
+        self._ram_code = self._witness = None
+        return account.role
 
     def logout(self) -> None:
         st = self.state
         if st.operator is not None:
             st.require_ledger()
-            st.event("operator_logout", {"role": st.operator})
-            st.operator = None
+            st.event("operator_logout", {"operator": st.operator_name, "role": st.operator})
+            st.operator = st.operator_name = None
+        self._ram_code = self._witness = None
+
+    def _account(self, pin: str, purpose: str) -> OperatorAccount:
+        """The one account whose PIN is ``pin``; else the failure is recorded (and may
+        lock the PIN pad) and :class:`NotAuthorised` raised."""
+        st = self.state
+        st.require_ledger()
+        if not st.config.accounts:
+            raise NotAuthorised(
+                "operator login is disabled: the configuration names no operator",
+                code="login_disabled",
+            )
+        until = self.lockout.locked_until(st.clock())
+        if until is not None:
+            raise NotAuthorised(
+                f"the PIN pad is locked until {until:%H:%M} UTC after {MAX_FAILURES} wrong PINs",
+                code="pin_locked",
+                params={"until": until.isoformat()},
+            )
+        found = st.config.accounts_for_pin(pin)
+        if len(found) == 1:
+            return found[0]
+        self._failed(purpose, shared=len(found) > 1)
+        raise NotAuthorised("wrong PIN", code="wrong_pin")
+
+    def _failed(self, purpose: str, *, shared: bool) -> None:
+        st = self.state
+        ledger = st.require_ledger()
+        now = st.clock()
+        failures = self.lockout.failures + 1
+        detail = {
+            "purpose": purpose,
+            "failures": failures,
+            "operator": st.operator_name,  # who was logged in (a second PIN's manager)
+            "role": st.operator,
+        }
+        if shared:
+            detail["reason"] = "the PIN of more than one account"
+        with ledger.transaction():
+            st.event("operator_login_failed", detail)
+            if failures >= MAX_FAILURES:
+                until = utc_stamp(now + LOCK_DURATION)
+                st.event(
+                    "operator_lockout", {"failures": failures, "purpose": purpose, "until": until}
+                )
+        if self.lockout.failed(now):
+            st.set_tilt(
+                LOCKOUT_TILT,
+                f"{MAX_FAILURES} wrong PINs: the PIN pad is locked until "
+                f"{now + LOCK_DURATION:%H:%M} UTC",
+            )
+
+    def require_door_change(self, role: str, what: str) -> None:
+        """A configuration change (paytable, limits): an operator of ``role`` or above
+        logged in, and the main door open."""
+        st = self.state
+        st.require_ledger()
+        st.require_role(role)
+        st.require_door_open(what)
 
     # -- RAM clear --------------------------------------------------------------------
+    def ram_clear_witness(self, pin: str) -> str:
+        """A second person countersigns the logged-in manager's RAM clear with their PIN
+        (door open); returns their name.  Valid for two minutes, until the door closes or
+        the manager logs out."""
+        st = self.state
+        st.require_ledger()
+        manager = st.require_role("manager")
+        st.require_door_open("a RAM clear")
+        account = self._account(pin, "ram_clear_witness")
+        if account.name == st.operator_name:
+            raise NotAuthorised(
+                "the second PIN must be another operator's", code="same_operator"
+            )
+        self.lockout.succeeded()
+        st.event(
+            "ram_clear_witnessed",
+            {
+                "operator": manager,
+                "role": st.operator,
+                "witness": account.name,
+                "witness_role": account.role,
+            },
+        )
+        self._witness = (account, time.monotonic() + RAM_CLEAR_CODE_SECONDS)
+        return account.name
+
+    def _require_witness(self) -> OperatorAccount:
+        witness = self._witness
+        if witness is None or time.monotonic() > witness[1]:
+            self._witness = None
+            raise NotAuthorised(
+                "a RAM clear needs a second operator's PIN first (valid for two minutes)",
+                code="witness_required",
+            )
+        return witness[0]
+
     def ram_clear_request(self) -> str:
-        """Step one of a RAM clear (manager): returns a code to confirm within two minutes."""
+        """Step one of a RAM clear (manager, door open, a second operator's PIN given):
+        returns a code to confirm within two minutes."""
         st = self.state
         st.require_ledger()
         operator = st.require_role("manager")
+        st.require_door_open("a RAM clear")
+        witness = self._require_witness()
         code = f"{secrets.randbelow(10**6):06d}"
+        st.event(
+            "ram_clear_requested",
+            {"operator": operator, "role": st.operator, "witness": witness.name},
+        )
         self._ram_code = (code, time.monotonic() + RAM_CLEAR_CODE_SECONDS)
-        st.event("ram_clear_requested", {"operator": operator})
         return code
 
     def ram_clear(self, confirm_code: str) -> None:
-        """Step two (manager): void an open round (stakes refunded), fail a pending payout,
-        remove the credits, clear tilts and bets.  The history and lifetime meters stay."""
+        """Step two (manager, door open, the second operator's PIN still valid): void an
+        open round (stakes refunded), fail a pending payout, remove the credits, clear
+        tilts and bets.  The history and lifetime meters stay."""
         st = self.state
         ledger = st.require_ledger()
         operator = st.require_role("manager")
+        st.require_door_open("a RAM clear")
         pending, self._ram_code = self._ram_code, None
         if pending is None or time.monotonic() > pending[1]:
             raise WrongState(
                 "request a RAM clear first (the code expires after two minutes)",
                 code="ram_clear_not_requested",
             )
-        if not secrets.compare_digest(confirm_code, pending[0]):
+        if not secrets.compare_digest(confirm_code.encode(), pending[0].encode()):
             raise NotAuthorised("wrong RAM clear confirmation code", code="wrong_code")
+        witness = self._require_witness()
         with ledger.transaction():
             voided = self.round.void()
             self.payout.cancel("ram_clear")
             st.event(
                 "ram_clear",
-                {"operator": operator, "meters": dict(ledger.meters), "voided_round": voided},
+                {
+                    "operator": operator,
+                    "role": st.operator,
+                    "witness": witness.name,
+                    "witness_role": witness.role,
+                    "meters": dict(ledger.meters),
+                    "voided_round": voided,
+                },
                 amount=ledger.meters[CREDITS],
             )
+        self._witness = None
         st.round, st.round_open, st.cashout = None, False, None
         st.tilts.clear()
         st.clear_bets()

@@ -82,7 +82,8 @@ class CabinetState:
     limits: Limits
     tilts: dict[str, str] = field(default_factory=dict)
     door_open: bool = False
-    operator: str | None = None
+    operator: str | None = None  # the role of the operator logged in
+    operator_name: str | None = None  # the person logged in (their account's name)
     message: str = ""  # the last refusal or news, for the player
     pending: Bets = Bets()  # chips placed, not yet wagered
     last_bets: Bets = Bets()  # the previous round's, for repeat
@@ -161,7 +162,7 @@ class CabinetState:
         return ledger
 
     def require_role(self, role: str) -> str:
-        """The operator logged in, when their role is ``role`` or above."""
+        """The name of the operator logged in, when their role is ``role`` or above."""
         if self.operator is None:
             raise NotAuthorised("an operator must log in first", code="operator_required")
         if not role_at_least(self.operator, role):
@@ -170,7 +171,14 @@ class CabinetState:
                 code="role_required",
                 params={"role": role},
             )
-        return self.operator
+        return self.operator_name or self.operator
+
+    def require_door_open(self, what: str) -> None:
+        """The main door is open: paytable and limit changes and RAM clears need it."""
+        if not self.door_open:
+            raise NotAuthorised(
+                f"{what} needs the main door open", code="door_closed", params={"what": what}
+            )
 
     def require_between_rounds(self) -> None:
         """No round and no payout in progress."""

@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from engine.holdem.blinds import SEED003_TABLE
 from engine.rng import RandomSource
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import TournamentSettings
@@ -21,7 +22,9 @@ log = logging.getLogger(__name__)
 
 
 class TournamentContext:
-    """The store (opened on first use), the session and the setup screen's choices.
+    """The store (opened on first use), the session and the setup screen's choices
+    (``settings``: the chosen table, seed 003's game at first).  Resuming a saved game
+    puts its setup back into ``settings``, so Play again plays its table again.
 
     ``db_path`` is the cabinet's SQLite file (``None``: games are played but neither
     saved nor recorded).  ``rng`` and ``bot_samples`` are for tests (reproducible deals,
@@ -30,7 +33,7 @@ class TournamentContext:
 
     def __init__(self, db_path: Path | None = None) -> None:
         self.db_path = db_path
-        self.settings = TournamentSettings()
+        self.settings = TournamentSettings(table=SEED003_TABLE.key)
         self.session: TournamentSession | None = None
         self.rng: RandomSource | None = None
         self.bot_samples: int | None = None
@@ -62,7 +65,9 @@ class TournamentContext:
     def saved_info(self) -> dict[str, Any] | None:
         s = self.session
         if s is not None and not s.is_over and not s.recorded:
-            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left)}
+            mine = s.t.config.seats[s.human_seat]
+            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left),
+                    "name": mine.name, "icon": mine.icon}
         store = self.store
         if store is None:
             return None
@@ -85,18 +90,21 @@ class TournamentContext:
         return self.session
 
     def resume(self) -> TournamentSession | None:
+        """The game to continue (the one in play, else the saved one), with its setup put
+        back into :attr:`settings`; ``None`` when there is none."""
         s = self.session
-        if s is not None and not s.recorded:
-            return s
-        store = self.store
-        if store is None:
-            return None
-        try:
-            self.session = TournamentSession.resume(store, **self._kwargs())
-        except (TournamentStoreError, ValueError, KeyError) as exc:
-            log.error("the saved tournament cannot be resumed: %s", exc)
-            self.session = None
-        return self.session
+        if s is None or s.recorded:
+            store = self.store
+            if store is None:
+                return None
+            try:
+                s = self.session = TournamentSession.resume(store, **self._kwargs())
+            except (TournamentStoreError, ValueError, KeyError) as exc:
+                log.error("the saved tournament cannot be resumed: %s", exc)
+                s = self.session = None
+        if s is not None:
+            self.settings = s.settings()
+        return s
 
     def close(self) -> None:
         if self._store is not None:

@@ -37,7 +37,8 @@ class Event:
 
 @dataclass
 class SessionState:
-    """The session's own saved state, beside the tournament's."""
+    """The session's own saved state, beside the tournament's: the local player's seat
+    and preferences (AI speed, equity assist, the 4-colour deck), play time, their cards."""
 
     human_seat: int = 0
     ai_speed: str = "normal"
@@ -45,12 +46,13 @@ class SessionState:
     play_time_s: float = 0.0
     my_holes: dict[int, tuple[int, int]] = field(default_factory=dict)
     fast_forward: bool = False
+    four_colour: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"version": SESSION_VERSION, "human_seat": self.human_seat, "ai_speed": self.ai_speed,
                 "equity_assist": self.equity_assist, "play_time_s": round(self.play_time_s, 3),
                 "my_holes": {str(k): list(v) for k, v in self.my_holes.items()},
-                "fast_forward": self.fast_forward}
+                "fast_forward": self.fast_forward, "four_colour": self.four_colour}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionState:
@@ -58,7 +60,8 @@ class SessionState:
                    equity_assist=bool(d.get("equity_assist", True)),
                    play_time_s=float(d.get("play_time_s", 0.0)),
                    my_holes={int(k): (int(v[0]), int(v[1])) for k, v in d.get("my_holes", {}).items()},
-                   fast_forward=bool(d.get("fast_forward", False)))
+                   fast_forward=bool(d.get("fast_forward", False)),
+                   four_colour=bool(d.get("four_colour", False)))
 
 
 def shown_cards(records: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:

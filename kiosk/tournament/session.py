@@ -127,7 +127,8 @@ class TournamentSession:
         (and saved: it replaces any saved game)."""
         if isinstance(settings, TournamentSettings):
             config = settings.config()
-            state = SessionState(human_seat, settings.ai_speed, settings.equity_assist)
+            state = SessionState(human_seat, settings.ai_speed, settings.equity_assist,
+                                 four_colour=settings.four_colour)
         else:
             config = settings
             state = SessionState(human_seat)
@@ -169,6 +170,21 @@ class TournamentSession:
     @property
     def equity_assist(self) -> bool:
         return self.state.equity_assist
+
+    @property
+    def four_colour(self) -> bool:
+        """The deck the local player chose: 4 colours (True) or 2."""
+        return self.state.four_colour
+
+    @property
+    def player_name(self) -> str:
+        """The local player's name: their records and this saved game belong to it."""
+        return self.t.config.seats[self.human_seat].name
+
+    def settings(self) -> TournamentSettings:
+        """The setup that plays this game's table again (Play again)."""
+        return TournamentSettings.of_game(self.t.config, self.human_seat, ai_speed=self.ai_speed,
+                                          equity_assist=self.equity_assist, four_colour=self.four_colour)
 
     @property
     def is_over(self) -> bool:
@@ -285,6 +301,11 @@ class TournamentSession:
         if speed not in SPEEDS:
             raise ValueError(f"AI speed is one of {', '.join(SPEEDS)}")
         self.state.ai_speed = speed
+        self._changed()
+
+    def set_four_colour(self, on: bool) -> None:
+        """The deck: 4 colours (diamonds blue, clubs green) or the usual 2."""
+        self.state.four_colour = bool(on)
         self._changed()
 
     def set_equity_assist(self, on: bool) -> None:
@@ -431,7 +452,7 @@ class TournamentSession:
         self.summary = self.t.summary(self.human_seat, duration_s=self.state.play_time_s)
         if self.store is not None:
             try:
-                self.store.finish(self.game_id, self.summary)
+                self.store.finish(self.game_id, self.summary, player=self.player_name)
             except Exception as exc:  # noqa: BLE001 - a store error, or sqlite's own
                 log.error("tournament not recorded: %s", exc)
                 self.store_error = str(exc)

@@ -15,10 +15,10 @@ Tables
                       sequence number bumped by every save.
 ``tournament_hands``  the finished hands of the saved game (public history, one row per
                       hand, appended as hands finish), so a save writes only what changed.
-``tournament_games``  one row per finished game (the Records screen): place, hands
-                      played and won, biggest pot, best hand, VPIP hands, play time, the
-                      table and the computer players' strengths.  The latest
-                      :data:`KEEP_GAMES` are kept.
+``tournament_games``  one row per finished game (the Records screen): the player's name
+                      (records belong to it), place, hands played and won, biggest pot,
+                      best hand, VPIP hands, play time, the table and the computer
+                      players' strengths.  The latest :data:`KEEP_GAMES` are kept.
 
 Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``): a save replaces the
 state row and appends the new hands together; finishing a game records it and deletes
@@ -43,7 +43,7 @@ from typing import Any
 from engine.holdem.stats import GameSummary, PlayerRecords
 from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Finished games kept on the cabinet (seed 000: "This device keeps your latest 60 games").
 KEEP_GAMES = 60
 
@@ -81,9 +81,12 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     ai_strengths TEXT NOT NULL,
     duration_s   REAL NOT NULL,
     online       INTEGER NOT NULL,
-    summary      TEXT NOT NULL
+    summary      TEXT NOT NULL,
+    player       TEXT NOT NULL DEFAULT ''
 );
 """
+#: Schema 1 -> 2: the player's name on every recorded game.
+_ADD_PLAYER = "ALTER TABLE tournament_games ADD COLUMN player TEXT NOT NULL DEFAULT ''"
 
 
 class TournamentStoreError(Exception):
@@ -146,16 +149,18 @@ class TournamentStore:
             row = self.conn.execute(
                 "SELECT value FROM tournament_meta WHERE key = 'schema'"
             ).fetchone()
-            if row is None:
-                self.conn.execute(
-                    "INSERT INTO tournament_meta (key, value) VALUES ('schema', ?)",
-                    (str(SCHEMA_VERSION),),
-                )
-            elif int(row[0]) > SCHEMA_VERSION:
+            if row is not None and int(row[0]) > SCHEMA_VERSION:
                 raise TournamentStoreError(
                     f"{self.path}: tournament tables are schema {row[0]}, newer than this "
                     f"program's {SCHEMA_VERSION}"
                 )
+            columns = {r[1] for r in self.conn.execute("PRAGMA table_info(tournament_games)")}
+            if "player" not in columns:
+                self.conn.execute(_ADD_PLAYER)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO tournament_meta (key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
 
     def close(self) -> None:
         close(self.conn)
@@ -223,14 +228,19 @@ class TournamentStore:
             return False
 
     def saved_summary(self) -> dict[str, Any] | None:
-        """A little about the saved game for the title screen: hand number, players left."""
+        """A little about the saved game for the title screen: hand number, players,
+        players left, and whose game it is (``name``, ``icon`` of the local player's seat)."""
         loaded = self.load()
         if loaded is None:
             return None
-        _gid, state, _session = loaded
+        _gid, state, session = loaded
+        seats = state.get("config", {}).get("seats", [])
+        human = int(session.get("human_seat", 0))
+        mine = seats[human] if 0 <= human < len(seats) else {}
         return {"hand": state.get("hand_number", 0),
-                "players": len(state.get("config", {}).get("seats", [])),
-                "left": sum(1 for s in state.get("stacks", []) if s > 0)}
+                "players": len(seats),
+                "left": sum(1 for s in state.get("stacks", []) if s > 0),
+                "name": str(mine.get("name", "")), "icon": mine.get("icon")}
 
     def discard(self) -> None:
         """Abandon the saved game: deleted, not recorded."""
@@ -240,9 +250,10 @@ class TournamentStore:
         self._hands_saved.clear()
 
     # -- records ----------------------------------------------------------------------------
-    def finish(self, game_id: str, summary: GameSummary) -> bool:
-        """Record a finished game and delete its save, together.  False if it was recorded
-        already (a second call after a power cut is harmless)."""
+    def finish(self, game_id: str, summary: GameSummary, *, player: str = "") -> bool:
+        """Record a finished game of ``player`` (the local player's name) and delete its
+        save, together.  False if it was recorded already (a second call after a power cut
+        is harmless)."""
         d = asdict(summary)
         with self._transaction():
             if self.conn.execute("SELECT 1 FROM tournament_games WHERE game_id = ?", (game_id,)).fetchone():
@@ -250,12 +261,12 @@ class TournamentStore:
             else:
                 self.conn.execute(
                     "INSERT INTO tournament_games (game_id, finished_at, table_key, players, place, hands_played, "
-                    "hands_won, vpip_hands, biggest_pot, best_hand, ai_strengths, duration_s, online, summary) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "hands_won, vpip_hands, biggest_pot, best_hand, ai_strengths, duration_s, online, summary, "
+                    "player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, _stamp(summary.finished_at or None), summary.table, summary.players, summary.place,
                      summary.hands_played, summary.hands_won, summary.vpip_hands, summary.biggest_pot,
                      summary.best_hand, _dumps(list(summary.ai_strengths)), float(summary.duration_s),
-                     int(summary.online), _dumps(d)))
+                     int(summary.online), _dumps(d), player))
                 added = True
             self.conn.execute(
                 "DELETE FROM tournament_games WHERE id NOT IN "
@@ -265,39 +276,50 @@ class TournamentStore:
         self._hands_saved.pop(game_id, None)
         return added
 
-    def games(self) -> list[tuple[str, GameSummary]]:
-        """Finished games kept, oldest first: ``(finished_at stamp, summary)``."""
+    def games(self, player: str | None = None) -> list[tuple[str, GameSummary]]:
+        """Finished games kept, oldest first: ``(finished_at stamp, summary)``; only
+        ``player``'s when given."""
+        sql = "SELECT finished_at, summary FROM tournament_games"
+        args: tuple[str, ...] = ()
+        if player is not None:
+            sql, args = sql + " WHERE player = ?", (player,)
         out = []
-        for stamp, summary in self.conn.execute("SELECT finished_at, summary FROM tournament_games ORDER BY id"):
+        for stamp, summary in self.conn.execute(sql + " ORDER BY id", args):
             out.append((stamp, GameSummary(**json.loads(summary))))
         return out
 
-    def records(self) -> PlayerRecords:
-        """The Records screen's numbers (:class:`engine.holdem.tournament.PlayerRecords`)."""
-        return PlayerRecords((g for _s, g in self.games()), keep=KEEP_GAMES)
+    def records(self, player: str | None = None) -> PlayerRecords:
+        """The Records screen's numbers (:class:`engine.holdem.tournament.PlayerRecords`),
+        of ``player`` when given, else of every game kept."""
+        return PlayerRecords((g for _s, g in self.games(player)), keep=KEEP_GAMES)
 
-    def export_json(self) -> str:
-        """Everything kept (every game and the totals), as JSON text."""
-        recs = self.records()
+    def export_json(self, player: str | None = None) -> str:
+        """Everything kept (every game and the totals; ``player``'s only when given), as JSON text."""
+        recs = self.records(player)
         data = json.loads(recs.export_json())
         data["exported_at"] = _stamp()
-        data["finished_at"] = [s for s, _g in self.games()]
+        data["finished_at"] = [s for s, _g in self.games(player)]
+        if player is not None:
+            data["player"] = player
         return json.dumps(data, indent=2, ensure_ascii=False)
 
-    def export_to(self, directory: str | Path | None = None) -> Path:
+    def export_to(self, directory: str | Path | None = None, player: str | None = None) -> Path:
         """Write :meth:`export_json` to ``directory`` (default: beside the database)."""
         folder = Path(directory) if directory is not None else self.path.parent
         folder.mkdir(parents=True, exist_ok=True)
         name = "tournament-records-" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + ".json"
         out = folder / name
         tmp = out.with_suffix(".json.tmp")
-        tmp.write_text(self.export_json(), encoding="utf-8")
+        tmp.write_text(self.export_json(player), encoding="utf-8")
         tmp.replace(out)
         return out
 
-    def delete_all(self) -> int:
-        """Delete every recorded game (cannot be undone); returns how many were deleted.
-        The game in progress, if any, is kept."""
+    def delete_all(self, player: str | None = None) -> int:
+        """Delete every recorded game (``player``'s only when given; cannot be undone);
+        returns how many were deleted.  The game in progress, if any, is kept."""
         with self._transaction():
-            n = self.conn.execute("DELETE FROM tournament_games").rowcount
+            if player is None:
+                n = self.conn.execute("DELETE FROM tournament_games").rowcount
+            else:
+                n = self.conn.execute("DELETE FROM tournament_games WHERE player = ?", (player,)).rowcount
         return int(n)

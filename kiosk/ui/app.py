@@ -39,19 +39,23 @@ from kiosk.ui.scenes.paytable import PaytableScene
 from kiosk.ui.scenes.recall import RecallScene
 from kiosk.ui.scenes.settings import SettingsScene
 from kiosk.ui.scenes.table.scene import TableScene
+from kiosk.ui.scenes.tournament.guide import TournamentGuideScene
 from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
 from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
 from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
 from kiosk.ui.scenes.tournament.results import TournamentResultsScene
 from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
 from kiosk.ui.scenes.tournament.table import TournamentTableScene
+from kiosk.ui.scenes.tournament.tables import TournamentTablesScene
+from kiosk.ui.shortcuts import DEMO_ONLY_COMMANDS
 from kiosk.ui.sound import Sounds
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
 
 #: Seconds without a touch, at zero credits, before the attract screen comes back.
 ATTRACT_AFTER = 60.0
-#: Hidden operator sequence: touch these corners in order within this many seconds.
+#: Hidden operator sequence (demo mode only): touch these corners in order within this
+#: many seconds.
 CORNER_SEQUENCE = ("tl", "tr", "br", "bl")
 CORNER_WINDOW = 6.0
 #: The corner squares (design units) belong to the hidden sequence: touches there never
@@ -60,14 +64,16 @@ CORNER_SIZE = 40
 
 #: Every screen of the cabinet.  ``attract`` -> ``table`` (bets, decisions, results) with
 #: ``paytable``, ``help``, ``recall`` and ``settings`` a touch away; ``cashout`` while a
-#: payout runs; ``operator`` behind the key switch (F12) or the hidden corner sequence and
-#: a PIN.  The Tournament button on the attract screen opens ``tournament_setup`` ->
+#: payout runs; ``operator`` behind the key switch (the ``operator_key`` input, F12 in demo
+#: mode), a touch while the main door is open, or in demo mode the hidden corner
+#: sequence, and a PIN.  The Tournament button on the attract screen opens ``tournament_setup`` ->
 #: ``tournament`` (the table; free play, chips are points) with ``tournament_history``,
-#: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``.
+#: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``;
+#: ``tournament_tables`` (choose your table) and ``tournament_guide`` (how to play).
 SCENES: tuple[type[Scene], ...] = (
     AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene, CashoutScene, OperatorScene,
     TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
-    TournamentResultsScene, TournamentRecordsScene,
+    TournamentResultsScene, TournamentRecordsScene, TournamentTablesScene, TournamentGuideScene,
 )
 
 
@@ -165,12 +171,17 @@ class App:
             self.running = False
             return
         if isinstance(event, Touch):
-            seq = self._corner_sequence(event.pos)
+            seq = self._corner_sequence(event.pos) if self.demo_mode else None
             if seq is not None:
                 if seq:
-                    self.go("operator")
+                    self.go("operator", via="corners")
+                return
+            if self.scene.player and self.model.snap.door_open:
+                self.go("operator", via="door")  # the attendant's screen, behind the door
                 return
         if isinstance(event, Key):
+            if not self.demo_mode and event.command and event.command.name in DEMO_ONLY_COMMANDS:
+                return  # the keyboard stands in for the key and door switches in demo mode only
             if self._player_blocked():
                 if event.command and event.command.name in ("operator_key", "door"):
                     self._global(event.command)
@@ -200,7 +211,7 @@ class App:
             if self.scene.name == "operator":
                 self.scene.on_command("key_switch")
             else:
-                self.go("operator")
+                self.go("operator", via="key")
         elif cmd.name == "door" and self.demo_mode:
             self.model.send(SetDoor(not self.model.snap.door_open))
         elif cmd.name == "bill" and self.demo is not None:

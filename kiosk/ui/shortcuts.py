@@ -11,6 +11,11 @@ BILL_KEYS: dict[str, int] = {
     "1": 100, "2": 500, "3": 1000, "4": 2000, "5": 5000, "6": 10000,
 }
 
+#: Shortcut commands that stand for the cabinet's switches (the operator key switch, the
+#: main door switch): from the keyboard they work in demo mode only; the switches
+#: themselves send the same commands as input events.
+DEMO_ONLY_COMMANDS = frozenset({"operator_key", "door"})
+
 #: Key name -> (command, argument).  Shown on the help screen in this order.
 SHORTCUTS: dict[str, tuple[str, object]] = {
     "space": ("deal", None),

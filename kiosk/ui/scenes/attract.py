@@ -1,5 +1,7 @@
 """Attract mode: the title, a fanned royal flush that turns over card by card, the top
-pays, and the languages.  A touch (or credits arriving) opens the table."""
+pays, and the languages.  A touch (or credits arriving) opens the table.  Beside the fan,
+the tournament: TOURNAMENT (its setup), TABLES (choose your table) and HOW TO PLAY (its
+guide)."""
 
 from __future__ import annotations
 
@@ -43,7 +45,11 @@ class AttractScene(Scene):
             out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), "set_language", lang,
                               style=style, size=30))
             x += 234
-        # tournament mode (free play, points only): see kiosk/ui/scenes/tournament_setup.py
+        # tournament mode (free play, points only): kiosk/ui/scenes/tournament/
+        out.append(Button("tournament_tables", (962, 168, 146, 86), _("TABLES"), "tournament_tables",
+                          style="dark", size=22))
+        out.append(Button("tournament_guide", (1116, 168, 146, 86), _("HOW TO PLAY"), "tournament_guide",
+                          style="dark", size=22))
         out.append(Button("tournament", (962, 262, 300, 124), _("TOURNAMENT"), "tournament", style="primary",
                           sublabel=_("Free play · points only"), size=34))
         return out
@@ -61,6 +67,9 @@ class AttractScene(Scene):
             return True
         if name == "tournament":
             self.app.go("tournament_setup")
+            return True
+        if name in ("tournament_tables", "tournament_guide"):
+            self.app.go(name)
             return True
         if name in ("deal", "chip", "help", "paytable", "recall", "settings"):
             self.app.go("table" if name in ("deal", "chip") else name)

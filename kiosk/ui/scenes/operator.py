@@ -1,10 +1,14 @@
-"""The operator menu, behind the key switch (F12) or the hidden corner sequence and a PIN.
+"""The operator menu, behind the key switch or the open main door, and a PIN.
 
-Attendant, technician and manager see the same menu; what a role may not do is shown
-disabled, and the controller refuses it anyway with a reason that is shown as it comes.
-Configuration changes (paytable, limits) are refused by the controller with credits on
-the meter, a round or a payout in progress, or out of the approved bounds.  A RAM clear
-takes two steps: a request, then the confirmation code typed back on the keypad.
+It opens with the key switch (the ``operator_key`` input; F12 in demo mode), with a
+touch while the main door is open (it closes again when the door does), or in demo mode
+with the hidden corner sequence.  Attendant, technician and manager see the same menu;
+what a role may not do is shown disabled, and the controller refuses it anyway with a
+reason that is shown as it comes.  Configuration changes (paytable, limits) are refused
+by the controller with the door closed, credits on the meter, a round or a payout in
+progress, or out of the approved bounds.  A RAM clear (door open) takes three steps: a
+second operator types their PIN, the manager requests the clear, then types the
+confirmation code back on the keypad.  In demo mode the screen says DEMO.
 """
 
 from __future__ import annotations
@@ -26,12 +30,14 @@ from kiosk.machine.commands import (
     OperatorLogout,
     RamClear,
     RamClearRequest,
+    RamClearWitness,
     SetDoor,
     SetLimits,
     SetPaytable,
 )
 from kiosk.machine.controller import Machine
 from kiosk.machine.errors import MachineError
+from kiosk.pins import PIN_MAX
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
@@ -55,7 +61,12 @@ PAGES: dict[str, tuple[str, str]] = {
     "ramclear": (N_("RAM clear"), "manager"),
 }
 ROLE_NAMES = {"attendant": N_("Attendant"), "technician": N_("Technician"), "manager": N_("Manager")}
-PIN_MAX = 8
+#: Pages whose changes the controller allows with the main door open only.
+DOOR_PAGES = ("limits", "paytable", "ramclear")
+#: Operator-only texts (English, like the controller's reasons shown beside refusals).
+WITNESS_STEP = "Step 1: a second operator types their PIN on the keypad."
+WITNESSED = "Countersigned by {name}."
+DOOR_HINT = "Open the main door: changes here need it."
 KEYPAD = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "enter")
 
 
@@ -76,6 +87,8 @@ class OperatorScene(Scene):
         self.limits_draft: dict[str, int] = {}
         self.export_path = ""
         self.verify_report: Any = None
+        self.opened_by = "key"  # key | door | corners
+        self.witness: str | None = None  # the second operator of a RAM clear
 
     # -- life cycle -------------------------------------------------------------------------
     def enter(self, **kwargs: Any) -> None:
@@ -85,6 +98,12 @@ class OperatorScene(Scene):
         self.state = "menu" if self.snap.operator else "pin"
         self.entry = ""
         self.result = None
+        self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.opened_by == "door" and not self.snap.door_open:
+            self.exit()  # opened because the door was open: it closes with the door
 
     def leave(self) -> None:
         self.entry = ""
@@ -108,7 +127,8 @@ class OperatorScene(Scene):
 
     # -- input --------------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool:
-        typing = self.state == "pin" or (self.state == "page" and self.page == "ramclear" and self.ram_code)
+        typing = self.state == "pin" or (self.state == "page" and self.page == "ramclear"
+                                          and bool(self.ram_code or not self.witness))
         if typing and key.text.isdigit():
             self.on_command("digit", key.text)
             return True
@@ -149,7 +169,14 @@ class OperatorScene(Scene):
             elif self.page == "ramclear" and self.ram_code:
                 ok = m.send(RamClear(self.entry))
                 self.entry, self.ram_code = "", None
+                if ok:
+                    self.witness = None
                 self.result = (_("RAM clear done."), True) if ok else (self._reason(), False)
+            elif self.page == "ramclear" and not self.witness:
+                name = m.send(RamClearWitness(self.entry))
+                self.entry = ""
+                self.witness = str(name) if name else None
+                self.result = (WITNESSED.format(name=name), True) if name else (self._reason(), False)
         elif name == "cancel":
             self.exit()
         elif name == "logout":
@@ -168,7 +195,7 @@ class OperatorScene(Scene):
         elif name == "handpay_reset":
             ok = m.send(HandpayReset())
             self.result = (_("Hand pay recorded."), True) if ok else (self._reason(), False)
-        elif name == "door":
+        elif name == "door" and self.app.demo_mode:  # the door switch, simulated
             m.send(SetDoor(not self.snap.door_open))
         elif name == "verify":
             self._verify(replay=bool(arg))
@@ -237,7 +264,7 @@ class OperatorScene(Scene):
         elif self.page == "audit":
             self.verify_report = None
         elif self.page == "ramclear":
-            self.ram_code, self.entry = None, ""
+            self.ram_code, self.entry, self.witness = None, "", None
 
     def _limit_step(self, field: str) -> int:
         lim = self.snap.paytable.limits
@@ -309,7 +336,7 @@ class OperatorScene(Scene):
 
     def _buttons_devices(self) -> list[Button]:
         return [Button("door", (240, 622, 300, 90), _("CLOSE DOOR") if self.snap.door_open else _("OPEN DOOR"),
-                       "door", style="plain")]
+                       "door", style="plain", enabled=self.app.demo_mode)]
 
     def _buttons_events(self) -> list[Button]:
         return [Button("older", (240, 622, 200, 90), _("OLDER"), "events_older", style="plain"),
@@ -344,9 +371,11 @@ class OperatorScene(Scene):
         return out
 
     def _buttons_ramclear(self) -> list[Button]:
-        if not self.ram_code:
-            return [Button("ram_request", (240, 622, 400, 90), _("REQUEST RAM CLEAR"), "ram_request", style="fold")]
-        out = []
+        request = Button("ram_request", (240, 622, 400, 90), _("REQUEST RAM CLEAR"), "ram_request", style="fold",
+                         enabled=bool(self.witness))
+        if self.witness and not self.ram_code:
+            return [request]
+        out = [] if self.ram_code else [request]
         for i, k in enumerate(KEYPAD):
             col, row = i % 3, i // 3
             label = {"clear": _("CLEAR"), "enter": _("CONFIRM")}.get(k, k)
@@ -367,7 +396,11 @@ class OperatorScene(Scene):
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
+        if self.machine.config.demo:
+            title += "  ·  DEMO"
         ui.fitted(surface, title, 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
+            ui.fitted(surface, DOOR_HINT, 20, theme.LOSE, 1200, midleft=(40, 574))
         if self.state == "pin":
             self._draw_pin(surface)
         elif self.state == "page":
@@ -383,6 +416,8 @@ class OperatorScene(Scene):
         box = self.layout.rect(448, 146, 384, 46)
         pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
         ui.label(surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169))
+        if self.machine.config.demo:
+            ui.label(surface, "DEMO", 40, theme.LOSE, bold=True, center=(1040, 169))
 
     def _lines(self, surface: pygame.Surface, lines: list[tuple[str, str]], x: float = 40, y: float = 120,
                col_w: float = 580, rows: int = 15, size: float = 20) -> None:
@@ -546,11 +581,13 @@ class OperatorScene(Scene):
                                 "stay."), 22, theme.CREAM, 40, 120, 740)
         ui.fitted(surface, _("Credits now: {amount}").format(amount=fmt(self.app, credits)), 26, theme.WIN, 740,
                   bold=True, topleft=(40, 290))
-        if self.ram_code:
-            ui.fitted(surface, _("Step 2: type this code to confirm: {code}").format(code=self.ram_code), 26,
-                      theme.LOSE, 740, bold=True, topleft=(40, 360))
+        if self.ram_code or not self.witness:
+            text = (_("Step 2: type this code to confirm: {code}").format(code=self.ram_code) if self.ram_code
+                    else WITNESS_STEP)
+            ui.fitted(surface, text, 26, theme.LOSE, 740, bold=True, topleft=(40, 360))
             box = self.layout.rect(40, 410, 380, 56)
             pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
-            ui.label(surface, self.entry, 30, theme.WHITE, bold=True, midleft=(56, 438))
+            shown = self.entry if self.ram_code else "●" * len(self.entry)
+            ui.label(surface, shown, 30, theme.WHITE, bold=True, midleft=(56, 438))
         else:
             ui.fitted(surface, _("Step 1: request a confirmation code."), 24, theme.CREAM, 740, topleft=(40, 360))

@@ -29,19 +29,19 @@ Known, explained differences (each is checked to be exactly that, never skipped 
 
 from __future__ import annotations
 
-import functools
 import random
 import warnings
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
-from pokerkit import Automation, Mode, NoLimitTexasHoldem, StandardHighHand
+from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from engine.cards import card_name
 from engine.hands.evaluator import evaluate
 from engine.holdem.actions import Action
 from engine.holdem.hand import HoldemHand
-from engine.holdem.records import BetMade, Called, PotAwarded, Raised
+from engine.holdem.records import BetMade, Called, Raised
 
 HANDS = int(__import__("os").environ.get("PK_HANDS", "10000"))
 SB, BB = 10, 20
@@ -186,34 +186,7 @@ def hand_board(hand: HoldemHand) -> list[int]:
     return [deck[2 * n + 1 + i] for i in (0, 1, 2)] + [deck[2 * n + 5], deck[2 * n + 7]]
 
 
-def _pokerkit_split(hand: HoldemHand) -> list[int]:
-    """Our final stacks with the pots re-split the pokerkit way: hands that win nothing are
-    mucked, pots whose remaining contenders are the same are merged, and each pot's odd
-    chips all go to its first winner (in seat order from the left of the button)."""
-    pots = [r for r in hand.history if isinstance(r, PotAwarded)]
-    stacks = list(hand.stacks)
-    for pot in pots:
-        for w, chips in zip(pot.winners, pot.shares, strict=True):
-            stacks[w] -= chips
-    contenders = {w for pot in pots for w in pot.winners}
-    merged: list[list] = []
-    for pot in pots:
-        eligible = tuple(s for s in pot.eligible if s in contenders)
-        if merged and merged[-1][1] == eligible:
-            merged[-1][0] += pot.amount
-        else:
-            merged.append([pot.amount, eligible, pot.winners])
-    order = list(hand.players)
-    for amount, _, winners in merged:
-        ordered = sorted(winners, key=order.index)
-        share, odd = divmod(amount, len(ordered))
-        for w in ordered:
-            stacks[w] += share
-        stacks[ordered[0]] += odd
-    return stacks
-
-
-def _play(seed: int, stats: Counter) -> None:
+def _play(seed: int, stats: Counter, pokerkit_split: Callable[[HoldemHand], list[int]]) -> None:
     rng = random.Random(seed)
     n = rng.randint(2, 6)
     stacks = _random_stacks(rng, n)
@@ -274,32 +247,17 @@ def _play(seed: int, stats: Counter) -> None:
     theirs = pk.stacks(n)
     if list(result.final_stacks) != theirs:
         # difference 3: odd chips
-        assert _pokerkit_split(hand) == theirs, (seed, result, theirs, hand.history)
+        assert pokerkit_split(hand) == theirs, (seed, result, theirs, hand.history)
         stats["odd chips one at a time"] += 1
 
 
-@pytest.fixture
-def pokerkit_hand_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Memoise pokerkit's own hand evaluation (it re-evaluates the same seven cards a dozen
-    times per hand); the answers are still pokerkit's, only computed once."""
-    original = StandardHighHand.from_game.__func__  # type: ignore[attr-defined]
-    cached = functools.lru_cache(maxsize=1 << 16)(
-        lambda hole, board: original(StandardHighHand, hole, board)
-    )
-
-    def from_game(cls, hole_cards, board_cards=()):  # noqa: ANN001
-        return cached(tuple(hole_cards), tuple(board_cards))
-
-    monkeypatch.setattr(StandardHighHand, "from_game", classmethod(from_game))
-
-
 @pytest.mark.slow
-def test_against_pokerkit(pokerkit_hand_cache: None) -> None:
+def test_against_pokerkit(pokerkit_hand_cache: None, pokerkit_split: Callable) -> None:
     stats: Counter = Counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for seed in range(HANDS):
-            _play(seed, stats)
+            _play(seed, stats, pokerkit_split)
     print(dict(stats))
     assert stats["hands compared"] >= 0.95 * HANDS
     for key in ("showdown", "side pots", "split pots", "all-in", "uncalled returned"):

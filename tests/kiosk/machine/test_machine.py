@@ -423,6 +423,7 @@ def test_paytable_change_rules_and_record(machine, monkeypatch):
         machine.set_paytable(OTHER_TABLE)
     machine.operator_login("2222")
     funded(machine, 500)
+    machine.door(True)  # configuration changes need the main door open
     with pytest.raises(WrongState, match="zero credits"):
         machine.set_paytable(OTHER_TABLE)
     machine.cash_out()
@@ -451,6 +452,7 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
     )
     monkeypatch.setattr(settings, "cached_rtp", lambda table: fake.cached_rtp(table))
     machine.operator_login("3333")
+    machine.door(True)  # configuration changes need the main door open
     with pytest.raises(
         ConfigurationError, match=r"trips RTP 75.000% is outside the approved 80.0%-100.0%"
     ):
@@ -471,6 +473,7 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
 
 def test_limits_can_only_narrow_and_are_recorded(machine):
     machine.operator_login("2222")
+    machine.door(True)  # configuration changes need the main door open
     with pytest.raises(ConfigurationError, match="within the paytable"):
         machine.set_limits(ante_max=100000)
     machine.set_limits(ante_min=1000, ante_max=5000)
@@ -478,6 +481,7 @@ def test_limits_can_only_narrow_and_are_recorded(machine):
     assert (lim.ante_min, lim.ante_max) == (1000, 5000)
     ev = machine.ledger.last_event("limits_changed")
     assert ev.detail["old"]["ante_min"] == 500 and ev.detail["new"]["ante_min"] == 1000
+    machine.door(False)  # play needs the door closed
     funded(machine)
     with pytest.raises(BetOutOfLimits):
         machine.add_chip("ante", 6000)
@@ -499,6 +503,8 @@ def test_ram_clear_is_two_step_and_keeps_history(machine):
     with pytest.raises(NotAuthorised):
         machine.ram_clear_request()
     machine.operator_login("3333")
+    machine.door(True)  # a RAM clear needs the main door open
+    machine.ram_clear_witness("1111")  # and a second operator's PIN
     with pytest.raises(WrongState):
         machine.ram_clear("000000")
     code = machine.ram_clear_request()

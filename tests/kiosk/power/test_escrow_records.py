@@ -49,7 +49,7 @@ def vend_unmatched(detail: str = "VEND VALID with no escrow the host accepted"):
 
 
 def kinds(m: Machine, txn: str) -> list[str]:
-    return [e.kind for e in m.ledger_events() if e.txn == txn]
+    return [e.kind for e in m.ledger.events() if e.txn == txn]
 
 
 def books_balance(m: Machine) -> None:
@@ -61,7 +61,7 @@ def books_balance(m: Machine) -> None:
 def test_the_acceptance_is_committed_before_stack_and_credited_from_it_once(config):
     m = Machine.open(config)
     assert m.escrow_decision(2000, "tx1")
-    accepted = m.ledger_events(("escrow_accepted",))[-1]
+    accepted = m.ledger.events(("escrow_accepted",))[-1]
     assert (accepted.txn, accepted.amount, accepted.detail) == (
         "tx1",
         2000,
@@ -132,7 +132,7 @@ def test_a_vend_valid_with_no_accepted_escrow_tilts_with_transaction_and_amount(
     assert m.credits == 0
     tilt = {t.code: t.message for t in m.snapshot().tilts}[UNMATCHED]
     assert "tx9" in tilt and "$20.00" in tilt
-    recorded = m.ledger_events(("tilt",))[-1]
+    recorded = m.ledger.events(("tilt",))[-1]
     assert recorded.amount == 2000 and recorded.detail["txn"] == "tx9"
     m = restarted(m, config)  # a one-shot money tilt stands until an attendant clears it
     assert UNMATCHED in {t.code for t in m.snapshot().tilts}
@@ -191,7 +191,7 @@ def test_a_ticket_cut_mid_redemption_is_redeemed_once_or_stays_valid(config):
     m.cash_out()  # prints ticket 123456789012345678 for $20.00
     vn = "123456789012345678"
     assert m.ticket_escrow(vn, "t1") == 2000  # "redeeming ticket vn for 2000" committed
-    accepted = m.ledger_events(("escrow_accepted",))[-1]
+    accepted = m.ledger.events(("escrow_accepted",))[-1]
     assert accepted.detail == {"item": "ticket", "validation": vn} and accepted.amount == 2000
     m = restarted(m, config, payout=TicketPayout())
     assert m.ticket_escrow(vn, "t2") == 2000  # still in escrow after the cut: returned, valid

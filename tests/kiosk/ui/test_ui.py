@@ -373,6 +373,7 @@ def test_operator_login_roles_and_refused_paytable_change(kiosk):
     assert k.snap.operator == "attendant"
     assert not k.button("page_paytable").enabled and k.button("page_meters").enabled
     k.touch("logout")
+    k.key("f9")  # configuration changes need the main door open
     k.key("f12")
     for d in "2222":
         k.key(d, d)
@@ -403,6 +404,7 @@ def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypat
     monkeypatch.setattr("kiosk.machine.settings.cached_rtp", proven)
     monkeypatch.setattr("kiosk.ui.scenes.paytable.cached_rtp", proven)
     k = kiosk()
+    k.key("f9")  # configuration changes and RAM clears need the main door open
     k.key("f12")
     for d in "3333":
         k.key(d, d)
@@ -416,6 +418,9 @@ def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypat
     assert k.snap.paytable.name != "Standard"
     k.touch("menu")
     k.touch("page_ramclear")
+    for d in "1111":  # a RAM clear needs a second operator's PIN
+        k.key(d, d)
+    k.key("return")
     k.touch("ram_request")
     code = k.scene.ram_code
     assert code and len(code) == 6

@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.settings import DEFAULT_NAME
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, P_, _, pgettext, tr
@@ -63,6 +64,17 @@ def seat_name(session: TournamentSession, seat: int) -> str:
     if seat == session.human_seat:
         return _("You")
     return session.t.config.seats[seat].name
+
+
+def player_name(name: str) -> str:
+    """A local player's name as shown: "You" (translated) until they type one."""
+    return _("You") if name == DEFAULT_NAME else name
+
+
+def deck_four(app: SceneHost) -> bool:
+    """The deck the tournament's player chose (the game's, else the setup's): 4 colours?"""
+    s = app.tournament.session
+    return s.four_colour if s is not None else app.tournament.settings.four_colour
 
 
 def table_name(key: str) -> str:

@@ -22,6 +22,7 @@ from kiosk.ui.scenes.tournament.common import (
     STREET_NAMES,
     back_button,
     blinds_text,
+    deck_four,
     idle_for,
     record_text,
     seat_name,
@@ -152,7 +153,7 @@ class TournamentHistoryScene(Scene):
     def _draw_cards(self, surface: pygame.Surface, s: TournamentSession, hand: HandLog) -> None:
         ui, lay = self.ui, self.layout
         cards = self.app.cards
-        four = self.app.prefs.four_colour
+        four = deck_four(self.app)
         w = lay.px(CARD_W)
         y = 148
         ui.fitted(surface, _("Your cards"), 19, theme.MUTED, 150, topleft=(30, 118))

@@ -10,7 +10,13 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _, category_name
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.tournament.common import IDLE_OTHER, back_button, idle_for, title_bar
+from kiosk.ui.scenes.tournament.common import (
+    IDLE_OTHER,
+    back_button,
+    deck_four,
+    idle_for,
+    title_bar,
+)
 from kiosk.ui.widgets import Button
 
 CARD_W = 50
@@ -32,7 +38,8 @@ class TournamentRankingsScene(Scene):
     name = "tournament_rankings"
 
     def buttons(self) -> list[Button]:
-        return [back_button(_("BACK TO THE GAME"), 934, 626, 330)]
+        return [Button("guide", (16, 626, 330, 86), _("READ THE FULL RULES"), "guide", style="plain", size=24),
+                back_button(_("BACK TO THE GAME"), 934, 626, 330)]
 
     def on_key(self, key: Key) -> bool:
         if key.name in ("escape", "y", "space", "return"):
@@ -40,6 +47,9 @@ class TournamentRankingsScene(Scene):
         return False
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        if name == "guide":
+            self.app.go("tournament_guide")
+            return True
         if name == "back":
             self.app.go("tournament" if getattr(self.app, "tournament", None) is not None
                         and self.app.tournament.session is not None else "tournament_setup")
@@ -56,7 +66,7 @@ class TournamentRankingsScene(Scene):
         title_bar(self.app, surface, _("Hand rankings"), _("Best first. The best five of your seven cards count."),
                   slim=True)
         w = lay.px(CARD_W)
-        four = self.app.prefs.four_colour
+        four = deck_four(self.app)
         for i, (cat, example, text) in enumerate(RANKINGS):
             col, row = divmod(i, 5)
             x = 20 + col * 630
@@ -72,5 +82,5 @@ class TournamentRankingsScene(Scene):
             ui.paragraph(surface, _(text), 17, theme.CREAM, tx, y + 46, 610 - (tx - x) - 12, line_gap=1.15)
         ui.paragraph(surface, _("Between two hands of the same kind, the higher cards win, then the next highest "
                                 "(the kicker). Suits never break a tie; equal hands share the pot."),
-                     18, theme.MUTED, 24, 624, 890, line_gap=1.2)
+                     16, theme.MUTED, 360, 628, 560, line_gap=1.15)
         self.draw_buttons(surface)

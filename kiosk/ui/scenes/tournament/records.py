@@ -24,6 +24,7 @@ from kiosk.ui.scenes.tournament.common import (
     percent,
     place_name,
     play_time,
+    player_name,
     strength_name,
     table_name,
     title_bar,
@@ -41,10 +42,15 @@ class TournamentRecordsScene(Scene):
         self.back_to = "attract"
         self.games: list[tuple[str, Any]] = []
 
+    @property
+    def owner(self) -> str:
+        """Whose records are shown: the name on the setup screen."""
+        return self.app.tournament.settings.human_name
+
     def reload(self) -> None:
         store = self.app.tournament.store
         try:
-            self.games = store.games() if store is not None else []
+            self.games = store.games(self.owner) if store is not None else []
         except Exception:  # noqa: BLE001 - a damaged table shows as no records
             self.games = []
 
@@ -53,7 +59,7 @@ class TournamentRecordsScene(Scene):
         self.message = None
         self.reload()
         prev = self.app.previous
-        self.back_to = prev if prev in ("tournament_results", "tournament_setup") else "attract"
+        self.back_to = prev if prev in ("tournament_results", "tournament_setup", "tournament_tables") else "attract"
 
     def buttons(self) -> list[Button]:
         if self.confirm:
@@ -83,14 +89,14 @@ class TournamentRecordsScene(Scene):
                 self.app.go(self.back_to)
         elif name == "export" and store is not None:
             try:
-                path = store.export_to()
+                path = store.export_to(player=self.owner)
                 self.message = (_("Exported to {path}").format(path=str(path)), theme.CREAM)
             except (OSError, TournamentStoreError) as exc:
                 self.message = (_("Export failed: {reason}").format(reason=str(exc)), theme.LOSE)
         elif name == "delete":
             self.confirm = True
         elif name == "confirm_delete" and store is not None:
-            store.delete_all()
+            store.delete_all(self.owner)
             self.reload()
             self.confirm = False
             self.message = (_("Every record was deleted."), theme.CREAM)
@@ -105,7 +111,7 @@ class TournamentRecordsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
-        title_bar(self.app, surface, _("Records"),
+        title_bar(self.app, surface, _("Records of {name}").format(name=player_name(self.owner)),
                   _("The latest {n} games are kept on this cabinet.").format(n=KEEP_GAMES), slim=True)
         games = self.games
         if not games:
@@ -134,16 +140,18 @@ class TournamentRecordsScene(Scene):
             ui.fitted(surface, value, 22, theme.WHITE, 330, bold=True, topright=(604, y - 1))
             y += 36
         # finishing places: a bar each
-        ui.fitted(surface, _("Finishing places"), 20, theme.GOLD, 300, bold=True, topleft=(30, 414))
+        title = ui.fitted(surface, _("Finishing places"), 20, theme.GOLD, 300, bold=True, topleft=(30, 410))
         counts = [tot["places"].get(str(p), 0) for p in range(1, 7)]
         top = max(1, max(counts))
+        floor = 572
+        tallest = floor - (title.bottom - lay.oy) / lay.scale - 40  # room for a count over the tallest bar
         for i, n in enumerate(counts):
             x = 40 + i * 96
-            h = 120 * n / top
-            bar = lay.rect(x, 572 - h, 60, max(2, h))
+            h = tallest * n / top
+            bar = lay.rect(x, floor - h, 60, max(2, h))
             pygame.draw.rect(surface, theme.WIN if i == 0 else theme.GOLD_DARK, bar, border_radius=lay.px(4))
-            ui.fitted(surface, str(n), 17, theme.WHITE, 80, bold=True, midbottom=(x + 30, 570 - h))
-            ui.fitted(surface, place_name(i + 1), 17, theme.CREAM, 90, midtop=(x + 30, 578))
+            ui.fitted(surface, str(n), 17, theme.WHITE, 80, bold=True, midbottom=(x + 30, floor - 2 - h))
+            ui.fitted(surface, place_name(i + 1), 17, theme.CREAM, 90, midtop=(x + 30, floor + 6))
         # by table, by strength, recent
         right = lay.rect(634, 72, 634, 546)
         surface.blit(ui.panel(right.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), right)

@@ -42,6 +42,8 @@ class TournamentResultsScene(Scene):
     def on_command(self, name: str, arg: object = None) -> bool:
         ctx = self.app.tournament
         if name == "again":
+            if ctx.session is not None:  # the same table again, the finished game's setup
+                ctx.settings = ctx.session.settings()
             ctx.new_game()
             self.app.go("tournament")
         elif name == "records":

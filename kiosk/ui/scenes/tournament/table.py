@@ -19,6 +19,7 @@ The scene keeps the input and the state of the screen (panel, amount, pop-up, no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -40,7 +41,7 @@ from kiosk.ui.scenes.tournament.common import (
     place_name,
     seat_name,
 )
-from kiosk.ui.scenes.tournament.table_controls import table_buttons
+from kiosk.ui.scenes.tournament.table_controls import TOP_TEXT_W, table_buttons
 from kiosk.ui.scenes.tournament.table_facts import status
 from kiosk.ui.scenes.tournament.table_felt import TableFelt
 from kiosk.ui.scenes.tournament.table_layout import SLIDER, seat_slots
@@ -57,7 +58,7 @@ class TournamentTableScene(Scene):
         self.panel = False  # the raise panel is open
         self.amount = 0
         self.popup: str | None = None  # "menu" | "abandon"
-        self.note: tuple[str, float] | None = None
+        self.note: tuple[Callable[[], str], float] | None = None  # (the words, made when drawn; until)
         self._sig: tuple[Any, ...] | None = None
         self.felt = TableFelt(app)
         self.seats = SeatPainter(app)
@@ -113,21 +114,28 @@ class TournamentTableScene(Scene):
         elif ev.kind == "action" and type(ev.data).__name__ in ("Called", "BetMade", "Raised"):
             self.app.sounds_play("chip")
         elif ev.kind == "blinds_up":
-            self._note(_("The blinds go up: {small}/{big}").format(small=chips(ev.data.small),
-                                                                   big=chips(ev.data.big)))
+            small, big = ev.data.small, ev.data.big
+            self._note(lambda: _("The blinds go up: {small}/{big}").format(small=chips(small), big=chips(big)))
         elif ev.kind == "out":
-            if ev.seat == s.human_seat:
-                self._note(_("You are out in {place} place.").format(place=place_name(ev.data)), 6.0)
+            seat, place = ev.seat, ev.data
+            if seat == s.human_seat:
+                self._note(lambda: _("You are out in {place} place.").format(place=place_name(place)), 6.0)
             else:
-                self._note(_("{name} is out in {place} place.").format(name=seat_name(s, ev.seat),
-                                                                        place=place_name(ev.data)))
+                self._note(lambda: _("{name} is out in {place} place.").format(name=seat_name(s, seat),
+                                                                                place=place_name(place)))
         elif ev.kind == "hand_over":
             res = s.t.last_result
             if res is not None and res.won[s.human_seat] > 0:
                 self.app.sounds_play("win")
 
-    def _note(self, text: str, seconds: float = 3.5) -> None:
-        self.note = (text, self.app.now + seconds)
+    def _note(self, words: Callable[[], str], seconds: float = 3.5) -> None:
+        """Show a passing note for ``seconds``; ``words`` makes its text in the language of
+        the moment it is drawn."""
+        self.note = (words, self.app.now + seconds)
+
+    def note_text(self) -> str | None:
+        """The passing note as drawn now (``None``: no note)."""
+        return self.note[0]() if self.note is not None else None
 
     def handle(self, event: InputEvent) -> bool:
         if isinstance(event, Touch) and self.panel and self.popup is None:
@@ -179,7 +187,9 @@ class TournamentTableScene(Scene):
             return True
         if self.popup is not None:
             return self._popup_command(s, name, arg)
-        if name == "history":
+        if name == "sound":
+            self.app.prefs.sound = not self.app.prefs.sound
+        elif name == "history":
             self.app.go("tournament_history")
         elif name == "rankings":
             self.app.go("tournament_rankings")
@@ -250,7 +260,7 @@ class TournamentTableScene(Scene):
                     raise IllegalActionError("you cannot bet or raise now")
                 s.act(rr.action(amount))
         except ValueError:  # IllegalActionError (nothing changed)
-            self._note(_("That is not possible right now."))
+            self._note(lambda: _("That is not possible right now."))
             return
         self.panel = False
 
@@ -261,6 +271,11 @@ class TournamentTableScene(Scene):
             s.set_ai_speed(SPEEDS[(SPEEDS.index(s.ai_speed) + 1) % len(SPEEDS)])
         elif name == "equity":
             s.set_equity_assist(not s.equity_assist)
+        elif name == "deck":
+            s.set_four_colour(not s.four_colour)
+        elif name == "guide":
+            self.popup = None
+            self.app.go("tournament_guide")
         elif name == "sound":
             self.app.prefs.sound = not self.app.prefs.sound
             self.invalidate()
@@ -291,10 +306,9 @@ class TournamentTableScene(Scene):
     def _signature(self) -> tuple[Any, ...]:
         s = self.session
         eq = s.equity() if s is not None else (None, False)
-        note = self.note[0] if self.note else None
         return (s.version if s else None, id(s), i18n.generation(), self.popup, self.panel, self.amount,
                 self.app.prefs.sound,
-                self.pressed_id(), note, self.layout.size, self.app.prefs.four_colour, eq[1],
+                self.pressed_id(), self.note_text(), self.layout.size, eq[1],
                 eq[0].equity if eq[0] else None)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -318,6 +332,8 @@ class TournamentTableScene(Scene):
         if self.popup:
             self.rail.draw_popup(surface, self.popup)
         self.draw_buttons(surface)
+        if self.popup is None:
+            self.rail.draw_speaker(surface, self.app.prefs.sound)
 
     def _draw_top(self, surface: pygame.Surface, s: TournamentSession) -> None:
         ui = self.ui
@@ -330,8 +346,9 @@ class TournamentTableScene(Scene):
         if left is not None and not s.hand_over:
             parts.append(_("Blinds go up after this hand") if left == 1 else
                          _("Next level in {n} hands").format(n=left))
-        ui.fitted(surface, "  ·  ".join(parts), 28, theme.GOLD, 790, bold=True, topleft=(22, 12))
-        if self.note is not None:
-            ui.fitted(surface, self.note[0], 21, theme.WIN, 790, bold=True, topleft=(24, 54))
+        ui.fitted(surface, "  ·  ".join(parts), 28, theme.GOLD, TOP_TEXT_W, bold=True, topleft=(22, 12))
+        note = self.note_text()
+        if note is not None:
+            ui.fitted(surface, note, 21, theme.WIN, TOP_TEXT_W, bold=True, topleft=(24, 54))
         else:
-            ui.fitted(surface, status(s), 21, theme.CREAM, 790, topleft=(24, 54))
+            ui.fitted(surface, status(s), 21, theme.CREAM, TOP_TEXT_W, topleft=(24, 54))

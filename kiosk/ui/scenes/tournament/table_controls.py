@@ -10,11 +10,16 @@ from kiosk.ui.scenes.tournament.common import SPEED_NAMES, chips
 from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW1, ROW2, ROW_H, SLIDER
 from kiosk.ui.widgets import Button
 
+#: Design units of the top bar's text left of its buttons.
+TOP_TEXT_W = 690
+#: The speaker button: the sound on or off (its picture is drawn over it).
+SPEAKER = (722, 4, 86, 86)
+
 
 def top_buttons() -> list[Button]:
-    """History, Hand rankings and Menu, on the top bar."""
+    """The speaker, History, Hand rankings and Menu, on the top bar."""
     items = [("history", _("History"), "H"), ("rankings", _("Hand rankings"), "Y"), ("menu", _("Menu"), "M")]
-    out = []
+    out = [Button("top_sound", SPEAKER, "", "sound", style="dark")]
     x = 1276 - 3 * 150 - 2 * 6
     for cmd, label, hint in items:
         out.append(Button(f"top_{cmd}", (x, 4, 150, 86), label, cmd, style="dark", size=22, hint=hint))
@@ -97,25 +102,32 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
 
 
 def menu_buttons(s: TournamentSession, sound: bool) -> list[Button]:
-    """The menu: back to the game, AI speed, equity assist, language, sound, leave, abandon."""
-    x, w, h, gap = 390, 500, 86, 12
-    half = (w - gap) / 2
-    y = 192
+    """The menu: back to the game; AI speed, equity assist, deck; language, sound, how to
+    play; save and leave, abandon."""
+    x, w, h, gap = MENU_X, MENU_W, 86, 12
+    y = MENU_Y
     on_off = lambda on: _("On") if on else _("Off")  # noqa: E731
-    out = [Button("menu_resume", (x, y, w, h), _("BACK TO THE GAME"), "resume", style="primary", hint="Esc",
+    full = 3 * w + 2 * gap
+    out = [Button("menu_resume", (x, y, full, h), _("BACK TO THE GAME"), "resume", style="primary", hint="Esc",
                   size=26)]
     y += h + gap
-    out += [Button("menu_speed", (x, y, half, h), _("AI speed"), "speed", style="dark", size=24,
-                   sublabel=_(SPEED_NAMES[s.ai_speed])),
-            Button("menu_equity", (x + half + gap, y, half, h), _("Equity assist"), "equity", style="dark",
-                   size=24, sublabel=on_off(s.equity_assist))]
-    y += h + gap
-    out += [Button("menu_language", (x, y, half, h), _("Language"), "language", style="dark", size=24,
-                   sublabel=i18n.native_name(i18n.language()), hint="L"),
-            Button("menu_sound", (x + half + gap, y, half, h), _("Sound"), "sound", style="dark", size=24,
-                   sublabel=on_off(sound))]
-    y += h + gap
-    out.append(Button("menu_leave", (x, y, w, h), _("SAVE AND LEAVE"), "leave", style="plain", size=26))
-    y += h + gap
-    out.append(Button("menu_abandon", (x, y, w, h), _("ABANDON THIS GAME"), "abandon", style="fold", size=26))
+    deck = _("4 colours") if s.four_colour else _("2 colours")
+    row = [("menu_speed", _("AI speed"), "speed", _(SPEED_NAMES[s.ai_speed]), ""),
+           ("menu_equity", _("Equity assist"), "equity", on_off(s.equity_assist), ""),
+           ("menu_deck", _("Deck"), "deck", deck, "")]
+    row2 = [("menu_language", _("Language"), "language", i18n.native_name(i18n.language()), "L"),
+            ("menu_sound", _("Sound"), "sound", on_off(sound), ""),
+            ("menu_guide", _("How to play"), "guide", "", "")]
+    for items in (row, row2):
+        for i, (bid, label, cmd, sub, hint) in enumerate(items):
+            out.append(Button(bid, (x + i * (w + gap), y, w, h), label, cmd, style="dark", size=24, sublabel=sub,
+                              hint=hint))
+        y += h + gap
+    half = (full - gap) / 2
+    out.append(Button("menu_leave", (x, y, half, h), _("SAVE AND LEAVE"), "leave", style="plain", size=24))
+    out.append(Button("menu_abandon", (x + half + gap, y, half, h), _("ABANDON THIS GAME"), "abandon",
+                      style="fold", size=24))
     return out
+
+
+MENU_X, MENU_Y, MENU_W = 268, 200, 240

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.hands.evaluator import best_five
+from engine.holdem.pots import pot_levels
 from engine.holdem.records import HandShown
 from kiosk.tournament.session import TournamentSession
 from kiosk.ui.i18n import _
@@ -24,6 +25,21 @@ def winning_cards(s: TournamentSession) -> set[int]:
         if shown.seat in winners:
             out.update(best_five([*shown.cards, *h.board]))  # type: ignore[union-attr]
     return out
+
+
+def real_pots(s: TournamentSession) -> list[int]:
+    """The pots in the middle now, main pot first, in chips: only the chips gathered from
+    finished betting rounds make pots (the bets of the round being played sit in front
+    of the players, and an all-in's chips nobody has matched yet are not a side pot).  A
+    top layer only one player can win is left out: it goes back to that player."""
+    h = s.t.hand
+    if h is None:
+        return []
+    gathered = [c - b for c, b in zip(h.committed, h.bets, strict=True)]
+    pots = pot_levels(gathered, h.live)
+    if len(pots) > 1 and len(pots[-1].eligible) == 1:
+        pots = pots[:-1]
+    return [p.amount for p in pots]
 
 
 def last_actions(s: TournamentSession) -> dict[int, Any]:

@@ -10,7 +10,7 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.layout import Layout
 from kiosk.ui.scenes.tournament.common import chips, top_background
-from kiosk.ui.scenes.tournament.table_facts import winning_cards
+from kiosk.ui.scenes.tournament.table_facts import real_pots, winning_cards
 from kiosk.ui.scenes.tournament.table_layout import BOARD_W, BOARD_Y, OVAL, RAIL_Y
 from kiosk.ui.widgets import Painter
 
@@ -72,7 +72,7 @@ class TableFelt:
             if i < len(h.board):
                 card = h.board[i]
                 surface.blit(self.app.cards.shadow(w), (r.x + lay.px(2), r.y + lay.px(4)))
-                surface.blit(self.app.cards.face(card, w, self.app.prefs.four_colour), r)
+                surface.blit(self.app.cards.face(card, w, s.four_colour), r)
                 if winners_cards and card not in winners_cards:
                     surface.blit(ui.panel(r.size, (0, 0, 0), 100, radius=8), r)
             else:
@@ -87,8 +87,8 @@ class TableFelt:
         total = h.pot_total
         ui.fitted(surface, _("Pot {amount}").format(amount=chips(total)), 24, theme.WHITE, 420, bold=True,
                   midtop=(640, y))
-        pots = h.pots() if any(h.is_all_in(p) for p in h.live) else []  # side pots come from all-ins
+        pots = real_pots(s)
         if len(pots) > 1:
-            parts = [_("Main {amount}").format(amount=chips(pots[0].amount))]
-            parts += [_("Side {amount}").format(amount=chips(p.amount)) for p in pots[1:]]
+            parts = [_("Main {amount}").format(amount=chips(pots[0]))]
+            parts += [_("Side {amount}").format(amount=chips(p)) for p in pots[1:]]
             ui.fitted(surface, "  ·  ".join(parts), 18, theme.CREAM, 460, midtop=(640, y + 30))

@@ -7,12 +7,15 @@ import pygame
 
 from engine.holdem.equity import pot_odds
 from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.settings import seat_icon
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, hand_name
 from kiosk.ui.layout import Layout
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import chips, percent, place_name, seat_name
+from kiosk.ui.scenes.tournament.icons import icon_surface, speaker_surface
+from kiosk.ui.scenes.tournament.table_controls import SPEAKER
 from kiosk.ui.scenes.tournament.table_facts import status, strength_of, winning_cards
 from kiosk.ui.scenes.tournament.table_layout import MY_CARD_W, RIGHT_X, ROW1, SLIDER
 from kiosk.ui.widgets import Painter
@@ -49,7 +52,7 @@ class RailPainter:
             r = lay.rect(18 + i * (MY_CARD_W + 8), ROW1, MY_CARD_W, self.app.cards.height(w) / lay.scale)
             if i < len(cards):
                 surface.blit(self.app.cards.shadow(w), (r.x + lay.px(2), r.y + lay.px(4)))
-                surface.blit(self.app.cards.face(cards[i], w, self.app.prefs.four_colour), r)
+                surface.blit(self.app.cards.face(cards[i], w, s.four_colour), r)
                 if folded:
                     surface.blit(ui.panel(r.size, (0, 0, 0), 130, radius=8), r)
                 elif cards[i] in best:
@@ -60,7 +63,10 @@ class RailPainter:
         x, tw = 224, 212
         out = seat in t.places and t.places[seat] != 1
         acting = s.my_turn
-        ui.fitted(surface, _("You"), 22, theme.WIN if acting else theme.WHITE, tw, bold=True, topleft=(x, ROW1 - 2))
+        icon = icon_surface(seat_icon(t.config.seats[seat]), lay.px(28))
+        surface.blit(icon, lay.pos(x, ROW1))
+        ui.fitted(surface, _("You"), 22, theme.WIN if acting else theme.WHITE, tw - 34, bold=True,
+                  topleft=(x + 34, ROW1 - 2))
         ui.fitted(surface, chips(t.stacks_now[seat]), 30, theme.METER_TEXT, tw, bold=True, topleft=(x, ROW1 + 24))
         y = ROW1 + 64
         if out:
@@ -166,14 +172,21 @@ class RailPainter:
         ui.fitted(surface, chips(rr.max_to), 15, theme.MUTED, 120,
                   topright=(SLIDER[0] + SLIDER[2] - 20, SLIDER[1] + 4))
 
+    def draw_speaker(self, surface: pygame.Surface, on: bool) -> None:
+        """The speaker's picture over its button (sound ``on`` or off)."""
+        lay = self.layout
+        r = lay.rect(*SPEAKER)
+        img = speaker_surface(lay.px(54), on)
+        surface.blit(img, img.get_rect(center=(r.centerx, r.centery - lay.px(2))))
+
     def draw_popup(self, surface: pygame.Surface, popup: str) -> None:
         """The menu's or the abandon confirmation's panel (buttons drawn after)."""
         ui, lay = self.ui, self.layout
         surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
         if popup == "menu":
-            box = lay.rect(360, 104, 560, 590)
+            box = lay.rect(240, 112, 800, 500)
             surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
-            ui.fitted(surface, _("Menu"), 34, theme.GOLD, 500, bold=True, center=(640, 150))
+            ui.fitted(surface, _("Menu"), 34, theme.GOLD, 700, bold=True, center=(640, 156))
         else:
             box = lay.rect(300, 180, 680, 380)
             surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)

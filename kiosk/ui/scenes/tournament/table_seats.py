@@ -81,7 +81,7 @@ class SeatPainter:
             for i in range(2):
                 cr = lay.rect(x + PANEL_W - 2 * MINI_W - 14 + i * (MINI_W + 4), y + 10, MINI_W,
                               self.app.cards.height(w) / lay.scale)
-                img = (self.app.cards.face(shown[i], w, self.app.prefs.four_colour) if shown
+                img = (self.app.cards.face(shown[i], w, s.four_colour) if shown
                        else self.app.cards.back(w))
                 surface.blit(img, cr)
             if shown and s.hand_over:

@@ -1,0 +1,103 @@
+"""The table's network link: typed, versioned, sequenced messages between a table host and
+its player stations, over WebSocket on TLS with the host certificate pinned and each
+station authenticated by its own key.
+
+* :mod:`~kiosk.link.messages`: the envelope and its bodies (pydantic, strict);
+  :mod:`~kiosk.link.codec`: frames to envelopes, with every refusal typed.
+* :mod:`~kiosk.link.decisions`: the host's check that a decision is for the open round
+  and phase and not late, repeated or replayed.
+* :mod:`~kiosk.link.pairing`, :mod:`~kiosk.link.certs`, :mod:`~kiosk.link.auth`:
+  pairing by a code shown on the host, the host certificate, the HMAC proofs.
+* :class:`LinkServer` (host) and :class:`LinkClient` (station): each in its own thread,
+  with a thread-safe ``send``; messages are delivered once and in order across
+  reconnects.
+* :mod:`~kiosk.link.testing`: a fault-injecting TCP proxy for tests.
+
+No pygame and no SQL here: the link carries messages; the table decides what they mean.
+"""
+
+from kiosk.link.client import LinkClient, pair_station
+from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode
+from kiosk.link.decisions import DecisionGuard, Verdict, accept_decision
+from kiosk.link.errors import (
+    AuthRefused,
+    CertificateMismatch,
+    FrameRefused,
+    FrameTooLarge,
+    LinkError,
+    MalformedFrame,
+    OutboxFull,
+    PairingRefused,
+    RateExceeded,
+    UnknownStation,
+    UnknownType,
+    WrongDirection,
+    WrongVersion,
+)
+from kiosk.link.events import Inbound, LinkEvent
+from kiosk.link.limits import LinkLimits
+from kiosk.link.messages import (
+    PROTOCOL_VERSION,
+    Bet,
+    Body,
+    CashOutRequest,
+    Decide,
+    DeviceEvent,
+    Envelope,
+    ErrorMessage,
+    Escrow,
+    EscrowAck,
+    Heartbeat,
+    PassRound,
+    ResyncRequest,
+    Snapshot,
+)
+from kiosk.link.pairing import HostPairing, PairedStation, StationPairing
+from kiosk.link.server import LinkServer
+from kiosk.link.stats import LinkStats
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "AuthRefused",
+    "Bet",
+    "Body",
+    "CashOutRequest",
+    "CertificateMismatch",
+    "Decide",
+    "DecisionGuard",
+    "DeviceEvent",
+    "Envelope",
+    "ErrorMessage",
+    "Escrow",
+    "EscrowAck",
+    "FrameRefused",
+    "FrameTooLarge",
+    "Heartbeat",
+    "HostPairing",
+    "Inbound",
+    "LinkClient",
+    "LinkError",
+    "LinkEvent",
+    "LinkLimits",
+    "LinkServer",
+    "LinkStats",
+    "MalformedFrame",
+    "OutboxFull",
+    "PairedStation",
+    "PairingRefused",
+    "PassRound",
+    "RateExceeded",
+    "ResyncRequest",
+    "Snapshot",
+    "StationPairing",
+    "UnknownStation",
+    "UnknownType",
+    "Verdict",
+    "WrongDirection",
+    "WrongVersion",
+    "accept_decision",
+    "decode",
+    "encode",
+    "pair_station",
+]

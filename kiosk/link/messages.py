@@ -1,0 +1,292 @@
+"""The messages of the table link: one envelope, a discriminated union of bodies.
+
+On the wire a message is one JSON text frame::
+
+    {"v": 1, "type": "decide", "seq": 12, "ack": 40, "body": {...}}
+
+* ``v``: the protocol version (:data:`PROTOCOL_VERSION`); any other is refused.
+* ``type``: names the body; it selects the body model (the discriminator).
+* ``seq``: the sender's sequence number on this link, 1, 2, 3... for application
+  messages, which are acknowledged, resent after a reconnect and delivered once, in order.
+  Control messages (challenge, hello, pairing, welcome, heartbeat, error) carry ``seq`` 0:
+  they belong to one connection and are never resent.
+* ``ack``: the last ``seq`` the sender has delivered from its peer (0 for none).
+
+Every model is strict (no coercion: an amount is a JSON integer, never ``"5"`` or
+``5.0``) and forbids unknown fields.  Amounts are integer cents.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+
+from engine.uth.round import MAX_SEATS, Action, Phase
+
+PROTOCOL_VERSION = 1
+
+Seat = Annotated[int, Field(ge=1, le=MAX_SEATS)]
+#: A station's name, fixed at pairing: lower-case letters, digits and dashes.
+StationId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
+Cents = Annotated[int, Field(ge=0)]
+PositiveCents = Annotated[int, Field(gt=0)]
+RoundId = Annotated[int, Field(ge=1)]
+HostSeq = Annotated[int, Field(ge=0)]
+Hex32 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+Hex16 = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+Text = Annotated[str, Field(max_length=512)]
+Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.-]{0,47}$")]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+# --- control: one connection's handshake and upkeep -------------------------------------
+
+
+class Challenge(_Model):
+    """Host -> station, first frame of every connection: 32 random bytes (hex)."""
+
+    type: Literal["challenge"] = "challenge"
+    nonce: Hex32
+
+
+class Hello(_Model):
+    """Station -> host: who it is and the proof of its key.
+
+    ``mac`` = HMAC-SHA256(station key, nonce || station id || protocol version), see
+    :func:`kiosk.link.auth.hello_mac`.  ``session`` names this run of the station's link
+    (resumed when the host still holds it); ``last_seen`` is the last host ``seq`` the
+    station delivered."""
+
+    type: Literal["hello"] = "hello"
+    station_id: StationId
+    seat: Seat
+    session: Hex16
+    last_seen: HostSeq
+    mac: Hex32
+
+
+class PairRequest(_Model):
+    """Station -> host, during a pairing window: the proof that the technician typed the
+    code shown on the host, bound to the certificate the station sees."""
+
+    type: Literal["pair_request"] = "pair_request"
+    station_id: StationId
+    seat: Seat
+    client_nonce: Hex32
+    proof: Hex32
+
+
+class PairGranted(_Model):
+    """Host -> station: the station's key (32 bytes, hex), the host certificate's SHA-256
+    fingerprint, and the host's proof that it knows the code."""
+
+    type: Literal["pair_granted"] = "pair_granted"
+    station_id: StationId
+    seat: Seat
+    key: Hex32
+    fingerprint: Hex32
+    proof: Hex32
+
+
+class Welcome(_Model):
+    """Host -> station: authenticated.  ``epoch`` names this run of the host;
+    ``resumed`` says the host still holds the station's session (unacknowledged messages
+    are resent after ``last_seen``, the last station ``seq`` the host delivered)."""
+
+    type: Literal["welcome"] = "welcome"
+    station_id: StationId
+    seat: Seat
+    epoch: Hex16
+    resumed: bool
+    last_seen: HostSeq
+
+
+class Heartbeat(_Model):
+    """Either way: nothing but the envelope's ``ack``."""
+
+    type: Literal["heartbeat"] = "heartbeat"
+
+
+class ErrorMessage(_Model):
+    """Either way: a refusal, by its stable ``code`` (e.g. ``auth.bad-key``, ``rate``)."""
+
+    type: Literal["error"] = "error"
+    code: Name
+    detail: Text = ""
+
+
+# --- application: station -> host ------------------------------------------------------
+
+
+class ResyncRequest(_Model):
+    """Station -> host: send me the whole table state (after a reset or on doubt)."""
+
+    type: Literal["resync_request"] = "resync_request"
+    reason: Text = ""
+
+
+class Bet(_Model):
+    """Station -> host: the seat's wager for betting window ``round_id`` (the Blind
+    equals the Ante)."""
+
+    type: Literal["bet"] = "bet"
+    round_id: RoundId
+    ante_cents: PositiveCents
+    trips_cents: Cents = 0
+
+
+class Decide(_Model):
+    """Station -> host: the seat's decision in ``phase`` of ``round_id``, made after
+    seeing host message ``last_seen`` (see :mod:`kiosk.link.decisions`)."""
+
+    type: Literal["decide"] = "decide"
+    round_id: RoundId
+    phase: Phase
+    action: Action
+    last_seen: HostSeq
+
+
+class PassRound(_Model):
+    """Station -> host: the seat sits out betting window ``round_id``."""
+
+    type: Literal["pass"] = "pass"
+    round_id: RoundId
+
+
+class CashOutRequest(_Model):
+    """Station -> host: pay out the station's credits."""
+
+    type: Literal["cash_out_request"] = "cash_out_request"
+
+
+class Escrow(_Model):
+    """Station -> host: the validator holds a note (``denomination_cents``) or a ticket
+    (``ticket``, its validation number) in escrow as transaction ``txn``; the host records
+    it before the station stacks.  A note's ``amount_cents`` equals its denomination."""
+
+    type: Literal["escrow"] = "escrow"
+    txn: Name
+    denomination_cents: PositiveCents | None = None
+    ticket: Annotated[str, Field(pattern=r"^[0-9]{6,32}$")] | None = None
+    amount_cents: PositiveCents
+
+    @model_validator(mode="after")
+    def _one_instrument(self) -> Escrow:
+        if (self.denomination_cents is None) == (self.ticket is None):
+            raise ValueError("an escrow holds either a note or a ticket")
+        if self.denomination_cents is not None and self.denomination_cents != self.amount_cents:
+            raise ValueError("a note's amount is its denomination")
+        return self
+
+
+class DeviceEvent(_Model):
+    """Station -> host: something a device reported (``device`` e.g. ``validator``,
+    ``event`` e.g. ``jam``) with JSON details."""
+
+    type: Literal["device_event"] = "device_event"
+    device: Name
+    event: Name
+    detail: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+# --- application: host -> station ------------------------------------------------------
+
+
+class Snapshot(_Model):
+    """Host -> station: the whole table state as the station may see it (JSON object)."""
+
+    type: Literal["snapshot"] = "snapshot"
+    state: dict[str, JsonValue]
+
+
+class EscrowAck(_Model):
+    """Host -> station: escrow ``txn`` is recorded (``accepted``: stack it) or refused
+    (return it; ``reason`` says why)."""
+
+    type: Literal["escrow_ack"] = "escrow_ack"
+    txn: Name
+    accepted: bool
+    reason: Text = ""
+
+
+Body = Annotated[
+    Challenge
+    | Hello
+    | PairRequest
+    | PairGranted
+    | Welcome
+    | Heartbeat
+    | ErrorMessage
+    | ResyncRequest
+    | Bet
+    | Decide
+    | PassRound
+    | CashOutRequest
+    | Escrow
+    | DeviceEvent
+    | Snapshot
+    | EscrowAck,
+    Field(discriminator="type"),
+]
+
+#: Bodies that belong to one connection (``seq`` 0, never resent, never delivered).
+CONTROL_TYPES = frozenset(
+    {"challenge", "hello", "pair_request", "pair_granted", "welcome", "heartbeat", "error"}
+)
+#: Application bodies a station may send.
+STATION_TYPES = frozenset(
+    {"resync_request", "bet", "decide", "pass", "cash_out_request", "escrow", "device_event"}
+)
+#: Application bodies the host may send.
+HOST_TYPES = frozenset({"snapshot", "escrow_ack", "error"})
+ALL_TYPES = CONTROL_TYPES | STATION_TYPES | HOST_TYPES
+
+
+class Envelope(_Model):
+    """One frame: version, body type, sequence, acknowledgement and body (see module)."""
+
+    v: int
+    seq: Annotated[int, Field(ge=0)]
+    ack: Annotated[int, Field(ge=0)]
+    body: Body
+
+    @property
+    def type(self) -> str:
+        return self.body.type
+
+    @model_validator(mode="before")
+    @classmethod
+    def _type_into_body(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("body"), dict):
+            return data
+        if "type" in data["body"]:
+            raise ValueError("the body type is given once, beside the body")
+        out = {k: v for k, v in data.items() if k != "type"}
+        if "type" in data:
+            out["body"] = {**data["body"], "type": data["type"]}
+        return out
+
+    @model_serializer(mode="wrap")
+    def _type_beside_body(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        body = dict(data["body"])
+        type_name = body.pop("type")
+        return {
+            "v": data["v"],
+            "type": type_name,
+            "seq": data["seq"],
+            "ack": data["ack"],
+            "body": body,
+        }

@@ -1,0 +1,124 @@
+"""The message layer: strict models, the envelope on the wire, every refusal typed."""
+
+import json
+
+import pytest
+
+from engine.uth.round import Action, Phase
+from kiosk.link import (
+    MAX_FRAME_BYTES,
+    Bet,
+    CashOutRequest,
+    Decide,
+    DeviceEvent,
+    Escrow,
+    EscrowAck,
+    FrameTooLarge,
+    MalformedFrame,
+    PassRound,
+    ResyncRequest,
+    Snapshot,
+    UnknownType,
+    WrongDirection,
+    WrongVersion,
+    decode,
+    encode,
+)
+
+STATION_BODIES = [
+    ResyncRequest(reason="reset"),
+    Bet(round_id=4, ante_cents=500, trips_cents=100),
+    Decide(round_id=4, phase=Phase.PREFLOP, action=Action.PLAY_4X, last_seen=12),
+    PassRound(round_id=4),
+    CashOutRequest(),
+    Escrow(txn="bv-17", denomination_cents=2000, amount_cents=2000),
+    Escrow(txn="bv-18", ticket="123456789012345678", amount_cents=1234),
+    DeviceEvent(device="validator", event="jam", detail={"code": 3, "text": "stacker"}),
+]
+HOST_BODIES = [
+    Snapshot(state={"round": 4, "seats": [{"seat": 1, "credits": 1000}], "phase": None}),
+    EscrowAck(txn="bv-17", accepted=True),
+]
+
+
+def frame(**fields):
+    base = {"v": 1, "type": "bet", "seq": 1, "ack": 0, "body": {"round_id": 1, "ante_cents": 5}}
+    base.update(fields)
+    return json.dumps(base)
+
+
+@pytest.mark.parametrize("body", STATION_BODIES, ids=lambda b: b.type)
+def test_every_station_body_survives_the_wire(body):
+    envelope = decode(encode(body, 7, 3), "station")
+    assert (envelope.seq, envelope.ack, envelope.body) == (7, 3, body)
+
+
+@pytest.mark.parametrize("body", HOST_BODIES, ids=lambda b: b.type)
+def test_every_host_body_survives_the_wire(body):
+    assert decode(encode(body, 2, 9), "host").body == body
+
+
+def test_the_wire_shape_is_the_documented_envelope():
+    data = json.loads(encode(PassRound(round_id=3), 5, 4))
+    assert data == {"v": 1, "type": "pass", "seq": 5, "ack": 4, "body": {"round_id": 3}}
+
+
+def test_oversized_frames_are_refused_before_parsing():
+    huge = "x" * (MAX_FRAME_BYTES + 1)  # not even JSON: the size is checked first
+    with pytest.raises(FrameTooLarge) as info:
+        decode(huge, "station")
+    assert info.value.size == MAX_FRAME_BYTES + 1
+
+
+@pytest.mark.parametrize(
+    "raw, error",
+    [
+        (frame(v=2), WrongVersion),
+        (frame(v="1"), WrongVersion),
+        (frame(v=True), WrongVersion),
+        (frame(type="teleport"), UnknownType),
+        ("{not json", MalformedFrame),
+        ("[1, 2]", MalformedFrame),
+        (b'{"v": 1}', MalformedFrame),
+        (frame(body={"round_id": 1, "ante_cents": "5"}), MalformedFrame),
+        (frame(body={"round_id": 1, "ante_cents": 5.0}), MalformedFrame),
+        (frame(body={"round_id": 1, "ante_cents": True}), MalformedFrame),
+        (frame(body={"round_id": 1, "ante_cents": -5}), MalformedFrame),
+        (frame(body={"round_id": 1, "ante_cents": 5, "tip": 1}), MalformedFrame),
+        (frame(body={"type": "bet", "round_id": 1, "ante_cents": 5}), MalformedFrame),
+        (frame(seq=-1), MalformedFrame),
+        (frame(extra=1), MalformedFrame),
+        (frame(type="snapshot", body={"state": {}}), WrongDirection),
+        (frame(type="pass", seq=0, body={"round_id": 1}), WrongDirection),
+        (frame(type="challenge", seq=0, body={"nonce": "0" * 64}), WrongDirection),
+    ],
+)
+def test_bad_frames_are_refused_by_type(raw, error):
+    with pytest.raises(error):
+        decode(raw, "station")
+
+
+def test_a_host_cannot_send_station_bodies():
+    with pytest.raises(WrongDirection):
+        decode(encode(Bet(round_id=1, ante_cents=5), 1, 0), "host")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"txn": "a", "amount_cents": 500},  # neither note nor ticket
+        {"txn": "a", "denomination_cents": 500, "ticket": "123456", "amount_cents": 500},
+        {"txn": "a", "denomination_cents": 500, "amount_cents": 400},
+    ],
+)
+def test_an_escrow_holds_one_instrument_at_its_value(fields):
+    raw = frame(type="escrow", body=fields)
+    with pytest.raises(MalformedFrame):
+        decode(raw, "station")
+
+
+def test_amounts_are_strict_integers_in_python_too():
+    with pytest.raises(ValueError):
+        Bet(round_id=1, ante_cents=5.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Decide(round_id=1, phase="flop", action="check", last_seen=0)  # type: ignore[arg-type]

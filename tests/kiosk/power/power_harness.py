@@ -1,0 +1,409 @@
+"""The power-cut harness: the controller is SIGKILLed at every phase of the money path
+while the validator and the printer keep their power, then restarted on the same
+database and the same still-running devices; at the end every note in the cash box is
+credited once, every stacked ticket redeemed once, every printed ticket paid once (by
+ticket or handpay), and ``uth audit verify --replay`` passes.
+
+Processes: the peripherals (:mod:`power_peripherals`, both simulators on ptys, and the
+kills armed on their states) run for the whole harness; this process (run as a script,
+single-threaded and warm: everything is imported) plays the patron (it inserts notes and
+printed tickets) and forks one controller after the other.  A controller is a cabinet
+like ``uth kiosk`` without screens: :class:`kiosk.hardware.runtime.CabinetDevices` with
+the real ID-003 and TCL drivers on the peripherals' ptys, a real SQLite ledger, and an
+autoplay loop (bets, deal, random decisions, cash-outs by ticket, attendant handpays).
+
+Each cut is armed on one phase: the validator entering ESCROW (before the decision),
+STACKING (acceptance committed, STACK sent), VEND VALID (credit being written), STACKED
+(credited and ACKed), the printer accepting or validating a ticket, or a random moment
+(deals, decisions, settlements, cash-outs, the start-up itself); each with a random
+delay of a few milliseconds.  What the next start-up finds (an open round, a pending
+payout, an accepted escrow not finished) is counted.
+
+Prints one JSON line: the cuts tried and landed, by phase, what restarts found, the
+reconciliation, and the money lost (cents, which must be 0).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from devices.id003 import ValidatorConfig
+from devices.tcl import PrinterConfig
+from engine.rng import SeededRandomSource
+from kiosk.cli import main as uth
+from kiosk.config import CabinetConfig, load_config
+from kiosk.hardware.runtime import CabinetDevices
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.controller import LEDGER_TILT, Machine, MachineError, MachinePhase
+from kiosk.machine.escrows import unresolved
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+VALIDATOR = ValidatorConfig(poll_interval=0.004, response_timeout=0.3, comm_error_threshold=25)
+PRINTER = PrinterConfig(
+    poll_interval=0.004, response_timeout=0.3, busy_timeout=3.0, start_timeout=2.0,
+    print_timeout=5.0,
+)
+ANTE = 500
+NOTES = (500, 1000, 2000, 5000, 10000)
+PIN = "1111"
+VALIDATOR_PHASES = ("ESCROW", "STACKING", "VEND_VALID", "STACKED")
+PRINTER_PHASES = ("print", "validated")
+
+
+class Peripherals:
+    """The peripherals process and its JSON-lines control channel."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "power_peripherals.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert self.proc.stdout is not None
+        self.ports: dict[str, str] = json.loads(self.proc.stdout.readline())
+
+    def ask(self, **command: Any) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+        reply: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return reply
+
+    def close(self) -> None:
+        try:
+            self.ask(op="quit")
+        except (BrokenPipeError, json.JSONDecodeError):
+            pass
+        self.proc.wait(10)
+
+
+# -- the controller (a forked child) ------------------------------------------------------
+def cabinet(config: CabinetConfig, seed: int, ready_w: int, stop_r: int) -> int:
+    """One controller's life: open, report what the last cut left, then play until
+    killed, or (once ``stop_r`` is written) cash out and shut down."""
+    devices = CabinetDevices(config, validator_config=VALIDATOR, printer_config=PRINTER)
+    machine = Machine.open(config, rng=SeededRandomSource(seed), payout=devices.payout)
+    snap = machine.snapshot()
+    if any(t.code == LEDGER_TILT for t in snap.tilts):
+        os.write(ready_w, (json.dumps({"ledger": snap.tilts[0].message}) + "\n").encode())
+        return 3
+    assert machine.ledger is not None
+    found = {
+        "round": snap.phase == MachinePhase.IN_ROUND,
+        "cashout": snap.cashout is not None,
+        "escrow": len(unresolved(machine.ledger)),
+    }
+    devices.start(machine)
+    os.write(ready_w, (json.dumps(found) + "\n").encode())
+    rng = random.Random(seed)
+    stopping = False
+    rounds = 0
+
+    def attendant(*jobs: Any) -> None:
+        machine.operator_login(PIN)
+        try:
+            for job in jobs:
+                job()
+        finally:
+            machine.operator_logout()
+
+    while True:
+        if not stopping and select.select([stop_r], [], [], 0)[0]:
+            stopping = True
+        snap = machine.snapshot()
+        try:
+            if any(t.code == LEDGER_TILT for t in snap.tilts):
+                return 3
+            if snap.tilts:  # clear what the cut left (recorded; reconciled at the end)
+                codes = [t.code for t in snap.tilts]
+                attendant(*(lambda c=c: machine.clear_tilt(c) for c in codes))
+                time.sleep(0.005)
+            elif snap.cashout is not None:
+                if snap.cashout.method == "handpay":
+                    attendant(machine.handpay_reset)
+                else:
+                    time.sleep(0.003)  # printing
+            elif snap.phase == MachinePhase.IN_ROUND:
+                machine.decide(rng.choice(snap.legal))
+            elif stopping:
+                if snap.credits:
+                    machine.cash_out()
+                elif devices.payout.idle:
+                    break
+                else:
+                    time.sleep(0.003)
+            elif snap.available >= 3 * ANTE:
+                if snap.bet_ante != ANTE:
+                    machine.clear_bets()
+                    machine.add_chip("ante", ANTE)
+                machine.deal()
+                rounds += 1
+                if rounds % 3 == 0:
+                    machine.decide(rng.choice(machine.snapshot().legal))
+            elif snap.credits and rng.random() < 0.3:
+                machine.cash_out()
+            else:
+                time.sleep(0.003)
+        except MachineError:
+            time.sleep(0.003)
+    devices.close()
+    machine.close()
+    return 0
+
+
+def forked(config: CabinetConfig, seed: int) -> tuple[int, int, int]:
+    """Fork a controller; returns (pid, ready fd to read, stop fd to write)."""
+    ready_r, ready_w = os.pipe()
+    stop_r, stop_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the controller: never return into the harness
+        code = 1
+        try:
+            os.close(ready_r)
+            os.close(stop_w)
+            code = cabinet(config, seed, ready_w, stop_r)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    os.close(ready_w)
+    os.close(stop_r)
+    return pid, ready_r, stop_w
+
+
+def read_line(fd: int, timeout: float) -> str:
+    """One line from ``fd`` within ``timeout`` seconds ("" at EOF or timeout)."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while not data.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode()
+
+
+def exited(pid: int) -> bool:
+    """Whether the child ended, without reaping it (its pid stays ours)."""
+    info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    return info is not None
+
+
+def patron(peripherals: Peripherals, rng: random.Random, inserted: set[str]) -> dict[str, Any]:
+    """Once the validator takes notes (or after a short wait), insert a note now and
+    then, and printed tickets (now and then one again)."""
+    deadline = time.monotonic() + 0.3
+    held = peripherals.ask(op="state")
+    while held["validator"] != "IDLING" and time.monotonic() < deadline:
+        time.sleep(0.005)
+        held = peripherals.ask(op="state")
+    if held["queue"] == 0:
+        if rng.random() < 0.75:
+            peripherals.ask(op="bill", cents=rng.choice(NOTES))
+        fresh = [b for b in held["printed"] if b not in inserted]
+        if fresh and rng.random() < 0.6:
+            inserted.add(fresh[0])
+            peripherals.ask(op="ticket", barcode=fresh[0])
+        elif held["printed"] and rng.random() < 0.05:
+            peripherals.ask(op="ticket", barcode=rng.choice(held["printed"]))
+    return held
+
+
+def run(db: Path, cuts: int, seed: int = 11) -> dict[str, Any]:
+    started = time.monotonic()
+    peripherals = Peripherals()
+    try:
+        config = load_config(
+            db_path=db,
+            validator_port=peripherals.ports["validator"],
+            printer_port=peripherals.ports["printer"],
+        )
+        Machine.open(config).close()  # first run: the ledger, before any fork
+        rng = random.Random(seed)
+        inserted: set[str] = set()
+        tried: Counter[str] = Counter()
+        landed: Counter[str] = Counter()
+        found: Counter[str] = Counter()
+        for cycle in range(cuts):
+            roll = rng.random()
+            if roll < 0.55:
+                phase = f"validator:{rng.choice(VALIDATOR_PHASES)}"
+            elif roll < 0.75:
+                phase = f"printer:{rng.choice(PRINTER_PHASES)}"
+            else:
+                phase = "random"
+            tried[phase] += 1
+            pid, ready_r, stop_w = forked(config, seed * 100_000 + cycle)
+            try:
+                if phase != "random":
+                    delay = 0.0 if rng.random() < 0.4 else rng.uniform(0.0, 0.015)
+                    peripherals.ask(op="arm", pid=pid, on=phase, delay=delay)
+                kills_before = peripherals.ask(op="state")["kills"]
+                line = read_line(ready_r, 10.0)
+                if line:
+                    facts = json.loads(line)
+                    if "ledger" in facts:
+                        raise SystemExit(f"cycle {cycle}: ledger fault: {facts['ledger']}")
+                    for key in ("round", "cashout", "escrow"):
+                        found[key] += bool(facts[key])
+                if not exited(pid):
+                    patron(peripherals, rng, inserted)
+                limit = rng.uniform(0.0, 0.3) if phase == "random" else 0.3
+                deadline = time.monotonic() + limit
+                while time.monotonic() < deadline and not exited(pid):
+                    time.sleep(0.002)
+                peripherals.ask(op="disarm")
+                if peripherals.ask(op="state")["kills"] > kills_before:
+                    landed[phase] += 1
+                elif not exited(pid):
+                    os.kill(pid, signal.SIGKILL)
+                    landed["timed"] += 1
+                _, status = os.waitpid(pid, 0)
+                if not os.WIFSIGNALED(status):
+                    raise SystemExit(f"cycle {cycle}: the controller exited with {status}")
+            finally:
+                os.close(ready_r)
+                os.close(stop_w)
+        final = finish(config, peripherals)
+        summary = reconcile(db, peripherals.ask(op="state"))
+    finally:
+        peripherals.close()
+    summary.update(
+        cuts=cuts,
+        tried=dict(tried),
+        landed=dict(landed),
+        restarts_found=dict(found),
+        final=final,
+        seconds=round(time.monotonic() - started, 1),
+    )
+    return summary
+
+
+def finish(config: CabinetConfig, peripherals: Peripherals) -> str:
+    """A last controller, left alone: it settles what the last cut left, takes every
+    item still queued, then cashes out and shuts down."""
+    pid, ready_r, stop_w = forked(config, 999_999)
+    try:
+        read_line(ready_r, 10.0)
+        deadline = time.monotonic() + 60
+        quiet = 0
+        while time.monotonic() < deadline:
+            held = peripherals.ask(op="state")
+            idle = held["validator"] in ("IDLING", "DISABLED") and not held["item"]
+            quiet = quiet + 1 if idle and not held["queue"] and not held["printing"] else 0
+            if quiet >= 20:
+                break
+            time.sleep(0.01)
+        os.write(stop_w, b"s")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not exited(pid):
+            time.sleep(0.01)
+        if not exited(pid):
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        return f"exit {os.waitstatus_to_exitcode(status)}"
+    finally:
+        os.close(ready_r)
+        os.close(stop_w)
+
+
+def reconcile(db: Path, held: dict[str, Any]) -> dict[str, Any]:
+    """The devices' contents against the ledger; money lost in cents."""
+    ledger = Ledger.open(db, readonly=True)
+    try:
+        report = ledger.verify(replay=True)
+        bills_box = Counter(i["bill"] for i in held["cashbox"] if "bill" in i)
+        tickets_box = Counter(i["ticket"] for i in held["cashbox"] if "ticket" in i)
+        bill_in = ledger.events(("bill_in",))
+        ticket_in = ledger.events(("ticket_in",))
+        credited = Counter(e.amount for e in bill_in)
+        redeemed = Counter(str(e.detail["validation"]) for e in ticket_in)
+        notes_lost = bills_box - credited
+        notes_forged = credited - bills_box
+        tickets_lost = tickets_box - redeemed
+        tickets_forged = redeemed - tickets_box
+        ticket_amount = {
+            str(e.detail["validation"]): e.amount for e in ledger.events(("ticket_issue",))
+        }
+        paid: dict[str, list[str]] = {}
+        for e in ledger.events(("cashout", "ticket_out", "handpay", "cashout_failed")):
+            if e.txn is not None:
+                paid.setdefault(e.txn, []).append(e.kind)
+        unpaid = [t for t, k in paid.items() if k[1:] not in (["ticket_out"], ["handpay"])]
+        unpaid = [t for t in unpaid if paid[t][1:] != ["cashout_failed"]]
+        printed = held["printed"]
+        printed_unknown = [b for b in printed if ledger.ticket(b) is None]
+        printed_void_unpaid = []
+        for b in printed:
+            ticket = ledger.ticket(b)
+            if ticket is not None and ticket.status == "void":
+                kinds = paid.get(ticket.cashout_txn or "", [])
+                if "handpay" not in kinds:
+                    printed_void_unpaid.append(b)
+        tilts = Counter(str(e.detail.get("code")) for e in ledger.events(("tilt",)))
+        lost = sum(c * n for c, n in notes_lost.items()) + sum(
+            ticket_amount.get(b, 0) * n for b, n in tickets_lost.items()
+        )
+        bal = balance(report.meters)
+        return {
+            "verify_ok": report.ok,
+            "problem": report.problem,
+            "balanced": bal["balanced"],
+            "credits_left": bal["credits"],
+            "notes_in_box": sum(bills_box.values()),
+            "notes_credited": len(bill_in),
+            "notes_lost": sum(notes_lost.values()),
+            "notes_forged": sum(notes_forged.values()),
+            "credit_txns_unique": len({e.txn for e in bill_in}) == len(bill_in),
+            "tickets_in_box": sum(tickets_box.values()),
+            "tickets_redeemed": len(ticket_in),
+            "tickets_lost": sum(tickets_lost.values()),
+            "tickets_forged": sum(tickets_forged.values()),
+            "tickets_printed": len(printed),
+            "printed_unknown": len(printed_unknown),
+            "printed_void_unpaid": len(printed_void_unpaid),
+            "cashouts": len(paid),
+            "cashouts_not_paid_once": len(unpaid),
+            "rounds": report.rounds,
+            "escrows_open": len(unresolved(ledger)),
+            "tilts": dict(tilts),
+            "money_lost_cents": lost,
+            "audit_verify_replay": uth(["audit", "verify", "--db", str(db), "--replay"]),
+        }
+    finally:
+        ledger.close()
+
+
+def without_recovery() -> None:
+    """The mutant the harness must catch: VEND VALID after a restart is only a tilt (the
+    accepted escrow is never credited), as before two-phase escrows."""
+    from kiosk.machine.credits_in import CreditsIn
+
+    def tilt_only(self: CreditsIn, event: Any) -> None:
+        self._money_tilt(event, "no escrow in the driver")
+
+    CreditsIn._vend_unmatched = tilt_only  # type: ignore[method-assign]
+
+
+if __name__ == "__main__":
+    if "--mutant" in sys.argv:
+        without_recovery()
+    print(json.dumps(run(Path(sys.argv[1]), int(sys.argv[2]))))
