@@ -4,6 +4,10 @@
 # Creates the uth user, installs the code under /opt/uth with its own virtual
 # environment, a configuration in /etc/uth, the ledger directory /var/lib/uth,
 # the udev rules and the systemd unit, then enables (and starts) the kiosk.
+# Operator accounts: a cabinet has no default PINs.  The script asks for an attendant,
+# a technician and a manager (name and PIN, 6 to 12 digits, not all one digit, one PIN
+# per person), or takes them from UTH_OPERATORS ("name role pin" lines), and writes them
+# hashed (salted PBKDF2) into the configuration.
 set -euo pipefail
 
 PREFIX=/opt/uth
@@ -16,7 +20,7 @@ START=1
 for arg in "$@"; do
     case "$arg" in
         --no-start) START=0 ;;
-        -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
         *) echo "unknown option: $arg" >&2; exit 2 ;;
     esac
 done
@@ -32,6 +36,37 @@ echo "== packages"
 apt-get update
 apt-get install -y --no-install-recommends python3 python3-venv python3-dev \
     libsdl2-2.0-0 libsdl2-ttf-2.0-0 libsdl2-mixer-2.0-0 libsdl2-image-2.0-0 libdrm2 libgbm1 alsa-utils
+
+echo "== operator accounts"
+# Hashed with the checkout's kiosk.pins (standard library only), which refuses weak or
+# shared PINs; nothing of the cabinet is installed until they are accepted.
+hash_operators() {
+    PYTHONPATH="$SRC" python3 -m kiosk.pins
+}
+ask_operators() {
+    local role name pin again
+    for role in attendant technician manager; do
+        read -r -p "  $role's name: " name
+        while true; do
+            read -r -s -p "  $name's PIN (6-12 digits): " pin; echo >&2
+            read -r -s -p "  again: " again; echo >&2
+            [ "$pin" = "$again" ] && break
+            echo "  the two PINs differ; again" >&2
+        done
+        printf '%s %s %s\n' "$name" "$role" "$pin"
+    done
+}
+OPERATORS=""
+if [ -f "$CONF_DIR/cabinet.toml" ] && grep -q '^\[\[operators\]\]' "$CONF_DIR/cabinet.toml"; then
+    echo "   kept: the accounts in $CONF_DIR/cabinet.toml"
+elif [ -n "${UTH_OPERATORS:-}" ]; then
+    OPERATORS="$(printf '%s\n' "$UTH_OPERATORS" | hash_operators)"
+elif [ -t 0 ]; then
+    OPERATORS="$(ask_operators | hash_operators)"
+else
+    echo "no operator accounts: run interactively, or set UTH_OPERATORS to 'name role pin' lines" >&2
+    exit 2
+fi
 
 echo "== user"
 if ! id uth >/dev/null 2>&1; then
@@ -58,8 +93,9 @@ echo "== configuration in $CONF_DIR"
 mkdir -p "$CONF_DIR"
 if [ ! -f "$CONF_DIR/cabinet.toml" ]; then
     cat > "$CONF_DIR/cabinet.toml" <<CONF
-# Cabinet configuration (see kiosk/config.py).  Change the PINs before going live:
-# store them as "sha256:<hex>" (printf %s 1234 | sha256sum).
+# Cabinet configuration (see kiosk/config.py).  Operator accounts are [[operators]]
+# tables; make a hashed PIN with: printf 'name role pin\n' | python3 -m kiosk.pins
+demo = false
 db_path = "$STATE_DIR/uth.db"
 ledger_key_path = "$KEY_DIR/ledger.key"
 paytable = "$PREFIX/paytables/standard.toml"
@@ -68,6 +104,9 @@ casino_name = "Demo Casino"
 validator_port = "sim"
 printer_port = "sim"
 CONF
+fi
+if [ -n "$OPERATORS" ]; then
+    printf '\n%s\n' "$OPERATORS" >> "$CONF_DIR/cabinet.toml"
 fi
 chown root:uth "$CONF_DIR" "$CONF_DIR/cabinet.toml"
 chmod 0750 "$CONF_DIR"

@@ -7,8 +7,10 @@ seat may see and do), :mod:`~engine.holdem.pots`, :mod:`~engine.holdem.state` (a
 and its rules), :mod:`~engine.holdem.hand` (the moves), :mod:`~engine.holdem.dealing`,
 :mod:`~engine.holdem.replay` (hands from JSON), :mod:`~engine.holdem.equity`,
 :mod:`~engine.holdem.bots`, :mod:`~engine.holdem.blinds`, :mod:`~engine.holdem.seats`,
-:mod:`~engine.holdem.config`, :mod:`~engine.holdem.stats` and
-:mod:`~engine.holdem.tournament`.  Modules inside ``engine`` import from those, never
+:mod:`~engine.holdem.config`, :mod:`~engine.holdem.stats`,
+:mod:`~engine.holdem.tournament`, :mod:`~engine.holdem.phh` (hand histories in the
+Poker Hand History format) and :mod:`~engine.holdem.style` (VPIP, PFR, aggression,
+folds to big bets, bluffs).  Modules inside ``engine`` import from those, never
 from this package.
 """
 
@@ -43,6 +45,7 @@ from engine.holdem.config import TournamentConfig, seed003_config
 from engine.holdem.dealing import deck_for_deal
 from engine.holdem.equity import ASSIST_SAMPLES, Equity, EquityAssist, estimate_equity, pot_odds
 from engine.holdem.hand import HoldemHand
+from engine.holdem.phh import HandInfo, hand_phh, log_phh, phh_text, phhs_text
 from engine.holdem.pots import Pot
 from engine.holdem.records import (
     BetMade,
@@ -59,12 +62,14 @@ from engine.holdem.records import (
     Raised,
     Record,
     UncalledReturned,
+    record_from_dict,
     record_to_dict,
 )
 from engine.holdem.replay import ReplayInputError, parse_hands, replay_all, replay_hand
 from engine.holdem.seats import BotSeat, HumanSeat, RemoteSeat, SeatController, SeatSpec
 from engine.holdem.state import HandState
 from engine.holdem.stats import GameSummary, PlayerRecords, SeatStats
+from engine.holdem.style import StyleCounts, StyleTracker, measure_styles
 from engine.holdem.tournament import Tournament
 from engine.holdem.views import LegalActions, PlayerView
 
@@ -96,6 +101,7 @@ __all__ = [
     "Evaluate",
     "Folded",
     "GameSummary",
+    "HandInfo",
     "HandResult",
     "HandShown",
     "HandState",
@@ -116,6 +122,8 @@ __all__ = [
     "SeatSpec",
     "SeatStats",
     "Street",
+    "StyleCounts",
+    "StyleTracker",
     "TableSpec",
     "Tournament",
     "TournamentConfig",
@@ -123,10 +131,16 @@ __all__ = [
     "chen_score",
     "deck_for_deal",
     "estimate_equity",
+    "hand_phh",
     "level_index",
+    "log_phh",
+    "measure_styles",
     "parse_hands",
+    "phh_text",
+    "phhs_text",
     "pot_odds",
     "random_personality",
+    "record_from_dict",
     "record_to_dict",
     "replay_all",
     "replay_hand",

@@ -13,8 +13,13 @@ the deck: :meth:`Bot.decide` is never given anything else.
   bet it assumes strength and gets more careful.
 * Now and then it bluffs, and sometimes it checks a very strong hand to set a trap.
 
-Strength (Easy, Normal, Hard) sets the accuracy -- Monte-Carlo samples, noise, how loose
-its calls are; a :class:`Personality` shifts looseness, aggression, bluffs and traps.
+Strength (Easy, Normal, Hard) sets the accuracy: Easy deals 250 Monte-Carlo boards, adds
+a large error to its estimates and calls far too much; Normal deals 300 with a small
+error and plays short stacks all-in-or-fold; Hard deals 500 with no error, reads the
+opponents' pre-flop ranges from their actions and takes a player who bet or raised on
+this street to hold a hand that connects with the board.  A :class:`Personality` shifts
+looseness, aggression (a bold player also bets fair hands and raises some calls), bluffs,
+traps and caution (how much a bet over half the pot lowers its estimate).
 ``samples=0`` is a fast mode (made-hand heuristic instead of Monte Carlo) for long
 simulations in CI.
 """
@@ -65,7 +70,7 @@ PERSONALITIES: dict[str, Personality] = {
     "Jules": Personality(
         "Jules", looseness=2.5, aggression=0.45, bluff=0.04, trap=0.05, caution=0.15
     ),
-    "Nina": Personality("Nina", looseness=0.6, aggression=0.55, bluff=0.2, trap=0.1, caution=0.4),
+    "Nina": Personality("Nina", looseness=0.6, aggression=0.5, bluff=0.2, trap=0.1, caution=0.4),
 }
 BALANCED = Personality("Balanced")
 SEED003_PLAYERS = ("Ike", "Max", "Rosa", "Jules", "Nina")  # clockwise from the human's left
@@ -172,9 +177,7 @@ def bettors_this_street(view: PlayerView) -> list[bool]:
         if isinstance(r, BoardDealt):
             start = i + 1
     aggressors = {r.seat for r in view.actions[start:] if isinstance(r, BetMade | Raised)}
-    return [
-        s in aggressors for s in range(len(view.stacks)) if s != view.seat and view.in_hand[s]
-    ]
+    return [s in aggressors for s in range(len(view.stacks)) if s != view.seat and view.in_hand[s]]
 
 
 _CATEGORY_EQUITY = {
@@ -400,6 +403,9 @@ class Bot:
                     size = 0.5 + 0.3 * p.aggression + (0.2 if e >= strong else 0.0)
                     return self._amount(la, la.bet + size * pot)
                 return Action.check()
+            bold = max(0.0, p.aggression - 0.5)  # a bold player bets fair hands too
+            if la.can_bet_or_raise and e >= fair and r > 1.0 - bold:
+                return self._amount(la, la.bet + 0.5 * pot)
             if la.can_bet_or_raise and r < p.bluff * (1.5 if opponents == 1 else 0.7):
                 return self._amount(la, la.bet + 0.55 * pot)  # a bluff
             return Action.check()

@@ -46,6 +46,7 @@ from engine.uth.paytable import Paytable
 WIN_Q, WIN_NQ, PUSH_Q, PUSH_NQ, LOSS_Q, LOSS_NQ = range(6)
 N_OUTCOMES = 6
 N_CATEGORIES = len(HandCategory)
+_STRAIGHT_FLOOR = category_floors()[HandCategory.STRAIGHT]
 _PACK = float(1 << 23)  # per-bin sums (x orbit size <= 6) stay below 2**23: two fit in a float64
 
 
@@ -95,6 +96,7 @@ class FlopResult:
     flop_bet: np.ndarray
     holes: np.ndarray  # (P, 2) global cards of each hand
     category_counts: np.ndarray  # seven-card categories of flop + 4 cards, over all 4-subsets
+    pay_dependent: bool = False  # optimal play: a river decision depends on the Blind's pays
 
 
 class FlopContext:
@@ -378,6 +380,49 @@ def optimal_decisions(
     return river_play, bet2 > check
 
 
+def river_margins(
+    S: np.ndarray, W: np.ndarray, T: np.ndarray, NQ: np.ndarray, qualify: int, n_dealer: int
+) -> np.ndarray:
+    """What playing 1x on the river returns more than folding, less the Blind's pay.
+
+    Per spot, over its ``n_dealer`` dealer hands, in Antes (Ante = Blind = 1): ``X = 3 W +
+    Wq + 2 T - Lq`` (``Wq``: wins against a qualifying dealer, ``Lq``: losses to one),
+    from the player's strength ``S`` and the counts of :class:`DealerCounts`.  Playing
+    beats folding by ``X + b W``, ``b`` the Blind's pay of the player's category (0
+    below a straight).
+    """
+    L = n_dealer - W - T
+    below = S < qualify
+    Wq = np.where(below, 0, W - NQ)
+    Lnq = np.where(below, NQ - W - T, 0)
+    return 3 * W + Wq + 2 * T - (L - Lnq)
+
+
+def pay_dependent(ctx: FlopContext, dc: DealerCounts, qualify: int) -> bool:
+    """Whether a river decision of this flop depends on the Blind's pays.
+
+    Only a spot with a straight or better (the Blind pays), ``X <= 0`` and ``W > 0``
+    (see :func:`river_margins`) can be played for one paytable and folded for another.
+    Elsewhere the optimal decisions and counts of the flop are those of any paytable of
+    the same dealer qualifier: the Blind pays the same whatever the Play multiple, so
+    its pays cancel between the options, and a folded straight or better is always one
+    of these spots.
+    """
+    strong = np.flatnonzero((ctx.strength >= _STRAIGHT_FLOOR).ravel() & ctx.valid.ravel())
+    if not strong.size:
+        return False
+    W = dc.W.ravel()[strong]
+    X = river_margins(
+        ctx.strength.ravel()[strong].astype(np.int64),
+        W,
+        dc.T.ravel()[strong],
+        dc.NQ.ravel()[strong],
+        qualify,
+        ctx.n_dealer,
+    )
+    return bool(((X <= 0) & (W > 0)).any())
+
+
 def _board_sum(values: np.ndarray, ctx: FlopContext, pair_perms: np.ndarray | None) -> np.ndarray:
     """Per hand, the sum over every board of ``values`` (given on the analysed rows).
 
@@ -455,8 +500,10 @@ def analyse_flop(
     ctx = FlopContext(flop, deck, rows, weights)
     n_p = ctx.fi.n_pairs
     dc = dealer_counts(ctx, params.qualify)
+    dependent = False
     if strategy is None:
         river_play, flop_bet = optimal_decisions(ctx, dc, params, pair_perms)
+        dependent = pay_dependent(ctx, dc, params.qualify)
     else:
         river_play = np.asarray(strategy.river_par(ctx), dtype=bool)
         flop_bet = np.asarray(
@@ -488,7 +535,13 @@ def analyse_flop(
         params.qualify_category,
     )
     cat_counts = np.bincount(_CAT[ctx.e4[:-1]], minlength=N_CATEGORIES).astype(np.int64)
-    return FlopResult(cells=cells, flop_bet=flop_bet, holes=ctx.holes, category_counts=cat_counts)
+    return FlopResult(
+        cells=cells,
+        flop_bet=flop_bet,
+        holes=ctx.holes,
+        category_counts=cat_counts,
+        pay_dependent=dependent,
+    )
 
 
 def _unpack(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.hands.categories import HandCategory
 from engine.hands.evaluator import category_batch, evaluate_batch
-from engine.maths.par_flop import MainParams, row_ranks
+from engine.maths.par_flop import MainParams, river_margins, row_ranks
 from engine.maths.par_tables import colex_subsets
 
 N_TYPES = 26
@@ -221,23 +221,6 @@ def spot_counts(
     return hands, S, W.astype(np.int64), T.astype(np.int64), NQ.astype(np.int64)
 
 
-def river_margins(
-    S: np.ndarray, W: np.ndarray, T: np.ndarray, NQ: np.ndarray, qualify: int
-) -> np.ndarray:
-    """What playing 1x returns more than folding, over the 990 dealer hands, less the Blind pay.
-
-    ``S``, ``W``, ``T``, ``NQ`` as from :func:`spot_counts`; in Antes (Ante = Blind = 1):
-    ``X = 3 W + Wq + 2 T - Lq`` (``Wq``: wins against a qualifying dealer, ``Lq``: losses
-    to one).  Playing beats folding by ``X + b W`` where ``b`` is the Blind's pay of the
-    player's category (0 below a straight).
-    """
-    L = N_DEALER - W - T
-    below = S < qualify
-    Wq = np.where(below, 0, W - NQ)
-    Lnq = np.where(below, NQ - W - T, 0)
-    return 3 * W + Wq + 2 * T - (L - Lnq)
-
-
 @dataclass(frozen=True)
 class RiverBase:
     """River decisions that hold for every paytable of one dealer qualifier, and the rest.
@@ -284,7 +267,7 @@ def _build_block(qualify: int, ks: np.ndarray, boards: np.ndarray) -> _Block:
     """The base's rows of the classes ``ks`` (one board of each in ``boards``), and their
     pay-dependent entries."""
     hands, S, W, T, NQ = spot_counts(boards, qualify)
-    X = river_margins(S, W, T, NQ, qualify)
+    X = river_margins(S, W, T, NQ, qualify, N_DEALER)
     types = _hand_types(hands, boards)
     cell = np.arange(len(ks))[:, None] * HOLE_CELLS + types[..., 0] * N_TYPES + types[..., 1]
     cell = cell.ravel()
@@ -389,6 +372,5 @@ __all__ = [
     "build_river_base",
     "build_river_table",
     "card_types",
-    "river_margins",
     "spot_counts",
 ]

@@ -9,6 +9,7 @@ from engine.cards import CardParseError, parse_cards
 from engine.maths.optimal import OptimalStrategy
 from engine.maths.par import main_analysis
 from engine.maths.par_report import format_report
+from engine.maths.par_tables import FULL_DECK
 from engine.maths.simulate import simulate
 from engine.maths.strategies import STRATEGIES, get_strategy
 from engine.uth.paytable import PaytableError, load_paytable
@@ -47,6 +48,12 @@ def run(args: argparse.Namespace) -> int:
             cache=args.cache_dir,
             progress=progress_for_terminal("optimal strategy"),
         )
+        if deck == FULL_DECK and len(fixed) < 5:
+            strategy.get_river_table(
+                workers=args.workers,
+                cache=args.cache_dir,
+                progress=progress_for_terminal("river table"),
+            )
     report = simulate(
         table,
         args.rounds,

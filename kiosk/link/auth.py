@@ -8,7 +8,10 @@
   nonce, its own nonce and the seat asked for; the host answers with the station key and
   its own proof over the key and fingerprint.  A machine in the middle presents another
   certificate, so the host refuses the station's proof; without the code it cannot forge
-  the host's.  The code is single-use, expires, and allows few attempts.
+  the host's.  The code is single-use, expires, and allows few attempts.  A machine in
+  the middle that records the station's proof could still search the code's 10^8 values
+  offline while the window is open; pairing is meant for the technician's bench or the
+  table's own LAN, and a password-authenticated key exchange would close that gap.
 """
 
 from __future__ import annotations

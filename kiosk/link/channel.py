@@ -119,7 +119,7 @@ async def _read(
         if not bucket.take():
             exc = RateExceeded(f"over {limits.rate_per_s:g} frames/s")
             stats.refuse(exc.reason, peer, str(exc))
-            await _close_with(ws, CloseCode.POLICY_VIOLATION, exc.reason)
+            await close_with(ws, CloseCode.POLICY_VIOLATION, exc.reason)
             return
         try:
             envelope = decode(frame, peer_side)
@@ -127,7 +127,7 @@ async def _read(
             stats.refuse(exc.reason, peer, str(exc))
             refused += 1
             if refused >= MAX_REFUSED_FRAMES:
-                await _close_with(ws, CloseCode.POLICY_VIOLATION, "too many refused frames")
+                await close_with(ws, CloseCode.POLICY_VIOLATION, "too many refused frames")
                 return
             await send_control(ws, ErrorMessage(code=exc.reason, detail=str(exc)[:512]))
             continue
@@ -143,7 +143,7 @@ async def _read(
             ready = channel.inbox.receive(envelope.seq, envelope.body)
         except GapTooWide as exc:
             stats.refuse("gap", peer, str(exc))
-            await _close_with(ws, CloseCode.POLICY_VIOLATION, "gap")
+            await close_with(ws, CloseCode.POLICY_VIOLATION, "gap")
             return
         stats.duplicates += channel.inbox.duplicates - duplicates
         for seq, body in ready:
@@ -151,6 +151,14 @@ async def _read(
             deliver(seq, body)
 
 
-async def _close_with(ws: Connection, code: CloseCode, reason: str) -> None:
-    with contextlib.suppress(ConnectionClosed):
-        await ws.close(code, reason)
+#: How long a refused peer gets to complete the closing handshake, in seconds.
+CLOSE_GRACE_S = 0.5
+
+
+async def close_with(ws: Connection, code: CloseCode, reason: str) -> None:
+    """Close ``ws`` with ``code``; a peer that does not answer within
+    :data:`CLOSE_GRACE_S` (e.g. one still flooding) is cut."""
+    with contextlib.suppress(ConnectionClosed, TimeoutError):
+        async with asyncio.timeout(CLOSE_GRACE_S):
+            await ws.close(code, reason)
+    ws.transport.abort()

@@ -180,6 +180,7 @@ class LinkClient:
 
     async def _connect_once(self, context: ssl.SSLContext) -> None:
         station = self.pairing
+        self._stats.connections += 1
         async with asyncio.timeout(self.limits.auth_timeout_s):
             ws = await connect(
                 _uri(self._host, self._port),

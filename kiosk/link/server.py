@@ -31,7 +31,7 @@ from websockets.frames import CloseCode
 
 from kiosk.link import auth
 from kiosk.link.certs import server_context
-from kiosk.link.channel import Channel, pump, send_control
+from kiosk.link.channel import Channel, close_with, pump, send_control
 from kiosk.link.codec import MAX_FRAME_BYTES, decode
 from kiosk.link.errors import AuthRefused, FrameRefused, PairingRefused, UnknownStation
 from kiosk.link.events import Inbound, LinkEvent
@@ -316,7 +316,7 @@ class LinkServer:
 async def _refuse(ws: ServerConnection, code: str, detail: str, close_code: CloseCode) -> None:
     with contextlib.suppress(ConnectionClosed):
         await send_control(ws, ErrorMessage(code=code, detail=detail[:512]))
-        await ws.close(close_code, code[:100])
+    await close_with(ws, close_code, code[:100])
 
 
 def _peer(ws: ServerConnection) -> str:

@@ -130,10 +130,10 @@ class FaultProxy:
                     self.counts["replay"] += 1
                     writer.write(self._random.choice(self._recorded))
                 if self.enabled and self._draw(self.faults.reorder):
-                    self.counts["reorder"] += 1
                     with contextlib.suppress(TimeoutError):
                         later = await asyncio.wait_for(reader.read(CHUNK), REORDER_WAIT_S)
                         if later:
+                            self.counts["reorder"] += 1
                             writer.write(later)
                 writer.write(chunk)
                 if self.enabled and self._draw(self.faults.duplicate):
@@ -146,6 +146,11 @@ class FaultProxy:
             for w in both:
                 with contextlib.suppress(Exception):
                     w.close()
+
+    @property
+    def injected(self) -> int:
+        """Faults that changed a byte stream or cut it (delays excluded)."""
+        return sum(self.counts[k] for k in ("cut", "duplicate", "reorder", "replay"))
 
     def _draw(self, probability: float) -> bool:
         return probability > 0 and self._random.random() < probability

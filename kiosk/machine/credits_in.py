@@ -168,22 +168,36 @@ class CreditsIn:
             )
 
     # -- escrow, phase one -------------------------------------------------------------
-    def _accept(self, escrow: Escrow) -> bool:
-        """Commit the acceptance of ``escrow`` (returning any orphan first: the validator
-        holds a new item, so the earlier one is back with the patron).  False, with the
-        ``ledger_write`` tilt, when it cannot be written: the item is then returned."""
-        ledger = self.state.require_ledger()
+    def _return_orphans(self) -> bool:
+        """A new item is in escrow: an orphan is no longer on its way to the box (a
+        stacked one was reported by VEND VALID before the validator took another), so it
+        went back to the patron.  False, with the ``ledger_write`` tilt, when that
+        cannot be written."""
         orphans = self.escrows.orphans()
+        if not orphans:
+            return True
+        ledger = self.state.require_ledger_open()
         try:
             with ledger.transaction():
                 for old in orphans:
                     self._record_abort(old.txn, "returned_before_new_escrow")
+        except (LedgerError, sqlite3.Error) as exc:
+            self._write_failed(f"earlier escrows could not be closed: {exc}")
+            return False
+        for old in orphans:
+            self.escrows.forget(old.txn)
+        return True
+
+    def _accept(self, escrow: Escrow) -> bool:
+        """Commit the acceptance of ``escrow``.  False, with the ``ledger_write`` tilt,
+        when it cannot be written: the item is then returned."""
+        ledger = self.state.require_ledger()
+        try:
+            with ledger.transaction():
                 self.escrows.record(escrow)
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(f"the {escrow.what} in escrow ({escrow.txn}) was returned: {exc}")
             return False
-        for old in orphans:
-            self.escrows.forget(old.txn)
         self.escrows.opened(escrow)
         self._last_refused = None
         return True
@@ -283,6 +297,8 @@ class CreditsIn:
         """Stack the note in escrow?  Only when playable, accepted and under the limit,
         and only once its acceptance is committed."""
         self._offered_since_power_up = True
+        if not self._return_orphans():
+            return False
         try:
             self.state.require_playable()
             self._check_credit_in(denomination_cents)
@@ -304,6 +320,8 @@ class CreditsIn:
         try:
             self.state.require_ledger()
         except MachineError:
+            return None
+        if not self._return_orphans():
             return None
         try:
             try:

@@ -386,19 +386,21 @@ class OperatorScene(Scene):
         return out
 
     # -- drawing ------------------------------------------------------------------------------------
-    def draw(self, surface: pygame.Surface) -> None:
-        ui, lay = self.ui, self.layout
-        surface.fill((16, 20, 26))
-        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
-        surface.fill((40, 30, 12), bar)
+    def title(self) -> str:
+        """The title bar: the menu, the role, the page, and DEMO in demo mode."""
         title = _("OPERATOR MENU")
         if self.role:
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
-        if self.machine.config.demo:
-            title += "  ·  DEMO"
-        ui.fitted(surface, title, 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        return title + ("  ·  DEMO" if self.machine.config.demo else "")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.fill((16, 20, 26))
+        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
+        surface.fill((40, 30, 12), bar)
+        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
         if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
             ui.fitted(surface, DOOR_HINT, 20, theme.LOSE, 1200, midleft=(40, 574))
         if self.state == "pin":

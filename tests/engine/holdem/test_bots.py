@@ -23,6 +23,7 @@ from engine.holdem.bots import (
 )
 from engine.holdem.dealing import deck_for_deal
 from engine.holdem.hand import HoldemHand
+from engine.holdem.style import measure_styles
 from engine.holdem.views import PlayerView
 
 
@@ -181,3 +182,70 @@ def test_personalities_differ_in_vpip() -> None:
         return volunteered / hands
 
     assert vpip("Jules") > vpip("Ike") > vpip("Rosa")
+
+
+def _z_proportions(k1: int, n1: int, k2: int, n2: int) -> float:
+    """z of the difference of two proportions k1/n1 - k2/n2 (pooled standard error)."""
+    p = (k1 + k2) / (n1 + n2)
+    se = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
+    return (k1 / n1 - k2 / n2) / se if se else 0.0
+
+
+def _z_rates(k1: int, n1: int, k2: int, n2: int) -> float:
+    """z of the difference of two Poisson rates k1/n1 - k2/n2 (events per hand)."""
+    se = (k1 / n1**2 + k2 / n2**2) ** 0.5
+    return (k1 / n1 - k2 / n2) / se if se else 0.0
+
+
+Z = 2.0  # each ordering holds with about 97.7% confidence (one-sided)
+STYLE_HANDS = 3000
+
+
+def test_personalities_show_in_the_figures() -> None:
+    """Seed 003's players, at a six-handed Normal table (3,000 hands, fixed seeds): Rosa
+    the tightest and the likeliest to fold to a bet over half the pot, Jules the loosest,
+    Max the most aggressive, Nina the most bluffs, Ike never first or last.  Each lead
+    over the runner-up is at least two standard errors (z >= 2)."""
+    players = [(n, Bot("normal", n, rng=70 + i)) for i, n in enumerate(SEED003_PLAYERS)]
+    counts = measure_styles(players, STYLE_HANDS, seed=7).counts
+    c = {n: counts[n] for n in SEED003_PLAYERS}
+    others = lambda name: [x for x in SEED003_PLAYERS if x != name]  # noqa: E731
+
+    def aggressive(x):  # the aggression factor as a share: (bets + raises) / all of them
+        return x.bets_raises, x.bets_raises + x.calls
+
+    for name in others("Rosa"):
+        assert (
+            _z_proportions(c[name].vpip_hands, c[name].hands, c["Rosa"].vpip_hands, c["Rosa"].hands)
+            >= Z
+        ), (name, c)
+        assert (
+            _z_proportions(
+                c["Rosa"].big_bets_folded,
+                c["Rosa"].big_bets_faced,
+                c[name].big_bets_folded,
+                c[name].big_bets_faced,
+            )
+            >= Z
+        ), (name, c)
+    for name in others("Jules"):
+        assert (
+            _z_proportions(
+                c["Jules"].vpip_hands, c["Jules"].hands, c[name].vpip_hands, c[name].hands
+            )
+            >= Z
+        ), (name, c)
+    for name in others("Max"):
+        assert _z_proportions(*aggressive(c["Max"]), *aggressive(c[name])) >= Z, (name, c)
+    for name in others("Nina"):
+        assert _z_rates(c["Nina"].bluffs, c["Nina"].hands, c[name].bluffs, c[name].hands) >= Z
+    figures = [
+        lambda x: x.vpip,
+        lambda x: x.pfr,
+        lambda x: x.aggression_factor,
+        lambda x: x.fold_to_big_bet,
+        lambda x: x.bluffs_per_100,
+    ]
+    for figure in figures:
+        values = sorted(figure(c[n]) for n in SEED003_PLAYERS)
+        assert values[0] < figure(c["Ike"]) < values[-1], c

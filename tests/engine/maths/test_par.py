@@ -10,8 +10,12 @@ import pytest
 
 from engine.hands.categories import HandCategory
 from engine.maths.cache import cached_par, cached_rtp
+from engine.maths.optimal import river_terms
 from engine.maths.par import main_analysis, par, seven_card_category_counts, trips_rtp
 from engine.maths.par_report import cell_values
+from engine.maths.river_table import N_BOARD_CLASSES
+from engine.maths.simulate import simulate
+from engine.maths.strategies import get_strategy
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable, parse_paytable, shipped_paytables
 from engine.uth.settlement import settle
 from kiosk.cli import main as cli
@@ -386,3 +390,25 @@ def test_full_optimal_analysis_reproduces_seed_002(standard_optimal_par):
     assert round(100 * rep.main["rtp_initial_main_bet"], 2) == 97.82
     assert round(100 * rep.trips["rtp"], 2) == 96.50
     assert rep.preflop["AA"]["decision"] == "4x" and rep.preflop["72o"]["decision"] == "check"
+
+
+@pytest.mark.slow
+def test_optimal_play_simulated_agrees_with_the_exact_figures(standard_optimal_par):
+    """The whole river table equals the exact river values on random spots, and optimal
+    play simulated at speed (pre-flop and flop from the analysis, the river from the
+    table) finds the exact figures inside its 99% intervals."""
+    rep, cache = standard_optimal_par
+    opt = get_strategy("optimal", STANDARD)
+    opt.analysis = main_analysis(STANDARD, "optimal", cache=cache)
+    river = opt.get_river_table(cache=cache)
+    assert len(river.keys) == N_BOARD_CLASSES
+    rng = np.random.default_rng(8)
+    spots = np.argsort(rng.random((3000, 52)), axis=1)[:, :7]
+    A, C, fold = river_terms(spots[:, :2], spots[:, 2:], opt.params)
+    assert np.array_equal(river.plays(spots[:, :2], spots[:, 2:]), A + C > fold)
+    sim = simulate(STANDARD, 3_000_000, opt, seed=15, workers=2)
+    for key in ("rtp_total_main_bet", "rtp_initial_main_bet"):
+        lo, hi = sim.extra["ci99"][key]
+        assert lo <= rep.main[key] <= hi, (key, rep.main[key], (lo, hi))
+    lo, hi = sim.extra["ci99"]["trips"]
+    assert lo <= rep.trips["rtp"] <= hi

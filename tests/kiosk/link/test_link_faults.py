@@ -33,29 +33,31 @@ def test_no_message_is_lost_duplicated_or_reordered(server, station, name, capsy
         )
         client.start()
         try:
-            for n in range(1, MESSAGES + 1):
-                client.send(PassRound(round_id=n))
-                link.send("bar-1", Snapshot(state={"n": n}))
-                if n % 10 == 0:
+            sent = 0
+            wanted = 0 if name == "delay" else 3
+            while sent < MESSAGES or (proxy.injected < wanted and sent < 5 * MESSAGES):
+                sent += 1
+                client.send(PassRound(round_id=sent))
+                link.send("bar-1", Snapshot(state={"n": sent}))
+                if sent % 10 == 0:
                     time.sleep(0.005)  # spread the traffic over many chunks
-            assert host_inbox.wait(lambda c: len(c.items) >= MESSAGES, 40), proxy.counts
-            assert mine.wait(lambda c: len(c.items) >= MESSAGES, 40), proxy.counts
+            assert host_inbox.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
+            assert mine.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
             time.sleep(0.2)  # anything late would show now
         finally:
             client.stop()
-    assert [i.body.round_id for i in host_inbox.items] == list(range(1, MESSAGES + 1))
-    assert [i.seq for i in host_inbox.items] == list(range(1, MESSAGES + 1))
-    assert [i.body.state["n"] for i in mine.items] == list(range(1, MESSAGES + 1))
+    assert [i.body.round_id for i in host_inbox.items] == list(range(1, sent + 1))
+    assert [i.seq for i in host_inbox.items] == list(range(1, sent + 1))
+    assert [i.body.state["n"] for i in mine.items] == list(range(1, sent + 1))
     host, station_stats = link.stats(), client.stats()
     connects = mine.kinds().count("connected")
     assert client.stats().resets == 0 and host.resets == 0
-    injected = sum(proxy.counts[k] for k in ("cut", "duplicate", "reorder", "replay"))
     if name != "delay":
-        assert injected > 0 and connects > 1, proxy.counts
+        assert proxy.injected >= 3 and connects > 1, proxy.counts
     with capsys.disabled():
         print(
             f"\n[{name}] tried {dict(proxy.counts)}; connections {connects}; "
-            f"sent {MESSAGES}+{MESSAGES}, delivered {host.delivered}+{station_stats.delivered}, "
+            f"sent {sent}+{sent}, delivered {host.delivered}+{station_stats.delivered}, "
             f"lost 0, duplicates dropped {host.duplicates}+{station_stats.duplicates}, "
             f"resent {host.resent}+{station_stats.resent}"
         )

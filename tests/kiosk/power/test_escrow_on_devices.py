@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.fast_devices import FAST_VALIDATOR, wait_for
 
 from devices.id003 import BillValidator
 from devices.id003.codes import Status
@@ -18,7 +19,6 @@ from kiosk.machine.controller import Machine
 from kiosk.machine.credits_in import CreditsIn
 from kiosk.machine.escrows import Escrows
 from kiosk.machine.state import LEDGER_WRITE_TILT
-from support.fast_devices import FAST_VALIDATOR, wait_for
 
 
 @pytest.fixture

@@ -228,3 +228,18 @@ def test_a_fault_after_stack_leaves_the_note_in_doubt_with_a_tilt(config):
     assert "escrow" in {t.code for t in m.snapshot().tilts}
     books_balance(m)
     m.close()
+
+
+def test_an_orphan_goes_back_when_the_validator_offers_a_new_escrow_even_refused(config):
+    m = Machine.open(config)
+    assert m.escrow_decision(1000, "tx1")
+    m.escrow_aborted("tx1", "port_lost")  # where the note is: unknown for now
+    m.door(True)
+    assert not m.escrow_decision(1000, "tx2")  # the same note, in escrow again: refused
+    m.escrow_aborted("tx2", "refused")
+    m.door(False)
+    assert "escrow_aborted" in kinds(m, "tx1")
+    m.device_event(vend_unmatched())  # a later VEND VALID matches nothing accepted
+    assert m.credits == 0 and UNMATCHED in {t.code for t in m.snapshot().tilts}
+    books_balance(m)
+    m.close()

@@ -66,7 +66,7 @@ def test_power_cuts_at_every_phase_lose_nothing(tmp_path):
         assert landed.get(f"printer:{phase}", 0) >= 8, landed
     found = s["restarts_found"]
     assert found["escrow"] >= 40 and found["round"] >= 40 and found["cashout"] >= 20, found
-    assert s["notes_in_box"] >= 150 and s["tickets_in_box"] >= 15, s
+    assert s["notes_in_box"] >= 150 and s["tickets_in_box"] >= 10, s
     print(json.dumps(s))
 
 
