@@ -6,9 +6,12 @@ Modules: :mod:`~engine.maths.strategy` (the Strategy base and the rule strategie
 :mod:`~engine.maths.strategies` (every strategy by name), :mod:`~engine.maths.par` (the
 exact report, cached), :mod:`~engine.maths.par_main` / :mod:`~engine.maths.par_flop` /
 :mod:`~engine.maths.par_trips` / :mod:`~engine.maths.par_tables` /
-:mod:`~engine.maths.par_eval` (the analysis itself), :mod:`~engine.maths.par_report`
-(figures and their text), :mod:`~engine.maths.simulate` (rounds in numpy batches) and
-:mod:`~engine.maths.cache` (every file and environment access of the maths).
+:mod:`~engine.maths.par_eval` (the analysis itself), :mod:`~engine.maths.par_baseline`
+(the part of the optimal analysis shared by every paytable of a qualifier),
+:mod:`~engine.maths.river_table` (every optimal river decision as one look-up),
+:mod:`~engine.maths.par_report` (figures and their text), :mod:`~engine.maths.simulate`
+(rounds in numpy batches) and :mod:`~engine.maths.cache` (every file and environment
+access of the maths).
 
 The functions ``engine.maths.par.par`` and ``engine.maths.simulate.simulate`` are not
 re-exported here: the names ``par`` and ``simulate`` of this package are their modules.

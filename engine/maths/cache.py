@@ -9,6 +9,9 @@ The folder is ``$UTH_PAR_CACHE``, else ``$XDG_CACHE_HOME/uth/par``, else
   memory for the process;
 * the reports (``par-*.json``), keyed by the paytable's sha256, the strategy, the deck
   and :data:`REPORT_VERSION`;
+* the baselines of the optimal analysis (``par-baseline-*.npz``, see
+  :mod:`engine.maths.par_baseline`; the qualifier "pair"'s ships with the package and
+  is read from there first), keyed by the dealer qualifier;
 * the river bases of the optimal strategy (``river-*.npz``, see
   :mod:`engine.maths.river_table`), keyed by the dealer qualifier and :data:`RIVER_VERSION`.
 
@@ -30,10 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.maths.par_baseline import DATA_DIR, ParBaseline, baseline_name
 from engine.maths.par_flop import N_CATEGORIES, main_params
 from engine.maths.par_main import MainAnalysis, build_report
 from engine.maths.par_report import ParReport
-from engine.maths.par_tables import FULL_DECK
+from engine.maths.par_tables import FULL_DECK, deck_symmetry
 from engine.maths.river_table import RiverBase
 from engine.uth.paytable import Paytable
 
@@ -212,9 +216,11 @@ def cached_par(
     directory = cache_dir(cache)
     path = report_path(table, strategy, deck, directory)
     try:
-        return ParReport.from_dict(json.loads(path.read_text()))
+        rep = ParReport.from_dict(json.loads(path.read_text()))
     except (OSError, ValueError, TypeError):
         pass
+    else:  # a report filed under this table's name must name this table
+        return rep if rep.paytable_sha256 == table.sha256 else None
     cats = load_categories(deck, directory)
     if cats is None:
         return None
@@ -291,3 +297,38 @@ def save_river_base(base: RiverBase, cache: str | Path | None = None) -> None:
         _write_atomically(path, buffer.getvalue())
     except OSError as exc:
         print(f"warning: could not cache the river base in {path}: {exc}", file=sys.stderr)
+
+
+# -- baselines of the optimal analysis ---------------------------------------------------------
+
+
+def load_par_baseline(qualify: int, cache: str | Path | None = None) -> ParBaseline | None:
+    """The baseline of the dealer qualifier ``qualify`` (a strength floor): the shipped
+    file, else the cached one, else None (also for a file of the wrong shape)."""
+    sym = deck_symmetry(FULL_DECK)
+    for path in (DATA_DIR / baseline_name(qualify), cache_dir(cache) / baseline_name(qualify)):
+        if not path.exists():
+            continue
+        try:
+            with np.load(path) as z:
+                base = ParBaseline.from_arrays(z)
+        except (OSError, ValueError, KeyError):
+            continue
+        if (
+            base.qualify == qualify
+            and base.check_counts.shape == (len(sym.class_names) * 3, N_CATEGORIES * 6)
+            and len(base.flop_decisions) == len(sym.flops) == len(base.digests)
+        ):
+            return base
+    return None
+
+
+def save_par_baseline(baseline: ParBaseline, cache: str | Path | None = None) -> None:
+    """Cache ``baseline`` (a warning on stderr if the folder cannot be written)."""
+    path = cache_dir(cache) / baseline_name(baseline.qualify)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **baseline.arrays())  # type: ignore[arg-type]
+    try:
+        _write_atomically(path, buffer.getvalue())
+    except OSError as exc:
+        print(f"warning: could not cache the analysis baseline in {path}: {exc}", file=sys.stderr)

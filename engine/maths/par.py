@@ -25,6 +25,12 @@ play is decided inside the kernel from exact integer expected values; a rule str
 taken last, per starting hand, from the totals: 4x (or 3x) uses every deal of the hand,
 check uses the flop and river decisions.
 
+For optimal play on the full deck most of that work is the same for every paytable of
+one dealer qualifier: only the flops with a river spot whose decision depends on the
+Blind's pays (143 of the 1,755 classes for the qualifier "pair") are analysed, the rest
+is read from a baseline (:mod:`engine.maths.par_baseline`, shipped for "pair", built by
+the first analysis of another qualifier): seconds instead of a minute, the same integers.
+
 Trips needs no strategy: its RTP comes from the seven-card category counts.
 
 Results are cached on disk by :mod:`engine.maths.cache` (``$UTH_PAR_CACHE``, default
@@ -49,16 +55,24 @@ from engine.maths.cache import (
     cached_rtp,
     load_analysis,
     load_categories,
+    load_par_baseline,
     load_river_base,
     remember_categories,
     report_path,
     save_analysis,
+    save_par_baseline,
     save_river_base,
     store_categories,
     store_report,
 )
 from engine.maths.par_flop import main_params
-from engine.maths.par_main import MainAnalysis, Progress, analyse_main, build_report
+from engine.maths.par_main import (
+    MainAnalysis,
+    Progress,
+    analyse_main,
+    analyse_with_baseline,
+    build_report,
+)
 from engine.maths.par_report import ParReport
 from engine.maths.par_tables import FULL_DECK
 from engine.maths.par_trips import count_seven_card_categories
@@ -116,7 +130,27 @@ def main_analysis(
         if hit is not None:
             return hit
     rules = None if strategy == "optimal" else rule_strategy(strategy)
-    analysis = analyse_main(table, strategy, rules, deck=deck, workers=workers, progress=progress)
+    if rules is None and deck == FULL_DECK:
+        qualify = main_params(table).qualify
+        baseline = load_par_baseline(qualify, cache) if use_cache else None
+        if baseline is None:
+            analysis, baseline = analyse_with_baseline(table, workers=workers, progress=progress)
+            if use_cache:
+                save_par_baseline(baseline, cache)
+        else:
+            analysis = analyse_main(
+                table,
+                strategy,
+                rules,
+                deck=deck,
+                workers=workers,
+                progress=progress,
+                baseline=baseline,
+            )
+    else:
+        analysis = analyse_main(
+            table, strategy, rules, deck=deck, workers=workers, progress=progress
+        )
     if use_cache:
         save_analysis(analysis, cache)
     return analysis
@@ -170,7 +204,10 @@ def par(
         use_cache=use_cache,
         progress=progress,
     )
-    cats = seven_card_category_counts(deck, cache=directory)
+    cats = load_categories(deck, directory)
+    if cats is None:  # the analysis counted every seven-card hand too
+        cats = analysis.category_counts.copy()
+        store_categories(deck, cats, directory)
     rep = build_report(table, strategy, analysis, deck, cats, time.perf_counter() - t0)
     if use_cache:
         store_report(rep, report_path(table, strategy, deck, directory))

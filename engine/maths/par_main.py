@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.maths.par_baseline import ParBaseline, flop_digest
 from engine.maths.par_flop import (
     N_CATEGORIES,
     N_OUTCOMES,
@@ -37,7 +38,13 @@ from engine.maths.par_report import (
     main_figures,
     trips_figures,
 )
-from engine.maths.par_tables import deck_symmetry, flop_index, flop_index52, pair_index52
+from engine.maths.par_tables import (
+    FULL_DECK,
+    deck_symmetry,
+    flop_index,
+    flop_index52,
+    pair_index52,
+)
 from engine.uth.paytable import Paytable
 
 Progress = Callable[[int, int], None]
@@ -149,14 +156,43 @@ def _init_worker(deck: tuple[int, ...], params: MainParams, strategy: Any) -> No
     _W.update(deck=deck, params=params, strategy=strategy, sym=deck_symmetry(deck))
 
 
-def _run_flops(
-    indices: Sequence[int],
-) -> tuple[np.ndarray, list[tuple[int, np.ndarray]], np.ndarray]:
+@dataclass
+class FlopSums:
+    """The kernel's results over some canonical flops (indices into
+    :func:`engine.maths.par_tables.deck_symmetry`'s flops): counts and category counts,
+    weighted by the flops' class sizes and summed apart for the flops without (``[0]``)
+    and with (``[1]``) a pay-dependent river spot; each flop's packed 2x decisions; the
+    :func:`engine.maths.par_baseline.flop_digest` of each flop without such a spot; the
+    flops with one (``dependent``, optimal play only)."""
+
+    acc: np.ndarray  # (2, classes * 3, 60)
+    cats: np.ndarray  # (2, 10)
+    decisions: dict[int, np.ndarray]
+    digests: dict[int, int]
+    dependent: set[int]
+
+    @classmethod
+    def zero(cls, n_classes: int) -> FlopSums:
+        return cls(
+            np.zeros((2, n_classes * 3, N_CATEGORIES * N_OUTCOMES), np.int64),
+            np.zeros((2, N_CATEGORIES), np.int64),
+            {},
+            {},
+            set(),
+        )
+
+    def add(self, other: FlopSums) -> None:
+        self.acc += other.acc
+        self.cats += other.cats
+        self.decisions.update(other.decisions)
+        self.digests.update(other.digests)
+        self.dependent |= other.dependent
+
+
+def _run_flops(indices: Sequence[int]) -> FlopSums:
     deck, params, strategy, sym = _W["deck"], _W["params"], _W["strategy"], _W["sym"]
     n_classes = len(sym.class_names)
-    acc = np.zeros((n_classes * 3, N_CATEGORIES * N_OUTCOMES), np.int64)
-    cats = np.zeros(N_CATEGORIES, np.int64)
-    decisions = []
+    out = FlopSums.zero(n_classes)
     for j in indices:
         f0, f1, f2 = (int(c) for c in sym.flops[j])
         flop = (f0, f1, f2)
@@ -165,49 +201,43 @@ def _run_flops(
         cls = sym.hand_class[pair_index52(res.holes[:, 0], res.holes[:, 1])]
         mp = np.where(res.flop_bet[:, None], 2, np.array([[0, 1]]))
         rows = (cls[:, None] * 3 + mp).ravel()
+        acc = np.zeros(out.acc.shape[1:], np.int64)
         np.add.at(acc, rows, res.cells.reshape(len(rows), -1) * w)
-        cats += res.category_counts * w
-        decisions.append((j, np.packbits(res.flop_bet)))
-    return acc, decisions, cats
+        side = int(res.pay_dependent)
+        out.acc[side] += acc
+        out.cats[side] += res.category_counts * w
+        out.decisions[j] = np.packbits(res.flop_bet)
+        if res.pay_dependent:
+            out.dependent.add(j)
+        else:
+            out.digests[j] = flop_digest(acc)
+    return out
 
 
-def analyse_main(
-    table: Paytable,
-    strategy: str,
-    rules: RuleStrategy | None,
-    *,
+def analyse_flops(
     deck: tuple[int, ...],
-    workers: int | None = None,
-    progress: Progress | None = None,
-) -> MainAnalysis:
-    """The main game's exact analysis for ``table``, computed (minutes on the full deck).
-
-    ``strategy`` names the play; ``rules`` is that rule strategy, or None for optimal play
-    (the pre-flop and flop decisions are then derived from the exact values).  ``deck``:
-    the sorted cards in play.  ``workers`` processes (default: all cores).
-    """
-    params = main_params(table)
-    t0 = time.perf_counter()
+    params: MainParams,
+    rules: RuleStrategy | None,
+    flops: Sequence[int],
+    workers: int | None,
+    progress: Progress | None,
+) -> FlopSums:
+    """Run the flop kernel over the canonical flops ``flops`` of ``deck``, in ``workers``
+    processes (default all cores); ``rules`` None for optimal play."""
     sym = deck_symmetry(deck)
     flop_index(len(deck) - 3)  # build before forking: the workers share it
-    n_flops = len(sym.flops)
+    n_flops = len(flops)
+    total = FlopSums.zero(len(sym.class_names))
+    if not n_flops:
+        return total
     workers = max(1, min(workers or os.cpu_count() or 1, n_flops))
     chunk = max(1, min(24, n_flops // (workers * 8) or 1))
-    chunks = [list(range(i, min(n_flops, i + chunk))) for i in range(0, n_flops, chunk)]
-    n_classes = len(sym.class_names)
-    acc = np.zeros((n_classes * 3, N_CATEGORIES * N_OUTCOMES), np.int64)
-    cats = np.zeros(N_CATEGORIES, np.int64)
-    flop_dec: dict[int, np.ndarray] = {}
+    chunks = [list(flops[i : i + chunk]) for i in range(0, n_flops, chunk)]
     done = 0
 
-    def absorb(
-        result: tuple[np.ndarray, list[tuple[int, np.ndarray]], np.ndarray], size: int
-    ) -> None:
-        nonlocal done, acc, cats
-        a, decs, c = result
-        acc += a
-        cats += c
-        flop_dec.update(decs)
+    def absorb(result: FlopSums, size: int) -> None:
+        nonlocal done
+        total.add(result)
         done += size
         if progress:
             progress(done, n_flops)
@@ -226,10 +256,91 @@ def analyse_main(
             futures = {pool.submit(_run_flops, ch): len(ch) for ch in chunks}
             for fut in as_completed(futures):
                 absorb(fut.result(), futures[fut])
+    return total
 
-    check_counts = acc.reshape(n_classes, 3, N_CATEGORIES, N_OUTCOMES)
+
+def analyse_main(
+    table: Paytable,
+    strategy: str,
+    rules: RuleStrategy | None,
+    *,
+    deck: tuple[int, ...],
+    workers: int | None = None,
+    progress: Progress | None = None,
+    baseline: ParBaseline | None = None,
+) -> MainAnalysis:
+    """The main game's exact analysis for ``table``, computed (a minute on the full deck,
+    seconds with a ``baseline``).
+
+    ``strategy`` names the play; ``rules`` is that rule strategy, or None for optimal play
+    (the pre-flop and flop decisions are then derived from the exact values).  ``deck``:
+    the sorted cards in play.  ``workers`` processes (default: all cores).  ``baseline``
+    (optimal play, full deck, the table's qualifier): only its pay-dependent flops are
+    analysed, the rest is read from it.
+    """
+    params = main_params(table)
+    t0 = time.perf_counter()
+    n_flops = len(deck_symmetry(deck).flops)
+    if baseline is None:
+        sums = analyse_flops(deck, params, rules, range(n_flops), workers, progress)
+    else:
+        if rules is not None or deck != FULL_DECK or baseline.qualify != params.qualify:
+            raise ValueError("a baseline serves optimal play on the full deck, one qualifier")
+        sums = analyse_flops(deck, params, rules, baseline.dependent.tolist(), workers, progress)
+        if sums.dependent != set(baseline.dependent.tolist()):
+            raise ValueError("the baseline's pay-dependent flops are not this analysis's")
+        sums.acc[0] += baseline.check_counts
+        sums.cats[0] += baseline.category_counts
+        dependent = set(sums.dependent)
+        for j in range(n_flops):
+            if j not in dependent:
+                sums.decisions[j] = baseline.flop_decisions[j]
+    return _finish(table, strategy, rules, deck, sums, t0)
+
+
+def analyse_with_baseline(
+    table: Paytable, *, workers: int | None = None, progress: Progress | None = None
+) -> tuple[MainAnalysis, ParBaseline]:
+    """The full-deck optimal analysis of ``table``, every flop, and the baseline it yields
+    for every paytable of the same qualifier (see :mod:`engine.maths.par_baseline`)."""
+    params = main_params(table)
+    t0 = time.perf_counter()
+    sym = deck_symmetry(FULL_DECK)
+    n_flops = len(sym.flops)
+    sums = analyse_flops(FULL_DECK, params, None, range(n_flops), workers, progress)
+    width = len(next(iter(sums.decisions.values())))
+    flop_decisions = np.zeros((n_flops, width), np.uint8)
+    digests = np.zeros(n_flops, np.int64)
+    for j, bits in sums.decisions.items():
+        if j not in sums.dependent:
+            flop_decisions[j] = bits
+            digests[j] = sums.digests[j]
+    baseline = ParBaseline(
+        qualify=params.qualify,
+        dependent=np.array(sorted(sums.dependent), np.int64),
+        check_counts=sums.acc[0].copy(),
+        category_counts=sums.cats[0].copy(),
+        flop_decisions=flop_decisions,
+        digests=digests,
+    )
+    return _finish(table, "optimal", None, FULL_DECK, sums, t0), baseline
+
+
+def _finish(
+    table: Paytable,
+    strategy: str,
+    rules: RuleStrategy | None,
+    deck: tuple[int, ...],
+    sums: FlopSums,
+    t0: float,
+) -> MainAnalysis:
+    """The analysis from the kernel's sums over every flop: pre-flop decisions and tables."""
+    params = main_params(table)
+    sym = deck_symmetry(deck)
+    n_classes = len(sym.class_names)
+    check_counts = sums.acc.sum(axis=0).reshape(n_classes, 3, N_CATEGORIES, N_OUTCOMES)
     # each seven-card hand was seen once per flop inside it: C(7, 3) = 35 times
-    category_counts = cats // 35
+    category_counts = sums.cats.sum(axis=0) // 35
     analysis = MainAnalysis(
         strategy=strategy,
         params_key=params.key,
@@ -255,7 +366,7 @@ def analyse_main(
                 best = 4
             pre.append(best)
         analysis.preflop = np.array(pre, np.int8)
-        analysis.flop_bits = _flop_table(sym, deck, flop_dec)
+        analysis.flop_bits = _flop_table(sym, deck, sums.decisions)
     else:
         analysis.preflop = np.asarray(rules.preflop_batch(sym.class_reps), np.int8)
     analysis.seconds = time.perf_counter() - t0

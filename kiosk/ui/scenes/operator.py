@@ -43,6 +43,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt, tilt_text
+from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.paytable import rtp_figures
 from kiosk.ui.widgets import Button
 
@@ -67,7 +68,6 @@ DOOR_PAGES = ("limits", "paytable", "ramclear")
 WITNESS_STEP = "Step 1: a second operator types their PIN on the keypad."
 WITNESSED = "Countersigned by {name}."
 DOOR_HINT = "Open the main door: changes here need it."
-KEYPAD = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "enter")
 
 
 class OperatorScene(Scene):
@@ -306,14 +306,7 @@ class OperatorScene(Scene):
         out = [Button("logout", (1064, 6, 200, 86), _("LOG OUT") if self.role else _("CANCEL"), "logout",
                       style="fold", size=24)]
         if self.state == "pin":
-            for i, k in enumerate(KEYPAD):
-                col, row = i % 3, i // 3
-                label = {"clear": _("CLEAR"), "enter": _("ENTER")}.get(k, k)
-                cmd = k if k in ("clear", "enter") else "digit"
-                style = "primary" if k == "enter" else "plain"
-                out.append(Button(f"key_{k}", (448 + col * 132, 200 + row * 100, 120, 90), label, cmd, k,
-                                  style=style, size=34 if len(label) == 1 else 24))
-            return out
+            return out + keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
         if self.state == "menu":
             for i, (page, (title, _role)) in enumerate(PAGES.items()):
                 col, row = i % 4, i // 4
@@ -376,12 +369,7 @@ class OperatorScene(Scene):
         if self.witness and not self.ram_code:
             return [request]
         out = [] if self.ram_code else [request]
-        for i, k in enumerate(KEYPAD):
-            col, row = i % 3, i // 3
-            label = {"clear": _("CLEAR"), "enter": _("CONFIRM")}.get(k, k)
-            cmd = k if k in ("clear", "enter") else "digit"
-            out.append(Button(f"key_{k}", (820 + col * 140, 130 + row * 98, 128, 88), label, cmd, k,
-                              style="fold" if k == "enter" else "plain", size=34 if len(label) == 1 else 22))
+        out += keypad_buttons((820, 130), (140, 98), (128, 88), _("CONFIRM"), "fold", 22)
         out.append(Button("ram_cancel", (240, 622, 300, 90), _("CANCEL"), "ram_cancel", style="plain"))
         return out
 

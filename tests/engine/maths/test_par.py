@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from engine.hands.categories import HandCategory
-from engine.maths.cache import cached_par, cached_rtp
+from engine.maths.cache import cached_par, cached_rtp, load_par_baseline
 from engine.maths.optimal import river_terms
 from engine.maths.par import main_analysis, par, seven_card_category_counts, trips_rtp
+from engine.maths.par_flop import main_params
+from engine.maths.par_main import analyse_with_baseline
 from engine.maths.par_report import cell_values
 from engine.maths.river_table import N_BOARD_CLASSES
 from engine.maths.simulate import simulate
@@ -412,3 +414,24 @@ def test_optimal_play_simulated_agrees_with_the_exact_figures(standard_optimal_p
         assert lo <= rep.main[key] <= hi, (key, rep.main[key], (lo, hi))
     lo, hi = sim.extra["ci99"]["trips"]
     assert lo <= rep.trips["rtp"] <= hi
+
+
+@pytest.mark.slow
+def test_the_baseline_gives_the_whole_analysis_of_another_blind_table(tmp_path):
+    """Every flop analysed for a table whose Blind pays differ (straights 50:1, quads 20:1)
+    gives the analysis read from the shipped baseline plus its pay-dependent flops, and
+    the same baseline: the flops without a pay-dependent spot do not depend on the pays."""
+    text = STANDARD_PATH.read_text()
+    generous = parse_paytable(
+        with_lines(text, "blind", straight="50:1", four_of_a_kind="20:1"), "generous"
+    )
+    full, rebuilt = analyse_with_baseline(generous)
+    shipped = load_par_baseline(main_params(generous).qualify, cache=tmp_path)
+    assert shipped is not None
+    for name, value in rebuilt.arrays().items():
+        assert np.array_equal(value, shipped.arrays()[name]), name
+    fast = main_analysis(generous, "optimal", cache=tmp_path)
+    for name in ("check_counts", "preflop", "category_counts", "flop_bits"):
+        assert np.array_equal(getattr(fast, name), getattr(full, name)), name
+    standard = main_analysis(STANDARD, "optimal", cache=tmp_path)
+    assert not np.array_equal(standard.game_counts(), fast.game_counts())  # re-optimised
