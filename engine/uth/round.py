@@ -59,6 +59,17 @@ LEGAL_BY_PHASE = {
     Phase.FLOP: (Action.PLAY_2X, Action.CHECK),
     Phase.RIVER: (Action.PLAY_1X, Action.FOLD),
 }
+#: Where each seat's two hole cards, the dealer's and the board lie in the committed deck
+#: (positions 0..51).  Fixed whatever the other seats do, so one player's cards never
+#: depend on whether another player bets: seat 1 takes 0 and 2, the dealer 1 and 3, the
+#: board 4 to 8 (a one-seat round is dealt as from the top of the deck, alternately),
+#: and seat k of 2..7 takes 2k+5 and 2k+6 (seat 2: 9 and 10, ..., seat 7: 19 and 20).
+HOLE_POSITIONS: dict[int, tuple[int, int]] = {
+    1: (0, 2),
+    **{k: (2 * k + 5, 2 * k + 6) for k in range(2, MAX_SEATS + 1)},
+}
+DEALER_POSITIONS = (1, 3)
+BOARD_POSITIONS = (4, 5, 6, 7, 8)
 BOARD_VISIBLE = {Phase.BETTING: 0, Phase.PREFLOP: 0, Phase.FLOP: 3, Phase.RIVER: 5, Phase.SETTLED: 5}
 
 
@@ -296,12 +307,12 @@ class UthRound:
         """Deal hole cards to every seat and the dealer; board cards are fixed, not shown."""
         self.verify_deal()
         seats = self.seats
-        n = len(seats)
         d = self.deck
-        for i, s in enumerate(seats):
-            self._spots[s].hole = (d[i], d[n + 1 + i])
-        self._dealer = (d[n], d[2 * n + 1])
-        self._board = tuple(d[2 * n + 2 : 2 * n + 7])
+        for s in seats:
+            first, second = HOLE_POSITIONS[s]
+            self._spots[s].hole = (d[first], d[second])
+        self._dealer = (d[DEALER_POSITIONS[0]], d[DEALER_POSITIONS[1]])
+        self._board = tuple(d[i] for i in BOARD_POSITIONS)
         self.phase = Phase.PREFLOP
         record = self._record(
             HoleCardsDealt(seats=tuple((s, self._spots[s].hole) for s in seats))

@@ -9,6 +9,9 @@ from engine.errors import IllegalActionError
 from engine.rng import SeededRandomSource, shuffled_deck
 from engine.uth.paytable import load_paytable
 from engine.uth.round import (
+    BOARD_POSITIONS,
+    DEALER_POSITIONS,
+    HOLE_POSITIONS,
     Action,
     BetsPlaced,
     BoardDealt,
@@ -23,13 +26,22 @@ from engine.uth.settlement import Outcome
 TABLE = load_paytable(Path(__file__).resolve().parents[3] / "paytables" / "standard.toml")
 
 
-def stacked_deck(seats: list[str], dealer: str, board: str) -> list[int]:
-    """A deck that deals the given hole cards (seat order), dealer cards and board."""
-    hole = [parse_cards(s) for s in seats]
-    d = parse_cards(dealer)
-    order = [h[0] for h in hole] + [d[0]] + [h[1] for h in hole] + [d[1]] + parse_cards(board)
-    rest = [c for c in range(52) if c not in order]
-    return order + rest
+def stacked_deck(
+    seats: list[str], dealer: str, board: str, seat_numbers: tuple[int, ...] | None = None
+) -> list[int]:
+    """A deck that deals the given hole cards (to ``seat_numbers``, default 1, 2, ...),
+    dealer cards and board."""
+    placed: dict[int, int] = {}
+    numbers = seat_numbers or tuple(range(1, len(seats) + 1))
+    for seat, text in zip(numbers, seats, strict=True):
+        for pos, card in zip(HOLE_POSITIONS[seat], parse_cards(text), strict=True):
+            placed[pos] = card
+    for pos, card in zip(DEALER_POSITIONS, parse_cards(dealer), strict=True):
+        placed[pos] = card
+    for pos, card in zip(BOARD_POSITIONS, parse_cards(board), strict=True):
+        placed[pos] = card
+    rest = iter(c for c in range(52) if c not in placed.values())
+    return [placed[i] if i in placed else next(rest) for i in range(52)]
 
 
 def new_round(seed=1) -> UthRound:
@@ -147,7 +159,7 @@ def test_betting_rules():
 
 
 def test_deal_order_and_what_a_seat_sees():
-    deck = stacked_deck(["As Ad", "2c 7d"], "Kc Kd", "Qh Jh Th 3s 4s")
+    deck = stacked_deck(["As Ad", "2c 7d"], "Kc Kd", "Qh Jh Th 3s 4s", seat_numbers=(1, 4))
     r = UthRound(TABLE, deck)
     r.place_bets(1, 1000)
     r.place_bets(4, 1000)
@@ -230,3 +242,29 @@ def test_seven_seats_play_a_round():
     assert len(res.seats) == 7
     cards = [c for s in res.seats for c in s.hole] + list(res.dealer_hole) + list(res.board)
     assert len(set(cards)) == 7 * 2 + 2 + 5
+
+
+def test_each_seat_is_dealt_from_fixed_deck_positions_whoever_else_bets():
+    deck = shuffled_deck(SeededRandomSource(4))
+    alone = {}
+    for seat in range(1, 8):
+        r = UthRound(TABLE, deck)
+        r.place_bets(seat, 500)
+        r.deal()
+        alone[seat] = r.view(seat).hole
+        assert alone[seat] == tuple(deck[i] for i in HOLE_POSITIONS[seat])
+    full = UthRound(TABLE, deck)
+    for seat in (7, 2, 5, 1):
+        full.place_bets(seat, 500)
+    full.deal()
+    for seat in (1, 2, 5, 7):
+        assert full.view(seat).hole == alone[seat]
+    for action in (Action.CHECK, Action.CHECK, Action.PLAY_1X):
+        for seat in (1, 2, 5, 7):
+            full.act(seat, action)
+    res = full.outcome()
+    assert res.dealer_hole == tuple(deck[i] for i in DEALER_POSITIONS)
+    assert res.board == tuple(deck[i] for i in BOARD_POSITIONS)
+    used = [p for seat in range(1, 8) for p in HOLE_POSITIONS[seat]]
+    used += [*DEALER_POSITIONS, *BOARD_POSITIONS]
+    assert sorted(used) == list(range(21))
