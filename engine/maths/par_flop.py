@@ -38,7 +38,7 @@ import numpy as np
 
 from engine.hands.categories import HandCategory
 from engine.hands.evaluator import category_batch, category_floors, evaluate_batch
-from engine.maths.par_tables import FlopIndex, flop_index
+from engine.maths.par_tables import FlopIndex, board_orbits, flop_index
 from engine.uth.paytable import Paytable
 
 #: Outcome columns of a count table: win / push / loss, each against a dealer who
@@ -186,6 +186,15 @@ class FlopContext:
         """``(R,)`` strength of the five board cards alone."""
         return evaluate_batch(self.boards.astype(np.uint8))
 
+    def six_card_terms(self, qualify: int) -> np.ndarray:
+        """``(R, P)``: the :func:`six_card_ranks` entries of the hand's two cards' six-card
+        sets (``flop + b + x`` completed by ``y``, and by ``x``), summed."""
+        fi = self.fi
+        g = six_card_ranks(self.e4[fi.g_quad], qualify)
+        pg = g[self._r(fi.g1)]
+        pg += g[self._r(fi.g2)]
+        return pg
+
     @cached_property
     def e6(self) -> np.ndarray:
         """``(R, m)``: strength of board ``b`` plus one more card ``z`` (0 when z is on b)."""
@@ -196,36 +205,6 @@ class FlopContext:
         e3 = np.zeros(len(fi.triples) + 1, np.uint16)
         e3[:-1] = evaluate_batch(cards)
         return e3[self._r(fi.b_triple)]
-
-
-def board_orbits(
-    flop: tuple[int, int, int], deck: tuple[int, ...], card_maps: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The flop's own suit symmetries, acting on its turn-river pairs (= hands).
-
-    ``card_maps``: the deck's symmetries (:class:`engine.maths.par_tables.DeckSymmetry`).
-    Returns ``(rows, weights, pair_perms)``: one board per orbit, the orbit sizes, and
-    each symmetry fixing the flop as a permutation of the ``P`` pair indices.
-    """
-    in_deck = np.zeros(52, bool)
-    in_deck[list(deck)] = True
-    in_deck[list(flop)] = False
-    rem = np.flatnonzero(in_deck)
-    fi = flop_index(len(rem))
-    target = sorted(flop)
-    perms = {tuple(cm[rem]) for cm in card_maps if sorted(int(c) for c in cm[list(flop)]) == target}
-    m = len(rem)
-    pair_id = np.zeros((m, m), np.intp)
-    pair_id[fi.pairs[:, 0], fi.pairs[:, 1]] = np.arange(fi.n_pairs)
-    pair_id[fi.pairs[:, 1], fi.pairs[:, 0]] = np.arange(fi.n_pairs)
-    pair_perms = []
-    for images in sorted(perms):
-        local = np.searchsorted(rem, np.array(images))
-        pair_perms.append(pair_id[local[fi.pairs[:, 0]], local[fi.pairs[:, 1]]])
-    pp = np.array(pair_perms, np.intp)
-    rep = pp.min(axis=0)
-    rows, weights = np.unique(rep, return_counts=True)
-    return rows.astype(np.intp), weights.astype(np.int64), pp
 
 
 def _runs(sv: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -257,7 +236,7 @@ def row_ranks(S: np.ndarray, row_offset: np.ndarray) -> np.ndarray:
     return out.reshape(S.shape)
 
 
-def _six_card_ranks(SG: np.ndarray, qualify: int) -> np.ndarray:
+def six_card_ranks(SG: np.ndarray, qualify: int) -> np.ndarray:
     """Per entry of ``SG`` (short rows): ``less | equal << 8 | not_qualifying_in_row << 16``.
 
     The three sentinel entries of each row (value 0) are counted in ``less`` and in
@@ -309,9 +288,7 @@ def dealer_counts(ctx: FlopContext, qualify: int) -> DealerCounts:
     fi, S = ctx.fi, ctx.strength
     m = ctx.m
     ranks = row_ranks(S, fi.row_offset[: len(ctx.rows)])
-    g = _six_card_ranks(ctx.e4[fi.g_quad], qualify)
-    pg = g[ctx._r(fi.g1)]
-    pg += g[ctx._r(fi.g2)]
+    pg = ctx.six_card_terms(qualify)
     below = S < qualify
     # sentinels: 2m-3 overlapping hands per board row, 3 per six-card row (all below qualify)
     W = ranks & 0xFFFF
@@ -343,6 +320,23 @@ def optimal_decisions(
     (``ctx.weights``) and the sums are symmetrised over the flop's symmetries
     (``pair_perms``, see :func:`board_orbits`).
     """
+    A, C, fold = spot_values(ctx, dc, params)
+    play1 = A + C
+    river_play = play1 > fold
+    np.maximum(play1, fold, out=play1)
+    play1 *= ctx.valid_i32
+    bet2 = board_sum(A, ctx, pair_perms) + 2 * board_sum(C, ctx, pair_perms)
+    check = board_sum(play1, ctx, pair_perms)
+    return river_play, bet2 > check
+
+
+def spot_values(
+    ctx: FlopContext, dc: DealerCounts, params: MainParams
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(A, C, fold)`` per (board, hand): over the dealer hands, scaled by ``params.scale``,
+    with Ante = Blind = 1 and a Play of ``k`` Antes the hand returns ``A + k C``; folding
+    returns ``fold``.  Exact integers (int32 when they fit); 0 where board and hand overlap.
+    """
     D = params.scale
     nd = ctx.n_dealer
     pays = blind_table(params)
@@ -370,14 +364,7 @@ def optimal_decisions(
     C: np.ndarray = W * (2 * D)  # D * (W - L) = D * (2W + T - nd)
     C += dc.T * D
     C -= D * nd
-    play1 = A + C
-    fold = -2 * D * nd
-    river_play = play1 > fold
-    np.maximum(play1, fold, out=play1)
-    play1 *= ctx.valid_i32
-    bet2 = _board_sum(A, ctx, pair_perms) + 2 * _board_sum(C, ctx, pair_perms)
-    check = _board_sum(play1, ctx, pair_perms)
-    return river_play, bet2 > check
+    return A, C, -2 * D * nd
 
 
 def river_margins(
@@ -423,7 +410,7 @@ def pay_dependent(ctx: FlopContext, dc: DealerCounts, qualify: int) -> bool:
     return bool(((X <= 0) & (W > 0)).any())
 
 
-def _board_sum(values: np.ndarray, ctx: FlopContext, pair_perms: np.ndarray | None) -> np.ndarray:
+def board_sum(values: np.ndarray, ctx: FlopContext, pair_perms: np.ndarray | None) -> np.ndarray:
     """Per hand, the sum over every board of ``values`` (given on the analysed rows).
 
     With one row per orbit of the flop's symmetry group ``H``: the sum over an orbit of
@@ -509,31 +496,7 @@ def analyse_flop(
         flop_bet = np.asarray(
             strategy.flop_batch(ctx.holes, np.broadcast_to(ctx.flop, (n_p, 3))), bool
         )
-    key = ctx._r(_key_base(n_p)) + _CAT[ctx.strength]
-    np.add(key, N_CATEGORIES, out=key, where=river_play)
-    key = key.ravel()
-    nbins = (n_p + 1) * 2 * N_CATEGORIES
-    keep = n_p * 2 * N_CATEGORIES
-    # two bincounts, two sums packed in each (exact in float64: every sum < 2**23)
-    w = ctx.weights[:, None]
-    first = dc.NQ * _PACK
-    first += dc.W
-    second = dc.T * _PACK
-    second += 1
-    if not ctx.all_rows:
-        first *= w
-        second *= w
-    sum_nq, sum_w = _unpack(np.bincount(key, weights=first.ravel(), minlength=nbins)[:keep])
-    sum_t, n = _unpack(np.bincount(key, weights=second.ravel(), minlength=nbins)[:keep])
-    shape = (n_p, 2, N_CATEGORIES)
-    cells = outcome_cells(
-        n.reshape(shape),
-        sum_w.reshape(shape),
-        sum_t.reshape(shape),
-        sum_nq.reshape(shape),
-        ctx.n_dealer,
-        params.qualify_category,
-    )
+    cells = flop_cells(ctx, dc, river_play, params.qualify_category)
     cat_counts = np.bincount(_CAT[ctx.e4[:-1]], minlength=N_CATEGORIES).astype(np.int64)
     return FlopResult(
         cells=cells,
@@ -541,6 +504,43 @@ def analyse_flop(
         holes=ctx.holes,
         category_counts=cat_counts,
         pay_dependent=dependent,
+    )
+
+
+def flop_cells(
+    ctx: FlopContext,
+    dc: DealerCounts,
+    river_play: np.ndarray,
+    qualify_category: int,
+    weights: np.ndarray | None = None,
+) -> np.ndarray:
+    """:attr:`FlopResult.cells` of the analysed rows: each row counts ``weights`` times
+    (default ``ctx.weights``; 0 leaves a row out)."""
+    n_p = ctx.fi.n_pairs
+    key = ctx._r(_key_base(n_p)) + _CAT[ctx.strength]
+    np.add(key, N_CATEGORIES, out=key, where=river_play)
+    key = key.ravel()
+    nbins = (n_p + 1) * 2 * N_CATEGORIES
+    keep = n_p * 2 * N_CATEGORIES
+    # two bincounts, two sums packed in each (exact in float64: every sum < 2**23)
+    first = dc.NQ * _PACK
+    first += dc.W
+    second = dc.T * _PACK
+    second += 1
+    if weights is not None or not ctx.all_rows:
+        w = (ctx.weights if weights is None else weights)[:, None]
+        first *= w
+        second *= w
+    sum_nq, sum_w = _unpack(np.bincount(key, weights=first.ravel(), minlength=nbins)[:keep])
+    sum_t, n = _unpack(np.bincount(key, weights=second.ravel(), minlength=nbins)[:keep])
+    shape = (n_p, 2, N_CATEGORIES)
+    return outcome_cells(
+        n.reshape(shape),
+        sum_w.reshape(shape),
+        sum_t.reshape(shape),
+        sum_nq.reshape(shape),
+        ctx.n_dealer,
+        qualify_category,
     )
 
 

@@ -303,6 +303,36 @@ def deck_symmetry(deck: tuple[int, ...] = FULL_DECK) -> DeckSymmetry:
     return out
 
 
+def board_orbits(
+    flop: tuple[int, int, int], deck: tuple[int, ...], card_maps: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flop's own suit symmetries, acting on its turn-river pairs (= hands).
+
+    ``card_maps``: the deck's symmetries (:class:`DeckSymmetry`).
+    Returns ``(rows, weights, pair_perms)``: one board per orbit, the orbit sizes, and
+    each symmetry fixing the flop as a permutation of the ``P`` pair indices.
+    """
+    in_deck = np.zeros(52, bool)
+    in_deck[list(deck)] = True
+    in_deck[list(flop)] = False
+    rem = np.flatnonzero(in_deck)
+    fi = flop_index(len(rem))
+    target = sorted(flop)
+    perms = {tuple(cm[rem]) for cm in card_maps if sorted(int(c) for c in cm[list(flop)]) == target}
+    m = len(rem)
+    pair_id = np.zeros((m, m), np.intp)
+    pair_id[fi.pairs[:, 0], fi.pairs[:, 1]] = np.arange(fi.n_pairs)
+    pair_id[fi.pairs[:, 1], fi.pairs[:, 0]] = np.arange(fi.n_pairs)
+    pair_perms = []
+    for images in sorted(perms):
+        local = np.searchsorted(rem, np.array(images))
+        pair_perms.append(pair_id[local[fi.pairs[:, 0]], local[fi.pairs[:, 1]]])
+    pp = np.array(pair_perms, np.intp)
+    rep = pp.min(axis=0)
+    rows, weights = np.unique(rep, return_counts=True)
+    return rows.astype(np.intp), weights.astype(np.int64), pp
+
+
 def hand_class_name(a: int, b: int) -> str:
     """Starting-hand name of two cards: ``"AA"``, ``"AKs"`` or ``"AKo"``."""
     return _hand_name(int(a), int(b))

@@ -2,8 +2,9 @@
 
 Both change only at zero credits, with no round and no payout in progress; each change
 is recorded with the operator, the old and the new values.  A paytable goes live only
-with its exact RTP proven (the PAR cache) within the configured bounds.  Limits are
-cents and may only narrow the paytable's.
+with its exact RTP known (the PAR cache), proven on this cabinet (a proof signed with the
+ledger's key, :mod:`kiosk.machine.par_proof`) and within the configured bounds.  Limits
+are cents and may only narrow the paytable's.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from pydantic import ValidationError
 
 from engine.maths.cache import cached_rtp
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
+from kiosk.ledger.key import CabinetKey
 from kiosk.machine.errors import ConfigurationError
+from kiosk.machine.par_proof import ProofError, verify_proof
 from kiosk.machine.state import Bets, CabinetState
 
 log = logging.getLogger("kiosk.machine.controller")
@@ -23,6 +26,13 @@ log = logging.getLogger("kiosk.machine.controller")
 #: RTP figures of the PAR cache held to the configured bounds: the main game per total
 #: wager, and Trips.
 BOUNDED_RTPS = ("main_total", "trips")
+
+
+def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
+    """The RTP figures of ``table`` (fractions of 1) that this cabinet's key has signed
+    (:func:`kiosk.machine.par_proof.verify_proof` on the PAR cache); raises
+    :class:`~kiosk.machine.par_proof.ProofError` with the reason they are not proven."""
+    return verify_proof(key, table)
 
 
 class Settings:
@@ -67,8 +77,12 @@ class Settings:
 
     def check_rtp(self, table: Paytable) -> dict[str, float]:
         """RTP of ``table`` (percent) from the PAR cache, with the main game (per total
-        wager) and Trips checked against the configured bounds.  A table whose exact RTP
-        is not known (not computed yet, or the maths unavailable) is refused."""
+        wager) and Trips checked against the configured bounds.
+
+        Refused: a table whose exact RTP is not known (not computed yet, or the maths
+        unavailable; code ``rtp_unknown``), and one whose figures are not proven with the
+        ledger's key (no proof, a proof of another cabinet, a report altered or filed
+        under another table; code ``rtp_unproven``)."""
         unknown = ConfigurationError(
             f"the exact RTP of {table.name} {table.version} is not known: "
             f"run `uth paytable check {table.source_name or 'FILE'}` first",
@@ -81,6 +95,7 @@ class Settings:
             raise unknown from None
         if not figures:
             raise unknown
+        self._require_proof(table, figures)
         pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
         lo, hi = self.state.config.rtp_min_pct, self.state.config.rtp_max_pct
         for key in BOUNDED_RTPS:
@@ -89,6 +104,26 @@ class Settings:
                     f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%"
                 )
         return pct
+
+    def _require_proof(self, table: Paytable, figures: dict[str, float]) -> None:
+        """Refuse ``figures`` unless they are the ones this cabinet signed for ``table``."""
+        key = self.state.require_ledger().key
+        try:
+            proven = proof_of(table, key)
+        except ProofError as exc:
+            reason = str(exc)
+        else:
+            differ = sorted(k for k, v in figures.items() if k in proven and proven[k] != v)
+            if not differ:
+                return
+            reason = f"the PAR report's {', '.join(differ)} RTP is not the one signed"
+        log.warning("RTP of %s %s refused: %s", table.name, table.version, reason)
+        raise ConfigurationError(
+            f"the exact RTP of {table.name} {table.version} is not proven on this cabinet: "
+            f"{reason}; run `uth paytable check {table.source_name or 'FILE'} --config "
+            "<this cabinet's configuration>` to compute and sign it",
+            code="rtp_unproven",
+        )
 
     def set_limits(
         self,

@@ -1,20 +1,16 @@
-"""Seats played from another cabinet.
+"""Seats played from elsewhere: a friend's phone (:mod:`kiosk.friends`) or, later,
+another cabinet.
 
-Several cabinets at one table (the next step)
----------------------------------------------
-What is here: every seat goes through a controller, so a seat can be handed to a player
-on another cabinet (:meth:`TournamentSession.attach_remote`), fed their moves
-(:meth:`deliver`, checked by the rules when played: a refused move is dropped and the
-player asked again), marked away or back (:meth:`set_connected`: the seat's bot plays
-while they are away), and shown only its own cards (:meth:`view_for`).  ``listeners``
-are called after every change, for a network layer to push each seat its new view.
-What remains: one cabinet (or a server) must own the game and the deck -- the others
-send moves and receive views, never the whole state; a transport with authenticated,
-ordered, idempotent messages (move ids, the hand number and history length a move
-answers, so a late or repeated move cannot land on the wrong decision); the away timer
-(seed 000: about 45 s) and reconnection; the "Next hand" vote (every player still in, or
-a timeout); remote seats in the saved state (today a resumed game rebuilds them as bots);
-each cabinet's own records of the game; and an operator view of linked cabinets.
+Every seat goes through a controller, so a computer player's seat can be handed to a
+remote player (:meth:`RemoteSeats.attach`, with the name everyone at the table sees),
+fed their moves (:meth:`RemoteSeats.deliver`, checked by the rules when played),
+marked away or back (:meth:`RemoteSeats.set_connected`: the seat's bot plays while they
+are away), handed back to the computer for good (:meth:`RemoteSeats.release`), and shown
+only its own cards (:meth:`RemoteSeats.view_for`).  The session's ``listeners`` are
+called after every change, for a network layer to push each seat its new view.
+
+Not here yet: joining from another cabinet, remote seats in the saved state (a resumed
+game rebuilds them as bots) and each remote player's own records of the game.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.holdem.actions import Action
-from engine.holdem.seats import RemoteSeat
+from engine.holdem.seats import BotSeat, RemoteSeat
 from engine.holdem.tournament import Tournament
 from engine.holdem.views import PlayerView
 
@@ -31,28 +27,43 @@ class RemoteSeats:
     """Hands seats of ``tournament`` to players elsewhere and feeds them their moves.
 
     ``human_seat()`` is the local player's seat (never handed over); ``changed()`` is
-    called after a change the screens show (a seat handed over, away or back)."""
+    called after a change the screens show (a seat handed over, away, back or released).
+    ``names`` holds the name each remote player chose (seat -> name)."""
 
     def __init__(self, tournament: Tournament, human_seat: Callable[[], int], changed: Callable[[], None]) -> None:
         self.t = tournament
         self.human_seat = human_seat
         self.changed = changed
+        self.names: dict[int, str] = {}
 
-    def attach(self, seat: int) -> RemoteSeat:
-        """Hand a computer player's seat to a player on another cabinet (its bot stays as
-        the fallback while they are away)."""
+    def attach(self, seat: int, name: str | None = None) -> RemoteSeat:
+        """Hand a computer player's seat to a remote player (its bot stays as the
+        fallback while they are away); ``name`` replaces the seat's name on every screen."""
         if seat == self.human_seat():
             raise ValueError("the local player's seat")
         ctrl = self.t.controllers[seat]
-        if isinstance(ctrl, RemoteSeat):
+        if isinstance(ctrl, RemoteSeat) and (name is None or self.names.get(seat) == name):
             return ctrl
-        bot = getattr(ctrl, "bot", None)
-        if bot is None:
-            raise ValueError(f"seat {seat} has no computer player to fall back on")
-        remote = RemoteSeat(bot)
-        self.t.controllers[seat] = remote
+        if isinstance(ctrl, RemoteSeat):
+            remote = ctrl
+        else:
+            bot = getattr(ctrl, "bot", None)
+            if bot is None:
+                raise ValueError(f"seat {seat} has no computer player to fall back on")
+            remote = RemoteSeat(bot)
+            self.t.controllers[seat] = remote
+        if name is not None:
+            self.names[seat] = name
         self.changed()
         return remote
+
+    def release(self, seat: int) -> None:
+        """The remote player left for good: the seat's computer player takes it back
+        (the seat keeps the player's name)."""
+        ctrl = self.t.controllers[seat]
+        if isinstance(ctrl, RemoteSeat):
+            self.t.controllers[seat] = BotSeat(ctrl.fallback)
+            self.changed()
 
     def deliver(self, seat: int, action: Action) -> None:
         """A remote player's move, as received (checked when its turn is played)."""
@@ -64,10 +75,29 @@ class RemoteSeats:
     def set_connected(self, seat: int, connected: bool) -> None:
         """Mark the seat's player away (its bot plays) or back."""
         ctrl = self.t.controllers[seat]
-        if isinstance(ctrl, RemoteSeat):
+        if isinstance(ctrl, RemoteSeat) and ctrl.connected != connected:
             ctrl.set_connected(connected)
             self.changed()
 
+    def is_remote(self, seat: int) -> bool:
+        return isinstance(self.t.controllers.get(seat), RemoteSeat)
+
+    def is_away(self, seat: int) -> bool:
+        """A remote seat whose player is away ("Computer playing")."""
+        ctrl = self.t.controllers.get(seat)
+        return isinstance(ctrl, RemoteSeat) and not ctrl.connected
+
+    def display_name(self, seat: int) -> str:
+        """The name every screen shows for ``seat``."""
+        return self.names.get(seat, self.t.names[seat])
+
+    def players_in(self) -> bool:
+        """Whether a remote player who is not away still has chips in the game."""
+        return any(
+            isinstance(ctrl, RemoteSeat) and ctrl.connected and seat not in self.t.places
+            for seat, ctrl in self.t.controllers.items()
+        )
+
     def view_for(self, seat: int) -> PlayerView:
-        """What to send to the cabinet playing ``seat``: its own cards only, never the deck."""
+        """What to send to the player of ``seat``: its own cards only, never the deck."""
         return self.t.view(seat)

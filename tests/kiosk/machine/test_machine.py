@@ -411,6 +411,7 @@ def _proven_rtp(monkeypatch):
     tested in tests/engine; here the controller's use of its answer is)."""
     fake = types.SimpleNamespace(cached_rtp=lambda table: {"main_total": 0.9947, "trips": 0.965})
     monkeypatch.setattr(settings, "cached_rtp", lambda table: fake.cached_rtp(table))
+    monkeypatch.setattr(settings, "proof_of", lambda table, key: fake.cached_rtp(table))
     return fake
 
 
@@ -451,6 +452,7 @@ def test_rtp_bounds_from_the_maths_module(machine, monkeypatch):
         cached_rtp=lambda table: {"main_total": 0.978, "play": 1.2, "trips": 0.75}
     )
     monkeypatch.setattr(settings, "cached_rtp", lambda table: fake.cached_rtp(table))
+    monkeypatch.setattr(settings, "proof_of", lambda table, key: fake.cached_rtp(table))
     machine.operator_login("3333")
     machine.door(True)  # configuration changes need the main door open
     with pytest.raises(

@@ -76,6 +76,7 @@ def refused(machine: Machine, command, code: str) -> NotAuthorised:
 
 def proven(monkeypatch) -> None:
     monkeypatch.setattr(settings, "cached_rtp", lambda table: {"main_total": 0.9947, "trips": 0.965})
+    monkeypatch.setattr(settings, "proof_of", lambda table, key: {"main_total": 0.9947, "trips": 0.965})
 
 
 # -- PINs ---------------------------------------------------------------------------------
