@@ -9,6 +9,7 @@ writes files: the cache is :mod:`engine.maths.cache`.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -38,12 +39,14 @@ from engine.maths.par_report import (
     main_figures,
     trips_figures,
 )
+from engine.maths.par_split import SplitFlop, evaluate_split, split_flop
 from engine.maths.par_tables import (
     FULL_DECK,
     deck_symmetry,
     flop_index,
     flop_index52,
     pair_index52,
+    pair_index_table,
 )
 from engine.uth.paytable import Paytable
 
@@ -91,19 +94,20 @@ class MainAnalysis:
 
     def option_ev(self, values: dict[str, Any]) -> list[dict[str, Fraction]]:
         """Per class: exact net EV (Antes per hand) of 4x, 3x and check."""
+        nets, unit = _net_table(values)
+        raise_counts = self.raise_counts.tolist()
+        check_counts = self.check_counts.tolist()
         out = []
         for c in range(len(self.class_names)):
-            denom = int(self.class_sizes[c]) * self.deals_per_hand
+            denom = int(self.class_sizes[c]) * self.deals_per_hand * unit
             evs = {}
             for label, cells in (
-                ("4x", {4: self.raise_counts[c]}),
-                ("3x", {3: self.raise_counts[c]}),
-                ("check", {j: self.check_counts[c, j] for j in range(3)}),
+                ("4x", {4: raise_counts[c]}),
+                ("3x", {3: raise_counts[c]}),
+                ("check", {j: check_counts[c][j] for j in range(3)}),
             ):
-                total = Fraction(0)
-                for m, cnt in cells.items():
-                    total += _net_sum(cnt, values, m)
-                evs[label] = total / denom
+                total = sum(_net_sum(cnt, nets[MULTIPLES.index(m)]) for m, cnt in cells.items())
+                evs[label] = Fraction(total, denom)
             out.append(evs)
         return out
 
@@ -135,25 +139,45 @@ class MainAnalysis:
         return ((self.flop_bits[idx >> 3] >> (7 - (idx & 7))) & 1).astype(bool)
 
 
-def _net_sum(cnt: np.ndarray, values: dict[str, Any], m: int) -> Fraction:
-    """Sum of the main bets' net return over counts ``cnt[k, o]`` played with multiple ``m``."""
-    j = MULTIPLES.index(m)
-    total = Fraction(0)
-    for k in range(N_CATEGORIES):
-        for o in range(N_OUTCOMES):
-            n = int(cnt[k, o])
-            if n:
-                ret = values["ante"][j][k][o] + values["blind"][j][k][o] + values["play"][j][k][o]
-                total += n * (ret - 2 - values["stake_play"][j][k][o])
-    return total
+def _net_table(values: dict[str, Any]) -> tuple[list[list[list[int]]], int]:
+    """The main bets' net return of every cell ``[multiple index][k][o]`` as integers over
+    one common denominator, and that denominator."""
+    nets = [
+        [
+            [
+                values["ante"][j][k][o]
+                + values["blind"][j][k][o]
+                + values["play"][j][k][o]
+                - 2
+                - values["stake_play"][j][k][o]
+                for o in range(N_OUTCOMES)
+            ]
+            for k in range(N_CATEGORIES)
+        ]
+        for j in range(N_MULTIPLES)
+    ]
+    unit = math.lcm(*(Fraction(x).denominator for a in nets for b in a for x in b))
+    return [[[int(Fraction(x) * unit) for x in b] for b in a] for a in nets], unit
+
+
+def _net_sum(cnt: list[list[int]], nets: list[list[int]]) -> int:
+    """Sum of the net returns ``nets[k][o]`` over counts ``cnt[k][o]``."""
+    return sum(
+        n * v
+        for row, vals in zip(cnt, nets, strict=True)
+        for n, v in zip(row, vals, strict=True)
+        if n
+    )
 
 
 # worker state (set in the parent before forking, or by the initializer)
 _W: dict[str, Any] = {}
 
 
-def _init_worker(deck: tuple[int, ...], params: MainParams, strategy: Any) -> None:
-    _W.update(deck=deck, params=params, strategy=strategy, sym=deck_symmetry(deck))
+def _init_worker(
+    deck: tuple[int, ...], params: MainParams, strategy: Any, split: bool = False
+) -> None:
+    _W.update(deck=deck, params=params, strategy=strategy, sym=deck_symmetry(deck), split=split)
 
 
 @dataclass
@@ -170,6 +194,7 @@ class FlopSums:
     decisions: dict[int, np.ndarray]
     digests: dict[int, int]
     dependent: set[int]
+    splits: dict[int, SplitFlop]
 
     @classmethod
     def zero(cls, n_classes: int) -> FlopSums:
@@ -179,6 +204,7 @@ class FlopSums:
             {},
             {},
             set(),
+            {},
         )
 
     def add(self, other: FlopSums) -> None:
@@ -187,6 +213,7 @@ class FlopSums:
         self.decisions.update(other.decisions)
         self.digests.update(other.digests)
         self.dependent |= other.dependent
+        self.splits.update(other.splits)
 
 
 def _run_flops(indices: Sequence[int]) -> FlopSums:
@@ -209,9 +236,24 @@ def _run_flops(indices: Sequence[int]) -> FlopSums:
         out.decisions[j] = np.packbits(res.flop_bet)
         if res.pay_dependent:
             out.dependent.add(j)
+            if _W["split"]:
+                out.splits[j] = _split_checked(flop, w, cls, acc, res.flop_bet)
         else:
             out.digests[j] = flop_digest(acc)
     return out
+
+
+def _split_checked(
+    flop: tuple[int, int, int], w: int, cls: np.ndarray, acc: np.ndarray, flop_bet: np.ndarray
+) -> SplitFlop:
+    """The split of a pay-dependent flop, checked against its whole analysis."""
+    deck, params, sym = _W["deck"], _W["params"], _W["sym"]
+    n_classes = len(sym.class_names)
+    split = split_flop(flop, deck, params, sym.card_maps, w, cls, n_classes)
+    again, bet = evaluate_split(flop, deck, params, sym.card_maps, split, w, cls, n_classes)
+    if not (np.array_equal(again + split.fixed_counts, acc) and np.array_equal(bet, flop_bet)):
+        raise AssertionError(f"the split of flop {flop} differs from its whole analysis")
+    return split
 
 
 def analyse_flops(
@@ -221,9 +263,11 @@ def analyse_flops(
     flops: Sequence[int],
     workers: int | None,
     progress: Progress | None,
+    split: bool = False,
 ) -> FlopSums:
     """Run the flop kernel over the canonical flops ``flops`` of ``deck``, in ``workers``
-    processes (default all cores); ``rules`` None for optimal play."""
+    processes (default all cores); ``rules`` None for optimal play; ``split``: also split
+    each pay-dependent flop (:func:`engine.maths.par_split.split_flop`)."""
     sym = deck_symmetry(deck)
     flop_index(len(deck) - 3)  # build before forking: the workers share it
     n_flops = len(flops)
@@ -243,7 +287,7 @@ def analyse_flops(
             progress(done, n_flops)
 
     if workers == 1:
-        _init_worker(deck, params, rules)
+        _init_worker(deck, params, rules, split)
         for ch in chunks:
             absorb(_run_flops(ch), len(ch))
     else:
@@ -251,7 +295,10 @@ def analyse_flops(
 
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
         with ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_init_worker, initargs=(deck, params, rules)
+            workers,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(deck, params, rules, split),
         ) as pool:
             futures = {pool.submit(_run_flops, ch): len(ch) for ch in chunks}
             for fut in as_completed(futures):
@@ -275,8 +322,9 @@ def analyse_main(
     ``strategy`` names the play; ``rules`` is that rule strategy, or None for optimal play
     (the pre-flop and flop decisions are then derived from the exact values).  ``deck``:
     the sorted cards in play.  ``workers`` processes (default: all cores).  ``baseline``
-    (optimal play, full deck, the table's qualifier): only its pay-dependent flops are
-    analysed, the rest is read from it.
+    (optimal play, full deck, the table's qualifier): only the pay-dependent boards of its
+    pay-dependent flops are analysed (:func:`engine.maths.par_split.evaluate_split`), the
+    rest is read from it.
     """
     params = main_params(table)
     t0 = time.perf_counter()
@@ -286,16 +334,42 @@ def analyse_main(
     else:
         if rules is not None or deck != FULL_DECK or baseline.qualify != params.qualify:
             raise ValueError("a baseline serves optimal play on the full deck, one qualifier")
-        sums = analyse_flops(deck, params, rules, baseline.dependent.tolist(), workers, progress)
-        if sums.dependent != set(baseline.dependent.tolist()):
-            raise ValueError("the baseline's pay-dependent flops are not this analysis's")
+        sums = _evaluate_splits(params, baseline, progress)
         sums.acc[0] += baseline.check_counts
         sums.cats[0] += baseline.category_counts
-        dependent = set(sums.dependent)
         for j in range(n_flops):
-            if j not in dependent:
+            if j not in sums.decisions:
                 sums.decisions[j] = baseline.flop_decisions[j]
     return _finish(table, strategy, rules, deck, sums, t0)
+
+
+def _evaluate_splits(
+    params: MainParams, baseline: ParBaseline, progress: Progress | None
+) -> FlopSums:
+    """The pay-dependent flops of ``baseline`` for ``params``: their counts beyond the
+    baseline's and their 2x decisions."""
+    sym = deck_symmetry(FULL_DECK)
+    n_classes = len(sym.class_names)
+    out = FlopSums.zero(n_classes)
+    n = len(baseline.dependent)
+    for done, (j, split) in enumerate(
+        zip(baseline.dependent.tolist(), baseline.splits, strict=True)
+    ):
+        f0, f1, f2 = (int(c) for c in sym.flops[j])
+        flop = (f0, f1, f2)
+        in_deck = np.ones(52, bool)
+        in_deck[list(flop)] = False
+        rem = np.flatnonzero(in_deck)
+        holes = rem[flop_index(49).pairs]
+        cls = sym.hand_class[pair_index52(holes[:, 0], holes[:, 1])]
+        w = int(sym.flop_weights[j])
+        acc, bet = evaluate_split(flop, FULL_DECK, params, sym.card_maps, split, w, cls, n_classes)
+        out.acc[1] += acc
+        out.decisions[j] = np.packbits(bet)
+        out.dependent.add(j)
+        if progress:
+            progress(done + 1, n)
+    return out
 
 
 def analyse_with_baseline(
@@ -307,7 +381,9 @@ def analyse_with_baseline(
     t0 = time.perf_counter()
     sym = deck_symmetry(FULL_DECK)
     n_flops = len(sym.flops)
-    sums = analyse_flops(FULL_DECK, params, None, range(n_flops), workers, progress)
+    sums = analyse_flops(FULL_DECK, params, None, range(n_flops), workers, progress, split=True)
+    dependent = sorted(sums.dependent)
+    splits = tuple(sums.splits[j] for j in dependent)
     width = len(next(iter(sums.decisions.values())))
     flop_decisions = np.zeros((n_flops, width), np.uint8)
     digests = np.zeros(n_flops, np.int64)
@@ -317,11 +393,13 @@ def analyse_with_baseline(
             digests[j] = sums.digests[j]
     baseline = ParBaseline(
         qualify=params.qualify,
-        dependent=np.array(sorted(sums.dependent), np.int64),
-        check_counts=sums.acc[0].copy(),
-        category_counts=sums.cats[0].copy(),
+        dependent=np.array(dependent, np.int64),
+        check_counts=sums.acc[0]
+        + sum((x.fixed_counts for x in splits), np.zeros_like(sums.acc[0])),
+        category_counts=sums.cats.sum(axis=0),
         flop_decisions=flop_decisions,
         digests=digests,
+        splits=splits,
     )
     return _finish(table, "optimal", None, FULL_DECK, sums, t0), baseline
 
@@ -380,17 +458,21 @@ def _flop_table(sym: Any, deck: tuple[int, ...], flop_dec: dict[int, np.ndarray]
     pairs = flop_index(m).pairs
     in_deck = np.zeros(52, bool)
     in_deck[list(deck)] = True
-    for j, bits in flop_dec.items():
-        flop = sym.flops[j]
-        mask = in_deck.copy()
-        mask[flop] = False
-        rem = np.flatnonzero(mask)
-        holes = rem[pairs]
-        dec = np.unpackbits(bits)[: len(pairs)].astype(bool)
-        cm = sym.card_maps  # (S, 52)
-        ph = pair_index52(cm[:, holes[:, 0]], cm[:, holes[:, 1]])  # (S, P)
-        fl = flop_index52(cm[:, flop])  # (S,)
-        table[(ph * N_FLOPS52 + fl[:, None]).ravel()] = np.broadcast_to(dec, ph.shape).ravel()
+    cm = sym.card_maps  # (S, 52)
+    pair_of = pair_index_table()
+    js = sorted(flop_dec)
+    for start in range(0, len(js), 64):
+        block = js[start : start + 64]
+        flops = sym.flops[block]  # (B, 3)
+        mask = np.broadcast_to(in_deck, (len(block), 52)).copy()
+        mask[np.arange(len(block))[:, None], flops] = False
+        rem = np.flatnonzero(mask.ravel()).reshape(len(block), m) % 52
+        holes = rem[:, pairs]  # (B, P, 2)
+        dec = np.unpackbits(np.array([flop_dec[j] for j in block]), axis=1)[:, : len(pairs)]
+        ph = pair_of[cm[:, holes[..., 0]] * 52 + cm[:, holes[..., 1]]]  # (S, B, P)
+        fl = flop_index52(cm[:, flops])  # (S, B)
+        idx = ph.astype(np.int64) * N_FLOPS52 + fl[..., None]
+        table[idx.ravel()] = np.broadcast_to(dec.astype(bool), idx.shape).ravel()
     return np.packbits(table)
 
 

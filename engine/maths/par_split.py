@@ -157,7 +157,7 @@ def split_flop(
     ctx = FlopContext(flop, deck, rows, weights)
     dc = dealer_counts(ctx, params.qualify)
     D = params.scale
-    dep_row = _dependent_spots(ctx, dc, params.qualify).any(axis=1)
+    dep_row: np.ndarray = np.asarray(_dependent_spots(ctx, dc, params.qualify).any(axis=1))
     gain, river_play = _gain(ctx, dc, params)
     other = np.where(dep_row[:, None], 0, gain)
     base = board_sum(other, ctx, perms)
@@ -165,7 +165,9 @@ def split_flop(
         raise AssertionError("the Blind's pays do not cancel on a board without a dependent spot")
     base //= D
     C = (2 * dc.W.astype(np.int64) + dc.T - ctx.n_dealer) * ctx.valid_i32
-    X = river_margins(ctx.strength.astype(np.int64), dc.W, dc.T, dc.NQ, params.qualify, ctx.n_dealer)
+    X = river_margins(
+        ctx.strength.astype(np.int64), dc.W, dc.T, dc.NQ, params.qualify, ctx.n_dealer
+    )
     low = np.where(dep_row[:, None], C + np.minimum(X, 0) * ctx.valid_i32, 0)
     high = np.where(dep_row[:, None], C, 0)
     bet_now = base * D + board_sum(np.where(dep_row[:, None], gain, 0), ctx, perms) > 0
@@ -181,7 +183,11 @@ def split_flop(
     fixed = np.ones(len(hand_class), bool)
     fixed[variable] = False
     fixed_counts = np.zeros((n_classes * 3, N_CELLS), np.int64)
-    np.add.at(fixed_counts, _rows_of(hand_class, sure_bet)[fixed].ravel(), cells[fixed].reshape(-1, N_CELLS))
+    np.add.at(
+        fixed_counts,
+        _rows_of(hand_class, sure_bet)[fixed].ravel(),
+        cells[fixed].reshape(-1, N_CELLS),
+    )
     return SplitFlop(
         rows=ctx.rows[dep_row].copy(),
         weights=ctx.weights[dep_row].copy(),

@@ -286,10 +286,11 @@ class TournamentSession:
         return self.act(Action.all_in())
 
     def next_hand(self) -> bool:
-        """"Next hand": deal it (or, the local player being out, play the game out)."""
+        """"Next hand": deal it (or, the local player being out and no remote player
+        still in, play the game out)."""
         if self.is_over or not self.hand_over:
             return False
-        if self.human_out:
+        if self.human_out and not self.remote.players_in():
             if not self.state.fast_forward:
                 self.state.fast_forward = True
                 self._changed()

@@ -2,8 +2,8 @@
 
 The whole baseline is rebuilt and compared in the slow set (``test_par.py``); here a
 sample of flops is run through the kernel again, for the standard table and for one whose
-Blind pays differ, and compared with the shipped file: the same pay-dependent flops,
-the same 2x decisions, the same counts (by digest).
+Blind pays differ, and compared with the shipped file: the same pay-dependent flops and
+splits, the same 2x decisions, the same counts (by digest).
 """
 
 from __future__ import annotations
@@ -56,10 +56,14 @@ def test_a_sample_of_flops_rebuilt_equals_the_baseline(shipped, table):
     dependent = shipped.dependent.tolist()
     free = [j for j in range(len(shipped.digests)) if j not in set(dependent)]
     sample = sorted(rng.choice(free, 5, replace=False).tolist() + dependent[:2])
-    sums = analyse_flops(FULL_DECK, main_params(table), None, sample, 1, None)
+    # split=True also checks each split, evaluated for this table, against the whole flop
+    sums = analyse_flops(FULL_DECK, main_params(table), None, sample, 1, None, split=True)
     assert sums.dependent == set(dependent[:2])
     for j in sample:
         if j in sums.dependent:
+            mine, theirs = sums.splits[j], shipped.splits[dependent.index(j)]
+            for name in ("rows", "weights", "fixed_bet", "variable", "delta", "cells"):
+                assert np.array_equal(getattr(mine, name), getattr(theirs, name)), (j, name)
             continue
         assert sums.digests[j] == shipped.digests[j], j
         assert np.array_equal(sums.decisions[j], shipped.flop_decisions[j]), j

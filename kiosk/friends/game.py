@@ -1,0 +1,463 @@
+"""The host's game for friends on their phones: the rules' side of the web seats.
+
+:class:`FriendsGame` wraps the cabinet's :class:`TournamentSession` (the engine's rules,
+the deck, the pacing, the computer players) and adds what remote players need: seats
+taken by name (a computer player's seat, with its chips), each connection's messages
+checked before they reach the rules, the away timer, Leave the game, the Next hand vote
+and, per connection, the messages to send (each seat only its own view, see
+:mod:`kiosk.friends.views`).
+
+It does no I/O and takes no locks: one thread owns it (the cabinet's frame loop, or
+:class:`kiosk.friends.host.FriendsHost`'s loop) and calls :meth:`connect`,
+:meth:`receive`, :meth:`disconnect` and :meth:`update`, then takes :meth:`outgoing`.
+Connections are numbered by the caller.  Chips are whole tournament points.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Literal
+
+from engine.errors import IllegalActionError
+from engine.holdem.actions import Action, ActionKind
+from engine.holdem.bots import Bot, random_personality
+from engine.holdem.config import TournamentConfig
+from engine.holdem.seats import BotSeat, RemoteSeat
+from engine.rng import RandomSource, SystemRandomSource
+from kiosk.friends import views
+from kiosk.friends.codes import NameRefused, clean_name, new_code
+from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang
+from kiosk.friends.roster import Friend, FriendsTimers, Roster
+from kiosk.friends.vote import NextHandVote
+from kiosk.tournament.session import AI_DELAYS, TournamentSession
+from kiosk.tournament.settings import TournamentSettings
+
+log = logging.getLogger("kiosk.friends")
+
+Json = dict[str, Any]
+Message = Join | Resume | Act | NextHand | Leave | SetLang
+HostPlays = Literal["screen", "bot"]
+
+
+class FriendsGame:
+    """One game that friends join from the link: in the lobby until :meth:`start`,
+    then the tournament, then its results.
+
+    ``host_plays``: ``screen`` (the cabinet's player taps; the screen calls
+    :meth:`vote_local` for Next hand) or ``bot`` (a computer player plays the cabinet's
+    seat: the demo, tests, benches).  ``clock`` gives monotonic seconds."""
+
+    def __init__(
+        self,
+        settings: TournamentSettings | TournamentConfig,
+        *,
+        human_seat: int = 0,
+        ai_speed: str | None = None,
+        code: str | None = None,
+        host_plays: HostPlays = "screen",
+        timers: FriendsTimers | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: RandomSource | None = None,
+        bot_samples: int | None = None,
+    ) -> None:
+        if isinstance(settings, TournamentSettings):
+            self.config = settings.config()
+            self.ai_speed = ai_speed or settings.ai_speed
+        else:
+            self.config = settings
+            self.ai_speed = ai_speed or "normal"
+        self.human_seat = human_seat
+        self.code = code or new_code()
+        self.timers = timers or FriendsTimers()
+        self.roster = Roster(self.timers)
+        self.clock = clock
+        self.rng = rng or SystemRandomSource()
+        self.bot_samples = bot_samples
+        self.session: TournamentSession | None = None
+        self.vote: NextHandVote | None = None
+        self.host_plays = host_plays
+        self._host_bot: Bot | None = None
+        self._host_wait = 0.0
+        self._conns: dict[int, str] = {}  # open connection -> language before a seat
+        self._out: list[tuple[int, Json]] = []
+        self._close: list[tuple[int, str]] = []
+        self._last: dict[int, str] = {}  # connection -> last state sent (JSON)
+        self._rev = 0  # bumped by every change the session does not see
+        self._published: tuple[int, int] | None = None
+        self.finished_at: float | None = None
+        self.closed = False
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    @property
+    def over(self) -> bool:
+        return self.session is not None and self.session.is_over
+
+    def friends(self) -> list[Friend]:
+        return self.roster.friends()
+
+    def free_seats(self) -> list[int]:
+        """Computer players' seats a friend may take now (still in the game)."""
+        taken = {f.seat for f in self.roster.friends()}
+        out = []
+        for seat in range(len(self.config.seats)):
+            if seat == self.human_seat or seat in taken:
+                continue
+            if self.session is not None:
+                t = self.session.t
+                if seat in t.places or not isinstance(t.controllers[seat], BotSeat | RemoteSeat):
+                    continue
+            out.append(seat)
+        return out
+
+    def name_of(self, seat: int) -> str:
+        friend = self.roster.at(seat)
+        if friend is not None:
+            return friend.name
+        return self.config.seats[seat].name
+
+    def status_of(self, seat: int, viewer: int | None = None) -> str:
+        """``you``, ``host``, ``friend``, ``away``, ``left`` or ``computer``."""
+        if seat == viewer:
+            return "you"
+        if seat == self.human_seat:
+            return "host"
+        friend = self.roster.at(seat)
+        if friend is None:
+            return "computer"
+        if friend.left:
+            return "left"
+        return "away" if friend.away else "friend"
+
+    # -- the lobby ----------------------------------------------------------------------
+    def start(self) -> TournamentSession:
+        """Deal the first hand: friends who joined sit in their seats (by name, played
+        from their phones); seats nobody took are played by the computer."""
+        if self.session is not None:
+            return self.session
+        seats = list(self.config.seats)
+        for friend in self.roster.friends():
+            seats[friend.seat] = replace(seats[friend.seat], name=friend.name, kind="remote")
+        config = replace(self.config, seats=tuple(seats))
+        session = TournamentSession.start(config, rng=self.rng, bot_samples=self.bot_samples,
+                                          human_seat=self.human_seat)
+        session.set_ai_speed(self.ai_speed)
+        self.config = config
+        self.session = session
+        for friend in self.roster.friends():
+            session.remote.attach(friend.seat, friend.name)
+            session.set_connected(friend.seat, not friend.away)
+        if self.host_plays == "bot":
+            seed = self.rng.randbelow(1 << 63)
+            name = config.seats[self.human_seat].name
+            self._host_bot = Bot("normal", random_personality(name, seed), rng=seed ^ 7,
+                                 samples=self.bot_samples)
+        log.info("friends game %s started: %d friend(s)", self.code, len(self.roster.friends()))
+        self._rev += 1
+        return session
+
+    # -- connections --------------------------------------------------------------------
+    def connect(self, conn: int) -> None:
+        self._conns[conn] = "en"
+        self._send(conn, {"type": "hello", "code": self.code, "started": self.started,
+                          "free": len(self.free_seats()), "over": self.over})
+
+    def disconnect(self, conn: int) -> None:
+        self._conns.pop(conn, None)
+        self._last.pop(conn, None)
+        friend = self.roster.drop(conn, self.clock())
+        if friend is not None:
+            log.info("friends game %s: %s (seat %d) disconnected", self.code, friend.name, friend.seat)
+            self._rev += 1
+
+    def receive(self, conn: int, message: Message) -> None:
+        """One decoded message from ``conn``; a refusal goes to ``conn`` only, with the
+        table as it is (the player is asked again)."""
+        try:
+            if isinstance(message, Join):
+                self._join(conn, message)
+            elif isinstance(message, Resume):
+                self._resume(conn, message)
+            elif isinstance(message, SetLang):
+                self._conns[conn] = message.lang
+                friend = self.roster.of(conn)
+                if friend is not None:
+                    friend.lang = message.lang
+            else:
+                friend = self._seated(conn)
+                if isinstance(message, Act):
+                    self._act(friend, message)
+                elif isinstance(message, NextHand):
+                    self._next(friend.seat, message.hand)
+                elif isinstance(message, Leave):
+                    self._leave(friend)
+        except Refusal as exc:
+            self.refuse(conn, exc)
+
+    def refuse(self, conn: int, exc: Refusal) -> None:
+        """Tell ``conn`` (only) why, log it, and send the table again."""
+        friend = self.roster.of(conn)
+        who = f"{friend.name} (seat {friend.seat})" if friend is not None else f"connection {conn}"
+        log.warning("friends game %s: %s refused: %s", self.code, who, exc)
+        self._send(conn, {"type": "refused", "code": exc.code, "detail": exc.detail})
+        self._last.pop(conn, None)
+
+    def _seated(self, conn: int) -> Friend:
+        friend = self.roster.of(conn)
+        if friend is None:
+            raise Refusal("seat.none", "take a seat first")
+        return friend
+
+    def _join(self, conn: int, msg: Join) -> None:
+        if self.over:
+            raise Refusal("game.over", "this game has ended")
+        try:
+            name = clean_name(msg.name)
+        except NameRefused as exc:
+            raise Refusal(exc.reason, exc.detail) from None
+        friend = self.roster.take(conn, name, msg.lang, self.free_seats(), msg.seat)
+        log.info("friends game %s: %s takes seat %d", self.code, name, friend.seat)
+        if self.session is not None:
+            self.session.remote.attach(friend.seat, name)
+            self.session.set_connected(friend.seat, True)
+        self._welcome(conn, friend)
+
+    def _resume(self, conn: int, msg: Resume) -> None:
+        friend = self.roster.resume(conn, msg.token)
+        friend.away = False
+        if self.session is not None:
+            self.session.set_connected(friend.seat, True)
+        log.info("friends game %s: %s back in seat %d", self.code, friend.name, friend.seat)
+        self._welcome(conn, friend)
+
+    def _welcome(self, conn: int, friend: Friend) -> None:
+        self._rev += 1
+        self._send(conn, {"type": "welcome", "seat": friend.seat, "name": friend.name,
+                          "token": friend.token, "code": self.code})
+
+    def _leave(self, friend: Friend) -> None:
+        conns = self.roster.leave(friend)
+        if self.session is not None:
+            self.session.remote.release(friend.seat)
+        if self.vote is not None:
+            self.vote.voters = self.vote.voters - {friend.seat}
+        log.info("friends game %s: %s left seat %d for good", self.code, friend.name, friend.seat)
+        for conn in conns:
+            self._send(conn, {"type": "closed", "reason": "left"})
+            self._close.append((conn, "left the game"))
+            self._last.pop(conn, None)
+        self._rev += 1
+
+    # -- moves --------------------------------------------------------------------------
+    def _act(self, friend: Friend, msg: Act) -> None:
+        s = self.session
+        if s is None:
+            raise Refusal("move.lobby", "the game has not started yet")
+        t = s.t
+        if t.hand is None or s.hand_over or msg.hand != t.hand_number:
+            raise Refusal("move.stale", "that hand is over")
+        if t.to_act != friend.seat:
+            raise Refusal("move.turn", "it is not your turn")
+        if msg.seq != len(t.hand.history):
+            raise Refusal("move.stale", "the table has moved on: look again")
+        if friend.away:
+            raise Refusal("move.away", "the computer is playing your seat: open the link again")
+        action = _action(msg)
+        try:
+            t.hand.verify_action(action, friend.seat)
+        except IllegalActionError as exc:
+            raise Refusal("move.illegal", exc.reason) from None
+        s.deliver(friend.seat, action)
+        s.update(0.0)  # the seat's controller plays it now
+
+    def vote_local(self) -> bool:
+        """The cabinet player tapped Next hand; False when there is no vote."""
+        return self._next(self.human_seat, None)
+
+    def _next(self, seat: int, hand: int | None) -> bool:
+        vote = self.vote
+        if vote is None or (hand is not None and hand != vote.hand):
+            if seat == self.human_seat:
+                return False
+            raise Refusal("next.stale", "that hand is not the one on the table")
+        counted = vote.cast(seat)
+        self._rev += 1
+        self._decide_vote()
+        return counted
+
+    def _voters(self) -> frozenset[int]:
+        s = self.session
+        assert s is not None
+        places = s.t.places
+        out = {f.seat for f in self.roster.friends() if not f.left and not f.away and f.connected
+               and f.seat not in places}
+        if self.host_plays == "screen" and self.human_seat not in places:
+            out.add(self.human_seat)
+        return frozenset(out)
+
+    def _decide_vote(self) -> None:
+        s, vote = self.session, self.vote
+        if s is None or vote is None or not vote.decided(self.clock(), self.timers.next_hand_s):
+            return
+        self.vote = None
+        self._rev += 1
+        s.next_hand()
+
+    # -- time ---------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        """Advance ``dt`` seconds: away timers, the cabinet's computer player (``bot``),
+        the session (computer players, pacing), the Next hand vote, the end of the game."""
+        now = self.clock()
+        for friend in self.roster.due_away(now):
+            friend.away = True
+            log.info("friends game %s: %s away, the computer plays seat %d", self.code, friend.name,
+                     friend.seat)
+            if self.session is not None:
+                self.session.set_connected(friend.seat, False)
+            self._rev += 1
+        s = self.session
+        if s is None:
+            return
+        self._play_host(dt)
+        s.update(dt)
+        if s.hand_over and not s.is_over:
+            if self.vote is None or self.vote.hand != s.t.hand_number:
+                self.vote = NextHandVote(s.t.hand_number, now, self._voters())
+                if self.host_plays == "bot":
+                    self.vote.cast(self.human_seat)
+                self._rev += 1
+            self._decide_vote()
+        if s.is_over and self.finished_at is None:
+            self.finished_at = now
+            log.info("friends game %s over: %s is the champion", self.code,
+                     self.name_of(s.t.champion if s.t.champion is not None else 0))
+            self._rev += 1
+
+    def _play_host(self, dt: float) -> None:
+        s = self.session
+        if self._host_bot is None or s is None or not s.my_turn:
+            self._host_wait = 0.0
+            return
+        self._host_wait += dt
+        if self._host_wait < AI_DELAYS[s.ai_speed]:
+            return
+        view = s.view()
+        if view is not None:
+            s.act(self._host_bot.decide(view))
+        self._host_wait = 0.0
+
+    @property
+    def finished(self) -> bool:
+        """The game is over and its results have stayed up for ``finish_s``."""
+        return self.finished_at is not None and self.clock() - self.finished_at >= self.timers.finish_s
+
+    # -- what to send -------------------------------------------------------------------
+    def outgoing(self) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+        """``(messages, closes)`` since the last call: JSON texts per connection, and
+        connections to close with a reason.  Each seat's table is sent when it changed."""
+        self._publish()
+        out = [(conn, json.dumps(msg, separators=(",", ":"))) for conn, msg in self._out]
+        closes, self._out, self._close = self._close, [], []
+        return out, closes
+
+    def _send(self, conn: int, msg: Json) -> None:
+        self._out.append((conn, msg))
+
+    def _publish(self) -> None:
+        s = self.session
+        key = (s.version if s is not None else -1, self._rev)
+        if key == self._published and not any(c not in self._last for c in self._conns):
+            return
+        self._published = key
+        for conn in list(self._conns):
+            msg = self.message_for(conn)
+            if msg is None:
+                continue
+            text = json.dumps(msg, sort_keys=True)
+            if self._last.get(conn) != text:
+                self._last[conn] = text
+                self._send(conn, msg)
+
+    def message_for(self, conn: int) -> Json | None:
+        """The table as ``conn``'s seat may see it (``None`` before it has a seat)."""
+        friend = self.roster.of(conn)
+        if friend is None:
+            return None
+        s = self.session
+        if s is None:
+            return self._lobby(friend)
+        if s.is_over:
+            return self._results(friend.seat)
+        return self.table_for(friend.seat)
+
+    def table_for(self, seat: int) -> Json:
+        """The ``state`` message for ``seat``, made from its own view only."""
+        s = self.session
+        assert s is not None
+        t = s.t
+        view = s.view_for(seat)
+        result = None
+        if s.hand_over and t.last_result is not None:
+            result = views.result_of(view, t.last_result.won)
+        vote = None
+        if self.vote is not None:
+            vote = views.vote_of(self.vote.waiting(), seat in self.vote.voted, seat in self.vote.voters,
+                                 self.vote.seconds_left(self.clock(), self.timers.next_hand_s))
+        hand = t.hand
+        return views.table_message(
+            view,
+            hand=t.hand_number,
+            seq=len(hand.history) if hand is not None else 0,
+            names=[self.name_of(i) for i in range(t.n_seats)],
+            status=lambda i: self.status_of(i, seat),
+            stacks=t.stacks_now,
+            places=dict(t.places),
+            result=result,
+            blinds_in=t.hands_to_next_level,
+            vote=vote,
+        )
+
+    def _lobby(self, friend: Friend) -> Json:
+        return {
+            "type": "state",
+            "phase": "lobby",
+            "you": friend.seat,
+            "code": self.code,
+            "seats": [{"seat": i, "name": self.name_of(i), "status": self.status_of(i, friend.seat),
+                       "chips": self.config.starting_chips} for i in range(len(self.config.seats))],
+        }
+
+    def _results(self, seat: int) -> Json:
+        s = self.session
+        assert s is not None
+        t = s.t
+        standings = [{"seat": i, "name": self.name_of(i), "place": place, "status": self.status_of(i, seat)}
+                     for i, place in sorted(t.places.items(), key=lambda kv: kv[1])]
+        return {
+            "type": "state",
+            "phase": "over",
+            "you": seat,
+            "code": self.code,
+            "table": t.config.table,
+            "hands": t.hand_number,
+            "standings": standings,
+            "summary": views.summary_of(t.summary(seat, duration_s=s.state.play_time_s)),
+        }
+
+
+def _action(msg: Act) -> Action:
+    kind = ActionKind(msg.action)
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        if msg.amount is None:
+            raise Refusal("move.amount", f"{kind.value} needs an amount")
+        return Action(kind, msg.amount)
+    if msg.amount is not None:
+        raise Refusal("move.amount", f"{kind.value} takes no amount")
+    return Action(kind)
