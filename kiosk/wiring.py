@@ -5,10 +5,18 @@
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
 window closes, and tears everything down in the reverse order, whatever happened.
+
+It first says which SDL video driver it got, and refuses the drivers that show nothing
+(:data:`HEADLESS_DRIVERS`: SDL falls back to ``offscreen`` when there is no display)
+unless they are asked for: ``ScreenOptions(headless=True)`` or ``UTH_HEADLESS=1`` in the
+environment (tests and benchmarks).
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
 from dataclasses import dataclass
 
 import pygame
@@ -21,6 +29,15 @@ from kiosk.tournament.context import TournamentContext
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoSimulators
 
+log = logging.getLogger(__name__)
+
+#: SDL video drivers that draw into memory only: a cabinet on one shows a black screen.
+HEADLESS_DRIVERS = frozenset({"offscreen", "dummy"})
+#: The environment variable that asks for a headless driver on purpose.
+HEADLESS_ENV = "UTH_HEADLESS"
+#: The exit code when the screens cannot be shown.
+NO_DISPLAY = 3
+
 
 @dataclass(frozen=True)
 class ScreenOptions:
@@ -32,12 +49,36 @@ class ScreenOptions:
     sound: bool = True
     demo_keys: bool = True  # the demo keys work when the devices are simulated
     seed: int | None = None
+    headless: bool = False  # run on an invisible SDL driver on purpose (also $UTH_HEADLESS=1)
+
+
+def video_driver(options: ScreenOptions) -> str | None:
+    """Start SDL's video and return the driver it picked, or ``None`` (with the reason
+    on stderr) when it picked one that shows nothing and headless was not asked for."""
+    try:
+        pygame.display.init()
+    except pygame.error as exc:
+        print(f"error: no video driver: {exc}", file=sys.stderr)
+        return None
+    driver = pygame.display.get_driver()
+    asked = options.headless or os.environ.get(HEADLESS_ENV, "") == "1"
+    log.info("video driver: %s", driver)
+    if driver in HEADLESS_DRIVERS and not asked:
+        print(f"error: SDL picked the {driver!r} video driver, which shows nothing (no display?). "
+              f"Set DISPLAY or WAYLAND_DISPLAY, or SDL_VIDEODRIVER (e.g. kmsdrm); "
+              f"to run headless on purpose set {HEADLESS_ENV}=1.", file=sys.stderr)
+        pygame.display.quit()
+        return None
+    return driver
 
 
 def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
                 max_frames: int | None = None) -> int:
     """Build the cabinet, run its screens (``max_frames`` ``None``: until the window
-    closes), tear it down; returns the exit code."""
+    closes), tear it down; returns the exit code (:data:`NO_DISPLAY` when there is no
+    display to show them on)."""
+    if video_driver(options) is None:
+        return NO_DISPLAY
     config.db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
     devices = CabinetDevices(config)

@@ -13,7 +13,8 @@ The folder is ``$UTH_PAR_CACHE``, else ``$XDG_CACHE_HOME/uth/par``, else
   :mod:`engine.maths.par_baseline`; the qualifier "pair"'s ships with the package and
   is read from there first), keyed by the dealer qualifier;
 * the river bases of the optimal strategy (``river-*.npz``, see
-  :mod:`engine.maths.river_table`), keyed by the dealer qualifier and :data:`RIVER_VERSION`.
+  :mod:`engine.maths.river_table`; the qualifier "pair"'s ships with the package and is
+  read from there first), keyed by the dealer qualifier and :data:`RIVER_VERSION`.
 
 Files are written to a temporary name and renamed, so a reader never sees half a file;
 a file that cannot be read is treated as absent, one that cannot be written is skipped
@@ -252,8 +253,16 @@ def river_path(qualify: int, directory: Path) -> Path:
 
 
 def load_river_base(qualify: int, cache: str | Path | None = None) -> RiverBase | None:
-    """The cached river base of ``qualify``, or None if absent, unreadable or partial."""
-    path = river_path(qualify, cache_dir(cache))
+    """The river base of ``qualify``: the shipped file (qualifier "pair"), else the cached
+    one, else None (also if unreadable or partial)."""
+    for directory in (DATA_DIR, cache_dir(cache)):
+        base = _read_river_base(river_path(qualify, directory), qualify)
+        if base is not None:
+            return base
+    return None
+
+
+def _read_river_base(path: Path, qualify: int) -> RiverBase | None:
     if not path.exists():
         return None
     try:
@@ -280,6 +289,14 @@ def save_river_base(base: RiverBase, cache: str | Path | None = None) -> None:
     if not base.whole:
         raise ValueError("only a river base of every board class is cached")
     path = river_path(base.qualify, cache_dir(cache))
+    try:
+        _write_atomically(path, river_base_bytes(base))
+    except OSError as exc:
+        print(f"warning: could not cache the river base in {path}: {exc}", file=sys.stderr)
+
+
+def river_base_bytes(base: RiverBase) -> bytes:
+    """The file of a river base, compressed."""
     buffer = io.BytesIO()
     np.savez_compressed(
         buffer,
@@ -293,20 +310,23 @@ def save_river_base(base: RiverBase, cache: str | Path | None = None) -> None:
         dep_x=base.dep_x,
         dep_w=base.dep_w,
     )
-    try:
-        _write_atomically(path, buffer.getvalue())
-    except OSError as exc:
-        print(f"warning: could not cache the river base in {path}: {exc}", file=sys.stderr)
+    return buffer.getvalue()
 
 
 # -- baselines of the optimal analysis ---------------------------------------------------------
 
 
-def load_par_baseline(qualify: int, cache: str | Path | None = None) -> ParBaseline | None:
+def load_par_baseline(
+    qualify: int, cache: str | Path | None = None, *, cached: bool = True
+) -> ParBaseline | None:
     """The baseline of the dealer qualifier ``qualify`` (a strength floor): the shipped
-    file, else the cached one, else None (also for a file of the wrong shape)."""
+    file, else (if ``cached``) the cached one, else None (also for a file of the wrong
+    shape)."""
     sym = deck_symmetry(FULL_DECK)
-    for path in (DATA_DIR / baseline_name(qualify), cache_dir(cache) / baseline_name(qualify)):
+    paths = [DATA_DIR / baseline_name(qualify)]
+    if cached:
+        paths.append(cache_dir(cache) / baseline_name(qualify))
+    for path in paths:
         if not path.exists():
             continue
         try:

@@ -132,7 +132,7 @@ def main_analysis(
     rules = None if strategy == "optimal" else rule_strategy(strategy)
     if rules is None and deck == FULL_DECK:
         qualify = main_params(table).qualify
-        baseline = load_par_baseline(qualify, cache) if use_cache else None
+        baseline = load_par_baseline(qualify, cache, cached=use_cache)
         if baseline is None:
             analysis, baseline = analyse_with_baseline(table, workers=workers, progress=progress)
             if use_cache:

@@ -4,7 +4,8 @@ Why ``websockets`` alone: it is already the table link's transport, answers plai
 through ``process_request`` (enough for one page and three assets), caps frame sizes
 before buffering, and pings for liveness; no second server library is needed.
 
-Routes: ``GET /`` and ``GET /g/CODE`` (the page), ``GET /assets/NAME`` (its assets),
+Routes: ``GET /`` and ``GET /g/CODE`` (the page), ``GET /assets/NAME`` (its assets;
+``/favicon.ico`` is its icon),
 ``GET /g/CODE/ws`` (the socket); anything else is 404, a wrong code 404, a full
 server 503.  Per connection: frames over :data:`MAX_FRAME_BYTES` close it (1009); more
 than ``rate_per_s`` frames a second close it (1008); a connection that takes no seat
@@ -139,6 +140,7 @@ class FriendsServer:
             max_size=MAX_FRAME_BYTES,
             max_queue=16,
             open_timeout=5.0,
+            close_timeout=1.0,
             ping_interval=self.limits.ping_s,
             ping_timeout=self.limits.ping_s,
             compression=None,
@@ -199,6 +201,8 @@ class FriendsServer:
             asset = self.assets.files.get(path[len("/assets/"):])
             if asset is not None:
                 return _file(asset.body, asset.content_type)
+        if path == "/favicon.ico":
+            return _file(self.assets.files["icon.svg"].body, "image/svg+xml")
         if path.startswith("/g/"):
             self._refuse("http.code", peer, path[:40])
             return _text(404, "No game has this code.")

@@ -17,7 +17,6 @@ from typing import Any
 from engine.cards import card_name
 from engine.hands.categories import hand_class
 from engine.hands.evaluator import evaluate
-from engine.holdem.pots import pot_levels
 from engine.holdem.records import (
     BetMade,
     BlindPosted,
@@ -96,11 +95,21 @@ def legal_of(la: LegalActions) -> Json:
 
 
 def pots_of(view: PlayerView) -> list[int]:
-    """Chips in the middle (this round's bets excluded): the main pot, then side pots."""
-    middle = [c - b for c, b in zip(view.committed, view.bets, strict=True)]
-    n = len(middle)
-    order = [(view.button + i) % n for i in range(1, n + 1)]
-    return [p.amount for p in pot_levels(middle, [s for s in order if view.in_hand[s]])]
+    """Every chip put in this hand (this round's bets included): the main pot, then a
+    side pot above each all-in player's level."""
+    live = [s for s in range(len(view.committed)) if view.in_hand[s]]
+    caps = sorted({view.committed[s] for s in live if view.all_in[s]})
+    out: list[int] = []
+    prev = 0
+    for cap in caps:
+        amount = sum(min(c, cap) - min(c, prev) for c in view.committed)
+        if amount > 0:
+            out.append(amount)
+        prev = cap
+    rest = sum(c - min(c, prev) for c in view.committed)
+    if rest > 0 or not out:
+        out.append(rest)
+    return out
 
 
 def table_message(

@@ -32,9 +32,9 @@ from kiosk.ui.prefs import Preferences
 from kiosk.ui.scenes.attract import AttractScene
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.cashout import CashoutScene
-from kiosk.ui.scenes.chrome import TiltOverlay
+from kiosk.ui.scenes.chrome import RamClearNotice, TiltOverlay
 from kiosk.ui.scenes.help import HelpScene
-from kiosk.ui.scenes.operator import OperatorScene
+from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.scenes.paytable import PaytableScene
 from kiosk.ui.scenes.recall import RecallScene
 from kiosk.ui.scenes.settings import SettingsScene
@@ -61,6 +61,11 @@ CORNER_WINDOW = 6.0
 #: The corner squares (design units) belong to the hidden sequence: touches there never
 #: reach the scene, so the sequence cannot press a button on its way.
 CORNER_SIZE = 40
+#: The cabinet's switches (the operator key switch, the main door): they act over every
+#: dialog and overlay.
+SWITCHES = frozenset({"operator_key", "door"})
+#: Demo stand-ins for money going in (a bill, the last printed ticket).
+MONEY_IN = frozenset({"bill", "ticket"})
 
 #: Every screen of the cabinet.  ``attract`` -> ``table`` (bets, decisions, results) with
 #: ``paytable``, ``help``, ``recall`` and ``settings`` a touch away; ``cashout`` while a
@@ -139,6 +144,7 @@ class App:
         self.previous = start
         self.scene.enter()
         self.tilt_overlay = TiltOverlay(self)
+        self.notice = RamClearNotice(self)
 
     # -- kit shared by scenes ---------------------------------------------------------
     @property
@@ -165,39 +171,55 @@ class App:
 
     # -- input ------------------------------------------------------------------------
     def feed(self, event: InputEvent) -> None:
-        """Dispatch one input event: global keys first, then the current scene."""
+        """Dispatch one input event (a touch, a key, a button of the cabinet).
+
+        A dialog is modal: while the RAM-clear notice or a scene's dialog
+        (:meth:`Scene.modal`) shows, or a tilt suspends play on a player screen, nothing
+        behind it acts; only the cabinet's key switch and door switch (:data:`SWITCHES`)
+        still work, and the dialog's own controls.  Otherwise global keys come first, then
+        the current scene."""
         self.last_input = self.now
         if isinstance(event, Quit):
             self.running = False
             return
-        if isinstance(event, Touch):
-            seq = self._corner_sequence(event.pos) if self.demo_mode else None
+        command = event.command if isinstance(event, Key) else event if isinstance(event, Command) else None
+        if isinstance(event, Key) and not self.demo_mode and command and command.name in DEMO_ONLY_COMMANDS:
+            return  # the keyboard stands in for the key and door switches in demo mode only
+        player = self.scene.player
+        if isinstance(event, Touch) and player and self.model.snap.door_open:
+            self.go("operator", via="door")  # the attendant's screen, behind the door
+            return
+        dialog = (player and self.notice.showing) or self.scene.modal()
+        if isinstance(event, Touch) and self.demo_mode and not dialog:
+            seq = self._corner_sequence(event.pos)
             if seq is not None:
                 if seq:
                     self.go("operator", via="corners")
                 return
-            if self.scene.player and self.model.snap.door_open:
-                self.go("operator", via="door")  # the attendant's screen, behind the door
-                return
+        if dialog or self._player_blocked():
+            if command is not None and command.name in SWITCHES:
+                self._global(command)
+            elif self._player_blocked():
+                pass  # play is suspended: the tilt overlay takes everything
+            elif player and self.notice.showing:
+                self.notice.handle(event)
+            else:
+                self.scene.handle(event)
+            return
         if isinstance(event, Key):
-            if not self.demo_mode and event.command and event.command.name in DEMO_ONLY_COMMANDS:
-                return  # the keyboard stands in for the key and door switches in demo mode only
-            if self._player_blocked():
-                if event.command and event.command.name in ("operator_key", "door"):
-                    self._global(event.command)
-                return
             if self.scene.handle(event):
                 return
-            if event.command is not None:
-                event = event.command
-            else:
+            if command is None:
                 return
-        if isinstance(event, Command) and event.name in ("operator_key", "door", "bill", "ticket"):
+            event = command
+        if isinstance(event, Command) and event.name in SWITCHES:
             self._global(event)
             return
-        if self._player_blocked():
+        if isinstance(event, Command) and event.name in MONEY_IN:
+            if player:  # a demo bill or ticket goes in on the player's screens only
+                self._global(event)
             return
-        if isinstance(event, Command) and event.name == "language" and self.scene.player:
+        if isinstance(event, Command) and event.name == "language" and player:
             if not self.scene.handle(event):
                 i18n.set_language(i18n.next_language())
             return
@@ -253,6 +275,10 @@ class App:
             self.dirty = self.scene.dirty
             if self.scene.player and self.tilted:
                 self.tilt_overlay.draw(self.screen)
+                self.scene.invalidate()
+                self.dirty = None
+            elif self.scene.player and self.notice.showing:
+                self.notice.draw(self.screen)
                 self.scene.invalidate()
                 self.dirty = None
 

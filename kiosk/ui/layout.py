@@ -8,6 +8,9 @@ Touch targets: a finger needs about 10 mm.  The smallest screen we support is a 
 800x480 panel, about 133 pixels per inch, where the design scale is 0.625, so 10 mm is
 52.4 px there and every touch target is at least :data:`MIN_TOUCH` = 86 design units
 (53.75 px).  Larger screens only make targets larger.
+
+Text: a label fitted to its box never shrinks below :data:`MIN_TEXT` = 16 design units
+(10 px on the 7" panel, where a capital letter is then about 1.4 mm tall).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ ASSUMED_DPI = 133
 MIN_TOUCH_MM = 10.0
 #: Smallest touch target edge in design units (86 x 0.625 = 53.75 px >= 52.4 px at 133 dpi).
 MIN_TOUCH = 86
+#: Smallest size a fitted label shrinks to, design units (10 px at 800x480).
+MIN_TEXT = 16
 
 
 def parse_size(text: str) -> tuple[int, int]:

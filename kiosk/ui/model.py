@@ -5,6 +5,11 @@ snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A 
 command (:class:`kiosk.machine.errors.MachineError`) becomes a :class:`Note` in the player's
 language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
 the controller's own ``reason`` (English, for operators and logs) is kept beside it.
+
+The model also notices what ends a player's session on the table (:attr:`Model.felt_epoch`
+counts them: a cash-out, a ticket redeemed, a paytable change, a RAM clear), so the table
+does not go on showing the previous player's hand, and keeps the credits a RAM clear
+removed (:attr:`Model.ram_cleared`) until the player screen has said so.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import describe
+
+
+#: Recorded events that end the session on show: the felt is cleared after them.
+SESSION_EVENTS = ("ticket_in", "ram_clear")
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,19 @@ class Model:
         self.snap = machine.snapshot()
         self.note: Note | None = None
         self.version = 0  # bumps on every new snapshot
+        #: Bumps when the table must be cleared (cash-out, ticket in, paytable change, RAM clear).
+        self.felt_epoch = 0
+        #: Cents of credits the last RAM clear removed, until the player screen has shown it
+        #: (:meth:`acknowledge_ram_clear`); 0 for none.
+        self.ram_cleared = 0
+        self._seen_event = self._last_event_id()
         self._unsubscribe: Callable[[], None] | None = machine.subscribe(self._changed)
+
+    @property
+    def demo(self) -> bool:
+        """The cabinet runs in demo mode (its configuration's ``demo``): the screens say
+        DEMO and show keyboard hints; a production cabinet shows neither."""
+        return bool(self.machine.config.demo)
 
     # -- snapshots ----------------------------------------------------------------
     def _changed(self, snap: MachineSnapshot) -> None:
@@ -62,9 +83,34 @@ class Model:
             self._dirty, self._pending = False, None
         if not dirty and not force:
             return False
+        old = self.snap
         self.snap = self.machine.snapshot() if force or pending is None else pending
         self.version += 1
+        self._watch(old, self.snap)
         return True
+
+    def _last_event_id(self) -> int:
+        events = self.machine.ledger_events(SESSION_EVENTS, last=1)
+        return events[-1].id if events else 0
+
+    def _watch(self, old: MachineSnapshot, new: MachineSnapshot) -> None:
+        """Bump :attr:`felt_epoch` when ``new`` ends the session ``old`` showed."""
+        if (new.cashout is not None and old.cashout is None) or new.paytable.sha256 != old.paytable.sha256:
+            self.felt_epoch += 1
+        if new.credits == old.credits:
+            return
+        fresh = [e for e in self.machine.ledger_events(SESSION_EVENTS, last=4) if e.id > self._seen_event]
+        if not fresh:
+            return
+        self._seen_event = fresh[-1].id
+        self.felt_epoch += 1
+        for e in fresh:
+            if e.kind == "ram_clear" and e.amount > 0:
+                self.ram_cleared = e.amount
+
+    def acknowledge_ram_clear(self) -> None:
+        """The player screen has shown what the RAM clear removed."""
+        self.ram_cleared = 0
 
     # -- commands -------------------------------------------------------------------
     def send(self, command: Command) -> Any:

@@ -10,21 +10,26 @@ Fonts live in ``assets/fonts`` (Noto, SIL Open Font License; see ``assets/fonts/
   catalogues use, for Japanese.
 
 Rendering text is the slowest thing a frame can do, so every surface is cached by
-(text, size, colour, weight, language) and drawn again by blitting.  Wrapping is cached
-too.  Thai has no spaces between words: lines break at spaces (clause boundaries),
-then at grapheme clusters; Japanese breaks between characters except before closing
-and after opening punctuation.
+(text, size, colour, weight, language) and drawn again by blitting; the cache is bounded
+by the bytes of its pixels (:class:`kiosk.ui.surfcache.SurfaceCache`).  Lines break
+between words, and between phrases in Japanese and Thai (:mod:`kiosk.ui.linebreak`).
+
+:meth:`TextCache.fit` lays a text into a box: one line at the asked size, else one line
+shrunk a little, else up to ``max_lines`` lines, else smaller, never below a floor; the
+:class:`TextFit` it returns says whether the text fits the box at all.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import OrderedDict
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
 
 from kiosk.ui import i18n
+from kiosk.ui.linebreak import ZWSP, break_units, grapheme_cuts, is_mark, thai_clusters
+from kiosk.ui.surfcache import SurfaceCache
 
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 FONT_DIR = ASSETS / "fonts"
@@ -33,20 +38,14 @@ FONT_FILES: dict[str, dict[bool, Path]] = {
     "jp": {False: FONT_DIR / "NotoSansJPUTH-Regular.otf", True: FONT_DIR / "NotoSansJPUTH-Bold.otf"},
 }
 FAMILY_FOR_LANG = {"en": "latin", "fr": "latin", "th": "latin", "ja": "jp"}
-ZWSP = "\u200b"
+__all__ = ["FAMILY_FOR_LANG", "FONT_FILES", "ZWSP", "Fonts", "TextCache", "TextFit", "thai_clusters"]
 
-_NO_BREAK_BEFORE = set("、。，．・：；？！ー）」』】〕〉》’”)]}!?,.:;%…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
-_NO_BREAK_AFTER = set("（「『【〔〈《‘“([{$¥€£฿")
-_THAI_LEADING = set("เแโใไ")
-
-
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Mn", "Mc", "Me")
-
-
-def _cjk(ch: str) -> bool:
-    o = ord(ch)
-    return 0x3000 <= o <= 0x9FFF or 0xFF00 <= o <= 0xFFEF
+#: Rendered text kept, bytes of pixels (about 300 labels of 400x50 at 1920x1080).
+TEXT_CACHE_BYTES = 24 * 1024 * 1024
+#: A line of text is spaced this many times its font height.
+LINE_STEP = 0.9
+#: Shrinking one line below this share of the asked size is worse than wrapping it.
+SHRINK_BEFORE_WRAP = 0.8
 
 
 class Fonts:
@@ -81,7 +80,7 @@ class Fonts:
             if ok is None:
                 if probe is None:
                     probe = self.get(family, 16)
-                if ch.isspace() or _is_mark(ch) or ch == ZWSP:
+                if ch.isspace() or is_mark(ch) or ch == ZWSP:
                     ok = True
                 else:
                     ok = self._has_glyph(family, probe, ch)
@@ -114,15 +113,34 @@ class Fonts:
         return other if self.covers(other, text) else family
 
 
-class TextCache:
-    """Rendered text surfaces, least recently used dropped past ``limit``."""
+@dataclass(frozen=True)
+class TextFit:
+    """How a text is laid into a box of ``box`` pixels (height ``None``: one line's worth).
 
-    def __init__(self, fonts: Fonts | None = None, limit: int = 3000) -> None:
+    ``px`` is the font size chosen and ``lines`` the lines at that size; ``width`` is the
+    widest line and ``height`` the block's height (``line_step`` apart, the last line at
+    full font height), in pixels.  ``fits`` is False when even ``floor`` px, wrapped into
+    ``max_lines`` lines, overflows the box: the caller's box is too small for the text."""
+
+    text: str
+    px: int
+    lines: tuple[str, ...]
+    width: int
+    height: int
+    line_step: int
+    box: tuple[int, int | None]
+    fits: bool
+
+
+class TextCache:
+    """Rendered text surfaces, least recently used dropped past ``limit_bytes`` of pixels."""
+
+    def __init__(self, fonts: Fonts | None = None, limit_bytes: int = TEXT_CACHE_BYTES) -> None:
         self.fonts = fonts or Fonts()
-        self.limit = limit
-        self._cache: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self.surfaces = SurfaceCache(limit_bytes, "text")
         self._wraps: OrderedDict[tuple, list[str]] = OrderedDict()
-        self._fits_cache: dict[tuple, int] = {}
+        self._fits: OrderedDict[tuple, TextFit] = OrderedDict()
+        self._fit_px: OrderedDict[tuple, int] = OrderedDict()
         self.renders = 0  # how many surfaces were actually rendered (for the benchmark)
 
     def font(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> pygame.font.Font:
@@ -134,9 +152,8 @@ class TextCache:
                lang: str | None = None) -> pygame.Surface:
         lang = lang or i18n.language()
         key = (text, px, colour, bold, lang)
-        surf = self._cache.get(key)
+        surf = self.surfaces.get(key)
         if surf is not None:
-            self._cache.move_to_end(key)
             return surf
         clean = text.replace(ZWSP, "")
         font = self.font(clean, px, bold, lang)
@@ -144,105 +161,142 @@ class TextCache:
         if pygame.display.get_surface() is not None:
             surf = surf.convert_alpha()  # the display's pixel format: blits without conversion
         self.renders += 1
-        self._cache[key] = surf
-        if len(self._cache) > self.limit:
-            self._cache.popitem(last=False)
-        return surf
+        return self.surfaces.put(key, surf)
 
     def size(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> tuple[int, int]:
         clean = text.replace(ZWSP, "")
         return self.font(clean, px, bold, lang).size(clean or " ")
 
+    def line_height(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> int:
+        """The height of one line of ``text`` at ``px`` (the font's ascent plus descent)."""
+        return self.font(text.replace(ZWSP, ""), px, bold, lang).get_height()
+
     def fit_px(self, text: str, px: int, max_width: int, bold: bool = False, min_px: int = 8) -> int:
-        """The largest size <= ``px`` at which ``text`` fits ``max_width`` pixels (cached)."""
-        key = (text, px, max_width, bold, i18n.language())
-        got = self._fits_cache.get(key)
+        """The largest size <= ``px`` at which ``text`` fits ``max_width`` pixels on one line
+        (``min_px`` when none does; cached)."""
+        key = (text, px, max_width, bold, min_px, i18n.language())
+        got = self._fit_px.get(key)
         if got is not None:
             return got
-        start = px
-        while px > min_px and self.size(text, px, bold)[0] > max_width:
-            px = max(min_px, int(px * 0.92))
-        if len(self._fits_cache) > 4000:
-            self._fits_cache.clear()
-        self._fits_cache[(text, start, max_width, bold, i18n.language())] = px
-        return px
+        size = px
+        while size > min_px and self.size(text, size, bold)[0] > max_width:
+            size = max(min_px, min(size - 1, int(size * 0.92)))
+        _remember(self._fit_px, key, size)
+        return size
 
-    def wrap(self, text: str, px: int, width: int, bold: bool = False, lang: str | None = None) -> list[str]:
-        """Lines of ``text`` that fit ``width`` pixels (explicit newlines kept)."""
+    def fit(self, text: str, px: int, width: int, height: int | None = None, *, bold: bool = False,
+            floor: int | None = None, max_lines: int = 2, lang: str | None = None) -> TextFit:
+        """Lay ``text`` into ``width`` x ``height`` pixels, starting from ``px``.
+
+        One line at ``px`` if it fits; else, size by size down to ``floor`` (default: 60 %
+        of ``px``): one line if that is still at least 80 % of ``px``, else up to
+        ``max_lines`` lines broken between words or phrases, else one line.  A line never
+        breaks inside a word.  ``height`` ``None`` means the box holds one line at ``px``."""
         lang = lang or i18n.language()
-        key = (text, px, width, bold, lang)
+        floor = min(px, max(1, round(px * 0.6)) if floor is None else floor)
+        key = (text, px, width, height, bold, floor, max_lines, lang)
+        got = self._fits.get(key)
+        if got is not None:
+            return got
+        box_h = height if height is not None else self.line_height(text, px, bold, lang)
+        result: TextFit | None = None
+        for size in _sizes(px, floor):
+            one = self._layout(text, size, text.split("\n"), bold, lang, width, box_h)
+            if one.fits and (size >= px * SHRINK_BEFORE_WRAP or max_lines < 2):
+                result = one
+                break
+            if max_lines > 1 and height is not None:
+                lines = self.wrap(text, size, width, bold, lang, split_words=False)
+                if len(lines) <= max_lines:
+                    many = self._layout(text, size, lines, bold, lang, width, box_h)
+                    if many.fits:
+                        result = many
+                        break
+            if one.fits:
+                result = one
+                break
+        if result is None:  # overflows even at the floor: the widest honest attempt
+            lines = self.wrap(text, floor, width, bold, lang, split_words=False) if height is not None else [text]
+            result = replace(self._layout(text, floor, lines, bold, lang, width, box_h), fits=False)
+        result = replace(result, box=(width, height))
+        _remember(self._fits, key, result)
+        return result
+
+    def _layout(self, text: str, px: int, lines: list[str], bold: bool, lang: str, width: int,
+                box_h: int) -> TextFit:
+        fh = self.line_height(text, px, bold, lang)
+        step = max(1, round(fh * LINE_STEP))
+        widest = max((self.size(line, px, bold, lang)[0] for line in lines), default=0)
+        total = fh + step * (len(lines) - 1)
+        fits = widest <= width and total <= box_h
+        return TextFit(text, px, tuple(lines), widest, total, step, (width, box_h), fits)
+
+    def wrap(self, text: str, px: int, width: int, bold: bool = False, lang: str | None = None,
+             *, split_words: bool = True) -> list[str]:
+        """Lines of ``text`` that fit ``width`` pixels (explicit newlines kept), broken
+        between words and phrases.  A word wider than a whole line is cut between grapheme
+        clusters when ``split_words`` (else it stays whole, wider than ``width``)."""
+        lang = lang or i18n.language()
+        key = (text, px, width, bold, lang, split_words)
         got = self._wraps.get(key)
         if got is not None:
             return got
         lines: list[str] = []
         for para in text.split("\n"):
-            lines.extend(self._wrap_para(para, px, width, bold, lang))
-        self._wraps[key] = lines
-        if len(self._wraps) > 500:
-            self._wraps.popitem(last=False)
+            lines.extend(self._wrap_para(para, px, width, bold, lang, split_words))
+        _remember(self._wraps, key, lines)
         return lines
 
-    def _fits(self, s: str, px: int, width: int, bold: bool, lang: str) -> bool:
+    def _fits_line(self, s: str, px: int, width: int, bold: bool, lang: str) -> bool:
         return self.size(s.strip(), px, bold, lang)[0] <= width
 
-    def _wrap_para(self, para: str, px: int, width: int, bold: bool, lang: str) -> list[str]:
+    def _wrap_para(self, para: str, px: int, width: int, bold: bool, lang: str, split_words: bool) -> list[str]:
         if not para:
             return [""]
-        tokens = _break_opportunities(para)
         lines: list[str] = []
         cur = ""
-        for tok in tokens:
+        for tok in break_units(para):
             cand = cur + tok
-            if not cur or self._fits(cand, px, width, bold, lang):
+            if not cur or self._fits_line(cand, px, width, bold, lang):
                 cur = cand
                 continue
-            lines.append(cur.strip().replace(ZWSP, ""))
+            lines.append(_clean(cur))
             cur = tok.lstrip()
-            while cur and not self._fits(cur, px, width, bold, lang):  # one token too long
-                cut = len(cur) - 1
-                while cut > 1 and not self._fits(cur[:cut], px, width, bold, lang):
-                    cut -= 1
-                while cut > 1 and (_is_mark(cur[cut]) or cur[cut - 1] in _THAI_LEADING):
-                    cut -= 1
+            while split_words and cur and not self._fits_line(cur, px, width, bold, lang):
+                cut = self._longest_prefix(cur, px, width, bold, lang)
+                if cut <= 0:
+                    break
                 lines.append(cur[:cut])
                 cur = cur[cut:]
         if cur.strip():
-            lines.append(cur.strip().replace(ZWSP, ""))
+            lines.append(_clean(cur))
         return lines
 
-
-def _break_opportunities(text: str) -> list[str]:
-    """Split ``text`` into unbreakable pieces; each piece keeps its trailing space."""
-    pieces: list[str] = []
-    cur = ""
-    for i, ch in enumerate(text):
-        cur += ch
-        nxt = text[i + 1] if i + 1 < len(text) else ""
-        if not nxt:
-            break
-        if ch == " " or ch == ZWSP:
-            if nxt != " ":
-                pieces.append(cur)
-                cur = ""
-            continue
-        if _cjk(ch) or _cjk(nxt):
-            if nxt in _NO_BREAK_BEFORE or ch in _NO_BREAK_AFTER or _is_mark(nxt) or nxt == " ":
-                continue
-            if (ch.isascii() and ch.isalnum()) or (nxt.isascii() and nxt.isalnum()):
-                continue  # keep "4倍", "$10から" together
-            pieces.append(cur)
-            cur = ""
-    if cur:
-        pieces.append(cur)
-    return pieces
+    def _longest_prefix(self, s: str, px: int, width: int, bold: bool, lang: str) -> int:
+        """The longest cut of a too-wide word that fits ``width`` (at least one cluster)."""
+        cuts = grapheme_cuts(s) or list(range(1, len(s)))
+        best = cuts[0] if cuts else 0
+        for c in cuts:
+            if self._fits_line(s[:c], px, width, bold, lang):
+                best = c
+            else:
+                break
+        return best
 
 
-def thai_clusters(text: str) -> list[str]:
-    """Grapheme clusters of Thai text (a base and its marks; a leading vowel with its consonant)."""
-    out: list[str] = []
-    for ch in text:
-        if out and (_is_mark(ch) or out[-1][-1] in _THAI_LEADING):
-            out[-1] += ch
-        else:
-            out.append(ch)
+def _clean(line: str) -> str:
+    return line.strip().replace(ZWSP, "")
+
+
+def _sizes(px: int, floor: int) -> list[int]:
+    """``px`` down to ``floor``, about 8 % apart (one pixel apart at small sizes)."""
+    out = [px]
+    while out[-1] > floor:
+        out.append(max(floor, min(out[-1] - 1, int(out[-1] * 0.92))))
     return out
+
+
+def _remember(cache: OrderedDict, key: tuple, value: object, limit: int = 4000) -> None:
+    cache[key] = value
+    if len(cache) > limit:
+        cache.popitem(last=False)

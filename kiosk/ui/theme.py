@@ -35,6 +35,8 @@ BUTTON_STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int], tuple
     "plain": ((70, 78, 86), (36, 42, 48), WHITE),
     "dark": ((44, 52, 58), (22, 26, 30), CREAM),
     "selected": ((255, 236, 170), (230, 190, 90), INK),
+    # not lit: it cannot act now, and a touch tells why (DEAL with a bet it cannot deal)
+    "unlit": ((78, 74, 62), (52, 50, 44), (196, 188, 160)),
 }
 DISABLED = ((58, 62, 64), (40, 44, 46), (120, 124, 126))
 

@@ -2,21 +2,32 @@
 
 A :class:`Button` is a plain record (design rectangle, label, style, what it does); scenes
 make their buttons afresh from the snapshot each frame, and :class:`Painter` keeps the
-surfaces, keyed by everything that changes how they look.
+surfaces, keyed by everything that changes how they look, in a cache bounded by bytes.
+
+Every label is fitted to its box (:meth:`kiosk.ui.text.TextCache.fit`): shrunk a little,
+else wrapped onto two lines between words or phrases, never below
+:data:`kiosk.ui.layout.MIN_TEXT`; a button's label keeps clear of its key hint.  With
+:attr:`Painter.log` set, every fitted text is recorded with its box, so a test can lay
+each catalogue's translations into the boxes the screens really use.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pygame
 from pygame.typing import Point, RectLike
 
 from kiosk.ui import theme
-from kiosk.ui.layout import Layout
-from kiosk.ui.text import TextCache
+from kiosk.ui.layout import MIN_TEXT, Layout
+from kiosk.ui.surfcache import SurfaceCache
+from kiosk.ui.text import TextCache, TextFit
+
+#: Drawn widgets kept, bytes of pixels.
+WIDGET_CACHE_BYTES = 32 * 1024 * 1024
 
 Colour = tuple[int, int, int]
 
@@ -51,24 +62,126 @@ class Button:
     colour: tuple[int, int, int] | None = None  # a chip's colour
 
 
+@dataclass(frozen=True)
+class TextBox:
+    """One text laid into a box: the text as drawn, the boxes it may take in pixels (the
+    best one is used; height ``None``: one line), the asked size and floor in pixels,
+    bold, the most lines allowed (0: any number, a paragraph), whether the first box wins
+    whenever it fits, and the file and line of the screen that drew it."""
+
+    text: str
+    boxes: tuple[tuple[int, int | None], ...]
+    px: int
+    floor: int
+    bold: bool
+    max_lines: int
+    prefer_first: bool
+    where: str
+
+
+@dataclass
+class TextLog:
+    """The texts fitted while it is set as :attr:`Painter.log` (for the text-fit test)."""
+
+    boxes: set[TextBox] = field(default_factory=set)
+
+    def add(self, box: TextBox) -> None:
+        self.boxes.add(box)
+
+
+def best_fit(cache: TextCache, text: str, px: int, boxes: tuple[tuple[int, int | None], ...], *,
+             bold: bool, max_lines: int, floor: int, prefer_first: bool = False) -> TextFit:
+    """The choice :meth:`Painter.fit_choices` makes (also what the text-fit test replays)."""
+    fits = [cache.fit(text, px, w, h, bold=bold, floor=floor, max_lines=max_lines) for w, h in boxes]
+    if prefer_first and fits[0].fits:
+        return fits[0]
+    ok = [f for f in fits if f.fits]
+    return max(ok, key=lambda f: f.px) if ok else fits[0]
+
+
+def _caller() -> str:
+    """``path:line`` of the first frame outside this module."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename == __file__:
+        f = f.f_back  # type: ignore[assignment]
+    if f is None:
+        return "?"
+    name = f.f_code.co_filename
+    return f"{name[name.find('kiosk/'):] if 'kiosk/' in name else name}:{f.f_lineno}"
+
+
 class Painter:
     """Cached drawing of widgets for one :class:`Layout`."""
 
-    def __init__(self, layout: Layout, text: TextCache) -> None:
+    def __init__(self, layout: Layout, text: TextCache, limit_bytes: int = WIDGET_CACHE_BYTES) -> None:
         self.layout = layout
         self.text = text
-        self._cache: dict[tuple, pygame.Surface] = {}
+        self.surfaces = SurfaceCache(limit_bytes, "widgets")
+        self.log: TextLog | None = None
 
     def _get(self, key: tuple, make) -> pygame.Surface:
-        s = self._cache.get(key)
+        s = self.surfaces.get(key)
         if s is None:
             s = make()
             if pygame.display.get_surface() is not None:
                 s = s.convert_alpha()
-            if len(self._cache) > 1500:
-                self._cache.clear()
-            self._cache[key] = s
+            self.surfaces.put(key, s)
         return s
+
+    # -- fitting text ---------------------------------------------------------------
+    def floor_px(self, px: int) -> int:
+        """The smallest size a text asked at ``px`` may shrink to: 60 % of it, never below
+        :data:`MIN_TEXT` (unless ``px`` itself is smaller)."""
+        return min(px, max(self.layout.px(MIN_TEXT), round(px * 0.6)))
+
+    def fit_px(self, text: str, px: int, width: int, height: int | None = None, *, bold: bool = False,
+               max_lines: int = 1, floor: int | None = None) -> TextFit:
+        """:meth:`TextCache.fit` in pixels with this painter's floor, recorded in :attr:`log`."""
+        return self.fit_choices(text, px, ((width, height),), bold=bold, max_lines=max_lines, floor=floor)
+
+    def fit_choices(self, text: str, px: int, boxes: tuple[tuple[int, int | None], ...], *, bold: bool = False,
+                    max_lines: int = 1, floor: int | None = None, prefer_first: bool = False) -> TextFit:
+        """The best of several boxes (pixels) for ``text``: the first box if it fits and
+        ``prefer_first``, else the one fitting at the largest size (the earlier on a tie),
+        else the first box's overflowing attempt.  Recorded in :attr:`log`."""
+        floor = self.floor_px(px) if floor is None else floor
+        if self.log is not None:
+            self.log.add(TextBox(text, boxes, px, floor, bold, max_lines, prefer_first, _caller()))
+        return best_fit(self.text, text, px, boxes, bold=bold, max_lines=max_lines, floor=floor,
+                        prefer_first=prefer_first)
+
+    def fit(self, text: str, size: float, max_w: float, max_h: float | None = None, *, bold: bool = False,
+            max_lines: int = 2) -> TextFit:
+        """Fit ``text`` (``size`` design units) into ``max_w`` x ``max_h`` design units
+        (``max_h`` ``None``: one line); the result is in pixels."""
+        lay = self.layout
+        return self.fit_px(text, lay.px(size), lay.px(max_w), None if max_h is None else lay.px(max_h),
+                           bold=bold, max_lines=max_lines if max_h is not None else 1)
+
+    def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False,
+                 **anchor: tuple[float, float]) -> pygame.Rect:
+        """Blit a fitted block, lines centred on each other, its bounding box anchored at a
+        design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
+        (where, (x, y)), = anchor.items()
+        block = pygame.Rect(0, 0, fit.width, fit.height)
+        setattr(block, where, self.layout.pos(x, y))
+        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where))
+        return block
+
+    def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
+                   align: str = "center") -> None:
+        """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred."""
+        y = block.centery - fit.height / 2
+        for line in fit.lines:
+            surf = self.text.render(line, fit.px, colour, bold=bold)
+            if align == "left":
+                r = surf.get_rect(topleft=(block.left, round(y)))
+            elif align == "right":
+                r = surf.get_rect(topright=(block.right, round(y)))
+            else:
+                r = surf.get_rect(midtop=(block.centerx, round(y)))
+            surface.blit(surf, r)
+            y += fit.line_step
 
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
@@ -133,34 +246,79 @@ class Painter:
         box = self.gradient_box((w, h - self.layout.px(3)), top, bottom, 16,
                                 border=(255, 255, 255) if b.style == "selected" else (0, 0, 0), border_w=2)
         s.blit(box, (0, self.layout.px(3) if pressed else 0))
-        px = self.layout.px(b.size)
-        avail = w - self.layout.px(16)
-        if b.sublabel:
-            sub_px = self.layout.px(max(14, b.size * 0.62))
-            lab = self.text.render(b.label, self.text.fit_px(b.label, px, avail, True), ink, bold=True)
-            sub = self.text.render(b.sublabel, self.text.fit_px(b.sublabel, sub_px, avail), ink)
-            total = lab.get_height() + sub.get_height() * 0.85
-            y0 = (h - total) / 2
-            s.blit(lab, lab.get_rect(midtop=(w / 2, y0)))
-            s.blit(sub, sub.get_rect(midtop=(w / 2, y0 + lab.get_height() * 0.88)))
-        else:
-            one = self.text.fit_px(b.label, px, avail, True)
-            lines = [b.label] if one >= px * 0.72 else self.text.wrap(b.label, px, avail, bold=True)
-            px = one if len(lines) == 1 else px
-            if len(lines) > 2:
-                px = self.text.fit_px(b.label, px, avail * 2, True)
-                lines = self.text.wrap(b.label, px, avail, bold=True)[:2]
-            surfs = [self.text.render(line, self.text.fit_px(line, px, avail, True), ink, bold=True) for line in lines]
-            total = sum(x.get_height() for x in surfs) * 0.9
-            y = (h - total) / 2 - (0 if not pressed else -self.layout.px(2))
-            for x in surfs:
-                s.blit(x, x.get_rect(midtop=(w / 2, y)))
-                y += x.get_height() * 0.9
+        face_h = h - self.layout.px(3)
+        dy = self.layout.px(3) if pressed else 0
         if b.hint:
-            hint = self.text.render(b.hint, self.layout.px(15), (*ink,) if b.enabled else ink, lang="en")
-            hint.set_alpha(150)
-            s.blit(hint, (w - hint.get_width() - self.layout.px(8), h - hint.get_height() - self.layout.px(6)))
+            self._draw_hint(s, b, ink, w, face_h, dy)
+        if b.sublabel:
+            lab, sub = self.button_fits(b, (w, h))
+            lab_rect = pygame.Rect(0, 0, w, lab.height)
+            sub_rect = pygame.Rect(0, 0, w, sub.height)
+            gap = round(sub.line_step * 0.1)
+            y0 = (face_h - lab.height - sub.height - gap) / 2 + dy
+            lab_rect.top, sub_rect.top = round(y0), round(y0 + lab.height + gap)
+            self.blit_lines(s, lab, ink, lab_rect, bold=True)
+            self.blit_lines(s, sub, ink, sub_rect)
+        else:
+            (lab,) = self.button_fits(b, (w, h))
+            block = pygame.Rect(0, 0, w, lab.height)
+            block.centery = round(self._label_centre(b, lab, w, face_h)) + dy
+            self.blit_lines(s, lab, ink, block, bold=True)
         return s
+
+    def _hint_size(self, b: Button) -> tuple[int, int]:
+        return self.text.size(b.hint, self.layout.px(15), lang="en")
+
+    def _hint_rect(self, b: Button, w: int, face_h: int) -> pygame.Rect:
+        """Where the key hint sits on a button face ``w`` x ``face_h`` (bottom right)."""
+        hw, hh = self._hint_size(b)
+        return pygame.Rect(w - self.layout.px(8) - hw, face_h - self.layout.px(4) - hh, hw, hh)
+
+    def _draw_hint(self, s: pygame.Surface, b: Button, ink, w: int, face_h: int, dy: int) -> pygame.Rect:
+        hint = self.text.render(b.hint, self.layout.px(15), ink, lang="en").copy()
+        hint.set_alpha(150)
+        r = self._hint_rect(b, w, face_h).move(0, dy)
+        s.blit(hint, r)
+        return r
+
+    def _label_centre(self, b: Button, fit: TextFit, w: int, face_h: int) -> float:
+        """Centred on the face; moved up only as far as needed to clear the key hint when
+        the label spans the hint's column."""
+        centre = face_h / 2
+        if not b.hint:
+            return centre
+        hint = self._hint_rect(b, w, face_h)
+        clear_y = hint.top + round(hint.height * 0.3) + round(fit.px * 0.15)  # glyph ink, not line box
+        if w / 2 + fit.width / 2 > hint.left and centre + fit.height / 2 > clear_y:
+            centre = max(fit.height / 2, clear_y - fit.height / 2)
+        return centre
+
+    def button_fits(self, b: Button, size: tuple[int, int]) -> tuple[TextFit, ...]:
+        """How the label (and sublabel) of ``b`` are laid at ``size`` pixels: the label on
+        up to two lines, the sublabel on one; both clear of the key hint's corner."""
+        w, h = size
+        lay = self.layout
+        face_h = h - lay.px(3)
+        pad = lay.px(8)
+        avail = w - 2 * pad
+        px = lay.px(b.size)
+        hint_w = self._hint_size(b)[0] if b.hint else 0
+        if b.sublabel:
+            sub_px = lay.px(max(14, b.size * 0.62))
+            room = face_h - 2 * lay.px(4)
+            lab_h = round(room * 0.56)
+            lab = self.fit_px(b.label, px, avail, lab_h, bold=True, max_lines=1)
+            narrow = avail - 2 * (hint_w + lay.px(6)) if b.hint else avail
+            sub = self.fit_px(b.sublabel, sub_px, max(1, narrow), room - lab.height, max_lines=1)
+            return lab, sub
+        room = face_h - 2 * lay.px(3)
+        # centred beside the hint (full height, narrower) or above it (full width, moved up)
+        boxes: tuple[tuple[int, int | None], ...] = ((avail, room),)
+        if b.hint:
+            hint = self._hint_rect(b, w, face_h)
+            clear_y = hint.top + round(hint.height * 0.3) + round(px * 0.15)
+            boxes = ((max(1, avail - 2 * (hint_w + lay.px(6))), room), (avail, max(1, clear_y - lay.px(3))))
+        return (self.fit_choices(b.label, px, boxes, bold=True, max_lines=2),)
 
     def _make_round(self, b: Button, size, colour, ink) -> pygame.Surface:
         return self.chip_face(size, b.colour or colour, b.label, selected=b.style == "selected", enabled=b.enabled)
@@ -191,14 +349,30 @@ class Painter:
                 pygame.draw.circle(big, theme.WIN, (c, c), R, ss * 5)
             chip = pygame.transform.smoothscale(big, (d, d))
             ink = (255, 255, 255) if sum(base) < 600 else theme.INK
-            px = self.text.fit_px(label, round(d * 0.3), round(d * 0.58), True)
-            lab = self.text.render(label, px, ink, bold=True)
-            chip.blit(lab, lab.get_rect(center=(d / 2, d / 2)))
+            if label:
+                fit, on_plate = self.chip_fits(label, d)
+                if on_plate:
+                    pr = pygame.Rect(0, 0, min(d, fit.width + self.layout.px(6)), fit.height)
+                    pr.center = (d // 2, d // 2)
+                    pygame.draw.rect(chip, (*theme.INK, 235) if ink == (255, 255, 255) else (250, 246, 236),
+                                     pr, border_radius=max(2, pr.height // 3))
+                block = pygame.Rect(0, 0, fit.width, fit.height)
+                block.center = (d // 2, d // 2)
+                self.blit_lines(chip, fit, ink, block, bold=True)
             out = pygame.Surface(size, pygame.SRCALPHA)
             out.blit(chip, chip.get_rect(center=(w / 2, h / 2)))
             return out
 
         return self._get(key, make)
+
+    def chip_fits(self, label: str, d: int) -> tuple[TextFit, bool]:
+        """How a chip ``d`` pixels wide lays ``label``: inside its inner circle if it fits
+        there, else on a plate across the whole chip (True), as casinos print large values."""
+        px = round(d * 0.3)
+        inner = (round(d * 0.56), round(d * 0.5))
+        plate = (round(d * 0.9) - self.layout.px(6), round(d * 0.5))
+        fit = self.fit_choices(label, px, (inner, plate), bold=True, prefer_first=True)
+        return fit, fit.box == plate
 
     def draw_buttons(self, surface: Canvas, buttons: list[Button], pressed_id: str | None = None) -> None:
         for b in buttons:
@@ -223,19 +397,19 @@ class Painter:
         return rect
 
     def fitted(self, surface: Canvas, text: str, size: float, colour, max_w: float, *, bold: bool = False,
-               **anchor: tuple[float, float]) -> pygame.Rect:
-        """Like :meth:`label`, shrunk to fit ``max_w`` design units."""
-        px = self.text.fit_px(text, self.layout.px(size), self.layout.px(max_w), bold)
-        (where, (x, y)), = anchor.items()
-        surf = self.text.render(text, px, colour, bold=bold)
-        rect = surf.get_rect(**{where: self.layout.pos(x, y)})
-        surface.blit(surf, rect)
-        return rect
+               max_h: float | None = None, max_lines: int = 2, **anchor: tuple[float, float]) -> pygame.Rect:
+        """Like :meth:`label`, fitted to ``max_w`` design units: shrunk (not below
+        :data:`MIN_TEXT`), or with ``max_h`` wrapped onto up to ``max_lines`` lines in
+        ``max_w`` x ``max_h``; the anchor places the text's block."""
+        fit = self.fit(text, size, max_w, max_h, bold=bold, max_lines=max_lines)
+        return self.draw_fit(surface, fit, colour, bold=bold, **anchor)
 
     def paragraph(self, surface: Canvas, text: str, size: float, colour, x: float, y: float, w: float,
                   *, bold: bool = False, line_gap: float = 1.25) -> float:
         """Wrapped text from design ``(x, y)`` in ``w`` units wide; returns the design y below it."""
         px = self.layout.px(size)
+        if self.log is not None:
+            self.log.add(TextBox(text, ((self.layout.px(w), None),), px, px, bold, 0, False, _caller()))
         lines = self.text.wrap(text, px, self.layout.px(w), bold)
         for line in lines:
             if line:
@@ -247,6 +421,15 @@ class Painter:
     def paragraph_height(self, text: str, size: float, w: float, *, bold: bool = False, line_gap: float = 1.25) -> float:
         lines = self.text.wrap(text, self.layout.px(size), self.layout.px(w), bold)
         return len(lines) * size * line_gap
+
+
+def _align(anchor: str) -> str:
+    """How lines line up inside a block placed by ``anchor`` (``topleft`` -> ``left``)."""
+    if anchor.endswith("left") or anchor == "x":
+        return "left"
+    if anchor.endswith("right"):
+        return "right"
+    return "center"
 
 
 class DamageSurface:

@@ -58,6 +58,12 @@ class Scene:
         """The touch targets drawn now (hit-tested in reverse order)."""
         return []
 
+    def modal(self) -> bool:
+        """True while the scene shows a dialog: the host then gives every touch, key and
+        button to :meth:`handle` alone (the dialog's own controls; the rest is ignored),
+        except the cabinet's key switch and door switch."""
+        return False
+
     def handle(self, event: InputEvent) -> bool:
         if isinstance(event, Touch):
             b = self.ui.hit(self.layout, self.buttons(), event.pos)

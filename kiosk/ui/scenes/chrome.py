@@ -1,10 +1,12 @@
-"""Pieces every player screen shares: the top bar, the meters, the tilt overlay."""
+"""Pieces every player screen shares: the top bar, the meters, the tilt overlay and the
+RAM-clear notice."""
 
 from __future__ import annotations
 
 import pygame
 
 from kiosk.ui import i18n, theme
+from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _, money
 from kiosk.ui.widgets import Button, Canvas
@@ -44,8 +46,9 @@ def tilt_text(code: str) -> str:
     return _(TILT_MESSAGES.get(key, GENERIC_TILT))
 
 
-def top_buttons(active: str = "") -> list[Button]:
-    """The top bar's buttons (right side); ``active`` is the scene shown now."""
+def top_buttons(active: str = "", hints: bool = True) -> list[Button]:
+    """The top bar's buttons (right side); ``active`` is the scene shown now; ``hints``
+    draws their keyboard shortcuts (demo mode only: a cabinet has no keyboard)."""
     items = [
         ("language", i18n.native_name(i18n.language()), "language", "L"),
         ("settings", _("Settings"), "settings", "E"),
@@ -58,7 +61,7 @@ def top_buttons(active: str = "") -> list[Button]:
     out = []
     for bid, label, cmd, hint in items:
         style = "selected" if bid == active else "dark"
-        out.append(Button(f"top_{bid}", (x, 4, w, 86), label, cmd, style=style, size=24, hint=hint))
+        out.append(Button(f"top_{bid}", (x, 4, w, 86), label, cmd, style=style, size=24, hint=hint if hints else ""))
         x += w + gap
     return out
 
@@ -77,7 +80,11 @@ def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
     number = app.machine_number
     info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
                                      snap.paytable.name) if x)
-    ui.fitted(surface, info, 18, theme.MUTED, title_w, topleft=(24, 58))
+    x = 24
+    if app.model.demo:  # a demo cabinet says so on every player screen
+        tag = ui.fitted(surface, "DEMO", 18, theme.LOSE, 80, bold=True, topleft=(x, 58))
+        x += tag.width / lay.scale + 12
+    ui.fitted(surface, info, 18, theme.MUTED, title_w - (x - 24), topleft=(x, 58))
 
 
 def draw_top_bar(app: SceneHost, surface: Canvas, active: str = "", background: bool = True) -> list[Button]:
@@ -85,7 +92,7 @@ def draw_top_bar(app: SceneHost, surface: Canvas, active: str = "", background: 
     if background:
         assert isinstance(surface, pygame.Surface), "the bar's background is drawn on a real surface"
         draw_top_background(app, surface)
-    buttons = top_buttons(active)
+    buttons = top_buttons(active, hints=app.model.demo)
     app.painter.draw_buttons(surface, buttons, app.scene.pressed_id())
     return buttons
 
@@ -171,3 +178,45 @@ class TiltOverlay:
             y += 44
         ui.fitted(surface, _("Play is suspended. Your credits are safe."), 24, theme.GOLD, 740,
                   center=(640, 510))
+
+
+class RamClearNotice:
+    """Tells the player, over any player screen, that a RAM clear removed their credits
+    (:attr:`kiosk.ui.model.Model.ram_cleared`, cents).  Modal: only its OK button (or
+    Enter, Esc) does anything while it shows."""
+
+    def __init__(self, app: SceneHost) -> None:
+        self.app = app
+
+    @property
+    def showing(self) -> bool:
+        return self.app.model.ram_cleared > 0
+
+    def buttons(self) -> list[Button]:
+        return [Button("notice_ok", (520, 470, 240, 90), _("OK"), "notice_ok", style="primary")]
+
+    def handle(self, event: InputEvent) -> None:
+        """Dismiss on OK, Enter or Esc; ignore everything else."""
+        ok = False
+        if isinstance(event, Touch):
+            ok = self.app.painter.hit(self.app.layout, self.buttons(), event.pos) is not None
+        elif isinstance(event, Key):
+            ok = event.name in ("return", "escape")
+        elif isinstance(event, Command):
+            ok = event.name in ("notice_ok", "back")
+        if ok:
+            self.app.sounds_play("click")
+            self.app.model.acknowledge_ram_clear()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.app.painter, self.app.layout
+        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        r = lay.rect(240, 150, 800, 440)
+        surface.blit(ui.panel(r.size, theme.PANEL, 245, radius=24, border=theme.GOLD, border_w=4), r)
+        ui.fitted(surface, _("RAM CLEAR"), 52, theme.GOLD, 740, bold=True, center=(640, 215))
+        amount = fmt(self.app, self.app.model.ram_cleared)
+        ui.fitted(surface, amount, 64, theme.WHITE, 740, bold=True, center=(640, 305))
+        ui.paragraph(surface, _("An attendant cleared the machine's memory. These credits were removed "
+                                "from the meter; the attendant will settle them with you."), 24, theme.CREAM,
+                     280, 360, 720)
+        ui.draw_buttons(surface, self.buttons())

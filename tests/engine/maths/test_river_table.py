@@ -13,10 +13,13 @@ import numpy as np
 import pytest
 
 from engine.cards import parse_cards
+from engine.maths.cache import load_river_base
 from engine.maths.optimal import OptimalStrategy, river_terms
 from engine.maths.par_flop import main_params
 from engine.maths.river_table import (
     HOLE_CELLS,
+    N_BOARD_CLASSES,
+    RiverTable,
     board_keys,
     build_river_base,
     build_river_table,
@@ -141,3 +144,31 @@ def test_hash_index_finds_every_key_and_no_other():
     others = keys[:1000] + 1
     others = others[~np.isin(others, keys)]
     assert (hash_lookup(slot_keys, slot_values, others) == -1).all()
+
+
+def test_the_shipped_river_base_equals_a_rebuilt_sample(tmp_path):
+    """The shipped base (qualifier "pair"): a sample of its board classes rebuilt from
+    scratch gives the same rows and pay-dependent entries; its table answers random spots
+    as the exact values do, for two Blind tables."""
+    qualify = main_params(STANDARD).qualify
+    shipped = load_river_base(qualify, cache=tmp_path)
+    assert shipped is not None and shipped.whole and len(shipped.keys) == N_BOARD_CLASSES
+    spots = np.concatenate([random_spots(60, seed=21), random_spots(20, seed=22, suited_board=4)])
+    spots = np.concatenate([spots, [parse_cards("5c 3d 7c 7d 7h 7s 2c")]])
+    rebuilt = build_river_base(qualify, spots[:, 2:])
+    table = RiverTable("", shipped.keys, shipped.play)
+    k = table.classes(spots[:, 2:])
+    mine = RiverTable("", rebuilt.keys, rebuilt.play).classes(spots[:, 2:])
+    assert (k >= 0).all() and (mine >= 0).all()
+    assert np.array_equal(shipped.play[k], rebuilt.play[mine])
+    shipped_deps = set(
+        zip(shipped.keys[shipped.dep_class].tolist(), shipped.dep_cell.tolist(), strict=True)
+    )
+    rebuilt_deps = set(
+        zip(rebuilt.keys[rebuilt.dep_class].tolist(), rebuilt.dep_cell.tolist(), strict=True)
+    )
+    assert rebuilt_deps and rebuilt_deps <= shipped_deps
+    for t in (STANDARD, GENEROUS):
+        random = random_spots(1500, seed=23)
+        river = shipped.for_params(main_params(t))
+        assert np.array_equal(river.plays(random[:, :2], random[:, 2:]), exact_plays(random, t))

@@ -1,8 +1,9 @@
 """The table's buttons, made afresh from the snapshot each frame.
 
 Each button carries the request it stands for (:mod:`.intents`); the decisions and the
-Play each one wagers come from the controller's offers (``snapshot.offers``), never from
-a copy of the rules here.
+Play each one wagers come from the round and the controller's offers
+(:func:`.credit.decisions`), never from a copy of the rules here.  Keyboard hints are
+drawn on the buttons in demo mode only (``hints``): a cabinet has no keyboard.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.uth.round import Action
-from kiosk.machine.snapshot import ActionOffer, MachinePhase, MachineSnapshot
+from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.table.credit import Decision, deal_refusal
 from kiosk.ui.scenes.table.intents import (
     AskCashOut,
     Choose,
@@ -42,26 +44,32 @@ ROW_Y, ROW_H = 622, 90
 Money = Callable[..., str]
 
 
-def decision_buttons(offers: Sequence[ActionOffer], money: Money) -> list[Button]:
-    """One button per offered decision, its Play wager under the label (none for a check
-    or a fold), centred on the rail."""
+def decision_buttons(decisions: Sequence[Decision], money: Money, hints: bool = True) -> list[Button]:
+    """One button per decision of the round, its Play wager under the label (none for a
+    check or a fold), centred on the rail; a decision the credits do not cover is shown
+    disabled, with the reason under it."""
     out = []
-    widths = [250] * max(1, len(offers))
+    widths = [250] * max(1, len(decisions))
     total = sum(widths) + 18 * (len(widths) - 1)
     x = 640 - total / 2 + 110
-    for offer in offers:
-        a = offer.action
-        sub = money(offer.play) if offer.play else ""
+    for d in decisions:
+        a = d.action
+        sub = money(d.play) if d.play else ""
+        if not d.affordable:
+            sub = _("{amount} · too few credits").format(amount=money(d.play))
         out.append(Button(f"act_{a.value}", (x, ROW_Y, 250, ROW_H), _(ACTION_LABELS[a]), Choose((a,)),
-                          style=ACTION_STYLES.get(a, "play"), sublabel=sub, hint=ACTION_HINTS.get(a, "P"),
-                          size=32))
+                          style=ACTION_STYLES.get(a, "play"), sublabel=sub, enabled=d.affordable,
+                          hint=ACTION_HINTS.get(a, "P") if hints else "", size=32))
         x += 268
     return out
 
 
 def betting_buttons(snap: MachineSnapshot, chips: Sequence[int], chip_index: int, betting: bool,
-                    money: Money) -> list[Button]:
-    """The chip rail and CLEAR, REPEAT, DEAL (REBET & DEAL after a round) and CASH OUT."""
+                    money: Money, hints: bool = True) -> list[Button]:
+    """The chip rail and CLEAR, REPEAT, DEAL (REBET & DEAL after a round) and CASH OUT.
+
+    DEAL is lit only when the controller would deal the bets (limits and credits,
+    :func:`.credit.deal_refusal`); unlit it still answers a touch with the reason."""
     out = []
     y, h = ROW_Y, ROW_H
     x = 16
@@ -73,14 +81,16 @@ def betting_buttons(snap: MachineSnapshot, chips: Sequence[int], chip_index: int
     has_bet = snap.bet_ante > 0 or snap.bet_trips > 0
     rebet = snap.phase is MachinePhase.RESULT and not has_bet
     out.append(Button("clear", (626, y, 124, h), _("CLEAR"), ClearChips(), style="plain",
-                      enabled=betting and has_bet, hint="C", size=26))
+                      enabled=betting and has_bet, hint="C" if hints else "", size=26))
     out.append(Button("repeat", (758, y, 134, h), _("REPEAT"), RepeatChips(), style="plain",
-                      enabled=betting and not has_bet, hint="R", size=26))
+                      enabled=betting and not has_bet, hint="R" if hints else "", size=26))
     deal_label = _("REBET & DEAL") if rebet else _("DEAL")
-    out.append(Button("deal", (900, y, 206, h), deal_label, DealRound(), style="primary",
-                      enabled=betting and (snap.bet_ante > 0 or rebet), hint="Space", size=34))
+    can_deal = betting and (snap.bet_ante > 0 or rebet)
+    lit = can_deal and deal_refusal(snap) is None
+    out.append(Button("deal", (900, y, 206, h), deal_label, DealRound(), style="primary" if lit else "unlit",
+                      enabled=can_deal, hint="Space" if hints else "", size=34))
     out.append(Button("cashout", (1114, y, 150, h), _("CASH OUT"), AskCashOut(), style="dark",
-                      enabled=betting and snap.credits > 0, hint="O", size=24))
+                      enabled=betting and snap.credits > 0, hint="O" if hints else "", size=24))
     return out
 
 

@@ -151,14 +151,15 @@ def draw_names(host: SceneHost, surface: DamageSurface, anim: DealAnimation, sna
 
 
 def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
-    """The player's result in one line, and its colour."""
+    """The player's result in one line, and its colour: on a win, what was paid back in
+    all (stakes and winnings, cents) and what was won over the stakes."""
     net, paid = seat.net, seat.returned
     if seat.outcome.name == "FOLD":
         if paid > 0:
             return _("Folded · Trips pays {amount}").format(amount=fmt(host, paid)), theme.WIN
         return _("You folded"), theme.LOSE
     if net > 0:
-        return _("YOU WIN {amount}").format(amount=fmt(host, paid)), theme.WIN
+        return _("PAID {paid} · WIN {win}").format(paid=fmt(host, paid), win=fmt(host, net)), theme.WIN
     if net == 0:
         return _("PUSH · {amount} returned").format(amount=fmt(host, paid)), theme.PUSH
     if paid > 0:

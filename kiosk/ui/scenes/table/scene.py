@@ -15,19 +15,20 @@ it; the methods send :mod:`kiosk.machine.commands` commands through ``model.send
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
-from engine.uth.round import Phase
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import N_, _
+from kiosk.ui.events import Command, InputEvent, Key, Touch
+from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
-from kiosk.ui.scenes.table import controls, drawing
+from kiosk.ui.scenes.table import controls, credit, drawing
 from kiosk.ui.scenes.table.animation import DealAnimation, shown_result
 from kiosk.ui.scenes.table.compositor import Compositor
 from kiosk.ui.scenes.table.felt import FeltLayer
@@ -50,11 +51,6 @@ from kiosk.ui.scenes.table.intents import (
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
 from kiosk.ui.widgets import Button, DamageSurface
 
-PHASE_PROMPTS = {
-    Phase.PREFLOP: N_("Play 4× or 3× your Ante, or check."),
-    Phase.FLOP: N_("Play 2× your Ante, or check."),
-    Phase.RIVER: N_("Play 1× your Ante, or fold."),
-}
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).
 BETTING_PHASES = (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
 
@@ -69,6 +65,8 @@ class TableScene(Scene):
         self.anim = DealAnimation(lambda: self.app.prefs.time_scale)
         self.felt = FeltLayer(app)
         self.compositor = Compositor()
+        self._epoch = app.model.felt_epoch
+        self._cleared: int | None = None  # the round taken off the felt (its session ended)
 
     # -- what the round looks like now ---------------------------------------------------------
     @property
@@ -81,9 +79,29 @@ class TableScene(Scene):
         """The result of the round on show has been revealed."""
         return self.anim.revealed
 
+    def view(self) -> MachineSnapshot:
+        """The snapshot as the table shows it: the last round taken off the felt once its
+        player's session ended (a cash-out, a ticket in, a paytable change, a RAM clear)."""
+        snap = self.snap
+        if self._cleared is None or snap.round_id != self._cleared or snap.phase is not MachinePhase.RESULT:
+            return snap
+        idle = MachinePhase.BETTING if snap.credits or snap.bet_ante or snap.bet_trips else MachinePhase.IDLE
+        return replace(snap, phase=idle, hole=(), board=(), dealer=(), last_result=None, ante=0, blind=0,
+                       trips=0, play=0, offers=(), legal=())
+
+    def _follow_sessions(self) -> None:
+        """Clear the felt when the model says the session on show ended."""
+        epoch = self.model.felt_epoch
+        if epoch == self._epoch:
+            return
+        self._epoch = epoch
+        if self.snap.phase is not MachinePhase.IN_ROUND:
+            self._cleared = self.snap.round_id
+            self.anim.reset()
+
     def result(self) -> Any:
         """The settlement of the last round while the machine shows it, else ``None``."""
-        return shown_result(self.snap)
+        return shown_result(self.view())
 
     def _revealed_result(self) -> Any:
         return self.result() if self.revealed else None
@@ -102,7 +120,7 @@ class TableScene(Scene):
 
     def betting(self) -> bool:
         """Chips may be placed now (not during a round, nor while its result is coming)."""
-        return self.snap.phase in BETTING_PHASES and not self.anim.revealing
+        return self.view().phase in BETTING_PHASES and not self.anim.revealing
 
     def outcome_text(self, seat: Any) -> tuple[str, tuple[int, int, int]]:
         return drawing.outcome_text(self.app, seat)
@@ -110,13 +128,45 @@ class TableScene(Scene):
     # -- the scene verbs ----------------------------------------------------------------------
     def enter(self, **kwargs: Any) -> None:
         self.popup = None
+        self._follow_sessions()
         self.invalidate()
         if self.app.previous == "attract" or self.chip_index >= len(self.chips()):
             self.chip_index = self.default_chip()
         self.clamp_chip()
 
+    def leave(self) -> None:
+        self.popup = None
+
+    def modal(self) -> bool:
+        """The language picker or the cash-out confirmation is open."""
+        return self.popup is not None
+
+    def handle(self, event: InputEvent) -> bool:
+        if self.popup is None:
+            return super().handle(event)
+        self._dialog_input(event)
+        return True
+
+    def _dialog_input(self, event: InputEvent) -> None:
+        """The open dialog's own controls, by touch, key or button; nothing else acts."""
+        allowed = DIALOG_REQUESTS[self.popup or ""]
+        intent: object = None
+        if isinstance(event, Touch):
+            b = self.ui.hit(self.layout, self.buttons(), event.pos)
+            if b is not None and b.enabled:
+                self.pressed = (b.id, self.app.now + 0.15)
+                self.app.sounds_play("click")
+                intent = b.command
+        else:
+            command = event.command if isinstance(event, Key) else event if isinstance(event, Command) else None
+            if command is not None:
+                intent = from_command(command.name, command.arg)
+        if type(intent) in allowed:
+            self.on_intent(intent)
+
     def update(self, dt: float) -> None:
-        for event in self.anim.advance(dt, self.snap):
+        self._follow_sessions()
+        for event in self.anim.advance(dt, self.view()):
             if event != "reveal":
                 self.app.sounds_play(event)
                 continue
@@ -126,9 +176,6 @@ class TableScene(Scene):
                 self.app.sounds_play("bigwin" if net >= 20 * max(1, res.seat(1).ante) else "win")
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
-        if self.popup:
-            self.popup = None
-            return True
         spot = spot_at(self.layout.to_design(pos))
         if spot is not None:
             self._bet_on(BetOn(spot))
@@ -188,7 +235,7 @@ class TableScene(Scene):
                 self.app.sounds_play("chip")
 
     def _deal(self, _intent: DealRound) -> None:
-        snap = self.snap
+        snap = self.view()
         if self.busy:
             self.anim.skip()
             return
@@ -200,12 +247,16 @@ class TableScene(Scene):
         self.model.send(Deal())
 
     def _ask_cash_out(self, _intent: AskCashOut) -> None:
-        if self.busy:
-            self.anim.skip()
-        if self.snap.credits > 0:
-            self.popup = "cashout"
+        """The confirmation, between rounds only (never while a round or its result is
+        coming) and with credits to pay."""
+        if not self.betting() or self.snap.credits <= 0 or self.snap.cashout is not None:
+            return
+        self.anim.skip()
+        self.popup = "cashout"
 
     def _confirm_cash_out(self, _intent: ConfirmCashOut) -> None:
+        if self.popup != "cashout":
+            return  # a cash-out is confirmed on its confirmation only
         self.popup = None
         self.model.send(CashOut())
 
@@ -225,14 +276,15 @@ class TableScene(Scene):
         if self.popup == "cashout":
             return controls.cashout_buttons()
         out = top_buttons()
-        snap = self.snap
+        snap = self.view()
         money = self._money
+        hints = self.model.demo
         dealing = self.busy and snap.hole and not self.revealed
         if snap.phase is MachinePhase.IN_ROUND or (dealing and snap.phase is not MachinePhase.RESULT):
-            return out + controls.decision_buttons(snap.offers if not self.busy else (), money)
+            return out + controls.decision_buttons(credit.decisions(snap) if not self.busy else (), money, hints)
         if dealing:
             return out  # the reveal is running: nothing to press (a touch skips it)
-        return out + controls.betting_buttons(snap, self.chips(), self.chip_index, self.betting(), money)
+        return out + controls.betting_buttons(snap, self.chips(), self.chip_index, self.betting(), money, hints)
 
     def _money(self, cents: int, compact: bool = False) -> str:
         return fmt(self.app, cents, compact=compact)
@@ -263,7 +315,7 @@ class TableScene(Scene):
         settled = tuple(sorted(k for k, sp in anim.sprites.items() if anim.settled(sp)))
         return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
                 self.revealed, self.busy, note.text if note else None, blink, self.app.prefs.four_colour,
-                settled, anim.round_key, self.layout.size)
+                settled, anim.round_key, self.layout.size, self._cleared)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The base (the cached table plus everything that is not moving) is redrawn only
@@ -273,7 +325,7 @@ class TableScene(Scene):
         self.dirty = self.compositor.dirty
 
     def _paint_base(self, d: DamageSurface) -> None:
-        snap = self.snap
+        snap = self.view()
         res = self._revealed_result()
         draw_top_bar(self.app, d, background=False)
         blink = (self.betting() and not self.busy and snap.credits > 0 and int(self.app.now * 1.6) % 2 == 0)
@@ -293,8 +345,8 @@ class TableScene(Scene):
         drawing.draw_cards(self.app, d, self.anim, self._revealed_result(), moving=True)
 
     def prompt(self) -> tuple[str, tuple[int, int, int]]:
-        """The one line telling the player what happens next."""
-        snap = self.snap
+        """The one line telling the player what happens next (and what a bet needs)."""
+        snap = self.view()
         note = self.model.current_note()
         if note is not None:
             return note.text, (theme.LOSE if note.level == "error" else theme.CREAM)
@@ -302,19 +354,17 @@ class TableScene(Scene):
         if phase is MachinePhase.IN_ROUND:
             if self.busy:
                 return _("Good luck!"), theme.CREAM
-            prompt = PHASE_PROMPTS.get(snap.game_phase) if snap.game_phase is not None else None
-            return (_(prompt) if prompt else ""), theme.CREAM
+            return credit.decision_prompt(snap), theme.CREAM
         if phase is MachinePhase.RESULT and self.busy:
             return _("Good luck!"), theme.CREAM
         if snap.credits <= 0 and phase in BETTING_PHASES:
             if self.app.demo_mode:
                 return _("Insert bills to play (demo: keys 1 to 6)."), theme.WIN
             return _("Insert bills to play."), theme.WIN
-        if phase is MachinePhase.RESULT and not (snap.bet_ante or snap.bet_trips):
-            return _("Place your bets, or rebet and deal."), theme.CREAM
-        if snap.bet_ante <= 0:
-            return _("Choose a chip, then touch ANTE."), theme.CREAM
-        return _("Touch DEAL when you are ready."), theme.CREAM
+        self.clamp_chip()
+        chips = self.chips()
+        chip = chips[self.chip_index] if chips else 0
+        return credit.betting_prompt(snap, chip, self._money), theme.CREAM
 
 
 #: Request type -> the method that handles it: the one way from a touch to the controller.
@@ -331,4 +381,10 @@ HANDLERS: dict[type, Callable[[TableScene, Any], None]] = {
     AskCashOut: TableScene._ask_cash_out,
     ConfirmCashOut: TableScene._confirm_cash_out,
     Choose: TableScene._choose,
+}
+
+#: The requests each dialog answers; while it is open every other request is ignored.
+DIALOG_REQUESTS: dict[str, tuple[type, ...]] = {
+    "language": (ChooseLanguage, ToggleLanguages, ClosePopup),
+    "cashout": (ConfirmCashOut, ClosePopup),
 }

@@ -11,6 +11,7 @@ from typing import Any
 import pygame
 
 from engine.holdem.stats import PlayerRecords
+from kiosk.tournament.settings import DEFAULT_NAME
 from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError
 from kiosk.ui import theme
 from kiosk.ui.events import Key
@@ -111,7 +112,9 @@ class TournamentRecordsScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
-        title_bar(self.app, surface, _("Records of {name}").format(name=player_name(self.owner)),
+        who = self.owner
+        title = _("Your records") if who == DEFAULT_NAME else _("Records of {name}").format(name=player_name(who))
+        title_bar(self.app, surface, title,
                   _("The latest {n} games are kept on this cabinet.").format(n=KEEP_GAMES), slim=True)
         games = self.games
         if not games:
@@ -140,11 +143,11 @@ class TournamentRecordsScene(Scene):
             ui.fitted(surface, value, 22, theme.WHITE, 330, bold=True, topright=(604, y - 1))
             y += 36
         # finishing places: a bar each
-        title = ui.fitted(surface, _("Finishing places"), 20, theme.GOLD, 300, bold=True, topleft=(30, 410))
+        places_title = ui.fitted(surface, _("Finishing places"), 20, theme.GOLD, 300, bold=True, topleft=(30, 410))
         counts = [tot["places"].get(str(p), 0) for p in range(1, 7)]
         top = max(1, max(counts))
         floor = 572
-        tallest = floor - (title.bottom - lay.oy) / lay.scale - 40  # room for a count over the tallest bar
+        tallest = floor - (places_title.bottom - lay.oy) / lay.scale - 40  # room for a count over the tallest bar
         for i, n in enumerate(counts):
             x = 40 + i * 96
             h = tallest * n / top

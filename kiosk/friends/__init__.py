@@ -1,0 +1,43 @@
+"""Friends on their phones: the host cabinet's game server for remote players.
+
+* :class:`FriendsGame` (:mod:`~kiosk.friends.game`): the game around the cabinet's
+  :class:`~kiosk.tournament.session.TournamentSession` -- seats taken by name, moves
+  checked before the rules see them, the away timer, Leave the game, the Next hand vote,
+  each seat's own view (:mod:`~kiosk.friends.views`).  No I/O; one owner thread.
+* :class:`FriendsServer` (:mod:`~kiosk.friends.server`): the page, its assets
+  (``web/``, :mod:`~kiosk.friends.web`, :mod:`~kiosk.friends.strings`) and the socket,
+  with every bad input refused; :mod:`~kiosk.friends.messages` the client's messages.
+* :class:`FriendsHost` (:mod:`~kiosk.friends.host`): the two together, pumped by the
+  cabinet's frame loop or a thread of its own.
+* :mod:`~kiosk.friends.invite`: the QR code of the link (PNG or pygame surface);
+  :mod:`~kiosk.friends.demo`: ``uth tournament host``.
+
+Chips are points: nothing here touches credits, meters or the ledger.
+"""
+
+from kiosk.friends.codes import CODE_LENGTH, NAME_MAX, NameRefused, clean_name, new_code
+from kiosk.friends.game import FriendsGame
+from kiosk.friends.host import FriendsHost
+from kiosk.friends.invite import invite_png, invite_surface, qr_matrix
+from kiosk.friends.messages import MAX_FRAME_BYTES, Refusal
+from kiosk.friends.roster import Friend, FriendsTimers
+from kiosk.friends.server import FriendsServer, ServerLimits
+
+__all__ = [
+    "CODE_LENGTH",
+    "MAX_FRAME_BYTES",
+    "NAME_MAX",
+    "Friend",
+    "FriendsGame",
+    "FriendsHost",
+    "FriendsServer",
+    "FriendsTimers",
+    "NameRefused",
+    "Refusal",
+    "ServerLimits",
+    "clean_name",
+    "invite_png",
+    "invite_surface",
+    "new_code",
+    "qr_matrix",
+]

@@ -1,0 +1,170 @@
+"""The host cabinet's side of a friends game: the game, its web server and the loop
+between them.
+
+:class:`FriendsHost` owns a :class:`FriendsGame` and a :class:`FriendsServer`.  The server
+thread only queues what arrives; the game is touched by one thread, the owner, which
+calls :meth:`pump` (the cabinet's frame loop, instead of ``session.update``) or lets
+:meth:`run_in_background` do it.  Each :meth:`pump` applies what arrived, advances the
+game and hands each connection its new messages; when the game has ended and its results
+have been up for :attr:`FriendsTimers.finish_s`, the seats' sockets are closed.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from kiosk.friends.game import FriendsGame
+from kiosk.friends.server import Closed, FriendsServer, Opened, Received, ServerEvent, ServerLimits
+
+log = logging.getLogger("kiosk.friends")
+T = TypeVar("T")
+
+
+class FriendsHost:
+    """Serves ``game`` on ``bind:port``; the link is ``http://{advertise}:{port}/g/{code}``
+    (``advertise`` defaults to ``bind``: the operator's LAN address)."""
+
+    def __init__(
+        self,
+        game: FriendsGame,
+        *,
+        bind: str = "127.0.0.1",
+        port: int = 0,
+        advertise: str | None = None,
+        limits: ServerLimits | None = None,
+    ) -> None:
+        self.game = game
+        self._inbox: queue.SimpleQueue[ServerEvent | _Call] = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self.server = FriendsServer(game.code, self._arrived, host=bind, port=port, limits=limits,
+                                    seated=self._seated)
+        self.advertise = advertise or bind
+        self._seated_conns: set[int] = set()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._closed = False
+        self._last = time.monotonic()
+        self.cpu_s = 0.0  # owner-thread CPU seconds spent in pump()
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def start(self) -> str:
+        """Start serving; returns the link."""
+        self.server.start()
+        return self.link
+
+    @property
+    def link(self) -> str:
+        return f"http://{self.advertise}:{self.server.port}/g/{self.game.code}"
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    def stop(self) -> None:
+        """Stop the loop (if running) and the server: every seat's socket closes."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(10)
+        self.server.stop()
+
+    def __enter__(self) -> FriendsHost:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the owner's loop ---------------------------------------------------------------
+    def pump(self, dt: float | None = None) -> None:
+        """Apply what arrived, advance the game ``dt`` seconds (default: since the last
+        pump) and send each connection its messages."""
+        started = time.thread_time()
+        now = time.monotonic()
+        step = now - self._last if dt is None else dt
+        self._last = now
+        game = self.game
+        while True:
+            try:
+                event = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(event, Opened):
+                game.connect(event.conn)
+            elif isinstance(event, Received):
+                game.receive(event.conn, event.message)
+            elif isinstance(event, Closed):
+                game.disconnect(event.conn)
+            else:
+                event.run(game)
+        game.update(step)
+        self._flush()
+        if game.finished and not self._closed:
+            self._closed = True
+            log.info("friends game %s ended: closing its seats", game.code)
+            self.server.close_all()
+        self.cpu_s += time.thread_time() - started
+
+    def _flush(self) -> None:
+        messages, closes = self.game.outgoing()
+        for conn, text in messages:
+            self.server.send(conn, text)
+        for conn, reason in closes:
+            self.server.close(conn, reason)
+        self._seated_conns = {c for f in self.game.friends() for c in f.conns}
+
+    def run_in_background(self, tick_s: float = 0.02) -> None:
+        """Run :meth:`pump` on a thread of its own: at once when something arrives, else
+        every ``tick_s`` seconds."""
+        def loop() -> None:
+            while not self._stop.is_set():
+                self._wake.wait(tick_s)
+                self._wake.clear()
+                try:
+                    self.pump()
+                except Exception:
+                    log.exception("friends game %s: the host loop failed", self.game.code)
+                    raise
+        self._thread = threading.Thread(target=loop, name="friends-host", daemon=True)
+        self._thread.start()
+
+    def call(self, fn: Callable[[FriendsGame], T], timeout: float = 5.0) -> T:
+        """Run ``fn(game)`` on the owner's loop (started with :meth:`run_in_background`)
+        and return its result: how the demo and tests touch the game."""
+        job = _Call(fn)
+        self._inbox.put(job)
+        self._wake.set()
+        return job.result(timeout)
+
+    # -- from the server thread -----------------------------------------------------------
+    def _arrived(self, event: ServerEvent) -> None:
+        self._inbox.put(event)
+        self._wake.set()
+
+    def _seated(self, conn: int) -> bool:
+        return conn in self._seated_conns
+
+
+class _Call:
+    """A function to run on the owner's loop, and its outcome."""
+
+    def __init__(self, fn: Callable[[FriendsGame], Any]) -> None:
+        self.fn = fn
+        self._done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+
+    def run(self, game: FriendsGame) -> None:
+        try:
+            self._done.put((True, self.fn(game)))
+        except Exception as exc:  # noqa: BLE001 - handed back to the caller
+            self._done.put((False, exc))
+
+    def result(self, timeout: float) -> Any:
+        ok, value = self._done.get(timeout=timeout)
+        if not ok:
+            raise value
+        return value

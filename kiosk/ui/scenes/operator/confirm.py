@@ -1,0 +1,70 @@
+"""A confirmation dialog over an operator page: what will change (each line its old and
+its new value) and two buttons, CONFIRM and CANCEL.  While it is open its buttons are
+the only touch targets and Esc cancels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import _
+from kiosk.ui.scenes.operator.page import Desk
+from kiosk.ui.widgets import Button
+
+BOX = (120, 104, 1040, 560)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a confirmation: ``label``, the value in force and the value asked for
+    (all already translated and formatted)."""
+
+    label: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What the dialog asks (``question``), the ``changes`` and a ``note`` under them;
+    CONFIRM sends ``confirm_command``, CANCEL ``cancel_command`` (button ids the same)."""
+
+    question: str
+    changes: tuple[Change, ...]
+    confirm_command: str
+    cancel_command: str
+    note: str = ""
+
+
+def buttons(c: Confirmation) -> list[Button]:
+    x, y, w, h = BOX
+    return [Button(c.cancel_command, (x + 40, y + h - 110, 340, 90), _("CANCEL"), c.cancel_command, style="plain",
+                   hint="Esc"),
+            Button(c.confirm_command, (x + w - 420, y + h - 110, 380, 90), _("CONFIRM CHANGE"), c.confirm_command,
+                   style="primary")]
+
+
+def draw(desk: Desk, surface: pygame.Surface, c: Confirmation) -> None:
+    ui, lay = desk.ui, desk.layout
+    surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+    x, y, w, h = BOX
+    box = lay.rect(*BOX)
+    surface.blit(ui.panel(box.size, (24, 30, 38), 250, radius=18, border=theme.GOLD, border_w=3), box)
+    ui.fitted(surface, c.question, 28, theme.GOLD, w - 60, bold=True, topleft=(x + 30, y + 24))
+    cy = y + 78
+    col = (w - 60) / 3
+    if c.changes:
+        ui.fitted(surface, _("In force"), 20, theme.MUTED, col - 10, topleft=(x + 30 + col, cy))
+        ui.fitted(surface, _("New"), 20, theme.MUTED, col - 10, topleft=(x + 30 + 2 * col, cy))
+        cy += 32
+    for ch in c.changes:
+        same = ch.old == ch.new
+        ui.fitted(surface, ch.label, 22, theme.CREAM, col - 10, topleft=(x + 30, cy))
+        ui.fitted(surface, ch.old, 22, theme.CREAM, col - 10, topleft=(x + 30 + col, cy))
+        ui.fitted(surface, ch.new, 22, theme.CREAM if same else theme.WIN, col - 10, bold=not same,
+                  topleft=(x + 30 + 2 * col, cy))
+        cy += 31
+    if c.note:
+        ui.paragraph(surface, c.note, 20, theme.MUTED, x + 30, cy + 10, w - 60)

@@ -1,0 +1,43 @@
+"""The machine page: who the cabinet is (number, casino, ledger) and the paytable in
+force with its full SHA-256, the fingerprint a regulator checks."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.ui import theme
+from kiosk.ui.i18n import _
+from kiosk.ui.scenes.operator.page import LEFT, WIDTH, Page, heading, rows
+
+
+def sha_lines(digest: str, per_line: int = 32, group: int = 8) -> list[str]:
+    """A hex digest in lines of ``per_line`` characters, in groups of ``group``."""
+    out = []
+    for start in range(0, len(digest), per_line):
+        part = digest[start:start + per_line]
+        out.append(" ".join(part[i:i + group] for i in range(0, len(part), group)))
+    return out
+
+
+class MachinePage(Page):
+    id = "machine"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        desk = self.desk
+        config, snap = desk.machine.config, desk.snap
+        ledger_id = desk.cached(("ledger_id",), desk.machine.ledger_id)
+        lines = [
+            (_("Machine number"), config.machine_number or "—"),
+            (_("Casino"), config.casino_name or "—"),
+            (_("Ledger"), str(config.db_path)),
+            (_("Ledger id"), ledger_id if ledger_id is not None else "—"),
+            (_("Paytable"), f"{snap.paytable.name} {snap.paytable.version}"),
+        ]
+        y = rows(desk, surface, lines, size=22, gap=1.6, label_share=0.3)
+        y = heading(desk, surface, _("Paytable SHA-256"), LEFT, y + 6, WIDTH, size=22)
+        for line in sha_lines(snap.paytable.sha256):
+            desk.ui.fitted(surface, line, 26, theme.WHITE, WIDTH, bold=True, topleft=(LEFT, y))
+            y += 36
+        desk.ui.paragraph(surface, _("The machine number and the casino name are set in the cabinet configuration "
+                                     "file and recorded in the ledger when it is created."), 20, theme.MUTED,
+                          LEFT, y + 14, WIDTH)

@@ -1,0 +1,108 @@
+"""The RAM clear page (manager, main door open), three steps on the keypad: a second
+operator types their PIN (the witness), the manager requests the clear, then types the
+six-digit confirmation code back."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.machine.commands import RamClear, RamClearRequest, RamClearWitness
+from kiosk.pins import PIN_MAX
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.i18n import _
+from kiosk.ui.scenes.keypad import keypad_buttons
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page
+from kiosk.ui.widgets import Button
+
+#: Operator-only texts (English, like the controller's reasons shown beside refusals).
+WITNESS_STEP = "Step 1: a second operator types their PIN on the keypad."
+WITNESSED = "Countersigned by {name}."
+TEXT_W = 740
+
+
+class RamClearPage(Page):
+    id = "ramclear"
+
+    def __init__(self, desk: Desk) -> None:
+        super().__init__(desk)
+        self.entry = ""  # digits typed on the keypad
+        self.code: str | None = None  # the confirmation code the controller gave
+        self.witness: str | None = None  # the second operator's name
+
+    def open(self) -> None:
+        self.code, self.entry, self.witness = None, "", None
+
+    @property
+    def typing(self) -> bool:
+        """The keypad is up: the witness's PIN, or the confirmation code."""
+        return bool(self.code or not self.witness)
+
+    def buttons(self) -> list[Button]:
+        request = Button("ram_request", (240, ROW_Y, 400, ROW_H), _("REQUEST RAM CLEAR"), "ram_request",
+                         style="fold", enabled=bool(self.witness))
+        if not self.typing:
+            return [request]
+        out = [] if self.code else [request]
+        out += keypad_buttons((820, 130), (140, 98), (128, 88), _("CONFIRM"), "fold", 22)
+        out.append(Button("ram_cancel", (660 if not self.code else 240, ROW_Y, 300, ROW_H), _("CANCEL"),
+                          "ram_cancel", style="plain"))
+        return out
+
+    def on_key(self, key: Key) -> bool:
+        if not self.typing:
+            return False
+        if key.text.isdigit():
+            return self.on_command("digit", key.text)
+        if key.name in ("return", "backspace"):
+            return self.on_command("enter" if key.name == "return" else "clear")
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        desk = self.desk
+        if name == "digit" and self.typing:
+            if len(self.entry) < PIN_MAX:
+                self.entry += str(arg)
+        elif name == "clear":
+            self.entry = ""
+        elif name == "enter" and self.code:
+            ok = desk.send(RamClear(self.entry))
+            self.entry, self.code = "", None
+            if ok:
+                self.witness = None
+            desk.report(_("RAM clear done.") if ok else desk.refusal(), bool(ok))
+        elif name == "enter" and not self.witness:
+            who = desk.send(RamClearWitness(self.entry))
+            self.entry = ""
+            self.witness = str(who) if who else None
+            desk.report(WITNESSED.format(name=who) if who else desk.refusal(), bool(who))
+        elif name == "ram_request":
+            code = desk.send(RamClearRequest())
+            if code:
+                self.code, self.entry = str(code), ""
+            else:
+                desk.report(desk.refusal(), False)
+        elif name == "ram_cancel":
+            self.code, self.entry = None, ""
+        else:
+            return False
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        desk = self.desk
+        ui = desk.ui
+        y = ui.paragraph(surface, _("A RAM clear voids a round in progress (stakes refunded), cancels a pending "
+                                    "payout, removes the credits and clears every tilt. The history and the "
+                                    "lifetime meters stay."), 22, theme.CREAM, LEFT, TOP + 8, TEXT_W)
+        ui.fitted(surface, _("Credits now: {amount}").format(amount=desk.money(desk.snap.credits)), 26, theme.WIN,
+                  TEXT_W, bold=True, topleft=(LEFT, y + 12))
+        if self.typing:
+            text = (_("Step 2: type this code to confirm: {code}").format(code=self.code) if self.code
+                    else WITNESS_STEP)
+            ui.fitted(surface, text, 24, theme.LOSE, TEXT_W, bold=True, topleft=(LEFT, 360))
+            box = desk.layout.rect(LEFT, 410, 380, 56)
+            pygame.draw.rect(surface, (0, 0, 0), box, border_radius=desk.layout.px(8))
+            shown = self.entry if self.code else "●" * len(self.entry)
+            ui.label(surface, shown, 30, theme.WHITE, bold=True, midleft=(LEFT + 16, 438))
+        else:
+            ui.fitted(surface, _("Step 1: request a confirmation code."), 24, theme.CREAM, TEXT_W, topleft=(LEFT, 360))

@@ -1,0 +1,270 @@
+"""The operator menu, behind the key switch or the open main door, and a PIN.
+
+It opens with the key switch (the ``operator_key`` input; F12 in demo mode), with a
+touch while the main door is open (it closes again when the door does), or in demo mode
+with the hidden corner sequence.  Attendant, technician and manager see the same menu;
+what a role may not do is shown disabled, and the controller refuses it anyway with a
+reason that is shown as it comes.  Configuration changes (paytable, limits) are
+confirmed first and refused by the controller with the door closed, credits on the
+meter, a round or a payout in progress, or out of the approved bounds.  In demo mode the
+screen says DEMO.
+
+Each page (:mod:`kiosk.ui.scenes.operator.page`) owns its state; this scene owns the
+PIN entry, the menu, the title bar and the result line, and is the pages' :class:`Desk`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import pygame
+
+from kiosk.config import role_at_least
+from kiosk.machine.commands import Command, OperatorLogin, OperatorLogout
+from kiosk.machine.controller import Machine
+from kiosk.pins import PIN_MAX
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.chrome import fmt
+from kiosk.ui.scenes.keypad import keypad_buttons
+from kiosk.ui.scenes.operator.events import EventsPage
+from kiosk.ui.scenes.operator.export import ExportPage
+from kiosk.ui.scenes.operator.handpay import HandpayPage
+from kiosk.ui.scenes.operator.limits import LimitsPage
+from kiosk.ui.scenes.operator.machine_info import MachinePage
+from kiosk.ui.scenes.operator.meters import MetersPage
+from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
+from kiosk.ui.scenes.operator.paytables import PaytablePage
+from kiosk.ui.scenes.operator.ramclear import RamClearPage
+from kiosk.ui.scenes.operator.rounds import RoundsPage
+from kiosk.ui.scenes.operator.tilts import DevicesPage, TiltsPage
+from kiosk.ui.scenes.operator.verify import VerifyPage
+from kiosk.ui.widgets import Button
+
+T = TypeVar("T")
+
+#: page -> (title, least role), in the menu's order.
+PAGES: dict[str, tuple[str, str]] = {
+    "meters": (N_("Meters"), "attendant"),
+    "events": (N_("Event log"), "attendant"),
+    "handpay": (N_("Hand pays"), "attendant"),
+    "tilts": (N_("Tilts"), "attendant"),
+    "recall": (N_("Game recall"), "attendant"),
+    "devices": (N_("Devices"), "attendant"),
+    "audit": (N_("Audit"), "attendant"),
+    "export": (N_("Export"), "technician"),
+    "machine": (N_("Machine"), "technician"),
+    "limits": (N_("Limits"), "technician"),
+    "paytable": (N_("Paytable"), "technician"),
+    "ramclear": (N_("RAM clear"), "manager"),
+}
+PAGE_TYPES: tuple[type[Page], ...] = (
+    MetersPage, EventsPage, HandpayPage, TiltsPage, RoundsPage, DevicesPage, VerifyPage, ExportPage,
+    MachinePage, LimitsPage, PaytablePage, RamClearPage,
+)
+ROLE_NAMES = {"attendant": N_("Attendant"), "technician": N_("Technician"), "manager": N_("Manager")}
+#: Pages whose changes the controller allows with the main door open only.
+DOOR_PAGES = ("limits", "paytable", "ramclear")
+#: Operator-only text (English, like the controller's reasons shown beside refusals).
+DOOR_HINT = "Open the main door: changes here need it."
+
+
+class OperatorScene(Scene):
+    name = "operator"
+    player = False
+
+    def __init__(self, app: SceneHost) -> None:
+        super().__init__(app)
+        self.state = "pin"  # pin | menu | page
+        self.page = ""
+        self.entry = ""  # the PIN being typed
+        self.result: tuple[str, bool] | None = None  # (text, ok) of the last action
+        self.came_from = "attract"
+        self.opened_by = "key"  # key | door | corners
+        self.pages: dict[str, Page] = {cls.id: cls(self) for cls in PAGE_TYPES}
+        self._reads: dict[tuple[Any, ...], Any] = {}
+        self._reads_version = -1
+
+    # -- life cycle -------------------------------------------------------------------------
+    def enter(self, **kwargs: Any) -> None:
+        prev = self.app.previous
+        if prev != "operator":
+            self.came_from = prev if prev != "cashout" else "table"
+        self.state = "menu" if self.snap.operator else "pin"
+        self.entry = ""
+        self.result = None
+        self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.opened_by == "door" and not self.snap.door_open:
+            self.exit()  # opened because the door was open: it closes with the door
+
+    def leave(self) -> None:
+        self.entry = ""
+
+    def exit(self) -> None:
+        if self.snap.operator:
+            self.model.send(OperatorLogout())
+        self.state = "pin"
+        self.app.go(self.came_from if self.came_from in self.app.scenes else "attract")
+
+    # -- what the pages use (the Desk) ------------------------------------------------------
+    @property
+    def role(self) -> str | None:
+        return self.snap.operator
+
+    @property
+    def machine(self) -> Machine:
+        return cast(Machine, self.model.machine)
+
+    def send(self, command: Command) -> Any:
+        return self.model.send(command)
+
+    def refusal(self) -> str:
+        note = self.model.note
+        if note is None:
+            return _("Refused.")
+        return f"{note.text} ({note.reason})" if note.reason else note.text
+
+    def report(self, text: str, ok: bool) -> None:
+        self.result = (text, ok)
+
+    def cached(self, key: tuple[Any, ...], load: Callable[[], T]) -> T:
+        """Ledger reads once per snapshot version, not once per frame."""
+        if self._reads_version != self.model.version:
+            self._reads.clear()
+            self._reads_version = self.model.version
+        if key not in self._reads:
+            self._reads[key] = load()
+        return cast(T, self._reads[key])
+
+    def money(self, cents: int, compact: bool = False) -> str:
+        return fmt(self.app, cents, compact)
+
+    def allowed(self, page: str) -> bool:
+        return role_at_least(self.role, PAGES[page][1])
+
+    @property
+    def current(self) -> Page | None:
+        """The page shown, if any."""
+        return self.pages.get(self.page) if self.state == "page" else None
+
+    # the RAM clear's steps, as the tests and the title read them
+    @property
+    def ram_code(self) -> str | None:
+        return cast(RamClearPage, self.pages["ramclear"]).code
+
+    @property
+    def witness(self) -> str | None:
+        return cast(RamClearPage, self.pages["ramclear"]).witness
+
+    # -- input --------------------------------------------------------------------------------
+    def on_key(self, key: Key) -> bool:
+        if self.state == "pin" and key.text.isdigit():
+            return self.on_command("digit", key.text)
+        if self.state == "pin" and key.name in ("return", "backspace"):
+            return self.on_command("enter" if key.name == "return" else "clear")
+        page = self.current
+        if key.name == "f12":
+            return False  # the key switch (demo mode): the app's
+        if page is not None and (page.on_key(key) or page.modal()):
+            return True
+        if key.name == "escape":
+            self.on_command("back")
+        return True  # every other key is the operator's, not the player's
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        page = self.current
+        if name in ("key_switch", "cancel", "logout"):
+            self.exit()
+        elif name == "back" and not (page is not None and page.modal()):
+            if self.state == "page":
+                self.state, self.result = "menu", None
+            else:
+                self.exit()
+        elif name == "open":
+            self.state, self.page, self.result = "page", str(arg), None
+            self.pages[self.page].open()
+        elif self.state == "pin" and name in ("digit", "clear", "enter"):
+            self._pin(name, arg)
+        elif page is not None:
+            return page.on_command(name, arg)
+        else:
+            return False
+        return True
+
+    def _pin(self, name: str, arg: object) -> None:
+        if name == "digit":
+            if len(self.entry) < PIN_MAX:
+                self.entry += str(arg)
+        elif name == "clear":
+            self.entry = ""
+        else:
+            role = self.model.send(OperatorLogin(self.entry))
+            self.entry = ""
+            if role:
+                self.state, self.result = "menu", None
+            else:
+                self.result = (self.refusal(), False)
+
+    # -- buttons ---------------------------------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        page = self.current
+        if page is not None and page.modal():
+            return page.buttons()  # a dialog: nothing else is touchable
+        out = [Button("logout", (1064, 6, 200, 86), _("LOG OUT") if self.role else _("CANCEL"), "logout",
+                      style="fold", size=24)]
+        if self.state == "pin":
+            return out + keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
+        if self.state == "menu":
+            for i, (pid, (title, _role)) in enumerate(PAGES.items()):
+                col, row = i % 4, i // 4
+                out.append(Button(f"page_{pid}", (40 + col * 302, 120 + row * 124, 290, 110), _(title), "open", pid,
+                                  style="dark", enabled=self.allowed(pid), size=28))
+            return out
+        out.append(Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc"))
+        if page is not None:
+            out += page.buttons()
+        return out
+
+    # -- drawing ------------------------------------------------------------------------------------
+    def title(self) -> str:
+        """The title bar: the menu, the role, the page, and DEMO in demo mode."""
+        title = _("OPERATOR MENU")
+        if self.role:
+            title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
+        if self.state == "page":
+            title += "  ·  " + _(PAGES[self.page][0])
+        return title + ("  ·  DEMO" if self.machine.config.demo else "")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui, lay = self.ui, self.layout
+        surface.fill((16, 20, 26))
+        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
+        surface.fill((40, 30, 12), bar)
+        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
+            ui.fitted(surface, DOOR_HINT, 20, theme.LOSE, 1200, midleft=(40, 574))
+        if self.result is not None:
+            text, ok = self.result
+            ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        if self.state == "pin":
+            self._draw_pin(surface)
+        page = self.current
+        if page is not None:
+            page.draw(surface)
+        self.draw_buttons(surface)
+
+    def _draw_pin(self, surface: pygame.Surface) -> None:
+        ui = self.ui
+        ui.fitted(surface, _("Enter your PIN"), 30, theme.CREAM, 600, center=(640, 126))
+        box = self.layout.rect(448, 146, 384, 46)
+        pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
+        ui.label(surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169))
+        if self.machine.config.demo:
+            ui.label(surface, "DEMO", 40, theme.LOSE, bold=True, center=(1040, 169))

@@ -1,0 +1,175 @@
+"""Two web seats in real headless Chromium, the host's computer player and three more
+play a tournament to the end, clicking the page's real buttons; one seat goes away and
+comes back; every WebSocket frame each browser received holds only its own cards.
+Screenshots of the web seat go to /tmp/shots/friends-*.png."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.rng import SeededRandomSource
+from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
+
+SHOTS = Path("/tmp/shots")
+
+
+@pytest.fixture
+def host(small_table, fast_pacing):
+    game = FriendsGame(small_table(players=6, chips=500, every=2, level=1), ai_speed="fast", host_plays="bot",
+                       rng=SeededRandomSource(21), bot_samples=0,
+                       timers=FriendsTimers(next_hand_s=1.5, away_s=1.0, finish_s=1.0))
+    h = FriendsHost(game)
+    h.start()
+    h.run_in_background()
+    yield h
+    h.stop()
+
+
+def _by_id(driver, element_id):
+    from selenium.webdriver.common.by import By
+    return driver.find_element(By.ID, element_id)
+
+
+def _wait(cond, timeout=15.0, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = cond()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _frames(driver) -> list[dict]:
+    """The WebSocket frames the page received since the last call."""
+    out = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") == "Network.webSocketFrameReceived":
+            out.append(json.loads(msg["params"]["response"]["payloadData"]))
+    return out
+
+
+def _join(driver, link, name, shot=None):
+    driver.get(link)
+    _wait(lambda: _by_id(driver, "screen-join").is_displayed(), what="the join page")
+    if shot:
+        driver.save_screenshot(str(SHOTS / shot))
+    _by_id(driver, "name").send_keys(name)
+    _by_id(driver, "take-seat").click()
+    _wait(lambda: driver.execute_script("return document.body.dataset.phase") == "lobby", what="the lobby")
+
+
+def _shown(driver, element_id) -> bool:
+    return driver.execute_script(f"const e=document.getElementById('{element_id}'); return !!e && !e.hidden "
+                                 "&& e.offsetParent !== null && !e.disabled")
+
+
+def _play_one(driver, n: int) -> bool:
+    """Click whatever the page offers now; True if something was clicked."""
+    if driver.execute_script("return document.body.dataset.turn") == "1" and _shown(driver, "btn-call"):
+        if n % 7 == 3 and _shown(driver, "btn-raise"):
+            _by_id(driver, "btn-raise").click()
+            _by_id(driver, "preset-half").click()
+            _by_id(driver, "btn-confirm").click()
+        elif n % 11 == 5:
+            _by_id(driver, "btn-fold").click()
+        else:
+            _by_id(driver, "btn-call").click()
+        return True
+    if _shown(driver, "btn-next"):
+        _by_id(driver, "btn-next").click()
+        return True
+    return False
+
+
+def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, truth):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    link = host.link
+    mia, tom = browser(390, 844), browser(390, 844)
+    _join(mia, link, "Mia", shot="friends-join.png")
+    mia.save_screenshot(str(SHOTS / "friends-lobby.png"))
+    _join(tom, link, "Tom")
+    seats = host.call(lambda g: {f.name: f.seat for f in g.friends()})
+    tom_seat = seats["Tom"]
+    host.call(lambda g: truth.watch(g.start()))
+    frames: dict[str, list[dict]] = {"Mia": [], "Tom": []}
+    drivers = {"Mia": mia, "Tom": tom}
+    shots = set()
+    clicks = 0
+    away_done = False
+    start = time.monotonic()
+    while not host.call(lambda g: g.over):
+        assert time.monotonic() - start < 150, "the tournament did not end in time"
+        for name, d in drivers.items():
+            if d.execute_script("return document.body.dataset.phase") != "table":
+                continue
+            if "turn" not in shots and d.execute_script("return document.body.dataset.turn") == "1":
+                d.save_screenshot(str(SHOTS / "friends-turn.png"))
+                shots.add("turn")
+                if _shown(d, "btn-raise"):
+                    _by_id(d, "btn-raise").click()
+                    d.save_screenshot(str(SHOTS / "friends-raise.png"))
+                    _by_id(d, "btn-back").click()
+            if "over" not in shots and _shown(d, "btn-next"):
+                d.save_screenshot(str(SHOTS / "friends-hand-over.png"))
+                shots.add("over")
+            if _play_one(d, clicks):
+                clicks += 1
+            frames[name] += _frames(d)
+        if not away_done and clicks > 6 and tom.execute_script("return document.body.dataset.phase") == "table":
+            away_done = True
+            frames["Tom"] += _frames(tom)
+            tom.get("about:blank")  # the seat's socket closes
+            _wait(lambda: host.call(lambda g: g.session.remote.is_away(tom_seat)), what="Tom away")
+            m = host.call(lambda g: g.message_for(next(iter(g.friends()[0].conns))))
+            if m["phase"] != "over":
+                assert m["seats"][tom_seat]["status"] == "away"
+                mia.save_screenshot(str(SHOTS / "friends-away.png"))
+            tom.get(link)  # opening the link again gives the seat back
+            _wait(lambda: host.call(lambda g: g.over or not g.session.remote.is_away(tom_seat)), what="Tom back")
+        time.sleep(0.03)
+    assert away_done and clicks > 6
+    for name, d in drivers.items():
+        _wait(lambda d=d: d.execute_script("return document.body.dataset.phase") == "results", what="results")
+        frames[name] += _frames(d)
+    mia.save_screenshot(str(SHOTS / "friends-results.png"))
+    assert "TOURNAMENT OVER" in _by_id(mia, "screen-results").text
+    href = _by_id(mia, "download").get_attribute("href")
+    assert href.startswith("blob:")
+    saved = json.loads(mia.execute_script("return localStorage.getItem(arguments[0])",
+                                          f"friends:{host.game.code}:results"))
+    assert saved["summary"]["players"] == 6 and len(saved["standings"]) == 6
+    for name in drivers:
+        states = [f for f in frames[name] if f["type"] == "state"]
+        assert len(states) > 5
+        for f in frames[name]:
+            truth.check(seats[name], f)
+    # the page in landscape asks to turn the phone round
+    wide = browser(844, 390)
+    wide.get(link)
+    _wait(lambda: _by_id(wide, "turn-round").is_displayed(), what="the landscape notice")
+    assert "Turn it round to play" in _by_id(wide, "turn-round").text
+    wide.save_screenshot(str(SHOTS / "friends-landscape.png"))
+
+
+def test_leave_the_game_from_the_page_hands_the_seat_to_the_computer(host, browser):
+    d = browser(390, 844)
+    _join(d, host.link, "Ana")
+    seat = host.call(lambda g: g.friends()[0].seat)
+    host.call(lambda g: g.start())
+    _wait(lambda: d.execute_script("return document.body.dataset.phase") == "table", what="the table")
+    d.execute_script("document.getElementById('lang').value='ja';"
+                     "document.getElementById('lang').dispatchEvent(new Event('change'))")
+    _wait(lambda: "対局から抜ける" in _by_id(d, "btn-leave").text, what="Japanese")
+    d.save_screenshot(str(SHOTS / "friends-ja.png"))
+    _by_id(d, "btn-leave").click()
+    d.save_screenshot(str(SHOTS / "friends-leave.png"))
+    _by_id(d, "leave-yes").click()
+    _wait(lambda: d.execute_script("return document.body.dataset.phase") == "message", what="the left message")
+    assert host.call(lambda g: g.status_of(seat)) == "left"
+    assert host.call(lambda g: not g.session.remote.is_remote(seat))
