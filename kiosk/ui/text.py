@@ -42,8 +42,10 @@ __all__ = ["FAMILY_FOR_LANG", "FONT_FILES", "ZWSP", "Fonts", "TextCache", "TextF
 
 #: Rendered text kept, bytes of pixels (about 300 labels of 400x50 at 1920x1080).
 TEXT_CACHE_BYTES = 24 * 1024 * 1024
-#: A line of text is spaced this many times its font height.
-LINE_STEP = 0.9
+#: Baselines of wrapped lines are this many times the font size apart (Thai: room for
+#: marks stacked above and below).
+LINE_STEP = 1.22
+THAI_LINE_STEP = 1.5
 #: Shrinking one line below this share of the asked size is worse than wrapping it.
 SHRINK_BEFORE_WRAP = 0.8
 
@@ -118,8 +120,9 @@ class TextFit:
     """How a text is laid into a box of ``box`` pixels (height ``None``: one line's worth).
 
     ``px`` is the font size chosen and ``lines`` the lines at that size; ``width`` is the
-    widest line and ``height`` the block's height (``line_step`` apart, the last line at
-    full font height), in pixels.  ``fits`` is False when even ``floor`` px, wrapped into
+    widest line and ``height`` the height of the block's ink (the first line's highest
+    glyph to the last line's lowest), baselines ``line_step`` apart and the first one
+    ``ascent`` below the block's top, all in pixels.  ``fits`` is False when even ``floor`` px, wrapped into
     ``max_lines`` lines, overflows the box: the caller's box is too small for the text."""
 
     text: str
@@ -128,6 +131,7 @@ class TextFit:
     width: int
     height: int
     line_step: int
+    ascent: int
     box: tuple[int, int | None]
     fits: bool
 
@@ -198,7 +202,8 @@ class TextCache:
         got = self._fits.get(key)
         if got is not None:
             return got
-        box_h = height if height is not None else self.line_height(text, px, bold, lang)
+        up, down = self.ink("Hg" + text, px, bold, lang)
+        box_h = height if height is not None else up + down
         result: TextFit | None = None
         for size in _sizes(px, floor):
             one = self._layout(text, size, text.split("\n"), bold, lang, width, box_h)
@@ -222,14 +227,30 @@ class TextCache:
         _remember(self._fits, key, result)
         return result
 
+    def ink(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> tuple[int, int]:
+        """How far the glyphs of ``text`` reach above and below the baseline, pixels (the
+        font's own line box is far taller: the Thai marks' room is reserved in it)."""
+        clean = text.replace(ZWSP, "").replace("\n", "")
+        font = self.font(clean, px, bold, lang)
+        up = down = 0
+        for m in font.metrics(clean) or ():
+            if m is not None:
+                up, down = max(up, m[3]), max(down, -m[2])
+        return up, down
+
     def _layout(self, text: str, px: int, lines: list[str], bold: bool, lang: str, width: int,
                 box_h: int) -> TextFit:
-        fh = self.line_height(text, px, bold, lang)
-        step = max(1, round(fh * LINE_STEP))
+        up, down = self.ink("".join(lines), px, bold, lang)
+        thai = any("\u0e00" <= ch <= "\u0e7f" for ch in text)
+        step = max(1, round(px * (THAI_LINE_STEP if thai else LINE_STEP)))
         widest = max((self.size(line, px, bold, lang)[0] for line in lines), default=0)
-        total = fh + step * (len(lines) - 1)
+        total = up + down + step * (len(lines) - 1)
         fits = widest <= width and total <= box_h
-        return TextFit(text, px, tuple(lines), widest, total, step, (width, box_h), fits)
+        return TextFit(text, px, tuple(lines), widest, total, step, up, (width, box_h), fits)
+
+    def baseline(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> int:
+        """The baseline's distance from the top of a surface :meth:`render` makes."""
+        return self.font(text.replace(ZWSP, ""), px, bold, lang).get_ascent()
 
     def wrap(self, text: str, px: int, width: int, bold: bool = False, lang: str | None = None,
              *, split_words: bool = True) -> list[str]:

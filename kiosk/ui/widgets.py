@@ -163,25 +163,33 @@ class Painter:
         """Blit a fitted block, lines centred on each other, its bounding box anchored at a
         design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
         (where, (x, y)), = anchor.items()
-        block = pygame.Rect(0, 0, fit.width, fit.height)
+        if len(fit.lines) == 1:  # placed by its surface, as :meth:`label` places text
+            surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold)
+            rect = surf.get_rect(**{where: self.layout.pos(x, y)})
+            surface.blit(surf, rect)
+            return rect
+        lead = self.text.baseline(fit.lines[0], fit.px, bold) - fit.ascent  # font box above the ink
+        block = pygame.Rect(0, 0, fit.width, fit.height + 2 * lead)
         setattr(block, where, self.layout.pos(x, y))
         self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where))
         return block
 
     def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
                    align: str = "center") -> None:
-        """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred."""
-        y = block.centery - fit.height / 2
+        """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
+        (by the glyphs' ink, not the font's taller line box)."""
+        baseline = block.centery - fit.height / 2 + fit.ascent
         for line in fit.lines:
             surf = self.text.render(line, fit.px, colour, bold=bold)
+            y = round(baseline - self.text.baseline(line, fit.px, bold))
             if align == "left":
-                r = surf.get_rect(topleft=(block.left, round(y)))
+                r = surf.get_rect(topleft=(block.left, y))
             elif align == "right":
-                r = surf.get_rect(topright=(block.right, round(y)))
+                r = surf.get_rect(topright=(block.right, y))
             else:
-                r = surf.get_rect(midtop=(block.centerx, round(y)))
+                r = surf.get_rect(midtop=(block.centerx, y))
             surface.blit(surf, r)
-            y += fit.line_step
+            baseline += fit.line_step
 
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
@@ -274,6 +282,10 @@ class Painter:
         hw, hh = self._hint_size(b)
         return pygame.Rect(w - self.layout.px(8) - hw, face_h - self.layout.px(4) - hh, hw, hh)
 
+    def _hint_ink_top(self, b: Button, hint: pygame.Rect) -> int:
+        px = self.layout.px(15)
+        return hint.top + self.text.baseline(b.hint, px, lang="en") - self.text.ink(b.hint, px, lang="en")[0]
+
     def _draw_hint(self, s: pygame.Surface, b: Button, ink, w: int, face_h: int, dy: int) -> pygame.Rect:
         hint = self.text.render(b.hint, self.layout.px(15), ink, lang="en").copy()
         hint.set_alpha(150)
@@ -288,7 +300,7 @@ class Painter:
         if not b.hint:
             return centre
         hint = self._hint_rect(b, w, face_h)
-        clear_y = hint.top + round(hint.height * 0.3) + round(fit.px * 0.15)  # glyph ink, not line box
+        clear_y = self._hint_ink_top(b, hint) - self.layout.px(2)
         if w / 2 + fit.width / 2 > hint.left and centre + fit.height / 2 > clear_y:
             centre = max(fit.height / 2, clear_y - fit.height / 2)
         return centre
@@ -316,7 +328,7 @@ class Painter:
         boxes: tuple[tuple[int, int | None], ...] = ((avail, room),)
         if b.hint:
             hint = self._hint_rect(b, w, face_h)
-            clear_y = hint.top + round(hint.height * 0.3) + round(px * 0.15)
+            clear_y = self._hint_ink_top(b, hint) - lay.px(2)
             boxes = ((max(1, avail - 2 * (hint_w + lay.px(6))), room), (avail, max(1, clear_y - lay.px(3))))
         return (self.fit_choices(b.label, px, boxes, bold=True, max_lines=2),)
 

@@ -14,15 +14,14 @@ import paytables
 from engine.uth.paytable import PAYTABLE_DIR, shipped_paytables
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ["engine/hands/data/evaluator_tables.npz"] + sorted(
-    f"paytables/{p.name}" for p in (ROOT / "paytables").glob("*.toml")
-)
+TABLES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "engine").glob("*/data/*.npz"))
+DATA = TABLES + sorted(f"paytables/{p.name}" for p in (ROOT / "paytables").glob("*.toml"))
 SOURCES = ("pyproject.toml", "README.md", "engine", "kiosk", "devices", "paytables")
 
 
 def test_the_paytable_folder_is_the_paytables_package():
     assert PAYTABLE_DIR == Path(paytables.__file__).resolve().parent
-    assert [p.name for p in shipped_paytables()] == sorted(n.split("/")[-1] for n in DATA[1:])
+    assert [p.name for p in shipped_paytables()] == sorted(n.split("/")[-1] for n in DATA[len(TABLES) :])
     assert "paytables/standard.toml" in DATA
 
 

@@ -51,6 +51,12 @@ def safe_name(text: str) -> str:
     return name if name.endswith(SUFFIX) else name + SUFFIX
 
 
+def short_path(folder: Path, limit: int = 30) -> str:
+    """``folder`` as text, its start cut to ``…`` past ``limit`` characters."""
+    text = str(folder)
+    return text if len(text) <= limit else "…" + text[-(limit - 1):]
+
+
 def free_space(folder: Path) -> int | None:
     """Bytes free on the file system of ``folder`` (None when it cannot be read)."""
     try:
@@ -188,7 +194,7 @@ class ExportPage(Page):
         for i, m in enumerate(media):
             x, y = medium_origin(i)
             free = size_text(free_space(m.folder) if m.folder.exists() else None)
-            ui.fitted(surface, str(m.folder), 20, theme.CREAM, 320, topleft=(x + 276, y + 12))
+            ui.fitted(surface, short_path(m.folder), 20, theme.CREAM, 320, topleft=(x + 276, y + 12))
             ui.fitted(surface, _("{size} free").format(size=free) if m.removable else _("The cabinet's own disk"),
                       20, theme.MUTED, 320, topleft=(x + 276, y + 50))
         y = TOP + 160 + 2 * 100

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.uth.round import RoundSettled
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
-from kiosk.ui.scenes.table.geometry import DEAL_GAP, FLIP, FLY, REVEAL_PAUSE
+from kiosk.ui.scenes.table.geometry import DEAL_GAP, DEALER_GAP, FLIP, FLY, REVEAL_PAUSE
 
 
 def ease(t: float) -> float:
@@ -137,7 +137,7 @@ class DealAnimation:
             for j, slot in enumerate(("d0", "d1")):
                 sp = self.sprites[slot]
                 sp.card = snap.dealer[j]
-                sp.t_flip = max(sp.t_land, start + j * DEAL_GAP * scale)
+                sp.t_flip = max(sp.t_land, start + j * DEALER_GAP * scale)  # one at a time
             self.cursor = max(self.cursor, start)
         if shown_result(snap) is not None and self.reveal_at is None:
             self.reveal_at = max(self.end(), self.clock) + 0.15 * scale

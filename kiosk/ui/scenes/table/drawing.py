@@ -16,9 +16,11 @@ from engine.uth.round import RoundSettled, SeatResult
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.i18n import _, category_name, hand_name
 from kiosk.ui.scenes.chrome import fmt, meter_value
 from kiosk.ui.scenes.table.animation import DealAnimation, ease
+from kiosk.ui.scenes.table.chips import draw_stack
+from kiosk.ui.scenes.table.felt import PAY_ROW_H, pay_rows
 from kiosk.ui.scenes.table.geometry import (
     CARD_H,
     CARD_W,
@@ -26,28 +28,37 @@ from kiosk.ui.scenes.table.geometry import (
     FLIP,
     NAME_W,
     NAME_X,
+    PAYS_W,
+    PAYS_X,
     PLAYER_Y,
     SHOE,
     SPOTS,
     slot_pos,
 )
 from kiosk.ui.scenes.table.meters import meters
+from kiosk.ui.scenes.table.settle import STAKE_OFFSET, WIN_OFFSET, SettlementShow
 from kiosk.ui.widgets import DamageSurface
 
 Colour = tuple[int, int, int]
 
 
 def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int], seat: SeatResult | None,
-               chips: Sequence[int], blink_ante: bool) -> None:
-    """Chips on each spot, the Ante ringed while it waits for a chip (``blink_ante``),
-    and each spot's WIN / PUSH / LOSE once the result shows (``seat``)."""
+               chips: Sequence[int], blink_ante: bool, show: SettlementShow | None = None,
+               clock: float = 0.0) -> None:
+    """Chip stacks on each spot, the Ante ringed while it waits for a chip (``blink_ante``),
+    and each spot's WIN / PUSH / LOSE once the result shows (``seat``); with the result,
+    ``show`` says which stakes were swept and which winnings landed at ``clock``."""
     ui, lay = host.painter, host.layout
     for spot, (x, y, r) in SPOTS.items():
         amount = amounts.get(spot, 0)
         if blink_ante and spot == "ante" and amount == 0:
             surface.circle(theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
-        if amount > 0:
-            chip_stack(host, surface, chips, amount, x, y + 6)
+        if seat is not None and show is not None:
+            stake, won = show.on_spot(spot, clock)
+            draw_stack(host, surface, chips, stake, x + STAKE_OFFSET[0] * bool(won), y + STAKE_OFFSET[1])
+            draw_stack(host, surface, chips, won, x + WIN_OFFSET[0], y + WIN_OFFSET[1], tag=False)
+        elif amount > 0:
+            draw_stack(host, surface, chips, amount, x, y + 6)
         if seat is not None:
             stake = getattr(seat, spot)
             back = getattr(seat, f"{spot}_return")
@@ -64,17 +75,43 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
                 surface.blit(tag, tag.get_rect(center=box.center))
 
 
-def chip_stack(host: SceneHost, surface: DamageSurface, chips: Sequence[int], amount: int, x: float,
-               y: float) -> None:
-    """Up to three chips of the largest denomination not above ``amount``, labelled with it."""
-    idx = max((i for i, c in enumerate(chips) if c <= amount), default=0)
-    colour = theme.chip_colour(chips[idx], idx)
-    n = min(3, max(1, amount // chips[idx]))
-    size = host.layout.px(66)
-    label = fmt(host, amount, compact=True)
-    for k in range(n):
-        face = host.painter.chip_face((size, size), colour, label if k == n - 1 else "")
-        surface.blit(face, face.get_rect(center=host.layout.pos(x, y - k * 5)))
+def draw_pay_lines(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot, seat: SeatResult) -> None:
+    """Ring the printed Blind and Trips pay lines that paid ``seat``."""
+    rows = pay_rows(snap.paytable)
+    lay = host.layout
+    hits = []
+    if seat.blind_return > seat.blind:
+        hits.append(("blind", seat.category))
+    if seat.trips and seat.trips_return > 0:
+        hits.append(("trips", seat.category))
+    for key in hits:
+        y = rows.get(key)
+        if y is None:
+            continue
+        r = lay.rect(PAYS_X - 2, y - 3, PAYS_W + 8, PAY_ROW_H)
+        surface.blit(host.painter.panel(r.size, theme.WIN, 60, radius=6, border=theme.WIN, border_w=2), r)
+
+
+def draw_show(host: SceneHost, surface: DamageSurface, show: SettlementShow, chips: Sequence[int],
+              clock: float, readings: tuple[int, int, int]) -> None:
+    """What the settlement show moves this frame: stacks in flight, celebration coins
+    and the hand's banner, and the credit and win meters while the win counts up."""
+    for amount, (x, y) in show.moving(clock):
+        draw_stack(host, surface, chips, amount, x, y, tag=False)
+    if show.celebrating(clock) and show.seat is not None:
+        ui, lay = host.painter, host.layout
+        for size, (x, y) in show.coins(clock):
+            d = lay.px(size)
+            surface.blit(ui.chip_face((d, d), theme.GOLD, ""), lay.pos(x - size / 2, y - size / 2))
+        flash = int(clock * 4) % 2 == 0
+        box = lay.rect(400, 292, 520, 96)
+        surface.blit(ui.panel(box.size, (0, 0, 0), 200, radius=18, border=theme.WIN if flash else theme.GOLD,
+                              border_w=4), box)
+        size = (40, 52, 62)[show.level - 1]
+        ui.fitted(surface, category_name(show.seat.category).upper(), size, theme.WIN, 490, bold=True,
+                  center=(660, 340))
+    if show.counting(clock):
+        draw_meters(host, surface, readings, which=(0, 2))
 
 
 def draw_cards(host: SceneHost, surface: DamageSurface, anim: DealAnimation, result: RoundSettled | None,
@@ -167,13 +204,13 @@ def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
     return _("Dealer wins"), theme.LOSE
 
 
-def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int]) -> None:
-    """The values of the credit, bet and win meters (cents)."""
-    credits, bet, win = readings
-    (r1, t1), (r2, t2), (r3, t3) = meters()
-    meter_value(host, surface, r1, t1, fmt(host, credits))
-    meter_value(host, surface, r2, t2, fmt(host, bet))
-    meter_value(host, surface, r3, t3, fmt(host, win), theme.WIN if win else theme.METER_TEXT)
+def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int],
+                which: tuple[int, ...] = (0, 1, 2)) -> None:
+    """The values of the credit, bet and win meters (cents); ``which`` of them."""
+    colours = (theme.METER_TEXT, theme.METER_TEXT, theme.WIN if readings[2] else theme.METER_TEXT)
+    for i, ((rect, title), value) in enumerate(zip(meters(), readings, strict=True)):
+        if i in which:
+            meter_value(host, surface, rect, title, fmt(host, value), colours[i])
 
 
 def draw_message(host: SceneHost, surface: DamageSurface, text: str, colour: Colour) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pygame
 
+from engine.hands.categories import HandCategory
+from engine.uth.paytable import Paytable
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
@@ -31,6 +33,25 @@ from kiosk.ui.scenes.table.geometry import (
     slot_pos,
 )
 from kiosk.ui.scenes.table.meters import meters
+
+
+#: The height of one printed pay line, design units.
+PAY_ROW_H = 24
+
+
+def pay_rows(paytable: Paytable) -> dict[tuple[str, HandCategory | None], float]:
+    """The design y (top) of each printed pays line: ``("blind" | "trips", category)``,
+    and of each table's title (category ``None``), top to bottom."""
+    out: dict[tuple[str, HandCategory | None], float] = {}
+    y = 108.0
+    for table, lines in (("blind", paytable.blind.lines()), ("trips", paytable.trips.lines())):
+        out[(table, None)] = y
+        y += 30
+        for cat in lines:
+            out[(table, cat)] = y
+            y += PAY_ROW_H
+        y += 12
+    return out
 
 
 class FeltLayer:
@@ -74,16 +95,17 @@ class FeltLayer:
         ui.fitted(surf, _("YOUR HAND"), 20, theme.GOLD, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 4))
         # printed pays
         pt = snap.paytable
-        y = 108
-        for title, lines in ((_("BLIND PAYS"), pt.blind.lines()), (_("TRIPS PAYS"), pt.trips.lines())):
-            ui.fitted(surf, title, 21, theme.GOLD, PAYS_W, bold=True, topleft=(PAYS_X, y))
-            y += 30
-            for cat, pay in lines.items():
-                ui.fitted(surf, category_name(cat), 17, theme.CREAM, PAYS_W * 0.62, topleft=(PAYS_X + 6, y))
-                text = pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
-                ui.label(surf, text, 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
-                y += 24
-            y += 12
+        titles = {"blind": _("BLIND PAYS"), "trips": _("TRIPS PAYS")}
+        rows = pay_rows(snap.paytable)
+        for (table, cat), y in rows.items():
+            if cat is None:
+                ui.fitted(surf, titles[table], 21, theme.GOLD, PAYS_W, bold=True, topleft=(PAYS_X, y))
+                continue
+            pay = (pt.blind if table == "blind" else pt.trips).lines()[cat]
+            ui.fitted(surf, category_name(cat), 17, theme.CREAM, PAYS_W * 0.62, topleft=(PAYS_X + 6, y))
+            text = pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
+            ui.label(surf, text, 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
+        y = max(rows.values()) + 24 + 12
         ui.paragraph(surf, _("Dealer needs a pair or better to qualify. Ante and Play pay 1 to 1."), 16,
                      theme.MUTED, PAYS_X, y, PAYS_W)
         # bottom rail

@@ -16,6 +16,8 @@ PLAYER_Y = 414
 NAME_X = COL_X + 2 * CARD_W + GAP + 22  # hand names right of the two-card rows
 NAME_W = 920 - NAME_X
 SHOE = (1190, 120)
+#: Where the dealer takes lost stakes and pays winnings from.
+DEALER_TRAY = (700, 118)
 BAR_Y = 556
 SPOTS: dict[str, tuple[float, float, float]] = {  # centre x, centre y, radius
     "trips": (172, 180, 60),
@@ -43,6 +45,8 @@ FLY = 0.28
 DEAL_GAP = 0.17
 FLIP = 0.22
 REVEAL_PAUSE = 0.35
+#: Between the dealer's two cards turning over: the first is face up before the second turns.
+DEALER_GAP = FLIP + 0.38
 
 
 def slot_pos(slot: str) -> tuple[float, float]:
