@@ -12,6 +12,21 @@ import pygame
 
 SOUND_DIR = Path(__file__).resolve().parent.parent.parent / "assets" / "sounds"
 NAMES = ("deal", "flip", "chip", "win", "bigwin", "click", "bill", "cashout", "alert")
+#: Sounds made here rather than read from a file: ``tick`` (the win counting up).
+MADE = ("tick",)
+
+
+def _tick() -> pygame.mixer.Sound:
+    """A short bright blip (30 ms, 2.4 kHz, fast decay) at the mixer's format."""
+    import numpy as np
+
+    freq, size, channels = pygame.mixer.get_init()
+    t = np.arange(int(freq * 0.03)) / freq
+    wave = np.sin(2 * np.pi * 2400 * t) * np.exp(-t / 0.008) * 0.35
+    samples = (wave * 32767).astype(np.int16)
+    if channels > 1:
+        samples = np.repeat(samples[:, None], channels, axis=1)
+    return pygame.sndarray.make_sound(np.ascontiguousarray(samples))
 
 
 class Sounds:
@@ -30,8 +45,10 @@ class Sounds:
                 if path.exists():
                     self._sounds[name] = pygame.mixer.Sound(str(path))
             self.available = True
-        except (pygame.error, OSError):
-            self.available = False
+            if pygame.mixer.get_init()[1] == -16:
+                self._sounds["tick"] = _tick()
+        except (pygame.error, OSError, ValueError):
+            self.available = self.available and bool(self._sounds)
 
     def play(self, name: str, on: bool = True) -> None:
         """Play ``name`` if sound is available and ``on`` (the player's preference)."""

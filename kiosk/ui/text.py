@@ -195,7 +195,9 @@ class TextCache:
         One line at ``px`` if it fits; else, size by size down to ``floor`` (default: 60 %
         of ``px``): one line if that is still at least 80 % of ``px``, else up to
         ``max_lines`` lines broken between words or phrases, else one line.  A line never
-        breaks inside a word.  ``height`` ``None`` means the box holds one line at ``px``."""
+        breaks inside a word.  ``height`` ``None`` means the box holds one line at ``px``:
+        the text then wraps (onto up to ``max_lines`` lines, the block growing) only when
+        one line does not fit even at ``floor``."""
         lang = lang or i18n.language()
         floor = min(px, max(1, round(px * 0.6)) if floor is None else floor)
         key = (text, px, width, height, bold, floor, max_lines, lang)
@@ -220,8 +222,15 @@ class TextCache:
             if one.fits:
                 result = one
                 break
+        if result is None and height is None and max_lines > 1:  # a line box: wrap as a last resort
+            for size in _sizes(px, floor):
+                lines = self.wrap(text, size, width, bold, lang, split_words=False)
+                many = self._layout(text, size, lines, bold, lang, width, 1 << 30)
+                if len(lines) <= max_lines and many.fits:
+                    result = many
+                    break
         if result is None:  # overflows even at the floor: the widest honest attempt
-            lines = self.wrap(text, floor, width, bold, lang, split_words=False) if height is not None else [text]
+            lines = self.wrap(text, floor, width, bold, lang, split_words=False) if max_lines > 1 else [text]
             result = replace(self._layout(text, floor, lines, bold, lang, width, box_h), fits=False)
         result = replace(result, box=(width, height))
         _remember(self._fits, key, result)

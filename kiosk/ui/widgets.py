@@ -153,10 +153,11 @@ class Painter:
     def fit(self, text: str, size: float, max_w: float, max_h: float | None = None, *, bold: bool = False,
             max_lines: int = 2) -> TextFit:
         """Fit ``text`` (``size`` design units) into ``max_w`` x ``max_h`` design units
-        (``max_h`` ``None``: one line); the result is in pixels."""
+        (``max_h`` ``None``: one line, wrapped only when it does not fit at the floor); the
+        result is in pixels."""
         lay = self.layout
         return self.fit_px(text, lay.px(size), lay.px(max_w), None if max_h is None else lay.px(max_h),
-                           bold=bold, max_lines=max_lines if max_h is not None else 1)
+                           bold=bold, max_lines=max_lines)
 
     def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False,
                  **anchor: tuple[float, float]) -> pygame.Rect:
@@ -412,7 +413,8 @@ class Painter:
                max_h: float | None = None, max_lines: int = 2, **anchor: tuple[float, float]) -> pygame.Rect:
         """Like :meth:`label`, fitted to ``max_w`` design units: shrunk (not below
         :data:`MIN_TEXT`), or with ``max_h`` wrapped onto up to ``max_lines`` lines in
-        ``max_w`` x ``max_h``; the anchor places the text's block."""
+        ``max_w`` x ``max_h``; without ``max_h`` a text too wide even at the floor is
+        wrapped too, its block growing around the anchor."""
         fit = self.fit(text, size, max_w, max_h, bold=bold, max_lines=max_lines)
         return self.draw_fit(surface, fit, colour, bold=bold, **anchor)
 

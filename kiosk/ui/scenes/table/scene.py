@@ -49,6 +49,7 @@ from kiosk.ui.scenes.table.intents import (
     from_command,
 )
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
+from kiosk.ui.scenes.table.settle import SettlementShow
 from kiosk.ui.widgets import Button, DamageSurface
 
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).
@@ -63,6 +64,7 @@ class TableScene(Scene):
         self.chip_index = 0
         self.popup: str | None = None  # "language" | "cashout" | None
         self.anim = DealAnimation(lambda: self.app.prefs.time_scale)
+        self.show = SettlementShow(lambda: self.app.prefs.time_scale, lambda: self.app.prefs.speed != "fast")
         self.felt = FeltLayer(app)
         self.compositor = Compositor()
         self._epoch = app.model.felt_epoch
@@ -71,8 +73,14 @@ class TableScene(Scene):
     # -- what the round looks like now ---------------------------------------------------------
     @property
     def busy(self) -> bool:
-        """An animation is running (a touch on the felt skips it)."""
-        return self.anim.busy
+        """An animation is running (a touch on the felt skips it): cards, or the
+        settlement show (chips swept and paid, the win counting up, a celebration)."""
+        return self.anim.busy or self.show.busy(self.anim.clock)
+
+    def skip(self) -> None:
+        """Finish every animation now."""
+        self.anim.skip()
+        self.show.skip(self.anim.clock)
 
     @property
     def revealed(self) -> bool:
@@ -98,6 +106,7 @@ class TableScene(Scene):
         if self.snap.phase is not MachinePhase.IN_ROUND:
             self._cleared = self.snap.round_id
             self.anim.reset()
+            self.show.reset()
 
     def result(self) -> Any:
         """The settlement of the last round while the machine shows it, else ``None``."""
@@ -171,9 +180,17 @@ class TableScene(Scene):
                 self.app.sounds_play(event)
                 continue
             res = self.result()
-            net = res.seat(1).net if res is not None and res.seats else 0
-            if net > 0:
-                self.app.sounds_play("bigwin" if net >= 20 * max(1, res.seat(1).ante) else "win")
+            if res is None or not res.seats:
+                continue
+            seat = res.seat(1)
+            self.show.start(seat, self.anim.clock, seed=self.snap.round_id or 0)
+            if seat.net > 0:
+                big = self.show.level >= 2 or seat.net >= 20 * max(1, seat.ante)
+                self.app.sounds_play("bigwin" if big else "win")
+        if self.result() is None and self.show.seat is not None:
+            self.show.reset()
+        for sound in self.show.sounds(self.anim.clock):
+            self.app.sounds_play(sound)
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
         spot = spot_at(self.layout.to_design(pos))
@@ -181,7 +198,7 @@ class TableScene(Scene):
             self._bet_on(BetOn(spot))
             return True
         if self.busy:
-            self.anim.skip()
+            self.skip()
             return True
         return False
 
@@ -219,7 +236,7 @@ class TableScene(Scene):
     def _bet_on(self, intent: BetOn) -> None:
         if not self.betting():
             return
-        self.anim.skip()
+        self.skip()
         self.clamp_chip()
         if self.model.send(PlaceChip(intent.spot, self.chips()[self.chip_index])):
             self.app.sounds_play("chip")
@@ -230,14 +247,14 @@ class TableScene(Scene):
 
     def _repeat(self, _intent: RepeatChips) -> None:
         if self.betting():
-            self.anim.skip()
+            self.skip()
             if self.model.send(RepeatBets()):
                 self.app.sounds_play("chip")
 
     def _deal(self, _intent: DealRound) -> None:
         snap = self.view()
         if self.busy:
-            self.anim.skip()
+            self.skip()
             return
         if not self.betting():
             return
@@ -251,7 +268,7 @@ class TableScene(Scene):
         coming) and with credits to pay."""
         if not self.betting() or self.snap.credits <= 0 or self.snap.cashout is not None:
             return
-        self.anim.skip()
+        self.skip()
         self.popup = "cashout"
 
     def _confirm_cash_out(self, _intent: ConfirmCashOut) -> None:
@@ -262,7 +279,7 @@ class TableScene(Scene):
 
     def _choose(self, intent: Choose) -> None:
         if self.busy:
-            self.anim.skip()
+            self.skip()
             return
         legal = tuple(self.snap.legal)
         action = next((a for a in intent.actions if a in legal), None)
@@ -315,7 +332,7 @@ class TableScene(Scene):
         settled = tuple(sorted(k for k, sp in anim.sprites.items() if anim.settled(sp)))
         return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
                 self.revealed, self.busy, note.text if note else None, blink, self.app.prefs.four_colour,
-                settled, anim.round_key, self.layout.size, self._cleared)
+                settled, anim.round_key, self.layout.size, self._cleared, self.show.stage(anim.clock))
 
     def draw(self, surface: pygame.Surface) -> None:
         """The base (the cached table plus everything that is not moving) is redrawn only
@@ -324,16 +341,31 @@ class TableScene(Scene):
                                 self._paint_moving)
         self.dirty = self.compositor.dirty
 
+    def _readings(self) -> tuple[int, int, int]:
+        """(credit, bet, win) cents as the meters show them now: while the win counts up,
+        the credit meter counts with it."""
+        snap = self.view()
+        credits, bet, win = meter_readings(snap, self.result(), self.revealed)
+        seat = self.show.seat
+        if self.revealed and seat is not None:
+            counted = self.show.counted(self.anim.clock)
+            credits, win = credits - seat.returned + counted, counted
+        return credits, bet, win
+
     def _paint_base(self, d: DamageSurface) -> None:
         snap = self.view()
         res = self._revealed_result()
+        clock = self.anim.clock
         draw_top_bar(self.app, d, background=False)
         blink = (self.betting() and not self.busy and snap.credits > 0 and int(self.app.now * 1.6) % 2 == 0)
         seat = res.seat(1) if res is not None and res.seats else None
-        drawing.draw_spots(self.app, d, shown_amounts(snap), seat, self.chips(), blink)
+        if seat is not None:
+            drawing.draw_pay_lines(self.app, d, snap, seat)
+        drawing.draw_spots(self.app, d, shown_amounts(snap), seat, self.chips(), blink, self.show, clock)
         drawing.draw_cards(self.app, d, self.anim, res, moving=False)
         drawing.draw_names(self.app, d, self.anim, snap, res)
-        drawing.draw_meters(self.app, d, meter_readings(snap, self.result(), self.revealed))
+        counting = self.show.counting(clock)
+        drawing.draw_meters(self.app, d, self._readings(), which=(1,) if counting else (0, 1, 2))
         drawing.draw_message(self.app, d, *self.prompt())
         if self.popup:
             drawing.draw_popup(self.app, d, self.popup, snap.credits)
@@ -343,6 +375,8 @@ class TableScene(Scene):
 
     def _paint_moving(self, d: DamageSurface) -> None:
         drawing.draw_cards(self.app, d, self.anim, self._revealed_result(), moving=True)
+        if self.show.seat is not None and not self.popup:
+            drawing.draw_show(self.app, d, self.show, self.chips(), self.anim.clock, self._readings())
 
     def prompt(self) -> tuple[str, tuple[int, int, int]]:
         """The one line telling the player what happens next (and what a bet needs)."""
