@@ -13,7 +13,9 @@ names one escrow cycle: one note or one ticket from insertion to stacking or ret
    ``escrow_aborted`` (the cycle ended without a VEND VALID: refused, returned, rejected,
    jammed, power cut...).
 
-A repeated VEND VALID (the device did not hear our ACK) never produces a second credit.
+A repeated VEND VALID (the device did not hear our ACK) never produces a second credit.  A
+credit call that raises is made again (the VEND VALID is not ACKed until one returns), so a
+host records each credit once per ``transaction_id``.
 """
 
 from __future__ import annotations
@@ -157,13 +159,15 @@ class ValidatorHost(DeviceEventSink, Protocol):
         """A note of ``denomination_cents`` is in escrow: True to stack it, False to return."""
 
     def bill_credited(self, denomination_cents: int, transaction_id: str) -> None:
-        """The note is stacked (VEND VALID): credit it.  Called once per transaction."""
+        """The note is stacked (VEND VALID): credit it.  Called once per transaction, or
+        again after it raised: record it once per ``transaction_id``."""
 
     def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
         """A TITO ticket is in escrow: its amount in cents to redeem it, None to return it."""
 
     def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
-        """The ticket is stacked (VEND VALID): credit ``amount_cents``.  Once per transaction."""
+        """The ticket is stacked (VEND VALID): credit ``amount_cents``.  Once per transaction
+        (again after it raised: record it once per ``transaction_id``)."""
 
     def escrow_aborted(self, transaction_id: str, reason: str) -> None:
         """The escrow cycle ended without a credit (``reason`` e.g. ``refused``, ``returned``,

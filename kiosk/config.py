@@ -128,6 +128,75 @@ Cents = Annotated[int, Field(gt=0, le=INT64_MAX)]
 Port = Annotated[str, AfterValidator(_check_port)]
 
 
+#: The bets whose RTP the bounds may hold, as the PAR report names them
+#: (``main_total``: the main game per total wager; ``main_initial``: per Ante).
+BOUNDED_BETS = ("ante", "blind", "play", "trips", "main_total", "main_initial")
+#: Limits' fields the bounds may hold (cents).
+BOUNDED_LIMITS = ("ante_min", "ante_max", "ante_step", "trips_min", "trips_max")
+_PAY_LINES = {
+    "blind": (
+        "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+    ),
+    "trips": (
+        "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+        "three_of_a_kind",
+    ),
+}
+
+
+class PaytableBounds(BaseModel):
+    """The jurisdiction's bounds of a paytable made on the cabinet (``[paytable_bounds]``).
+
+    ``pays``: per line (``"blind.flush"``, ``"trips.full_house"``), the pay values it
+    may take, as ``"N:D"`` texts (a line not listed may take any value the loader
+    accepts).  ``rtp_pct``: per bet (:data:`BOUNDED_BETS`), ``[minimum, maximum]``
+    percent under optimal play; ``main_total`` and ``trips`` default to the cabinet's
+    ``rtp_min_pct`` / ``rtp_max_pct``.  ``limits``: per limit field
+    (:data:`BOUNDED_LIMITS`), ``[minimum, maximum]`` cents.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    pays: dict[str, list[str]] = {}
+    rtp_pct: dict[str, Annotated[list[float], Field(min_length=2, max_length=2)]] = {}
+    limits: dict[str, Annotated[list[int], Field(min_length=2, max_length=2)]] = {}
+
+    @model_validator(mode="after")
+    def _check(self) -> PaytableBounds:
+        for line, values in self.pays.items():
+            section, _, name = line.partition(".")
+            if name not in _PAY_LINES.get(section, ()):
+                raise RuleError(f"paytable_bounds.pays.{line}", "not a Blind or Trips line")
+            if not values:
+                raise RuleError(f"paytable_bounds.pays.{line}", "lists no pay value")
+            for value in values:
+                num, sep, den = value.partition(":")
+                if not (sep and num.strip().isdigit() and den.strip().isdigit()):
+                    raise RuleError(
+                        f"paytable_bounds.pays.{line}", f"{shown(value)} is not a pay N:D"
+                    )
+        for bet, (lo, hi) in self.rtp_pct.items():
+            if bet not in BOUNDED_BETS:
+                raise RuleError(f"paytable_bounds.rtp_pct.{bet}", "not a bet of the PAR report")
+            if not (0 <= lo <= hi <= 1000):
+                raise RuleError(
+                    f"paytable_bounds.rtp_pct.{bet}", f"needs 0 <= minimum <= maximum, not {lo}, {hi}"
+                )
+        for name, (lo_c, hi_c) in self.limits.items():
+            if name not in BOUNDED_LIMITS:
+                raise RuleError(f"paytable_bounds.limits.{name}", "not a table limit")
+            if not (0 < lo_c <= hi_c):
+                raise RuleError(
+                    f"paytable_bounds.limits.{name}", f"needs 0 < minimum <= maximum, not {lo_c}, {hi_c}"
+                )
+        return self
+
+    def allowed_pays(self, line: str) -> tuple[str, ...] | None:
+        """The pay values ``line`` may take (``"N:D"``), or None for any."""
+        values = self.pays.get(line)
+        return None if values is None else tuple(values)
+
+
 class OperatorAccount(BaseModel):
     """One person who may open the operator menu: a name, a role and a PIN (plain
     digits, or hashed by :func:`kiosk.pins.hash_pin`)."""
@@ -186,6 +255,8 @@ class CabinetConfig(BaseModel):
     #: The approved RTP range of a paytable change, percent (within 75-100).
     rtp_min_pct: float = Field(80.0, ge=75, le=100, allow_inf_nan=False)
     rtp_max_pct: float = Field(100.0, ge=75, le=100, allow_inf_nan=False)
+    #: The bounds of a paytable made on the cabinet (lines, RTP per bet, limits).
+    paytable_bounds: PaytableBounds = PaytableBounds()
     #: The people who may open the operator menu (``[[operators]]`` tables).
     operators: Annotated[
         tuple[OperatorAccount, ...], Field(strict=False, max_length=MAX_OPERATORS)
@@ -289,6 +360,16 @@ class CabinetConfig(BaseModel):
     def accounts_for_pin(self, pin: str) -> list[OperatorAccount]:
         """Every account whose PIN is ``pin`` (each one checked: no early exit)."""
         return [account for account in self.accounts if account.matches(pin)]
+
+    def rtp_bounds(self, bet: str) -> tuple[float, float] | None:
+        """``(minimum, maximum)`` percent of ``bet``'s RTP (:data:`BOUNDED_BETS`), or None
+        when unbounded; the main game and Trips default to ``rtp_min_pct``..``rtp_max_pct``."""
+        if bet in self.paytable_bounds.rtp_pct:
+            lo, hi = self.paytable_bounds.rtp_pct[bet]
+            return (lo, hi)
+        if bet in ("main_total", "trips"):
+            return (self.rtp_min_pct, self.rtp_max_pct)
+        return None
 
     @property
     def marker_path(self) -> Path:

@@ -10,7 +10,8 @@ what it reports.  One note (or TITO ticket) goes through an *escrow cycle*::
 Each cycle (:mod:`devices.id003.escrow`) gets a ``transaction_id``; the controller (a
 :class:`~devices.host.ValidatorHost`) is asked once per cycle and credited at most once per
 cycle, at the first VEND VALID, however many times the validator repeats VEND VALID because
-our ACK was lost.
+our ACK was lost.  A VEND VALID whose credit the controller could not record is not ACKed:
+the note waits in VEND VALID until it is.
 
 Communication is "send, read one frame, retry" (:mod:`devices.id003.link`);
 ``comm_error_threshold`` consecutive failures raise a ``comm_error`` event that is cleared
@@ -358,5 +359,5 @@ class BillValidator(PolledDriver):
             )
 
     def _on_vend_valid(self) -> None:
-        self._escrow.vend_valid()
-        self._link.send_ack()
+        if self._escrow.vend_valid():
+            self._link.send_ack()

@@ -2,9 +2,12 @@
 
 Each cycle gets a ``transaction_id`` (a UUID4).  For each cycle the host is asked once
 (``escrow_decision`` or ``ticket_escrow``) and then hears exactly one ending: a credit at the
-first VEND VALID (``bill_credited`` / ``ticket_credited``) or ``escrow_aborted``.  A cycle is
-marked credited *before* the host is called, so an exception in the host can never lead to
-a second credit, and a repeated VEND VALID is never credited again.  Amounts are cents.
+first VEND VALID (``bill_credited`` / ``ticket_credited``) or ``escrow_aborted``.  A repeated
+VEND VALID is never credited again.  A credit call that raises (the host could not record
+it) is not acknowledged: the validator keeps the note in VEND VALID and the host is asked
+again, at most every :data:`CREDIT_RETRY_SECONDS` (the host records a credit once per
+``transaction_id``, so a retry after a credit that was written and then raised is safe).
+Amounts are cents.
 
 A host call that raises is logged and reported as a ``host_error`` event; the cycle then
 goes on with a safe default (refuse the note, return the ticket).
@@ -13,6 +16,7 @@ goes on with a safe default (refuse the note, return the ticket).
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +31,8 @@ T = TypeVar("T")
 
 #: ``send_decision(stack, transaction_id)``: STACK-1 when ``stack``, else RETURN
 SendDecision = Callable[[bool, str], None]
+#: How long a VEND VALID waits, unacknowledged, before a credit that raised is retried.
+CREDIT_RETRY_SECONDS = 1.0
 
 
 @dataclass(slots=True)
@@ -42,6 +48,7 @@ class _Cycle:
     host_knows: bool = True  # the host was asked about it, so it must hear how it ends
     credited: bool = False
     returning: bool = False
+    retry_at: float = 0.0  # time.monotonic() before which a failed credit is not retried
 
 
 class EscrowCycles:
@@ -115,21 +122,17 @@ class EscrowCycles:
         self._cycle = cycle
         self._decide(cycle)
 
-    def vend_valid(self) -> None:
-        """VEND VALID: credit the cycle the first time (the caller then ACKs)."""
+    def vend_valid(self) -> bool:
+        """VEND VALID: credit the cycle the first time.  Returns whether the caller ACKs:
+        not while the credit call raises (see the module docstring)."""
         cycle = self._cycle
         if cycle is not None and cycle.stack and not cycle.credited:
-            cycle.credited = True  # before the call: an exception must not lead to a re-credit
-            if cycle.kind == "ticket":
-                self._ask(
-                    self._host.ticket_credited,
-                    cycle.barcode,
-                    cycle.cents,
-                    cycle.transaction_id,
-                    default=None,
-                )
-            else:
-                self._ask(self._host.bill_credited, cycle.cents, cycle.transaction_id, default=None)
+            if time.monotonic() < cycle.retry_at:
+                return False
+            if not self._credit(cycle):
+                cycle.retry_at = time.monotonic() + CREDIT_RETRY_SECONDS
+                return False
+            cycle.credited = True
             self._log.info(
                 "%s: credited %d cents (%s %s)",
                 self._name,
@@ -149,6 +152,25 @@ class EscrowCycles:
             self._cycle = _Cycle(
                 str(uuid.uuid4()), b"", "unmatched", stack=True, host_knows=False, credited=True
             )
+        return True
+
+    def _credit(self, cycle: _Cycle) -> bool:
+        """Tell the host the cycle's item is stacked; False when the call raised."""
+        name = "ticket_credited" if cycle.kind == "ticket" else "bill_credited"
+        try:
+            if cycle.kind == "ticket":
+                self._host.ticket_credited(cycle.barcode, cycle.cents, cycle.transaction_id)
+            else:
+                self._host.bill_credited(cycle.cents, cycle.transaction_id)
+        except Exception as exc:
+            self._log.exception("%s: host.%s raised", self._name, name)
+            self._emit(
+                EventKind.HOST_ERROR,
+                f"{name} raised {exc!r}: VEND VALID for {cycle.transaction_id} is not "
+                "acknowledged until the credit is recorded",
+            )
+            return False
+        return True
 
     def stacked(self) -> None:
         """STACKED: the cycle ends; a stacked note never credited is reported."""

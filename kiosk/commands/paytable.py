@@ -1,4 +1,5 @@
-"""``uth paytable check FILE``: validate a paytable, print it and its exact RTP per bet.
+"""``uth paytable check FILE``: validate a paytable, print it and its exact RTP per bet;
+``uth paytable new FROM --set blind.flush=2:1 ... -o FILE``: derive one and do the same.
 
 The RTPs are those of optimal play (:mod:`engine.maths.par`): read from the PAR cache, or
 computed (minutes, once per Blind table).  A paytable whose main game (return per total
@@ -101,12 +102,8 @@ def signed_rtps(
     return report.rtps(), False
 
 
-def check(args: argparse.Namespace) -> int:
-    try:
-        table = load_paytable(args.file)
-    except PaytableError as exc:
-        print(f"error: {exc}")
-        return 2
+def print_table(table: Paytable) -> None:
+    """The table's name, hash, limits (cents), dealer qualifier and pay lines."""
     lim = table.limits
     print(f"{table.name} (version {table.version}, {table.currency})  sha256 {table.sha256}")
     print(
@@ -118,6 +115,11 @@ def check(args: argparse.Namespace) -> int:
         print(f"{title}:")
         for cat, pay in lines.items():
             print(f"  {cat.name.replace('_', ' ').title():18s} {pay}")
+
+
+def print_rtps(args: argparse.Namespace, table: Paytable) -> int:
+    """Print the exact RTP per bet under optimal play (signed with the cabinet key when
+    it is at hand) and check it against the bounds: 0 within, 2 outside or on failure."""
     try:
         lo, hi = rtp_bounds(args)
     except ValueError as exc:  # a broken cabinet configuration
@@ -165,17 +167,49 @@ def check(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("paytable", help="paytable tools")
-    psub = p.add_subparsers(dest="paytable_command", metavar="ACTION")
-    psub.required = True
-    c = psub.add_parser(
-        "check",
-        help="validate a paytable file, print it and its exact RTP per bet",
-        description="Validate a paytable, print it and the exact RTP of each bet under optimal play; exit 2 "
-        "if the main game (return per total wager) or Trips RTP is outside the jurisdiction bounds.",
-    )
-    c.add_argument("file")
+def check(args: argparse.Namespace) -> int:
+    try:
+        table = load_paytable(args.file)
+    except PaytableError as exc:
+        print(f"error: {exc}")
+        return 2
+    print_table(table)
+    return print_rtps(args, table)
+
+
+def new(args: argparse.Namespace) -> int:
+    """``uth paytable new FROM --set FIELD=VALUE ... -o FILE``: derive, validate, write,
+    then print the new table and its exact RTP as ``check`` does."""
+    from kiosk.machine.paytable_draft import EditError, derive, parse_edit, paytable_toml
+
+    try:
+        base = load_paytable(args.base)
+        edits = [parse_edit(text) for text in args.set or ()]
+        if args.name:
+            edits.append(("name", args.name))
+        if args.version:
+            edits.append(("version", args.version))
+        table = derive(base, edits, source=str(args.output))
+    except (PaytableError, EditError) as exc:
+        print(f"error: {exc}")
+        return 2
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        print(f"error: {out} exists (--force to replace it)")
+        return 2
+    text = paytable_toml(table)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"error: {out}: {exc.strerror or exc}")
+        return 2
+    table = load_paytable(out)  # what the cabinet will read: the file's own bytes
+    print(f"wrote {out}")
+    print_table(table)
+    return print_rtps(args, table)
+
+
+def _bounds_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--min-rtp",
         type=float,
@@ -194,4 +228,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument(
         "--cache-dir", default=None, help="PAR cache (default $UTH_PAR_CACHE or ~/.cache/uth/par)"
     )
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("paytable", help="paytable tools")
+    psub = p.add_subparsers(dest="paytable_command", metavar="ACTION")
+    psub.required = True
+    c = psub.add_parser(
+        "check",
+        help="validate a paytable file, print it and its exact RTP per bet",
+        description="Validate a paytable, print it and the exact RTP of each bet under optimal play; exit 2 "
+        "if the main game (return per total wager) or Trips RTP is outside the jurisdiction bounds.",
+    )
+    c.add_argument("file")
+    _bounds_arguments(c)
     c.set_defaults(func=check)
+    n = psub.add_parser(
+        "new",
+        help="derive a paytable from another, write it validated and print its exact RTP",
+        description="Copy the paytable FROM with the given lines changed (--set blind.flush=2:1 "
+        "--set trips.full_house=9:1 --set limits.ante_max=100000), write it to FILE as validated "
+        "TOML and print it with its exact RTP per bet under optimal play (signed with the cabinet "
+        "key when the configuration's key is at hand, as check does); exit 2 on a refusal.",
+    )
+    n.add_argument("base", metavar="FROM", help="the paytable file to start from")
+    n.add_argument(
+        "--set",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="blind.LINE=N:D, trips.LINE=N:D, limits.FIELD=CENTS, limits.chips=C1,C2,...",
+    )
+    n.add_argument("--name", default=None, help="the new table's name (default: FROM's)")
+    n.add_argument("--version", default=None, help="the new table's version (default: FROM's)")
+    n.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write it")
+    n.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    _bounds_arguments(n)
+    n.set_defaults(func=new)

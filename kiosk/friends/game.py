@@ -7,6 +7,13 @@ checked before they reach the rules, the away timer, Leave the game, the Next ha
 and, per connection, the messages to send (each seat only its own view, see
 :mod:`kiosk.friends.views`).
 
+A friend has :attr:`FriendsTimers.turn_s` for a move (:mod:`kiosk.friends.turns`).
+When the host cabinet leaves (:meth:`host_left`) the game waits for it
+(:attr:`FriendsTimers.host_wait_s`, seed 003: 10 minutes; friends see that it waits)
+and then ends for everyone, ranked by their chips.  The roster (names, seat tokens) is
+part of the session's saved state, so :meth:`resumed` puts a game back after a power cut
+and friends take their seats again with their tokens.
+
 It does no I/O and takes no locks: one thread owns it (the cabinet's frame loop, or
 :class:`kiosk.friends.host.FriendsHost`'s loop) and calls :meth:`connect`,
 :meth:`receive`, :meth:`disconnect` and :meth:`update`, then takes :meth:`outgoing`.
@@ -32,9 +39,11 @@ from kiosk.friends import views
 from kiosk.friends.codes import NameRefused, clean_name, new_code
 from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang
 from kiosk.friends.roster import Friend, FriendsTimers, Roster
+from kiosk.friends.turns import TurnClock
 from kiosk.friends.vote import NextHandVote
 from kiosk.tournament.session import AI_DELAYS, TournamentSession
 from kiosk.tournament.settings import TournamentSettings
+from kiosk.tournament.store import TournamentStore
 
 log = logging.getLogger("kiosk.friends")
 
@@ -63,6 +72,7 @@ class FriendsGame:
         clock: Callable[[], float] = time.monotonic,
         rng: RandomSource | None = None,
         bot_samples: int | None = None,
+        store: TournamentStore | None = None,
     ) -> None:
         if isinstance(settings, TournamentSettings):
             self.config = settings.config()
@@ -77,6 +87,10 @@ class FriendsGame:
         self.clock = clock
         self.rng = rng or SystemRandomSource()
         self.bot_samples = bot_samples
+        self.store = store
+        self.port: int | None = None  # the port friends' links name (kept in the saved game)
+        self.turns = TurnClock(self.timers.turn_s, self.timers.expiries_away)
+        self.host_gone_at: float | None = None  # when the host cabinet left (monotonic)
         self.session: TournamentSession | None = None
         self.vote: NextHandVote | None = None
         self.host_plays = host_plays
@@ -147,7 +161,8 @@ class FriendsGame:
             seats[friend.seat] = replace(seats[friend.seat], name=friend.name, kind="remote")
         config = replace(self.config, seats=tuple(seats))
         session = TournamentSession.start(config, rng=self.rng, bot_samples=self.bot_samples,
-                                          human_seat=self.human_seat)
+                                          human_seat=self.human_seat, store=self.store)
+        self.session = session
         session.set_ai_speed(self.ai_speed)
         self.config = config
         self.session = session
@@ -161,7 +176,75 @@ class FriendsGame:
                                  samples=self.bot_samples)
         log.info("friends game %s started: %d friend(s)", self.code, len(self.roster.friends()))
         self._rev += 1
+        self._persist()
         return session
+
+    @classmethod
+    def resumed(
+        cls,
+        session: TournamentSession,
+        *,
+        timers: FriendsTimers | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: RandomSource | None = None,
+        host_plays: HostPlays = "screen",
+    ) -> FriendsGame:
+        """The friends game of a resumed ``session`` (its saved state holds the roster):
+        every seat as it was; friends have :attr:`FriendsTimers.away_s` to open their
+        link again before the computer plays for them."""
+        saved = session.state.friends or {}
+        game = cls(session.t.config, human_seat=session.human_seat, ai_speed=session.ai_speed,
+                   code=str(saved.get("code") or new_code()), host_plays=host_plays, timers=timers,
+                   clock=clock, rng=rng, store=session.store)
+        game.port = saved.get("port")
+        game.session = session
+        now = clock()
+        for data in saved.get("friends", []):
+            friend = Friend.from_dict(data, now)
+            game.roster.restore(friend)
+            if friend.left:
+                session.remote.release(friend.seat)
+            else:
+                session.remote.attach(friend.seat, friend.name)
+                session.set_connected(friend.seat, not friend.away)
+        if host_plays == "bot":
+            game._host_bot = Bot("normal", random_personality(session.player_name, 1), rng=game.rng.randbelow(1 << 63),
+                                 samples=game.bot_samples)
+        log.info("friends game %s resumed at hand %d", game.code, session.t.hand_number)
+        return game
+
+    def _persist(self) -> None:
+        """Keep the roster in the session's saved state (and save it)."""
+        s = self.session
+        if s is None:
+            return
+        s.state.friends = {"code": self.code, "port": self.port,
+                           "friends": [f.to_dict() for f in self.roster.friends()]}
+        s.save()
+
+    # -- the host cabinet ---------------------------------------------------------------
+    def host_left(self) -> None:
+        """The host cabinet left the game: it waits ``host_wait_s`` for it."""
+        if self.host_gone_at is None and not self.over:
+            self.host_gone_at = self.clock()
+            log.info("friends game %s: the host left; waiting for it", self.code)
+            self._rev += 1
+
+    def host_back(self) -> None:
+        if self.host_gone_at is not None:
+            self.host_gone_at = None
+            log.info("friends game %s: the host is back", self.code)
+            self._rev += 1
+
+    def host_wait_left(self) -> float | None:
+        """Seconds the game still waits for the host (``None``: the host is here)."""
+        if self.host_gone_at is None:
+            return None
+        return max(0.0, self.timers.host_wait_s - (self.clock() - self.host_gone_at))
+
+    def turn_left(self) -> float | None:
+        """Seconds left for the friend to act (``None``: no friend's turn)."""
+        return self.turns.seconds_left(self.clock())
 
     # -- connections --------------------------------------------------------------------
     def connect(self, conn: int) -> None:
@@ -227,13 +310,16 @@ class FriendsGame:
         if self.session is not None:
             self.session.remote.attach(friend.seat, name)
             self.session.set_connected(friend.seat, True)
+            self._persist()
         self._welcome(conn, friend)
 
     def _resume(self, conn: int, msg: Resume) -> None:
         friend = self.roster.resume(conn, msg.token)
         friend.away = False
+        self.turns.moved(friend.seat)
         if self.session is not None:
             self.session.set_connected(friend.seat, True)
+            self._persist()
         log.info("friends game %s: %s back in seat %d", self.code, friend.name, friend.seat)
         self._welcome(conn, friend)
 
@@ -254,12 +340,15 @@ class FriendsGame:
             self._close.append((conn, "left the game"))
             self._last.pop(conn, None)
         self._rev += 1
+        self._persist()
 
     # -- moves --------------------------------------------------------------------------
     def _act(self, friend: Friend, msg: Act) -> None:
         s = self.session
         if s is None:
             raise Refusal("move.lobby", "the game has not started yet")
+        if self.host_gone_at is not None:
+            raise Refusal("game.waiting", "the game waits for the host")
         t = s.t
         if t.hand is None or s.hand_over or msg.hand != t.hand_number:
             raise Refusal("move.stale", "that hand is over")
@@ -275,6 +364,7 @@ class FriendsGame:
         except IllegalActionError as exc:
             raise Refusal("move.illegal", exc.reason) from None
         s.deliver(friend.seat, action)
+        self.turns.moved(friend.seat)
         s.update(0.0)  # the seat's controller plays it now
 
     def vote_local(self) -> bool:
@@ -283,6 +373,8 @@ class FriendsGame:
 
     def _next(self, seat: int, hand: int | None) -> bool:
         vote = self.vote
+        if self.host_gone_at is not None and seat != self.human_seat:
+            raise Refusal("game.waiting", "the game waits for the host")
         if vote is None or (hand is not None and hand != vote.hand):
             if seat == self.human_seat:
                 return False
@@ -321,11 +413,18 @@ class FriendsGame:
                      friend.seat)
             if self.session is not None:
                 self.session.set_connected(friend.seat, False)
+                self._persist()
             self._rev += 1
         s = self.session
         if s is None:
             return
+        if self.host_gone_at is not None:
+            if not s.is_over and now - self.host_gone_at >= self.timers.host_wait_s:
+                self._end_without_host()
+            self._finish_check(s, now)
+            return
         self._play_host(dt)
+        self._turn_timer(s, now)
         s.update(dt)
         if s.hand_over and not s.is_over:
             if self.vote is None or self.vote.hand != s.t.hand_number:
@@ -334,11 +433,65 @@ class FriendsGame:
                     self.vote.cast(self.human_seat)
                 self._rev += 1
             self._decide_vote()
+        self._finish_check(s, now)
+
+    def _finish_check(self, s: TournamentSession, now: float) -> None:
+        if s.is_over and not s.recorded:
+            s.update(0.0)  # records the game for the cabinet's player
         if s.is_over and self.finished_at is None:
             self.finished_at = now
             log.info("friends game %s over: %s is the champion", self.code,
                      self.name_of(s.t.champion if s.t.champion is not None else 0))
             self._rev += 1
+
+    def _turn_timer(self, s: TournamentSession, now: float) -> None:
+        """Start the clock of a friend's move; when it runs out the seat's computer
+        player makes that one move (and the seat is away after too many in a row)."""
+        t = s.t
+        seat = t.to_act
+        friend = self.roster.at(seat) if seat is not None else None
+        if (seat is None or friend is None or friend.away or friend.left or s.hand_over or t.hand is None
+                or not isinstance(t.controllers[seat], RemoteSeat)):
+            if self.turns.key is not None:
+                self._rev += 1
+            self.turns.watch(None, now)
+            return
+        key = (t.hand_number, len(t.hand.history), seat)
+        if key != self.turns.key:
+            self._rev += 1
+        self.turns.watch(key, now)
+        if not self.turns.expired(now):
+            return
+        ctrl = t.controllers[seat]
+        assert isinstance(ctrl, RemoteSeat)
+        action = ctrl.fallback.decide(s.view_for(seat))
+        away = self.turns.expire(seat)
+        log.info("friends game %s: %s's time ran out; the computer plays %s", self.code, friend.name,
+                 action.kind.value)
+        s.deliver(seat, action)
+        if away:
+            friend.away = True
+            s.set_connected(seat, False)
+            log.info("friends game %s: %s away after %d moves out of time", self.code, friend.name,
+                     self.timers.expiries_away)
+            self._persist()
+        self._rev += 1
+
+    def _end_without_host(self) -> None:
+        """The host did not come back: the game ends for everyone, the players still in
+        ranked by their chips at the start of the hand being played (more chips, better
+        place; equal chips, the lower seat)."""
+        s = self.session
+        assert s is not None
+        t = s.t
+        alive = sorted((seat for seat in range(t.n_seats) if seat not in t.places),
+                       key=lambda seat: (-t.stacks[seat], seat))
+        for place, seat in enumerate(alive, start=1):
+            t.places[seat] = place
+        self.vote = None
+        log.info("friends game %s: the host did not come back; the game ends", self.code)
+        s.save()
+        self._rev += 1
 
     def _play_host(self, dt: float) -> None:
         s = self.session

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from kiosk.friends.codes import new_token
 from kiosk.friends.messages import Refusal
@@ -21,12 +22,18 @@ from kiosk.friends.messages import Refusal
 class FriendsTimers:
     """Seconds: ``away_s`` disconnected before a seat is away; ``next_hand_s`` before the
     next hand is dealt without every vote; ``finish_s`` the results stay connected after
-    the game ends.  ``max_friends``: friends at one table."""
+    the game ends; ``turn_s`` a friend has for a move before the computer plays it for
+    them (``expiries_away`` such moves in a row make the seat away); ``host_wait_s`` the
+    game waits for the host cabinet that left before it ends for everyone.
+    ``max_friends``: friends at one table."""
 
     away_s: float = 45.0
     next_hand_s: float = 8.0
     finish_s: float = 3.0
     max_friends: int = 5
+    turn_s: float = 30.0
+    expiries_away: int = 3
+    host_wait_s: float = 600.0
 
 
 @dataclass
@@ -45,6 +52,18 @@ class Friend:
     @property
     def connected(self) -> bool:
         return bool(self.conns)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the saved game keeps of the seat (its token included: the seat's key)."""
+        return {"seat": self.seat, "name": self.name, "token": self.token, "lang": self.lang,
+                "away": self.away, "left": self.left}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], gone_at: float) -> Friend:
+        """A saved seat, with no connection yet: its away timer runs from ``gone_at``."""
+        return cls(int(d["seat"]), str(d["name"]), str(d["token"]), str(d.get("lang", "en")),
+                   gone_at=None if d.get("left") else gone_at, away=bool(d.get("away", False)),
+                   left=bool(d.get("left", False)))
 
 
 class Roster:
@@ -86,6 +105,12 @@ class Roster:
         self._by_token[friend.token] = friend
         self._by_conn[conn] = friend
         return friend
+
+    def restore(self, friend: Friend) -> None:
+        """Put a seat of a saved game back (:meth:`Friend.from_dict`)."""
+        self._by_seat[friend.seat] = friend
+        if not friend.left:
+            self._by_token[friend.token] = friend
 
     def resume(self, conn: int, token: str) -> Friend:
         """Give ``token``'s seat back to ``conn``; :class:`Refusal` for an unknown token or

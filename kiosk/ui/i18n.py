@@ -11,6 +11,13 @@ recall included -- comes from the new catalogue.  Strings are marked for extract
 with ``_("...")`` (translate now), ``N_("...")`` (mark only, translate later with
 ``_``), ``pgettext(ctx, "...")`` and ``P_(ctx, "...")``.
 
+Counts use the catalogue's plural forms, never string assembly:
+``ngettext("{n} hand", "{n} hands", n)`` (or :func:`count`, which also fills ``{n}``)
+picks the form by the language's rule (:data:`PLURAL_FORMS`: English ``n != 1``, French
+``n > 1``, Japanese and Thai one form).  A sentence about a player is written twice, in
+the second person and the third (:class:`PersonMessage`): "You win", "Ike wins", never
+a name put in front of one verb form.
+
 Hand names are built from :func:`engine.hands.categories.hand_class` -- category and ranks --
 with one template per category and three forms of each rank name (``{rank}``,
 ``{ranks}``, ``{of_ranks}`` and ``{rank2}``... for the second rank), never by
@@ -39,6 +46,15 @@ DOMAIN = "uth"
 LANGUAGES: tuple[str, ...] = ("en", "ja", "th", "fr")
 DEFAULT_LANGUAGE = "en"
 
+#: The plural rule of each language, as a .po header's ``Plural-Forms`` states it (used
+#: when a compiled catalogue does not state its own).
+PLURAL_FORMS: dict[str, str] = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "ja": "nplurals=1; plural=0;",
+    "th": "nplurals=1; plural=0;",
+}
+
 _translations: dict[str, gettext.NullTranslations] = {}
 _current = DEFAULT_LANGUAGE
 _generation = 0
@@ -55,14 +71,27 @@ def P_(context: str, msgid: str) -> tuple[str, str]:
     return context, msgid
 
 
+def plural_index(lang: str, n: int) -> int:
+    """Which plural form ``lang`` uses for ``n`` (0 for the first msgstr)."""
+    return int(_plural_rule(lang)(abs(int(n))))
+
+
+def _plural_rule(lang: str) -> Callable[[int], int]:
+    expr = PLURAL_FORMS.get(lang, PLURAL_FORMS["en"]).split("plural=", 1)[1].rstrip("; ")
+    return gettext.c2py(expr)  # type: ignore[attr-defined,no-any-return]
+
+
 def translation(lang: str) -> gettext.NullTranslations:
-    """The catalogue of ``lang`` (cached); an empty one if the .mo is missing."""
+    """The catalogue of ``lang`` (cached); an empty one if the .mo is missing.  A catalogue
+    whose header states no ``Plural-Forms`` gets the rule of :data:`PLURAL_FORMS`."""
     tr = _translations.get(lang)
     if tr is None:
         try:
             tr = gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang])
         except OSError:
             tr = gettext.NullTranslations()
+        if isinstance(tr, gettext.GNUTranslations) and "plural-forms" not in tr.info():
+            tr.plural = _plural_rule(lang)  # type: ignore[attr-defined]
         _translations[lang] = tr
     return tr
 
@@ -111,6 +140,44 @@ def _(msgid: str) -> str:
 
 def pgettext(context: str, msgid: str) -> str:
     return translation(_current).pgettext(context, msgid)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message for ``n`` in the current language (``{n}`` is left
+    for the caller to fill; :func:`count` fills it)."""
+    return translation(_current).ngettext(singular, plural, n)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translation(_current).npgettext(context, singular, plural, n)
+
+
+def count(singular: str, plural: str, n: int, **fields: object) -> str:
+    """``count("{n} hand", "{n} hands", 3)`` -> ``"3 hands"``: the plural form for ``n``
+    with ``{n}`` and any other ``fields`` filled in."""
+    return ngettext(singular, plural, n).format(n=n, **fields)
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a counted message for extraction; translate later with :func:`count`."""
+    return singular, plural
+
+
+@dataclass(frozen=True)
+class PersonMessage:
+    """One sentence about a player in the second person (``you``, about the player at
+    this cabinet) and in the third (``other``, with a ``{name}`` field).  Both are msgids;
+    write them with ``N_`` so they are extracted:
+    ``WINS = PersonMessage(N_("You win {amount}"), N_("{name} wins {amount}"))``."""
+
+    you: str
+    other: str
+
+    def format(self, *, is_you: bool, name: str = "", **fields: object) -> str:
+        """The sentence in the current language: the second person when ``is_you``."""
+        if is_you:
+            return _(self.you).format(**fields)
+        return _(self.other).format(name=name, **fields)
 
 
 def tr(message: str | tuple[str, str]) -> str:
@@ -227,6 +294,10 @@ class Entry:
     comments: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     fuzzy: bool = False
+    #: A counted message: its plural msgid and one msgstr per plural form (``msgstr`` is
+    #: then the first form).
+    msgid_plural: str | None = None
+    msgstr_plural: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[str | None, str]:
@@ -273,7 +344,7 @@ def read_po(path: Path) -> tuple[str, list[Entry]]:
         if line.startswith("#~"):
             continue
         if line.startswith("#"):
-            if cur is not None and field_name == "msgstr":
+            if cur is not None and field_name.startswith("msgstr"):
                 flush()
             if line.startswith("#:"):
                 refs.append(line[2:].strip())
@@ -283,9 +354,21 @@ def read_po(path: Path) -> tuple[str, list[Entry]]:
                 comments.append(line[2:].strip())
             continue
         key, _sep, rest = line.partition(" ")
+        if key.startswith("msgstr[") and cur is not None:
+            field_name = key
+            index = int(key[7:-1])
+            while len(cur.msgstr_plural) <= index:
+                cur.msgstr_plural.append("")
+            cur.msgstr_plural[index] = _po_unquote(rest)
+            cur.msgstr = cur.msgstr_plural[0]
+            continue
+        if key == "msgid_plural" and cur is not None:
+            field_name = key
+            cur.msgid_plural = _po_unquote(rest)
+            continue
         if key in ("msgctxt", "msgid", "msgstr"):
-            if key in ("msgctxt",) or (key == "msgid" and (cur is None or field_name == "msgstr")):
-                if cur is not None and field_name == "msgstr":
+            if key in ("msgctxt",) or (key == "msgid" and (cur is None or field_name.startswith("msgstr"))):
+                if cur is not None and field_name.startswith("msgstr"):
                     flush()
                 if cur is None:
                     cur = Entry(msgid="")
@@ -304,6 +387,12 @@ def read_po(path: Path) -> tuple[str, list[Entry]]:
                 cur.msgctxt = (cur.msgctxt or "") + value
             elif field_name == "msgid":
                 cur.msgid += value
+            elif field_name == "msgid_plural":
+                cur.msgid_plural = (cur.msgid_plural or "") + value
+            elif field_name.startswith("msgstr["):
+                index = int(field_name[7:-1])
+                cur.msgstr_plural[index] += value
+                cur.msgstr = cur.msgstr_plural[0]
             else:
                 cur.msgstr += value
     flush()
@@ -320,7 +409,11 @@ def write_po(path: Path, header: str, entries: list[Entry]) -> None:
         if e.msgctxt is not None:
             out.append("msgctxt " + _po_quote(e.msgctxt))
         out.append("msgid " + _po_quote(e.msgid))
-        out.append("msgstr " + _po_quote(e.msgstr))
+        if e.msgid_plural is not None:
+            out.append("msgid_plural " + _po_quote(e.msgid_plural))
+            out += [f"msgstr[{i}] " + _po_quote(form) for i, form in enumerate(e.msgstr_plural or [""])]
+        else:
+            out.append("msgstr " + _po_quote(e.msgstr))
         out.append("")
     path.write_text("\n".join(out), encoding="utf-8")
 
@@ -334,7 +427,12 @@ def compile_mo(header: str, entries: list[Entry]) -> bytes:
         if e.fuzzy or not e.msgstr:
             continue
         key = e.msgid if e.msgctxt is None else f"{e.msgctxt}\x04{e.msgid}"
-        messages[key] = e.msgstr
+        if e.msgid_plural is not None:
+            if not all(e.msgstr_plural):
+                continue
+            messages[f"{key}\x00{e.msgid_plural}"] = "\x00".join(e.msgstr_plural)
+        else:
+            messages[key] = e.msgstr
     keys = sorted(messages)
     ids = strs = b""
     offsets = []
@@ -368,8 +466,39 @@ def _source_files() -> Iterator[Path]:
     yield from sorted(root.rglob("*.py"))
 
 
+def _string_args(node: ast.Call, count: int) -> list[str] | None:
+    """The first ``count`` arguments of a call when all are string literals."""
+    args = node.args[:count]
+    if len(args) < count or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+        return None
+    return [a.value for a in args]  # type: ignore[attr-defined]
+
+
+def extract_plurals() -> dict[tuple[str | None, str], str]:
+    """Every counted message in ``kiosk/ui`` (``ngettext``, ``npgettext``, ``count``,
+    ``NP_``): (context, singular msgid) -> plural msgid."""
+    found: dict[tuple[str | None, str], str] = {}
+    for path in _source_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            fn = node.func
+            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else ""
+            if name in ("ngettext", "count", "NP_"):
+                got = _string_args(node, 2)
+                if got:
+                    found[(None, got[0])] = got[1]
+            elif name == "npgettext":
+                got = _string_args(node, 3)
+                if got:
+                    found[(got[0], got[1])] = got[2]
+    return found
+
+
 def extract_messages() -> dict[tuple[str | None, str], list[str]]:
-    """Every marked message in ``kiosk/ui``: (context, msgid) -> source references."""
+    """Every marked message in ``kiosk/ui``: (context, msgid) -> source references.
+    A counted message is listed by its singular msgid (:func:`extract_plurals` has its
+    plural)."""
     found: dict[tuple[str | None, str], list[str]] = {}
     base = Path(__file__).resolve().parent.parent.parent
     for path in _source_files():
@@ -388,6 +517,11 @@ def extract_messages() -> dict[tuple[str | None, str], list[str]]:
                   and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)
                   and isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
                 key = (args[0].value, args[1].value)
+            elif name in ("ngettext", "count", "NP_", "npgettext"):
+                got = _string_args(node, 3 if name == "npgettext" else 2)
+                if not got:
+                    continue
+                key = (got[0], got[1]) if name == "npgettext" else (None, got[0])
             else:
                 continue
             if key is not None:
@@ -398,17 +532,27 @@ def extract_messages() -> dict[tuple[str | None, str], list[str]]:
 def extract() -> None:
     """Update every .po: add new messages (empty, English filled in for ``en``), drop gone ones."""
     found = extract_messages()
+    plurals = extract_plurals()
     for lang in LANGUAGES:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         header, old = read_po(path) if path.exists() else (
             f"Project-Id-Version: uth-cabinet\nLanguage: {lang}\nMIME-Version: 1.0\n"
             "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n", [])
+        if "Plural-Forms:" not in header:
+            header += f"Plural-Forms: {PLURAL_FORMS.get(lang, PLURAL_FORMS['en'])}\n"
         by_key = {e.key: e for e in old}
         entries = []
         for key in sorted(found, key=lambda k: (found[k][0], k[0] or "", k[1])):
             e = by_key.get(key) or Entry(msgid=key[1], msgctxt=key[0])
-            if lang == "en" and not e.msgstr:
+            if key in plurals:
+                e.msgid_plural = plurals[key]
+                forms = int(PLURAL_FORMS.get(lang, PLURAL_FORMS["en"]).split("nplurals=")[1].split(";")[0])
+                e.msgstr_plural = (e.msgstr_plural + [""] * forms)[:forms]
+                if lang == "en" and not all(e.msgstr_plural):
+                    e.msgstr_plural = [key[1], plurals[key]]
+                e.msgstr = e.msgstr_plural[0]
+            elif lang == "en" and not e.msgstr:
                 e.msgstr = key[1]
             e.references = found[key][:3]
             entries.append(e)

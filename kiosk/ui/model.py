@@ -27,7 +27,6 @@ from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import describe
 
-
 #: Recorded events that end the session on show: the felt is cleared after them.
 SESSION_EVENTS = ("ticket_in", "ram_clear")
 

@@ -269,11 +269,25 @@ class Painter:
             self.blit_lines(s, lab, ink, lab_rect, bold=True)
             self.blit_lines(s, sub, ink, sub_rect)
         else:
-            (lab,) = self.button_fits(b, (w, h))
-            block = pygame.Rect(0, 0, w, lab.height)
-            block.centery = round(self._label_centre(b, lab, w, face_h)) + dy
-            self.blit_lines(s, lab, ink, block, bold=True)
+            lab, block, _hint = self.label_block(b, (w, h))
+            self.blit_lines(s, lab, ink, block.move(0, dy), bold=True)
         return s
+
+    def label_block(self, b: Button, size: tuple[int, int]) -> tuple[TextFit, pygame.Rect, pygame.Rect | None]:
+        """A one-label button's fitted label, the rectangle of its glyphs and that of its key
+        hint (None without one), in pixels from the button's top-left corner, unpressed."""
+        w, h = size
+        face_h = h - self.layout.px(3)
+        (lab,) = self.button_fits(b, (w, h))
+        block = pygame.Rect(0, 0, lab.width, lab.height)
+        block.centerx = w // 2
+        block.centery = round(self._label_centre(b, lab, w, face_h))
+        hint = None
+        if b.hint:
+            hint = self._hint_rect(b, w, face_h)
+            top = self._hint_ink_top(b, hint)
+            hint = pygame.Rect(hint.left, top, hint.width, hint.bottom - top)
+        return lab, block, hint
 
     def _hint_size(self, b: Button) -> tuple[int, int]:
         return self.text.size(b.hint, self.layout.px(15), lang="en")
@@ -365,7 +379,7 @@ class Painter:
             if label:
                 fit, on_plate = self.chip_fits(label, d)
                 if on_plate:
-                    pr = pygame.Rect(0, 0, min(d, fit.width + self.layout.px(6)), fit.height)
+                    pr = pygame.Rect(0, 0, min(d, fit.width + 4), fit.height + 4)
                     pr.center = (d // 2, d // 2)
                     pygame.draw.rect(chip, (*theme.INK, 235) if ink == (255, 255, 255) else (250, 246, 236),
                                      pr, border_radius=max(2, pr.height // 3))
@@ -383,7 +397,7 @@ class Painter:
         there, else on a plate across the whole chip (True), as casinos print large values."""
         px = round(d * 0.3)
         inner = (round(d * 0.56), round(d * 0.5))
-        plate = (round(d * 0.9) - self.layout.px(6), round(d * 0.5))
+        plate = (d - 4, round(d * 0.5))
         fit = self.fit_choices(label, px, (inner, plate), bold=True, prefer_first=True)
         return fit, fit.box == plate
 

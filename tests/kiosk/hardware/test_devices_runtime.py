@@ -97,7 +97,8 @@ def test_demo_keys_go_through_the_simulators(cabinet):
     model.close()
 
 
-def test_the_kiosk_command_runs_on_the_simulators(tmp_path):
+def test_the_kiosk_command_runs_on_the_simulators(tmp_path, monkeypatch):
+    monkeypatch.setenv("UTH_HEADLESS", "1")  # the dummy SDL driver, on purpose
     db = tmp_path / "kiosk.db"
     code = uth(["kiosk", "--window", "800x480", "--frames", "5", "--no-sound", "--db", str(db)])
     assert code == 0

@@ -7,14 +7,37 @@ from __future__ import annotations
 
 from dataclasses import astuple
 
-from test_ui import LOSE, WIN, Kiosk, kiosk, start_round  # noqa: F401 (the fixture)
+import pytest
+from test_ui import LOSE, WIN, Kiosk, start_round
 
-from kiosk.machine.commands import OperatorLogin, RamClear, RamClearRequest, RamClearWitness, SetDoor
+from kiosk.machine.commands import (
+    OperatorLogin,
+    RamClear,
+    RamClearRequest,
+    RamClearWitness,
+    SetDoor,
+)
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.shortcuts import SHORTCUTS
 
 SWITCH_KEYS = {"f12", "f9"}
+
+@pytest.fixture
+def kiosks(tmp_path):
+    """Make kiosks (the harness of test_ui.py) for a test; closed after it."""
+    made: list[Kiosk] = []
+
+    def make(*decks, size=(800, 480)) -> Kiosk:
+        k = Kiosk(tmp_path / f"k{len(made)}", size, *decks)
+        made.append(k)
+        return k
+
+    yield make
+    for k in made:
+        k.close()
+    i18n.set_language("en")
+
 
 
 def state(k: Kiosk) -> tuple:
@@ -68,8 +91,8 @@ def poke_outside(k: Kiosk, keep_out: list, still_open) -> None:
     assert state(k) == before and still_open()
 
 
-def test_cash_out_confirmation_is_modal_after_a_round(kiosk):
-    k = kiosk(WIN, LOSE)
+def test_cash_out_confirmation_is_modal_after_a_round(kiosks):
+    k = kiosks(WIN, LOSE)
     start_round(k)
     k.key("p")
     k.settle()
@@ -92,8 +115,8 @@ def test_cash_out_confirmation_is_modal_after_a_round(kiosk):
     assert k.scene.name == "cashout" and k.snap.cashout.amount == amount
 
 
-def test_cash_out_is_not_offered_while_a_round_is_in_play(kiosk):
-    k = kiosk(WIN)
+def test_cash_out_is_not_offered_while_a_round_is_in_play(kiosks):
+    k = kiosks(WIN)
     start_round(k)
     assert str(k.snap.phase) == "in_round"
     table = k.scene
@@ -108,8 +131,8 @@ def test_cash_out_is_not_offered_while_a_round_is_in_play(kiosk):
     assert k.snap.play > 0
 
 
-def test_language_picker_is_modal_mid_round(kiosk):
-    k = kiosk(WIN)
+def test_language_picker_is_modal_mid_round(kiosks):
+    k = kiosks(WIN)
     start_round(k)
     table = k.scene
     k.key("l")
@@ -131,8 +154,8 @@ def test_language_picker_is_modal_mid_round(kiosk):
     assert table.popup is None
 
 
-def test_operator_pin_pad_takes_no_money_or_bets(kiosk):
-    k = kiosk()
+def test_operator_pin_pad_takes_no_money_or_bets(kiosks):
+    k = kiosks()
     k.app.go("table")
     k.key("4", "4")
     k.key("a")
@@ -146,7 +169,7 @@ def test_operator_pin_pad_takes_no_money_or_bets(kiosk):
         k.key(name, name if len(name) == 1 else "")
         assert state(k) == before, f"key {name!r} acted behind the PIN pad"
         assert k.scene is pad and pad.state == "pin"
-    for name, (command, arg) in SHORTCUTS.items():
+    for command, arg in SHORTCUTS.values():
         if command in ("operator_key", "door", "back"):
             continue
         k.app.feed(Command(command, arg))
@@ -156,8 +179,8 @@ def test_operator_pin_pad_takes_no_money_or_bets(kiosk):
     assert k.scene.name == "table" and k.snap.bet_ante == 500
 
 
-def test_tilt_overlays_take_every_key_button_and_touch(kiosk):
-    k = kiosk(WIN)
+def test_tilt_overlays_take_every_key_button_and_touch(kiosks):
+    k = kiosks(WIN)
     start_round(k)
     table = k.scene
     k.machine.tilt("stacker_full", "the bill box is full")
@@ -172,8 +195,8 @@ def test_tilt_overlays_take_every_key_button_and_touch(kiosk):
     assert k.snap.play == 0
 
 
-def test_the_door_overlay_takes_keys_and_buttons_a_touch_calls_the_attendant(kiosk):
-    k = kiosk(WIN)
+def test_the_door_overlay_takes_keys_and_buttons_a_touch_calls_the_attendant(kiosks):
+    k = kiosks(WIN)
     start_round(k)
     table = k.scene
     k.key("f9")
@@ -187,8 +210,8 @@ def test_the_door_overlay_takes_keys_and_buttons_a_touch_calls_the_attendant(kio
     assert k.scene.name == "operator"
 
 
-def test_ram_clear_notice_on_the_player_screen(kiosk):
-    k = kiosk(WIN)
+def test_ram_clear_notice_on_the_player_screen(kiosks):
+    k = kiosks(WIN)
     start_round(k)
     k.key("p")
     k.settle()
@@ -217,8 +240,8 @@ def test_ram_clear_notice_on_the_player_screen(kiosk):
     assert not notice.showing
 
 
-def test_dialog_keys_do_not_leak_as_typed_text(kiosk):
-    k = kiosk()
+def test_dialog_keys_do_not_leak_as_typed_text(kiosks):
+    k = kiosks()
     k.app.go("table")
     k.key("4", "4")
     k.key("o")

@@ -34,7 +34,6 @@ from kiosk.ui.scenes.table.geometry import (
 )
 from kiosk.ui.scenes.table.meters import meters
 
-
 #: The height of one printed pay line, design units.
 PAY_ROW_H = 24
 

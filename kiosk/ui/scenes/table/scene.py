@@ -23,8 +23,8 @@ import pygame
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
-from kiosk.ui.host import SceneHost
 from kiosk.ui.events import Command, InputEvent, Key, Touch
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
@@ -91,10 +91,12 @@ class TableScene(Scene):
         """The snapshot as the table shows it: the last round taken off the felt once its
         player's session ended (a cash-out, a ticket in, a paytable change, a RAM clear)."""
         snap = self.snap
-        if self._cleared is None or snap.round_id != self._cleared or snap.phase is not MachinePhase.RESULT:
+        if self._cleared is None or snap.round_id != self._cleared or snap.phase is MachinePhase.IN_ROUND:
             return snap
-        idle = MachinePhase.BETTING if snap.credits or snap.bet_ante or snap.bet_trips else MachinePhase.IDLE
-        return replace(snap, phase=idle, hole=(), board=(), dealer=(), last_result=None, ante=0, blind=0,
+        phase = snap.phase
+        if phase is MachinePhase.RESULT:
+            phase = MachinePhase.BETTING if snap.credits or snap.bet_ante or snap.bet_trips else MachinePhase.IDLE
+        return replace(snap, phase=phase, hole=(), board=(), dealer=(), last_result=None, ante=0, blind=0,
                        trips=0, play=0, offers=(), legal=())
 
     def _follow_sessions(self) -> None:
@@ -292,10 +294,10 @@ class TableScene(Scene):
             return controls.language_buttons()
         if self.popup == "cashout":
             return controls.cashout_buttons()
-        out = top_buttons()
+        hints = self.model.demo
+        out = top_buttons(hints=hints)
         snap = self.view()
         money = self._money
-        hints = self.model.demo
         dealing = self.busy and snap.hole and not self.revealed
         if snap.phase is MachinePhase.IN_ROUND or (dealing and snap.phase is not MachinePhase.RESULT):
             return out + controls.decision_buttons(credit.decisions(snap) if not self.busy else (), money, hints)

@@ -29,7 +29,7 @@ TICK = 0.09  # seconds between two count-up ticks
 CELEBRATIONS = {1: (1.8, 28), 2: (2.8, 56), 3: (3.8, 90)}
 GRAVITY = 900.0  # design units per second squared
 #: Where the winnings land, beside the stake (design units from the spot's centre).
-WIN_OFFSET = (24, -4)
+WIN_OFFSET = (26, 10)
 STAKE_OFFSET = (-18, 6)
 
 

@@ -1,0 +1,52 @@
+"""The turn timer of the friends' seats: a friend has :attr:`FriendsTimers.turn_s`
+seconds (about 30) for a move; then the computer plays that one move for them and the
+seat stays theirs.  After :attr:`FriendsTimers.expiries_away` such moves in a row the
+seat is away (the computer plays it until they open the link again); a move of their
+own resets the count.  Seconds are monotonic clock seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: A decision point: (hand number, length of the hand's history, seat to act).
+TurnKey = tuple[int, int, int]
+
+
+@dataclass
+class TurnClock:
+    """The clock of the decision point on the table (``key``, started at ``started``)
+    and each seat's expiries in a row."""
+
+    turn_s: float
+    expiries_away: int
+    key: TurnKey | None = None
+    started: float = 0.0
+    expiries: dict[int, int] = field(default_factory=dict)
+
+    def watch(self, key: TurnKey | None, now: float) -> None:
+        """The decision point on the table now (``None``: no friend to act); a new one
+        starts the clock."""
+        if key != self.key:
+            self.key = key
+            self.started = now
+
+    def seconds_left(self, now: float) -> float | None:
+        """Seconds left for the move on the table (``None``: no friend's turn)."""
+        if self.key is None:
+            return None
+        return max(0.0, self.turn_s - (now - self.started))
+
+    def expired(self, now: float) -> bool:
+        return self.key is not None and now - self.started >= self.turn_s
+
+    def expire(self, seat: int) -> bool:
+        """Count an expiry of ``seat``; True when the seat is now away."""
+        self.key = None
+        n = self.expiries.get(seat, 0) + 1
+        self.expiries[seat] = n
+        return n >= self.expiries_away
+
+    def moved(self, seat: int) -> None:
+        """``seat``'s player moved: their count starts again."""
+        self.expiries.pop(seat, None)
