@@ -22,7 +22,6 @@ Connections are numbered by the caller.  Chips are whole tournament points.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -30,14 +29,14 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from engine.errors import IllegalActionError
-from engine.holdem.actions import Action, ActionKind
 from engine.holdem.bots import Bot, random_personality
 from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import BotSeat, RemoteSeat
 from engine.rng import RandomSource, SystemRandomSource
 from kiosk.friends import views
 from kiosk.friends.codes import NameRefused, clean_name, new_code
-from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang
+from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang, to_action
+from kiosk.friends.outbox import Outbox
 from kiosk.friends.roster import Friend, FriendsTimers, Roster
 from kiosk.friends.turns import TurnClock
 from kiosk.friends.vote import NextHandVote
@@ -97,11 +96,8 @@ class FriendsGame:
         self._host_bot: Bot | None = None
         self._host_wait = 0.0
         self._conns: dict[int, str] = {}  # open connection -> language before a seat
-        self._out: list[tuple[int, Json]] = []
-        self._close: list[tuple[int, str]] = []
-        self._last: dict[int, str] = {}  # connection -> last state sent (JSON)
+        self.outbox = Outbox()
         self._rev = 0  # bumped by every change the session does not see
-        self._published: tuple[int, int] | None = None
         self.finished_at: float | None = None
         self.closed = False
 
@@ -254,7 +250,7 @@ class FriendsGame:
 
     def disconnect(self, conn: int) -> None:
         self._conns.pop(conn, None)
-        self._last.pop(conn, None)
+        self.outbox.forget(conn)
         friend = self.roster.drop(conn, self.clock())
         if friend is not None:
             log.info("friends game %s: %s (seat %d) disconnected", self.code, friend.name, friend.seat)
@@ -290,7 +286,7 @@ class FriendsGame:
         who = f"{friend.name} (seat {friend.seat})" if friend is not None else f"connection {conn}"
         log.warning("friends game %s: %s refused: %s", self.code, who, exc)
         self._send(conn, {"type": "refused", "code": exc.code, "detail": exc.detail})
-        self._last.pop(conn, None)
+        self.outbox.forget(conn)
 
     def _seated(self, conn: int) -> Friend:
         friend = self.roster.of(conn)
@@ -337,8 +333,8 @@ class FriendsGame:
         log.info("friends game %s: %s left seat %d for good", self.code, friend.name, friend.seat)
         for conn in conns:
             self._send(conn, {"type": "closed", "reason": "left"})
-            self._close.append((conn, "left the game"))
-            self._last.pop(conn, None)
+            self.outbox.close(conn, "left the game")
+            self.outbox.forget(conn)
         self._rev += 1
         self._persist()
 
@@ -358,7 +354,7 @@ class FriendsGame:
             raise Refusal("move.stale", "the table has moved on: look again")
         if friend.away:
             raise Refusal("move.away", "the computer is playing your seat: open the link again")
-        action = _action(msg)
+        action = to_action(msg)
         try:
             t.hand.verify_action(action, friend.seat)
         except IllegalActionError as exc:
@@ -515,28 +511,12 @@ class FriendsGame:
     def outgoing(self) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
         """``(messages, closes)`` since the last call: JSON texts per connection, and
         connections to close with a reason.  Each seat's table is sent when it changed."""
-        self._publish()
-        out = [(conn, json.dumps(msg, separators=(",", ":"))) for conn, msg in self._out]
-        closes, self._out, self._close = self._close, [], []
-        return out, closes
+        s = self.session
+        self.outbox.publish((s.version if s is not None else -1, self._rev), self._conns, self.message_for)
+        return self.outbox.take()
 
     def _send(self, conn: int, msg: Json) -> None:
-        self._out.append((conn, msg))
-
-    def _publish(self) -> None:
-        s = self.session
-        key = (s.version if s is not None else -1, self._rev)
-        if key == self._published and not any(c not in self._last for c in self._conns):
-            return
-        self._published = key
-        for conn in list(self._conns):
-            msg = self.message_for(conn)
-            if msg is None:
-                continue
-            text = json.dumps(msg, sort_keys=True)
-            if self._last.get(conn) != text:
-                self._last[conn] = text
-                self._send(conn, msg)
+        self.outbox.send(conn, msg)
 
     def message_for(self, conn: int) -> Json | None:
         """The table as ``conn``'s seat may see it (``None`` before it has a seat)."""
@@ -564,7 +544,9 @@ class FriendsGame:
             vote = views.vote_of(self.vote.waiting(), seat in self.vote.voted, seat in self.vote.voters,
                                  self.vote.seconds_left(self.clock(), self.timers.next_hand_s))
         hand = t.hand
-        return views.table_message(
+        turn = self.turn_left()
+        wait = self.host_wait_left()
+        msg = views.table_message(
             view,
             hand=t.hand_number,
             seq=len(hand.history) if hand is not None else 0,
@@ -576,16 +558,13 @@ class FriendsGame:
             blinds_in=t.hands_to_next_level,
             vote=vote,
         )
+        msg["turn_s"] = round(turn) if turn is not None else None
+        msg["host_wait_s"] = round(wait) if wait is not None else None
+        return msg
 
     def _lobby(self, friend: Friend) -> Json:
-        return {
-            "type": "state",
-            "phase": "lobby",
-            "you": friend.seat,
-            "code": self.code,
-            "seats": [{"seat": i, "name": self.name_of(i), "status": self.status_of(i, friend.seat),
-                       "chips": self.config.starting_chips} for i in range(len(self.config.seats))],
-        }
+        seats = [(self.name_of(i), self.status_of(i, friend.seat)) for i in range(len(self.config.seats))]
+        return views.lobby_message(friend.seat, self.code, seats, self.config.starting_chips)
 
     def _results(self, seat: int) -> Json:
         s = self.session
@@ -604,13 +583,3 @@ class FriendsGame:
             "summary": views.summary_of(t.summary(seat, duration_s=s.state.play_time_s)),
         }
 
-
-def _action(msg: Act) -> Action:
-    kind = ActionKind(msg.action)
-    if kind in (ActionKind.BET, ActionKind.RAISE):
-        if msg.amount is None:
-            raise Refusal("move.amount", f"{kind.value} needs an amount")
-        return Action(kind, msg.amount)
-    if msg.amount is not None:
-        raise Refusal("move.amount", f"{kind.value} takes no amount")
-    return Action(kind)

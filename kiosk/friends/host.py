@@ -53,8 +53,10 @@ class FriendsHost:
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self) -> str:
-        """Start serving; returns the link."""
+        """Start serving; returns the link.  The port is kept in the game (and so in its
+        saved state), for friends' links to work again after a restart."""
         self.server.start()
+        self.game.port = self.server.port
         return self.link
 
     @property
@@ -132,6 +134,24 @@ class FriendsHost:
                     raise
         self._thread = threading.Thread(target=loop, name="friends-host", daemon=True)
         self._thread.start()
+
+    @property
+    def in_background(self) -> bool:
+        return self._thread is not None
+
+    def pause_background(self) -> None:
+        """Stop the loop of :meth:`run_in_background` (the server stays up): the caller's
+        thread owns the game again and calls :meth:`pump`."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._stop.set()
+        self._wake.set()
+        if thread is not threading.current_thread():
+            thread.join(10)
+        self._thread = None
+        self._stop.clear()
+        self._last = time.monotonic()
 
     def call(self, fn: Callable[[FriendsGame], T], timeout: float = 5.0) -> T:
         """Run ``fn(game)`` on the owner's loop (started with :meth:`run_in_background`)

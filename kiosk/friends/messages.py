@@ -24,7 +24,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine.holdem.actions import MAX_SEATS
+from engine.holdem.actions import MAX_SEATS, Action, ActionKind
 
 #: The largest frame a web seat may send, in bytes.
 MAX_FRAME_BYTES = 2048
@@ -109,3 +109,16 @@ def decode(frame: str | bytes) -> Join | Resume | Act | NextHand | Leave | SetLa
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "message"
         raise Refusal("frame.malformed", f"{where}: {first['msg']}") from None
+
+
+def to_action(msg: Act) -> Action:
+    """The engine's action for ``msg``, or :class:`Refusal` (``move.amount``) when its
+    amount does not fit the action."""
+    kind = ActionKind(msg.action)
+    if kind in (ActionKind.BET, ActionKind.RAISE):
+        if msg.amount is None:
+            raise Refusal("move.amount", f"{kind.value} needs an amount")
+        return Action(kind, msg.amount)
+    if msg.amount is not None:
+        raise Refusal("move.amount", f"{kind.value} takes no amount")
+    return Action(kind)

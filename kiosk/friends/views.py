@@ -206,3 +206,16 @@ def summary_of(summary: GameSummary) -> Json:
         "best_hand": hand_of(summary.best_hand) if summary.best_hand is not None else None,
         "duration_s": round(summary.duration_s),
     }
+
+
+def lobby_message(seat: int, code: str, seats: list[tuple[str, str]], chips: int) -> Json:
+    """The ``state`` message before the first deal: each seat's ``(name, status)``, and
+    the chips everyone starts with."""
+    return {
+        "type": "state",
+        "phase": "lobby",
+        "you": seat,
+        "code": code,
+        "seats": [{"seat": i, "name": name, "status": status, "chips": chips}
+                  for i, (name, status) in enumerate(seats)],
+    }

@@ -4,6 +4,12 @@ The tournament (free play, chips are points) lives beside the casino game and ne
 reads or changes the credit meter.  One :class:`TournamentContext` per cabinet, made by
 the composition root with the path of the cabinet's SQLite file (the tournament's tables
 live there beside the ledger's) and handed to the screens.
+
+A game with friends (:mod:`kiosk.friends`) is hosted through :meth:`invite` and
+:meth:`start_friends`; :attr:`TournamentContext.friends` is then its
+:class:`~kiosk.friends.cabinet.CabinetHost`, which the screens pump instead of updating
+the session.  Its web server binds ``friends_bind`` (the LAN interface the operator
+chooses) and the link names ``friends_advertise`` (default: the same address).
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from typing import Any
 
 from engine.holdem.blinds import SEED003_TABLE
 from engine.rng import RandomSource
+from kiosk.friends.cabinet import CabinetHost
+from kiosk.friends.roster import FriendsTimers
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import TournamentSettings
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
@@ -40,6 +48,11 @@ class TournamentContext:
         self.equity_slice: int | None = None
         self._store: TournamentStore | None = None
         self.store_problem: str | None = None
+        self.friends: CabinetHost | None = None
+        self.friends_bind = "127.0.0.1"
+        self.friends_port = 0
+        self.friends_advertise: str | None = None
+        self.friends_timers: FriendsTimers | None = None
 
     @property
     def store(self) -> TournamentStore | None:
@@ -82,7 +95,47 @@ class TournamentContext:
             kw["equity_slice"] = self.equity_slice
         return kw
 
+    def hosted(self, session: TournamentSession | None = None) -> CabinetHost | None:
+        """The hosted friends game of ``session`` (default: the one in play), if any."""
+        f = self.friends
+        s = session if session is not None else self.session
+        if f is None or s is None or f.session is not s:
+            return None
+        return f
+
+    def invite(self) -> CabinetHost:
+        """The friends game in its lobby (a new one, served at once, from
+        :attr:`settings`; the same one while it has not started)."""
+        f = self.friends
+        if f is not None and not f.game.started:
+            return f
+        self.close_friends()
+        self.friends = CabinetHost.open(self.settings, store=self.store, rng=self.rng, bot_samples=self.bot_samples,
+                                        bind=self.friends_bind, port=self.friends_port,
+                                        advertise=self.friends_advertise, timers=self.friends_timers)
+        return self.friends
+
+    def start_friends(self) -> TournamentSession:
+        """Deal the invited game's first hand; it becomes the game in play (replacing
+        the saved one)."""
+        f = self.friends
+        if f is None:
+            raise ValueError("no friends game to start")
+        if self.session is not None and not self.session.recorded and self.session is not f.session:
+            self.session.abandon()
+        self.session = f.start()
+        if self.session.store is None:
+            self.session.store_error = self.store_problem or "no store"
+        return self.session
+
+    def close_friends(self) -> None:
+        """Stop serving the hosted game (its friends' sockets close)."""
+        if self.friends is not None:
+            self.friends.close()
+            self.friends = None
+
     def new_game(self) -> TournamentSession:
+        self.close_friends()
         store = self.store
         self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
         if store is None:  # played, but not saved nor recorded: say so on the table
@@ -104,9 +157,14 @@ class TournamentContext:
                 s = self.session = None
         if s is not None:
             self.settings = s.settings()
+            if s.state.friends is not None and self.hosted(s) is None:
+                self.close_friends()
+                self.friends = CabinetHost.resume(s, bind=self.friends_bind, advertise=self.friends_advertise,
+                                                  timers=self.friends_timers)
         return s
 
     def close(self) -> None:
+        self.close_friends()
         if self._store is not None:
             self._store.close()
             self._store = None

@@ -38,7 +38,9 @@ class Event:
 @dataclass
 class SessionState:
     """The session's own saved state, beside the tournament's: the local player's seat
-    and preferences (AI speed, equity assist, the 4-colour deck), play time, their cards."""
+    and preferences (AI speed, equity assist, the 4-colour deck), play time, their cards.
+    ``friends``: a game hosted for friends (:mod:`kiosk.friends`) keeps its game code,
+    port and roster here (each friend's seat, name, seat token, language, away, left)."""
 
     human_seat: int = 0
     ai_speed: str = "normal"
@@ -47,9 +49,11 @@ class SessionState:
     my_holes: dict[int, tuple[int, int]] = field(default_factory=dict)
     fast_forward: bool = False
     four_colour: bool = False
+    friends: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": SESSION_VERSION, "human_seat": self.human_seat, "ai_speed": self.ai_speed,
+        extra: dict[str, Any] = {"friends": self.friends} if self.friends is not None else {}
+        return {**extra, "version": SESSION_VERSION, "human_seat": self.human_seat, "ai_speed": self.ai_speed,
                 "equity_assist": self.equity_assist, "play_time_s": round(self.play_time_s, 3),
                 "my_holes": {str(k): list(v) for k, v in self.my_holes.items()},
                 "fast_forward": self.fast_forward, "four_colour": self.four_colour}
@@ -61,7 +65,8 @@ class SessionState:
                    play_time_s=float(d.get("play_time_s", 0.0)),
                    my_holes={int(k): (int(v[0]), int(v[1])) for k, v in d.get("my_holes", {}).items()},
                    fast_forward=bool(d.get("fast_forward", False)),
-                   four_colour=bool(d.get("four_colour", False)))
+                   four_colour=bool(d.get("four_colour", False)),
+                   friends=d.get("friends"))
 
 
 def shown_cards(records: list[dict[str, Any]]) -> dict[int, tuple[int, int]]:

@@ -16,11 +16,12 @@ NAMES = ("deal", "flip", "chip", "win", "bigwin", "click", "bill", "cashout", "a
 MADE = ("tick",)
 
 
-def _tick() -> pygame.mixer.Sound:
-    """A short bright blip (30 ms, 2.4 kHz, fast decay) at the mixer's format."""
+def _tick(init: tuple[int, int, int]) -> pygame.mixer.Sound:
+    """A short bright blip (30 ms, 2.4 kHz, fast decay) for a 16-bit mixer running at
+    ``init`` (frequency, size, channels)."""
     import numpy as np
 
-    freq, size, channels = pygame.mixer.get_init()
+    freq, _size, channels = init
     t = np.arange(int(freq * 0.03)) / freq
     wave = np.sin(2 * np.pi * 2400 * t) * np.exp(-t / 0.008) * 0.35
     samples = (wave * 32767).astype(np.int16)
@@ -45,8 +46,9 @@ class Sounds:
                 if path.exists():
                     self._sounds[name] = pygame.mixer.Sound(str(path))
             self.available = True
-            if pygame.mixer.get_init()[1] == -16:
-                self._sounds["tick"] = _tick()
+            init = pygame.mixer.get_init()
+            if init is not None and init[1] == -16:
+                self._sounds["tick"] = _tick(init)
         except (pygame.error, OSError, ValueError):
             self.available = self.available and bool(self._sounds)
 

@@ -8,7 +8,7 @@ import pygame
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import N_, _, money
+from kiosk.ui.i18n import N_, _, money, pgettext
 from kiosk.ui.widgets import Button, Canvas
 
 TOP_H = 94
@@ -80,7 +80,7 @@ def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
     number = app.machine_number
     info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
                                      snap.paytable.name) if x)
-    x = 24
+    x = 24.0
     if app.model.demo:  # a demo cabinet says so on every player screen
         tag = ui.fitted(surface, "DEMO", 18, theme.LOSE, 80, bold=True, topleft=(x, 58))
         x += tag.width / lay.scale + 12
@@ -193,7 +193,7 @@ class RamClearNotice:
         return self.app.model.ram_cleared > 0
 
     def buttons(self) -> list[Button]:
-        return [Button("notice_ok", (520, 470, 240, 90), _("OK"), "notice_ok", style="primary")]
+        return [Button("notice_ok", (520, 470, 240, 90), pgettext("button", "OK"), "notice_ok", style="primary")]
 
     def handle(self, event: InputEvent) -> None:
         """Dismiss on OK, Enter or Esc; ignore everything else."""

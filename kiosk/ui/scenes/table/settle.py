@@ -209,7 +209,7 @@ class SettlementShow:
     def sounds(self, clock: float) -> list[str]:
         """Sounds due by ``clock`` and not played yet: ``chip`` as stacks move, ``tick``
         as the win counts up."""
-        out = []
+        out: list[str] = []
         if not self.on or self.seat is None:
             return out
         for i, f in enumerate(self.flights):
