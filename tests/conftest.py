@@ -5,6 +5,8 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# the screens run on the invisible dummy driver on purpose
+os.environ.setdefault("UTH_HEADLESS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 

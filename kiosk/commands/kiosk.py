@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.wiring import ScreenOptions, run_cabinet
 
     options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
-                            demo_keys=not args.no_demo, seed=args.seed)
+                            demo_keys=not args.no_demo, seed=args.seed, headless=args.headless)
     return run_cabinet(config, options, fps=args.fps, max_frames=args.frames)
 
 
@@ -59,6 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language", choices=LANGUAGES, default="en", help="language at start (default en)")
     p.add_argument("--no-sound", action="store_true", help="no sound at all")
     p.add_argument("--no-demo", action="store_true", help="disable the demo keys (bills, tickets, door)")
+    p.add_argument("--headless", action="store_true",
+                   help="allow an invisible video driver (dummy, offscreen): tests and burn-in only")
     p.add_argument("--fps", type=int, default=60, help="frame rate cap (default 60)")
     p.add_argument("--seed", type=int, help="reproducible shuffles (testing only, never on a real cabinet)")
     p.add_argument("--frames", type=int, help=argparse.SUPPRESS)

@@ -78,6 +78,9 @@ SHORTCUT_LINES: list[tuple[str, str]] = [
     ("E", N_("Settings")),
     ("D / U / V", N_("Deck colours / Animation speed / Sound")),
     ("Esc", N_("Back")),
+]
+#: Keys that exist only on the demo cabinet (shown only in demo mode).
+DEMO_SHORTCUT_LINES: list[tuple[str, str]] = [
     ("1 – 6, T", N_("Demo: insert a bill ($1 to $100), insert the last ticket")),
     ("F9", N_("Demo: open or close the door")),
     ("F12", N_("Attendant key")),
@@ -154,7 +157,8 @@ class HelpScene(Scene):
     def _draw_shortcuts(self, surface: pygame.Surface) -> None:
         ui = self.ui
         ui.fitted(surface, _("Keyboard shortcuts"), 36, theme.GOLD, 1000, bold=True, topleft=(70, 122))
-        for i, (keys, what) in enumerate(SHORTCUT_LINES):
+        lines = SHORTCUT_LINES + (DEMO_SHORTCUT_LINES if self.app.model.demo else [])
+        for i, (keys, what) in enumerate(lines):
             col, row = divmod(i, 8)
             x, y = 70 + col * 590, 180 + row * 52
             ui.fitted(surface, _(keys) if keys in WORD_KEYS else keys, 22, theme.WIN, 170,
