@@ -441,12 +441,14 @@ class FriendsGame:
             self._rev += 1
 
     def _turn_timer(self, s: TournamentSession, now: float) -> None:
-        """Start the clock of a friend's move; when it runs out the seat's computer
-        player makes that one move (and the seat is away after too many in a row)."""
+        """Start the clock of a present friend's move (one whose connection dropped has
+        the away timer instead); when it runs out the seat's computer player makes that
+        one move (and the seat is away after too many in a row)."""
         t = s.t
         seat = t.to_act
         friend = self.roster.at(seat) if seat is not None else None
-        if (seat is None or friend is None or friend.away or friend.left or s.hand_over or t.hand is None
+        if (seat is None or friend is None or friend.away or friend.left or not friend.connected
+                or s.hand_over or t.hand is None
                 or not isinstance(t.controllers[seat], RemoteSeat)):
             if self.turns.key is not None:
                 self._rev += 1

@@ -1,4 +1,4 @@
-"""The turn timer of the friends' seats: a friend has :attr:`FriendsTimers.turn_s`
+"""The turn timer of the friends' seats: a friend who is connected has :attr:`FriendsTimers.turn_s`
 seconds (about 30) for a move; then the computer plays that one move for them and the
 seat stays theirs.  After :attr:`FriendsTimers.expiries_away` such moves in a row the
 seat is away (the computer plays it until they open the link again); a move of their

@@ -28,11 +28,21 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 UNHASHED = ("hash", "mac")
 
 
+#: The station a row is about when its ``station`` is not part of its hash (a single
+#: cabinet's station, and every row written before stations existed).
+HOME_STATION = 1
+
+
 def canonical(row: Mapping[str, Any]) -> str:
-    """Canonical JSON of a row without its hash and MAC: sorted keys, no spaces, UTF-8 as
-    is (exactly what SQLite's ``json_object`` renders, which :meth:`Ledger.verify` uses)."""
-    if "hash" in row or "mac" in row:
-        row = {k: v for k, v in row.items() if k not in UNHASHED}
+    """Canonical JSON of a row without its hash and MAC, and without ``station`` when
+    it is :data:`HOME_STATION`: sorted keys, no spaces, UTF-8 as is (exactly what
+    SQLite's ``json_object`` renders, which :meth:`Ledger.verify` uses)."""
+    if "hash" in row or "mac" in row or row.get("station", 0) == HOME_STATION:
+        row = {
+            k: v
+            for k, v in row.items()
+            if k not in UNHASHED and not (k == "station" and v == HOME_STATION)
+        }
     return _CANONICAL.encode(row)
 
 

@@ -13,7 +13,10 @@ ledger just before it:
     the meters as those rows add them up (cents or counts, :mod:`kiosk.ledger.meters`);
 ``tickets`` / ``tickets_top``
     the digest of the ``tickets`` table (:func:`tickets_digest`) and its highest ticket
-    sequence number.
+    sequence number;
+``stations``
+    each station's meters as those rows add them up (``{"<station>": {name: value}}``,
+    zeros left out; absent from checkpoints written before stations).
 
 The events before it are covered through its own hash (``sha256(prev_hash + row)``:
 ``prev_hash`` is the hash of the event before it).  A checkpoint has no meter effect.
@@ -54,6 +57,8 @@ class Checkpoint:
     totals: Mapping[str, int]
     tickets: str
     tickets_top: int
+    #: station -> meter totals; None for a checkpoint written before stations.
+    stations: Mapping[int, Mapping[str, int]] | None = None
 
     @classmethod
     def parse(cls, event_id: int, detail: str) -> Checkpoint:
@@ -68,6 +73,12 @@ class Checkpoint:
                 totals={str(k): int(v) for k, v in dict(data["totals"]).items()},
                 tickets=str(data["tickets"]),
                 tickets_top=int(data["tickets_top"]),
+                stations=None
+                if "stations" not in data
+                else {
+                    int(st): {str(k): int(v) for k, v in dict(m).items()}
+                    for st, m in dict(data["stations"]).items()
+                },
             )
         except (ValueError, KeyError, TypeError) as exc:
             raise LedgerCorruptError(
@@ -116,10 +127,11 @@ def checkpoint_detail(
     meters: Mapping[str, int],
     rounds: int,
     round_head: str,
+    stations: Mapping[int, Mapping[str, int]],
 ) -> dict[str, Any]:
     """The ``detail`` of a checkpoint covering every event so far and the first
-    ``rounds`` rounds (whose last hash is ``round_head``); ``meters`` are the totals of
-    exactly those rows."""
+    ``rounds`` rounds (whose last hash is ``round_head``); ``meters`` (the table's) and
+    ``stations`` (each station's) are the totals of exactly those rows."""
     digest, top = tickets_digest(conn)
     return {
         "rounds": rounds,
@@ -127,6 +139,9 @@ def checkpoint_detail(
         "totals": {k: v for k, v in sorted(meters.items()) if v},
         "tickets": f"{digest:064x}",
         "tickets_top": top,
+        "stations": {
+            str(st): {k: v for k, v in sorted(m.items()) if v} for st, m in sorted(stations.items())
+        },
     }
 
 

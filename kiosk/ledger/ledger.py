@@ -88,6 +88,12 @@ from kiosk.ledger.schema import (
     upgrade,
 )
 from kiosk.ledger.sqlite import close, immediate, open_ledger_db
+from kiosk.ledger.stations import (
+    StationMeters,
+    apply_station_meters,
+    check_station,
+    load_station_meters,
+)
 from kiosk.ledger.tickets import (
     TICKET_COLUMNS,
     TICKET_EVENTS,
@@ -98,39 +104,14 @@ from kiosk.ledger.tickets import (
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
 
-__all__ = [
-    "CREDITS",
-    "DecisionRecord",
-    "EVENT_COLUMNS",
-    "EventRecord",
-    "GENESIS",
-    "Ledger",
-    "LedgerCorruptError",
-    "LedgerError",
-    "LedgerExistsError",
-    "LedgerMissingError",
-    "LedgerView",
-    "METERS",
-    "MIGRATIONS",
-    "ROUND_COLUMNS",
-    "RoundRecord",
-    "SCHEMA_VERSION",
-    "TICKET_COLUMNS",
-    "TICKET_EVENTS",
-    "TICKET_STATUSES",
-    "TicketRecord",
-    "VerifyReport",
-    "balance",
-    "canonical",
-    "chain_hash",
-    "dumps",
-    "event_effects",
-    "read_marker",
-    "round_effects",
-    "ticket_effect",
-    "utc_stamp",
-    "write_marker",
-]
+__all__ = [  # the ledger's vocabulary, for the controller, the CLI and the tools
+    "CREDITS", "DecisionRecord", "EVENT_COLUMNS", "EventRecord", "GENESIS", "Ledger",
+    "LedgerCorruptError", "LedgerError", "LedgerExistsError", "LedgerMissingError",
+    "LedgerView", "METERS", "MIGRATIONS", "ROUND_COLUMNS", "RoundRecord", "SCHEMA_VERSION",
+    "TICKET_COLUMNS", "TICKET_EVENTS", "TICKET_STATUSES", "TicketRecord", "VerifyReport",
+    "balance", "canonical", "chain_hash", "dumps", "event_effects", "read_marker",
+    "round_effects", "ticket_effect", "utc_stamp", "write_marker",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +134,9 @@ class Ledger(LedgerView):
         self.readonly = readonly
         self._depth = 0
         self._saved: tuple[Any, ...] | None = None
-        self.meters: dict[str, int] = {}
+        self.meters: dict[str, int] = {}  # the table meters
+        #: Each station's meters (station -> name -> value); ``meters`` are their sums.
+        self.station_meters: StationMeters = {}
         self._event_head = GENESIS
         self._event_id = 0
         self._round_head = GENESIS  # hash of the last round row
@@ -258,6 +241,7 @@ class Ledger(LedgerView):
                 ],
             )
             ledger.meters = {m: 0 for m in (*METERS, CREDITS)}
+            ledger.station_meters = {1: dict(ledger.meters)}
             ledger.store_paytable(paytable)
             ledger.event(
                 "ledger_created",
@@ -303,12 +287,12 @@ class Ledger(LedgerView):
             with self.transaction():
                 upgrade(self.db, version)
             self.meta["schema_version"] = str(SCHEMA_VERSION)
-        missing = {"meta", "meters", "paytables", "rounds", "events", "recovery", "tickets"} - set(
-            self.db.table_names()
-        )
+        tables = {"meta", "meters", "paytables", "rounds", "events", "recovery", "tickets"}
+        missing = {*tables, "station_meters"} - set(self.db.table_names())
         if missing:
             raise LedgerCorruptError(f"{self.path}: table(s) {', '.join(sorted(missing))} missing")
         self.meters = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
+        self.station_meters = load_station_meters(self.conn)
         row = self.conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             raise LedgerCorruptError(
@@ -372,10 +356,15 @@ class Ledger(LedgerView):
         if self._event_id + self._round_id - self._checkpoint_rows < self.checkpoint_every:
             return
         rounds, head, totals = self._round_id, self._round_head, self.meters
+        stations = {s: dict(m) for s, m in self.station_meters.items()}
         if self._open_row is not None:
             rounds, head = self._round_id - 1, self._round_prev
-            totals = _sub(self.meters, round_effects(self._open_row))
-        self.event(CHECKPOINT_KIND, detail=checkpoint_detail(self.conn, totals, rounds, head))
+            effects = round_effects(self._open_row)
+            totals = _sub(self.meters, effects)
+            seat = self._open_row["seat"]
+            stations[seat] = _sub(stations.get(seat, {}), effects)
+        detail = checkpoint_detail(self.conn, totals, rounds, head, stations)
+        self.event(CHECKPOINT_KIND, detail=detail)
         self._checkpoint_rows = self._event_id + rounds
 
     def _write_anchor(self) -> None:
@@ -417,6 +406,7 @@ class Ledger(LedgerView):
                 return
             self._saved = (
                 dict(self.meters),
+                {st: dict(m) for st, m in self.station_meters.items()},
                 self._event_head,
                 self._event_id,
                 self._round_head,
@@ -439,6 +429,7 @@ class Ledger(LedgerView):
         assert self._saved is not None
         (
             self.meters,
+            self.station_meters,
             self._event_head,
             self._event_id,
             self._round_head,
@@ -459,10 +450,13 @@ class Ledger(LedgerView):
         round_id: int | None = None,
         txn: str | None = None,
         at: str | None = None,
+        station: int = 1,
     ) -> int:
-        """Append one event (and its meter effects); returns its id."""
+        """Append one event about ``station`` (1-7; host events are station 1) and its
+        meter effects, to the station's meters and the table's; returns its id."""
         if not isinstance(amount, int) or amount < 0:
             raise ValueError(f"an event amount is non-negative integer cents, not {amount!r}")
+        check_station(station)
         row: dict[str, Any] = {
             "id": self._event_id + 1,
             "at": at or utc_stamp(),
@@ -471,17 +465,21 @@ class Ledger(LedgerView):
             "round_id": round_id,
             "txn": txn,
             "detail": dumps(dict(detail or {})),
+            "station": station,
         }
         row["hash"] = chain_hash(self._event_head, row)
         row["mac"] = self._mac(row["hash"])
         with self.transaction():
             ticket = ticket_change(self.conn, row, dict(detail or {}))
             self.conn.execute(
-                "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash, mac) "
-                "VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash, :mac)",
+                "INSERT INTO events (id, at, kind, amount, round_id, txn, detail, hash, mac, "
+                "station) VALUES (:id, :at, :kind, :amount, :round_id, :txn, :detail, :hash, "
+                ":mac, :station)",
                 row,
             )
-            apply_meters(self.conn, self.meters, event_effects(kind, amount))
+            effects = event_effects(kind, amount)
+            apply_meters(self.conn, self.meters, effects)
+            apply_station_meters(self.conn, self.station_meters, station, effects)
             if ticket is not None:
                 sets = ", ".join(f"{c} = excluded.{c}" for c in ticket if c != "validation")
                 self.conn.execute(
@@ -514,9 +512,11 @@ class Ledger(LedgerView):
             )
 
     def begin_round(self, row: Mapping[str, Any], deck: list[int], salt: bytes) -> int:
-        """Insert a new open round (bets, commitment) and its recovery deck; returns its id."""
+        """Insert a new open round (bets, commitment) and its recovery deck; returns its id.
+        Its meter effects go to the station of its ``seat`` and to the table."""
         if self._open_row is not None:
             raise LedgerError(f"round {self._open_row['id']} is still open")
+        check_station(row.get("seat"))
         full: dict[str, Any] = {c: None for c in ROUND_COLUMNS}
         full.update(row)
         full.update(
@@ -538,7 +538,9 @@ class Ledger(LedgerView):
                 "INSERT INTO recovery (round_id, deck, salt) VALUES (?, ?, ?)",
                 (full["id"], format_cards(deck, ""), salt.hex()),
             )
-            apply_meters(self.conn, self.meters, round_effects(full))
+            effects = round_effects(full)
+            apply_meters(self.conn, self.meters, effects)
+            apply_station_meters(self.conn, self.station_meters, full["seat"], effects)
             self._round_prev, self._round_head = prev, full["hash"]
             self._round_id, self._open_row = full["id"], full
         return full["id"]
@@ -570,7 +572,9 @@ class Ledger(LedgerView):
             self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
             if new["state"] != "open":
                 self.conn.execute("DELETE FROM recovery WHERE round_id = ?", (old["id"],))
-            apply_meters(self.conn, self.meters, _sub(round_effects(new), round_effects(old)))
+            effects = _sub(round_effects(new), round_effects(old))
+            apply_meters(self.conn, self.meters, effects)
+            apply_station_meters(self.conn, self.station_meters, new["seat"], effects)
             self._round_head = new["hash"]
             self._open_row = new if new["state"] == "open" else None
         return new

@@ -8,8 +8,11 @@ A round row's ``decisions`` column is a JSON list of the engine's
     [{"type": "decision", "seat": 1, "phase": "preflop", "action": "check",
       "play": 0, "at": "2025-01-31T12:00:00.123Z"}, ...]
 
-Rows written before this form hold ``[phase, action, play cents, at]`` lists; both read
-the same (:func:`parse_decisions`).  The :class:`~engine.uth.round.BetsPlaced` record is
+A decision settled with its exact value (:mod:`engine.maths.decision_values`) also holds
+``"ev"`` (the value of the action taken), ``"best"`` (the optimal action) and
+``"best_ev"`` (its value): net Antes of the main game as exact ``"N/D"`` texts.  Rows
+written before this form hold ``[phase, action, play cents, at]`` lists, and entries
+without values; all read the same (:func:`parse_decisions`).  The :class:`~engine.uth.round.BetsPlaced` record is
 not stored: it is the row's ``seat``, ``ante``, ``blind`` and ``trips`` columns
 (:func:`round_inputs`).
 """
@@ -19,7 +22,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import card_name, format_cards, parse_cards
 from engine.rng import deck_commitment
@@ -29,43 +33,106 @@ from engine.uth.round import Action, BetsPlaced, Decision, Phase, UthRound
 from kiosk.ledger.chain import dumps
 from kiosk.ledger.tickets import TICKET_COLUMNS
 
+if TYPE_CHECKING:
+    from engine.maths.decision_values import DecisionValues
+
 _CARD_CODES = {card_name(c): c for c in range(52)}
+
+
+def value_text(value: Fraction) -> str:
+    """An exact value as stored: ``"numerator/denominator"``."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def parse_value(text: str) -> Fraction:
+    """The exact value of :func:`value_text`'s form; raises ``ValueError``."""
+    num, sep, den = text.partition("/")
+    if not sep:
+        raise ValueError(f"not an exact value N/D: {text!r}")
+    return Fraction(int(num), int(den))
 
 
 @dataclass(frozen=True)
 class DecisionRecord:
     """One decision of a stored round: the engine's :class:`Decision` fields and when it
     was taken (UTC stamp).  ``play`` is the Play bet this decision placed, cents (0 for
-    check / fold)."""
+    check / fold).  ``ev`` / ``best`` / ``best_ev``: the exact value of the action taken,
+    the optimal action and its value (net Antes of the main game), None when not known
+    (rows written without them)."""
 
     seat: int
     phase: Phase
     action: Action
     play: int
     at: str
+    ev: Fraction | None = None
+    best: Action | None = None
+    best_ev: Fraction | None = None
 
     @classmethod
-    def of(cls, decision: Decision, at: str) -> DecisionRecord:
-        """The stored form of the engine's ``decision`` taken at ``at``."""
-        return cls(decision.seat, decision.phase, decision.action, decision.play, at)
+    def of(
+        cls, decision: Decision, at: str, values: DecisionValues | None = None
+    ) -> DecisionRecord:
+        """The stored form of the engine's ``decision`` taken at ``at``, with the exact
+        ``values`` of its spot when known."""
+        if values is None:
+            return cls(decision.seat, decision.phase, decision.action, decision.play, at)
+        return cls(
+            decision.seat,
+            decision.phase,
+            decision.action,
+            decision.play,
+            at,
+            values.value(decision.action),
+            values.best,
+            values.best_value,
+        )
+
+    @property
+    def loss(self) -> Fraction | None:
+        """How much less than the optimal action this one is worth, Antes (0 optimal)."""
+        if self.ev is None or self.best_ev is None:
+            return None
+        return self.best_ev - self.ev
 
     @property
     def decision(self) -> Decision:
         """The engine's record of this decision."""
         return Decision(seat=self.seat, phase=self.phase, action=self.action, play=self.play)
 
+    def _values(self) -> dict[str, str]:
+        if self.ev is None or self.best is None or self.best_ev is None:
+            return {}
+        return {"ev": value_text(self.ev), "best": self.best.value, "best_ev": value_text(self.best_ev)}
+
     def as_entry(self) -> dict[str, Any]:
         """The JSON-ready entry of the ``decisions`` column."""
-        return {**record_to_dict(self.decision), "at": self.at}
+        return {**record_to_dict(self.decision), "at": self.at, **self._values()}
 
     def as_dict(self) -> dict[str, Any]:
-        """Phase, action, Play cents and time (the form recall and export show)."""
+        """Phase, action, Play cents and time, and the exact values when known (the form
+        recall and export show)."""
         return {
             "phase": self.phase.value,
             "action": self.action.value,
             "play": self.play,
             "at": self.at,
+            **self._values(),
         }
+
+
+def _entry_values(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The exact values of a stored entry (none for an entry without them)."""
+    if "ev" not in entry:
+        return {}
+    try:
+        return {
+            "ev": parse_value(str(entry["ev"])),
+            "best": Action(entry["best"]),
+            "best_ev": parse_value(str(entry["best_ev"])),
+        }
+    except (KeyError, ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"malformed decision values {dict(entry)!r}: {exc}") from None
 
 
 def parse_decisions(text: str | None, seat: int) -> tuple[DecisionRecord, ...]:
@@ -77,7 +144,16 @@ def parse_decisions(text: str | None, seat: int) -> tuple[DecisionRecord, ...]:
             record = record_from_dict(entry)
             if not isinstance(record, Decision):
                 raise ValueError(f"not a decision in the decisions column: {entry!r}")
-            out.append(DecisionRecord.of(record, str(entry.get("at", ""))))
+            out.append(
+                DecisionRecord(
+                    record.seat,
+                    record.phase,
+                    record.action,
+                    record.play,
+                    str(entry.get("at", "")),
+                    **_entry_values(entry),
+                )
+            )
             continue
         try:
             phase, action, play, at = entry
@@ -92,10 +168,18 @@ def dump_decisions(decisions: Iterable[DecisionRecord]) -> str:
     return dumps([d.as_entry() for d in decisions])
 
 
-def append_decision(column: str | None, seat: int, decision: Decision, at: str) -> str:
+def append_decision(
+    column: str | None,
+    seat: int,
+    decision: Decision,
+    at: str,
+    values: DecisionValues | None = None,
+) -> str:
     """The ``decisions`` column of a round of seat ``seat`` after ``decision`` (taken at
-    ``at``), given the column before it; earlier entries are rewritten in the form above."""
-    return dump_decisions((*parse_decisions(column, seat), DecisionRecord.of(decision, at)))
+    ``at``, with the exact ``values`` of its spot when known), given the column before it;
+    earlier entries are rewritten in the form above."""
+    record = DecisionRecord.of(decision, at, values)
+    return dump_decisions((*parse_decisions(column, seat), record))
 
 
 def round_inputs(row: Mapping[str, Any]) -> list[InputRecord]:

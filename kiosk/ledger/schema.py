@@ -25,7 +25,16 @@ Tables
                (:func:`ticket_effect`, applied when the event is written); :meth:`Ledger.verify`
                rebuilds it from the events and names the first row that differs, so a row
                edited to re-validate a ticket is caught like an edited event.
+``station_meters``  the meters of each player station (1-7) of the table, by station and
+               name: the same set as ``meters``, whose values are their sums over the
+               stations (the *table* meters).  A single cabinet is station 1.
 ``meta``       schema version, ledger id, creation time, machine number.
+
+Stations: every event carries the ``station`` (1-7) whose money or device it is about
+(host events are station 1); a round row's ``seat`` is its station.  A ledger of schema
+2 (one cabinet) reads as station 1: the migration gives every event station 1 and copies
+the meters to station 1.  A station of 1 is not part of a row's hash
+(:func:`kiosk.ledger.chain.canonical`), so rows of a single cabinet hash as before.
 
 ``meta`` also holds ``head``: the MAC'd head of the last commit (see
 :mod:`kiosk.ledger.anchor`).
@@ -41,7 +50,10 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.meters import CREDITS, METERS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+#: The player stations of a table (a single cabinet is station 1).
+STATIONS = range(1, 8)
 
 
 ROUND_COLUMNS: dict[str, type] = {
@@ -92,6 +104,7 @@ EVENT_COLUMNS: dict[str, type] = {
     "detail": str,  # JSON object
     "hash": str,
     "mac": str,  # HMAC-SHA256(cabinet key, hash); NULL when written without the key
+    "station": int,  # 1-7: the player station the event is about (hashed unless 1)
 }
 
 
@@ -149,6 +162,30 @@ def _migrate_1_to_2(db: sqlite_utils.Database) -> None:
         )
 
 
+_STATION_TRIGGERS = (
+    "CREATE TRIGGER IF NOT EXISTS station_meters_never_decrease BEFORE UPDATE ON station_meters WHEN NEW.value < OLD.value AND OLD.name <> 'credits' BEGIN SELECT RAISE(ABORT, 'a lifetime meter never decreases'); END",
+    "CREATE TRIGGER IF NOT EXISTS station_meters_no_delete BEFORE DELETE ON station_meters BEGIN SELECT RAISE(ABORT, 'meters are never deleted'); END",
+    "CREATE TRIGGER IF NOT EXISTS station_meters_fixed BEFORE UPDATE ON station_meters WHEN NEW.station IS NOT OLD.station OR NEW.name IS NOT OLD.name BEGIN SELECT RAISE(ABORT, 'a station meter keeps its station and name'); END",
+)
+
+
+def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
+    """Stations: a ``station`` on every event (1 for the rows so far) and the
+    ``station_meters`` table, station 1 holding the meters so far."""
+    db.execute(
+        "ALTER TABLE events ADD COLUMN station INTEGER NOT NULL DEFAULT 1 "
+        "CHECK (station BETWEEN 1 AND 7)"
+    )
+    db.execute("CREATE INDEX events_station ON events(station, kind)")
+    db.execute(
+        "CREATE TABLE station_meters (station INTEGER NOT NULL CHECK (station BETWEEN 1 AND 7), "
+        "name TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (station, name))"
+    )
+    db.execute("INSERT INTO station_meters (station, name, value) SELECT 1, name, value FROM meters")
+    for trigger in _STATION_TRIGGERS:
+        db.execute(trigger)
+
+
 def lacks_row_macs(db: sqlite_utils.Database) -> bool:
     """Whether the chains predate row MACs (no ``mac`` column yet)."""
     return "mac" not in {r[1] for r in db.execute("PRAGMA table_info(events)")}
@@ -167,11 +204,12 @@ def _trigger_name(sql: str) -> str:
 
 #: Every protective trigger by name, with the statement SQLite stores for it.
 PROTECTIVE_TRIGGERS: dict[str, str] = {
-    _trigger_name(sql): sql.replace("IF NOT EXISTS ", "") for sql in (*_TRIGGERS, *_TICKET_TRIGGERS)
+    _trigger_name(sql): sql.replace("IF NOT EXISTS ", "")
+    for sql in (*_TRIGGERS, *_TICKET_TRIGGERS, *_STATION_TRIGGERS)
 }
 
 #: MIGRATIONS[v] takes a database at schema version v to v + 1.
-MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2]
+MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -189,8 +227,11 @@ def check_version(path: Path, version: int, migrate: bool) -> None:
 
 def upgrade(db: sqlite_utils.Database, version: int) -> None:
     """Take a database at schema ``version`` to :data:`SCHEMA_VERSION` and add the row
-    MAC columns if missing (inside the caller's transaction)."""
+    MAC columns if missing (inside the caller's transaction).  The MAC columns come
+    before the ``station`` column, so every ledger has its columns in one order."""
     for v in range(version, SCHEMA_VERSION):
+        if v == 2 and lacks_row_macs(db):
+            _add_row_macs(db)
         MIGRATIONS[v](db)
     if lacks_row_macs(db):
         _add_row_macs(db)

@@ -8,6 +8,10 @@ round.  The deck is shuffled with the cabinet's cryptographic generator and its 
 SHA-256 commitment is committed before any card is shown.  A win of
 ``config.jackpot_limit_cents`` or more is recorded as a jackpot handpay and tilts the
 machine (``jackpot``).  Amounts are cents.
+
+Each decision is stored with its exact value and the optimal decision's
+(:mod:`kiosk.machine.round_values`, computed from the deal on while the player looks):
+the commit itself does no analysis.
 """
 
 from __future__ import annotations
@@ -17,13 +21,24 @@ from typing import Any
 from engine.money import format_cents as money
 from engine.rng import RandomSource, shuffled_deck
 from engine.uth.replay import replay
-from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced
+from engine.uth.round import (
+    BOARD_POSITIONS,
+    HOLE_POSITIONS,
+    PLAY_MULTIPLE,
+    Action,
+    BetsPlaced,
+    UthRound,
+)
 from kiosk.ledger.records import append_decision
 from kiosk.machine.betting import Betting
 from kiosk.machine.errors import InsufficientCredits, WrongState
+from kiosk.machine.round_values import SeatValues
 from kiosk.machine.rows import dealt_columns, settled_columns
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import JACKPOT_TILT, SEAT, Bets, CabinetState
+
+#: How long a decision waits for its exact values when they are not ready, seconds.
+VALUE_WAIT_S = 1.0
 
 
 class RoundPlay:
@@ -33,6 +48,16 @@ class RoundPlay:
         self.state = state
         self.betting = betting
         self.rng = rng
+        self.values: SeatValues | None = None
+
+    def _values_of(self, rnd: UthRound, round_id: int) -> SeatValues:
+        """The decision values of the round ``round_id`` (started now for a round
+        rebuilt at power-up)."""
+        if self.values is None or self.values.round_id != round_id:
+            hole = [rnd.deck[i] for i in HOLE_POSITIONS[SEAT]]
+            board = [rnd.deck[i] for i in BOARD_POSITIONS]
+            self.values = SeatValues(round_id, rnd.paytable, hole, board)
+        return self.values
 
     # -- what the player may do --------------------------------------------------------
     def offers(self) -> tuple[ActionOffer, ...]:
@@ -66,6 +91,7 @@ class RoundPlay:
         st.jackpot = 0
         st.last_bets = bets
         st.clear_bets()
+        self._values_of(rnd, round_id)
 
     # -- decisions ----------------------------------------------------------------------
     def decide(self, action: Action | str) -> None:
@@ -92,12 +118,13 @@ class RoundPlay:
             )
         row = ledger.open_round
         assert row is not None
+        values = self._values_of(rnd, int(row["id"])).get(rnd.phase, VALUE_WAIT_S)
         new = rnd.copy()
         decision = new.act(SEAT, action)
         at = st.stamp()
         changes: dict[str, Any] = {
             "play": new.view(SEAT).play,
-            "decisions": append_decision(row["decisions"], SEAT, decision, at),
+            "decisions": append_decision(row["decisions"], SEAT, decision, at, values),
             "credits_after": row["credits_before"] - new.staked(SEAT),
         }
         result = new.outcome()

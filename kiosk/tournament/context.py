@@ -103,6 +103,18 @@ class TournamentContext:
             return None
         return f
 
+    def pump_friends(self, dt: float) -> None:
+        """One frame of the hosted game in play (the table's own pages call it)."""
+        f = self.hosted()
+        if f is not None:
+            f.pump(dt)
+
+    def leave_friends(self) -> None:
+        """The cabinet's player left the hosted game: it waits for them."""
+        f = self.hosted()
+        if f is not None and not f.game.over:
+            f.leave()
+
     def invite(self) -> CabinetHost:
         """The friends game in its lobby (a new one, served at once, from
         :attr:`settings`; the same one while it has not started)."""

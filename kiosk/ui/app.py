@@ -41,6 +41,7 @@ from kiosk.ui.scenes.settings import SettingsScene
 from kiosk.ui.scenes.table.scene import TableScene
 from kiosk.ui.scenes.tournament.guide import TournamentGuideScene
 from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
+from kiosk.ui.scenes.tournament.invite import TournamentInviteScene
 from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
 from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
 from kiosk.ui.scenes.tournament.results import TournamentResultsScene
@@ -74,11 +75,13 @@ MONEY_IN = frozenset({"bill", "ticket"})
 #: sequence, and a PIN.  The Tournament button on the attract screen opens ``tournament_setup`` ->
 #: ``tournament`` (the table; free play, chips are points) with ``tournament_history``,
 #: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``;
-#: ``tournament_tables`` (choose your table) and ``tournament_guide`` (how to play).
+#: ``tournament_tables`` (choose your table), ``tournament_guide`` (how to play) and
+#: ``tournament_invite`` (Invite a friend: the QR code and game code of a game hosted here).
 SCENES: tuple[type[Scene], ...] = (
     AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene, CashoutScene, OperatorScene,
     TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
     TournamentResultsScene, TournamentRecordsScene, TournamentTablesScene, TournamentGuideScene,
+    TournamentInviteScene,
 )
 
 

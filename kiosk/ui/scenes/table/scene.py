@@ -391,7 +391,7 @@ class TableScene(Scene):
             if self.busy:
                 return _("Good luck!"), theme.CREAM
             return credit.decision_prompt(snap), theme.CREAM
-        if phase is MachinePhase.RESULT and self.busy:
+        if phase is MachinePhase.RESULT and self.busy and not self.revealed:
             return _("Good luck!"), theme.CREAM
         if snap.credits <= 0 and phase in BETTING_PHASES:
             if self.app.demo_mode:

@@ -60,10 +60,11 @@ def place_name(place: int) -> str:
 
 
 def seat_name(session: TournamentSession, seat: int) -> str:
-    """The local player is "You" in every language; computer players keep their names."""
+    """The local player is "You" in every language; computer players keep their names,
+    friends show the name they chose."""
     if seat == session.human_seat:
         return _("You")
-    return session.t.config.seats[seat].name
+    return session.remote.display_name(seat)
 
 
 def player_name(name: str) -> str:

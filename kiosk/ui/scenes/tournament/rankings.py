@@ -57,7 +57,9 @@ class TournamentRankingsScene(Scene):
         return False
 
     def update(self, dt: float) -> None:
+        self.app.tournament.pump_friends(dt)
         if idle_for(self.app) > IDLE_OTHER:
+            self.app.tournament.leave_friends()
             self.app.go("attract")
 
     def draw(self, surface: pygame.Surface) -> None:

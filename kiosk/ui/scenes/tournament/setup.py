@@ -4,7 +4,8 @@ starting blinds, blind increase, and your preferences -- AI speed, equity assist
 The defaults are seed 003's game: you against Ike, Max, Rosa, Jules and Nina with 1,500
 chips, blinds 10/20 going up every 5 hands.  Changing the chips, blinds or blind
 increase away from the table's makes it Custom.  A saved game can be continued from here
-(asking whose it is when it is another name's), or replaced (with a question).
+(asking whose it is when it is another name's), or replaced (with a question).  Invite
+a friend to play opens the invitation (:mod:`kiosk.ui.scenes.tournament.invite`).
 """
 
 from __future__ import annotations
@@ -151,11 +152,15 @@ class TournamentSetupScene(Scene):
         by = BOTTOM_Y
         out.append(Button("back", (16, by, 200, 86), _("BACK"), "back", style="dark", hint="Esc", size=26))
         if self.saved is not None:
-            out.append(Button("continue", (640, by, 300, 86), _("CONTINUE"), "continue", style="play", size=30,
+            out.append(Button("invite", (456, by, 240, 86), _("Invite a friend to play"), "invite", style="dark",
+                              size=21))
+            out.append(Button("continue", (706, by, 280, 86), _("CONTINUE"), "continue", style="play", size=30,
                               sublabel=_("Hand {n}").format(n=self.saved["hand"])))
-            out.append(Button("start", (950, by, 320, 86), _("NEW GAME"), "start", style="primary", size=30,
+            out.append(Button("start", (996, by, 274, 86), _("NEW GAME"), "start", style="primary", size=30,
                               hint="Enter"))
         else:
+            out.append(Button("invite", (560, by, 320, 86), _("Invite a friend to play"), "invite", style="dark",
+                              size=24))
             out.append(Button("start", (890, by, 380, 86), _("START GAME"), "start", style="primary", size=32,
                               hint="Enter"))
         return out
@@ -223,6 +228,8 @@ class TournamentSetupScene(Scene):
             self._pref(equity_assist=bool(arg))
         elif name == "deck":
             self._pref(four_colour=bool(arg))
+        elif name == "invite":
+            self.app.go("tournament_invite")
         elif name == "continue":
             self._continue(confirmed=arg is True)
         elif name == "start":
@@ -276,11 +283,11 @@ class TournamentSetupScene(Scene):
         ui.fitted(surface, _("Equity assist"), 20, theme.GOLD, 126, bold=True, midright=(762, mid))
         ui.fitted(surface, _("Deck"), 20, theme.GOLD, 100, bold=True, midright=(1066, mid))
         if self.saved is not None:
-            ui.fitted(surface, _("Paused."), 24, theme.WIN, 400, bold=True, topleft=(230, BOTTOM_Y + 8))
+            ui.fitted(surface, _("Paused."), 24, theme.WIN, 216, bold=True, topleft=(230, BOTTOM_Y + 8))
             ui.fitted(surface, _("Saved game of {name}").format(name=player_name(self.saved_name or DEFAULT_NAME)),
-                      17, theme.CREAM, 400, topleft=(230, BOTTOM_Y + 44))
+                      17, theme.CREAM, 216, topleft=(230, BOTTOM_Y + 44))
         else:
-            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 600,
+            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 316,
                       topleft=(232, BOTTOM_Y + 32))
         if self.confirm_new:
             self._draw_question(surface, _("Start a new tournament?"), _(

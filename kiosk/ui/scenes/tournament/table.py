@@ -12,6 +12,12 @@ H the hand history, Y the hand rankings, M the menu.
 The frame is drawn again only when something shown changes (the session's version, the
 amount, a press, the language...); otherwise the scene reports no damage at all.
 
+A game hosted for friends (:class:`kiosk.friends.cabinet.CabinetHost`) is pumped instead
+of updated (the friends' moves, their clocks, the computer players), menu or not; Next
+hand is the cabinet's vote; a friend's clock shows beside whose turn it is.  Leaving the
+table for anything but its own pages (history, rankings, guide, results) is the host
+leaving: the friends' game waits for it, and coming back picks it up.
+
 The scene keeps the input and the state of the screen (panel, amount, pop-up, note);
 ``table_layout`` (where), ``table_facts`` (what the session says), ``table_controls``
 (the buttons), ``table_felt``, ``table_seats`` and ``table_rail`` (drawing) do the rest.
@@ -65,6 +71,12 @@ class TournamentTableScene(Scene):
         self.rail = RailPainter(app)
         self.dirty: list[pygame.Rect] | None = None
         self._range_key: tuple[int, int] | None = None
+        self._visiting = False  # going to one of the table's own pages
+
+    def _go(self, name: str) -> None:
+        """Open one of the table's own pages (the hosted game goes on being pumped)."""
+        self._visiting = True
+        self.app.go(name)
 
     @property
     def session(self) -> TournamentSession | None:
@@ -74,11 +86,20 @@ class TournamentTableScene(Scene):
         self.popup = None
         self.panel = False
         self.invalidate()
+        self._visiting = False
         s = self.session
         if s is None:
             self.app.go("tournament_setup")
             return
+        hosted = self.app.tournament.hosted(s)
+        if hosted is not None:
+            hosted.back()
         s.pop_events()
+
+    def leave(self) -> None:
+        hosted = self.app.tournament.hosted()
+        if hosted is not None and not self._visiting and not hosted.game.over:
+            hosted.leave()
 
     def invalidate(self) -> None:
         self._sig = None
@@ -87,12 +108,15 @@ class TournamentTableScene(Scene):
         s = self.session
         if s is None:
             return
-        if self.popup is None:
+        hosted = self.app.tournament.hosted(s)
+        if hosted is not None:
+            hosted.pump(dt)
+        elif self.popup is None:
             s.update(dt)
         for ev in s.pop_events():
             self._on_event(s, ev)
         if s.is_over and s.recorded and s.state.fast_forward:  # played out: straight to the results
-            self.app.go("tournament_results")
+            self._go("tournament_results")
             return
         if not s.my_turn:
             self.panel = False
@@ -190,9 +214,9 @@ class TournamentTableScene(Scene):
         if name == "sound":
             self.app.prefs.sound = not self.app.prefs.sound
         elif name == "history":
-            self.app.go("tournament_history")
+            self._go("tournament_history")
         elif name == "rankings":
-            self.app.go("tournament_rankings")
+            self._go("tournament_rankings")
         elif name == "menu":
             self.popup = "menu"
             self.panel = False
@@ -202,8 +226,11 @@ class TournamentTableScene(Scene):
             else:
                 self.popup = "menu"
         elif name == "next" or (name == "enter" and not self.panel):
+            hosted = self.app.tournament.hosted(s)
             if s.is_over:
-                self.app.go("tournament_results")
+                self._go("tournament_results")
+            elif hosted is not None:
+                hosted.next_hand()
             elif s.hand_over:
                 s.next_hand()
         elif name == "fold":
@@ -238,7 +265,7 @@ class TournamentTableScene(Scene):
         elif name == "confirm_raise":
             self._act(s, "bet", self.amount)
         elif name == "results":
-            self.app.go("tournament_results")
+            self._go("tournament_results")
         else:
             return False
         return True
@@ -275,7 +302,7 @@ class TournamentTableScene(Scene):
             s.set_four_colour(not s.four_colour)
         elif name == "guide":
             self.popup = None
-            self.app.go("tournament_guide")
+            self._go("tournament_guide")
         elif name == "sound":
             self.app.prefs.sound = not self.app.prefs.sound
             self.invalidate()
@@ -287,12 +314,13 @@ class TournamentTableScene(Scene):
             self.popup = "abandon"
         elif name == "confirm_abandon":
             s.abandon()
+            self.app.tournament.close_friends()
             self.app.tournament.session = None
             self.popup = None
             self.app.go("attract")
         elif name == "rankings":
             self.popup = None
-            self.app.go("tournament_rankings")
+            self._go("tournament_rankings")
         return True
 
     # -- buttons --------------------------------------------------------------------------------
@@ -309,7 +337,13 @@ class TournamentTableScene(Scene):
         return (s.version if s else None, id(s), i18n.generation(), self.popup, self.panel, self.amount,
                 self.app.prefs.sound,
                 self.pressed_id(), self.note_text(), self.layout.size, eq[1],
-                eq[0].equity if eq[0] else None)
+                eq[0].equity if eq[0] else None, self._clock())
+
+    def _clock(self) -> int | None:
+        """Whole seconds left for a friend's move in a hosted game (``None``: no clock)."""
+        hosted = self.app.tournament.hosted()
+        left = hosted.game.turn_left() if hosted is not None else None
+        return round(left) if left is not None else None
 
     def draw(self, surface: pygame.Surface) -> None:
         sig = self._signature()
@@ -351,4 +385,8 @@ class TournamentTableScene(Scene):
         if note is not None:
             ui.fitted(surface, note, 21, theme.WIN, TOP_TEXT_W, bold=True, topleft=(24, 54))
         else:
-            ui.fitted(surface, status(s), 21, theme.CREAM, TOP_TEXT_W, topleft=(24, 54))
+            line = status(s)
+            clock = self._clock()
+            if clock is not None:
+                line += "  " + _("{n} s").format(n=clock)
+            ui.fitted(surface, line, 21, theme.CREAM, TOP_TEXT_W, topleft=(24, 54))

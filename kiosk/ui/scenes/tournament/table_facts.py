@@ -106,6 +106,8 @@ def status(s: TournamentSession) -> str:
         return ""
     if seat == s.human_seat:
         return _("Your turn")
-    if s.seat_kind(seat) == "remote" and getattr(s.controller(seat), "connected", False):
+    if s.remote.is_away(seat):
+        return _("Computer playing for {name}…").format(name=seat_name(s, seat))
+    if s.seat_kind(seat) == "remote":
         return _("Waiting for {name}…").format(name=seat_name(s, seat))
     return _("{name} is thinking…").format(name=seat_name(s, seat))

@@ -62,6 +62,8 @@ class SeatPainter:
         # status line
         if out:
             line, colour = _("Out · {place}").format(place=place_name(t.places[seat])), theme.MUTED
+        elif s.remote.is_away(seat) and not acting:
+            line, colour = _("Computer playing"), theme.MUTED
         elif result is not None:
             line, colour = result[0], theme.WIN
         elif acting:

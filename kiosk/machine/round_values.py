@@ -1,0 +1,76 @@
+"""The exact decision values of the round on the table, computed beside it.
+
+At the deal the seat's cards and the board are fixed by the committed deck, so every
+decision the seat can face is known: a daemon thread computes the values of the pre-flop,
+flop and river decisions in that order (:class:`engine.maths.decision_values.DecisionValuer`;
+the flop's take about 0.1 s, the first pre-flop of a paytable loads or computes its
+optimal analysis) while the player looks at the cards.  A decision takes the values of
+its phase when they are ready and waits at most ``wait`` seconds otherwise; values not
+ready then are not recorded (the decision never depends on them).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+
+from engine.maths.decision_values import DecisionValuer, DecisionValues
+from engine.uth.paytable import Paytable
+from engine.uth.round import Phase
+
+log = logging.getLogger("kiosk.machine.round_values")
+
+PHASES = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
+_valuers: dict[str, DecisionValuer] = {}
+_valuers_lock = threading.Lock()
+
+
+def valuer_for(table: Paytable) -> DecisionValuer:
+    """The valuer of ``table`` with its optimal analysis (read from the PAR cache or
+    computed once, one process), kept for the life of the program."""
+    from engine.maths.par import main_analysis
+
+    with _valuers_lock:
+        found = _valuers.get(table.sha256)
+        if found is None:
+            found = DecisionValuer(table, main_analysis(table, "optimal", workers=1))
+            _valuers[table.sha256] = found
+        return found
+
+
+class SeatValues:
+    """The values of one seat's decisions in one round, computed by a daemon thread."""
+
+    def __init__(self, round_id: int, table: Paytable, hole: Sequence[int], board: Sequence[int]):
+        self.round_id = round_id
+        self._table = table
+        self._hole = tuple(hole)
+        self._board = tuple(board)
+        self._values: dict[Phase, DecisionValues | None] = {}
+        self._ready = {phase: threading.Event() for phase in PHASES}
+        self._thread = threading.Thread(target=self._run, name="uth-values", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            valuer = valuer_for(self._table)
+        except Exception:  # an analysis that cannot be had: no values this round
+            log.exception("no decision values for paytable %s", self._table.sha256[:12])
+            valuer = None
+        for phase in PHASES:
+            value = None
+            if valuer is not None:
+                try:
+                    value = valuer.at(phase, self._hole, self._board)
+                except Exception:
+                    log.exception("no %s decision value", phase.value)
+            self._values[phase] = value
+            self._ready[phase].set()
+
+    def get(self, phase: Phase, wait: float) -> DecisionValues | None:
+        """The values of the decision of ``phase``, waiting at most ``wait`` seconds."""
+        event = self._ready.get(phase)
+        if event is None or not event.wait(wait):
+            return None
+        return self._values.get(phase)
