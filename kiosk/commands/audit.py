@@ -12,7 +12,9 @@
             the anchor (``--force`` over a lost one whose marker or anchor remains)
 ``keygen``  create the cabinet key (mode 0600) if there is none yet
 
-Each takes ``--db PATH`` (default: the configuration's ``db_path``) and ``--json``.
+Each takes ``--db PATH`` (default: the configuration's ``db_path``) and ``--json``;
+``recall``, ``meters`` and ``export`` take ``--station N`` (1-7): that station's seat,
+meters and rows only (default: the whole table; a single cabinet is station 1).
 Everything except ``init`` and ``keygen`` opens the database read-only.
 
 ``verify`` exits 0 when the ledger is verified, authenticated with the cabinet key
@@ -31,8 +33,12 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
+
+import numpy as np
 
 from engine.cards import format_cards
+from engine.maths.hold import BETS, FLAG_MIN_ROUNDS, HoldReport, hold_report
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
@@ -50,6 +56,7 @@ from kiosk.ledger.ledger import (
 )
 from kiosk.ledger.masking import mask_event, mask_ticket
 from kiosk.ledger.startup import check_head
+from kiosk.ledger.stations import check_station
 from kiosk.machine.controller import money
 
 #: ``uth audit verify``: the checks that ran passed, but the key or the anchor was missing.
@@ -179,7 +186,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def describe_round(r: RoundRecord) -> str:
     """A round as a player or an inspector reads it."""
     lines = [
-        f"Round {r.id}  {r.state.upper()}  started {r.started_at}"
+        f"Round {r.id}  {r.state.upper()}"
+        + (f"  seat {r.seat}" if r.seat != 1 else "")
+        + f"  started {r.started_at}"
         + (f"  settled {r.settled_at}" if r.settled_at else "")
         + f"  paytable {r.paytable} ({r.paytable_sha256[:12]})"
     ]
@@ -200,6 +209,9 @@ def describe_round(r: RoundRecord) -> str:
     for d in r.decisions:
         extra = f" {money(d.play)}" if d.play else ""
         lines.append(f"  {d.phase:9s} {d.action}{extra}  at {d.at}")
+        judged = d.value_text()
+        if judged is not None:
+            lines.append(f"            {judged}")
     if r.state == "settled":
         qual = "qualifies" if r.dealer_qualifies else "does not qualify"
         lines.append(
@@ -233,7 +245,7 @@ def describe_round(r: RoundRecord) -> str:
 
 @_with_ledger()
 def cmd_recall(args: argparse.Namespace, ledger: Ledger) -> int:
-    rounds = ledger.recall(args.last)
+    rounds = ledger.recall(args.last, station=args.station)
     if args.json:
         print(json.dumps([r.as_dict() for r in rounds], indent=1))
     elif not rounds:
@@ -299,11 +311,18 @@ def cmd_tickets(args: argparse.Namespace, ledger: Ledger) -> int:
 # -- meters --------------------------------------------------------------------------------
 @_with_ledger()
 def cmd_meters(args: argparse.Namespace, ledger: Ledger) -> int:
-    meters = dict(ledger.meters)
+    meters = dict(
+        ledger.meters if args.station is None else ledger.station_meter_readings(args.station)
+    )
     bal = balance(meters)
     if args.json:
-        print(json.dumps({"meters": meters, "balance": bal}, indent=1, sort_keys=True))
+        shown = {"meters": meters, "balance": bal}
+        if args.station is not None:
+            shown["station"] = args.station
+        print(json.dumps(shown, indent=1, sort_keys=True))
         return 0
+    if args.station is not None:
+        print(f"station {args.station}")
     names = [*METERS, CREDITS, *sorted(k for k in meters if k not in METERS and k != CREDITS)]
     for name in names:
         value = meters.get(name, 0)
@@ -330,9 +349,9 @@ _CENT_METERS = {name for name, text in METERS.items() if "cents" in text}
 def cmd_export(args: argparse.Namespace, ledger: Ledger) -> int:
     fmt: ExportFormat = "json" if args.json or args.format == "json" else "csv"
     if args.out:
-        export_ledger(ledger, args.out, fmt=fmt, table=args.table)
+        export_ledger(ledger, args.out, fmt=fmt, table=args.table, station=args.station)
     else:
-        write_export(ledger, sys.stdout, fmt=fmt, table=args.table)
+        write_export(ledger, sys.stdout, fmt=fmt, table=args.table, station=args.station)
     return 0
 
 
@@ -410,6 +429,108 @@ def cmd_keygen(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- hold ----------------------------------------------------------------------------------
+def hold_of_rounds(rounds: list[RoundRecord], rtps: dict[str, float]) -> HoldReport:
+    """The hold report (:func:`engine.maths.hold.hold_report`) of settled ``rounds`` against
+    the optimal RTPs ``rtps`` (fractions of 1); each round's decision loss is the sum of
+    its decisions' losses (Antes) times its Ante, when every decision has its values."""
+    stakes = {b: np.array([getattr(r, b) for r in rounds], np.int64) for b in BETS}
+    returns = {b: np.array([getattr(r, f"{b}_return") for r in rounds], np.int64) for b in BETS}
+    losses = [[d.loss for d in r.decisions] for r in rounds]
+    known = all(x is not None for per in losses for x in per)
+    loss = (
+        np.array(
+            [
+                float(sum(x for x in per if x is not None)) * r.ante
+                for per, r in zip(losses, rounds, strict=True)
+            ]
+        )
+        if known
+        else None
+    )
+    return hold_report(stakes, returns, rtps, loss)
+
+
+def format_hold(report: HoldReport, rounds: int, paytable: str) -> str:
+    """The hold report as a table: percent of each bet's handle."""
+    lines = [
+        f"Hold over {rounds} settled rounds, paytable {paytable} (percent of each bet's handle)",
+        f"  {'bet':6s} {'rounds':>7s} {'actual':>8s} {'99% interval':>19s} {'decisions':>9s} "
+        f"{'optimal':>8s} {'99.9% band':>19s}",
+    ]
+    for r in report.rows:
+        dec = "" if r.decisions is None else f"{100 * r.decisions:8.3f}%"
+        lines.append(
+            f"  {r.bet:6s} {r.rounds:7d} {100 * r.actual:7.3f}% "
+            f"[{100 * r.interval[0]:7.3f}, {100 * r.interval[1]:7.3f}] {dec:>9s} "
+            f"{100 * r.optimal:7.3f}% [{100 * r.band[0]:7.3f}, {100 * r.band[1]:7.3f}]"
+            + ("  FLAG" if r.flagged else "")
+        )
+    if report.flagged:
+        lines.append("FLAG: the actual hold left its 99.9% band (advantage play or a fault?)")
+    elif rounds < FLAG_MIN_ROUNDS:
+        lines.append(f"(no flag is raised below {FLAG_MIN_ROUNDS:,} rounds)")
+    return "\n".join(lines)
+
+
+@_with_ledger()
+def cmd_hold(args: argparse.Namespace, ledger: Ledger) -> int:
+    from engine.maths.cache import cached_rtp
+
+    tail, params = "WHERE state = 'settled'", cast(tuple[str, ...], ())
+    if args.since:
+        tail, params = tail + " AND settled_at >= ?", (args.since,)
+    rows = ledger.round_rows(tail + " ORDER BY id", params)
+    groups: dict[str, list[RoundRecord]] = {}
+    for row in rows:
+        rec = RoundRecord.from_row(row)
+        groups.setdefault(rec.paytable_sha256, []).append(rec)
+    out = []
+    for sha, rounds in groups.items():
+        table = ledger.paytable(sha)
+        rtps = cached_rtp(table)
+        if rtps is None:
+            from engine.maths.par import par
+
+            rtps = par(table, "optimal").rtps()
+        report = hold_of_rounds(rounds, rtps)
+        out.append((table, rounds, report))
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "paytable": t.name,
+                        "paytable_sha256": t.sha256,
+                        "rounds": len(rs),
+                        **rep.as_dict(),
+                    }
+                    for t, rs, rep in out
+                ],
+                indent=1,
+            )
+        )
+    elif not out:
+        print("no settled rounds" + (f" since {args.since}" if args.since else ""))
+    for t, rs, rep in [] if args.json else out:
+        print(format_hold(rep, len(rs), f"{t.name} {t.version} ({t.sha256[:12]})"))
+    return 1 if any(rep.flagged for _, _, rep in out) else 0
+
+
+def _station(text: str) -> int:
+    """A ``--station`` value: a station number, 1-7."""
+    try:
+        return check_station(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a station is a number from 1 to 7, not {text!r}"
+        ) from None
+
+
+def station_option(q: argparse.ArgumentParser, help: str) -> None:
+    q.add_argument("--station", type=_station, metavar="N", help=f"1-7: {help}")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "audit", help="ledger audit: verify, recall, events, meters, tickets, export, init"
@@ -432,13 +553,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=cmd_verify)
     q = common("recall", "the last rounds: cards, decisions, payouts")
     q.add_argument("--last", type=int, default=10)
+    station_option(q, "only this station's seat and the dealer")
     q.set_defaults(func=cmd_recall)
+    q = common("hold", "actual hold per bet against theoretical, with intervals and a flag")
+    q.add_argument("--since", help="only rounds settled at or after this UTC date/time (ISO)")
+    q.set_defaults(func=cmd_hold)
     q = common("events", "the last events")
     q.add_argument("--last", type=int, default=30)
     q.add_argument("--kind", action="append", help="only this kind (repeatable)")
     q.add_argument("--pin", help="a manager's PIN: show ticket numbers in full (else last 4)")
     q.set_defaults(func=cmd_events)
     q = common("meters", "lifetime meters and the balance")
+    station_option(q, "this station's meters (default: the table's, their sums)")
     q.set_defaults(func=cmd_meters)
     q = common("tickets", "cash-out tickets issued here (TITO)")
     q.add_argument("--last", type=int, default=20)
@@ -446,6 +572,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--pin", help="a manager's PIN: show ticket numbers in full (else last 4)")
     q.set_defaults(func=cmd_tickets)
     q = common("export", "rounds, events or meters as CSV or JSON")
+    station_option(q, "only this station's rounds, events, tickets and meters")
     q.add_argument("--format", choices=("csv", "json"), default="json")
     q.add_argument(
         "--table",

@@ -90,6 +90,7 @@ class FriendsGame:
         self.port: int | None = None  # the port friends' links name (kept in the saved game)
         self.turns = TurnClock(self.timers.turn_s, self.timers.expiries_away)
         self.host_gone_at: float | None = None  # when the host cabinet left (monotonic)
+        self._wait_minute: int | None = None
         self.session: TournamentSession | None = None
         self.vote: NextHandVote | None = None
         self.host_plays = host_plays
@@ -415,6 +416,10 @@ class FriendsGame:
         if s is None:
             return
         if self.host_gone_at is not None:
+            minute = int((self.timers.host_wait_s - (now - self.host_gone_at)) // 60)
+            if minute != self._wait_minute:  # friends' countdown, sent again every minute
+                self._wait_minute = minute
+                self._rev += 1
             if not s.is_over and now - self.host_gone_at >= self.timers.host_wait_s:
                 self._end_without_host()
             self._finish_check(s, now)

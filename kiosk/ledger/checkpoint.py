@@ -127,22 +127,24 @@ def checkpoint_detail(
     meters: Mapping[str, int],
     rounds: int,
     round_head: str,
-    stations: Mapping[int, Mapping[str, int]],
+    stations: Mapping[int, Mapping[str, int]] | None = None,
 ) -> dict[str, Any]:
     """The ``detail`` of a checkpoint covering every event so far and the first
     ``rounds`` rounds (whose last hash is ``round_head``); ``meters`` (the table's) and
     ``stations`` (each station's) are the totals of exactly those rows."""
     digest, top = tickets_digest(conn)
-    return {
+    detail: dict[str, Any] = {
         "rounds": rounds,
         "round_head": round_head,
         "totals": {k: v for k, v in sorted(meters.items()) if v},
         "tickets": f"{digest:064x}",
         "tickets_top": top,
-        "stations": {
-            str(st): {k: v for k, v in sorted(m.items()) if v} for st, m in sorted(stations.items())
-        },
     }
+    if stations is not None:
+        detail["stations"] = {
+            str(st): {k: v for k, v in sorted(m.items()) if v} for st, m in sorted(stations.items())
+        }
+    return detail
 
 
 def last_checkpoint(conn: sqlite3.Connection) -> Checkpoint | None:

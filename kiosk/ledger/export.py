@@ -23,17 +23,34 @@ EXPORT_TABLES = ("rounds", "events", "meters", "tickets")
 ExportFormat = Literal["csv", "json"]
 
 
-def export_rows(ledger: Ledger, table: str) -> Iterator[dict[str, Any]]:
+#: Each table's rows of one station: (SQL condition on a row, what a row shows).
+_STATION_ROWS = {
+    "rounds": "seat = ?",
+    "events": "station = ?",
+    "tickets": "(SELECT station FROM events WHERE events.id = tickets.issue_event) = ?",
+}
+
+
+def export_rows(ledger: Ledger, table: str, station: int | None = None) -> Iterator[dict[str, Any]]:
     """The rows of ``table`` (one of :data:`EXPORT_TABLES`) as stored: meters by name,
-    tickets by sequence number, rounds and events by id."""
+    tickets by sequence number, rounds and events by id.  With ``station`` only that
+    station's: its seat's rounds, its events, the tickets it issued and its meters."""
     if table not in EXPORT_TABLES:
         raise ValueError(f"cannot export table {table!r} (one of {', '.join(EXPORT_TABLES)})")
     if table == "meters":
-        for name, value in ledger.conn.execute("SELECT name, value FROM meters ORDER BY name"):
+        if station is None:
+            cur = ledger.conn.execute("SELECT name, value FROM meters ORDER BY name")
+        else:
+            cur = ledger.conn.execute(
+                "SELECT name, value FROM station_meters WHERE station = ? ORDER BY name",
+                (station,),
+            )
+        for name, value in cur:
             yield {"name": name, "value": value}
         return
     order = "sequence" if table == "tickets" else "id"
-    cur = ledger.conn.execute(f"SELECT * FROM {table} ORDER BY {order}")
+    where, params = ("", ()) if station is None else (f"WHERE {_STATION_ROWS[table]} ", (station,))
+    cur = ledger.conn.execute(f"SELECT * FROM {table} {where}ORDER BY {order}", params)
     names = [d[0] for d in cur.description]
     for values in cur:
         yield dict(zip(names, values, strict=True))
@@ -49,17 +66,26 @@ def _write_csv(out: TextIO, rows: Iterator[Mapping[str, Any]]) -> None:
 
 
 def write_export(
-    ledger: Ledger, out: TextIO, *, fmt: ExportFormat = "json", table: str | None = None
+    ledger: Ledger,
+    out: TextIO,
+    *,
+    fmt: ExportFormat = "json",
+    table: str | None = None,
+    station: int | None = None,
 ) -> None:
     """Write the export to the open text stream ``out``: CSV of ``table`` (default
-    ``rounds``), or JSON of ``table`` (default: all of :data:`EXPORT_TABLES`)."""
+    ``rounds``), or JSON of ``table`` (default: all of :data:`EXPORT_TABLES`); with
+    ``station`` only that station's rows (see :func:`export_rows`; the JSON names it)."""
     if fmt == "csv":
-        _write_csv(out, export_rows(ledger, table or "rounds"))
+        _write_csv(out, export_rows(ledger, table or "rounds", station))
         return
-    out.write(json.dumps({"ledger_id": ledger.ledger_id, "meta": ledger.meta}, sort_keys=True)[:-1])
+    head: dict[str, Any] = {"ledger_id": ledger.ledger_id, "meta": ledger.meta}
+    if station is not None:
+        head["station"] = station
+    out.write(json.dumps(head, sort_keys=True)[:-1])
     for name in [table] if table else EXPORT_TABLES:
         out.write(f', "{name}": [')
-        for i, row in enumerate(export_rows(ledger, name)):
+        for i, row in enumerate(export_rows(ledger, name, station)):
             out.write(("," if i else "") + "\n" + json.dumps(row, sort_keys=True))
         out.write("]")
     out.write("}\n")
@@ -72,6 +98,7 @@ def export_ledger(
     fmt: ExportFormat = "json",
     table: str | None = None,
     mkdir: bool = False,
+    station: int | None = None,
 ) -> Path:
     """Write the export (see :func:`write_export`) to the file ``path``, replacing it;
     with ``mkdir`` its missing parent folders are created first.  Returns the path.
@@ -80,5 +107,5 @@ def export_ledger(
     if mkdir:
         path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as out:
-        write_export(ledger, out, fmt=fmt, table=table)
+        write_export(ledger, out, fmt=fmt, table=table, station=station)
     return path

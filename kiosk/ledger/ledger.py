@@ -80,11 +80,12 @@ from kiosk.ledger.records import (
 )
 from kiosk.ledger.schema import (
     EVENT_COLUMNS,
+    LEDGER_TABLES,
     MIGRATIONS,
     ROUND_COLUMNS,
     SCHEMA_VERSION,
     check_version,
-    lacks_row_macs,
+    missing_columns,
     upgrade,
 )
 from kiosk.ledger.sqlite import close, immediate, open_ledger_db
@@ -134,9 +135,8 @@ class Ledger(LedgerView):
         self.readonly = readonly
         self._depth = 0
         self._saved: tuple[Any, ...] | None = None
-        self.meters: dict[str, int] = {}  # the table meters
-        #: Each station's meters (station -> name -> value); ``meters`` are their sums.
-        self.station_meters: StationMeters = {}
+        self.meters: dict[str, int] = {}  # the table meters: the sums of ``station_meters``
+        self.station_meters: StationMeters = {}  # station -> name -> value
         self._event_head = GENESIS
         self._event_id = 0
         self._round_head = GENESIS  # hash of the last round row
@@ -154,7 +154,7 @@ class Ledger(LedgerView):
         #: Rows (events + rounds) between checkpoints (0: none are written).
         self.checkpoint_every = CHECKPOINT_EVERY
         self._checkpoint_rows = 0  # events + rounds at the latest checkpoint
-        #: Whether this open migrated the ledger from a schema without row MACs.
+        #: Whether this open migrated the ledger from an older schema or one without row MACs.
         self.migrated = False
 
     # -- opening ------------------------------------------------------------------------
@@ -280,15 +280,12 @@ class Ledger(LedgerView):
         self.meta = dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
         version = int(self.meta.get("schema_version", "0") or 0)
         check_version(self.path, version, migrate)
-        unsigned = "events" in tables and lacks_row_macs(self.db)
-        if unsigned and not migrate:
-            raise LedgerError(f"{self.path} predates row MACs; open it read-write to migrate")
-        if version < SCHEMA_VERSION or unsigned:
+        unsigned, stationless = missing_columns(self.db, self.path, migrate)
+        if version < SCHEMA_VERSION or unsigned or stationless:
             with self.transaction():
                 upgrade(self.db, version)
             self.meta["schema_version"] = str(SCHEMA_VERSION)
-        tables = {"meta", "meters", "paytables", "rounds", "events", "recovery", "tickets"}
-        missing = {*tables, "station_meters"} - set(self.db.table_names())
+        missing = set(LEDGER_TABLES) - set(self.db.table_names())
         if missing:
             raise LedgerCorruptError(f"{self.path}: table(s) {', '.join(sorted(missing))} missing")
         self.meters = dict(self.conn.execute("SELECT name, value FROM meters").fetchall())
@@ -309,12 +306,13 @@ class Ledger(LedgerView):
             self._round_id, self._round_head = last["id"], last["hash"]
             self._round_prev = rows[1]["hash"] if len(rows) > 1 else GENESIS
             self._open_row = last if last["state"] == "open" else None
-        if version < SCHEMA_VERSION or unsigned:
+        if version < SCHEMA_VERSION or unsigned or stationless:
             detail: dict[str, Any] = {"old": version, "new": SCHEMA_VERSION}
+            detail.update({"stations": True} if stationless else {})  # all rows: station 1
             if unsigned:  # the rows so far carry no MAC
                 detail.update(unsigned_events=self._event_id, unsigned_rounds=self._round_id)
                 detail.update(round_head=self._round_head)
-            self.migrated = True
+            self.migrated = version < SCHEMA_VERSION or unsigned  # an anchor may be missing
             self.event("schema_migrated", detail=detail)
 
     def _check_marker(self, marker: Path) -> None:
@@ -359,12 +357,11 @@ class Ledger(LedgerView):
         stations = {s: dict(m) for s, m in self.station_meters.items()}
         if self._open_row is not None:
             rounds, head = self._round_id - 1, self._round_prev
-            effects = round_effects(self._open_row)
-            totals = _sub(self.meters, effects)
-            seat = self._open_row["seat"]
-            stations[seat] = _sub(stations.get(seat, {}), effects)
-        detail = checkpoint_detail(self.conn, totals, rounds, head, stations)
-        self.event(CHECKPOINT_KIND, detail=detail)
+            effects, seat = round_effects(self._open_row), self._open_row["seat"]
+            totals, stations[seat] = _sub(self.meters, effects), _sub(stations[seat], effects)
+        self.event(
+            CHECKPOINT_KIND, detail=checkpoint_detail(self.conn, totals, rounds, head, stations)
+        )
         self._checkpoint_rows = self._event_id + rounds
 
     def _write_anchor(self) -> None:

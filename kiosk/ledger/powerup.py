@@ -11,7 +11,9 @@ rows since it (and one pass over the ``tickets`` table):
 * the round row the checkpoint ends at still has the hash it records, and the rounds
   chain from there (so rounds re-chained before the checkpoint are caught);
 * the rounds after it (states, arithmetic, the open round's recovery deck);
-* every meter equal to the checkpoint's totals plus what the rows since add up to;
+* every meter equal to the checkpoint's totals plus what the rows since add up to, each
+  station's meters likewise (after a checkpoint written before stations: their sums
+  equal to the table meters and each station's balance);
 * the ``tickets`` table: the tickets touched since are rebuilt from their events, and
   the digest of the whole table, with those rows taken back to their state at the
   checkpoint, equals the checkpoint's; the ticket meters against the table;
@@ -42,6 +44,7 @@ from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.records import VerifyReport
 from kiosk.ledger.schema import EVENT_COLUMNS, ROUND_COLUMNS
+from kiosk.ledger.stations import check_station_meters, station_row_totals
 from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, ticket_effect
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
@@ -99,6 +102,12 @@ def _since(checks: Verifier, cp: Checkpoint) -> VerifyReport:
         problem, stored = checks.check_meters(checks.row_totals(cp.event_id, cp.rounds, cp.totals))
         if problem:
             return VerifyReport(False, rounds, events, problem, stored or None)
+        stations = None
+        if cp.stations is not None:
+            stations = station_row_totals(conn, cp.event_id, cp.rounds, cp.stations)
+        problem = check_station_meters(conn, stored, stations)
+        if problem:
+            return VerifyReport(False, rounds, events, problem, stored)
         problem = checks.check_paytables()
         if problem:
             return VerifyReport(False, rounds, events, problem, stored)

@@ -8,9 +8,10 @@ A round row's ``decisions`` column is a JSON list of the engine's
     [{"type": "decision", "seat": 1, "phase": "preflop", "action": "check",
       "play": 0, "at": "2025-01-31T12:00:00.123Z"}, ...]
 
-A decision settled with its exact value (:mod:`engine.maths.decision_values`) also holds
-``"ev"`` (the value of the action taken), ``"best"`` (the optimal action) and
-``"best_ev"`` (its value): net Antes of the main game as exact ``"N/D"`` texts.  Rows
+A decision taken with its exact values (:mod:`engine.maths.decision_values`) also holds
+``"values"`` (each legal action's value), ``"ev"`` (the value of the action taken),
+``"best"`` (the optimal action) and ``"best_ev"`` (its value): net Antes of the main
+game, each an exact ``"N/D"`` text.  Rows
 written before this form hold ``[phase, action, play cents, at]`` lists, and entries
 without values; all read the same (:func:`parse_decisions`).  The :class:`~engine.uth.round.BetsPlaced` record is
 not stored: it is the row's ``seat``, ``ante``, ``blind`` and ``trips`` columns
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -52,22 +53,32 @@ def parse_value(text: str) -> Fraction:
     return Fraction(int(num), int(den))
 
 
+#: How an action is named in recall ("Play 4x", "Check", ...).
+ACTION_LABELS = {
+    Action.PLAY_4X: "Play 4x",
+    Action.PLAY_3X: "Play 3x",
+    Action.PLAY_2X: "Play 2x",
+    Action.PLAY_1X: "Play 1x",
+    Action.CHECK: "Check",
+    Action.FOLD: "Fold",
+}
+
+
 @dataclass(frozen=True)
 class DecisionRecord:
     """One decision of a stored round: the engine's :class:`Decision` fields and when it
     was taken (UTC stamp).  ``play`` is the Play bet this decision placed, cents (0 for
-    check / fold).  ``ev`` / ``best`` / ``best_ev``: the exact value of the action taken,
-    the optimal action and its value (net Antes of the main game), None when not known
-    (rows written without them)."""
+    check / fold).  ``values``: the exact value of each legal action at this decision
+    (net Antes of the main game, then optimal play), empty when not known (rows written
+    without them); ``best`` the optimal action."""
 
     seat: int
     phase: Phase
     action: Action
     play: int
     at: str
-    ev: Fraction | None = None
+    values: Mapping[Action, Fraction] = field(default_factory=dict)
     best: Action | None = None
-    best_ev: Fraction | None = None
 
     @classmethod
     def of(
@@ -75,18 +86,20 @@ class DecisionRecord:
     ) -> DecisionRecord:
         """The stored form of the engine's ``decision`` taken at ``at``, with the exact
         ``values`` of its spot when known."""
+        d = decision
         if values is None:
-            return cls(decision.seat, decision.phase, decision.action, decision.play, at)
-        return cls(
-            decision.seat,
-            decision.phase,
-            decision.action,
-            decision.play,
-            at,
-            values.value(decision.action),
-            values.best,
-            values.best_value,
-        )
+            return cls(d.seat, d.phase, d.action, d.play, at)
+        return cls(d.seat, d.phase, d.action, d.play, at, dict(values.values), values.best)
+
+    @property
+    def ev(self) -> Fraction | None:
+        """The exact value of the action taken, Antes (None when not known)."""
+        return self.values.get(self.action)
+
+    @property
+    def best_ev(self) -> Fraction | None:
+        """The exact value of the optimal action, Antes (None when not known)."""
+        return None if self.best is None else self.values.get(self.best)
 
     @property
     def loss(self) -> Fraction | None:
@@ -95,15 +108,35 @@ class DecisionRecord:
             return None
         return self.best_ev - self.ev
 
+    def value_text(self) -> str | None:
+        """The decision against its best alternative, for recall: ``"Play 1x: 0.21 Ante
+        better than Fold"`` or ``"Check: 0.35 Ante worse than Play 4x (optimal)"``; None
+        when the values are not known."""
+        ev, label = self.ev, ACTION_LABELS[self.action]
+        if ev is None or self.best is None or len(self.values) < 2:
+            return None
+        if self.action == self.best:
+            other = max((a for a in self.values if a != self.action), key=self.values.__getitem__)
+            margin = ev - self.values[other]
+            word = "better than" if margin else "as good as"
+            return f"{label}: {float(margin):.2f} Ante {word} {ACTION_LABELS[other]}"
+        loss = self.best_ev - ev if self.best_ev is not None else 0
+        return f"{label}: {float(loss):.2f} Ante worse than {ACTION_LABELS[self.best]} (optimal)"
+
     @property
     def decision(self) -> Decision:
         """The engine's record of this decision."""
         return Decision(seat=self.seat, phase=self.phase, action=self.action, play=self.play)
 
-    def _values(self) -> dict[str, str]:
-        if self.ev is None or self.best is None or self.best_ev is None:
+    def _values(self) -> dict[str, Any]:
+        if not self.values or self.best is None:
             return {}
-        return {"ev": value_text(self.ev), "best": self.best.value, "best_ev": value_text(self.best_ev)}
+        return {
+            "ev": value_text(self.values[self.action]),
+            "best": self.best.value,
+            "best_ev": value_text(self.values[self.best]),
+            "values": {a.value: value_text(v) for a, v in self.values.items()},
+        }
 
     def as_entry(self) -> dict[str, Any]:
         """The JSON-ready entry of the ``decisions`` column."""
@@ -123,15 +156,12 @@ class DecisionRecord:
 
 def _entry_values(entry: Mapping[str, Any]) -> dict[str, Any]:
     """The exact values of a stored entry (none for an entry without them)."""
-    if "ev" not in entry:
+    if "values" not in entry:
         return {}
     try:
-        return {
-            "ev": parse_value(str(entry["ev"])),
-            "best": Action(entry["best"]),
-            "best_ev": parse_value(str(entry["best_ev"])),
-        }
-    except (KeyError, ValueError, ZeroDivisionError) as exc:
+        values = {Action(a): parse_value(str(v)) for a, v in dict(entry["values"]).items()}
+        return {"values": values, "best": Action(entry["best"])}
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         raise ValueError(f"malformed decision values {dict(entry)!r}: {exc}") from None
 
 
@@ -341,6 +371,7 @@ class EventRecord:
     txn: str | None
     detail: dict[str, Any]
     hash: str
+    station: int = 1  # the player station it is about (1-7)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> EventRecord:
@@ -353,6 +384,7 @@ class EventRecord:
             row["txn"],
             json.loads(row["detail"]),
             row["hash"],
+            int(row.get("station", 1)),
         )
 
 
@@ -375,10 +407,11 @@ class TicketRecord:
     issue_event: int
     print_event: int | None
     close_event: int | None
+    station: int = 1  # the station that issued it (its issue event's)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> TicketRecord:
-        return cls(**{c: row[c] for c in TICKET_COLUMNS})
+        return cls(**{c: row[c] for c in TICKET_COLUMNS}, station=int(row.get("station", 1)))
 
     def as_dict(self) -> dict[str, Any]:
         return {c: getattr(self, c) for c in TICKET_COLUMNS}

@@ -31,9 +31,9 @@ Tables
 ``meta``       schema version, ledger id, creation time, machine number.
 
 Stations: every event carries the ``station`` (1-7) whose money or device it is about
-(host events are station 1); a round row's ``seat`` is its station.  A ledger of schema
-2 (one cabinet) reads as station 1: the migration gives every event station 1 and copies
-the meters to station 1.  A station of 1 is not part of a row's hash
+(host events are station 1); a round row's ``seat`` is its station.  A ledger written
+before stations (one cabinet) reads as station 1: :func:`upgrade` gives every event
+station 1 and copies the meters to station 1.  A station of 1 is not part of a row's hash
 (:func:`kiosk.ledger.chain.canonical`), so rows of a single cabinet hash as before.
 
 ``meta`` also holds ``head``: the MAC'd head of the last commit (see
@@ -50,8 +50,12 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.meters import CREDITS, METERS
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 2
 
+#: Every table of a ledger.
+LEDGER_TABLES = (
+    "meta", "meters", "paytables", "rounds", "events", "recovery", "tickets", "station_meters",
+)  # fmt: skip
 #: The player stations of a table (a single cabinet is station 1).
 STATIONS = range(1, 8)
 
@@ -125,7 +129,7 @@ def _migrate_0_to_1(db: sqlite_utils.Database) -> None:
         {"sha256": str, "name": str, "version": str, "source": str, "toml": str}, pk="sha256"
     )
     unsigned_rounds = {k: v for k, v in ROUND_COLUMNS.items() if k != "mac"}
-    unsigned_events = {k: v for k, v in EVENT_COLUMNS.items() if k != "mac"}
+    unsigned_events = {k: v for k, v in EVENT_COLUMNS.items() if k not in ("mac", "station")}
     db.table("rounds").create(unsigned_rounds, pk="id", not_null={"state", "hash"})
     db.table("events").create(unsigned_events, pk="id", not_null={"kind", "hash", "amount"})
     db.table("recovery").create({"round_id": int, "deck": str, "salt": str}, pk="round_id")
@@ -169,7 +173,12 @@ _STATION_TRIGGERS = (
 )
 
 
-def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
+def lacks_stations(db: sqlite_utils.Database) -> bool:
+    """Whether the ledger predates stations (no ``station_meters`` table yet)."""
+    return "station_meters" not in db.table_names()
+
+
+def _add_stations(db: sqlite_utils.Database) -> None:
     """Stations: a ``station`` on every event (1 for the rows so far) and the
     ``station_meters`` table, station 1 holding the meters so far."""
     db.execute(
@@ -181,7 +190,9 @@ def _migrate_2_to_3(db: sqlite_utils.Database) -> None:
         "CREATE TABLE station_meters (station INTEGER NOT NULL CHECK (station BETWEEN 1 AND 7), "
         "name TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (station, name))"
     )
-    db.execute("INSERT INTO station_meters (station, name, value) SELECT 1, name, value FROM meters")
+    db.execute(
+        "INSERT INTO station_meters (station, name, value) SELECT 1, name, value FROM meters"
+    )
     for trigger in _STATION_TRIGGERS:
         db.execute(trigger)
 
@@ -198,6 +209,20 @@ def _add_row_macs(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN mac TEXT")
 
 
+def missing_columns(db: sqlite_utils.Database, path: Path, migrate: bool) -> tuple[bool, bool]:
+    """Whether the ledger's chains predate row MACs, and whether it predates stations
+    (:func:`upgrade` adds both); refused (:class:`LedgerError`) when it may not be
+    migrated (``migrate`` false)."""
+    if "events" not in db.table_names():
+        return False, False
+    unsigned, stationless = lacks_row_macs(db), lacks_stations(db)
+    if unsigned and not migrate:
+        raise LedgerError(f"{path} predates row MACs; open it read-write to migrate")
+    if stationless and not migrate:
+        raise LedgerError(f"{path} predates stations; open it read-write to migrate")
+    return unsigned, stationless
+
+
 def _trigger_name(sql: str) -> str:
     return sql.split("IF NOT EXISTS ", 1)[1].split(" ", 1)[0]
 
@@ -209,7 +234,7 @@ PROTECTIVE_TRIGGERS: dict[str, str] = {
 }
 
 #: MIGRATIONS[v] takes a database at schema version v to v + 1.
-MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2, _migrate_2_to_3]
+MIGRATIONS = [_migrate_0_to_1, _migrate_1_to_2]
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -226,15 +251,15 @@ def check_version(path: Path, version: int, migrate: bool) -> None:
 
 
 def upgrade(db: sqlite_utils.Database, version: int) -> None:
-    """Take a database at schema ``version`` to :data:`SCHEMA_VERSION` and add the row
-    MAC columns if missing (inside the caller's transaction).  The MAC columns come
-    before the ``station`` column, so every ledger has its columns in one order."""
+    """Take a database at schema ``version`` to :data:`SCHEMA_VERSION`, then add the row
+    MAC columns and the stations if missing (inside the caller's transaction), in that
+    order, so every ledger has its columns in one order."""
     for v in range(version, SCHEMA_VERSION):
-        if v == 2 and lacks_row_macs(db):
-            _add_row_macs(db)
         MIGRATIONS[v](db)
     if lacks_row_macs(db):
         _add_row_macs(db)
+    if lacks_stations(db):
+        _add_stations(db)
     db.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
         (str(SCHEMA_VERSION),),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
+
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
 from kiosk.ledger.schema import STATIONS

@@ -1,6 +1,7 @@
 """Verification of a whole ledger: integrity check, both hash chains (and their MACs
 under the cabinet key), round arithmetic, deck commitments, optional engine replay,
-tickets and meters re-added from the rows, the protective triggers."""
+tickets and meters (the table's and each station's) re-added from the rows, the
+protective triggers."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from typing import Any
 from engine.cards import format_cards, parse_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
-from kiosk.ledger.chain import GENESIS, UNHASHED
+from kiosk.ledger.chain import GENESIS, HOME_STATION, UNHASHED
 from kiosk.ledger.checkpoint import last_checkpoint
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.meters import CREDITS, METERS, balance, event_effects, round_effects
 from kiosk.ledger.records import _CARD_CODES, VerifyReport, replay_row
 from kiosk.ledger.schema import EVENT_COLUMNS, PROTECTIVE_TRIGGERS, ROUND_COLUMNS
+from kiosk.ledger.stations import check_station_meters, station_row_totals
 from kiosk.ledger.tickets import TICKET_COLUMNS, _replay_tickets
 from kiosk.ledger.view import LedgerView
 
@@ -87,6 +89,9 @@ class Verifier:
             problem, stored = self.check_meters(self.row_totals())
             if problem:
                 return VerifyReport(False, rounds, events, problem, stored or None)
+            problem = check_station_meters(self.conn, stored, station_row_totals(self.conn))
+            if problem:
+                return VerifyReport(False, rounds, events, problem, stored)
             problem = self.check_paytables()
             if problem:
                 return bad(problem)
@@ -279,10 +284,17 @@ class Verifier:
         ``prev`` (and, with the key, each row's MAC); returns (problem, last id walked,
         last row's state)."""
         fields = ", ".join(f"'{c}', {c}" for c in sorted(columns) if c not in UNHASHED)
+        rendered = f"json_object({fields})"
+        if "station" in columns:  # hashed unless it is the home station (see chain.canonical)
+            home = ", ".join(
+                f"'{c}', {c}" for c in sorted(columns) if c not in (*UNHASHED, "station")
+            )
+            rendered = (
+                f"CASE WHEN station IS {HOME_STATION} THEN json_object({home}) ELSE {rendered} END"
+            )
         state = "state" if "state" in columns else "NULL"
         cur = self.conn.execute(
-            f"SELECT id, json_object({fields}), hash, mac, {state} FROM {table} "
-            "WHERE id >= ? ORDER BY id",
+            f"SELECT id, {rendered}, hash, mac, {state} FROM {table} WHERE id >= ? ORDER BY id",
             (first,),
         )
         expect, last_state = first, None

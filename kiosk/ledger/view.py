@@ -21,6 +21,12 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
 from kiosk.ledger.tickets import TICKET_EVENTS, ticket_effect
 
+#: Tickets with the station that issued each (the station of its issue event).
+_TICKETS = (
+    "SELECT * FROM (SELECT tickets.*, COALESCE(events.station, 1) AS station FROM tickets "
+    "LEFT JOIN events ON events.id = tickets.issue_event)"
+)
+
 
 class LedgerView:
     """Reads of the ledger on ``conn`` (the database file ``path``)."""
@@ -37,7 +43,7 @@ class LedgerView:
     # -- tickets -----------------------------------------------------------------------------
     def ticket(self, validation: str) -> TicketRecord | None:
         """The ticket issued here with ``validation``, if any."""
-        cur = self.conn.execute("SELECT * FROM tickets WHERE validation = ?", (validation,))
+        cur = self.conn.execute(f"{_TICKETS} WHERE validation = ?", (validation,))
         values = cur.fetchone()
         if values is None:
             return None
@@ -52,11 +58,19 @@ class LedgerView:
         ).fetchone()
         return None if row is None else self.ticket(row[0])
 
-    def tickets(self, last: int | None = None, status: str | None = None) -> list[TicketRecord]:
-        """Tickets by sequence number (the last ``last`` of them), optionally of one status."""
-        where, params = ("WHERE status = ?", [status]) if status else ("", [])
+    def tickets(
+        self, last: int | None = None, status: str | None = None, station: int | None = None
+    ) -> list[TicketRecord]:
+        """Tickets by sequence number (the last ``last`` of them), optionally of one status
+        or issued at one station."""
+        conds, params = ["1"], []
+        if status:
+            conds, params = [*conds, "status = ?"], [*params, status]
+        if station is not None:
+            conds, params = [*conds, "station = ?"], [*params, station]
+        where = "WHERE " + " AND ".join(conds)
         tail = f"ORDER BY sequence DESC LIMIT {int(last)}" if last else "ORDER BY sequence"
-        cur = self.conn.execute(f"SELECT * FROM tickets {where} {tail}", params)
+        cur = self.conn.execute(f"{_TICKETS} {where} {tail}", params)
         names = [d[0] for d in cur.description]
         rows = [TicketRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
         return rows[::-1] if last else rows
@@ -150,11 +164,25 @@ class LedgerView:
             raise LedgerCorruptError("the open round has no recovery deck", f"rounds {round_id}")
         return parse_cards(row[0]), bytes.fromhex(row[1])
 
-    def recall(self, last: int = 10) -> list[RoundRecord]:
-        """The last ``last`` rounds, most recent first."""
-        return [
-            RoundRecord.from_row(r) for r in self.round_rows("ORDER BY id DESC LIMIT ?", (last,))
-        ]
+    def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
+        """The last ``last`` rounds, most recent first: the table's, or with ``station``
+        only that station's seat (each row holds one seat and the dealer)."""
+        where, params = ("WHERE seat = ? ", (station,)) if station is not None else ("", ())
+        rows = self.round_rows(f"{where}ORDER BY id DESC LIMIT ?", (*params, last))
+        return [RoundRecord.from_row(r) for r in rows]
+
+    def station_meter_readings(self, station: int) -> dict[str, int]:
+        """Station ``station``'s meters as stored (cents or counts; empty for a station
+        that never had a row)."""
+        cur = self.conn.execute(
+            "SELECT name, value FROM station_meters WHERE station = ?", (station,)
+        )
+        return {name: int(value) for name, value in cur}
+
+    def stations(self) -> list[int]:
+        """The stations that have meters, ascending."""
+        cur = self.conn.execute("SELECT DISTINCT station FROM station_meters ORDER BY station")
+        return [int(s) for (s,) in cur]
 
     def round(self, round_id: int) -> RoundRecord | None:
         rows = self.round_rows("WHERE id = ?", (round_id,))
@@ -165,10 +193,19 @@ class LedgerView:
         return RoundRecord.from_row(rows[0]) if rows else None
 
     def events(
-        self, kinds: tuple[str, ...] = (), after: int = 0, last: int | None = None
+        self,
+        kinds: tuple[str, ...] = (),
+        after: int = 0,
+        last: int | None = None,
+        station: int | None = None,
     ) -> list[EventRecord]:
+        """Events after id ``after`` of ``kinds`` (all when empty), only ``station``'s
+        when given, the ``last`` ones if given; in id order."""
         where = "WHERE id > ?"
         params: list[Any] = [after]
+        if station is not None:
+            where += " AND station = ?"
+            params.append(station)
         if kinds:
             where += f" AND kind IN ({', '.join('?' * len(kinds))})"
             params += list(kinds)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
 from fractions import Fraction
 
 from engine.uth.paytable import Paytable, PaytableError, parse_paytable

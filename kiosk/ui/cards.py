@@ -2,6 +2,11 @@
 
 Suits are drawn as vector shapes (supersampled 4x, then smoothed once), so no font
 needs suit symbols.  The 4-colour deck makes diamonds blue and clubs green.
+
+Faces and the frames of a card turning over are kept in caches bounded by bytes
+(:class:`kiosk.ui.surfcache.SurfaceCache`): a table's 52 faces at 1920x1080 take about
+5.5 MB, and every other card size a screen uses (the tournament's seats, the hand
+rankings) adds its own set; the least recently drawn are made again when needed.
 """
 
 from __future__ import annotations
@@ -12,7 +17,13 @@ import pygame
 
 from engine.cards import rank_of, suit_of
 from kiosk.ui.i18n import RANK_LETTERS
+from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache
+
+#: Card faces, backs and shadows kept, bytes of pixels (both decks of the table's size at 1920x1080).
+FACE_CACHE_BYTES = 16 * 1024 * 1024
+#: Frames of cards turning over kept, bytes (the flips of one deal).
+FLIP_CACHE_BYTES = 4 * 1024 * 1024
 
 RED = (206, 24, 36)
 BLACK_INK = (22, 22, 26)
@@ -71,24 +82,19 @@ def draw_suit(suit: int, size: int, colour: tuple[int, int, int]) -> pygame.Surf
 class CardRenderer:
     """Face and back surfaces of cards ``width`` pixels wide, cached."""
 
-    def __init__(self, text: TextCache) -> None:
+    def __init__(self, text: TextCache, face_bytes: int = FACE_CACHE_BYTES,
+                 flip_bytes: int = FLIP_CACHE_BYTES) -> None:
         self.text = text
-        self._faces: dict[tuple[int, int, bool], pygame.Surface] = {}
-        self._backs: dict[int, pygame.Surface] = {}
-        self._suits: dict[tuple[int, int, tuple[int, int, int]], pygame.Surface] = {}
-        self._flips: dict[tuple[int | None, int, bool, int], pygame.Surface] = {}
-        self._shadows: dict[int, pygame.Surface] = {}
+        self.faces = SurfaceCache(face_bytes, "card faces")  # faces, backs and shadows
+        self.flips = SurfaceCache(flip_bytes, "card flips")
+        self._suits = SurfaceCache(2 * 1024 * 1024, "suits")
 
     @staticmethod
     def height(width: int) -> int:
         return round(width * CARD_RATIO)
 
     def suit(self, suit: int, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
-        key = (suit, size, colour)
-        s = self._suits.get(key)
-        if s is None:
-            s = self._suits[key] = draw_suit(suit, size, colour)
-        return s
+        return self._suits.get_or_make((suit, size, colour), lambda: draw_suit(suit, size, colour))
 
     def _blank(self, width: int) -> tuple[pygame.Surface, pygame.Rect]:
         h = self.height(width)
@@ -100,8 +106,8 @@ class CardRenderer:
         return surf, rect
 
     def face(self, card: int, width: int, four_colour: bool = False) -> pygame.Surface:
-        key = (card, width, four_colour)
-        s = self._faces.get(key)
+        key = ("face", card, width, four_colour)
+        s = self.faces.get(key)
         if s is not None:
             return s
         surf, rect = self._blank(width)
@@ -136,11 +142,10 @@ class CardRenderer:
             big_size = round(width * (0.58 if rank == 12 else 0.46))
             pip = self.suit(suit, big_size, colour)
             surf.blit(pip, pip.get_rect(center=(width // 2 + width // 40, h // 2 + h // 40)))
-        s = self._faces[key] = surf.convert_alpha() if pygame.display.get_surface() else surf
-        return s
+        return self.faces.put(key, surf.convert_alpha() if pygame.display.get_surface() else surf)
 
     def back(self, width: int) -> pygame.Surface:
-        s = self._backs.get(width)
+        s = self.faces.get(("back", width))
         if s is not None:
             return s
         h = self.height(width)
@@ -163,18 +168,17 @@ class CardRenderer:
         pygame.draw.ellipse(surf, BACK_LINE, emblem, max(1, width // 40))
         mark = self.suit(3, width // 4, BACK_LINE)
         surf.blit(mark, mark.get_rect(center=emblem.center))
-        s = self._backs[width] = surf.convert_alpha() if pygame.display.get_surface() else surf
-        return s
+        return self.faces.put(("back", width), surf.convert_alpha() if pygame.display.get_surface() else surf)
 
     def shadow(self, width: int) -> pygame.Surface:
-        s = self._shadows.get(width)
+        s = self.faces.get(("shadow", width))
         if s is None:
             h = self.height(width)
             s = pygame.Surface((width + 8, h + 8), pygame.SRCALPHA)
             for i, a in enumerate((18, 26, 34)):
                 pygame.draw.rect(s, (0, 0, 0, a), pygame.Rect(i * 2, i * 2, width + 8 - i * 4, h + 8 - i * 4),
                                  border_radius=max(3, width // 10))
-            self._shadows[width] = s
+            self.faces.put(("shadow", width), s)
         return s
 
     def flipping(self, card: int | None, width: int, four_colour: bool, t: float) -> pygame.Surface:
@@ -183,11 +187,10 @@ class CardRenderer:
         Frames are quantised to 12 steps and cached, so a flip costs blits only."""
         step = max(0, min(12, round(t * 12)))
         key = (card, width, four_colour, step)
-        s = self._flips.get(key)
+        s = self.flips.get(key)
         if s is None:
             src = self.face(card, width, four_colour) if step >= 6 and card is not None else self.back(width)
             squeeze = abs(math.cos(math.pi * step / 12))
             w = max(1, round(width * squeeze))
-            s = pygame.transform.scale(src, (w, src.get_height()))
-            self._flips[key] = s
+            s = self.flips.put(key, pygame.transform.scale(src, (w, src.get_height())))
         return s

@@ -40,8 +40,8 @@ FONT_FILES: dict[str, dict[bool, Path]] = {
 FAMILY_FOR_LANG = {"en": "latin", "fr": "latin", "th": "latin", "ja": "jp"}
 __all__ = ["FAMILY_FOR_LANG", "FONT_FILES", "ZWSP", "Fonts", "TextCache", "TextFit", "thai_clusters"]
 
-#: Rendered text kept, bytes of pixels (about 300 labels of 400x50 at 1920x1080).
-TEXT_CACHE_BYTES = 24 * 1024 * 1024
+#: Rendered text kept, bytes of pixels (about 250 labels of 400x50 at 1920x1080).
+TEXT_CACHE_BYTES = 20 * 1024 * 1024
 #: Baselines of wrapped lines are this many times the font size apart (Thai: room for
 #: marks stacked above and below).
 LINE_STEP = 1.22

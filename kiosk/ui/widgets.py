@@ -27,7 +27,7 @@ from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache, TextFit
 
 #: Drawn widgets kept, bytes of pixels.
-WIDGET_CACHE_BYTES = 32 * 1024 * 1024
+WIDGET_CACHE_BYTES = 24 * 1024 * 1024
 
 Colour = tuple[int, int, int]
 

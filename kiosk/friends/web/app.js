@@ -8,7 +8,7 @@
   const app = {
     code: null, socket: null, seat: null, state: null, lang: "en", opened: false,
     everSeated: false, retry: 0, over: false, left: false, raiseTo: 0, panel: false,
-    voteAt: 0, voteSeconds: 0, timer: null,
+    voteAt: 0, voteSeconds: 0, timer: null, turnTimer: null, turnAt: 0, turnSeconds: null, hostWait: null, turnText: "",
   };
   window.friends = app;
 
@@ -179,7 +179,10 @@
       pots.append(el);
     });
     const turnName = m.to_act !== null && m.to_act !== undefined ? m.seats[m.to_act].name : null;
-    $("turn").textContent = m.your_turn ? w("your_turn") : (turnName ? w("turn_of", { name: turnName }) : "");
+    app.turnText = m.your_turn ? w("your_turn") : (turnName ? w("turn_of", { name: turnName }) : "");
+    app.turnAt = performance.now(); app.turnSeconds = m.turn_s; app.hostWait = m.host_wait_s;
+    tickTurn();
+    if (!app.turnTimer) app.turnTimer = setInterval(tickTurn, 250);
     // me
     const me = m.seats[m.you];
     $("me").className = "me" + (m.your_turn ? " turn" : "");
@@ -254,6 +257,16 @@
     const parts = [w("next_in", { s: left })];
     if (app.waitingNames && app.waitingNames.length) parts.push(w("waiting_for", { names: app.waitingNames.join(", ") }));
     $("next-info").textContent = parts.join(" · ");
+  }
+  function tickTurn() {
+    const gone = (performance.now() - app.turnAt) / 1000;
+    let text = app.turnText || "";
+    if (app.hostWait !== null && app.hostWait !== undefined) {
+      text = w("host_waiting", { min: Math.max(1, Math.ceil((app.hostWait - gone) / 60)) });
+    } else if (app.turnSeconds !== null && app.turnSeconds !== undefined && text) {
+      text += " · " + w("seconds", { s: Math.max(0, Math.ceil(app.turnSeconds - gone)) });
+    }
+    $("turn").textContent = text;
   }
   function stopTimer() { if (app.timer) { clearInterval(app.timer); app.timer = null; } }
 

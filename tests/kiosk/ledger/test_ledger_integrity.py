@@ -87,6 +87,10 @@ def forge_payout(config: CabinetConfig, mac: MacFn) -> None:
         row["credits_after"] += 1000
     for name, delta in _sub(round_effects(rows[0]), before).items():
         conn.execute("UPDATE meters SET value = value + ? WHERE name = ?", (delta, name))
+        conn.execute(
+            "UPDATE station_meters SET value = value + ? WHERE station = 1 AND name = ?",
+            (delta, name),
+        )
     prev = GENESIS
     for row in rows:
         row["hash"] = prev = chain_hash(prev, row)

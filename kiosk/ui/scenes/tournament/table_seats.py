@@ -62,10 +62,10 @@ class SeatPainter:
         # status line
         if out:
             line, colour = _("Out · {place}").format(place=place_name(t.places[seat])), theme.MUTED
-        elif s.remote.is_away(seat) and not acting:
-            line, colour = _("Computer playing"), theme.MUTED
         elif result is not None:
             line, colour = result[0], theme.WIN
+        elif s.remote.is_away(seat) and not acting:
+            line, colour = _("Computer playing"), theme.MUTED
         elif acting:
             line, colour = _("Thinking…"), theme.WIN
         else:

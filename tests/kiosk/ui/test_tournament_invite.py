@@ -1,0 +1,226 @@
+"""Invite a friend on the cabinet: the invitation screen (QR code, game code, seed 003's
+words, the friends who joined, Start once one has), then the hosted game on the
+cabinet's table: friends' names, "Computer playing" on an away seat, the friend's clock,
+Next hand as the cabinet's vote.  Real pygame screens (dummy driver), a real game server
+on loopback and friends as real socket clients.  Screenshots go to /tmp/shots/.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+from support.friend_client import FriendClient
+
+import kiosk.tournament.session as session_module
+from engine.rng import SeededRandomSource
+from kiosk.config import load_config
+from kiosk.friends.roster import FriendsTimers
+from kiosk.machine.controller import Machine
+from kiosk.tournament.context import TournamentContext
+from kiosk.ui.app import App
+from kiosk.ui.events import Key, Touch
+
+SHOTS = Path("/tmp/shots")
+SEED003_INVITE = ("Send this link to up to five friends. Each takes a computer player’s seat, with its chips; "
+                  "the computer plays any seats left.")
+
+
+@pytest.fixture(autouse=True)
+def fast_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(session_module.AI_DELAYS, "fast", 0.01)
+    monkeypatch.setitem(session_module.BOARD_PAUSE, "fast", 0.0)
+
+
+class Host:
+    """A cabinet with a tournament database, driven through its own input events."""
+
+    def __init__(self, folder: Path, size: tuple[int, int] = (800, 480), timers: FriendsTimers | None = None) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        config = load_config(None, db_path=str(folder / "uth.db"))
+        self.machine = Machine.open(config)
+        self.app = App(self.machine, size, tournament=TournamentContext(config.db_path))
+        self.ctx = self.app.tournament
+        self.ctx.rng = SeededRandomSource(11)
+        self.ctx.bot_samples = 0
+        self.ctx.friends_timers = timers or FriendsTimers(next_hand_s=0.5, finish_s=0.2)
+        self.size = size
+        self.app.step(0.02)
+
+    @property
+    def scene(self):
+        return self.app.scene
+
+    def run(self, seconds: float = 0.05, dt: float = 0.025) -> None:
+        for _ in range(max(1, round(seconds / dt))):
+            self.app.step(dt, draw=False)
+
+    def button(self, bid: str):
+        for b in self.scene.buttons():
+            if b.id == bid:
+                return b
+        raise AssertionError(f"no button {bid!r} on {self.scene.name}")
+
+    def touch(self, bid: str) -> None:
+        b = self.button(bid)
+        assert b.enabled, f"{bid} is disabled"
+        self.app.feed(Touch(self.app.layout.rect(*b.rect).center))
+        self.run(0.05)
+
+    def shot(self, name: str) -> Path:
+        self.scene.invalidate()
+        self.app.step(0.01)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        out = SHOTS / f"friends2-{name}-{self.size[0]}x{self.size[1]}.png"
+        pygame.image.save(self.app.screen, str(out))
+        return out
+
+    def close(self) -> None:
+        self.ctx.close()
+        self.machine.close()
+
+
+@pytest.fixture
+def host(tmp_path):
+    made: list[Host] = []
+
+    def make(**kwargs) -> Host:
+        h = Host(tmp_path / f"cab{len(made)}", **kwargs)
+        made.append(h)
+        return h
+
+    yield make
+    for h in made:
+        h.close()
+
+
+def _to_invite(h: Host) -> None:
+    h.run(0.1)
+    h.touch("tournament")
+    assert h.scene.name == "tournament_setup"
+    h.touch("speed_fast")
+    h.touch("invite")
+    assert h.scene.name == "tournament_invite"
+
+
+def _until(h: Host, predicate, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        h.run(0.05)
+        time.sleep(0.01)
+
+
+def _drawn_words(h: Host) -> str:
+    """The words of the current screen (each ``fitted``/``paragraph`` call's text)."""
+    seen: list[str] = []
+    ui = h.scene.ui
+    fitted, paragraph = ui.fitted, ui.paragraph
+
+    def spy_fitted(surface, text, *a, **k):
+        seen.append(text)
+        return fitted(surface, text, *a, **k)
+
+    def spy_paragraph(surface, text, *a, **k):
+        seen.append(text)
+        return paragraph(surface, text, *a, **k)
+
+    ui.fitted, ui.paragraph = spy_fitted, spy_paragraph  # type: ignore[method-assign]
+    try:
+        h.scene.invalidate()
+        h.scene.draw(h.app.screen)
+    finally:
+        del ui.fitted, ui.paragraph
+    return " | ".join(seen)
+
+
+def test_the_invitation_shows_the_code_and_starts_once_a_friend_has_joined(host) -> None:
+    h = host()
+    _to_invite(h)
+    f = h.ctx.friends
+    assert f is not None and f.link.endswith("/g/" + f.code)
+    words = _drawn_words(h)
+    assert f"Game {f.code}" in words and SEED003_INVITE in words and "Waiting…" in words
+    assert not h.button("start").enabled, "Start waits for a friend"
+    mia = FriendClient(f.link)
+    try:
+        mia.join("Mia")
+        mia.wait_for(lambda c: c.welcome is not None, pump=h.run)
+        h.run(0.1)
+        assert "• Mia" in _drawn_words(h)
+        assert h.button("start").enabled
+        h.touch("start")
+        assert h.scene.name == "tournament"
+        s = h.ctx.session
+        seat = mia.welcome["seat"]
+        assert s is h.ctx.friends.session and s.remote.is_remote(seat)
+        assert s.remote.display_name(seat) == "Mia"
+        assert all(s.seat_kind(i) == "bot" for i in range(1, 6) if i != seat), "the computer plays the rest"
+    finally:
+        mia.close()
+
+
+def test_back_closes_the_invitation(host) -> None:
+    h = host()
+    _to_invite(h)
+    link = h.ctx.friends.link
+    h.touch("back")
+    assert h.scene.name == "tournament_setup" and h.ctx.friends is None
+    with pytest.raises(OSError):
+        FriendClient(link)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_hosted_game_runs_on_the_cabinet_with_a_friend_and_an_away_seat(host, size) -> None:
+    h = host(size=size, timers=FriendsTimers(away_s=0.3, next_hand_s=0.5, finish_s=0.2))
+    _to_invite(h)
+    link = h.ctx.friends.link
+    mia, leo = FriendClient(link), FriendClient(link)
+    try:
+        mia.join("Mia")
+        leo.join("Leo")
+        mia.wait_for(lambda c: c.welcome is not None, pump=h.run)
+        leo.wait_for(lambda c: c.welcome is not None, pump=h.run)
+        h.touch("start")
+        s = h.ctx.session
+        leo_seat, mia_seat = leo.welcome["seat"], mia.welcome["seat"]
+        leo.close()
+        _until(h, lambda: s.remote.is_away(leo_seat))
+        assert s.remote.is_away(leo_seat) and not s.remote.is_away(mia_seat)
+        votes = 0
+        for _ in range(4000):
+            h.run(0.025)
+            mia.poll()
+            mia.play()
+            mia.vote()
+            if s.my_turn:
+                h.app.feed(Key("c", "c"))
+            elif s.hand_over and s.t.hand_number >= 2:
+                break
+            elif s.hand_over:
+                votes += bool(h.ctx.friends.game.vote is not None)
+                h.app.feed(Key("space", " "))
+        assert s.t.hand_number >= 2, "the cabinet's Next hand tap and Mia's vote deal the next hand"
+        assert votes > 0
+        words = _drawn_words(h)
+        assert "Mia" in words and "Computer playing" in words
+        assert h.shot("hosted-game").exists()
+    finally:
+        mia.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_the_invitation(host, size) -> None:
+    h = host(size=size)
+    _to_invite(h)
+    f = h.ctx.friends
+    mia = FriendClient(f.link)
+    try:
+        mia.join("Mia")
+        mia.wait_for(lambda c: c.welcome is not None, pump=h.run)
+        h.run(0.1)
+        assert h.shot("invite").exists()
+    finally:
+        mia.close()
