@@ -234,6 +234,10 @@ DEMO_ACCOUNTS = tuple(
 )
 
 
+def _decision_values_default() -> bool:
+    return os.environ.get("UTH_DECISION_VALUES", "1") != "0"
+
+
 class CabinetConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -257,6 +261,10 @@ class CabinetConfig(BaseModel):
     rtp_max_pct: float = Field(100.0, ge=75, le=100, allow_inf_nan=False)
     #: The bounds of a paytable made on the cabinet (lines, RTP per bet, limits).
     paytable_bounds: PaytableBounds = PaytableBounds()
+    #: Compute and record each decision's exact value (about 0.1 s of CPU a round, beside
+    #: the play).  Default on; ``$UTH_DECISION_VALUES=0`` turns the default off (burn-in
+    #: and the test suite's long soak and power-cut runs).
+    decision_values: bool = Field(default_factory=lambda: _decision_values_default())
     #: The people who may open the operator menu (``[[operators]]`` tables).
     operators: Annotated[
         tuple[OperatorAccount, ...], Field(strict=False, max_length=MAX_OPERATORS)

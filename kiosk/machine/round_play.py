@@ -50,9 +50,11 @@ class RoundPlay:
         self.rng = rng
         self.values: SeatValues | None = None
 
-    def _values_of(self, rnd: UthRound, round_id: int) -> SeatValues:
+    def _values_of(self, rnd: UthRound, round_id: int) -> SeatValues | None:
         """The decision values of the round ``round_id`` (started now for a round
-        rebuilt at power-up)."""
+        rebuilt at power-up); None when the configuration does not record them."""
+        if not self.state.config.decision_values:
+            return None
         if self.values is None or self.values.round_id != round_id:
             hole = [rnd.deck[i] for i in HOLE_POSITIONS[SEAT]]
             board = [rnd.deck[i] for i in BOARD_POSITIONS]
@@ -118,7 +120,8 @@ class RoundPlay:
             )
         row = ledger.open_round
         assert row is not None
-        values = self._values_of(rnd, int(row["id"])).get(rnd.phase, VALUE_WAIT_S)
+        seat_values = self._values_of(rnd, int(row["id"]))
+        values = seat_values.get(rnd.phase, VALUE_WAIT_S) if seat_values is not None else None
         new = rnd.copy()
         decision = new.act(SEAT, action)
         at = st.stamp()

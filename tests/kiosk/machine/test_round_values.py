@@ -20,7 +20,8 @@ from kiosk.machine.controller import Machine, MachinePhase
 
 @pytest.fixture
 def machine(tmp_path):
-    m = Machine.open(load_config(db_path=tmp_path / "uth.db"), rng=SeededRandomSource(11))
+    config = load_config(db_path=tmp_path / "uth.db", decision_values=True)
+    m = Machine.open(config, rng=SeededRandomSource(11))
     m.insert_credits(10000, "bill:10000")
     yield m
     m.close()
@@ -79,3 +80,19 @@ def test_a_valuer_uses_the_optimal_analysis_of_the_table_in_force(machine):
     valuer = round_values.valuer_for(table)
     assert valuer is round_values.valuer_for(table)
     assert valuer.analysis.params_key == main_analysis(table, "optimal").params_key
+
+
+def test_a_cabinet_configured_without_decision_values_records_none(tmp_path):
+    config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
+    m = Machine.open(config, rng=SeededRandomSource(11))
+    try:
+        m.insert_credits(10000, "bill:10000")
+        m.add_chip("ante", 500)
+        m.deal()
+        while m.snapshot().phase == MachinePhase.IN_ROUND:
+            m.decide(m.snapshot().legal[-1])
+        (record,) = m.ledger.recall(1)
+        assert len(record.decisions) == 3
+        assert all(d.ev is None and d.best is None for d in record.decisions)
+    finally:
+        m.close()
