@@ -316,10 +316,10 @@ def cmd_meters(args: argparse.Namespace, ledger: Ledger) -> int:
     )
     bal = balance(meters)
     if args.json:
-        shown = {"meters": meters, "balance": bal}
+        data: dict[str, object] = {"meters": meters, "balance": bal}
         if args.station is not None:
-            shown["station"] = args.station
-        print(json.dumps(shown, indent=1, sort_keys=True))
+            data["station"] = args.station
+        print(json.dumps(data, indent=1, sort_keys=True))
         return 0
     if args.station is not None:
         print(f"station {args.station}")

@@ -35,7 +35,7 @@ import logging
 import os
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -78,6 +78,7 @@ from kiosk.ledger.records import (
     TicketRecord,
     VerifyReport,
 )
+from kiosk.ledger.round_rows import changed_rows, new_rows
 from kiosk.ledger.schema import (
     EVENT_COLUMNS,
     LEDGER_TABLES,
@@ -140,9 +141,9 @@ class Ledger(LedgerView):
         self._event_head = GENESIS
         self._event_id = 0
         self._round_head = GENESIS  # hash of the last round row
-        self._round_prev = GENESIS  # hash before the open round, if any
+        self._round_prev = GENESIS  # hash before the open round's rows, if any
         self._round_id = 0
-        self._open_row: dict[str, Any] | None = None
+        self._open_rows: list[dict[str, Any]] = []  # the open round, one row per seat
         self.meta: dict[str, str] = {}
         self._lock: IO[bytes] | None = None
         self.key: CabinetKey | None = None
@@ -300,12 +301,14 @@ class Ledger(LedgerView):
         self._seq = head.seq if head is not None else 0
         cp = last_checkpoint(self.conn)
         self._checkpoint_rows = 0 if cp is None else cp.event_id + cp.rounds
-        rows = self.round_rows("ORDER BY id DESC LIMIT 2")
-        if rows:
-            last = rows[0]
+        closed = self.conn.execute("SELECT MAX(id) FROM rounds WHERE state <> 'open'")
+        last_closed = closed.fetchone()[0] or 0
+        self._open_rows = self.round_rows("WHERE id > ? ORDER BY id", (last_closed,))
+        rows = self.round_rows("WHERE id <= ? ORDER BY id DESC LIMIT 1", (last_closed,))
+        self._round_prev = rows[0]["hash"] if rows else GENESIS
+        last = self._open_rows[-1] if self._open_rows else (rows[0] if rows else None)
+        if last is not None:
             self._round_id, self._round_head = last["id"], last["hash"]
-            self._round_prev = rows[1]["hash"] if len(rows) > 1 else GENESIS
-            self._open_row = last if last["state"] == "open" else None
         if version < SCHEMA_VERSION or unsigned or stationless:
             detail: dict[str, Any] = {"old": version, "new": SCHEMA_VERSION}
             detail.update({"stations": True} if stationless else {})  # all rows: station 1
@@ -355,10 +358,11 @@ class Ledger(LedgerView):
             return
         rounds, head, totals = self._round_id, self._round_head, self.meters
         stations = {s: dict(m) for s, m in self.station_meters.items()}
-        if self._open_row is not None:
-            rounds, head = self._round_id - 1, self._round_prev
-            effects, seat = round_effects(self._open_row), self._open_row["seat"]
-            totals, stations[seat] = _sub(self.meters, effects), _sub(stations[seat], effects)
+        if self._open_rows:
+            rounds, head = self._open_rows[0]["id"] - 1, self._round_prev
+        for row in self._open_rows:
+            effects, seat = round_effects(row), row["seat"]
+            totals, stations[seat] = _sub(totals, effects), _sub(stations[seat], effects)
         self.event(
             CHECKPOINT_KIND, detail=checkpoint_detail(self.conn, totals, rounds, head, stations)
         )
@@ -409,7 +413,7 @@ class Ledger(LedgerView):
                 self._round_head,
                 self._round_prev,
                 self._round_id,
-                None if self._open_row is None else dict(self._open_row),
+                [dict(r) for r in self._open_rows],
                 self._seq,
                 self._checkpoint_rows,
             )
@@ -432,7 +436,7 @@ class Ledger(LedgerView):
             self._round_head,
             self._round_prev,
             self._round_id,
-            self._open_row,
+            self._open_rows,
             self._seq,
             self._checkpoint_rows,
         ) = self._saved
@@ -509,77 +513,74 @@ class Ledger(LedgerView):
             )
 
     def begin_round(self, row: Mapping[str, Any], deck: list[int], salt: bytes) -> int:
-        """Insert a new open round (bets, commitment) and its recovery deck; returns its id.
-        Its meter effects go to the station of its ``seat`` and to the table."""
-        if self._open_row is not None:
-            raise LedgerError(f"round {self._open_row['id']} is still open")
-        check_station(row.get("seat"))
-        full: dict[str, Any] = {c: None for c in ROUND_COLUMNS}
-        full.update(row)
-        full.update(
-            id=self._round_id + 1,
-            state="open",
-            commitment=deck_commitment(deck, salt),
-            salt=None,
-            deck=None,
-        )
-        prev = self._round_head
-        full["hash"] = chain_hash(prev, full)
-        full["mac"] = self._mac(full["hash"])
+        """:meth:`begin_rounds` of a round of one seat; returns its id."""
+        return self.begin_rounds([row], deck, salt)[0]
+
+    def begin_rounds(
+        self, rows: Sequence[Mapping[str, Any]], deck: list[int], salt: bytes
+    ) -> list[int]:
+        """Insert the open rows of a new round, one per seat (distinct stations), sharing
+        the commitment of ``deck`` and ``salt``, each with its recovery deck; returns their
+        ids.  Each row's meter effects go to its seat's station and to the table."""
+        if self._open_rows:
+            raise LedgerError(f"round {self._open_rows[0]['id']} is still open")
+        commitment = deck_commitment(deck, salt)
+        fulls = new_rows(rows, self._round_id + 1, commitment, self._round_head, self._mac)
+        cards = format_cards(deck, "")
         with self.transaction():
-            self.conn.execute(
-                f"INSERT INTO rounds ({', '.join(full)}) VALUES ({', '.join(':' + c for c in full)})",
-                full,
-            )
-            self.conn.execute(
-                "INSERT INTO recovery (round_id, deck, salt) VALUES (?, ?, ?)",
-                (full["id"], format_cards(deck, ""), salt.hex()),
-            )
-            effects = round_effects(full)
-            apply_meters(self.conn, self.meters, effects)
-            apply_station_meters(self.conn, self.station_meters, full["seat"], effects)
-            self._round_prev, self._round_head = prev, full["hash"]
-            self._round_id, self._open_row = full["id"], full
-        return full["id"]
+            for full in fulls:
+                self.conn.execute(
+                    f"INSERT INTO rounds ({', '.join(full)}) "
+                    f"VALUES ({', '.join(':' + c for c in full)})",
+                    full,
+                )
+                self.conn.execute(
+                    "INSERT INTO recovery (round_id, deck, salt) VALUES (?, ?, ?)",
+                    (full["id"], cards, salt.hex()),
+                )
+                self._apply_round(full["seat"], round_effects(full))
+            self._round_prev, self._round_head = self._round_head, fulls[-1]["hash"]
+            self._round_id, self._open_rows = fulls[-1]["id"], fulls
+        return [f["id"] for f in fulls]
 
     def update_round(self, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """Change the open round (a decision, its settlement or its voiding) with the meters.
+        """:meth:`update_rounds` of the open round of one seat (a decision, its settlement
+        or its voiding); returns its row."""
+        if len(self._open_rows) != 1:
+            raise LedgerError("several seats are open" if self._open_rows else "no round is open")
+        return self.update_rounds({self._open_rows[0]["id"]: changes})[0]
 
-        When ``changes`` closes the round (``state`` settled or voided) the recovery deck
-        and salt are published in the row and the recovery row is removed.
-        """
-        old = self._open_row
-        if old is None:
-            raise LedgerError("no round is open")
-        new = dict(old)
-        new.update(changes)
-        if new["state"] != "open":
-            rec = self.conn.execute(
-                "SELECT deck, salt FROM recovery WHERE round_id = ?", (old["id"],)
-            ).fetchone()
-            if rec is None:
-                raise LedgerCorruptError(
-                    "the open round has no recovery deck", f"rounds {old['id']}"
-                )
-            new["deck"], new["salt"] = rec
-        new["hash"] = chain_hash(self._round_prev, new)
-        new["mac"] = self._mac(new["hash"])
-        sets = ", ".join(f"{c} = :{c}" for c in new if c != "id")
+    def update_rounds(self, changes: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Change open rows (round id -> columns) in one transaction with the meters;
+        returns every open row as it now is.  The rows close together: when ``changes``
+        closes them (``state`` settled or voided) their recovery decks and salts are
+        published in the rows and the recovery rows are removed."""
+        old = self._open_rows
+        rows = changed_rows(old, changes, self._round_prev, self._mac, self.recovery_text)
         with self.transaction():
-            self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
-            if new["state"] != "open":
-                self.conn.execute("DELETE FROM recovery WHERE round_id = ?", (old["id"],))
-            effects = _sub(round_effects(new), round_effects(old))
-            apply_meters(self.conn, self.meters, effects)
-            apply_station_meters(self.conn, self.station_meters, new["seat"], effects)
-            self._round_head = new["hash"]
-            self._open_row = new if new["state"] == "open" else None
-        return new
+            for before, new in zip(old, rows, strict=True):
+                sets = ", ".join(f"{c} = :{c}" for c in new if c != "id")
+                self.conn.execute(f"UPDATE rounds SET {sets} WHERE id = :id", new)
+                if new["state"] != "open":
+                    self.conn.execute("DELETE FROM recovery WHERE round_id = ?", (new["id"],))
+                self._apply_round(new["seat"], _sub(round_effects(new), round_effects(before)))
+            self._round_head = rows[-1]["hash"]
+            self._open_rows = rows if rows[0]["state"] == "open" else []
+        return rows
+
+    def _apply_round(self, seat: int, effects: Mapping[str, int]) -> None:
+        apply_meters(self.conn, self.meters, effects)
+        apply_station_meters(self.conn, self.station_meters, seat, effects)
 
     @property
     def open_round(self) -> dict[str, Any] | None:
-        """The open round's row (a copy), if any."""
-        return None if self._open_row is None else dict(self._open_row)
+        """The open round's row (a copy) when one seat's round is open."""
+        return dict(self._open_rows[0]) if len(self._open_rows) == 1 else None
+
+    @property
+    def open_rounds(self) -> list[dict[str, Any]]:
+        """The open round's rows, one per seat (copies; empty when no round is open)."""
+        return [dict(r) for r in self._open_rows]
 
     def counts(self) -> tuple[int, int]:
         """(rounds, events) written so far: the ids of the last round and event."""
@@ -589,7 +590,6 @@ class Ledger(LedgerView):
         """The hashes of the last event and the last round row (64 zeros when none)."""
         return self._event_head, self._round_head
 
-    # -- verification -----------------------------------------------------------------------
     def verify_power_up(self) -> VerifyReport:
         """The bounded check power-up runs (:func:`kiosk.ledger.powerup.power_up_verify`)."""
         return power_up_verify(self, self.ledger_id, self.key)

@@ -130,13 +130,18 @@ class Verifier:
         return ""
 
     def check_rounds(self, after: int, rounds: int, last_state: str | None) -> str:
-        """The rounds after id ``after`` (of ``rounds`` in all, the last in ``last_state``):
-        known states, only the last open, each closed round's arithmetic; the open
-        round's recovery deck against its commitment and no recovery deck for another."""
+        """The rounds after id ``after`` (of ``rounds`` in all; ``last_state``, the last
+        row's state, is implied by the rows): known states; open rows only at the end of
+        the chain, as the rows of one round (one commitment, distinct seats); each closed
+        round's arithmetic; each open row's recovery deck against its commitment and no
+        recovery deck for another."""
+        last_closed = self.conn.execute(
+            "SELECT COALESCE(MAX(id), 0) FROM rounds WHERE state <> 'open'"
+        ).fetchone()[0]
         row = self.conn.execute(
             "SELECT id FROM rounds WHERE id > ? AND (state NOT IN ('open', 'settled', 'voided') "
-            "OR (state = 'open' AND id <> ?)) LIMIT 1",
-            (after, rounds),
+            "OR (state = 'open' AND id < ?)) LIMIT 1",
+            (after, last_closed),
         ).fetchone()
         if row:
             return f"rounds {row[0]}: unknown state, or open but not the last round"
@@ -146,16 +151,21 @@ class Verifier:
             ).fetchone()
             if row:
                 return f"rounds {row[0]}: {what}"
-        open_id = rounds if last_state == "open" else None
-        if open_id is not None:
+        open_rows = self.conn.execute(
+            "SELECT id, seat, commitment FROM rounds WHERE id > ? ORDER BY id", (last_closed,)
+        ).fetchall()
+        if len({c for _, _, c in open_rows}) > 1 or len({s for _, s, _ in open_rows}) != len(
+            open_rows
+        ):
+            return f"rounds {open_rows[0][0]}: open rows of more than one round, or a seat twice"
+        for open_id, _seat, commitment in open_rows:
             deck, salt = self.view.recovery_deck(open_id)
-            commitment = self.conn.execute(
-                "SELECT commitment FROM rounds WHERE id = ?", (open_id,)
-            ).fetchone()[0]
             if deck_commitment(deck, salt) != commitment:
                 return f"recovery {open_id}: deck does not match the round's commitment"
+        ids = [i for i, _, _ in open_rows]
         stray = self.conn.execute(
-            "SELECT round_id FROM recovery WHERE round_id IS NOT ?", (open_id,)
+            f"SELECT round_id FROM recovery WHERE round_id NOT IN ({', '.join('?' * len(ids))})",
+            ids,
         ).fetchone()
         if stray:
             return f"recovery {stray[0]}: deck kept for a closed round"

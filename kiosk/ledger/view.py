@@ -63,7 +63,8 @@ class LedgerView:
     ) -> list[TicketRecord]:
         """Tickets by sequence number (the last ``last`` of them), optionally of one status
         or issued at one station."""
-        conds, params = ["1"], []
+        conds: list[str] = ["1"]
+        params: list[Any] = []
         if status:
             conds, params = [*conds, "status = ?"], [*params, status]
         if station is not None:
@@ -156,13 +157,19 @@ class LedgerView:
     def round_rows(self, tail: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         return list(self.iter_round_rows(tail, params))
 
-    def recovery_deck(self, round_id: int) -> tuple[list[int], bytes]:
+    def recovery_text(self, round_id: int) -> tuple[str, str]:
+        """The open round ``round_id``'s recovery deck and salt as stored (run-together
+        cards, hex)."""
         row = self.conn.execute(
             "SELECT deck, salt FROM recovery WHERE round_id = ?", (round_id,)
         ).fetchone()
         if row is None:
             raise LedgerCorruptError("the open round has no recovery deck", f"rounds {round_id}")
-        return parse_cards(row[0]), bytes.fromhex(row[1])
+        return str(row[0]), str(row[1])
+
+    def recovery_deck(self, round_id: int) -> tuple[list[int], bytes]:
+        deck, salt = self.recovery_text(round_id)
+        return parse_cards(deck), bytes.fromhex(salt)
 
     def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
         """The last ``last`` rounds, most recent first: the table's, or with ``station``

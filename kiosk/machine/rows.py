@@ -1,4 +1,5 @@
-"""A round of seat 1 as ledger row columns, at the deal and at settlement (cents)."""
+"""A seat of a round as ledger row columns, at the deal and at settlement (cents); a
+single cabinet's seat is seat 1."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from engine.uth.settlement import Outcome
 from kiosk.machine.state import SEAT
 
 
-def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]:
-    """The round row's columns at the deal (seat 1): bets, hole cards, credits."""
-    view = rnd.view(SEAT)
+def dealt_columns(rnd: UthRound, credits_before: int, at: str, seat: int = SEAT) -> dict[str, Any]:
+    """The row's columns of ``seat`` at the deal: bets, hole cards, its station's credits."""
+    view = rnd.view(seat)
     return {
         "started_at": at,
-        "seat": SEAT,
+        "seat": seat,
         "paytable": f"{rnd.paytable.name} {rnd.paytable.version}",
         "paytable_sha256": rnd.paytable.sha256,
         "ante": view.ante,
@@ -25,16 +26,16 @@ def dealt_columns(rnd: UthRound, credits_before: int, at: str) -> dict[str, Any]
         "decisions": "[]",
         "player_hole": format_cards(view.hole, ""),
         "credits_before": credits_before,
-        "credits_after": credits_before - rnd.staked(SEAT),
+        "credits_after": credits_before - rnd.staked(seat),
     }
 
 
 def settled_columns(
-    result: RoundSettled, credits_before: int, at: str, jackpot_limit: int
+    result: RoundSettled, credits_before: int, at: str, jackpot_limit: int, seat_number: int = SEAT
 ) -> dict[str, Any]:
-    """The round row's columns filled at settlement (seat 1).  A return of
+    """The row's columns of seat ``seat_number`` filled at settlement.  A return of
     ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
-    seat = result.seat(SEAT)
+    seat = result.seat(seat_number)
     returned = seat.returned
     jackpot = returned if returned >= jackpot_limit else 0
     return {

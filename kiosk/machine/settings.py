@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.maths.cache import cached_rtp
+from engine.maths.cache import cached_par, cached_rtp
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.errors import ConfigurationError
@@ -45,7 +45,8 @@ class Settings:
         """Put another paytable in force (technician or manager; zero credits, no round).
 
         Its RTP is checked against the configured bounds; the change is recorded with the
-        operator, the old and the new paytable."""
+        operator, the old and the new paytable (the new one with its TOML text and its
+        PAR sheet, the optimal-play report the RTP comes from)."""
         st = self.state
         ledger = st.require_ledger()
         operator = st.require_role("technician")
@@ -55,9 +56,11 @@ class Settings:
         except PaytableError as exc:
             raise ConfigurationError(str(exc)) from None
         rtp = self.check_rtp(table)
+        text = Path(table.source_name).read_text(encoding="utf-8")
+        sheet = cached_par(table, "optimal")
         old = st.paytable
         with ledger.transaction():
-            ledger.store_paytable(table)
+            ledger.store_paytable(table, text)
             st.event(
                 "paytable_changed",
                 {
@@ -69,6 +72,8 @@ class Settings:
                         "name": table.name,
                         "version": table.version,
                         "source": table.source_name,
+                        "toml": text,
+                        "par": sheet.to_dict() if sheet is not None else None,
                     },
                 },
             )

@@ -9,7 +9,9 @@ A game with friends (:mod:`kiosk.friends`) is hosted through :meth:`invite` and
 :meth:`start_friends`; :attr:`TournamentContext.friends` is then its
 :class:`~kiosk.friends.cabinet.CabinetHost`, which the screens pump instead of updating
 the session.  Its web server binds ``friends_bind`` (the LAN interface the operator
-chooses) and the link names ``friends_advertise`` (default: the same address).
+chooses) and the link names ``friends_advertise`` (default: the same address).  A seat
+in a game another cabinet hosts is :attr:`TournamentContext.joined`, found among
+``friends_hosts`` by its game code.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from engine.holdem.blinds import SEED003_TABLE
 from engine.rng import RandomSource
 from kiosk.friends.cabinet import CabinetHost
+from kiosk.friends.client import FriendsClient
 from kiosk.friends.roster import FriendsTimers
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import TournamentSettings
@@ -53,6 +56,9 @@ class TournamentContext:
         self.friends_port = 0
         self.friends_advertise: str | None = None
         self.friends_timers: FriendsTimers | None = None
+        self.friends_hosts: list[str] = []  # "host:port" of the venue's cabinets that may host a game
+        self.joined: FriendsClient | None = None  # a seat in another cabinet's game
+        self.joined_tokens: dict[str, str] = {}  # game code -> this cabinet's seat token there
 
     @property
     def store(self) -> TournamentStore | None:
@@ -146,6 +152,12 @@ class TournamentContext:
             self.friends.close()
             self.friends = None
 
+    def close_joined(self) -> None:
+        """Close the connection to another cabinet's game (its seat's token is kept)."""
+        if self.joined is not None:
+            self.joined.close()
+            self.joined = None
+
     def new_game(self) -> TournamentSession:
         self.close_friends()
         store = self.store
@@ -177,6 +189,7 @@ class TournamentContext:
 
     def close(self) -> None:
         self.close_friends()
+        self.close_joined()
         if self._store is not None:
             self._store.close()
             self._store = None

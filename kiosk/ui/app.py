@@ -42,8 +42,10 @@ from kiosk.ui.scenes.table.scene import TableScene
 from kiosk.ui.scenes.tournament.guide import TournamentGuideScene
 from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
 from kiosk.ui.scenes.tournament.invite import TournamentInviteScene
+from kiosk.ui.scenes.tournament.join import TournamentJoinScene
 from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
 from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
+from kiosk.ui.scenes.tournament.remote_table import TournamentRemoteTableScene
 from kiosk.ui.scenes.tournament.results import TournamentResultsScene
 from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
 from kiosk.ui.scenes.tournament.table import TournamentTableScene
@@ -76,12 +78,13 @@ MONEY_IN = frozenset({"bill", "ticket"})
 #: ``tournament`` (the table; free play, chips are points) with ``tournament_history``,
 #: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``;
 #: ``tournament_tables`` (choose your table), ``tournament_guide`` (how to play) and
-#: ``tournament_invite`` (Invite a friend: the QR code and game code of a game hosted here).
+#: ``tournament_invite`` (Invite a friend: the QR code and game code of a game hosted here),
+#: ``tournament_join`` and ``tournament_remote`` (a seat in a game another cabinet hosts).
 SCENES: tuple[type[Scene], ...] = (
     AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene, CashoutScene, OperatorScene,
     TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
     TournamentResultsScene, TournamentRecordsScene, TournamentTablesScene, TournamentGuideScene,
-    TournamentInviteScene,
+    TournamentInviteScene, TournamentJoinScene, TournamentRemoteTableScene,
 )
 
 

@@ -21,9 +21,9 @@ from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache
 
 #: Card faces, backs and shadows kept, bytes of pixels (both decks of the table's size at 1920x1080).
-FACE_CACHE_BYTES = 16 * 1024 * 1024
+FACE_CACHE_BYTES = 12 * 1024 * 1024
 #: Frames of cards turning over kept, bytes (the flips of one deal).
-FLIP_CACHE_BYTES = 4 * 1024 * 1024
+FLIP_CACHE_BYTES = 3 * 1024 * 1024
 
 RED = (206, 24, 36)
 BLACK_INK = (22, 22, 26)
@@ -116,7 +116,7 @@ class CardRenderer:
         letter = RANK_LETTERS[rank]
         h = rect.height
         corner_px = max(8, round(width * (0.30 if letter != "10" else 0.27)))
-        label = self.text.render(letter, corner_px, colour, bold=True, lang="en")
+        label = self.text.render(letter, corner_px, colour, bold=True, lang="en", keep=False)
         pad = max(2, width // 14)
         surf.blit(label, (pad + (width * 0.2 - label.get_width() / 2) * 0 , pad - corner_px * 0.12))
         small = self.suit(suit, max(6, round(width * 0.2)), colour)
@@ -134,7 +134,7 @@ class CardRenderer:
             inner.center = (width // 2 + width // 40, h // 2)
             pygame.draw.rect(surf, (250, 236, 200), inner, border_radius=max(2, width // 25))
             pygame.draw.rect(surf, colour, inner, max(1, width // 45), border_radius=max(2, width // 25))
-            big = self.text.render(letter, round(width * 0.42), colour, bold=True, lang="en")
+            big = self.text.render(letter, round(width * 0.42), colour, bold=True, lang="en", keep=False)
             surf.blit(big, big.get_rect(center=(inner.centerx, inner.centery - inner.height * 0.12)))
             pip = self.suit(suit, round(width * 0.2), colour)
             surf.blit(pip, pip.get_rect(center=(inner.centerx, inner.bottom - inner.height * 0.22)))

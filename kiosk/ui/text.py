@@ -40,8 +40,8 @@ FONT_FILES: dict[str, dict[bool, Path]] = {
 FAMILY_FOR_LANG = {"en": "latin", "fr": "latin", "th": "latin", "ja": "jp"}
 __all__ = ["FAMILY_FOR_LANG", "FONT_FILES", "ZWSP", "Fonts", "TextCache", "TextFit", "thai_clusters"]
 
-#: Rendered text kept, bytes of pixels (about 250 labels of 400x50 at 1920x1080).
-TEXT_CACHE_BYTES = 20 * 1024 * 1024
+#: Rendered text kept, bytes of pixels (about 100 labels of 400x50 at 1920x1080).
+TEXT_CACHE_BYTES = 8 * 1024 * 1024
 #: Baselines of wrapped lines are this many times the font size apart (Thai: room for
 #: marks stacked above and below).
 LINE_STEP = 1.22
@@ -153,7 +153,9 @@ class TextCache:
         return self.fonts.get(family, px, bold, thai=lang == "th" and family == "latin")
 
     def render(self, text: str, px: int, colour: tuple[int, int, int], bold: bool = False,
-               lang: str | None = None) -> pygame.Surface:
+               lang: str | None = None, *, keep: bool = True) -> pygame.Surface:
+        """``text`` drawn at ``px`` pixels; kept for the next call unless ``keep`` is False
+        (text drawn into a surface that is itself cached, such as a button)."""
         lang = lang or i18n.language()
         key = (text, px, colour, bold, lang)
         surf = self.surfaces.get(key)
@@ -165,7 +167,7 @@ class TextCache:
         if pygame.display.get_surface() is not None:
             surf = surf.convert_alpha()  # the display's pixel format: blits without conversion
         self.renders += 1
-        return self.surfaces.put(key, surf)
+        return self.surfaces.put(key, surf) if keep else surf
 
     def size(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> tuple[int, int]:
         clean = text.replace(ZWSP, "")

@@ -27,7 +27,7 @@ from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache, TextFit
 
 #: Drawn widgets kept, bytes of pixels.
-WIDGET_CACHE_BYTES = 24 * 1024 * 1024
+WIDGET_CACHE_BYTES = 12 * 1024 * 1024
 
 Colour = tuple[int, int, int]
 
@@ -176,12 +176,12 @@ class Painter:
         return block
 
     def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
-                   align: str = "center") -> None:
+                   align: str = "center", keep: bool = True) -> None:
         """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
         (by the glyphs' ink, not the font's taller line box)."""
         baseline = block.centery - fit.height / 2 + fit.ascent
         for line in fit.lines:
-            surf = self.text.render(line, fit.px, colour, bold=bold)
+            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep)
             y = round(baseline - self.text.baseline(line, fit.px, bold))
             if align == "left":
                 r = surf.get_rect(topleft=(block.left, y))
@@ -194,7 +194,9 @@ class Painter:
 
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
-              border: tuple[int, int, int] | None = None, border_w: int = 2) -> pygame.Surface:
+              border: tuple[int, int, int] | None = None, border_w: int = 2, *, keep: bool = True) -> pygame.Surface:
+        """A translucent rounded rectangle ``size`` pixels; ``keep=False`` draws it without
+        caching (for parts of a widget that is cached whole)."""
         key = ("panel", size, colour, alpha, radius, border, border_w)
 
         def make() -> pygame.Surface:
@@ -205,10 +207,11 @@ class Painter:
                 pygame.draw.rect(s, border, s.get_rect(), max(1, self.layout.px(border_w)), border_radius=r)
             return s
 
-        return self._get(key, make)
+        return self._get(key, make) if keep else make()
 
     def gradient_box(self, size: tuple[int, int], top, bottom, radius: int, border=None, border_w: int = 2,
-                     gloss: bool = True) -> pygame.Surface:
+                     gloss: bool = True, *, keep: bool = True) -> pygame.Surface:
+        """A glossy vertical-gradient rounded box ``size`` pixels (``keep`` as for :meth:`panel`)."""
         key = ("gbox", size, top, bottom, radius, border, border_w, gloss)
 
         def make() -> pygame.Surface:
@@ -231,7 +234,7 @@ class Painter:
                 pygame.draw.rect(s, border, s.get_rect(), max(1, self.layout.px(border_w)), border_radius=r)
             return s
 
-        return self._get(key, make)
+        return self._get(key, make) if keep else make()
 
     # -- buttons --------------------------------------------------------------------
     def button(self, b: Button, pressed: bool = False) -> tuple[pygame.Surface, pygame.Rect]:
@@ -250,10 +253,11 @@ class Painter:
         s = pygame.Surface(size, pygame.SRCALPHA)
         if b.round:
             return self._make_round(b, size, top, ink)
-        shadow = self.panel((w, h), (0, 0, 0), 90, radius=16)
+        shadow = self.panel((w, h), (0, 0, 0), 90, radius=16, keep=False)
         s.blit(shadow, (0, self.layout.px(3)))
         box = self.gradient_box((w, h - self.layout.px(3)), top, bottom, 16,
-                                border=(255, 255, 255) if b.style == "selected" else (0, 0, 0), border_w=2)
+                                border=(255, 255, 255) if b.style == "selected" else (0, 0, 0), border_w=2,
+                                keep=False)
         s.blit(box, (0, self.layout.px(3) if pressed else 0))
         face_h = h - self.layout.px(3)
         dy = self.layout.px(3) if pressed else 0
@@ -266,11 +270,11 @@ class Painter:
             gap = round(sub.line_step * 0.1)
             y0 = (face_h - lab.height - sub.height - gap) / 2 + dy
             lab_rect.top, sub_rect.top = round(y0), round(y0 + lab.height + gap)
-            self.blit_lines(s, lab, ink, lab_rect, bold=True)
-            self.blit_lines(s, sub, ink, sub_rect)
+            self.blit_lines(s, lab, ink, lab_rect, bold=True, keep=False)
+            self.blit_lines(s, sub, ink, sub_rect, keep=False)
         else:
             lab, block, _hint = self.label_block(b, (w, h))
-            self.blit_lines(s, lab, ink, block.move(0, dy), bold=True)
+            self.blit_lines(s, lab, ink, block.move(0, dy), bold=True, keep=False)
         return s
 
     def label_block(self, b: Button, size: tuple[int, int]) -> tuple[TextFit, pygame.Rect, pygame.Rect | None]:
@@ -302,7 +306,7 @@ class Painter:
         return hint.top + self.text.baseline(b.hint, px, lang="en") - self.text.ink(b.hint, px, lang="en")[0]
 
     def _draw_hint(self, s: pygame.Surface, b: Button, ink, w: int, face_h: int, dy: int) -> pygame.Rect:
-        hint = self.text.render(b.hint, self.layout.px(15), ink, lang="en").copy()
+        hint = self.text.render(b.hint, self.layout.px(15), ink, lang="en", keep=False)
         hint.set_alpha(150)
         r = self._hint_rect(b, w, face_h).move(0, dy)
         s.blit(hint, r)
@@ -315,7 +319,7 @@ class Painter:
         if not b.hint:
             return centre
         hint = self._hint_rect(b, w, face_h)
-        clear_y = self._hint_ink_top(b, hint) - self.layout.px(2)
+        clear_y = self._hint_ink_top(b, hint) - self.layout.px(4)
         if w / 2 + fit.width / 2 > hint.left and centre + fit.height / 2 > clear_y:
             centre = max(fit.height / 2, clear_y - fit.height / 2)
         return centre
@@ -343,7 +347,7 @@ class Painter:
         boxes: tuple[tuple[int, int | None], ...] = ((avail, room),)
         if b.hint:
             hint = self._hint_rect(b, w, face_h)
-            clear_y = self._hint_ink_top(b, hint) - lay.px(2)
+            clear_y = self._hint_ink_top(b, hint) - lay.px(4)
             boxes = ((max(1, avail - 2 * (hint_w + lay.px(6))), room), (avail, max(1, clear_y - lay.px(3))))
         return (self.fit_choices(b.label, px, boxes, bold=True, max_lines=2),)
 
@@ -385,7 +389,7 @@ class Painter:
                                      pr, border_radius=max(2, pr.height // 3))
                 block = pygame.Rect(0, 0, fit.width, fit.height)
                 block.center = (d // 2, d // 2)
-                self.blit_lines(chip, fit, ink, block, bold=True)
+                self.blit_lines(chip, fit, ink, block, bold=True, keep=False)
             out = pygame.Surface(size, pygame.SRCALPHA)
             out.blit(chip, chip.get_rect(center=(w / 2, h / 2)))
             return out

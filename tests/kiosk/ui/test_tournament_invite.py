@@ -86,8 +86,8 @@ class Host:
 def host(tmp_path):
     made: list[Host] = []
 
-    def make(**kwargs) -> Host:
-        h = Host(tmp_path / f"cab{len(made)}", **kwargs)
+    def make(folder: str | None = None, **kwargs) -> Host:
+        h = Host(tmp_path / (folder or f"cab{len(made)}"), **kwargs)
         made.append(h)
         return h
 
@@ -195,14 +195,14 @@ def test_the_hosted_game_runs_on_the_cabinet_with_a_friend_and_an_away_seat(host
             mia.poll()
             mia.play()
             mia.vote()
+            if s.my_turn and s.t.hand_number >= 2:
+                break
             if s.my_turn:
                 h.app.feed(Key("c", "c"))
-            elif s.hand_over and s.t.hand_number >= 2:
-                break
             elif s.hand_over:
                 votes += bool(h.ctx.friends.game.vote is not None)
                 h.app.feed(Key("space", " "))
-        assert s.t.hand_number >= 2, "the cabinet's Next hand tap and Mia's vote deal the next hand"
+        assert s.t.hand_number >= 2 and s.my_turn, "the cabinet's Next hand tap and Mia's vote deal the next hand"
         assert votes > 0
         words = _drawn_words(h)
         assert "Mia" in words and "Computer playing" in words
@@ -224,3 +224,46 @@ def test_screenshots_of_the_invitation(host, size) -> None:
         assert h.shot("invite").exists()
     finally:
         mia.close()
+
+
+def test_the_cabinet_leaving_makes_the_game_wait_and_continue_picks_the_hosted_game_up_again(host) -> None:
+    h = host(folder="cab")
+    _to_invite(h)
+    f = h.ctx.friends
+    link = f.link
+    mia = FriendClient(link)
+    try:
+        mia.join("Mia")
+        mia.wait_for(lambda c: c.welcome is not None, pump=h.run)
+        seat, token = mia.welcome["seat"], mia.welcome["token"]
+        h.touch("start")
+        h.app.feed(Key("m", "m"))
+        h.run(0.05)
+        h.touch("menu_leave")
+        assert h.scene.name == "attract" and f.waiting_for_host
+        state = mia.wait_for(lambda c: c.state is not None and c.state.get("host_wait_s") is not None)
+        assert state["host_wait_s"] == 600, "the friend sees that the game waits for the host"
+        h.touch("tournament")
+        h.touch("continue")
+        assert h.scene.name == "tournament" and not f.waiting_for_host
+        mia.wait_for(lambda c: c.state.get("host_wait_s") is None, pump=h.run)
+    finally:
+        mia.close()
+    hand = h.ctx.session.t.hand_number
+    h.close()  # the cabinet goes off: its server closes
+    h2 = host(folder="cab")
+    h2.run(0.1)
+    h2.touch("tournament")
+    h2.touch("continue")
+    assert h2.scene.name == "tournament"
+    f2 = h2.ctx.friends
+    assert f2 is not None and f2.link == link, "the friends' links work again"
+    again = FriendClient(link)
+    try:
+        again.wait_for(lambda c: bool(c.messages), pump=h2.run)
+        again.resume(token)
+        again.wait_for(lambda c: c.welcome is not None and c.state is not None, pump=h2.run)
+        assert again.welcome["seat"] == seat and h2.ctx.session.t.hand_number == hand
+        assert h2.ctx.session.remote.display_name(seat) == "Mia"
+    finally:
+        again.close()

@@ -1,6 +1,8 @@
-"""The paytable page: the shipped paytables with their RTP, the one in force marked;
-choosing another shows what would change -- name, version, full SHA-256, RTP and limits
--- for confirmation before it is put in force.
+"""The paytable page: every paytable of the paytables folder, scrolling, each with its
+exact RTP per bet when known and the one in force marked; choosing another shows what
+would change -- name, version, full SHA-256, RTP and limits -- for confirmation before
+it is put in force.  NEW FROM… (a manager) opens the editor
+(:mod:`kiosk.ui.scenes.operator.editor`) on a copy of that table.
 
 The controller refuses a change with credits on the meter, a round or a payout in
 progress, the main door closed, or an RTP not proven on this cabinet; a refused change
@@ -13,23 +15,29 @@ from pathlib import Path
 
 import pygame
 
-from engine.uth.paytable import Paytable, PaytableError, load_paytable, shipped_paytables
+from engine.uth.paytable import Paytable
+from kiosk.config import role_at_least
 from kiosk.machine.commands import SetPaytable
+from kiosk.machine.errors import MachineError
+from kiosk.machine.paytable_editor import Listing, PaytableEditor, list_paytables
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
+from kiosk.ui.scenes.operator.editor import EditorView
 from kiosk.ui.scenes.operator.limits import CONDITIONS
 from kiosk.ui.scenes.operator.machine_info import sha_lines
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, TOP, Desk, Page
 from kiosk.ui.scenes.paytable import rtp_figures
 from kiosk.ui.widgets import Button
 
+#: Rows shown at once; more scroll.
 SHOWN = 4
-ROW = 108
-TEXT_X, TEXT_W = 260, 980
+ROW = 112
+TEXT_X, TEXT_W = 260, 700
 RTP_NAMES = {"main_total": N_("Main game"), "trips": N_("Trips")}
+BET_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play")}
 
 
 class PaytablePage(Page):
@@ -39,28 +47,26 @@ class PaytablePage(Page):
         super().__init__(desk)
         self.selected: Path | None = None
         self.confirming = False
-        self._rtp: dict[str, dict[str, float]] = {}
+        self.offset = 0  # the first row shown
+        self.editor: EditorView | None = None
 
     def open(self) -> None:
-        self.selected, self.confirming = None, False
+        self.selected, self.confirming, self.offset, self.editor = None, False, 0, None
+
+    def listings(self) -> list[Listing]:
+        """Every paytable of the paytables folder, with its RTP when known."""
+        return self.desk.cached(("tables",), lambda: list_paytables(self.desk.machine))
 
     def tables(self) -> list[tuple[Path, Paytable | str]]:
-        """The shipped tables: ``(path, table)``, or ``(path, the reason it is unusable)``."""
-        def load() -> list[tuple[Path, Paytable | str]]:
-            out: list[tuple[Path, Paytable | str]] = []
-            for path in shipped_paytables()[:SHOWN]:
-                try:
-                    out.append((path, load_paytable(path)))
-                except PaytableError as exc:
-                    out.append((path, str(exc)))
-            return out
-
-        return self.desk.cached(("tables",), load)
+        """``(path, table)``, or ``(path, the reason it is unusable)``."""
+        return [(e.path, e.table if e.table is not None else e.error) for e in self.listings()]
 
     def rtp(self, table: Paytable) -> dict[str, float]:
-        if table.sha256 not in self._rtp:
-            self._rtp[table.sha256] = rtp_figures(table)
-        return self._rtp[table.sha256]
+        """Percent per bet, when known."""
+        entry = next((e for e in self.listings() if e.table is not None and e.table.sha256 == table.sha256), None)
+        if entry is None or entry.rtps is None:
+            return rtp_figures(table)
+        return {k: 100 * float(v) for k, v in entry.rtps.items()}
 
     def rtp_text(self, table: Paytable) -> str:
         figures = self.rtp(table)
@@ -68,8 +74,12 @@ class PaytablePage(Page):
             return _("RTP not known yet")
         return "  ·  ".join(f"{_(name)} {figures[key]:.3f}%" for key, name in RTP_NAMES.items() if key in figures)
 
+    def bets_text(self, table: Paytable) -> str:
+        figures = self.rtp(table)
+        return "  ·  ".join(f"{_(name)} {figures[key]:.2f}%" for key, name in BET_NAMES.items() if key in figures)
+
     def modal(self) -> bool:
-        return self.confirming
+        return self.confirming or (self.editor is not None and self.editor.modal())
 
     def confirmation(self) -> Confirmation | None:
         new = next((t for p, t in self.tables() if p == self.selected), None)
@@ -94,21 +104,34 @@ class PaytablePage(Page):
                             _(CONDITIONS))
 
     def buttons(self) -> list[Button]:
+        if self.editor is not None:
+            return self.editor.buttons()
         c = self.confirmation() if self.confirming else None
         if c is not None:
             return confirm.buttons(c)
         out = []
         current = self.desk.snap.paytable.sha256
-        for i, (path, table) in enumerate(self.tables()):
+        manager = role_at_least(self.desk.role, "manager")
+        tables = self.tables()
+        for i, (path, table) in enumerate(tables[self.offset:self.offset + SHOWN]):
+            y = TOP + 8 + i * ROW
             in_force = isinstance(table, Paytable) and table.sha256 == current
-            out.append(Button(f"table_{path.stem}", (40, TOP + 30 + i * ROW, 200, 96), _("SELECT"), "select_table",
+            out.append(Button(f"table_{path.stem}", (40, y, 200, 100), _("SELECT"), "select_table",
                               str(path), style="selected" if self.selected == path else "plain",
                               enabled=isinstance(table, Paytable) and not in_force))
+            out.append(Button(f"copy_{path.stem}", (980, y, 250, 100), _("NEW FROM…"), "copy_table", str(path),
+                              style="dark", size=24, enabled=isinstance(table, Paytable) and manager))
         out.append(Button("review_table", (240, ROW_Y, 300, ROW_H), _("APPLY"), "review_table", style="primary",
                           enabled=self.selected is not None))
+        out.append(Button("scroll_up", (860, ROW_Y, 190, ROW_H), "▲", "scroll_tables", -1, style="plain", size=32,
+                          enabled=self.offset > 0))
+        out.append(Button("scroll_down", (1070, ROW_Y, 190, ROW_H), "▼", "scroll_tables", 1, style="plain",
+                          size=32, enabled=self.offset + SHOWN < len(tables)))
         return out
 
     def on_key(self, key: Key) -> bool:
+        if self.editor is not None:
+            return self.editor.on_key(key)
         if self.confirming and key.name == "escape":
             self.confirming = False
             return True
@@ -116,12 +139,28 @@ class PaytablePage(Page):
 
     def on_command(self, name: str, arg: object = None) -> bool:
         desk = self.desk
+        if self.editor is not None:
+            if name == "editor_back":
+                self.editor = None
+                return True
+            return self.editor.on_command(name, arg)
         if name == "select_table":
             self.selected, self.confirming = Path(str(arg)), True
         elif name == "review_table":
             self.confirming = self.selected is not None
         elif name == "cancel_table":
             self.confirming = False
+        elif name == "scroll_tables":
+            last = max(0, len(self.tables()) - SHOWN)
+            self.offset = min(max(0, self.offset + int(str(arg))), last)
+        elif name == "copy_table":
+            session = PaytableEditor(desk.machine)
+            try:
+                session.start(Path(str(arg)))
+            except MachineError as exc:
+                desk.report(_("Refused.") + f" ({exc.reason})", False)
+            else:
+                self.editor = EditorView(desk, session)
         elif name == "apply_table":
             self.confirming = False
             if self.selected is not None:
@@ -134,20 +173,30 @@ class PaytablePage(Page):
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
+        if self.editor is not None:
+            self.editor.draw(surface)
+            return
         desk = self.desk
         ui = desk.ui
         current = desk.snap.paytable.sha256
-        for i, (path, table) in enumerate(self.tables()):
-            y = TOP + 30 + i * ROW
+        tables = self.tables()
+        for i, (path, table) in enumerate(tables[self.offset:self.offset + SHOWN]):
+            y = TOP + 8 + i * ROW
             if isinstance(table, str):
                 ui.fitted(surface, f"{path.name}: {table}", 20, theme.LOSE, TEXT_W, topleft=(TEXT_X, y + 10))
                 continue
             mark = "  ✓ " + _("in force") if table.sha256 == current else ""
             ui.fitted(surface, f"{table.name} {table.version}{mark}", 24, theme.WHITE, TEXT_W, bold=True,
-                      topleft=(TEXT_X, y + 4))
-            ui.fitted(surface, self.rtp_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 40))
+                      topleft=(TEXT_X, y))
+            ui.fitted(surface, self.rtp_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 32))
+            ui.fitted(surface, self.bets_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 56))
             ui.fitted(surface, f"{path.name}   SHA-256 {table.sha256[:16]}…", 20, theme.MUTED, TEXT_W,
-                      topleft=(TEXT_X, y + 68))
+                      topleft=(TEXT_X, y + 80))
+        if len(tables) > SHOWN:
+            shown = _("{first}–{last} of {count}").format(first=self.offset + 1,
+                                                          last=min(len(tables), self.offset + SHOWN),
+                                                          count=len(tables))
+            ui.fitted(surface, shown, 20, theme.MUTED, 300, midleft=(560, ROW_Y + ROW_H / 2))
         c = self.confirmation() if self.confirming else None
         if c is not None:
             confirm.draw(desk, surface, c)

@@ -5,7 +5,8 @@ The defaults are seed 003's game: you against Ike, Max, Rosa, Jules and Nina wit
 chips, blinds 10/20 going up every 5 hands.  Changing the chips, blinds or blind
 increase away from the table's makes it Custom.  A saved game can be continued from here
 (asking whose it is when it is another name's), or replaced (with a question).  Invite
-a friend to play opens the invitation (:mod:`kiosk.ui.scenes.tournament.invite`).
+a friend to play opens the invitation (:mod:`kiosk.ui.scenes.tournament.invite`); Join a
+game takes a seat in a game another cabinet hosts (:mod:`kiosk.ui.scenes.tournament.join`).
 """
 
 from __future__ import annotations
@@ -150,17 +151,20 @@ class TournamentSetupScene(Scene):
         out.append(Button("deck_4", (1175, y, 99, ROW_H), _("4 colours"), "deck", True,
                           style=sel(s.four_colour), size=20))
         by = BOTTOM_Y
-        out.append(Button("back", (16, by, 200, 86), _("BACK"), "back", style="dark", hint="Esc", size=26))
         if self.saved is not None:
-            out.append(Button("invite", (456, by, 240, 86), _("Invite a friend to play"), "invite", style="dark",
-                              size=21))
-            out.append(Button("continue", (706, by, 280, 86), _("CONTINUE"), "continue", style="play", size=30,
+            out.append(Button("back", (16, by, 190, 86), _("BACK"), "back", style="dark", hint="Esc", size=26))
+            out.append(Button("invite", (410, by, 200, 86), _("Invite a friend to play"), "invite", style="dark",
+                              size=20))
+            out.append(Button("join", (620, by, 180, 86), _("Join a game"), "join", style="dark", size=20))
+            out.append(Button("continue", (810, by, 220, 86), _("CONTINUE"), "continue", style="play", size=28,
                               sublabel=_("Hand {n}").format(n=self.saved["hand"])))
-            out.append(Button("start", (996, by, 274, 86), _("NEW GAME"), "start", style="primary", size=30,
+            out.append(Button("start", (1040, by, 230, 86), _("NEW GAME"), "start", style="primary", size=28,
                               hint="Enter"))
         else:
-            out.append(Button("invite", (560, by, 320, 86), _("Invite a friend to play"), "invite", style="dark",
-                              size=24))
+            out.append(Button("back", (16, by, 200, 86), _("BACK"), "back", style="dark", hint="Esc", size=26))
+            out.append(Button("invite", (426, by, 240, 86), _("Invite a friend to play"), "invite", style="dark",
+                              size=22))
+            out.append(Button("join", (676, by, 204, 86), _("Join a game"), "join", style="dark", size=22))
             out.append(Button("start", (890, by, 380, 86), _("START GAME"), "start", style="primary", size=32,
                               hint="Enter"))
         return out
@@ -230,6 +234,8 @@ class TournamentSetupScene(Scene):
             self._pref(four_colour=bool(arg))
         elif name == "invite":
             self.app.go("tournament_invite")
+        elif name == "join":
+            self.app.go("tournament_join")
         elif name == "continue":
             self._continue(confirmed=arg is True)
         elif name == "start":
@@ -283,12 +289,12 @@ class TournamentSetupScene(Scene):
         ui.fitted(surface, _("Equity assist"), 20, theme.GOLD, 126, bold=True, midright=(762, mid))
         ui.fitted(surface, _("Deck"), 20, theme.GOLD, 100, bold=True, midright=(1066, mid))
         if self.saved is not None:
-            ui.fitted(surface, _("Paused."), 24, theme.WIN, 216, bold=True, topleft=(230, BOTTOM_Y + 8))
+            ui.fitted(surface, _("Paused."), 24, theme.WIN, 186, bold=True, topleft=(216, BOTTOM_Y + 8))
             ui.fitted(surface, _("Saved game of {name}").format(name=player_name(self.saved_name or DEFAULT_NAME)),
-                      17, theme.CREAM, 216, topleft=(230, BOTTOM_Y + 44))
+                      17, theme.CREAM, 186, topleft=(216, BOTTOM_Y + 44))
         else:
-            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 316,
-                      topleft=(232, BOTTOM_Y + 32))
+            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 190, max_h=60,
+                      topleft=(228, BOTTOM_Y + 14))
         if self.confirm_new:
             self._draw_question(surface, _("Start a new tournament?"), _(
                 "The one you were playing ends, and everyone starts again with {chips} chips.").format(

@@ -1,0 +1,25 @@
+"""The table host's in-process API: one round for up to seven player stations.
+
+:class:`Table` is the host; stations send the cabinet's typed commands
+(:mod:`kiosk.machine.commands`, plus :class:`Pass`) with their station number and read
+a :class:`StationSnapshot`.  Timers run on an injected clock (:class:`ManualClock` in
+tests).
+"""
+
+from kiosk.table.commands import Pass
+from kiosk.table.snapshot import SeatStatus, StationSnapshot
+from kiosk.table.state import PendingPayout, TimedOut
+from kiosk.table.table import Table
+from kiosk.table.timing import ManualClock, TableTiming, timeout_action
+
+__all__ = [
+    "ManualClock",
+    "Pass",
+    "PendingPayout",
+    "SeatStatus",
+    "StationSnapshot",
+    "Table",
+    "TableTiming",
+    "TimedOut",
+    "timeout_action",
+]

@@ -1,0 +1,270 @@
+"""The round at the table: the betting window, one deal for every seat with an Ante,
+decisions in parallel under the phase's timer, and one transaction settling every seat.
+
+Every change of the round is committed to the ledger before it takes effect in memory:
+a decision is applied to a copy of the round, the seat's row (and, when the copy is
+settled, every seat's row) is written in one transaction, then the copy replaces the
+round.  Each seat is settled by the engine's one ``settle()``; each seat's row holds its
+result, payout and breakage.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.money import format_cents as money
+from engine.rng import RandomSource, shuffled_deck
+from engine.uth.replay import replay
+from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced, Phase, UthRound
+from kiosk.ledger.records import append_decision
+from kiosk.machine.betting import SPOTS, check_bets
+from kiosk.machine.errors import (
+    BetOutOfLimits,
+    InsufficientCredits,
+    MachineError,
+    WrongState,
+)
+from kiosk.machine.rows import dealt_columns, settled_columns
+from kiosk.machine.snapshot import ActionOffer
+from kiosk.machine.state import JACKPOT_TILT, Spot
+from kiosk.table.state import TableState, TimedOut
+from kiosk.table.timing import deadline_after, timeout_action
+
+
+class TablePlay:
+    """The betting window, the deal, the decisions and settlement of the table's round."""
+
+    def __init__(self, state: TableState, rng: RandomSource) -> None:
+        self.state = state
+        self.rng = rng
+
+    # -- the betting window ------------------------------------------------------------
+    @property
+    def timed_window(self) -> bool:
+        """A table of one station has no countdown: its window is "Deal pressed"."""
+        return len(self.state.stations) > 1
+
+    def _between_rounds(self, number: int) -> None:
+        st = self.state
+        st.require_playable(number)
+        if st.round_open:
+            raise WrongState("the round is in progress", code="round_in_progress")
+        if st.station(number).payout is not None:
+            raise WrongState("a payout is in progress", code="payout_in_progress")
+
+    def _open_window(self) -> None:
+        st = self.state
+        if self.timed_window and st.betting_deadline is None:
+            st.betting_deadline = deadline_after(st.now(), st.timing.betting_seconds)
+
+    def add_chip(self, number: int, spot: Spot, cents: int) -> None:
+        """Add a chip of ``cents`` to ``spot`` at station ``number``; opens the window."""
+        self._between_rounds(number)
+        station = self.state.station(number)
+        if station.ready:
+            raise WrongState("Deal was pressed: the bets are placed", code="bets_placed")
+        if spot not in SPOTS:
+            raise MachineError(f"unknown spot {spot!r} (ante or trips)")
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+        bets = station.pending.add(spot, cents)
+        check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
+        station.pending, station.passed = bets, False
+        self._open_window()
+
+    def clear_bets(self, number: int) -> None:
+        self._between_rounds(number)
+        self.state.station(number).reset_window()
+
+    def repeat_bets(self, number: int) -> None:
+        self._between_rounds(number)
+        station = self.state.station(number)
+        if not station.last_bets.ante:
+            raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+        check_bets(self.state.limits, self.state.credits(number), station.last_bets, complete=True)
+        station.pending, station.passed = station.last_bets, False
+        self._open_window()
+
+    def press_deal(self, number: int) -> None:
+        """Station ``number`` is done betting; the window closes when every station with
+        credits is done (at once for a table of one)."""
+        self._between_rounds(number)
+        station = self.state.station(number)
+        if not station.pending.ante:
+            raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+        check_bets(self.state.limits, self.state.credits(number), station.pending, complete=True)
+        station.ready, station.passed = True, False
+        self._open_window()
+        self.close_window_if_done()
+
+    def press_pass(self, number: int) -> None:
+        """Station ``number`` sits this round out (its chips come back)."""
+        self._between_rounds(number)
+        station = self.state.station(number)
+        station.reset_window()
+        station.passed = True
+        self.close_window_if_done()
+
+    def close_window_if_done(self) -> None:
+        """Deal when every station with credits that may play has pressed Deal or Pass
+        and at least one has pressed Deal."""
+        st = self.state
+        waiting = [
+            s
+            for n, s in st.stations.items()
+            if st.playable(n) and st.credits(n) and not (s.ready or s.passed)
+        ]
+        if not waiting and any(s.ready for s in st.stations.values()):
+            self.deal()
+
+    def window_expired(self) -> None:
+        """The window's time is up: deal the seats whose bets are complete."""
+        self.deal()
+
+    # -- the deal ----------------------------------------------------------------------
+    def deal(self) -> None:
+        """Deal one round to every station whose Ante is placed and complete; the
+        others sit out.  Every seat's row and the deck's commitment are committed in one
+        transaction before any card is shown."""
+        st = self.state
+        st.betting_deadline = None
+        ledger = st.require_ledger()
+        seats: dict[int, BetsPlaced] = {}
+        for number, station in sorted(st.stations.items()):
+            bets = station.pending
+            if not bets.ante or not st.playable(number):
+                continue
+            try:
+                check_bets(st.limits, st.credits(number), bets, complete=True)
+            except MachineError as exc:
+                station.message = f"Not dealt in: {exc.reason}"
+                continue
+            seats[number] = BetsPlaced(
+                seat=number, ante=bets.ante, blind=bets.ante, trips=bets.trips
+            )
+        if not seats:
+            for station in st.stations.values():
+                station.reset_window()
+            return
+        deck = shuffled_deck(self.rng)
+        salt = bytes(self.rng.randbelow(256) for _ in range(16))
+        rnd = replay(st.paytable, deck, list(seats.values()))
+        at = st.stamp()
+        rows = [dealt_columns(rnd, st.credits(s), at, seat=s) for s in seats]
+        ids = ledger.begin_rounds(rows, deck, salt)
+        st.round, st.round_open = rnd, True
+        st.row_ids = dict(zip(seats, ids, strict=True))
+        st.commitment = ledger.open_rounds[0]["commitment"]
+        for number, station in st.stations.items():
+            if number in seats:
+                station.last_bets = station.pending
+            station.reset_window()
+            station.timed_out = None
+        self.start_timer()
+
+    def start_timer(self) -> None:
+        """The current phase's decision timer starts (again) at its full length."""
+        st = self.state
+        st.decision_deadline = (
+            deadline_after(st.now(), st.timing.decision_seconds) if st.round_open else None
+        )
+
+    # -- decisions ---------------------------------------------------------------------
+    def offers(self, number: int) -> tuple[ActionOffer, ...]:
+        """The decisions station ``number`` may take now that its credits cover, with
+        the Play each wagers (cents)."""
+        st = self.state
+        rnd = st.round
+        if not st.round_open or rnd is None or number not in rnd.seats or not st.playable(number):
+            return ()
+        ante, credits = rnd.view(number).ante, st.credits(number)
+        found = (ActionOffer(a, PLAY_MULTIPLE.get(a, 0) * ante) for a in rnd.legal_actions(number))
+        return tuple(o for o in found if o.play <= credits)
+
+    def decide(self, number: int, action: Action | str) -> None:
+        """Station ``number``'s decision for its seat; the last one settles every seat."""
+        st = self.state
+        st.require_playable(number)
+        rnd = st.round
+        if not st.round_open or rnd is None:
+            raise WrongState("no round in progress", code="no_round")
+        if number not in rnd.seats:
+            raise WrongState("this station sits this round out", code="not_in_round")
+        try:
+            action = Action(action)
+        except ValueError:
+            raise WrongState(f"unknown action {action!r}") from None
+        legal = rnd.legal_actions(number)
+        if action not in legal:
+            raise WrongState(
+                f"{action.value} is not allowed now ({', '.join(a.value for a in legal)})",
+                code="action_not_allowed",
+                params={"action": action.value},
+            )
+        if action not in {o.action for o in self.offers(number)}:
+            raise InsufficientCredits(
+                f"not enough credits for {action.value}", params={"action": action.value}
+            )
+        self._apply(rnd, number, action, timed_out=False)
+
+    def expire_timer(self) -> None:
+        """The phase's timer ran out: every seat still to decide takes its default
+        (check before the river, fold on it), recorded as timed out."""
+        st = self.state
+        rnd = st.round
+        if not st.round_open or rnd is None:
+            return
+        phase = rnd.phase
+        for seat in rnd.to_act():
+            current = st.round
+            assert current is not None
+            if not st.round_open or current.phase is not phase:
+                break
+            self._apply(current, seat, timeout_action(phase), timed_out=True)
+
+    def _apply(self, rnd: UthRound, seat: int, action: Action, *, timed_out: bool) -> None:
+        st = self.state
+        ledger = st.require_ledger()
+        rows = {r["id"]: r for r in ledger.open_rounds}
+        row = rows[st.row_ids[seat]]
+        new = rnd.copy()
+        decision = new.act(seat, action)
+        at = st.stamp()
+        changes: dict[int, dict[str, Any]] = {
+            row["id"]: {
+                "play": new.view(seat).play,
+                "decisions": append_decision(row["decisions"], seat, decision, at),
+                "credits_after": row["credits_before"] - new.staked(seat),
+            }
+        }
+        result = new.outcome()
+        jackpots: dict[int, int] = {}
+        if result is not None:
+            for s, rid in st.row_ids.items():
+                columns = settled_columns(
+                    result, rows[rid]["credits_before"], at, st.config.jackpot_limit_cents, s
+                )
+                changes.setdefault(rid, {}).update(columns)
+                if columns["jackpot"]:
+                    jackpots[s] = columns["jackpot"]
+        with ledger.transaction():
+            ledger.update_rounds(changes)
+            if timed_out:
+                detail = {"phase": decision.phase.value, "action": action.value}
+                st.event("decision_timed_out", detail, seat, round_id=row["id"])
+            for s, cents in jackpots.items():
+                st.set_tilt(
+                    s, JACKPOT_TILT, f"Jackpot {money(cents)}: an attendant pays it by hand"
+                )
+        st.round = new
+        if timed_out:
+            st.station(seat).timed_out = TimedOut(row["id"], decision.phase, action)
+        if result is not None:
+            st.round_open, st.decision_deadline = False, None
+        elif new.phase is not rnd.phase:
+            self.start_timer()
+
+    @property
+    def phase(self) -> Phase | None:
+        rnd = self.state.round
+        return None if rnd is None else rnd.phase

@@ -1,0 +1,106 @@
+"""What one station's screen shows at a moment: its own credits, chips, cards and
+offers, the countdowns, the dealer and board as far as they are shown, and every seat's
+public status (never another seat's cards before settlement).  Amounts are cents;
+countdowns are seconds (None when no timer runs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.uth.round import Phase, SeatResult
+from kiosk.machine.snapshot import ActionOffer
+from kiosk.machine.state import Bets
+from kiosk.table.state import TableState, TimedOut
+from kiosk.table.timing import seconds_left
+
+
+@dataclass(frozen=True)
+class SeatStatus:
+    """One station's seat as every screen may show it."""
+
+    seat: int
+    in_round: bool  # dealt into the round on the table
+    ante: int  # wagered in the round, or placed in the betting window
+    trips: int
+    play: int
+    ready: bool  # pressed Deal in the betting window
+    decided: bool  # has nothing (more) to decide in this phase
+    folded: bool
+    tilted: bool  # the station is stopped (its own tilt or door)
+
+
+@dataclass(frozen=True)
+class StationSnapshot:
+    """Station ``station``'s screen model."""
+
+    station: int
+    credits: int
+    pending: Bets  # chips placed in the betting window
+    ready: bool
+    round_open: bool
+    round_id: int | None
+    phase: Phase | None  # of the round on the table (or the last one)
+    in_round: bool
+    hole: tuple[int, ...]  # this seat's cards (empty when not in the round)
+    board: tuple[int, ...]  # as far as it is shown
+    dealer: tuple[int, ...]  # shown at settlement only
+    offers: tuple[ActionOffer, ...]
+    betting_seconds: float | None  # the betting window's countdown
+    decision_seconds: float | None  # the phase's decision timer
+    seats: tuple[SeatStatus, ...]  # every station at the table, in seat order
+    result: SeatResult | None  # this seat's, once the round is settled
+    timed_out: TimedOut | None  # this station's latest timed-out decision
+    tilts: tuple[str, ...]  # codes of the host's and this station's tilts
+    payout_pending: int
+    message: str
+
+
+def station_snapshot(
+    st: TableState, number: int, offers: tuple[ActionOffer, ...]
+) -> StationSnapshot:
+    """The snapshot of station ``number`` (``offers``: its legal, affordable decisions)."""
+    station = st.station(number)
+    rnd = st.round
+    now = st.now()
+    in_round = rnd is not None and number in rnd.seats
+    result = rnd.outcome() if rnd is not None else None
+    seats = []
+    for n, other in sorted(st.stations.items()):
+        dealt = rnd is not None and n in rnd.seats and (st.round_open or result is not None)
+        view = rnd.view(n) if dealt and rnd is not None else None
+        seats.append(
+            SeatStatus(
+                seat=n,
+                in_round=dealt,
+                ante=view.ante if view else other.pending.ante,
+                trips=view.trips if view else other.pending.trips,
+                play=view.play if view else 0,
+                ready=other.ready,
+                decided=bool(view) and rnd is not None and n not in rnd.to_act(),
+                folded=bool(view and view.folded),
+                tilted=bool(other.tilts) or other.door_open,
+            )
+        )
+    view = rnd.view(number) if in_round and rnd is not None else None
+    return StationSnapshot(
+        station=number,
+        credits=st.credits(number),
+        pending=station.pending,
+        ready=station.ready,
+        round_open=st.round_open,
+        round_id=st.row_ids.get(number) if in_round else st.round_id,
+        phase=rnd.phase if rnd is not None else None,
+        in_round=in_round,
+        hole=view.hole if view else (),
+        board=rnd.board() if rnd is not None else (),
+        dealer=result.dealer_hole if result is not None else (),
+        offers=offers,
+        betting_seconds=seconds_left(st.betting_deadline, now),
+        decision_seconds=seconds_left(st.decision_deadline, now) if in_round else None,
+        seats=tuple(seats),
+        result=result.seat(number) if result is not None and in_round else None,
+        timed_out=station.timed_out,
+        tilts=(*st.host_tilts, *station.tilts),
+        payout_pending=station.payout.amount if station.payout else 0,
+        message=station.message,
+    )

@@ -1,0 +1,328 @@
+"""The table host's in-process API: one Ultimate Texas Hold'em round for up to seven
+player stations, one ledger for all of them.
+
+Headless (no pygame, no network): a station's screen, a network link and the tests all
+drive the same :class:`Table`.  Money is integer cents everywhere.
+
+Life cycle::
+
+    table = Table.open(config, stations=(1, 2, 3), clock=clock)
+    table.execute(2, InsertCredits(5000, "bill:5000"))
+    table.execute(2, PlaceChip("ante", 500))
+    table.execute(2, Deal())          # or Pass(); the window closes when all are done
+    table.tick()                      # the host's timers: call it often (e.g. 10 Hz)
+    table.execute(2, Decide(Action.CHECK))
+    table.snapshot(2)                 # countdowns, the seats' status, the timeout notice
+
+Rules the table enforces:
+
+* between rounds a **betting window** opens with the first chip or Deal
+  (:attr:`TableTiming.betting_seconds`, no countdown at a table of one station, whose
+  window is "Deal pressed"); it closes early when every station with credits that may
+  play has pressed Deal or Pass; stations without an Ante sit the round out;
+* one deck deals every seat from fixed positions (the engine's layout); every seat's row
+  and the deck's commitment are committed in one transaction before any card is shown;
+* decisions run in parallel within each phase's **decision timer**
+  (:attr:`TableTiming.decision_seconds`); when it runs out each seat still to decide
+  checks before the river and folds on it, recorded as a ``decision_timed_out`` event;
+  the phase moves on when every seat has decided;
+* one transaction settles every seat with the engine's one ``settle()``;
+* a tilt or open door at a station stops that station only (its seat times out); a
+  host tilt (the ledger) stops the table;
+* the paytable and limits change only with no round open and every station at zero
+  credits with no payout pending;
+* after a power cut the open round resumes exactly (same deck, bets and decisions) and
+  the phase's timer starts again at its full length.
+
+Threading: one re-entrant lock serialises every operation.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.rng import RandomSource, SystemRandomSource
+from engine.uth.paytable import Limits, load_paytable
+from kiosk.config import CabinetConfig
+from kiosk.ledger.errors import LedgerCorruptError, LedgerError
+from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.startup import open_or_create
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
+from kiosk.machine.state import LEDGER_TILT
+from kiosk.table.commands import Pass
+from kiosk.table.play import TablePlay
+from kiosk.table.restore import restore_table
+from kiosk.table.snapshot import StationSnapshot, station_snapshot
+from kiosk.table.state import PendingPayout
+from kiosk.table.timing import Clock, TableTiming
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[int, Any], object]
+
+
+class Table:
+    """The table host (thread-safe).  Construct with :meth:`open`; ``Table(config,
+    ledger, stations)`` on an opened, verified ledger rebuilds the same state."""
+
+    def __init__(
+        self,
+        config: CabinetConfig,
+        ledger: Ledger,
+        stations: Iterable[int] = (1,),
+        *,
+        rng: RandomSource | None = None,
+        clock: Clock | None = None,
+        timing: TableTiming | None = None,
+    ) -> None:
+        self.config = config
+        self.clock: Clock = clock or (lambda: datetime.now(UTC))
+        self._lock = threading.RLock()
+        self._state = restore_table(config, ledger, self.clock, stations, timing or TableTiming())
+        self._play = TablePlay(self._state, rng or SystemRandomSource())
+        self._play.start_timer()  # a resumed round's phase starts its full timer again
+        self._handlers = self._handler_map()
+
+    @classmethod
+    def open(
+        cls,
+        config: CabinetConfig,
+        stations: Iterable[int] = (1,),
+        *,
+        rng: RandomSource | None = None,
+        clock: Clock | None = None,
+        timing: TableTiming | None = None,
+    ) -> Table:
+        """Open the table's ledger (created on a first run only), verify it at power-up
+        and rebuild the table; an unfinished round resumes.  Raises
+        :class:`LedgerCorruptError` for a ledger that does not verify."""
+        ledger, created = open_or_create(
+            config.db_path,
+            config.marker_path,
+            paytable=lambda: load_paytable(config.paytable),
+            machine_number=config.machine_number,
+            casino_name=config.casino_name,
+            key_path=config.key_path,
+            anchor_path=config.anchor_file,
+        )
+        try:
+            report = ledger.verify_power_up()
+            if not report.ok:
+                raise LedgerCorruptError(report.problem)
+            table = cls(config, ledger, stations, rng=rng, clock=clock, timing=timing)
+        except (LedgerError, sqlite3.Error, ValueError, KeyError):
+            ledger.close()
+            raise
+        table._power_up(created)
+        return table
+
+    def _power_up(self, created: bool) -> None:
+        st = self._state
+        with self._lock:
+            detail = {"created": created, "stations": sorted(st.stations), "table": True}
+            with st.require_ledger().transaction():
+                st.event("power_up", detail, 1)
+                if st.round_open:
+                    assert st.round is not None
+                    st.event(
+                        "round_resumed", {"phase": st.round.phase.value}, 1, round_id=st.round_id
+                    )
+
+    def close(self) -> None:
+        """Record an orderly power down and close the ledger."""
+        with self._lock:
+            st = self._state
+            if st.ledger is not None:
+                try:
+                    st.event("power_down", {}, 1)
+                except (LedgerError, sqlite3.Error) as exc:
+                    log.error("could not record power down: %s", exc)
+                st.ledger.close()
+                st.ledger = None
+                st.host_tilts.setdefault(LEDGER_TILT, "the table is shut down")
+
+    def _handler_map(self) -> dict[type, Handler]:
+        """Each command type -> what carries it out for the station it comes from."""
+        play = self._play
+        return {
+            cmd.PlaceChip: lambda n, c: play.add_chip(n, c.spot, c.cents),
+            cmd.ClearBets: lambda n, c: play.clear_bets(n),
+            cmd.RepeatBets: lambda n, c: play.repeat_bets(n),
+            cmd.Deal: lambda n, c: play.press_deal(n),
+            Pass: lambda n, c: play.press_pass(n),
+            cmd.Decide: lambda n, c: play.decide(n, c.action),
+            cmd.InsertCredits: lambda n, c: self._insert_credits(n, c.cents, c.source),
+            cmd.CashOut: lambda n, c: self._cash_out(n),
+            cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
+            cmd.SetDoor: lambda n, c: self._door(n, c.open),
+            cmd.ClearTilt: lambda n, c: self._clear_tilt(n, c.code),
+            cmd.SetLimits: lambda n, c: self._set_limits(n, c),
+        }
+
+    # -- the front door ------------------------------------------------------------------
+    def execute(self, station: int, command: object) -> object:
+        """Carry out ``command`` for ``station`` under the table lock (timers are run
+        first).  Returns what the operation returns (the payout for :class:`CashOut`);
+        a refusal raises a :class:`MachineError` subclass before any state changes."""
+        handler = self._handlers.get(type(command))
+        if handler is None:
+            raise TypeError(f"not a table command: {command!r}")
+        with self._lock:
+            self._tick()
+            station_state = self._state.station(station)
+            try:
+                result = handler(station, command)
+            except MachineError as exc:
+                station_state.message = exc.reason
+                raise
+            station_state.message = ""
+            return result
+
+    def tick(self) -> None:
+        """Run the timers: close an expired betting window, time out the seats still to
+        decide when the phase's timer has run out."""
+        with self._lock:
+            self._tick()
+
+    def _tick(self) -> None:
+        st = self._state
+        if st.host_tilts or st.ledger is None:
+            return
+        now = st.now()
+        if st.betting_deadline is not None and now >= st.betting_deadline and not st.round_open:
+            self._play.window_expired()
+        if st.round_open and st.decision_deadline is not None and now >= st.decision_deadline:
+            self._play.expire_timer()
+
+    # -- money ------------------------------------------------------------------------------
+    def _insert_credits(self, station: int, cents: int, source: str) -> None:
+        """A bill of ``cents`` stacked at ``station`` (``source`` ``"bill:<cents>"``)."""
+        st = self._state
+        st.require_playable(station)
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
+        if source != f"bill:{cents}":
+            raise MachineError(f"a table station takes bills here, not {source!r}")
+        st.event("bill_in", {"denomination": cents, "source": "insert"}, station, amount=cents)
+
+    def _cash_out(self, station: int) -> PendingPayout:
+        """Every credit of ``station`` into a handpay an attendant makes."""
+        st = self._state
+        st.require_ledger()
+        own = st.station(station)
+        rnd = st.round
+        if st.round_open and rnd is not None and station in rnd.seats:
+            raise WrongState("the round is in progress", code="round_in_progress")
+        if own.payout is not None:
+            raise WrongState("a payout is in progress", code="payout_in_progress")
+        amount = st.credits(station)
+        if not amount:
+            raise WrongState("there are no credits to cash out", code="no_credits")
+        txn = f"cashout-{uuid.uuid4().hex[:16]}"
+        st.event("cashout", {"method": "handpay"}, station, amount=amount, txn=txn)
+        own.payout = PendingPayout(txn, amount)
+        own.reset_window()
+        return own.payout
+
+    def _handpay_reset(self, station: int) -> None:
+        st = self._state
+        own = st.station(station)
+        if own.payout is None:
+            raise WrongState("no handpay is pending", code="no_handpay")
+        st.event("handpay", {"cashout_txn": own.payout.txn}, station, amount=own.payout.amount)
+        own.payout = None
+
+    # -- tilts, doors and configuration ------------------------------------------------------
+    def tilt(self, station: int, code: str, message: str) -> None:
+        """Stop ``station`` with a tilt (recorded); the other stations play on."""
+        with self._lock:
+            self._state.set_tilt(station, code, message)
+
+    def host_tilt(self, code: str, message: str) -> None:
+        """Stop the whole table (a host or ledger fault)."""
+        with self._lock:
+            self._state.host_tilt(code, message)
+
+    def _clear_tilt(self, station: int, code: str) -> None:
+        st = self._state
+        own = st.station(station)
+        if code not in own.tilts:
+            raise WrongState(f"no tilt {code!r} at station {station}", code="no_tilt")
+        st.event("tilt_cleared", {"code": code}, station)
+        own.tilts.pop(code)
+
+    def _door(self, station: int, open: bool) -> None:
+        st = self._state
+        own = st.station(station)
+        if own.door_open != open:
+            st.event("door_open" if open else "door_closed", {}, station)
+            own.door_open = open
+
+    def _set_limits(self, station: int, c: cmd.SetLimits) -> None:
+        """Narrow the table's limits within the paytable's: the door of the station it
+        is sent from open, no round, every station at zero credits, no payout pending."""
+        st = self._state
+        st.require_ledger()
+        if not st.station(station).door_open:
+            raise WrongState("a limits change needs the main door open", code="door_closed")
+        st.require_quiet("the limits change")
+        update = {
+            k: v
+            for k, v in (
+                ("ante_min", c.ante_min),
+                ("ante_max", c.ante_max),
+                ("trips_min", c.trips_min),
+                ("trips_max", c.trips_max),
+            )
+            if v is not None
+        }
+        try:
+            new = Limits.model_validate({**st.limits.model_dump(), **update})
+        except ValidationError as exc:
+            raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        base = st.paytable.limits
+        if (
+            new.ante_min < base.ante_min
+            or new.ante_max > base.ante_max
+            or new.trips_min < base.trips_min
+            or new.trips_max > base.trips_max
+        ):
+            raise ConfigurationError("limits must stay within the paytable's")
+        detail = {
+            "operator": f"station {station}",
+            "old": st.limits.model_dump(mode="json"),
+            "new": new.model_dump(mode="json"),
+        }
+        st.event("limits_changed", detail, station)
+        st.limits = new
+
+    # -- reading ------------------------------------------------------------------------------
+    def snapshot(self, station: int) -> StationSnapshot:
+        """What station ``station``'s screen shows now (one consistent moment)."""
+        with self._lock:
+            return station_snapshot(self._state, station, self._play.offers(station))
+
+    @property
+    def stations(self) -> tuple[int, ...]:
+        return tuple(sorted(self._state.stations))
+
+    @property
+    def limits(self) -> Limits:
+        return self._state.limits
+
+    def credits(self, station: int) -> int:
+        with self._lock:
+            return self._state.credits(station)
+
+    @property
+    def ledger(self) -> Ledger | None:
+        return self._state.ledger

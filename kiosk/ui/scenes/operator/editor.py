@@ -1,0 +1,220 @@
+"""The paytable editor, shown over the paytable page: a copy of a table whose Blind and
+Trips lines and limits are stepped within the jurisdiction's bounds, its exact RTP
+computed on the cabinet with a progress bar, and PUT IN FORCE once every bet is inside
+the bounds, confirmed first.
+
+The session (:class:`kiosk.machine.paytable_editor.PaytableEditor`) holds the draft and
+the computation, which runs in a worker thread: the screens keep drawing and the
+controller keeps answering.  A change the controller refuses keeps the draft on screen
+with the reason.  Amounts are cents; geometry in design units.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.machine.errors import MachineError
+from kiosk.machine.paytable_draft import EditError, PaytableError
+from kiosk.machine.paytable_editor import EDITABLE_LIMITS, PaytableEditor
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.operator import confirm
+from kiosk.ui.scenes.operator.confirm import Change, Confirmation
+from kiosk.ui.scenes.operator.limits import CONDITIONS, step
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, heading
+from kiosk.ui.widgets import Button
+
+TABS = {"blind": N_("Blind pays"), "trips": N_("Trips pays"), "limits": N_("Limits")}
+LINES = {
+    "royal_flush": N_("Royal flush"), "straight_flush": N_("Straight flush"),
+    "four_of_a_kind": N_("Four of a kind"), "full_house": N_("Full house"), "flush": N_("Flush"),
+    "straight": N_("Straight"), "three_of_a_kind": N_("Three of a kind"),
+    "ante_min": N_("Ante minimum"), "ante_max": N_("Ante maximum"),
+    "trips_min": N_("Trips minimum"), "trips_max": N_("Trips maximum"),
+}
+#: The bets shown with their exact RTP, as the PAR report names them.
+BETS = {"main_total": N_("Main game"), "ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"),
+        "trips": N_("Trips")}
+ROW, ROW_TOP = 57, TOP + 70
+PANEL_X, PANEL_W = 790, 450
+
+
+class EditorView:
+    """The editor over ``desk`` for the session ``session`` (already started)."""
+
+    def __init__(self, desk: Desk, session: PaytableEditor) -> None:
+        self.desk = desk
+        self.session = session
+        self.tab = "blind"
+        self.confirming = False
+
+    # -- what is shown --------------------------------------------------------------------
+    def fields(self) -> list[str]:
+        """The dotted fields of the tab shown."""
+        table = self.session.table
+        if table is None:
+            return []
+        if self.tab == "limits":
+            return [f"limits.{f}" for f in EDITABLE_LIMITS]
+        return [f"{self.tab}.{name}" for name in type(getattr(table, self.tab)).model_fields]
+
+    def value(self, field: str) -> str:
+        section, _sep, name = field.partition(".")
+        return str(getattr(getattr(self.session.table, section), name))
+
+    def shown(self, field: str) -> str:
+        if field.startswith("limits."):
+            return self.desk.money(int(self.value(field)), True)
+        num, _sep, den = self.value(field).partition(":")
+        return _("{n} to {d}").format(n=num, d=den)
+
+    def neighbour(self, field: str, sign: int) -> str | None:
+        """The value one step below (``sign`` < 0) or above the current one, if any."""
+        current = self.value(field)
+        if field.startswith("limits."):
+            lo, hi = self.session.limit_range(field.partition(".")[2])
+            nxt = step(int(current), sign, lo, hi)
+            return None if nxt == int(current) else str(nxt)
+        values = self.session.choices(field)
+        i = values.index(current) if current in values else -1
+        j = i + sign
+        return values[j] if i >= 0 and 0 <= j < len(values) else None
+
+    def modal(self) -> bool:
+        return self.confirming
+
+    def confirmation(self) -> Confirmation:
+        s, old = self.session, self.desk.snap.paytable
+        new = s.table
+        rtps = s.rtps() or {}
+        changes = [Change(_("Paytable"), f"{old.name} {old.version}",
+                          f"{new.name} {new.version}" if new else ""),
+                   Change(_("SHA-256"), old.sha256[:16] + "…", (new.sha256[:16] + "…") if new else "")]
+        changes += [Change(_(BETS[k]), "", f"{100 * v:.4f}%") for k, v in rtps.items() if k in BETS]
+        return Confirmation(_("Put this paytable in force?"), tuple(changes), "editor_confirm", "editor_cancel",
+                            _(CONDITIONS))
+
+    # -- buttons and commands -------------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        if self.confirming:
+            return confirm.buttons(self.confirmation())
+        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, 56), _(title), "editor_tab", t,
+                      style="selected" if t == self.tab else "plain", size=22)
+               for i, (t, title) in enumerate(TABS.items())]
+        for i, f in enumerate(self.fields()):
+            y = ROW_TOP + i * ROW
+            ident = f.replace(".", "_")
+            out.append(Button(f"{ident}_minus", (560, y, 90, 52), "−", "editor_step", (f, -1), style="plain",
+                              size=32, enabled=self.neighbour(f, -1) is not None))
+            out.append(Button(f"{ident}_plus", (660, y, 90, 52), "+", "editor_step", (f, 1), style="plain",
+                              size=32, enabled=self.neighbour(f, 1) is not None))
+        job = self.session.job
+        running = job is not None and job.running and self.session.table is not None \
+            and job.table.sha256 == self.session.table.sha256
+        out.append(Button("editor_back", (240, ROW_Y, 280, ROW_H), _("PAYTABLES"), "editor_back", style="plain"))
+        out.append(Button("editor_compute", (540, ROW_Y, 340, ROW_H), _("COMPUTE RTP"), "editor_compute",
+                          style="dark", enabled=not running and self.session.rtps() is None))
+        out.append(Button("editor_apply", (900, ROW_Y, 364, ROW_H), _("PUT IN FORCE"), "editor_apply",
+                          style="primary", enabled=self.session.can_apply()))
+        return out
+
+    def on_key(self, key: Key) -> bool:
+        if self.confirming and key.name == "escape":
+            self.confirming = False
+            return True
+        return self.confirming
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        """A button's command; True when the editor used it (``editor_back`` is the
+        paytable page's)."""
+        desk = self.desk
+        if name == "editor_tab":
+            self.tab = str(arg)
+        elif name == "editor_step":
+            field, sign = arg if isinstance(arg, tuple) else ("", 0)
+            value = self.neighbour(str(field), int(sign))
+            if value is not None:
+                try:
+                    self.session.set(str(field), value)
+                except (EditError, PaytableError) as exc:
+                    desk.report(str(exc), False)
+        elif name == "editor_compute":
+            self.session.compute()
+        elif name == "editor_apply":
+            self.confirming = self.session.can_apply()
+        elif name == "editor_cancel":
+            self.confirming = False
+        elif name == "editor_confirm":
+            self.confirming = False
+            try:
+                path = self.session.apply()
+            except MachineError as exc:
+                desk.report(_("Refused.") + f" ({exc.reason})", False)
+            else:
+                desk.report(_("Paytable {name} in force.").format(name=path.name), True)
+        else:
+            return False
+        return True
+
+    # -- drawing --------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        desk, s = self.desk, self.session
+        ui = desk.ui
+        refused = {r.field for r in s.refusals()}
+        for i, f in enumerate(self.fields()):
+            y = ROW_TOP + i * ROW
+            name = f.partition(".")[2]
+            bad = f in refused
+            ui.fitted(surface, _(LINES.get(name, name)), 22, theme.LOSE if bad else theme.CREAM, 300,
+                      midleft=(LEFT, y + 26))
+            base = s.base
+            changed = base is not None and str(getattr(getattr(base, f.partition(".")[0]), name)) != self.value(f)
+            ui.fitted(surface, self.shown(f), 24, theme.LOSE if bad else theme.WIN if changed else theme.WHITE, 200,
+                      bold=True, center=(450, y + 26))
+        self._draw_panel(surface, refused)
+        if self.confirming:
+            confirm.draw(desk, surface, self.confirmation())
+
+    def _draw_panel(self, surface: pygame.Surface, refused: set[str]) -> None:
+        desk, s = self.desk, self.session
+        ui, lay = desk.ui, desk.layout
+        table = s.table
+        title = f"{table.name} {table.version}" if table else ""
+        y = heading(desk, surface, title, PANEL_X, TOP, PANEL_W, size=22)
+        rtps = s.rtps()
+        job = s.job
+        current = job is not None and table is not None and job.table.sha256 == table.sha256
+        if rtps is None and current and job is not None and job.running:
+            ui.fitted(surface, _("Computing the exact RTP…"), 22, theme.CREAM, PANEL_W, topleft=(PANEL_X, y + 4))
+            bar = lay.rect(PANEL_X, y + 44, PANEL_W, 30)
+            pygame.draw.rect(surface, (0, 0, 0), bar, border_radius=lay.px(6))
+            fill = lay.rect(PANEL_X, y + 44, PANEL_W * job.fraction, 30)
+            pygame.draw.rect(surface, theme.GOLD, fill, border_radius=lay.px(6))
+            ui.fitted(surface, f"{100 * job.fraction:.0f}%", 20, theme.WHITE, 120, bold=True,
+                      center=(PANEL_X + PANEL_W / 2, y + 59))
+            y += 90
+        elif rtps is None:
+            failed = current and job is not None and job.error
+            text = _("The computation failed: {reason}").format(reason=job.error) if failed and job else \
+                _("RTP not computed yet: press COMPUTE RTP.")
+            ui.paragraph(surface, text, 20, theme.LOSE if failed else theme.MUTED, PANEL_X, y + 4, PANEL_W)
+            y += 70
+        else:
+            for key, name in BETS.items():
+                if key not in rtps:
+                    continue
+                bad = f"rtp.{key}" in refused
+                ui.fitted(surface, _(name), 22, theme.CREAM, PANEL_W / 2, topleft=(PANEL_X, y))
+                ui.fitted(surface, f"{100 * rtps[key]:.4f}%", 22, theme.LOSE if bad else theme.WHITE, PANEL_W / 2,
+                          bold=True, topright=(PANEL_X + PANEL_W, y))
+                y += 32
+        problems = s.refusals()
+        if problems:
+            ui.fitted(surface, _("Outside the bounds:"), 20, theme.LOSE, PANEL_W, bold=True, topleft=(PANEL_X, y + 6))
+            y += 34
+            for r in problems[:5]:
+                ui.fitted(surface, str(r), 20, theme.LOSE, PANEL_W, topleft=(PANEL_X, y))
+                y += 28
+        elif rtps is not None:
+            ui.fitted(surface, _("Every bet is inside the bounds."), 20, theme.WIN, PANEL_W, topleft=(PANEL_X, y + 6))

@@ -1,0 +1,258 @@
+"""A seat in another cabinet's game, played here: the table as the host sends this seat
+(its own two cards only, the board, every seat's chips, bets and last move, "Computer
+playing" on an away seat, whose turn with its clock), the actions the host offers (Fold,
+Check or Call, Raise by Min, ½ Pot, Pot or All in), Next hand, and Leave the game; at
+the end, the standings.  Everything shown comes from the latest table of
+:class:`kiosk.friends.client.FriendsClient`; the host checks every move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine.cards import parse_card
+from engine.hands.categories import HandCategory
+from kiosk.friends.client import FriendsClient
+from kiosk.ui import theme
+from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import _, category_name
+from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.tournament.common import blinds_text, chips, place_name, top_background
+from kiosk.ui.widgets import Button
+
+SEAT_W, SEAT_H = 204, 112
+SEATS_Y = 104
+BOARD_Y = 250
+CARD_W = 84
+ROW = 631
+
+
+def move_name(last: str | None, bet: int) -> str:
+    """A seat's last move and its bet in this round, short, in the language of the moment."""
+    if last == "fold":
+        return _("Fold")
+    if last == "allin":
+        return _("All in")
+    if last == "check" and not bet:
+        return _("Check")
+    if last == "call":
+        return _("Call {amount}").format(amount=chips(bet))
+    if last == "raise":
+        return _("Raise to {amount}").format(amount=chips(bet))
+    return _("Bet {amount}").format(amount=chips(bet)) if bet else ""
+
+
+class TournamentRemoteTableScene(Scene):
+    name = "tournament_remote"
+
+    def __init__(self, app: SceneHost) -> None:
+        super().__init__(app)
+        self.confirm_leave = False
+
+    @property
+    def client(self) -> FriendsClient | None:
+        return self.app.tournament.joined
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        c = self.client
+        return c.state if c is not None else None
+
+    def enter(self, **kwargs: Any) -> None:
+        self.confirm_leave = False
+        if self.client is None:
+            self.app.go("tournament_join")
+
+    def update(self, dt: float) -> None:
+        c = self.client
+        if c is None:
+            return
+        c.poll()
+        if c.welcome is not None:
+            self.app.tournament.joined_tokens[c.code] = str(c.welcome["token"])
+
+    # -- buttons --------------------------------------------------------------------------
+    def buttons(self) -> list[Button]:
+        if self.confirm_leave:
+            return [Button("confirm_leave", (350, 430, 280, 96), _("LEAVE"), "confirm_leave", style="fold", size=28),
+                    Button("cancel", (650, 430, 280, 96), _("CANCEL"), "cancel", style="plain", hint="Esc", size=28)]
+        out = [Button("leave", (1046, 4, 228, 86), _("Leave the game"), "leave", style="dark", size=22)]
+        m = self.state
+        if m is None:
+            return out
+        if m.get("phase") == "over":
+            out.append(Button("done", (890, ROW, 380, 86), _("BACK TO TITLE"), "done", style="primary", size=28))
+            return out
+        if m.get("phase") == "hand_over":
+            vote = m.get("vote") or {}
+            out.append(Button("next", (890, ROW, 380, 86), _("NEXT HAND"), "next", style="primary", hint="Space",
+                              size=30, enabled=bool(vote.get("counts")) and not vote.get("voted")))
+            return out
+        la = m.get("legal")
+        if not m.get("your_turn") or la is None:
+            return out
+        out.append(Button("fold", (480, ROW, 190, 86), _("FOLD"), "act", ("fold", None), style="fold", hint="F",
+                          size=28, enabled=bool(la["can_fold"])))
+        if la["can_check"]:
+            out.append(Button("call", (680, ROW, 190, 86), _("CHECK"), "act", ("check", None), style="check",
+                              hint="C", size=28))
+        else:
+            out.append(Button("call", (680, ROW, 190, 86), _("CALL"), "act", ("call", None), style="check", hint="C",
+                              size=26, sublabel=chips(int(la["call_amount"]))))
+        if la["can_bet"] or la["can_raise"]:
+            kind = "bet" if la["can_bet"] else "raise"
+            presets = la["presets"]
+            for i, (key, label) in enumerate((("min", _("MIN")), ("half", _("½ POT")), ("pot", _("POT")))):
+                amount = int(presets[key])
+                out.append(Button(f"raise_{key}", (880 + i * 132, ROW - 96, 124, 86), label, "act", (kind, amount),
+                                  style="play", size=22, sublabel=chips(amount)))
+            out.append(Button("allin", (880, ROW, 390, 86), _("ALL IN"), "act", ("allin", None), style="play",
+                              size=28, sublabel=chips(int(la["max_to"]))))
+        return out
+
+    def on_key(self, key: Key) -> bool:
+        if key.name == "escape":
+            return self.on_command("cancel" if self.confirm_leave else "leave")
+        if key.name == "space":
+            return self.on_command("next")
+        for b in self.buttons():
+            if b.hint and key.name == b.hint.lower() and b.enabled:
+                return self.on_command(str(b.command), b.arg)
+        return False
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        c = self.client
+        ctx = self.app.tournament
+        if name == "leave":
+            self.confirm_leave = True
+        elif name == "cancel":
+            self.confirm_leave = False
+        elif name == "confirm_leave":
+            if c is not None:
+                c.leave()
+                ctx.joined_tokens.pop(c.code, None)
+            ctx.close_joined()
+            self.app.go("attract")
+        elif name == "done":
+            ctx.close_joined()
+            self.app.go("attract")
+        elif c is None:
+            return False
+        elif name == "next":
+            c.next_hand()
+        elif name == "act" and isinstance(arg, tuple):
+            action, amount = arg
+            c.act(str(action), amount)
+        else:
+            return False
+        return True
+
+    # -- drawing --------------------------------------------------------------------------
+    def _card(self, surface: pygame.Surface, name: str | None, x: float, y: float, w: float) -> None:
+        px = self.layout.px(w)
+        img = self.app.cards.face(parse_card(name), px) if name else self.app.cards.back(px)
+        surface.blit(img, self.layout.pos(x, y))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ui = self.ui
+        surface.blit(self.app.felt, (0, 0))
+        top_background(self.app, surface)
+        m = self.state
+        c = self.client
+        if m is None:
+            text = _("The host has closed this game.") if c is None or c.closed else _("Waiting…")
+            ui.fitted(surface, text, 30, theme.CREAM, 900, topleft=(22, 24))
+        elif m.get("phase") == "lobby":
+            ui.fitted(surface, _("Game {code}").format(code=m["code"]), 34, theme.GOLD, 900, bold=True,
+                      topleft=(22, 18))
+            ui.fitted(surface, _("Waiting… the game starts when the host taps Start."), 24, theme.CREAM, 1200,
+                      topleft=(40, 140))
+        elif m.get("phase") == "over":
+            self._draw_over(surface, m)
+        else:
+            self._draw_table(surface, m)
+        if c is not None and c.refused is not None:
+            ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 1000, bold=True, topleft=(24, 580))
+        if self.confirm_leave:
+            lay = self.layout
+            surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+            box = lay.rect(300, 200, 680, 340)
+            surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+            ui.fitted(surface, _("Leave the game?"), 36, theme.GOLD, 620, bold=True, center=(640, 270))
+            ui.paragraph(surface, _("The computer plays your seat for good."), 24, theme.CREAM, 340, 320, 600)
+        self.draw_buttons(surface)
+
+    def _draw_table(self, surface: pygame.Surface, m: dict[str, Any]) -> None:
+        ui = self.ui
+        top = [_("Hand {n}").format(n=m["hand"]), blinds_text(*m["blinds"])]
+        ui.fitted(surface, "  ·  ".join(top), 28, theme.GOLD, 1000, bold=True, topleft=(22, 12))
+        ui.fitted(surface, self._turn_text(m), 21, theme.CREAM, 1000, topleft=(24, 54))
+        others = [s for s in m["seats"] if s["seat"] != m["you"]]
+        for i, seat in enumerate(others):
+            self._draw_seat(surface, m, seat, 20 + i * (SEAT_W + 12), SEATS_Y)
+        for i, name in enumerate(m["board"]):
+            self._card(surface, name, 640 - 2.5 * (CARD_W + 8) + i * (CARD_W + 8), BOARD_Y, CARD_W)
+        pots = m.get("pots") or [0]
+        ui.fitted(surface, _("Pot {amount}").format(amount=chips(sum(pots))), 24, theme.WHITE, 400, bold=True,
+                  midtop=(640, BOARD_Y + 128))
+        me = m["seats"][m["you"]]
+        for i, name in enumerate(m["cards"]):
+            self._card(surface, name, 24 + i * (CARD_W + 8), 440, CARD_W)
+        ui.fitted(surface, me["name"], 24, theme.WHITE, 240, bold=True, topleft=(210, 440))
+        ui.fitted(surface, chips(me["chips"]), 26, theme.METER_TEXT, 240, bold=True, topleft=(210, 474))
+        hand = m.get("hand_name")
+        if hand is not None:
+            ui.fitted(surface, category_name(HandCategory(int(hand["cat"]))), 20, theme.CREAM, 240,
+                      topleft=(210, 510))
+        result = m.get("result")
+        if result is not None:
+            won = [(i, n) for i, n in enumerate(result["won"]) if n > 0]
+            text = "  ·  ".join(_("{name} wins {amount}").format(name=m["seats"][i]["name"], amount=chips(n))
+                                for i, n in won)
+            ui.fitted(surface, text, 22, theme.WIN, 800, bold=True, midtop=(640, BOARD_Y + 164))
+
+    def _turn_text(self, m: dict[str, Any]) -> str:
+        if m.get("host_wait_s") is not None:
+            return _("The host has left: the game waits for them.")
+        if m.get("phase") == "hand_over":
+            return _("Touch NEXT HAND when you are ready.")
+        to_act = m.get("to_act")
+        if to_act is None:
+            return ""
+        text = _("Your turn") if m.get("your_turn") else _("Waiting for {name}…").format(
+            name=m["seats"][to_act]["name"])
+        if m.get("turn_s") is not None:
+            text += "  " + _("{n} s").format(n=m["turn_s"])
+        return text
+
+    def _draw_seat(self, surface: pygame.Surface, m: dict[str, Any], seat: dict[str, Any], x: float,
+                   y: float) -> None:
+        ui, lay = self.ui, self.layout
+        acting = m.get("to_act") == seat["seat"] and m.get("phase") == "play"
+        r = lay.rect(x, y, SEAT_W, SEAT_H)
+        surface.blit(ui.panel(r.size, theme.METER_BG, 150 if seat["folded"] or seat["place"] else 225, radius=14,
+                              border=theme.WIN if acting else theme.GOLD_DARK, border_w=4 if acting else 2), r)
+        ui.fitted(surface, seat["name"], 21, theme.WHITE, SEAT_W - 20, bold=True, topleft=(x + 10, y + 6))
+        ui.fitted(surface, chips(seat["chips"]), 22, theme.METER_TEXT, SEAT_W - 20, bold=True,
+                  topleft=(x + 10, y + 34))
+        if seat["place"]:
+            line = _("Out · {place}").format(place=place_name(seat["place"]))
+        elif seat["status"] == "away":
+            line = _("Computer playing")
+        else:
+            line = move_name(seat["last"], int(seat["bet"]))
+        ui.fitted(surface, line, 17, theme.CREAM, SEAT_W - 20, topleft=(x + 10, y + 64))
+        if seat["cards"]:
+            for i, name in enumerate(seat["cards"]):
+                self._card(surface, name, x + SEAT_W - 78 + i * 36, y + 4, 34)
+
+    def _draw_over(self, surface: pygame.Surface, m: dict[str, Any]) -> None:
+        ui = self.ui
+        ui.fitted(surface, _("TOURNAMENT OVER"), 34, theme.GOLD, 900, bold=True, topleft=(22, 18))
+        for i, s in enumerate(m["standings"]):
+            mine = s["seat"] == m["you"]
+            ui.fitted(surface, f"{place_name(s['place'])}  {s['name']}", 28, theme.WIN if mine else theme.WHITE, 800,
+                      bold=mine, topleft=(80, 120 + i * 52))
