@@ -9,12 +9,21 @@
   with every bad input refused; :mod:`~kiosk.friends.messages` the client's messages.
 * :class:`FriendsHost` (:mod:`~kiosk.friends.host`): the two together, pumped by the
   cabinet's frame loop or a thread of its own.
+* :class:`CabinetHost` (:mod:`~kiosk.friends.cabinet`): a game hosted by this cabinet
+  as its screens use it (the lobby, Start, the frame loop's pump, the host leaving and
+  coming back).
+* :class:`FriendsClient` (:mod:`~kiosk.friends.client`): this cabinet's seat in a game
+  another cabinet hosts, over the same socket protocol as the phones.
+* :mod:`~kiosk.friends.turns` (the turn timer), :mod:`~kiosk.friends.outbox` (what is
+  waiting to be sent), :mod:`~kiosk.friends.vote` (Next hand).
 * :mod:`~kiosk.friends.invite`: the QR code of the link (PNG or pygame surface);
   :mod:`~kiosk.friends.demo`: ``uth tournament host``.
 
 Chips are points: nothing here touches credits, meters or the ledger.
 """
 
+from kiosk.friends.cabinet import CabinetHost
+from kiosk.friends.client import FriendsClient, JoinRefused
 from kiosk.friends.codes import CODE_LENGTH, NAME_MAX, NameRefused, clean_name, new_code
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.host import FriendsHost
@@ -25,13 +34,16 @@ from kiosk.friends.server import FriendsServer, ServerLimits
 
 __all__ = [
     "CODE_LENGTH",
+    "CabinetHost",
     "MAX_FRAME_BYTES",
     "NAME_MAX",
     "Friend",
+    "FriendsClient",
     "FriendsGame",
     "FriendsHost",
     "FriendsServer",
     "FriendsTimers",
+    "JoinRefused",
     "NameRefused",
     "Refusal",
     "ServerLimits",

@@ -7,6 +7,7 @@ tests).
 """
 
 from kiosk.table.commands import Pass
+from kiosk.table.display import StationStatus, TableSnapshot
 from kiosk.table.snapshot import SeatStatus, StationSnapshot
 from kiosk.table.state import PendingPayout, TimedOut
 from kiosk.table.table import Table
@@ -18,7 +19,9 @@ __all__ = [
     "PendingPayout",
     "SeatStatus",
     "StationSnapshot",
+    "StationStatus",
     "Table",
+    "TableSnapshot",
     "TableTiming",
     "TimedOut",
     "timeout_action",

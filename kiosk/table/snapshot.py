@@ -55,14 +55,9 @@ class StationSnapshot:
     message: str
 
 
-def station_snapshot(
-    st: TableState, number: int, offers: tuple[ActionOffer, ...]
-) -> StationSnapshot:
-    """The snapshot of station ``number`` (``offers``: its legal, affordable decisions)."""
-    station = st.station(number)
+def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
+    """Every station's seat, in seat order, as every screen may show it."""
     rnd = st.round
-    now = st.now()
-    in_round = rnd is not None and number in rnd.seats
     result = rnd.outcome() if rnd is not None else None
     seats = []
     for n, other in sorted(st.stations.items()):
@@ -81,6 +76,19 @@ def station_snapshot(
                 tilted=bool(other.tilts) or other.door_open,
             )
         )
+    return tuple(seats)
+
+
+def station_snapshot(
+    st: TableState, number: int, offers: tuple[ActionOffer, ...]
+) -> StationSnapshot:
+    """The snapshot of station ``number`` (``offers``: its legal, affordable decisions)."""
+    station = st.station(number)
+    rnd = st.round
+    now = st.now()
+    in_round = rnd is not None and number in rnd.seats
+    result = rnd.outcome() if rnd is not None else None
+    seats = seat_statuses(st)
     view = rnd.view(number) if in_round and rnd is not None else None
     return StationSnapshot(
         station=number,
@@ -97,7 +105,7 @@ def station_snapshot(
         offers=offers,
         betting_seconds=seconds_left(st.betting_deadline, now),
         decision_seconds=seconds_left(st.decision_deadline, now) if in_round else None,
-        seats=tuple(seats),
+        seats=seats,
         result=result.seat(number) if result is not None and in_round else None,
         timed_out=station.timed_out,
         tilts=(*st.host_tilts, *station.tilts),

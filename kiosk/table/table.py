@@ -54,11 +54,13 @@ from engine.uth.paytable import Limits, load_paytable
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
 from kiosk.machine.state import LEDGER_TILT
 from kiosk.table.commands import Pass
+from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
@@ -87,6 +89,7 @@ class Table:
         self.config = config
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
+        self._subscribers: list[Callable[[], None]] = []
         self._state = restore_table(config, ledger, self.clock, stations, timing or TableTiming())
         self._play = TablePlay(self._state, rng or SystemRandomSource())
         self._play.start_timer()  # a resumed round's phase starts its full timer again
@@ -177,21 +180,47 @@ class Table:
         if handler is None:
             raise TypeError(f"not a table command: {command!r}")
         with self._lock:
-            self._tick()
-            station_state = self._state.station(station)
             try:
-                result = handler(station, command)
-            except MachineError as exc:
-                station_state.message = exc.reason
-                raise
-            station_state.message = ""
-            return result
+                self._tick()
+                station_state = self._state.station(station)
+                try:
+                    result = handler(station, command)
+                except MachineError as exc:
+                    station_state.message = exc.reason
+                    raise
+                station_state.message = ""
+                return result
+            finally:
+                self._notify()
 
     def tick(self) -> None:
         """Run the timers: close an expired betting window, time out the seats still to
         decide when the phase's timer has run out."""
         with self._lock:
-            self._tick()
+            try:
+                self._tick()
+            finally:
+                self._notify()
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after every operation and timer run (under the lock: it
+        should only note that the snapshots changed); returns an unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback()
+            except Exception:  # a screen or link bug must not stop the table
+                log.exception("subscriber failed")
 
     def _tick(self) -> None:
         st = self._state
@@ -310,6 +339,33 @@ class Table:
         """What station ``station``'s screen shows now (one consistent moment)."""
         with self._lock:
             return station_snapshot(self._state, station, self._play.offers(station))
+
+    def display(self) -> TableSnapshot:
+        """What the dealer display shows now."""
+        with self._lock:
+            return table_snapshot(self._state)
+
+    def statuses(self) -> tuple[StationStatus, ...]:
+        """Every station's credits, tilts, door and payout (the operator menu)."""
+        with self._lock:
+            return station_statuses(self._state)
+
+    def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
+        """The last ``last`` rounds' rows, most recent first: the table's, or only
+        ``station``'s seat (with the dealer)."""
+        with self._lock:
+            ledger = self._state.ledger
+            return ledger.recall(last, station=station) if ledger is not None else []
+
+    def meter_readings(self, station: int | None = None) -> dict[str, int]:
+        """The table's meters, or ``station``'s (cents or counts)."""
+        with self._lock:
+            ledger = self._state.ledger
+            if ledger is None:
+                return {}
+            return (
+                dict(ledger.meters) if station is None else ledger.station_meter_readings(station)
+            )
 
     @property
     def stations(self) -> tuple[int, ...]:

@@ -183,8 +183,14 @@ class TournamentContext:
             self.settings = s.settings()
             if s.state.friends is not None and self.hosted(s) is None:
                 self.close_friends()
-                self.friends = CabinetHost.resume(s, bind=self.friends_bind, advertise=self.friends_advertise,
-                                                  timers=self.friends_timers)
+                try:
+                    self.friends = CabinetHost.resume(s, bind=self.friends_bind, advertise=self.friends_advertise,
+                                                      timers=self.friends_timers)
+                except OSError as exc:  # the port the links name is not free: the computer plays their seats
+                    log.error("the friends game cannot be served again: %s", exc)
+                    for seat in range(s.t.n_seats):
+                        if s.remote.is_remote(seat):
+                            s.set_connected(seat, False)
         return s
 
     def close(self) -> None:

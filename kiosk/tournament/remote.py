@@ -1,5 +1,5 @@
-"""Seats played from elsewhere: a friend's phone (:mod:`kiosk.friends`) or, later,
-another cabinet.
+"""Seats played from elsewhere: a friend's phone or another cabinet, both through the
+host's game server (:mod:`kiosk.friends`).
 
 Every seat goes through a controller, so a computer player's seat can be handed to a
 remote player (:meth:`RemoteSeats.attach`, with the name everyone at the table sees),
@@ -9,8 +9,10 @@ are away), handed back to the computer for good (:meth:`RemoteSeats.release`), a
 only its own cards (:meth:`RemoteSeats.view_for`).  The session's ``listeners`` are
 called after every change, for a network layer to push each seat its new view.
 
-Not here yet: joining from another cabinet, remote seats in the saved state (a resumed
-game rebuilds them as bots) and each remote player's own records of the game.
+A remote seat is saved with the game (its seat spec says ``remote``; the friends' names
+and seat tokens are in the session's state, see :class:`kiosk.tournament.records.SessionState`),
+so a resumed game rebuilds it as a remote seat.  Remote players keep their results on
+their own device (the web seat's results page); the cabinet records its own player's.
 """
 
 from __future__ import annotations
