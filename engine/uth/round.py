@@ -73,6 +73,12 @@ BOARD_POSITIONS = (4, 5, 6, 7, 8)
 BOARD_VISIBLE = {Phase.BETTING: 0, Phase.PREFLOP: 0, Phase.FLOP: 3, Phase.RIVER: 5, Phase.SETTLED: 5}
 
 
+def stake_total(ante: int, blind: int, play: int, trips: int) -> int:
+    """One seat's four spots added up, cents: what it staked (or, given the returns of
+    the spots, what came back).  The one stake sum of the cabinet."""
+    return ante + blind + play + trips
+
+
 @dataclass(frozen=True)
 class BetsPlaced:
     seat: int
@@ -123,11 +129,11 @@ class SeatResult:
 
     @property
     def staked(self) -> int:
-        return self.ante + self.blind + self.play + self.trips
+        return stake_total(self.ante, self.blind, self.play, self.trips)
 
     @property
     def returned(self) -> int:
-        return self.ante_return + self.blind_return + self.play_return + self.trips_return
+        return stake_total(self.ante_return, self.blind_return, self.play_return, self.trips_return)
 
     @property
     def net(self) -> int:

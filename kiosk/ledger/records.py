@@ -30,7 +30,7 @@ from engine.cards import card_name, format_cards, parse_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
 from engine.uth.replay import InputRecord, record_from_dict, record_to_dict, replay
-from engine.uth.round import Action, BetsPlaced, Decision, Phase, UthRound
+from engine.uth.round import Action, BetsPlaced, Decision, Phase, UthRound, stake_total
 from kiosk.ledger.chain import dumps
 from kiosk.ledger.tickets import TICKET_COLUMNS
 
@@ -275,11 +275,11 @@ class RoundRecord:
 
     @property
     def staked(self) -> int:
-        return self.ante + self.blind + self.play + self.trips
+        return stake_total(self.ante, self.blind, self.play, self.trips)
 
     @property
     def returned(self) -> int:
-        return self.ante_return + self.blind_return + self.play_return + self.trips_return
+        return stake_total(self.ante_return, self.blind_return, self.play_return, self.trips_return)
 
     @property
     def net(self) -> int:

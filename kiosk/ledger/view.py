@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import parse_cards
-from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from engine.uth.paytable import Limits, Paytable, PaytableError, parse_paytable
 from kiosk.ledger.anchor import Head
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
@@ -128,6 +128,20 @@ class LedgerView:
             ).fetchone()
             is not None
         )
+
+    def table_in_force(self) -> tuple[Paytable, Limits]:
+        """The paytable in force and the limits in force (the paytable's own, or the
+        narrower ones of the last ``limits_changed`` after it), as the events record."""
+        config_event = self.last_event("ledger_created", "paytable_changed", "limits_changed")
+        table_event = self.last_event("ledger_created", "paytable_changed")
+        if config_event is None or table_event is None:
+            raise LedgerCorruptError("no paytable was ever put in force", "events")
+        sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
+        paytable = self.paytable(sha)
+        limits = paytable.limits
+        if config_event.kind == "limits_changed":
+            limits = Limits.model_validate(config_event.detail["new"])
+        return paytable, limits
 
     def paytable(self, sha256: str) -> Paytable:
         row = self.conn.execute(

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import datetime
 
 from engine.errors import IllegalActionError
-from engine.uth.paytable import Limits
 from engine.uth.replay import replay
 from engine.uth.round import Phase
 from kiosk.config import CabinetConfig
@@ -30,14 +29,7 @@ def restore(
 ) -> CabinetState:
     """The state the ledger records.  Raises :class:`LedgerCorruptError` when the open
     round does not replay to its stored row."""
-    config_event = ledger.last_event("ledger_created", "paytable_changed", "limits_changed")
-    table_event = ledger.last_event("ledger_created", "paytable_changed")
-    assert config_event is not None and table_event is not None
-    sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
-    paytable = ledger.paytable(sha)
-    limits = paytable.limits
-    if config_event.kind == "limits_changed":
-        limits = Limits.model_validate(config_event.detail["new"])
+    paytable, limits = ledger.table_in_force()
     st = CabinetState(config=config, ledger=ledger, clock=clock, paytable=paytable, limits=limits)
     _restore_tilts(st, ledger)
     door = ledger.last_event("door_open", "door_closed")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.errors import IllegalActionError
-from engine.uth.paytable import Limits
 from engine.uth.replay import InputRecord, replay
 from engine.uth.round import BetsPlaced, Phase
 from kiosk.config import CabinetConfig
@@ -31,14 +30,7 @@ def restore_table(
 ) -> TableState:
     """The state the ledger records for a table of ``stations``.  Raises
     :class:`LedgerCorruptError` when the open round does not replay to its rows."""
-    config_event = ledger.last_event("ledger_created", "paytable_changed", "limits_changed")
-    table_event = ledger.last_event("ledger_created", "paytable_changed")
-    assert config_event is not None and table_event is not None
-    sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
-    paytable = ledger.paytable(sha)
-    limits = paytable.limits
-    if config_event.kind == "limits_changed":
-        limits = Limits.model_validate(config_event.detail["new"])
+    paytable, limits = ledger.table_in_force()
     st = TableState(
         config, ledger, clock, paytable, limits, timing, {n: Station(n) for n in sorted(stations)}
     )
