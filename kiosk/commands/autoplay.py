@@ -6,6 +6,11 @@ as the screens do (chips, deal, decisions), and cashes out by handpay (logging t
 attendant in with the configured PIN to key it off).  ``--strategy simple`` (or any
 name) comes from :data:`engine.maths.strategies.STRATEGIES`; ``plain`` is a local policy.
 
+On an installed cabinet (a configuration that is not demo mode) it refuses to run unless
+given ``--burn-in`` and a technician's PIN (``--pin``); its credits are then test credits
+(the ``test_credits_in`` meter, keyed in by that technician), never bills in.  Demo
+ledgers take simulated bills.
+
 Also runnable as ``python -m kiosk.commands.autoplay`` (no other command is imported:
 the crash test restarts it hundreds of times).
 """
@@ -23,7 +28,7 @@ from typing import cast
 from engine.maths.strategies import STRATEGIES
 from engine.rng import SeededRandomSource, SystemRandomSource
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action, SeatView
-from kiosk.config import ConfigError, load_config
+from kiosk.config import CabinetConfig, ConfigError, load_config, role_at_least
 from kiosk.machine.betting import deal_cost
 from kiosk.machine.controller import (
     JACKPOT_TILT,
@@ -134,9 +139,13 @@ class Session:
         trips: int,
         bill: int,
         pin: str | None,
+        test_credits: bool = False,
     ) -> None:
+        """``bill``: cents per simulated bill; ``test_credits``: credit them as test
+        credits (``test:<cents>``, keyed in by the operator of ``pin``) instead."""
         self.m, self.strategy = machine, strategy
         self.ante, self.trips, self.bill, self.pin = ante, trips, bill, pin
+        self.test_credits = test_credits
         self.report = SessionReport()
 
     def attendant(self, job: Callable[[], None]) -> None:
@@ -173,7 +182,10 @@ class Session:
     def play_round(self) -> None:
         need = deal_cost(Bets(self.ante, self.trips))
         while self.m.snapshot().available < need:
-            self.m.insert_credits(self.bill, f"bill:{self.bill}")
+            if self.test_credits:
+                self.attendant(lambda: self.m.insert_credits(self.bill, f"test:{self.bill}"))
+            else:
+                self.m.insert_credits(self.bill, f"bill:{self.bill}")
             self.report.bills += 1
             self.report.bills_cents += self.bill
         try:
@@ -217,11 +229,39 @@ def default_pin(machine: Machine) -> str | None:
     return None if pin is None or pin.startswith("sha256:") else pin
 
 
+def installed(config: CabinetConfig) -> bool:
+    """Whether ``config`` runs an installed cabinet (not demo mode): its ledger, once
+    created, carries the install marker ``config.marker_path``."""
+    return not config.demo
+
+
+def burn_in_refusal(config: CabinetConfig, burn_in: bool, pin: str | None) -> str | None:
+    """Why autoplay may not run on ``config`` (None when it may): an installed cabinet
+    needs ``--burn-in`` and the PIN of a technician (or manager) account."""
+    if not installed(config):
+        return None
+    where = f"the ledger {config.db_path} is installed (marker {config.marker_path})"
+    if not config.marker_path.exists():
+        where = f"{config.db_path} is the ledger of an installed cabinet (not demo mode)"
+    if not burn_in:
+        return f"{where}: autoplay runs there only with --burn-in and a technician's --pin"
+    if not pin:
+        return f"{where}: --burn-in needs a technician's --pin"
+    accounts = config.accounts_for_pin(pin)
+    if len(accounts) != 1 or not role_at_least(accounts[0].role, "technician"):
+        return f"{where}: --pin is not the PIN of a technician"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config, db_path=args.db, paytable=args.paytable)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    refusal = burn_in_refusal(config, args.burn_in, args.pin)
+    if refusal is not None:
+        print(f"error: {refusal}", file=sys.stderr)
         return 2
     rng = SeededRandomSource(args.seed) if args.seed is not None else SystemRandomSource()
     machine = Machine.open(config, rng=rng)
@@ -238,6 +278,7 @@ def run(args: argparse.Namespace) -> int:
             trips=args.trips,
             bill=args.bill,
             pin=args.pin or default_pin(machine),
+            test_credits=installed(config),
         )
         report = session.run(args.rounds, args.cashout_every)
     finally:
@@ -247,7 +288,8 @@ def run(args: argparse.Namespace) -> int:
     elif not args.quiet:
         print(
             f"{report.rounds} rounds ({report.resumed} resumed after a power failure); "
-            f"bills {report.bills} for {money(report.bills_cents)}; "
+            f"{'test credits' if installed(config) else 'bills'} {report.bills} for "
+            f"{money(report.bills_cents)}; "
             f"cashed out {report.cashouts}x for {money(report.cashout_cents)}"
         )
         if report.stopped:
@@ -279,7 +321,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="cash out (handpay) every N rounds as well as at the end",
     )
     p.add_argument(
-        "--pin", help="attendant PIN for handpay resets (default: from the configuration)"
+        "--pin",
+        help="attendant PIN for handpay resets (default: from the configuration); "
+        "a technician's PIN with --burn-in",
+    )
+    p.add_argument(
+        "--burn-in",
+        action="store_true",
+        help="run on an installed cabinet (needs a technician's --pin): test credits only",
     )
     p.add_argument("--json", action="store_true", help="print the session report as JSON")
     p.add_argument("--quiet", action="store_true")

@@ -5,9 +5,11 @@ input) holds one JSON hand or JSON lines; one answer line is printed per hand (s
 :mod:`engine.holdem.replay`).  Exit code 2 if any hand had an error (the other hands are
 still replayed), 0 otherwise.
 
-``uth holdem export [--to DIR | --usb] [--db PATH] [--game FILE]`` writes the finished
-hands of the saved tournament game (or of the game saved as JSON in FILE, a
-``Tournament.to_dict()``) as JSON and PHH (see :mod:`kiosk.tournament.export`): to DIR,
+``uth holdem export [--to DIR | --usb] [--db PATH] [--game FILE | --game-id ID | --last]``
+writes the finished hands of the saved tournament game (or of the game saved as JSON in
+FILE, a ``Tournament.to_dict()``; or of the finished game ID, or an unambiguous start of
+it; or of the latest finished game, ``--last``; the hands of the latest finished games are
+kept) as JSON and PHH (see :mod:`kiosk.tournament.export`): to DIR,
 else to the USB stick when one is mounted, else beside the database.  ``--usb`` fails
 when no stick is mounted.  Prints one JSON line with the files written; exit code 2 if
 nothing could be exported.
@@ -23,7 +25,13 @@ from typing import Any
 
 from engine.holdem.replay import parse_hands, replay_all
 from kiosk.config import ConfigError, load_config
-from kiosk.tournament.export import MOUNTS_FILE, ExportError, choose_folder, export_hands
+from kiosk.tournament.export import (
+    MOUNTS_FILE,
+    ExportError,
+    choose_folder,
+    export_hands,
+    find_kept_game,
+)
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
 
 
@@ -68,7 +76,10 @@ def _saved_game(args: argparse.Namespace, db: Path) -> tuple[str | None, dict[st
     except TournamentStoreError as exc:
         raise ExportError(exc.reason) from None
     try:
-        loaded = store.load()
+        if args.game_id is not None or args.last:
+            loaded = store.finished_game(find_kept_game(store, args.game_id))
+        else:
+            loaded = store.load()
     except TournamentStoreError as exc:
         raise ExportError(exc.reason) from None
     finally:
@@ -105,13 +116,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     replay.add_argument("file", metavar="FILE", help="JSON hand or JSON lines; - for stdin")
     replay.set_defaults(func=run_replay)
     export = sub.add_parser(
-        "export", help="write the saved game's finished hands as JSON and PHH (USB if mounted)"
+        "export", help="write a game's finished hands as JSON and PHH (USB if mounted)"
     )
     where = export.add_mutually_exclusive_group()
     where.add_argument("--to", metavar="DIR", help="folder to write to")
     where.add_argument("--usb", action="store_true", help="the USB stick; fail if none")
     export.add_argument("--db", help="cabinet database (default: the configuration's db_path)")
     export.add_argument("--config", help="cabinet configuration file")
-    export.add_argument("--game", metavar="FILE", help="a saved game as JSON instead")
+    game = export.add_mutually_exclusive_group()
+    game.add_argument("--game", metavar="FILE", help="a saved game as JSON instead")
+    game.add_argument("--game-id", metavar="ID", help="a finished game (its id, or the start of it)")
+    game.add_argument("--last", action="store_true", help="the latest finished game")
     export.add_argument("--mounts", default=str(MOUNTS_FILE), help=argparse.SUPPRESS)
     export.set_defaults(func=run_export)

@@ -23,6 +23,8 @@ METERS: dict[str, str] = {
     "games_voided": "rounds voided (stakes refunded) by a RAM clear",
     "bills_in": "bills stacked, cents",
     "bills_in_count": "bills stacked",
+    "test_credits_in": "test credits of a technician's burn-in session, cents",
+    "test_credits_in_count": "test credits of a burn-in session, insertions",
     "tickets_in": "tickets redeemed, cents",
     "tickets_in_count": "tickets redeemed",
     "tickets_out": "tickets printed, cents",
@@ -36,6 +38,9 @@ METERS: dict[str, str] = {
 }
 #: The current credit meter (cents): the one meter that goes down.
 CREDITS = "credits"
+#: Meters added after ledgers were already in service: a ledger created before them
+#: has no row until first use (then it counts from zero like every meter).
+LATER_METERS = frozenset({"test_credits_in", "test_credits_in_count"})
 
 #: Meter effects of each event kind: (meter, sign), where the amount is the event's
 #: ``amount`` (cents) or 1 for ``#`` (a count).  ``bill.{amount}`` counts per denomination.
@@ -47,6 +52,11 @@ _EVENT_EFFECTS: dict[str, tuple[tuple[str, str], ...]] = {
         (CREDITS, "+$"),
     ),
     "ticket_in": (("tickets_in", "$"), ("tickets_in_count", "#"), (CREDITS, "+$")),
+    "test_credits_in": (
+        ("test_credits_in", "$"),
+        ("test_credits_in_count", "#"),
+        (CREDITS, "+$"),
+    ),
     "cashout": (("cashout_started", "$"), (CREDITS, "-$")),
     "cashout_failed": (("cashout_failed", "$"), (CREDITS, "+$")),
     "handpay": (("handpay", "$"), ("handpay_count", "#")),
@@ -88,12 +98,13 @@ def balance(meters: Mapping[str, int]) -> dict[str, Any]:
     credits in = credits out + credits on the meter + pending payout + RAM-cleared
     + house net win,
 
-    with credits in = bills + tickets in, credits out = handpays + tickets out + jackpots,
+    with credits in = bills + tickets in + test credits (a burn-in session's, never
+    counted as bills in), credits out = handpays + tickets out + jackpots,
     and house net win = coin in - coin out - jackpots.
     """
     m = {k: meters.get(k, 0) for k in (*METERS, CREDITS)}
     out = {
-        "credits_in": m["bills_in"] + m["tickets_in"],
+        "credits_in": m["bills_in"] + m["tickets_in"] + m["test_credits_in"],
         "credits_out": m["handpay"] + m["tickets_out"] + m["jackpot"],
         "credits": m[CREDITS],
         "payout_pending": m["cashout_started"]

@@ -66,7 +66,7 @@ from typing import Any
 from devices.host import DeviceEvent
 from engine.money import format_cents as money
 from engine.rng import RandomSource, SystemRandomSource
-from engine.uth.paytable import load_paytable
+from engine.uth.paytable import PAYTABLE_DIR, Paytable, PaytableError, load_paytable
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
@@ -128,6 +128,17 @@ __all__ = [  # the controller's vocabulary, for the screens, the CLI and the too
 Handler = Callable[[Any], object]
 
 
+def _table_without_ledger(config: CabinetConfig) -> tuple[Paytable, str]:
+    """The paytable a machine with no ledger shows (it refuses all play): the
+    configured one, or when that cannot be read the shipped standard table, with the
+    reason as the second item (empty when the configured one was read)."""
+    try:
+        return load_paytable(config.paytable), ""
+    except PaytableError as exc:
+        fallback = load_paytable(PAYTABLE_DIR / "standard.toml")
+        return fallback, f"PAYTABLE FAULT - play stopped: {exc}"
+
+
 class Machine:
     """The cabinet controller (thread-safe: device drivers call it from their threads).
 
@@ -152,9 +163,9 @@ class Machine:
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[MachineSnapshot], None]] = []
         if ledger is None:
-            table = load_paytable(config.paytable)
+            table, problem = _table_without_ledger(config)
             self._state = CabinetState(config, None, self.clock, table, table.limits)
-            self._state.tilts[LEDGER_TILT] = fault or "the ledger is not available"
+            self._state.tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
         else:
             self._state = restore(config, ledger, self.clock)
         st = self._state
@@ -247,7 +258,10 @@ class Machine:
         except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
             if ledger is not None:
                 ledger.close()
-            reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
+            if isinstance(exc, PaytableError):  # a first run: no ledger was created
+                reason = f"PAYTABLE FAULT - play stopped: {exc}"
+            else:
+                reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
             log.error(reason)
             return cls(config, None, rng, clock, payout, fault=reason)
         return machine

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from datetime import timedelta
 from typing import Any
 
 from devices.host import DeviceEvent, EventKind
 from engine.money import format_cents as money
+from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.records import TicketRecord
 from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused, WrongState
@@ -46,6 +48,13 @@ RETURNED_REASONS = frozenset(
 )
 #: The reason meaning the driver lost the validator: the escrow waits for its next report.
 PORT_LOST = "port_lost"
+#: The tilt of repeated unknown ticket numbers (someone trying numbers): no note or
+#: ticket is accepted until an attendant clears it.
+UNKNOWN_TICKETS_TILT = "unknown_tickets"
+#: More than this many unknown ticket numbers within :data:`UNKNOWN_TICKETS_WINDOW`
+#: raise :data:`UNKNOWN_TICKETS_TILT`.
+UNKNOWN_TICKETS_LIMIT = 5
+UNKNOWN_TICKETS_WINDOW = timedelta(minutes=10)
 
 
 class CreditsIn:
@@ -64,13 +73,16 @@ class CreditsIn:
     # -- credits in -------------------------------------------------------------------------------
     def insert_credits(self, cents: int, source: str) -> None:
         """Credit ``cents`` from ``source``: ``"bill:<cents>"`` (a stacked bill of that
-        denomination) or ``"ticket:<validation number>"``.  Refused while tilted, with the
-        door open, during a payout, or above the credit limit."""
+        denomination), ``"ticket:<validation number>"`` or ``"test:<cents>"`` (a burn-in
+        session's test credits, on the ``test_credits_in`` meter and never bills in: a
+        technician must be logged in).  Refused while tilted, with the door open, during
+        a payout, or above the credit limit."""
         self.state.require_playable()
         kind, _, ref = source.partition(":")
-        if kind not in ("bill", "ticket") or not ref:
+        if kind not in ("bill", "ticket", "test") or not ref:
             raise MachineError(
-                f"unknown credit source {source!r} (use bill:<cents> or ticket:<number>)",
+                f"unknown credit source {source!r} "
+                "(use bill:<cents>, ticket:<number> or test:<cents>)",
                 code="bad_credit_source",
             )
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
@@ -83,6 +95,18 @@ class CreditsIn:
             self.state.event("ticket_in", {"validation": ticket.validation}, amount=cents)
             return
         self._check_credit_in(cents)
+        if kind == "test":
+            operator = self.state.require_role("technician")
+            if ref != str(cents):
+                raise MachineError(
+                    f"test credits {source!r} do not match {cents} cents", code="bad_amount"
+                )
+            self.state.event(
+                "test_credits_in",
+                {"operator": operator, "role": self.state.operator},
+                amount=cents,
+            )
+            return
         if ref != str(cents) or cents not in self.state.config.accepted_bills:
             raise MachineError(
                 f"bill {source!r} is not an accepted denomination of {cents} cents",
@@ -152,10 +176,44 @@ class CreditsIn:
                 },
                 txn=txn,
             )
+            if refusal.code == "ticket_unknown":
+                self._count_unknown()
             raise refusal
         ticket = self.state.require_ledger().ticket(validation)
         assert ticket is not None
         return ticket
+
+    def _count_unknown(self) -> None:
+        """An unknown ticket number was refused: more than :data:`UNKNOWN_TICKETS_LIMIT`
+        of them within :data:`UNKNOWN_TICKETS_WINDOW` (counted from the ledger, since the
+        tilt was last raised) record ``tickets_unknown_repeated`` with the count and
+        raise :data:`UNKNOWN_TICKETS_TILT`, which inhibits acceptance until cleared."""
+        if UNKNOWN_TICKETS_TILT in self.state.tilts:
+            return
+        ledger = self.state.require_ledger()
+        since = self.state.clock() - UNKNOWN_TICKETS_WINDOW
+        start = utc_stamp(since)
+        for ev in reversed(ledger.events(("tilt",), last=64)):
+            if ev.detail.get("code") == UNKNOWN_TICKETS_TILT:
+                start = max(start, ev.at)
+                break
+        recent = ledger.events(("ticket_rejected",), last=4 * UNKNOWN_TICKETS_LIMIT)
+        count = sum(
+            1 for ev in recent if ev.detail.get("reason") == "unknown" and ev.at > start
+        )
+        if count <= UNKNOWN_TICKETS_LIMIT:
+            return
+        minutes = int(UNKNOWN_TICKETS_WINDOW.total_seconds() // 60)
+        with ledger.transaction():
+            self.state.event(
+                "tickets_unknown_repeated",
+                {"count": count, "window_minutes": minutes},
+            )
+            self.state.set_tilt(
+                UNKNOWN_TICKETS_TILT,
+                f"{count} unknown ticket numbers within {minutes} minutes: "
+                "acceptance inhibited until an attendant clears this tilt",
+            )
 
     def _check_credit_in(self, cents: int) -> None:
         if self.state.cashout is not None:

@@ -25,6 +25,13 @@ from engine.rng import RandomSource
 from kiosk.friends.cabinet import CabinetHost
 from kiosk.friends.client import FriendsClient
 from kiosk.friends.roster import FriendsTimers
+from kiosk.tournament.export import (
+    MOUNTS_FILE,
+    ExportedHands,
+    ExportError,
+    export_finished,
+    removable_media,
+)
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import TournamentSettings
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
@@ -59,6 +66,7 @@ class TournamentContext:
         self.friends_hosts: list[str] = []  # "host:port" of the venue's cabinets that may host a game
         self.joined: FriendsClient | None = None  # a seat in another cabinet's game
         self.joined_tokens: dict[str, str] = {}  # game code -> this cabinet's seat token there
+        self.mounts_file: Path = MOUNTS_FILE  # where the mounted USB sticks are read from
 
     @property
     def store(self) -> TournamentStore | None:
@@ -192,6 +200,18 @@ class TournamentContext:
                         if s.remote.is_remote(seat):
                             s.set_connected(seat, False)
         return s
+
+    def export_game(self, game_id: str) -> tuple[ExportedHands, bool]:
+        """Export the kept hands of the finished game ``game_id`` (JSON and PHH) to the
+        first mounted USB stick, else to the cabinet's own disk (beside its database);
+        returns what was written and whether it went to a USB stick.  Raises
+        :class:`~kiosk.tournament.export.ExportError`."""
+        store = self.store
+        if store is None or self.db_path is None:
+            raise ExportError(self.store_problem or "no database")
+        on_usb = bool(removable_media(self.mounts_file))
+        done = export_finished(store, game_id, fallback=self.db_path.parent, mounts_file=self.mounts_file)
+        return done, on_usb
 
     def close(self) -> None:
         self.close_friends()

@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from engine.holdem.phh import HandInfo, log_phh, phhs_text
+from kiosk.tournament.store import TournamentStore, TournamentStoreError
 
 MOUNTS_FILE = Path("/proc/mounts")
 REMOVABLE_FILESYSTEMS = frozenset({"vfat", "exfat"})
@@ -209,3 +210,43 @@ def export_hands(
         raise ExportError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     _sync_folder(folder)
     return ExportedHands(json_path, phh_path, len(document["hands"]))
+
+
+def find_kept_game(store: TournamentStore, game_id: str | None = None, *, player: str | None = None) -> str:
+    """The id of a finished game whose hands are kept: ``game_id`` (or a prefix naming one
+    game), else the latest (``player``'s only when given).  Raises :class:`ExportError`."""
+    try:
+        kept = store.kept_games(player)
+    except TournamentStoreError as exc:
+        raise ExportError(exc.reason) from None
+    if game_id is None:
+        if not kept:
+            raise ExportError("no finished game's hands are kept")
+        return kept[0].game_id
+    found = [k.game_id for k in kept if k.game_id == game_id] or [
+        k.game_id for k in kept if k.game_id.startswith(game_id)]
+    if len(found) != 1:
+        raise ExportError(f"no single kept game has the id {game_id!r}" if found
+                          else f"the hands of game {game_id!r} are not kept")
+    return found[0]
+
+
+def export_finished(
+    store: TournamentStore,
+    game_id: str,
+    *,
+    fallback: str | Path,
+    mounts_file: str | Path = MOUNTS_FILE,
+) -> ExportedHands:
+    """Export the kept hands of the finished game ``game_id`` to the first mounted USB
+    stick, else to ``fallback`` (the cabinet's own disk).  Raises :class:`ExportError`."""
+    try:
+        loaded = store.finished_game(game_id)
+    except TournamentStoreError as exc:
+        raise ExportError(exc.reason) from None
+    if loaded is None:
+        raise ExportError(f"the hands of game {game_id!r} are not kept")
+    _gid, state, session = loaded
+    folder = choose_folder(None, fallback=fallback, mounts_file=mounts_file)
+    holes = {int(k): tuple(v) for k, v in session.get("my_holes", {}).items()}
+    return export_hands(state, folder, game_id=game_id, my_seat=session.get("human_seat"), my_holes=holes)

@@ -453,7 +453,8 @@ class TournamentSession:
         self.summary = self.t.summary(self.human_seat, duration_s=self.state.play_time_s)
         if self.store is not None:
             try:
-                self.store.finish(self.game_id, self.summary, player=self.player_name)
+                self.store.finish(self.game_id, self.summary, player=self.player_name, state=self.t.to_dict(),
+                                  session=self.state.to_dict())
             except Exception as exc:  # noqa: BLE001 - a store error, or sqlite's own
                 log.error("tournament not recorded: %s", exc)
                 self.store_error = str(exc)

@@ -14,15 +14,18 @@ Tables
                       session's own state (human seat, AI speed, play time...), a
                       sequence number bumped by every save.
 ``tournament_hands``  the finished hands of the saved game (public history, one row per
-                      hand, appended as hands finish), so a save writes only what changed.
+                      hand, appended as hands finish), so a save writes only what changed;
+                      and the hands of the latest :data:`KEEP_HAND_GAMES` finished games.
+``tournament_kept``   one row per finished game whose hands are kept (for export): its
+                      table setup (``config``), the local player's seat and own cards.
 ``tournament_games``  one row per finished game (the Records screen): the player's name
                       (records belong to it), place, hands played and won, biggest pot,
                       best hand, VPIP hands, play time, the table and the computer
                       players' strengths.  The latest :data:`KEEP_GAMES` are kept.
 
 Every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``): a save replaces the
-state row and appends the new hands together; finishing a game records it and deletes
-the save together, so a game is never both lost and recorded, or recorded twice (rows are
+state row and appends the new hands together; finishing a game records it, keeps its
+hands (pruning the oldest kept game's) and deletes the save together, so a game is never both lost and recorded, or recorded twice (rows are
 keyed by the game's id).
 
 The store only opens an existing database file (the ledger creates it): a missing file is
@@ -35,7 +38,7 @@ import json
 import sqlite3
 import time
 from contextlib import AbstractContextManager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,9 +46,11 @@ from typing import Any
 from engine.holdem.stats import GameSummary, PlayerRecords
 from kiosk.ledger.sqlite import WalModeError, close, connect, immediate
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Finished games kept on the cabinet (seed 000: "This device keeps your latest 60 games").
 KEEP_GAMES = 60
+#: Finished games whose every hand is kept for export; the oldest beyond this are pruned.
+KEEP_HAND_GAMES = 20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_meta (
@@ -84,9 +89,32 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     summary      TEXT NOT NULL,
     player       TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS tournament_kept (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id  TEXT NOT NULL UNIQUE,
+    player   TEXT NOT NULL,
+    config   TEXT NOT NULL,
+    my_seat  INTEGER,
+    my_holes TEXT NOT NULL
+);
 """
+#: Hands that belong to no game: neither the saved one nor a kept finished one.
+_DROP_LOOSE_HANDS = (
+    "DELETE FROM tournament_hands WHERE game_id NOT IN (SELECT game_id FROM tournament_kept) "
+    "AND game_id NOT IN (SELECT game_id FROM tournament_save)"
+)
 #: Schema 1 -> 2: the player's name on every recorded game.
 _ADD_PLAYER = "ALTER TABLE tournament_games ADD COLUMN player TEXT NOT NULL DEFAULT ''"
+
+
+@dataclass(frozen=True, slots=True)
+class KeptGame:
+    """A finished game whose hands are kept: its id, the local player's name and how many
+    hands it has."""
+
+    game_id: str
+    player: str
+    hands: int
 
 
 class TournamentStoreError(Exception):
@@ -181,7 +209,8 @@ class TournamentStore:
             with self._transaction():
                 row = self.conn.execute("SELECT game_id, seq FROM tournament_save WHERE id = 1").fetchone()
                 if row is not None and row[0] != game_id:  # a new game replaces the old one
-                    self.conn.execute("DELETE FROM tournament_hands WHERE game_id = ?", (row[0],))
+                    self.conn.execute("DELETE FROM tournament_hands WHERE game_id = ? AND game_id NOT IN "
+                                      "(SELECT game_id FROM tournament_kept)", (row[0],))
                     self._hands_saved.pop(row[0], None)
                 seq = (row[1] + 1) if row is not None and row[0] == game_id else 1
                 have = self._hands_saved.get(game_id)
@@ -246,16 +275,22 @@ class TournamentStore:
         """Abandon the saved game: deleted, not recorded."""
         with self._transaction():
             self.conn.execute("DELETE FROM tournament_save")
-            self.conn.execute("DELETE FROM tournament_hands")
+            self.conn.execute(_DROP_LOOSE_HANDS)
         self._hands_saved.clear()
 
     # -- records ----------------------------------------------------------------------------
-    def finish(self, game_id: str, summary: GameSummary, *, player: str = "") -> bool:
-        """Record a finished game of ``player`` (the local player's name) and delete its
-        save, together.  False if it was recorded already (a second call after a power cut
-        is harmless)."""
+    def finish(self, game_id: str, summary: GameSummary, *, player: str = "",
+               state: dict[str, Any] | None = None, session: dict[str, Any] | None = None) -> bool:
+        """Record a finished game of ``player`` (the local player's name), keep its hands
+        and delete its save, together.  False if it was recorded already (a second call
+        after a power cut is harmless).
+
+        ``state`` and ``session`` are the game's last :meth:`save` arguments; without them
+        the saved game's are used.  The hands of the latest :data:`KEEP_HAND_GAMES`
+        finished games are kept."""
         d = asdict(summary)
         with self._transaction():
+            self._keep_hands(game_id, player, state, session)
             if self.conn.execute("SELECT 1 FROM tournament_games WHERE game_id = ?", (game_id,)).fetchone():
                 added = False
             else:
@@ -272,9 +307,64 @@ class TournamentStore:
                 "DELETE FROM tournament_games WHERE id NOT IN "
                 "(SELECT id FROM tournament_games ORDER BY id DESC LIMIT ?)", (KEEP_GAMES,))
             self.conn.execute("DELETE FROM tournament_save WHERE game_id = ?", (game_id,))
-            self.conn.execute("DELETE FROM tournament_hands WHERE game_id = ?", (game_id,))
+            self.conn.execute(
+                "DELETE FROM tournament_kept WHERE id NOT IN "
+                "(SELECT id FROM tournament_kept ORDER BY id DESC LIMIT ?)", (KEEP_HAND_GAMES,))
+            self.conn.execute(_DROP_LOOSE_HANDS)
         self._hands_saved.pop(game_id, None)
         return added
+
+    def _keep_hands(self, game_id: str, player: str, state: dict[str, Any] | None,
+                    session: dict[str, Any] | None) -> None:
+        """Inside :meth:`finish`'s transaction: keep the game's setup and every hand."""
+        if state is None:
+            row = self.conn.execute("SELECT state, session FROM tournament_save WHERE game_id = ?",
+                                    (game_id,)).fetchone()
+            if row is None:
+                return
+            state, session = json.loads(row[0]), json.loads(row[1])
+        log = state.get("hand_log")
+        if log is not None:
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO tournament_hands (game_id, hand, record) VALUES (?, ?, ?)",
+                [(game_id, i, _dumps(entry)) for i, entry in enumerate(log)])
+        session = session or {}
+        seat = session.get("human_seat")
+        self.conn.execute(
+            "INSERT OR IGNORE INTO tournament_kept (game_id, player, config, my_seat, my_holes) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, player, _dumps(state.get("config", {})), None if seat is None else int(seat),
+             _dumps(session.get("my_holes", {}))))
+
+    def kept_games(self, player: str | None = None) -> list[KeptGame]:
+        """The finished games whose hands are kept, newest first; only ``player``'s when given."""
+        sql = ("SELECT k.game_id, k.player, (SELECT COUNT(*) FROM tournament_hands h WHERE h.game_id = k.game_id) "
+               "FROM tournament_kept k")
+        args: tuple[str, ...] = ()
+        if player is not None:
+            sql, args = sql + " WHERE k.player = ?", (player,)
+        try:
+            rows = self.conn.execute(sql + " ORDER BY k.id DESC", args).fetchall()
+        except sqlite3.Error as exc:
+            raise TournamentStoreError(f"reading the kept games failed: {exc}") from None
+        return [KeptGame(r[0], r[1], int(r[2])) for r in rows]
+
+    def finished_game(self, game_id: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+        """A kept finished game as :meth:`load` gives the saved one: ``(game_id, state with
+        its config and hand log, session with the local player's seat and own cards)``;
+        ``None`` if its hands are not kept."""
+        try:
+            row = self.conn.execute("SELECT config, my_seat, my_holes FROM tournament_kept WHERE game_id = ?",
+                                    (game_id,)).fetchone()
+            if row is None:
+                return None
+            hands = [json.loads(r[0]) for r in self.conn.execute(
+                "SELECT record FROM tournament_hands WHERE game_id = ? ORDER BY hand", (game_id,))]
+            state = {"config": json.loads(row[0]), "hand_log": hands}
+            session = {"human_seat": row[1], "my_holes": json.loads(row[2])}
+        except (sqlite3.Error, ValueError) as exc:
+            raise TournamentStoreError(f"reading the finished game failed: {exc}") from None
+        return game_id, state, session
 
     def games(self, player: str | None = None) -> list[tuple[str, GameSummary]]:
         """Finished games kept, oldest first: ``(finished_at stamp, summary)``; only
@@ -315,11 +405,15 @@ class TournamentStore:
         return out
 
     def delete_all(self, player: str | None = None) -> int:
-        """Delete every recorded game (``player``'s only when given; cannot be undone);
-        returns how many were deleted.  The game in progress, if any, is kept."""
+        """Delete every recorded game and its kept hands (``player``'s only when given;
+        cannot be undone); returns how many games were deleted.  The game in progress, if
+        any, is kept."""
         with self._transaction():
             if player is None:
                 n = self.conn.execute("DELETE FROM tournament_games").rowcount
+                self.conn.execute("DELETE FROM tournament_kept")
             else:
                 n = self.conn.execute("DELETE FROM tournament_games WHERE player = ?", (player,)).rowcount
+                self.conn.execute("DELETE FROM tournament_kept WHERE player = ?", (player,))
+            self.conn.execute(_DROP_LOOSE_HANDS)
         return int(n)

@@ -22,8 +22,8 @@ from kiosk.ui.text import TextCache
 
 #: Card faces, backs and shadows kept, bytes of pixels (both decks of the table's size at 1920x1080).
 FACE_CACHE_BYTES = 12 * 1024 * 1024
-#: Frames of cards turning over kept, bytes (the flips of one deal).
-FLIP_CACHE_BYTES = 3 * 1024 * 1024
+#: Frames of cards turning over kept, bytes (the frames of the cards turning now).
+FLIP_CACHE_BYTES = 1024 * 1024
 
 RED = (206, 24, 36)
 BLACK_INK = (22, 22, 26)

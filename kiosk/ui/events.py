@@ -18,6 +18,14 @@ class Touch:
 
 
 @dataclass(frozen=True)
+class Drag:
+    """A finger or the mouse moving while pressed, now at ``pos`` (screen pixels); it
+    follows the :class:`Touch` that pressed it (a slider follows it)."""
+
+    pos: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Key:
     """A key press: ``name`` is pygame's key name (``"space"``, ``"f12"``, ``"a"``),
     ``text`` the character it types (``""`` for none)."""
@@ -48,4 +56,4 @@ class Quit:
     """The window was closed or the service is stopping."""
 
 
-InputEvent = Touch | Key | Command | Quit
+InputEvent = Touch | Drag | Key | Command | Quit

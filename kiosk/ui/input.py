@@ -1,10 +1,12 @@
 """Raw pygame events in, the program's :mod:`kiosk.ui.events` out -- the only place.
 
 Keyboard shortcuts are a table (:data:`kiosk.ui.shortcuts.SHORTCUTS`) so that the help screen can list
-them and tests can check every listed key does something.  A key press becomes one
-:class:`~kiosk.ui.events.Key`: a scene that takes text (a PIN) reads it as typed; when
-the scene does not consume it and the key is a shortcut, the app hands the scene the
-matching :class:`~kiosk.ui.events.Command` (``Key.command``).
+them and tests can check every listed key does something.  A press of a finger or the
+mouse's left button is a :class:`~kiosk.ui.events.Touch`; moving while pressed, a
+:class:`~kiosk.ui.events.Drag`.  A key press becomes one :class:`~kiosk.ui.events.Key`: a
+scene that takes text (a PIN) reads it as typed; when the scene does not consume it and
+the key is a shortcut, the app hands the scene the matching
+:class:`~kiosk.ui.events.Command` (``Key.command``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 
 import pygame
 
-from kiosk.ui.events import InputEvent, Key, Quit, Touch
+from kiosk.ui.events import Drag, InputEvent, Key, Quit, Touch
 from kiosk.ui.shortcuts import BILL_KEYS, SHORTCUTS
 
 __all__ = ["BILL_KEYS", "SHORTCUTS", "translate", "translate_all"]
@@ -28,6 +30,10 @@ def translate(event: pygame.event.Event, size: tuple[int, int]) -> list[InputEve
         return [Touch((int(event.pos[0]), int(event.pos[1])))]
     if t == pygame.FINGERDOWN:
         return [Touch((int(event.x * size[0]), int(event.y * size[1])))]
+    if t == pygame.MOUSEMOTION and event.buttons[0] and not getattr(event, "touch", False):
+        return [Drag((int(event.pos[0]), int(event.pos[1])))]
+    if t == pygame.FINGERMOTION:
+        return [Drag((int(event.x * size[0]), int(event.y * size[1])))]
     if t == pygame.KEYDOWN:
         name = pygame.key.name(event.key).lower()
         if name.startswith("[") and name.endswith("]"):  # keypad digits: "[1]"

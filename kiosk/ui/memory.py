@@ -9,7 +9,7 @@ on the kiosk at 1920x1080: about 75 MB resident after ten tournaments that
 ``malloc_trim`` hands straight back.
 
 :func:`bound_heap` pins the threshold so every surface of 128 KB or more is mapped and
-unmapped on its own; :func:`release_free_memory` returns the heap's free pages at a
+unmapped on its own, and keeps threads to two shared heaps; :func:`release_free_memory` returns the heap's free pages at a
 quiet moment (the attract screen, the end of a tournament).
 """
 
@@ -22,10 +22,14 @@ from functools import cache
 #: ``mallopt`` parameters (glibc's malloc.h).
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
+M_ARENA_MAX = -8
 #: Allocations from this size on are mapped on their own, bytes.
 MMAP_THRESHOLD = 128 * 1024
 #: Free memory at the top of the heap above this is returned at once, bytes.
 TRIM_THRESHOLD = 1024 * 1024
+#: Heaps shared by all threads (glibc's default, eight per core, lets each device and
+#: tournament thread keep its own heap with its own free holes).
+ARENA_MAX = 2
 
 
 @cache
@@ -43,12 +47,14 @@ def _libc() -> ctypes.CDLL | None:
 
 
 def bound_heap() -> bool:
-    """Pin glibc's mmap and trim thresholds (call once at start-up); False elsewhere."""
+    """Pin glibc's mmap and trim thresholds and its number of heaps (call once at
+    start-up, before any thread starts); False elsewhere."""
     libc = _libc()
     if libc is None:
         return False
-    ok = libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
-    return bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1 and ok)
+    ok = [libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD), libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD),
+          libc.mallopt(M_ARENA_MAX, ARENA_MAX)]
+    return all(x == 1 for x in ok)
 
 
 def release_free_memory() -> bool:

@@ -21,7 +21,8 @@ from kiosk.machine.controller import Machine
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import i18n
 from kiosk.ui.app import App
-from kiosk.ui.events import Key, Touch
+from kiosk.ui.events import Drag, Key, Touch
+from kiosk.ui.input import translate
 from kiosk.ui.layout import MIN_TOUCH
 from kiosk.ui.raise_range import RaiseRange
 
@@ -281,6 +282,8 @@ def test_records_export_and_delete_all(cabinet, tmp_path):
     c.touch("cancel_delete")
     assert c.ctx.store.records().games
     c.touch("delete")
+    for digit in "1111":  # the demo attendant's PIN
+        c.touch(f"key_{digit}")
     c.touch("confirm_delete")
     assert c.ctx.store.records().games == []
     assert not c.button("delete").enabled
@@ -400,3 +403,92 @@ def test_screenshots(cabinet, size):
     c.shot("records")
     for path in SHOTS.glob(f"tournament_*_{size[0]}x{size[1]}.png"):
         assert pygame.image.load(str(path)).get_size() == size
+
+
+# -- exporting hands, the operator's Delete all, dragging the slider ---------------------------------
+
+
+def _mounts(folder: Path, stick: Path | None) -> Path:
+    f = folder / "mounts"
+    line = f"/dev/sdb1 {stick} vfat rw 0 0" if stick is not None else "/dev/sda1 / ext4 rw 0 0"
+    f.write_text(line + "\n")
+    return f
+
+
+def test_results_and_records_export_the_games_hands(cabinet, tmp_path):
+    c = cabinet(seed=3)
+    c.start()
+    c.play_to_end()
+    s = c.session
+    stick = tmp_path / "media" / "usb0"
+    stick.mkdir(parents=True)
+    c.ctx.mounts_file = _mounts(tmp_path, stick)
+    c.touch("export_hands")
+    (exported,) = stick.glob("holdem-hands-*.json")
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    assert doc["game_id"] == s.game_id and len(doc["hands"]) == len(s.t.hand_log) == s.t.hand_number
+    assert len(list(stick.glob("holdem-hands-*.phhs"))) == 1
+    assert "USB stick" in c.scene.message[0] and str(stick) in c.scene.message[0]
+    c.shot("results_exported")
+    c.ctx.mounts_file = _mounts(tmp_path, None)  # no stick: the cabinet's own disk
+    c.touch("records")
+    assert c.button("export_hands").enabled
+    c.touch("export_hands")
+    assert len(list((tmp_path / "c").glob("holdem-hands-*.json"))) == 1
+    assert "this cabinet" in c.scene.message[0]
+    c.shot("records_exported")
+
+
+def test_records_delete_all_needs_an_operators_pin(cabinet):
+    c = cabinet(seed=3)
+    c.start()
+    c.play_to_end()
+    c.touch("records")
+    c.touch("delete")
+    assert c.scene.modal()
+    for name in ("space", "f", "l", "m"):  # nothing behind the question acts
+        c.key(name, name)
+    assert c.scene.name == "tournament_records" and c.scene.confirm
+    assert not c.button("confirm_delete").enabled  # no PIN typed
+    for digit in "9876":
+        c.key(digit, digit)
+    c.shot("records_pin")
+    c.touch("confirm_delete")
+    assert c.ctx.store.records().games and c.scene.confirm and c.scene.refused
+    assert c.app.model.snap.operator is None
+    for digit in "1111":
+        c.key(digit, digit)
+    c.key("return")
+    assert c.ctx.store.records().games == [] and not c.scene.confirm
+    assert c.app.model.snap.operator is None  # logged out again at once
+
+
+def test_drags_become_drag_events():
+    size = (800, 480)
+    move = pygame.event.Event(pygame.MOUSEMOTION, pos=(120, 40), rel=(3, 0), buttons=(1, 0, 0), touch=False)
+    assert translate(move, size) == [Drag((120, 40))]
+    hover = pygame.event.Event(pygame.MOUSEMOTION, pos=(120, 40), rel=(3, 0), buttons=(0, 0, 0), touch=False)
+    assert translate(hover, size) == []
+    finger = pygame.event.Event(pygame.FINGERMOTION, x=0.5, y=0.25, dx=0.01, dy=0.0, finger_id=1, touch_id=1)
+    assert translate(finger, size) == [Drag((400, 120))]
+
+
+def test_the_raise_slider_follows_a_drag(cabinet):
+    c = cabinet(seed=5)
+    c.start()
+    c.until_my_turn()
+    rr = RaiseRange.offered(c.session.legal())
+    assert rr is not None
+    c.key("r", "r")
+    table = c.scene
+    slider = c.app.layout.rect(548, 528, 380, 86)
+    c.app.feed(Touch((slider.left + 3, slider.centery)))
+    assert table.amount == rr.min_to
+    c.app.feed(Drag((slider.centerx, slider.centery)))
+    assert rr.min_to < table.amount < rr.max_to
+    c.app.feed(Drag((slider.right + 40, slider.top - 30)))  # past the end, off the slider: still following
+    c.run(0.02)
+    assert table.amount == rr.max_to and c.button("confirm_raise").label == "ALL IN"
+    c.touch("preset_min")  # a press elsewhere: the slider no longer follows
+    c.app.feed(Drag((slider.right - 3, slider.centery)))
+    assert table.amount == rr.min_to

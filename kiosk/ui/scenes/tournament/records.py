@@ -1,7 +1,8 @@
 """Records (seed 000): totals -- games, wins and win rate, average place, play time, hands
 played and won, biggest pot, best hand, VPIP -- the finishing places, results by table
-and by computer strength, the recent games; Export JSON; Delete all (with a question).
-The cabinet keeps the latest 60 games."""
+and by computer strength, the recent games; Export JSON; Export hands (the latest game's,
+to a USB stick when one is mounted); Delete all (a question that an operator answers with
+their PIN).  The cabinet keeps the latest 60 games."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 import pygame
 
 from engine.holdem.stats import PlayerRecords
+from kiosk.machine.commands import OperatorLogin, OperatorLogout
+from kiosk.pins import PIN_MAX
 from kiosk.tournament.settings import DEFAULT_NAME
 from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError
 from kiosk.ui import theme
@@ -18,6 +21,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, hand_name
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     chips,
@@ -30,7 +34,11 @@ from kiosk.ui.scenes.tournament.common import (
     table_name,
     title_bar,
 )
+from kiosk.ui.scenes.tournament.hands_export import Message, export_game_hands
 from kiosk.ui.widgets import Button
+
+#: The PIN pad of the Delete all question (design units).
+KEYPAD_AT, KEYPAD_PITCH, KEYPAD_KEY = (660, 180), (132, 92), (120, 82)
 
 
 class TournamentRecordsScene(Scene):
@@ -38,10 +46,13 @@ class TournamentRecordsScene(Scene):
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
-        self.confirm = False
-        self.message: tuple[str, tuple[int, int, int]] | None = None
+        self.confirm = False  # the Delete all question (with the operator's PIN pad) is up
+        self.pin = ""  # the operator's PIN being typed
+        self.refused: str | None = None  # why the last PIN was refused
+        self.message: Message | None = None
         self.back_to = "attract"
         self.games: list[tuple[str, Any]] = []
+        self.kept: list[str] = []  # ids of this player's finished games whose hands are kept, newest first
 
     @property
     def owner(self) -> str:
@@ -52,11 +63,12 @@ class TournamentRecordsScene(Scene):
         store = self.app.tournament.store
         try:
             self.games = store.games(self.owner) if store is not None else []
+            self.kept = [k.game_id for k in store.kept_games(self.owner)] if store is not None else []
         except Exception:  # noqa: BLE001 - a damaged table shows as no records
-            self.games = []
+            self.games, self.kept = [], []
 
     def enter(self, **kwargs: Any) -> None:
-        self.confirm = False
+        self._close_question()
         self.message = None
         self.reload()
         prev = self.app.previous
@@ -64,28 +76,66 @@ class TournamentRecordsScene(Scene):
 
     def buttons(self) -> list[Button]:
         if self.confirm:
-            return [Button("confirm_delete", (350, 430, 280, 96), _("DELETE"), "confirm_delete", style="fold",
-                           size=28),
-                    Button("cancel_delete", (650, 430, 280, 96), _("CANCEL"), "back", style="plain", hint="Esc",
-                           size=28)]
+            keys = keypad_buttons(KEYPAD_AT, KEYPAD_PITCH, KEYPAD_KEY, "", "fold", 24)
+            enter = keys.pop()  # the enter key's place holds DELETE
+            keys.append(Button("confirm_delete", enter.rect, _("DELETE"), "confirm_delete", style="fold", size=24,
+                               enabled=bool(self.pin)))
+            return keys + [Button("cancel_delete", (230, 500, 360, 86), _("CANCEL"), "back", style="plain",
+                                  hint="Esc", size=28)]
         have = bool(self.games)
-        y = 626
+        y, w = 626, 250
         return [
-            Button("back", (16, y, 300, 86), _("BACK"), "back", style="dark", hint="Esc", size=28),
-            Button("export", (640, y, 300, 86), _("EXPORT JSON"), "export", style="plain", size=26, enabled=have),
-            Button("delete", (964, y, 300, 86), _("DELETE ALL"), "delete", style="fold", size=26, enabled=have),
+            Button("back", (16, y, w, 86), _("BACK"), "back", style="dark", hint="Esc", size=28),
+            Button("export", (282, y, w, 86), _("EXPORT JSON"), "export", style="plain", size=26, enabled=have),
+            Button("export_hands", (548, y, w, 86), _("EXPORT HANDS"), "export_hands", style="plain", size=26,
+                   enabled=bool(self.kept)),
+            Button("delete", (1014, y, w, 86), _("DELETE ALL"), "delete", style="fold", size=26, enabled=have),
         ]
+
+    def modal(self) -> bool:
+        return self.confirm
 
     def on_key(self, key: Key) -> bool:
         if key.name == "escape":
             return self.on_command("back")
+        if self.confirm:
+            if key.name.isdigit() and len(key.name) == 1:
+                return self.on_command("digit", key.name)
+            if key.name == "backspace":
+                return self.on_command("clear")
+            if key.name == "return":
+                return self.on_command("confirm_delete")
+            return True  # the question takes every key
         return False
+
+    def _close_question(self) -> None:
+        self.confirm, self.pin, self.refused = False, "", None
+
+    def _delete_all(self) -> None:
+        """Delete this player's records if the PIN typed is an operator's (who is logged
+        out again at once)."""
+        store = self.app.tournament.store
+        model = self.app.model
+        pin, self.pin = self.pin, ""
+        if store is None:
+            return
+        if not model.send(OperatorLogin(pin)):
+            note = model.note
+            self.refused = note.text if note is not None else _("Refused.")
+            return
+        try:
+            store.delete_all(self.owner)
+        finally:
+            model.send(OperatorLogout())
+        self.reload()
+        self._close_question()
+        self.message = (_("Every record was deleted."), theme.CREAM)
 
     def on_command(self, name: str, arg: object = None) -> bool:
         store = self.app.tournament.store
         if name == "back":
             if self.confirm:
-                self.confirm = False
+                self._close_question()
             else:
                 self.app.go(self.back_to)
         elif name == "export" and store is not None:
@@ -94,13 +144,21 @@ class TournamentRecordsScene(Scene):
                 self.message = (_("Exported to {path}").format(path=str(path)), theme.CREAM)
             except (OSError, TournamentStoreError) as exc:
                 self.message = (_("Export failed: {reason}").format(reason=str(exc)), theme.LOSE)
+        elif name == "export_hands" and self.kept:
+            self.message = export_game_hands(self.app, self.kept[0])
         elif name == "delete":
+            self._close_question()
             self.confirm = True
-        elif name == "confirm_delete" and store is not None:
-            store.delete_all(self.owner)
-            self.reload()
-            self.confirm = False
-            self.message = (_("Every record was deleted."), theme.CREAM)
+        elif self.confirm and name == "digit":
+            if len(self.pin) < PIN_MAX:
+                self.pin += str(arg)
+            self.refused = None
+        elif self.confirm and name == "clear":
+            self.pin, self.refused = "", None
+        elif self.confirm and name == "confirm_delete":
+            self._delete_all()
+        elif self.confirm:
+            return True  # the question takes every command
         else:
             return False
         return True
@@ -197,13 +255,19 @@ class TournamentRecordsScene(Scene):
 
     def _draw_message(self, surface: pygame.Surface) -> None:
         if self.message is not None:
-            self.ui.paragraph(surface, self.message[0], 15, self.message[1], 328, 630, 300, line_gap=1.15)
+            self.ui.paragraph(surface, self.message[0], 15, self.message[1], 814, 630, 190, line_gap=1.15)
 
     def _draw_confirm(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
         surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
-        box = lay.rect(300, 180, 680, 380)
+        box = lay.rect(200, 100, 880, 520)
         surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
-        ui.fitted(surface, _("Delete all records?"), 36, theme.GOLD, 620, bold=True, center=(640, 250))
-        ui.paragraph(surface, _("Every finished game is deleted. This cannot be undone."), 24, theme.CREAM, 340, 300,
-                     600)
+        ui.fitted(surface, _("Delete all records?"), 36, theme.GOLD, 820, bold=True, center=(640, 140))
+        ui.paragraph(surface, _("Every finished game is deleted. This cannot be undone."), 22, theme.CREAM, 230, 190,
+                     380)
+        ui.fitted(surface, _("An operator's PIN is needed."), 22, theme.CREAM, 380, topleft=(230, 300))
+        pin_box = lay.rect(230, 340, 360, 56)
+        pygame.draw.rect(surface, (0, 0, 0), pin_box, border_radius=lay.px(8))
+        ui.label(surface, "●" * len(self.pin), 28, theme.WHITE, center=(410, 368))
+        if self.refused is not None:
+            ui.paragraph(surface, self.refused, 18, theme.LOSE, 230, 410, 360)

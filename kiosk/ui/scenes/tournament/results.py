@@ -1,12 +1,16 @@
 """Tournament over: your place, the final standings and your own numbers (hands played
-and won, biggest pot, best hand, VPIP, play time); Play again, Records, Back to title."""
+and won, biggest pot, best hand, VPIP, play time); Play again, Records, Export (the game's
+hands, to a USB stick when one is mounted), Back to title."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pygame
 
 from kiosk.ui import theme
 from kiosk.ui.events import Key
+from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, hand_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
@@ -21,18 +25,30 @@ from kiosk.ui.scenes.tournament.common import (
     table_name,
     title_bar,
 )
+from kiosk.ui.scenes.tournament.hands_export import Message, export_game_hands
 from kiosk.ui.widgets import Button
 
 
 class TournamentResultsScene(Scene):
     name = "tournament_results"
 
+    def __init__(self, app: SceneHost) -> None:
+        super().__init__(app)
+        self.message: Message | None = None  # where the last export went
+
+    def enter(self, **kwargs: Any) -> None:
+        self.message = None
+
     def buttons(self) -> list[Button]:
-        y = 626
+        y, w = 626, 300
+        s = self.app.tournament.session
+        can_export = s is not None and s.recorded and s.is_over and self.app.tournament.store is not None
         return [
-            Button("again", (16, y, 400, 86), _("PLAY AGAIN"), "again", style="primary", hint="Enter", size=30),
-            Button("records", (440, y, 400, 86), _("RECORDS"), "records", style="plain", size=30),
-            Button("title", (864, y, 400, 86), _("BACK TO TITLE"), "title", style="dark", hint="Esc", size=28),
+            Button("again", (16, y, w, 86), _("PLAY AGAIN"), "again", style="primary", hint="Enter", size=30),
+            Button("records", (332, y, w, 86), _("RECORDS"), "records", style="plain", size=30),
+            Button("export_hands", (648, y, w, 86), _("EXPORT HANDS"), "export_hands", style="plain", size=26,
+                   enabled=can_export),
+            Button("title", (964, y, w, 86), _("BACK TO TITLE"), "title", style="dark", hint="Esc", size=28),
         ]
 
     def on_key(self, key: Key) -> bool:
@@ -48,6 +64,9 @@ class TournamentResultsScene(Scene):
             self.app.go("tournament")
         elif name == "records":
             self.app.go("tournament_records")
+        elif name == "export_hands":
+            if ctx.session is not None:
+                self.message = export_game_hands(self.app, ctx.session.game_id)
         elif name == "title":
             self.app.go("attract")
         else:
@@ -77,8 +96,11 @@ class TournamentResultsScene(Scene):
             head, colour = _("You came {place} of {players}").format(place=place_name(place), players=t.n_seats), \
                 theme.WHITE
         ui.fitted(surface, head, 50, colour, 1200, bold=True, center=(640, 112))
-        ui.fitted(surface, table_name(t.config.table) + "  ·  " + _("{n} hands").format(n=t.hand_number), 20,
-                  theme.MUTED, 1200, center=(640, 154))
+        if self.message is not None:  # where the export went, in place of the table's line
+            ui.fitted(surface, self.message[0], 20, self.message[1], 1200, center=(640, 154))
+        else:
+            ui.fitted(surface, table_name(t.config.table) + "  ·  " + _("{n} hands").format(n=t.hand_number), 20,
+                      theme.MUTED, 1200, center=(640, 154))
         # standings
         box = lay.rect(16, 178, 600, 432)
         surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)

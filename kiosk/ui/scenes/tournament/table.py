@@ -34,7 +34,7 @@ from engine.errors import IllegalActionError
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import SPEEDS
 from kiosk.ui import i18n, theme
-from kiosk.ui.events import InputEvent, Key, Touch
+from kiosk.ui.events import Drag, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.raise_range import RaiseRange
@@ -62,6 +62,7 @@ class TournamentTableScene(Scene):
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.panel = False  # the raise panel is open
+        self.sliding = False  # a finger or the mouse pressed the slider and has not pressed elsewhere
         self.amount = 0
         self.popup: str | None = None  # "menu" | "abandon"
         self.note: tuple[Callable[[], str], float] | None = None  # (the words, made when drawn; until)
@@ -162,16 +163,26 @@ class TournamentTableScene(Scene):
         return self.note[0]() if self.note is not None else None
 
     def handle(self, event: InputEvent) -> bool:
-        if isinstance(event, Touch) and self.panel and self.popup is None:
-            r = self.layout.rect(*SLIDER)
-            if r.collidepoint(event.pos):
-                s = self.session
-                rr = RaiseRange.offered(s.legal()) if s is not None else None
-                if rr is not None:
-                    inner = r.inflate(-self.layout.px(40), 0)
-                    self.amount = rr.at((event.pos[0] - inner.x) / max(1, inner.width))
+        if isinstance(event, Drag):  # the slider follows a press that began on it
+            if self.sliding and self.panel and self.popup is None:
+                self._slide(event.pos[0])
+                return True
+            return False
+        if isinstance(event, Touch):
+            self.sliding = False
+            if self.panel and self.popup is None and self.layout.rect(*SLIDER).collidepoint(event.pos):
+                self.sliding = True
+                self._slide(event.pos[0])
                 return True
         return super().handle(event)
+
+    def _slide(self, x: int) -> None:
+        """Choose the amount under screen x on the slider (its ends past either side)."""
+        s = self.session
+        rr = RaiseRange.offered(s.legal()) if s is not None else None
+        if rr is not None:
+            inner = self.layout.rect(*SLIDER).inflate(-self.layout.px(40), 0)
+            self.amount = rr.at((x - inner.x) / max(1, inner.width))
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
         if self.popup is not None:
