@@ -20,8 +20,8 @@ from kiosk.ui.i18n import RANK_LETTERS
 from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache
 
-#: Card faces, backs and shadows kept, bytes of pixels (both decks of the table's size at 1920x1080).
-FACE_CACHE_BYTES = 12 * 1024 * 1024
+#: Card faces, backs and shadows kept, bytes of pixels (one deck of the table's size at 1920x1080).
+FACE_CACHE_BYTES = 8 * 1024 * 1024
 #: Frames of cards turning over kept, bytes (the frames of the cards turning now).
 FLIP_CACHE_BYTES = 1024 * 1024
 
