@@ -26,6 +26,7 @@ from kiosk.config import CabinetConfig
 from kiosk.hardware.runtime import CabinetDevices
 from kiosk.machine.controller import Machine
 from kiosk.tournament.context import TournamentContext
+from kiosk.ui import memory, sdl_hints
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoSimulators
 
@@ -55,6 +56,8 @@ class ScreenOptions:
 def video_driver(options: ScreenOptions) -> str | None:
     """Start SDL's video and return the driver it picked, or ``None`` (with the reason
     on stderr) when it picked one that shows nothing and headless was not asked for."""
+    sdl_hints.prefer_native_framebuffer()  # no OpenGL probe: ~115 MB less on X11
+    memory.bound_heap()
     try:
         pygame.display.init()
     except pygame.error as exc:

@@ -21,7 +21,7 @@ import pygame
 from kiosk.machine.commands import SetDoor
 from kiosk.machine.snapshot import MachinePhase
 from kiosk.tournament.context import TournamentContext
-from kiosk.ui import i18n, sdnotify, theme
+from kiosk.ui import i18n, memory, sdl_hints, sdnotify, theme
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
@@ -112,6 +112,8 @@ class App:
         machine_number: str = "",
         tournament: TournamentContext | None = None,
     ) -> None:
+        sdl_hints.prefer_native_framebuffer()  # before the display starts: no OpenGL probe
+        memory.bound_heap()
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
@@ -168,6 +170,8 @@ class App:
             self.scene.leave()
             self.previous = self.scene.name
             self.scene = self.scenes[name]
+            if name == "attract":
+                memory.release_free_memory()  # hand freed heap back between players
         self.scene.enter(**kwargs)
 
     @property

@@ -19,7 +19,7 @@ from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.i18n import _, count, hand_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.tournament.common import (
@@ -233,7 +233,7 @@ class TournamentRecordsScene(Scene):
             ui.fitted(surface, table_name(g.table), 18, theme.CREAM, 190, topleft=(x + 176, y))
             ui.fitted(surface, _("{place} of {players}").format(place=place_name(g.place), players=g.players), 18,
                       theme.WIN if g.place == 1 else theme.WHITE, 120, bold=True, topleft=(x + 374, y))
-            ui.fitted(surface, _("{n} hands").format(n=g.hands_played), 18, theme.CREAM, 100, topright=(x + w, y))
+            ui.fitted(surface, count("{n} hand", "{n} hands", g.hands_played), 18, theme.CREAM, 100, topright=(x + w, y))
             y += 28
         self._draw_message(surface)
         if self.confirm:

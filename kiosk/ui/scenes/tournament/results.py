@@ -11,7 +11,7 @@ import pygame
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.i18n import _, count, hand_name
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
@@ -99,7 +99,7 @@ class TournamentResultsScene(Scene):
         if self.message is not None:  # where the export went, in place of the table's line
             ui.fitted(surface, self.message[0], 20, self.message[1], 1200, center=(640, 154))
         else:
-            ui.fitted(surface, table_name(t.config.table) + "  ·  " + _("{n} hands").format(n=t.hand_number), 20,
+            ui.fitted(surface, table_name(t.config.table) + "  ·  " + count("{n} hand", "{n} hands", t.hand_number), 20,
                       theme.MUTED, 1200, center=(640, 154))
         # standings
         box = lay.rect(16, 178, 600, 432)

@@ -293,7 +293,7 @@ class TournamentSetupScene(Scene):
             ui.fitted(surface, _("Saved game of {name}").format(name=player_name(self.saved_name or DEFAULT_NAME)),
                       17, theme.CREAM, 186, topleft=(216, BOTTOM_Y + 44))
         else:
-            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 190, max_h=60,
+            ui.fitted(surface, _("Chips are points only: no money."), 17, theme.MUTED, 190, max_h=60, max_lines=3,
                       topleft=(228, BOTTOM_Y + 14))
         if self.confirm_new:
             self._draw_question(surface, _("Start a new tournament?"), _(

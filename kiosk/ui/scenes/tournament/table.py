@@ -36,7 +36,7 @@ from kiosk.tournament.settings import SPEEDS
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Drag, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import _, count
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import (
@@ -390,7 +390,7 @@ class TournamentTableScene(Scene):
         left = t.hands_to_next_level
         if left is not None and not s.hand_over:
             parts.append(_("Blinds go up after this hand") if left == 1 else
-                         _("Next level in {n} hands").format(n=left))
+                         count("Next level in {n} hand", "Next level in {n} hands", left))
         ui.fitted(surface, "  ·  ".join(parts), 28, theme.GOLD, TOP_TEXT_W, bold=True, topleft=(22, 12))
         note = self.note_text()
         if note is not None:

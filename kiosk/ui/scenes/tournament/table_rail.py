@@ -10,7 +10,7 @@ from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import seat_icon
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
-from kiosk.ui.i18n import _, hand_name
+from kiosk.ui.i18n import N_, PersonMessage, _, hand_name
 from kiosk.ui.layout import Layout
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import chips, percent, place_name, seat_name
@@ -20,6 +20,9 @@ from kiosk.ui.scenes.tournament.table_facts import status, strength_of, winning_
 from kiosk.ui.scenes.tournament.table_layout import MY_CARD_W, RIGHT_X, ROW1, SLIDER
 from kiosk.ui.widgets import Painter
 
+#: The winner of a pot, about the player at this cabinet or another.
+WINS_WITH = PersonMessage(N_("You win {amount} with {hand}"), N_("{name} wins {amount} with {hand}"))
+WINS = PersonMessage(N_("You win {amount}"), N_("{name} wins {amount}"))
 
 class RailPainter:
     """Draws the rail for one host."""
@@ -147,11 +150,12 @@ class RailPainter:
         for seat, amount in sorted(totals.items(), key=lambda kv: -kv[1]):
             name = seat_name(s, seat)
             colour = theme.WIN if seat == s.human_seat else theme.CREAM
+            you = seat == s.human_seat
             if seat in strengths:
-                out.append((_("{name} wins {amount} with {hand}").format(
-                    name=name, amount=chips(amount), hand=hand_name(strengths[seat])), colour))
+                out.append((WINS_WITH.format(is_you=you, name=name, amount=chips(amount),
+                                             hand=hand_name(strengths[seat])), colour))
             else:
-                out.append((_("{name} wins {amount}").format(name=name, amount=chips(amount)), colour))
+                out.append((WINS.format(is_you=you, name=name, amount=chips(amount)), colour))
         return out
 
     def draw_slider(self, surface: pygame.Surface, rr: RaiseRange, amount: int) -> None:
