@@ -14,7 +14,6 @@ import random
 import secrets
 import ssl
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -32,7 +31,7 @@ from kiosk.link.certs import (
 from kiosk.link.channel import Channel, pump, send_control
 from kiosk.link.codec import MAX_FRAME_BYTES, decode
 from kiosk.link.errors import AuthRefused, LinkError, PairingRefused
-from kiosk.link.events import Inbound, LinkEvent
+from kiosk.link.events import Inbound, LinkEvent, OnEvent, OnMessage
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import (
     Body,
@@ -50,8 +49,6 @@ from kiosk.link.stats import LinkStats
 
 log = logging.getLogger("kiosk.link")
 
-OnMessage = Callable[[Inbound], None]
-OnEvent = Callable[[LinkEvent], None]
 
 
 def _uri(host: str, port: int) -> str:

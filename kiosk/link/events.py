@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -38,3 +39,9 @@ class LinkEvent:
     resumed: bool = False
     dropped: int = 0
     reason: str = ""
+
+
+#: The application's callbacks: each inbound message, and each link event, in order on
+#: the link's delivery thread.
+OnMessage = Callable[[Inbound], None]
+OnEvent = Callable[[LinkEvent], None]

@@ -23,7 +23,6 @@ import contextlib
 import logging
 import secrets
 import threading
-from collections.abc import Callable
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -34,7 +33,7 @@ from kiosk.link.certs import server_context
 from kiosk.link.channel import Channel, close_with, pump, send_control
 from kiosk.link.codec import MAX_FRAME_BYTES, decode
 from kiosk.link.errors import AuthRefused, FrameRefused, PairingRefused, UnknownStation
-from kiosk.link.events import Inbound, LinkEvent
+from kiosk.link.events import Inbound, LinkEvent, OnEvent, OnMessage
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import (
     Body,
@@ -52,8 +51,6 @@ from kiosk.link.stats import LinkStats
 
 log = logging.getLogger("kiosk.link")
 
-OnMessage = Callable[[Inbound], None]
-OnEvent = Callable[[LinkEvent], None]
 
 
 class LinkServer:
