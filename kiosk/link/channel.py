@@ -64,7 +64,9 @@ async def pump(
     stats: LinkStats,
     peer: str,
 ) -> None:
-    """Run ``ws`` for ``channel`` until the connection closes (see module)."""
+    """Run ``ws`` for ``channel`` until the connection closes (see module).  A send that
+    fails cuts the connection (``websockets`` aborts the transport), which ends the
+    reader too."""
     channel.wake = asyncio.Event()
     channel.wake.set()
     writer = asyncio.create_task(_write(ws, channel, resend_after, limits, stats))
@@ -72,7 +74,7 @@ async def pump(
         await _read(ws, channel, peer_side, deliver, limits, stats, peer)
     finally:
         writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed, OSError):
             await writer
         channel.wake = None
 

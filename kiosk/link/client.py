@@ -186,6 +186,7 @@ class LinkClient:
                 open_timeout=self.limits.auth_timeout_s,
                 ping_interval=self.limits.ping_s,
                 ping_timeout=self.limits.ping_s,
+                close_timeout=self.limits.close_s,
                 max_size=MAX_FRAME_BYTES,
                 max_queue=32,
                 compression=None,

@@ -16,6 +16,9 @@ class LinkLimits:
     (a token bucket; a connection over it is closed); ``outbox``: unacknowledged messages
     kept per peer; ``heartbeat_s``: idle interval after which an acknowledgement is sent;
     ``ping_s``: liveness pings (a peer silent for ``ping_s`` after a ping is dropped);
+    ``close_s``: the most a closing handshake may take before the connection is cut (a
+    peer that vanished without a FIN, or a TLS stream stuck half-closed, ends within
+    ``2 * ping_s + close_s``);
     ``backoff_*``: a station's reconnect delays (doubling from min to max, with jitter).
     """
 
@@ -26,6 +29,7 @@ class LinkLimits:
     outbox: int = 4096
     heartbeat_s: float = 0.25
     ping_s: float = 5.0
+    close_s: float = 1.0
     backoff_min_s: float = 0.05
     backoff_max_s: float = 2.0
 

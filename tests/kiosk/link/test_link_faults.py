@@ -23,19 +23,7 @@ SCENARIOS = {
 }
 
 
-#: Known bug: after a corrupted TLS stream the host can keep writing to the dead
-#: connection, and delivery may stall past the test's 40 s; the cases stay, not strict.
-STALLS = pytest.mark.xfail(
-    reason="known bug: the host keeps writing to a connection a corrupted stream killed",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=STALLS) if n in ("duplicate", "reorder", "replay", "all") else n
-     for n in SCENARIOS],
-)
+@pytest.mark.parametrize("name", list(SCENARIOS))
 def test_no_message_is_lost_duplicated_or_reordered(server, station, name, capsys):
     link, host_inbox = server
     mine = Collector()
@@ -56,6 +44,9 @@ def test_no_message_is_lost_duplicated_or_reordered(server, station, name, capsy
             assert host_inbox.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
             assert mine.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
             time.sleep(0.2)  # anything late would show now
+            if name != "delay":  # a fault late in the run breaks a connection after the
+                # last delivery: the station reconnects all the same
+                assert mine.wait(lambda c: c.kinds().count("connected") > 1, 20), proxy.counts
         finally:
             client.stop()
     assert [i.body.round_id for i in host_inbox.items] == list(range(1, sent + 1))
