@@ -11,8 +11,6 @@ printable; never any other exception.  The seed is fixed (``derandomize``).
 
 from __future__ import annotations
 
-import math
-import re
 import time
 import tomllib
 from collections import Counter
@@ -21,6 +19,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.toml_writer import Deep, document
 
 from kiosk.config import ROLES, CabinetConfig, ConfigError, load_config
 from kiosk.pins import hash_pin, pin_problem
@@ -85,52 +84,6 @@ values = st.recursive(
 )
 
 
-# -- a small TOML writer (every value inline) --------------------------------------------------
-def _string(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _string(k)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, tuple):  # ("deep", depth, kind, inner)
-        _tag, depth, kind, inner = v
-        if kind == "[":
-            return "[" * depth + _value(inner) + "]" * depth
-        return "{a = " * depth + _value(inner) + "}" * depth
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
-    raise TypeError(type(v))
-
-
-def document(data: dict[str, Any]) -> str:
-    return "".join(f"{_key(k)} = {_value(v)}\n" for k, v in data.items())
-
-
 # -- mutations ---------------------------------------------------------------------------------
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
@@ -181,7 +134,7 @@ def _mutate(doc: dict[str, Any], data: st.DataObject) -> None:
         parent[data.draw(keys)] = parent.pop(last)
     elif op == "nest":
         depth = data.draw(st.sampled_from([1, 2, 3, 50, 999, 1001, 5000]))
-        parent[last] = ("deep", depth, data.draw(st.sampled_from("[{")), old)
+        parent[last] = Deep(old, depth, data.draw(st.sampled_from("[{")))
     else:
         parent[last] = data.draw(values)
 
@@ -207,10 +160,10 @@ def _damage(raw: bytes, data: st.DataObject) -> bytes:
 @st.composite
 def mutated_files(draw: Any) -> bytes:
     data = draw(st.data())
-    doc = tomllib.loads(document(BASE))
+    doc = tomllib.loads(document(BASE, tables=False))
     for _ in range(draw(st.integers(0, 4))):
         _mutate(doc, data)
-    raw = document(doc).encode()
+    raw = document(doc, tables=False).encode()
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
         raw = _damage(raw, data)
     return raw
@@ -248,8 +201,8 @@ def outcome(path: Path, raw: bytes) -> str:
 
 
 def test_the_writer_round_trips_the_base_configuration(tmp_path):
-    assert tomllib.loads(document(BASE)) == BASE
-    assert outcome(tmp_path / "cabinet.toml", document(BASE).encode()) == "valid"
+    assert tomllib.loads(document(BASE, tables=False)) == BASE
+    assert outcome(tmp_path / "cabinet.toml", document(BASE, tables=False).encode()) == "valid"
 
 
 def test_mutated_configurations_never_raise_anything_but_a_config_error(tmp_path):

@@ -12,18 +12,16 @@ any other exception.
 from __future__ import annotations
 
 import datetime as dt
-import math
-import re
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.toml_writer import Deep, document
 
 from engine.hands.categories import HandCategory
 from engine.hands.evaluator import category_floors
@@ -35,15 +33,6 @@ STANDARD = Path(__file__).resolve().parents[3] / "paytables" / "standard.toml"
 BASE = tomllib.loads(STANDARD.read_text())
 EXAMPLES = 1200
 SOURCE = "fuzz.toml"
-
-
-@dataclass(frozen=True)
-class Deep:
-    """``inner`` wrapped ``depth`` times in arrays (``"["``) or inline tables (``"{"``)."""
-
-    inner: Any
-    depth: int
-    kind: str
 
 
 ODD = (
@@ -93,60 +82,6 @@ values = st.recursive(
     lambda kids: st.one_of(st.lists(kids, max_size=4), st.dictionaries(keys, kids, max_size=3)),
     max_leaves=8,
 )
-
-
-# -- a small TOML writer (values nested in a table are written inline) -----------------
-
-
-def _string(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _string(k)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, Deep):
-        if v.kind == "[":
-            return "[" * v.depth + _value(v.inner) + "]" * v.depth
-        return "{a = " * v.depth + _value(v.inner) + "}" * v.depth
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan"
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return repr(v)
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, dt.date):
-        return v.isoformat()
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + "}"
-    raise TypeError(type(v))
-
-
-def _document(data: dict[str, Any]) -> str:
-    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    for k, v in data.items():
-        if isinstance(v, dict):
-            lines.append(f"\n[{_key(k)}]")
-            lines += [f"{_key(kk)} = {_value(vv)}" for kk, vv in v.items()]
-    return "\n".join(lines) + "\n"
 
 
 # -- mutations ----------------------------------------------------------------------
@@ -260,7 +195,7 @@ def mutated_files(draw: Any) -> bytes:
     doc = tomllib.loads(STANDARD.read_text())
     for _ in range(draw(st.integers(0, 4))):
         _mutate(doc, data)
-    raw = _document(doc).encode()
+    raw = document(doc).encode()
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
         raw = _damage(raw, data)
     return raw
@@ -298,8 +233,8 @@ def outcome(raw: bytes) -> str:
 
 
 def test_the_writer_round_trips_the_standard_table():
-    assert tomllib.loads(_document(BASE)) == BASE
-    assert outcome(_document(BASE).encode()) == "valid"
+    assert tomllib.loads(document(BASE)) == BASE
+    assert outcome(document(BASE).encode()) == "valid"
 
 
 def test_mutated_paytables_never_raise_anything_but_a_paytable_error():
