@@ -1,17 +1,19 @@
 """The exact decision values of the round on the table, computed beside it.
 
 At the deal the seat's cards and the board are fixed by the committed deck, so every
-decision the seat can face is known: a daemon thread computes the values of the pre-flop,
-flop and river decisions in that order (:class:`engine.maths.decision_values.DecisionValuer`;
+decision the seat can face is known: one worker thread, shared by every round of the
+program, computes the values of the pre-flop, flop and river decisions in that order (:class:`engine.maths.decision_values.DecisionValuer`;
 the flop's take about 0.1 s, the first pre-flop of a paytable loads or computes its
 optimal analysis) while the player looks at the cards.  A decision takes the values of
 its phase when they are ready and waits at most ``wait`` seconds otherwise; values not
-ready then are not recorded (the decision never depends on them).
+ready then are not recorded (the decision never depends on them).  A round queued behind
+a newer one is skipped (its values are recorded as not ready).
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Sequence
 
@@ -40,7 +42,7 @@ def valuer_for(table: Paytable) -> DecisionValuer:
 
 
 class SeatValues:
-    """The values of one seat's decisions in one round, computed by a daemon thread."""
+    """The values of one seat's decisions in one round, computed by the shared worker."""
 
     def __init__(self, round_id: int, table: Paytable, hole: Sequence[int], board: Sequence[int]):
         self.round_id = round_id
@@ -49,10 +51,16 @@ class SeatValues:
         self._board = tuple(board)
         self._values: dict[Phase, DecisionValues | None] = {}
         self._ready = {phase: threading.Event() for phase in PHASES}
-        self._thread = threading.Thread(target=self._run, name="uth-values", daemon=True)
-        self._thread.start()
+        _WORKER.submit(self)
 
-    def _run(self) -> None:
+    def skip(self) -> None:
+        """Record no values for this round (a newer one is waiting)."""
+        for phase in PHASES:
+            self._values.setdefault(phase, None)
+            self._ready[phase].set()
+
+    def compute(self) -> None:
+        """Compute every phase's values in order (on the worker)."""
         try:
             valuer = valuer_for(self._table)
         except Exception:  # an analysis that cannot be had: no values this round
@@ -74,3 +82,35 @@ class SeatValues:
         if event is None or not event.wait(wait):
             return None
         return self._values.get(phase)
+
+
+class _Worker:
+    """One daemon thread computing the queued rounds' values, newest first; older rounds
+    still waiting when a newer one arrives are skipped."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[SeatValues] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def submit(self, job: SeatValues) -> None:
+        self._jobs.put(job)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="uth-values", daemon=True)
+                self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            while True:  # only the newest waiting round is worth computing
+                try:
+                    newer = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                job.skip()
+                job = newer
+            job.compute()
+
+
+_WORKER = _Worker()
