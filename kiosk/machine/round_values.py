@@ -2,8 +2,8 @@
 
 At the deal the seat's cards and the board are fixed by the committed deck, so every
 decision the seat can face is known: one worker thread, shared by every round of the
-program, computes the values of the pre-flop, flop and river decisions in that order (:class:`engine.maths.decision_values.DecisionValuer`;
-the flop's take about 0.1 s, the first pre-flop of a paytable loads or computes its
+program, computes the values of the pre-flop, flop and river decisions in that order
+(:class:`engine.maths.decision_values.DecisionValuer`; the flop's take about 0.1 s, the first pre-flop of a paytable loads or computes its
 optimal analysis) while the player looks at the cards.  A decision takes the values of
 its phase when they are ready and waits at most ``wait`` seconds otherwise; values not
 ready then are not recorded (the decision never depends on them).  A round queued behind
