@@ -1,0 +1,169 @@
+"""The dealer display: the big screen of a shared table.
+
+It draws a :class:`kiosk.table.TableSnapshot` (what the whole table may show: no seat's
+hole cards before settlement): the dealer's cards (backs until settlement), the board as
+far as it is shown, the betting window's or the decision timer's countdown, and one
+panel per station with its bets, its status (betting, ready, deciding, decided, folded,
+stopped) and, once settled, its hand and what it was paid.  Amounts are cents.
+
+:class:`DealerDisplay` only paints; whoever owns the window (``uth table display``, a
+test) gives it snapshots and flips the screen.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from engine.uth.round import Phase, SeatResult
+from kiosk.table.display import TableSnapshot
+from kiosk.table.snapshot import SeatStatus
+from kiosk.ui import theme
+from kiosk.ui.cards import CardRenderer
+from kiosk.ui.i18n import N_, _, money
+from kiosk.ui.layout import DESIGN_W, Layout
+from kiosk.ui.text import TextCache
+from kiosk.ui.widgets import Painter
+
+#: The seats a table can have.
+SEATS = 7
+CARD_W = 78  # design units
+#: The widest a seat's panel gets (a table of few stations), design units.
+PANEL_MAX_W = DESIGN_W / 5
+
+PHASE_NAMES = {
+    Phase.PREFLOP: N_("Pre-flop"),
+    Phase.FLOP: N_("Flop"),
+    Phase.RIVER: N_("River"),
+}
+
+
+def seat_state(seat: SeatStatus, snap: TableSnapshot) -> str:
+    """What a seat is doing, in words (translated)."""
+    if seat.tilted:
+        return _("Stopped")
+    if snap.round_open and seat.in_round:
+        if seat.folded:
+            return _("Folded")
+        return _("Decided") if seat.decided else _("Deciding")
+    if seat.in_round and snap.results:
+        return _("Settled")
+    if seat.ready:
+        return _("Ready")
+    if seat.ante:
+        return _("Betting")
+    return _("Open seat")
+
+
+def countdown(snap: TableSnapshot) -> str:
+    """The running timer in words, or "" when none runs."""
+    if snap.stopped:
+        return _("The table is stopped: call an attendant")
+    if snap.betting_seconds is not None:
+        return _("Bets close in {seconds} s").format(seconds=math.ceil(snap.betting_seconds))
+    if snap.decision_seconds is not None:
+        return _("Decide within {seconds} s").format(seconds=math.ceil(snap.decision_seconds))
+    return ""
+
+
+class DealerDisplay:
+    """Paints a :class:`TableSnapshot` on a surface of the layout's size."""
+
+    def __init__(self, size: tuple[int, int], text: TextCache | None = None) -> None:
+        self.layout = Layout(size)
+        self.text = text or TextCache()
+        self.painter = Painter(self.layout, self.text)
+        self.cards = CardRenderer(self.text)
+        self._felt: pygame.Surface | None = None
+
+    def draw(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        """Paint the whole display for ``snap``."""
+        if self._felt is None or self._felt.get_size() != surface.get_size():
+            self._felt = theme.felt(surface.get_size())
+        surface.blit(self._felt, (0, 0))
+        self._dealer(surface, snap)
+        self._board(surface, snap)
+        self._timer(surface, snap)
+        results = {r.seat: r for r in snap.results}
+        seats = snap.seats[:SEATS]
+        width = min(PANEL_MAX_W, DESIGN_W / max(1, len(seats)))
+        left = (DESIGN_W - width * len(seats)) / 2
+        for index, seat in enumerate(seats):
+            self._seat(surface, snap, seat, results.get(seat.seat), left + index * width, width)
+
+    # -- the dealer and the board ----------------------------------------------------
+    def _card_row(self, surface: pygame.Surface, cards: tuple[int, ...], slots: int,
+                  centre_x: float, y: float, width: float) -> None:
+        lay = self.layout
+        w = lay.px(width)
+        gap = lay.px(10)
+        total = slots * w + (slots - 1) * gap
+        left = lay.pos(centre_x, y)[0] - total // 2
+        top = lay.pos(0, y)[1]
+        for i in range(slots):
+            x = left + i * (w + gap)
+            if i < len(cards):
+                surface.blit(self.cards.face(cards[i], w), (x, top))
+            else:
+                h = self.cards.height(w)
+                outline = pygame.Rect(x, top, w, h)
+                pygame.draw.rect(surface, theme.GOLD, outline, max(1, w // 40), border_radius=w // 12)
+
+    def _dealer(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        ui = self.painter
+        ui.label(surface, _("DEALER"), 22, theme.GOLD, bold=True, center=(DESIGN_W / 2 - 220, 40))
+        if snap.dealer:
+            self._card_row(surface, snap.dealer, 2, DESIGN_W / 2 - 220, 62, CARD_W)
+        elif snap.round_open:
+            lay = self.layout
+            w = lay.px(CARD_W)
+            x, y = lay.pos(DESIGN_W / 2 - 220, 62)
+            for i in (0, 1):
+                back = self.cards.back(w)
+                surface.blit(back, (x - w - lay.px(5) + i * (w + lay.px(10)), y))
+
+    def _board(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        ui = self.painter
+        title = _("BOARD")
+        if snap.phase is not None and snap.round_open:
+            title = f"{title} · {_(PHASE_NAMES[snap.phase])}"
+        ui.label(surface, title, 22, theme.GOLD, bold=True, center=(DESIGN_W / 2 + 160, 40))
+        self._card_row(surface, snap.board, 5, DESIGN_W / 2 + 160, 62, CARD_W)
+
+    def _timer(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        text = countdown(snap)
+        if text:
+            colour = theme.LOSE if snap.stopped else theme.CREAM
+            self.painter.fitted(surface, text, 30, colour, DESIGN_W - 80, bold=True,
+                                center=(DESIGN_W / 2, 240))
+
+    # -- the seats -------------------------------------------------------------------
+    def _seat(self, surface: pygame.Surface, snap: TableSnapshot, seat: SeatStatus,
+              result: SeatResult | None, left: float, width: float) -> None:
+        ui, lay = self.painter, self.layout
+        x = left + 6
+        w = width - 12
+        top, h = 290, 410
+        border = theme.LOSE if seat.tilted else theme.GOLD if seat.in_round else None
+        panel = ui.panel((lay.px(w), lay.px(h)), alpha=140, radius=14, border=border)
+        surface.blit(panel, lay.pos(x, top))
+        cx = x + w / 2
+        ui.fitted(surface, _("Seat {n}").format(n=seat.seat), 24, theme.GOLD, w - 12, bold=True,
+                  center=(cx, top + 26))
+        ui.fitted(surface, seat_state(seat, snap), 20, theme.CREAM, w - 12, center=(cx, top + 58))
+        y = top + 96
+        for name, cents in ((_("Ante"), seat.ante), (_("Blind"), seat.ante), (_("Trips"), seat.trips),
+                            (_("Play"), seat.play)):
+            if cents:
+                ui.fitted(surface, f"{name} {money(cents, compact=True)}", 19, theme.CREAM, w - 12,
+                          center=(cx, y))
+                y += 30
+        if result is not None:
+            self._card_row(surface, result.hole, 2, cx, top + 212, min(60, (w - 30) / 2))
+            ui.fitted(surface, result.hand_name, 17, theme.CREAM, w - 12, max_h=44,
+                      center=(cx, top + 330))
+            paid = result.returned
+            colour = theme.WIN if paid > result.staked else theme.CREAM if paid else theme.LOSE
+            ui.fitted(surface, _("Paid {amount}").format(amount=money(paid, compact=True)), 20,
+                      colour, w - 12, bold=True, center=(cx, top + 375))
