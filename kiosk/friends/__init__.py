@@ -14,6 +14,9 @@
   coming back).
 * :class:`FriendsClient` (:mod:`~kiosk.friends.client`): this cabinet's seat in a game
   another cabinet hosts, over the same socket protocol as the phones.
+  :mod:`~kiosk.friends.joined` keeps the result of a joined game in this cabinet's
+  records; :mod:`~kiosk.friends.station` (``uth tournament join --autoplay random
+  --headless``) plays such a seat with random legal moves, the technician's burn-in.
 * :mod:`~kiosk.friends.turns` (the turn timer), :mod:`~kiosk.friends.outbox` (what is
   waiting to be sent), :mod:`~kiosk.friends.vote` (Next hand).
 * :mod:`~kiosk.friends.invite`: the QR code of the link (PNG or pygame surface);

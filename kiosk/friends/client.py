@@ -20,7 +20,7 @@ import json
 import logging
 import queue
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
@@ -53,6 +53,7 @@ class FriendsClient:
         self.welcome: Json | None = None  # seat and token, once seated
         self.refused: Json | None = None  # the latest refusal
         self.closed = False
+        self.trace: Callable[[Json], None] | None = None  # sees every message, as it is taken
         self._inbox: queue.SimpleQueue[Json | None] = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._read, name="friends-client", daemon=True)
         self._reader.start()
@@ -136,6 +137,8 @@ class FriendsClient:
             except queue.Empty:
                 return changed
             changed = True
+            if msg is not None and self.trace is not None:
+                self.trace(msg)
             if msg is None:
                 self.closed = True
             elif msg.get("type") == "state":

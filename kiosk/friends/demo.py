@@ -30,10 +30,7 @@ from kiosk.friends.host import FriendsHost
 from kiosk.friends.invite import invite_png
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("tournament", help="tournament Hold'em with friends on their phones")
-    tsub = p.add_subparsers(dest="tournament_command", metavar="ACTION")
-    tsub.required = True
+def add_host(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     h = tsub.add_parser("host", help="host a game for friends' phones, the computer in the cabinet's seat")
     h.add_argument("--bind", default="127.0.0.1", help="address to listen on (the LAN interface)")
     h.add_argument("--port", type=int, default=8765)

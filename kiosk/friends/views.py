@@ -203,7 +203,9 @@ def summary_of(summary: GameSummary) -> Json:
         "hands_played": summary.hands_played,
         "hands_won": summary.hands_won,
         "biggest_pot": summary.biggest_pot,
+        "vpip_hands": summary.vpip_hands,
         "best_hand": hand_of(summary.best_hand) if summary.best_hand is not None else None,
+        "best_strength": summary.best_hand,
         "duration_s": round(summary.duration_s),
     }
 

@@ -1,8 +1,10 @@
 """A seat in another cabinet's game, played here: the table as the host sends this seat
 (its own two cards only, the board, every seat's chips, bets and last move, "Computer
 playing" on an away seat, whose turn with its clock), the actions the host offers (Fold,
-Check or Call, Raise by Min, ½ Pot, Pot or All in), Next hand, and Leave the game; at
-the end, the standings.  Everything shown comes from the latest table of
+Check or Call, Bet or Raise and the raise panel the host cabinet's table has: Min, ½ pot,
+¾ pot, Pot, All in, − / + and a slider that follows a finger or the mouse), Next hand,
+and Leave the game; at the end, the standings (recorded in the cabinet player's records,
+:mod:`kiosk.friends.joined`).  Everything shown comes from the latest table of
 :class:`kiosk.friends.client.FriendsClient`; the host checks every move.
 """
 
@@ -15,12 +17,22 @@ import pygame
 from engine.cards import parse_card
 from engine.hands.categories import HandCategory
 from kiosk.friends.client import FriendsClient
+from kiosk.friends.joined import record_joined
 from kiosk.ui import theme
-from kiosk.ui.events import Key
+from kiosk.ui.events import Drag, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name
+from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import blinds_text, chips, place_name, top_background
+from kiosk.ui.scenes.tournament.raise_panel import (
+    draw_slider,
+    legal_from_message,
+    on_slider,
+    raise_buttons,
+    slider_amount,
+)
+from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW2, ROW_H
 from kiosk.ui.widgets import Button
 
 SEAT_W, SEAT_H = 204, 112
@@ -51,6 +63,11 @@ class TournamentRemoteTableScene(Scene):
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.confirm_leave = False
+        self.panel = False  # the raise panel is open
+        self.amount = 0  # the chips chosen on it (a round total)
+        self.sliding = False  # a press began on the slider and the finger has not let go elsewhere
+        self._panel_for: tuple[int, int] | None = None  # (hand, seq) the panel was opened for
+        self.recorded = False
 
     @property
     def client(self) -> FriendsClient | None:
@@ -63,6 +80,9 @@ class TournamentRemoteTableScene(Scene):
 
     def enter(self, **kwargs: Any) -> None:
         self.confirm_leave = False
+        self.panel = False
+        self.sliding = False
+        self.recorded = False
         if self.client is None:
             self.app.go("tournament_join")
 
@@ -73,6 +93,29 @@ class TournamentRemoteTableScene(Scene):
         c.poll()
         if c.welcome is not None:
             self.app.tournament.joined_tokens[c.code] = str(c.welcome["token"])
+        m = c.state
+        if self.panel and (m is None or self.raise_range() is None or (m["hand"], m["seq"]) != self._panel_for):
+            self.panel = False  # the table moved on: the decision is no longer ours
+            self.sliding = False
+        if m is not None and m.get("phase") == "over" and not self.recorded:
+            self._record(m)
+
+    def _record(self, over: dict[str, Any]) -> None:
+        """The result into the cabinet player's records (once)."""
+        self.recorded = True
+        c, ctx = self.client, self.app.tournament
+        store = ctx.store
+        if c is None or c.welcome is None or store is None:
+            return
+        name = str(c.welcome["name"])
+        record_joined(store, over, player=name, token=str(c.welcome["token"]))
+
+    def raise_range(self) -> RaiseRange | None:
+        """What this seat may bet or raise to now (``None``: not its turn, or no raise)."""
+        m = self.state
+        if m is None or m.get("phase") != "play" or not m.get("your_turn"):
+            return None
+        return RaiseRange.offered(legal_from_message(m.get("legal"), int(m["you"])))
 
     # -- buttons --------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -94,30 +137,56 @@ class TournamentRemoteTableScene(Scene):
         la = m.get("legal")
         if not m.get("your_turn") or la is None:
             return out
-        out.append(Button("fold", (480, ROW, 190, 86), _("FOLD"), "act", ("fold", None), style="fold", hint="F",
-                          size=28, enabled=bool(la["can_fold"])))
+        rr = self.raise_range()
+        if self.panel and rr is not None:
+            return out + raise_buttons(rr, self.amount)
+        w = 262
+        x = RIGHT_X + 12
+        out.append(Button("fold", (x, ROW2, w, ROW_H), _("FOLD"), "act", ("fold", None), style="fold", hint="F",
+                          size=30, enabled=bool(la["can_fold"])))
         if la["can_check"]:
-            out.append(Button("call", (680, ROW, 190, 86), _("CHECK"), "act", ("check", None), style="check",
-                              hint="C", size=28))
+            out.append(Button("call", (x + w + 10, ROW2, w, ROW_H), _("CHECK"), "act", ("check", None),
+                              style="check", hint="C", size=30))
         else:
-            out.append(Button("call", (680, ROW, 190, 86), _("CALL"), "act", ("call", None), style="check", hint="C",
-                              size=26, sublabel=chips(int(la["call_amount"]))))
-        if la["can_bet"] or la["can_raise"]:
-            kind = "bet" if la["can_bet"] else "raise"
-            presets = la["presets"]
-            for i, (key, label) in enumerate((("min", _("MIN")), ("half", _("½ POT")), ("pot", _("POT")))):
-                amount = int(presets[key])
-                out.append(Button(f"raise_{key}", (880 + i * 132, ROW - 96, 124, 86), label, "act", (kind, amount),
-                                  style="play", size=22, sublabel=chips(amount)))
-            out.append(Button("allin", (880, ROW, 390, 86), _("ALL IN"), "act", ("allin", None), style="play",
-                              size=28, sublabel=chips(int(la["max_to"]))))
+            all_in = int(la["call_amount"]) >= int(la["stack"])
+            out.append(Button("call", (x + w + 10, ROW2, w, ROW_H), _("CALL"), "act", ("call", None),
+                              style="check", hint="C", size=30,
+                              sublabel=_("All in") if all_in else chips(int(la["call_amount"]))))
+        label = _("BET") if la["can_bet"] else _("RAISE")
+        out.append(Button("raise", (x + 2 * (w + 10), ROW2, w, ROW_H), label, "raise", style="play", hint="R",
+                          size=30, enabled=rr is not None))
         return out
+
+    def handle(self, event: InputEvent) -> bool:
+        if isinstance(event, Drag):  # the slider follows a press that began on it
+            if self.sliding and self.panel and not self.confirm_leave:
+                self._slide(event.pos[0])
+                return True
+            return False
+        if isinstance(event, Touch):
+            self.sliding = False
+            if self.panel and not self.confirm_leave and on_slider(self.layout, event.pos):
+                self.sliding = True
+                self._slide(event.pos[0])
+                return True
+        return super().handle(event)
+
+    def _slide(self, x: int) -> None:
+        rr = self.raise_range()
+        if rr is not None:
+            self.amount = slider_amount(self.layout, rr, x)
 
     def on_key(self, key: Key) -> bool:
         if key.name == "escape":
+            if self.panel and not self.confirm_leave:
+                return self.on_command("back")
             return self.on_command("cancel" if self.confirm_leave else "leave")
         if key.name == "space":
             return self.on_command("next")
+        if self.panel and not self.confirm_leave:
+            steps = {"up": "plus", "right": "plus", "down": "minus", "left": "minus", "return": "confirm_raise"}
+            if key.name in steps:
+                return self.on_command(steps[key.name])
         for b in self.buttons():
             if b.hint and key.name == b.hint.lower() and b.enabled:
                 return self.on_command(str(b.command), b.arg)
@@ -145,10 +214,41 @@ class TournamentRemoteTableScene(Scene):
             c.next_hand()
         elif name == "act" and isinstance(arg, tuple):
             action, amount = arg
+            self.panel = False
             c.act(str(action), amount)
+        elif name in ("raise", "back", "preset", "plus", "minus", "confirm_raise"):
+            self._raise_command(c, name, arg)
         else:
             return False
         return True
+
+    def _raise_command(self, c: FriendsClient, name: str, arg: object) -> None:
+        """The raise panel: open it, choose the amount, close it or send the raise."""
+        rr = self.raise_range()
+        m = self.state
+        if name == "back" or rr is None or m is None:
+            self.panel = False
+            return
+        if name == "raise":
+            if self.panel:
+                name = "confirm_raise"
+            else:
+                self.panel = True
+                self._panel_for = (int(m["hand"]), int(m["seq"]))
+                self.amount = rr.min_to
+                return
+        if name == "preset":
+            self.amount = rr.preset(str(arg))
+        elif name in ("plus", "minus"):
+            self.amount = rr.nudge(self.amount, 1 if name == "plus" else -1)
+        elif name == "confirm_raise":
+            to = rr.clamp(self.amount)
+            self.panel = False
+            self.sliding = False
+            if to >= rr.max_to:
+                c.act("allin")
+            else:
+                c.act("bet" if rr.legal.can_bet else "raise", to)
 
     # -- drawing --------------------------------------------------------------------------
     def _card(self, surface: pygame.Surface, name: str | None, x: float, y: float, w: float) -> None:
@@ -175,7 +275,7 @@ class TournamentRemoteTableScene(Scene):
         else:
             self._draw_table(surface, m)
         if c is not None and c.refused is not None:
-            ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 1000, bold=True, topleft=(24, 580))
+            ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 800, bold=True, topleft=(460, 490))
         if self.confirm_leave:
             lay = self.layout
             surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
@@ -213,6 +313,9 @@ class TournamentRemoteTableScene(Scene):
             text = "  ·  ".join(_("{name} wins {amount}").format(name=m["seats"][i]["name"], amount=chips(n))
                                 for i, n in won)
             ui.fitted(surface, text, 22, theme.WIN, 800, bold=True, midtop=(640, BOARD_Y + 164))
+        rr = self.raise_range() if self.panel else None
+        if rr is not None:
+            draw_slider(ui, self.layout, surface, rr, self.amount)
 
     def _turn_text(self, m: dict[str, Any]) -> str:
         if m.get("host_wait_s") is not None:

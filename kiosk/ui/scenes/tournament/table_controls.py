@@ -7,7 +7,8 @@ from kiosk.ui import i18n
 from kiosk.ui.i18n import _
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import SPEED_NAMES, chips
-from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW1, ROW2, ROW_H, SLIDER
+from kiosk.ui.scenes.tournament.raise_panel import raise_buttons
+from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW2, ROW_H
 from kiosk.ui.widgets import Button
 
 #: Design units of the top bar's text left of its buttons.
@@ -69,35 +70,6 @@ def table_buttons(s: TournamentSession, popup: str | None, panel: bool, amount: 
     label = _("BET") if la.can_bet else _("RAISE")
     out.append(Button("raise", (x + 2 * (w + 10), ROW2, w, ROW_H), label, "raise", style="play", hint="R",
                       size=30, enabled=rr is not None))
-    return out
-
-
-def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
-    """The raise panel: presets, − and +, CANCEL, and the confirmation of ``chosen``."""
-    out = []
-    amount = rr.clamp(chosen)
-    presets = [("min", _("MIN")), ("half", _("½ POT")), ("three_quarters", _("¾ POT")), ("pot", _("POT")),
-               ("all_in", _("ALL IN"))]
-    x, w = RIGHT_X + 12, 128
-    for key, label in presets:
-        value = rr.preset(key)
-        out.append(Button(f"preset_{key}", (x, ROW2, w, ROW_H), label, "preset", key,
-                          style="selected" if value == amount else "dark", size=22, sublabel=chips(value)))
-        x += w + 6
-    out.append(Button("cancel_raise", (x, ROW2, 1268 - x, ROW_H), _("CANCEL"), "back", style="plain",
-                      hint="Esc", size=24))
-    out.append(Button("minus", (RIGHT_X + 12, ROW1, 86, ROW_H), "−", "minus", style="dark", size=40,
-                      hint="↓", enabled=amount > rr.min_to))
-    out.append(Button("plus", (SLIDER[0] + SLIDER[2] + 8, ROW1, 86, ROW_H), "+", "plus", style="dark", size=40,
-                      hint="↑", enabled=amount < rr.max_to))
-    if amount >= rr.max_to:
-        label, sub = _("ALL IN"), chips(amount)
-    else:
-        label = _("BET") if rr.legal.can_bet else _("RAISE TO")
-        sub = chips(amount)
-    cx = SLIDER[0] + SLIDER[2] + 8 + 86 + 8
-    out.append(Button("confirm_raise", (cx, ROW1, 1268 - cx, ROW_H), label, "confirm_raise", style="primary",
-                      hint="Enter", size=28, sublabel=sub))
     return out
 
 

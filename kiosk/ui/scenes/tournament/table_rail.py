@@ -15,9 +15,10 @@ from kiosk.ui.layout import Layout
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import chips, percent, place_name, seat_name
 from kiosk.ui.scenes.tournament.icons import icon_surface, speaker_surface
+from kiosk.ui.scenes.tournament.raise_panel import draw_slider
 from kiosk.ui.scenes.tournament.table_controls import SPEAKER
 from kiosk.ui.scenes.tournament.table_facts import status, strength_of, winning_cards
-from kiosk.ui.scenes.tournament.table_layout import MY_CARD_W, RIGHT_X, ROW1, SLIDER
+from kiosk.ui.scenes.tournament.table_layout import MY_CARD_W, RIGHT_X, ROW1
 from kiosk.ui.widgets import Painter
 
 #: The winner of a pot, about the player at this cabinet or another.
@@ -159,22 +160,7 @@ class RailPainter:
         return out
 
     def draw_slider(self, surface: pygame.Surface, rr: RaiseRange, amount: int) -> None:
-        ui, lay = self.ui, self.layout
-        r = lay.rect(*SLIDER)
-        surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=14, border=theme.GOLD_DARK), r)
-        inner = r.inflate(-lay.px(40), 0)
-        track = pygame.Rect(inner.x, r.centery - lay.px(5), inner.width, lay.px(10))
-        pygame.draw.rect(surface, (70, 78, 86), track, border_radius=lay.px(5))
-        f = rr.fraction(rr.clamp(amount))
-        filled = track.copy()
-        filled.width = max(1, round(track.width * f))
-        pygame.draw.rect(surface, theme.GOLD, filled, border_radius=lay.px(5))
-        knob = (track.x + round(track.width * f), r.centery)
-        pygame.draw.circle(surface, theme.CREAM, knob, lay.px(20))
-        pygame.draw.circle(surface, theme.GOLD_DARK, knob, lay.px(20), max(1, lay.px(3)))
-        ui.fitted(surface, chips(rr.min_to), 15, theme.MUTED, 120, topleft=(SLIDER[0] + 20, SLIDER[1] + 4))
-        ui.fitted(surface, chips(rr.max_to), 15, theme.MUTED, 120,
-                  topright=(SLIDER[0] + SLIDER[2] - 20, SLIDER[1] + 4))
+        draw_slider(self.ui, self.layout, surface, rr, amount)
 
     def draw_speaker(self, surface: pygame.Surface, on: bool) -> None:
         """The speaker's picture over its button (sound ``on`` or off)."""

@@ -1,0 +1,173 @@
+"""``uth tournament join``: a seat in another cabinet's game played by the computer, the
+technician's burn-in of the joining side.
+
+::
+
+    uth tournament join --host ADDR:PORT --code CODE [--name NAME] --autoplay random
+                        [--seed S] --headless [--db PATH] [--trace FILE.jsonl]
+
+Joins game ``CODE`` on the host (:class:`~kiosk.friends.client.FriendsClient`, the same
+socket and checks as a cabinet's Join a game), then plays every decision with a random
+legal move (:class:`RandomPlayer`, reproducible with ``--seed``), taps Next hand after
+each hand and, when the game ends, records the result under ``NAME`` in the cabinet's
+records (``--db``, :mod:`kiosk.friends.joined`).  ``--trace`` writes every message the
+host sent, one JSON object a line.  Prints the seat, each hand's number and the final
+place; exit code 0 at the end of the game, 2 when the game cannot be joined, 1 when the
+host went away before the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import time
+from pathlib import Path
+from typing import IO, Any
+
+from kiosk.friends.client import FriendsClient, JoinRefused
+from kiosk.friends.joined import record_joined
+from kiosk.tournament.store import TournamentStore
+
+Json = dict[str, Any]
+log = logging.getLogger("kiosk.friends")
+
+
+class RandomPlayer:
+    """Random legal moves from a seat's ``legal`` (see :func:`kiosk.friends.views.legal_of`):
+    mostly check or call, sometimes a bet or raise to a random total between the least
+    and all in, now and then a fold when there is something to call."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def move(self, legal: Json) -> tuple[str, int | None]:
+        r = self.rng.random()
+        if (legal["can_bet"] or legal["can_raise"]) and r < 0.25:
+            lo, hi = int(legal["min_to"]), int(legal["max_to"])
+            amount = self.rng.randint(lo, hi) if hi > lo else hi
+            if amount >= hi:
+                return ("allin", None)
+            return ("bet" if legal["can_bet"] else "raise", amount)
+        if legal["can_fold"] and not legal["can_check"] and r > 0.85:
+            return ("fold", None)
+        return ("check", None) if legal["can_check"] else ("call", None)
+
+
+def play(
+    client: FriendsClient,
+    player: RandomPlayer,
+    *,
+    timeout_s: float = 3600.0,
+    tick_s: float = 0.01,
+    out: IO[str] | None = None,
+) -> Json | None:
+    """Play ``client``'s seat until the game ends; the ``over`` table, or ``None`` when
+    the host went away first (or ``timeout_s`` passed)."""
+    acted: tuple[int, int] | None = None
+    voted: int | None = None
+    hand: int | None = None
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        client.poll()
+        s = client.state
+        if client.refused is not None:
+            acted = None  # refused: look at the table again and choose again
+            client.refused = None
+        if s is not None:
+            phase = s.get("phase")
+            if phase == "over":
+                return s
+            if phase == "play" and s.get("your_turn") and (s["hand"], s["seq"]) != acted:
+                action, amount = player.move(s["legal"])
+                if client.act(action, amount):
+                    acted = (s["hand"], s["seq"])
+            elif (
+                phase == "hand_over" and voted != s["hand"] and (s.get("vote") or {}).get("counts")
+            ):
+                if client.next_hand():
+                    voted = s["hand"]
+            if out is not None and phase in ("play", "hand_over") and s["hand"] != hand:
+                hand = s["hand"]
+                print(f"hand {hand}", file=out, flush=True)
+        if client.closed:
+            client.poll()
+            return (
+                client.state
+                if client.state is not None and client.state.get("phase") == "over"
+                else None
+            )
+        time.sleep(tick_s)
+    return None
+
+
+def add_join(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    j = tsub.add_parser(
+        "join", help="take a seat in another cabinet's game, played by the computer (burn-in)"
+    )
+    j.add_argument(
+        "--host",
+        required=True,
+        action="append",
+        dest="hosts",
+        metavar="ADDR:PORT",
+        help="the host cabinet (repeat for several)",
+    )
+    j.add_argument("--code", required=True, help="the game code shown on the host")
+    j.add_argument(
+        "--name", default="Station", help="the name the table sees, and the records' player"
+    )
+    j.add_argument("--autoplay", choices=("random",), required=True, help="how the seat is played")
+    j.add_argument("--seed", type=int, default=None, help="seed of the random moves")
+    j.add_argument(
+        "--headless", action="store_true", help="no screen (required: the screen is Join a game)"
+    )
+    j.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="the cabinet's SQLite file: the result goes to its records",
+    )
+    j.add_argument(
+        "--trace", type=Path, default=None, help="write every message received here (JSON lines)"
+    )
+    j.add_argument("--timeout", type=float, default=3600.0, help="seconds before giving up")
+    j.set_defaults(func=run_join)
+
+
+def run_join(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    if not args.headless:
+        print(
+            "the joining screen is the kiosk's Join a game; use --headless for the burn-in",
+            flush=True,
+        )
+        return 2
+    store = TournamentStore.open(args.db) if args.db is not None else None
+    try:
+        client = FriendsClient.open(args.hosts, args.code)
+    except JoinRefused as exc:
+        print(f"cannot join: {exc.detail} ({exc.reason})", flush=True)
+        return 2
+    trace = args.trace.open("w", encoding="utf-8") if args.trace is not None else None
+    try:
+        if trace is not None:
+            client.trace = lambda msg: print(json.dumps(msg), file=trace, flush=True)
+        client.join(args.name)
+        over = play(client, RandomPlayer(args.seed), timeout_s=args.timeout, out=None)
+        if over is None:
+            print("the host went away before the end", flush=True)
+            return 1
+        place = int(over["summary"]["place"])
+        print(f"seat {over['you']} place {place} of {over['summary']['players']}", flush=True)
+        if store is not None and client.welcome is not None:
+            record_joined(store, over, player=args.name, token=str(client.welcome["token"]))
+            print(f"recorded for {args.name}", flush=True)
+        return 0
+    finally:
+        client.close()
+        if trace is not None:
+            trace.close()
+        if store is not None:
+            store.close()
