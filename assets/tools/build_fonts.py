@@ -79,7 +79,7 @@ def _rename(font: TTFont, family: str, style: str) -> None:
 
 def catalogue_chars(lang: str) -> set[int]:
     sys.path.insert(0, str(ROOT))
-    from kiosk.ui.i18n import po_path, read_po
+    from kiosk.ui.catalogues import po_path, read_po
 
     _header, entries = read_po(po_path(lang))
     chars: set[int] = set()

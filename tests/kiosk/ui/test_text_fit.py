@@ -19,7 +19,8 @@ from test_ui import WIN, Kiosk, start_round
 
 from engine.hands.categories import STRENGTH_MAX
 from kiosk.ui import i18n
-from kiosk.ui.i18n import LANGUAGES, hand_name, po_path, read_po
+from kiosk.ui.catalogues import po_path, read_po
+from kiosk.ui.i18n import LANGUAGES, hand_name
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import TextBox, TextLog, best_fit
 

@@ -12,17 +12,8 @@ import pytest
 
 from engine.hands.categories import STRENGTH_MAX, HandCategory, all_classes, describe
 from kiosk.ui import i18n
-from kiosk.ui.i18n import (
-    HAND_PLACEHOLDERS,
-    LANGUAGES,
-    compile_mo,
-    extract_messages,
-    hand_name,
-    mo_path,
-    money,
-    po_path,
-    read_po,
-)
+from kiosk.ui.catalogues import compile_mo, extract_messages, mo_path, po_path, read_po
+from kiosk.ui.i18n import HAND_PLACEHOLDERS, LANGUAGES, hand_name, money
 from kiosk.ui.text import FAMILY_FOR_LANG, ZWSP, Fonts, TextCache
 
 
@@ -47,17 +38,27 @@ def test_every_message_is_translated_in_every_language(lang):
     wanted = set(extract_messages())
     _header, entries = read_po(po_path(lang))
     have = {e.key for e in entries}
-    assert wanted - have == set(), f"{lang}: messages missing from the catalogue (run i18n extract)"
-    assert have - wanted == set(), f"{lang}: stale messages in the catalogue (run i18n extract)"
+    assert wanted - have == set(), (
+        f"{lang}: messages missing from the catalogue (run: python -m kiosk.ui.catalogues extract)"
+    )
+    assert have - wanted == set(), (
+        f"{lang}: stale messages in the catalogue (run: python -m kiosk.ui.catalogues extract)"
+    )
     blank_ok = {("number format", "thousands separator")}  # French: a narrow no-break space
-    untranslated = [e.msgid for e in entries if not e.msgstr or e.fuzzy or (not e.msgstr.strip() and e.key not in blank_ok)]
+    untranslated = [
+        e.msgid
+        for e in entries
+        if not e.msgstr or e.fuzzy or (not e.msgstr.strip() and e.key not in blank_ok)
+    ]
     assert untranslated == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_compiled_catalogue_is_up_to_date(lang):
     header, entries = read_po(po_path(lang))
-    assert mo_path(lang).read_bytes() == compile_mo(header, entries), "run: python -m kiosk.ui.i18n compile"
+    assert mo_path(lang).read_bytes() == compile_mo(header, entries), (
+        "run: python -m kiosk.ui.catalogues compile"
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -85,17 +86,36 @@ def test_hand_names_are_built_from_category_and_ranks(lang):
     names = {hand_name(s) for s in range(1, STRENGTH_MAX + 1)}
     english = {describe(s) for s in range(1, STRENGTH_MAX + 1)}
     assert not names & english - {"Royal flush"}  # nothing left in English
-    assert len({hand_name(s) for s, hc in enumerate(all_classes(), 1) if hc.category == HandCategory.PAIR}) == 13
+    assert (
+        len(
+            {
+                hand_name(s)
+                for s, hc in enumerate(all_classes(), 1)
+                if hc.category == HandCategory.PAIR
+            }
+        )
+        == 13
+    )
 
 
 def test_known_hand_names():
-    strength = next(s for s, hc in enumerate(all_classes(), 1) if hc == (HandCategory.FULL_HOUSE, (12, 11)))
-    expect = {"en": "Full house, aces over kings", "fr": "Full aux as par les rois",
-              "ja": "フルハウス（エースとキング）", "th": "ฟูลเฮาส์ เอซ กับ คิง"}
+    strength = next(
+        s for s, hc in enumerate(all_classes(), 1) if hc == (HandCategory.FULL_HOUSE, (12, 11))
+    )
+    expect = {
+        "en": "Full house, aces over kings",
+        "fr": "Full aux as par les rois",
+        "ja": "フルハウス（エースとキング）",
+        "th": "ฟูลเฮาส์ เอซ กับ คิง",
+    }
     for lang, text in expect.items():
         i18n.set_language(lang)
         assert hand_name(strength) == text
-    pair_aces = next(s for s, hc in enumerate(all_classes(), 1) if hc.category == HandCategory.PAIR and hc.ranks[0] == 12)
+    pair_aces = next(
+        s
+        for s, hc in enumerate(all_classes(), 1)
+        if hc.category == HandCategory.PAIR and hc.ranks[0] == 12
+    )
     i18n.set_language("fr")
     assert hand_name(pair_aces) == "Paire d’as"
 
@@ -122,7 +142,9 @@ def test_every_catalogue_string_renders_with_no_missing_glyph(lang, fonts):
     for text in texts:
         clean = re.sub(r"\{\w*\}", "", text).replace(ZWSP, "")
         missing.update(fonts.missing(family, clean))
-    assert missing == set(), f"{lang}: no glyph for {sorted(missing)} (run assets/tools/build_fonts.py)"
+    assert missing == set(), (
+        f"{lang}: no glyph for {sorted(missing)} (run assets/tools/build_fonts.py)"
+    )
 
 
 def test_language_names_render_in_any_language(fonts):
@@ -155,8 +177,10 @@ def test_wrapping_japanese_and_thai_fits_the_width(fonts):
     cache = TextCache(fonts)
     for lang in ("ja", "th", "fr"):
         i18n.set_language(lang)
-        text = i18n._("You receive two cards face up and the dealer two cards face down. The five community cards "
-                      "are shown in two steps: three cards (the flop), then the last two (the turn and the river).")
+        text = i18n._(
+            "You receive two cards face up and the dealer two cards face down. The five community cards "
+            "are shown in two steps: three cards (the flop), then the last two (the turn and the river)."
+        )
         lines = cache.wrap(text, 24, 300)
         assert len(lines) > 2
         assert all(cache.size(line, 24)[0] <= 300 for line in lines)
