@@ -10,6 +10,7 @@ are for demo mode, and opening with them logs a warning.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +35,12 @@ def default_anchor_path(db: Path) -> Path:
     return db.with_name(db.name + ".anchor")
 
 
+def anchor_beside(db: Path, anchor_path: Path) -> bool:
+    """Whether the anchor is in the database's directory (demo mode): a copy of the
+    directory put back then holds a matching anchor, so a rollback goes undetected."""
+    return Path(anchor_path).resolve().parent == Path(db).resolve().parent
+
+
 def _warn_if_beside(db: Path, key_path: Path, anchor_path: Path) -> None:
     folder = db.resolve().parent
     if key_path.resolve().parent == folder:
@@ -42,7 +49,7 @@ def _warn_if_beside(db: Path, key_path: Path, anchor_path: Path) -> None:
             "directory can forge ledger rows; keep the key elsewhere on a cabinet",
             key_path,
         )
-    if anchor_path.resolve().parent == folder:
+    if anchor_beside(db, anchor_path):
         log.warning(
             "ledger anchor %s is beside the database (demo mode): a rollback of the whole "
             "directory goes undetected; keep the anchor on another partition or medium",
@@ -61,6 +68,18 @@ def _pre_key_ledger(path: Path) -> bool:
     except sqlite3.Error:
         return False
     return row is None
+
+
+def _require_writable(path: Path) -> None:
+    """Raise :class:`LedgerError` naming what is read-only when the existing database
+    ``path`` or its directory cannot be written (a read-only file, mount or medium):
+    the cabinet could record nothing, and the ledger is never recreated."""
+    for target, what in ((path.parent, "database directory"), (path, "database file")):
+        if not os.access(target, os.W_OK):
+            raise LedgerError(
+                f"ledger {path} cannot be written: the {what} {target} is read-only "
+                "(make it writable again; nothing was changed)"
+            )
 
 
 def check_head(ledger: Ledger, anchor: Path | None, machine_number: str | None = None) -> None:
@@ -135,10 +154,14 @@ def open_or_create(
     anchor_path = Path(anchor_path) if anchor_path is not None else default_anchor_path(path)
     _warn_if_beside(path, key_path, anchor_path)
     if path.exists():
+        _require_writable(path)
         if not key_path.exists() and _pre_key_ledger(path):
             log.warning("ledger %s predates the cabinet key: creating %s", path, key_path)
             CabinetKey.create(key_path)
-        ledger = Ledger.open(path, marker=marker, key=CabinetKey.load(key_path))
+        try:
+            ledger = Ledger.open(path, marker=marker, key=CabinetKey.load(key_path))
+        except OSError as exc:
+            raise LedgerError(f"ledger {path} cannot be opened: {exc}") from None
         try:
             check_head(ledger, anchor_path, machine_number)
         except LedgerError:
@@ -159,14 +182,17 @@ def open_or_create(
             f"{anchored.ledger_id} at commit {anchored.seq}; restore the database, or start "
             "a new ledger deliberately with `uth audit init --force`"
         )
-    key, _ = CabinetKey.load_or_create(key_path)
-    ledger = Ledger.create(
-        path,
-        paytable=paytable(),
-        machine_number=machine_number,
-        casino_name=casino_name,
-        marker=marker,
-        key=key,
-        anchor=anchor_path,
-    )
+    try:
+        key, _ = CabinetKey.load_or_create(key_path)
+        ledger = Ledger.create(
+            path,
+            paytable=paytable(),
+            machine_number=machine_number,
+            casino_name=casino_name,
+            marker=marker,
+            key=key,
+            anchor=anchor_path,
+        )
+    except OSError as exc:  # a missing or read-only folder for the ledger, key or anchor
+        raise LedgerError(f"ledger {path} cannot be created: {exc}") from None
     return ledger, True

@@ -16,8 +16,11 @@ Each cut is armed on one phase: the validator entering ESCROW (before the decisi
 STACKING (acceptance committed, STACK sent), VEND VALID (credit being written), STACKED
 (credited and ACKed), the printer accepting or validating a ticket, or a random moment
 (deals, decisions, settlements, cash-outs, the start-up itself); each with a random
-delay of a few milliseconds.  What the next start-up finds (an open round, a pending
-payout, an accepted escrow not finished) is counted.
+delay of a few milliseconds.  The controller's own phases are cut at named points
+(:data:`CONTROLLER_PHASES`): the controller cuts its own power there (SIGKILL to
+itself, after telling the harness which point it reached), steering its play towards
+that point.  What the next start-up finds (an open round, a pending payout, an accepted
+escrow not finished) is counted.
 
 Prints one JSON line: the cuts tried and landed, by phase, what restarts found, the
 reconciliation, and the money lost (cents, which must be 0).
@@ -52,7 +55,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 VALIDATOR = ValidatorConfig(poll_interval=0.004, response_timeout=0.3, comm_error_threshold=25)
 PRINTER = PrinterConfig(
-    poll_interval=0.004, response_timeout=0.3, busy_timeout=3.0, start_timeout=2.0,
+    poll_interval=0.004,
+    response_timeout=0.3,
+    busy_timeout=3.0,
+    start_timeout=2.0,
     print_timeout=5.0,
 )
 ANTE = 500
@@ -60,6 +66,11 @@ NOTES = (500, 1000, 2000, 5000, 10000)
 PIN = "1111"
 VALIDATOR_PHASES = ("ESCROW", "STACKING", "VEND_VALID", "STACKED")
 PRINTER_PHASES = ("print", "validated")
+#: The controller's named cut points: the round row and deck commitment committed, no
+#: card shown yet (``deal``); a decision committed, the round still open (``decision``);
+#: the settlement committed (``settled``); the cash-out recorded, no print job yet
+#: (``cashout``).
+CONTROLLER_PHASES = ("deal", "decision", "settled", "cashout")
 
 
 class Peripherals:
@@ -93,9 +104,44 @@ class Peripherals:
 
 
 # -- the controller (a forked child) ------------------------------------------------------
-def cabinet(config: CabinetConfig, seed: int, ready_w: int, stop_r: int) -> int:
+def cut_points(target: str, ready_w: int) -> None:
+    """Arm the named point ``target`` (:data:`CONTROLLER_PHASES`) in this controller: when
+    it is reached, a line ``{"cut": target}`` goes to the harness and the power goes."""
+    from kiosk.hardware.ticket_payout import TicketPayout
+    from kiosk.machine.round_play import RoundPlay
+
+    def cut() -> None:
+        os.write(ready_w, (json.dumps({"cut": target}) + "\n").encode())
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    deal, decide, start = RoundPlay.deal, RoundPlay.decide, TicketPayout.start
+
+    def dealt(self: RoundPlay) -> None:
+        deal(self)
+        if target == "deal":
+            cut()
+
+    def decided(self: RoundPlay, action: Any) -> None:
+        decide(self, action)
+        if target == ("decision" if self.state.round_open else "settled"):
+            cut()
+
+    def printing(self: TicketPayout, host: Any, request: Any) -> None:
+        if target == "cashout":
+            cut()
+        start(self, host, request)
+
+    RoundPlay.deal = dealt  # type: ignore[method-assign]
+    RoundPlay.decide = decided  # type: ignore[method-assign]
+    TicketPayout.start = printing  # type: ignore[method-assign]
+
+
+def cabinet(
+    config: CabinetConfig, seed: int, ready_w: int, stop_r: int, target: str | None = None
+) -> int:
     """One controller's life: open, report what the last cut left, then play until
-    killed, or (once ``stop_r`` is written) cash out and shut down."""
+    killed (or until the named point ``target`` cuts it), or (once ``stop_r`` is
+    written) cash out and shut down."""
     devices = CabinetDevices(config, validator_config=VALIDATOR, printer_config=PRINTER)
     machine = Machine.open(config, rng=SeededRandomSource(seed), payout=devices.payout)
     snap = machine.snapshot()
@@ -110,6 +156,8 @@ def cabinet(config: CabinetConfig, seed: int, ready_w: int, stop_r: int) -> int:
     }
     devices.start(machine)
     os.write(ready_w, (json.dumps(found) + "\n").encode())
+    if target is not None:
+        cut_points(target, ready_w)
     rng = random.Random(seed)
     stopping = False
     rounds = 0
@@ -139,7 +187,10 @@ def cabinet(config: CabinetConfig, seed: int, ready_w: int, stop_r: int) -> int:
                 else:
                     time.sleep(0.003)  # printing
             elif snap.phase == MachinePhase.IN_ROUND:
-                machine.decide(rng.choice(snap.legal))
+                steer = [a for a in snap.legal if a.value == "check" and target == "decision"]
+                machine.decide(steer[0] if steer else rng.choice(snap.legal))
+            elif target == "cashout" and snap.credits:
+                machine.cash_out()
             elif stopping:
                 if snap.credits:
                     machine.cash_out()
@@ -166,8 +217,9 @@ def cabinet(config: CabinetConfig, seed: int, ready_w: int, stop_r: int) -> int:
     return 0
 
 
-def forked(config: CabinetConfig, seed: int) -> tuple[int, int, int]:
-    """Fork a controller; returns (pid, ready fd to read, stop fd to write)."""
+def forked(config: CabinetConfig, seed: int, target: str | None = None) -> tuple[int, int, int]:
+    """Fork a controller (cut at the named point ``target``, if given); returns (pid,
+    ready fd to read, stop fd to write)."""
     ready_r, ready_w = os.pipe()
     stop_r, stop_w = os.pipe()
     pid = os.fork()
@@ -176,7 +228,7 @@ def forked(config: CabinetConfig, seed: int) -> tuple[int, int, int]:
         try:
             os.close(ready_r)
             os.close(stop_w)
-            code = cabinet(config, seed, ready_w, stop_r)
+            code = cabinet(config, seed, ready_w, stop_r, target)
         except BaseException:
             traceback.print_exc()
         finally:
@@ -207,17 +259,20 @@ def exited(pid: int) -> bool:
     return info is not None
 
 
-def patron(peripherals: Peripherals, rng: random.Random, inserted: set[str]) -> dict[str, Any]:
+def patron(
+    peripherals: Peripherals, rng: random.Random, inserted: set[str], note: int | None = None
+) -> dict[str, Any]:
     """Once the validator takes notes (or after a short wait), insert a note now and
-    then, and printed tickets (now and then one again)."""
+    then (always, when ``note`` cents are given), and printed tickets (now and then one
+    again)."""
     deadline = time.monotonic() + 0.3
     held = peripherals.ask(op="state")
     while held["validator"] != "IDLING" and time.monotonic() < deadline:
         time.sleep(0.005)
         held = peripherals.ask(op="state")
     if held["queue"] == 0:
-        if rng.random() < 0.75:
-            peripherals.ask(op="bill", cents=rng.choice(NOTES))
+        if rng.random() < 0.75 or note is not None:
+            peripherals.ask(op="bill", cents=note or rng.choice(NOTES))
         fresh = [b for b in held["printed"] if b not in inserted]
         if fresh and rng.random() < 0.6:
             inserted.add(fresh[0])
@@ -227,7 +282,24 @@ def patron(peripherals: Peripherals, rng: random.Random, inserted: set[str]) -> 
     return held
 
 
-def run(db: Path, cuts: int, seed: int = 11) -> dict[str, Any]:
+def pick_phase(rng: random.Random, cycle: int, phases: tuple[str, ...]) -> str:
+    """The phase cycle ``cycle`` cuts: ``phases`` in turn when given, else drawn at random
+    from every kind of phase."""
+    if phases:
+        return f"controller:{phases[cycle % len(phases)]}"
+    roll = rng.random()
+    if roll < 0.55:
+        return f"validator:{rng.choice(VALIDATOR_PHASES)}"
+    if roll < 0.75:
+        return f"printer:{rng.choice(PRINTER_PHASES)}"
+    if roll < 0.87:
+        return f"controller:{rng.choice(CONTROLLER_PHASES)}"
+    return "random"
+
+
+def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``cuts`` cycles, each a controller cut at one phase (only the controller's named
+    ``phases``, in turn, when given), then a last controller left alone; the summary."""
     started = time.monotonic()
     peripherals = Peripherals()
     try:
@@ -243,35 +315,36 @@ def run(db: Path, cuts: int, seed: int = 11) -> dict[str, Any]:
         landed: Counter[str] = Counter()
         found: Counter[str] = Counter()
         for cycle in range(cuts):
-            roll = rng.random()
-            if roll < 0.55:
-                phase = f"validator:{rng.choice(VALIDATOR_PHASES)}"
-            elif roll < 0.75:
-                phase = f"printer:{rng.choice(PRINTER_PHASES)}"
-            else:
-                phase = "random"
+            phase = pick_phase(rng, cycle, phases)
             tried[phase] += 1
-            pid, ready_r, stop_w = forked(config, seed * 100_000 + cycle)
+            device, _, point = phase.partition(":")
+            target = point if device == "controller" else None
+            pid, ready_r, stop_w = forked(config, seed * 100_000 + cycle, target)
             try:
-                if phase != "random":
+                if device in ("validator", "printer"):
                     delay = 0.0 if rng.random() < 0.4 else rng.uniform(0.0, 0.015)
                     peripherals.ask(op="arm", pid=pid, on=phase, delay=delay)
                 kills_before = peripherals.ask(op="state")["kills"]
-                line = read_line(ready_r, 10.0)
-                if line:
-                    facts = json.loads(line)
+                first, *more = read_line(ready_r, 10.0).splitlines() or [""]
+                if first:
+                    facts = json.loads(first)
                     if "ledger" in facts:
                         raise SystemExit(f"cycle {cycle}: ledger fault: {facts['ledger']}")
                     for key in ("round", "cashout", "escrow"):
                         found[key] += bool(facts[key])
-                if not exited(pid):
-                    patron(peripherals, rng, inserted)
-                limit = rng.uniform(0.0, 0.3) if phase == "random" else 0.3
+                if not exited(pid):  # a round to cut needs credits for it
+                    note = NOTES[-1] if target in ("deal", "decision", "settled") else None
+                    patron(peripherals, rng, inserted, note)
+                limit = {"random": rng.uniform(0.0, 0.3), "controller": 2.0}.get(device, 0.3)
                 deadline = time.monotonic() + limit
                 while time.monotonic() < deadline and not exited(pid):
                     time.sleep(0.002)
                 peripherals.ask(op="disarm")
-                if peripherals.ask(op="state")["kills"] > kills_before:
+                if exited(pid):
+                    more += read_line(ready_r, 0.05).splitlines()
+                if target is not None and json.dumps({"cut": target}) in more:
+                    landed[phase] += 1
+                elif peripherals.ask(op="state")["kills"] > kills_before:
                     landed[phase] += 1
                 elif not exited(pid):
                     os.kill(pid, signal.SIGKILL)
@@ -359,6 +432,7 @@ def reconcile(db: Path, held: dict[str, Any]) -> dict[str, Any]:
                 if "handpay" not in kinds:
                     printed_void_unpaid.append(b)
         tilts = Counter(str(e.detail.get("code")) for e in ledger.events(("tilt",)))
+        by_state = dict(ledger.conn.execute("SELECT state, COUNT(*) FROM rounds GROUP BY state"))
         lost = sum(c * n for c, n in notes_lost.items()) + sum(
             ticket_amount.get(b, 0) * n for b, n in tickets_lost.items()
         )
@@ -383,6 +457,9 @@ def reconcile(db: Path, held: dict[str, Any]) -> dict[str, Any]:
             "cashouts": len(paid),
             "cashouts_not_paid_once": len(unpaid),
             "rounds": report.rounds,
+            "rounds_by_state": by_state,  # a settled row never changes (a trigger): once
+            "rounds_open": by_state.get("open", 0),
+            "rounds_resumed": len(ledger.events(("round_resumed",))),
             "escrows_open": len(unresolved(ledger)),
             "tilts": dict(tilts),
             "money_lost_cents": lost,
@@ -406,4 +483,7 @@ def without_recovery() -> None:
 if __name__ == "__main__":
     if "--mutant" in sys.argv:
         without_recovery()
-    print(json.dumps(run(Path(sys.argv[1]), int(sys.argv[2]))))
+    named = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--phases=")), "")
+    chosen = tuple(p for p in named.split(",") if p)
+    assert set(chosen) <= set(CONTROLLER_PHASES), chosen
+    print(json.dumps(run(Path(sys.argv[1]), int(sys.argv[2]), phases=chosen)))

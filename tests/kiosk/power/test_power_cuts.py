@@ -1,6 +1,7 @@
 """Power cuts at every phase of the money path, with the peripherals powered throughout:
 nothing in the cash box uncredited, nothing credited twice, every printed ticket paid
-once, and the audit passes (see power_harness.py for the processes and the phases)."""
+once, every round settled once or resumed, and the audit passes (see power_harness.py
+for the processes and the phases)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def assert_nothing_lost(s: dict[str, Any]) -> None:
     assert s["tickets_redeemed"] == s["tickets_in_box"], s
     assert s["printed_unknown"] == s["printed_void_unpaid"] == 0, s
     assert s["cashouts_not_paid_once"] == 0 and s["credits_left"] == 0, s
-    assert s["escrows_open"] == 0, s
+    assert s["escrows_open"] == 0 and s["rounds_open"] == 0, s
     money_tilts = {c for c in s["tilts"] if c.endswith(("vend_unmatched", "escrow", "ticket"))}
     assert not money_tilts, s["tilts"]
 
@@ -52,6 +53,25 @@ def assert_nothing_lost(s: dict[str, Any]) -> None:
 def test_a_few_power_cuts_lose_nothing(tmp_path):
     s = harness(tmp_path / "uth.db", 12, timeout=120)
     assert_nothing_lost(s)
+
+
+PER_PHASE = 5
+
+
+def test_cuts_at_deal_decision_settlement_and_cash_out_lose_nothing(tmp_path):
+    """The controller's named points, each cut several times: right after the round row
+    is committed (no card shown), after a decision, after the settlement, and between
+    the cash-out record and the print job."""
+    phases = ("deal", "decision", "settled", "cashout")
+    s = harness(
+        tmp_path / "uth.db", PER_PHASE * len(phases), f"--phases={','.join(phases)}", timeout=300
+    )
+    assert_nothing_lost(s)
+    landed = {p: s["landed"].get(f"controller:{p}", 0) for p in phases}
+    assert all(n >= PER_PHASE - 1 for n in landed.values()), s["landed"]
+    assert s["rounds_open"] == 0 and s["rounds_resumed"] >= landed["deal"], s
+    assert s["restarts_found"]["cashout"] >= 1, s["restarts_found"]
+    print(json.dumps({"landed": landed, "money_lost_cents": s["money_lost_cents"]}))
 
 
 @pytest.mark.slow
@@ -64,6 +84,8 @@ def test_power_cuts_at_every_phase_lose_nothing(tmp_path):
         assert landed.get(f"validator:{phase}", 0) >= 15, landed
     for phase in ("print", "validated"):
         assert landed.get(f"printer:{phase}", 0) >= 8, landed
+    for phase in ("deal", "decision", "settled", "cashout"):
+        assert landed.get(f"controller:{phase}", 0) >= 8, landed
     found = s["restarts_found"]
     assert found["escrow"] >= 40 and found["round"] >= 40 and found["cashout"] >= 20, found
     assert s["notes_in_box"] >= 150 and s["tickets_in_box"] >= 10, s
