@@ -33,12 +33,9 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
-
-import numpy as np
 
 from engine.cards import format_cards
-from engine.maths.hold import BETS, FLAG_MIN_ROUNDS, HoldReport, hold_report
+from engine.maths.hold import FLAG_MIN_ROUNDS, HoldReport
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
@@ -58,6 +55,7 @@ from kiosk.ledger.masking import mask_event, mask_ticket
 from kiosk.ledger.startup import check_head
 from kiosk.ledger.stations import check_station
 from kiosk.machine.controller import money
+from kiosk.machine.hold import ledger_hold
 
 #: ``uth audit verify``: the checks that ran passed, but the key or the anchor was missing.
 EXIT_INTEGRITY_ONLY = 3
@@ -430,27 +428,6 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 # -- hold ----------------------------------------------------------------------------------
-def hold_of_rounds(rounds: list[RoundRecord], rtps: dict[str, float]) -> HoldReport:
-    """The hold report (:func:`engine.maths.hold.hold_report`) of settled ``rounds`` against
-    the optimal RTPs ``rtps`` (fractions of 1); each round's decision loss is the sum of
-    its decisions' losses (Antes) times its Ante, when every decision has its values."""
-    stakes = {b: np.array([getattr(r, b) for r in rounds], np.int64) for b in BETS}
-    returns = {b: np.array([getattr(r, f"{b}_return") for r in rounds], np.int64) for b in BETS}
-    losses = [[d.loss for d in r.decisions] for r in rounds]
-    known = all(x is not None for per in losses for x in per)
-    loss = (
-        np.array(
-            [
-                float(sum(x for x in per if x is not None)) * r.ante
-                for per, r in zip(losses, rounds, strict=True)
-            ]
-        )
-        if known
-        else None
-    )
-    return hold_report(stakes, returns, rtps, loss)
-
-
 def format_hold(report: HoldReport, rounds: int, paytable: str) -> str:
     """The hold report as a table: percent of each bet's handle."""
     lines = [
@@ -475,46 +452,16 @@ def format_hold(report: HoldReport, rounds: int, paytable: str) -> str:
 
 @_with_ledger()
 def cmd_hold(args: argparse.Namespace, ledger: Ledger) -> int:
-    from engine.maths.cache import cached_rtp
-
-    tail, params = "WHERE state = 'settled'", cast(tuple[str, ...], ())
-    if args.since:
-        tail, params = tail + " AND settled_at >= ?", (args.since,)
-    rows = ledger.round_rows(tail + " ORDER BY id", params)
-    groups: dict[str, list[RoundRecord]] = {}
-    for row in rows:
-        rec = RoundRecord.from_row(row)
-        groups.setdefault(rec.paytable_sha256, []).append(rec)
-    out = []
-    for sha, rounds in groups.items():
-        table = ledger.paytable(sha)
-        rtps = cached_rtp(table)
-        if rtps is None:
-            from engine.maths.par import par
-
-            rtps = par(table, "optimal").rtps()
-        report = hold_of_rounds(rounds, rtps)
-        out.append((table, rounds, report))
+    out = ledger_hold(ledger, args.since)
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "paytable": t.name,
-                        "paytable_sha256": t.sha256,
-                        "rounds": len(rs),
-                        **rep.as_dict(),
-                    }
-                    for t, rs, rep in out
-                ],
-                indent=1,
-            )
-        )
+        print(json.dumps([h.as_dict() for h in out], indent=1))
     elif not out:
         print("no settled rounds" + (f" since {args.since}" if args.since else ""))
-    for t, rs, rep in [] if args.json else out:
-        print(format_hold(rep, len(rs), f"{t.name} {t.version} ({t.sha256[:12]})"))
-    return 1 if any(rep.flagged for _, _, rep in out) else 0
+    for h in [] if args.json else out:
+        t = h.table
+        assert h.report is not None  # computed when not cached
+        print(format_hold(h.report, h.rounds, f"{t.name} {t.version} ({t.sha256[:12]})"))
+    return 1 if any(h.flagged for h in out) else 0
 
 
 def _station(text: str) -> int:

@@ -117,6 +117,23 @@ class SetLimits:
 
 
 @dataclass(frozen=True)
+class SetStrategyCoach:
+    """A technician turns the player's strategy coach on or off."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class ExportPaytable:
+    """A manager writes the paytable file ``path`` and its PAR sheet into ``folder``
+    (``stem``: the files' name, default the table's name and SHA-256 prefix)."""
+
+    path: str | Path
+    folder: str | Path
+    stem: str = ""
+
+
+@dataclass(frozen=True)
 class RamClearWitness:
     """A second operator (another person than the manager logged in) types their PIN to
     countersign the RAM clear; the result is their name."""
@@ -153,6 +170,8 @@ Command = (
     | HandpayReset
     | SetPaytable
     | SetLimits
+    | SetStrategyCoach
+    | ExportPaytable
     | RamClearWitness
     | RamClearRequest
     | RamClear

@@ -88,10 +88,12 @@ from kiosk.machine.errors import (
     TicketRefused,
     WrongState,
 )
+from kiosk.machine.hold import PaytableHold, ledger_hold
 from kiosk.machine.operation import operation
 from kiosk.machine.operators import RAM_CLEAR_CODE_SECONDS, Operators
 from kiosk.machine.payout_strategy import HandpayPayout, Payout, PayoutHost
 from kiosk.machine.payouts import Payouts
+from kiosk.machine.paytable_export import export_paytable
 from kiosk.machine.restore import restore
 from kiosk.machine.round_play import RoundPlay
 from kiosk.machine.rows import dealt_columns, settled_columns
@@ -220,6 +222,8 @@ class Machine:
                     trips_max=c.trips_max,
                 ),
             ),
+            cmd.SetStrategyCoach: lambda c: settings.set_coach(c.on),
+            cmd.ExportPaytable: lambda c: export_paytable(self._state, c.path, c.folder, c.stem),
         }
 
     # -- opening and closing ---------------------------------------------------------------
@@ -559,3 +563,10 @@ class Machine:
         with self._lock:
             ledger = self._state.ledger
             return ledger.recall(last) if ledger is not None else []
+
+    def hold(self, since: str | None = None) -> list[PaytableHold]:
+        """The hold report of the settled rounds, per paytable (exact RTPs from the PAR
+        cache only: a table not computed yet has no report)."""
+        with self._lock:
+            ledger = self._state.ledger
+            return ledger_hold(ledger, since, compute=False) if ledger is not None else []

@@ -1,4 +1,6 @@
-"""Configuration changes by a technician: the paytable and the table limits in force.
+"""Configuration changes by a technician: the paytable and the table limits in force,
+and the player's strategy coach (off until turned on; recorded like the others and
+restored at power-up from the last ``coach_changed`` event).
 
 Both change only at zero credits, with no round and no payout in progress; each change
 is recorded with the operator, the old and the new values.  A paytable goes live only
@@ -26,6 +28,8 @@ log = logging.getLogger("kiosk.machine.controller")
 #: RTP figures of the PAR cache held to the configured bounds: the main game per total
 #: wager, and Trips.
 BOUNDED_RTPS = ("main_total", "trips")
+#: The event that records the strategy coach turned on or off.
+COACH_EVENT = "coach_changed"
 
 
 def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
@@ -36,10 +40,24 @@ def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
 
 
 class Settings:
-    """The paytable and limits in force (``CabinetState.paytable`` / ``limits``)."""
+    """The paytable and limits in force (``CabinetState.paytable`` / ``limits``) and the
+    strategy coach (``CabinetState.coach``)."""
 
     def __init__(self, state: CabinetState) -> None:
         self.state = state
+        last = state.ledger.last_event(COACH_EVENT) if state.ledger is not None else None
+        state.coach = last is not None and bool(last.detail.get("on"))
+
+    def set_coach(self, on: bool) -> None:
+        """Turn the strategy coach on or off (technician or manager); recorded with the
+        operator.  Nothing is recorded when it is already so."""
+        st = self.state
+        st.require_ledger()
+        operator = st.require_role("technician")
+        if st.coach == bool(on):
+            return
+        st.event(COACH_EVENT, {"operator": operator, "on": bool(on)})
+        st.coach = bool(on)
 
     def set_paytable(self, path: str | Path) -> None:
         """Put another paytable in force (technician or manager; zero credits, no round).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import Action, Phase, RoundSettled
@@ -43,6 +44,17 @@ class ActionOffer:
 
 
 @dataclass(frozen=True)
+class CoachTip:
+    """The strategy coach's note on a settled round: its costliest decision that was not
+    optimal, ``action`` taken where ``best`` was worth ``loss`` Antes more (exact)."""
+
+    round_id: int
+    action: Action
+    best: Action
+    loss: Fraction
+
+
+@dataclass(frozen=True)
 class MachineSnapshot:
     """Everything a screen shows, at one moment.  Cents throughout."""
 
@@ -72,6 +84,9 @@ class MachineSnapshot:
     commitment: str | None  # deck commitment of the current / last round
     jackpot: int  # hand-paid part of the last round, cents (0 normally)
     offers: tuple[ActionOffer, ...] = ()  # ``legal`` with the Play each one wagers
+    anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
+    coach: bool = False  # the strategy coach is on
+    coach_tip: CoachTip | None = None  # its note on the round shown (see kiosk.machine.coach)
 
     @property
     def playable(self) -> bool:

@@ -94,6 +94,7 @@ class CabinetState:
     jackpot: int = 0  # hand-paid part of the last round, cents
     show_result: bool = False  # the settled round stays shown until the next bet
     cashout: PayoutRequest | None = None
+    coach: bool = False  # the strategy coach shown to the player after each round
 
     # -- reading ---------------------------------------------------------------------
     @property

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
+from kiosk.ledger.startup import anchor_beside
+from kiosk.machine.coach import coach_tip
 from kiosk.machine.snapshot import ActionOffer, MachinePhase, MachineSnapshot, Tilt
 from kiosk.machine.state import SEAT, CabinetState
 
@@ -17,6 +22,12 @@ def phase_of(st: CabinetState) -> MachinePhase:
     if st.credits or st.pending.total:
         return MachinePhase.BETTING
     return MachinePhase.IDLE
+
+
+@lru_cache(maxsize=8)
+def _anchor_beside(db: Path, anchor: Path) -> bool:
+    """:func:`kiosk.ledger.startup.anchor_beside`, once per pair of paths."""
+    return anchor_beside(db, anchor)
 
 
 def snapshot_of(st: CabinetState, offers: tuple[ActionOffer, ...]) -> MachineSnapshot:
@@ -63,4 +74,7 @@ def snapshot_of(st: CabinetState, offers: tuple[ActionOffer, ...]) -> MachineSna
         commitment=st.commitment,
         jackpot=st.jackpot,
         offers=offers,
+        coach=st.coach,
+        coach_tip=coach_tip(st),
+        anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
     )

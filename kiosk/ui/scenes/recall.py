@@ -8,15 +8,16 @@ language from the cards, never read from the stored English text.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pygame
 
 from engine.hands.evaluator import evaluate
-from kiosk.ledger.records import RoundRecord
+from kiosk.ledger.records import DecisionRecord, RoundRecord
 from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
-from kiosk.ui.i18n import N_, _, hand_name
+from kiosk.ui.i18n import N_, _, hand_name, pgettext
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.widgets import Button
@@ -38,6 +39,32 @@ ACTIONS = {
 }
 PHASES = {"preflop": N_("Before the flop"), "flop": N_("After the flop"), "river": N_("After the river")}
 SPOT_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"), "trips": N_("Trips")}
+
+
+def antes(value: Fraction) -> str:
+    """A value in Antes with two decimals, in the current language's decimal point."""
+    return f"{float(value):.2f}".replace(".", pgettext("number format", "decimal point"))
+
+
+def value_line(d: DecisionRecord) -> str | None:
+    """A decision against its best alternative, in the current language: "Play 1×: 0.21
+    Ante better than Fold" when it was optimal, "Check: 0.35 Ante worse than Play 4×
+    (optimal)" when not; None for a decision stored without its exact values."""
+    ev = d.ev
+    if ev is None or d.best is None or d.best_ev is None or len(d.values) < 2:
+        return None
+    action = _(ACTIONS.get(d.action.value, d.action.value))
+    if d.action == d.best:
+        other = max((a for a in d.values if a != d.action), key=d.values.__getitem__)
+        margin = ev - d.values[other]
+        name = _(ACTIONS.get(other.value, other.value))
+        if not margin:
+            return _("{action}: as good as {other}").format(action=action, other=name)
+        return _("{action}: {amount} Ante better than {other}").format(action=action, amount=antes(margin),
+                                                                       other=name)
+    best = _(ACTIONS.get(d.best.value, d.best.value))
+    return _("{action}: {amount} Ante worse than {best} (optimal)").format(action=action, amount=antes(d.best_ev - ev),
+                                                                          best=best)
 
 
 class RecallScene(Scene):
@@ -170,7 +197,7 @@ class RecallScene(Scene):
             if settled:
                 colour = theme.WIN if back > stake else theme.PUSH if back == stake else theme.LOSE
                 ui.label(surface, "→ " + fmt(self.app, back), 21, colour, bold=True, topright=(x + 500, y))
-            y += 30
+            y += 28
         y += 8
         ui.fitted(surface, _("Decisions"), 22, theme.GOLD, 200, bold=True, topleft=(x, y))
         y += 32
@@ -178,7 +205,12 @@ class RecallScene(Scene):
         for d in shown:
             text = f"{_(PHASES.get(d.phase, d.phase))}: {_(ACTIONS.get(d.action, d.action))}"
             ui.fitted(surface, text, 20, theme.CREAM, 500, topleft=(x, y))
-            y += 28
+            y += 26
+            worth = value_line(d) if settled else None
+            if worth is not None:
+                optimal = d.action == d.best
+                ui.fitted(surface, worth, 18, theme.MUTED if optimal else theme.PUSH, 500, topleft=(x + 16, y))
+                y += 24
         if not shown:
             ui.fitted(surface, "—", 20, theme.MUTED, 500, topleft=(x, y))
             y += 28

@@ -23,7 +23,7 @@ from kiosk.machine.errors import MachineError
 from kiosk.tournament.export import MOUNTS_FILE, removable_media
 from kiosk.ui import theme
 from kiosk.ui.events import Key
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page, heading
 from kiosk.ui.scenes.osk import CHARACTERS, TextKeyboard
 from kiosk.ui.widgets import Button
@@ -44,11 +44,11 @@ class Medium:
     removable: bool
 
 
-def safe_name(text: str) -> str:
+def safe_name(text: str, suffix: str = SUFFIX) -> str:
     """``text`` as a file name: only :data:`~kiosk.ui.scenes.osk.CHARACTERS`, ending in
-    ``.json``."""
+    ``suffix``."""
     name = "".join(c for c in text.lower() if c in CHARACTERS).strip(".") or "uth-ledger"
-    return name if name.endswith(SUFFIX) else name + SUFFIX
+    return name if name.endswith(suffix) else name + suffix
 
 
 def short_path(folder: Path, limit: int = 30) -> str:
@@ -77,6 +77,9 @@ def size_text(n: int | None) -> str:
 class ExportPage(Page):
     id = "export"
     mounts_file: Path = MOUNTS_FILE
+    #: The file name's ending, and what is exported (shown under the media).
+    suffix = SUFFIX
+    description = N_("Rounds, events, meters and tickets with their hashes, as JSON.")
 
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
@@ -152,7 +155,7 @@ class ExportPage(Page):
         elif name == "refresh_media":
             self.refresh(force=True)
         elif name == "rename":
-            self.keyboard = TextKeyboard(self.name.removesuffix(SUFFIX), _("File name"), NAME_MAX)
+            self.keyboard = TextKeyboard(self.name.removesuffix(self.suffix), _("File name"), NAME_MAX)
         elif name == "export":
             self.export()
         else:
@@ -163,7 +166,7 @@ class ExportPage(Page):
         kb = self.keyboard
         if kb is not None and not kb.open:
             if kb.result:
-                self.name = safe_name(kb.result)
+                self.name = safe_name(kb.result, self.suffix)
             self.keyboard = None
 
     def export(self) -> None:
@@ -201,8 +204,7 @@ class ExportPage(Page):
         if len(media) == 1:
             ui.fitted(surface, _("No USB stick is mounted. Insert one and touch REFRESH."), 22, theme.LOSE, WIDTH,
                       topleft=(LEFT, y))
-        ui.fitted(surface, _("Rounds, events, meters and tickets with their hashes, as JSON."), 20, theme.MUTED,
-                  WIDTH, topleft=(LEFT, y + 40))
+        ui.fitted(surface, _(self.description), 20, theme.MUTED, WIDTH, topleft=(LEFT, y + 40))
         if self.keyboard is not None:
             self.keyboard.draw(desk.app, surface)
 

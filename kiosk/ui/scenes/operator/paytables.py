@@ -2,7 +2,9 @@
 exact RTP per bet when known and the one in force marked; choosing another shows what
 would change -- name, version, full SHA-256, RTP and limits -- for confirmation before
 it is put in force.  NEW FROM… (a manager) opens the editor
-(:mod:`kiosk.ui.scenes.operator.editor`) on a copy of that table.
+(:mod:`kiosk.ui.scenes.operator.editor`) on a copy of that table; EXPORT… (a manager)
+writes the table's TOML and its PAR sheet to a USB stick or the cabinet's disk, chosen
+as on the Export page (:class:`PaytableExportView`), and the ledger records it.
 
 The controller refuses a change with credits on the meter, a round or a payout in
 progress, the main door closed, or an RTP not proven on this cabinet; a refused change
@@ -17,31 +19,79 @@ import pygame
 
 from engine.uth.paytable import Paytable
 from kiosk.config import role_at_least
-from kiosk.machine.commands import SetPaytable
+from kiosk.machine.commands import ExportPaytable, SetPaytable
 from kiosk.machine.errors import MachineError
 from kiosk.machine.paytable_editor import Listing, PaytableEditor, list_paytables
+from kiosk.machine.paytable_export import default_stem
+from kiosk.tournament.export import MOUNTS_FILE
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
 from kiosk.ui.scenes.operator.editor import EditorView
+from kiosk.ui.scenes.operator.export import ExportPage, safe_name
 from kiosk.ui.scenes.operator.limits import CONDITIONS
 from kiosk.ui.scenes.operator.machine_info import sha_lines
-from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, TOP, Desk, Page
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
 from kiosk.ui.scenes.paytable import rtp_figures
 from kiosk.ui.widgets import Button
 
 #: Rows shown at once; more scroll.
 SHOWN = 4
 ROW = 112
-TEXT_X, TEXT_W = 260, 700
+TEXT_X, TEXT_W = 236, 480
 RTP_NAMES = {"main_total": N_("Main game"), "trips": N_("Trips")}
 BET_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play")}
 
 
+class PaytableExportView(ExportPage):
+    """The Export page's media chooser, for one paytable's TOML and PAR sheet; the files
+    are written by the controller (:class:`ExportPaytable`)."""
+
+    id = "paytable_export"
+    suffix = ""
+    description = N_("The paytable's TOML file and its PAR sheet (text); the export is recorded in the ledger.")
+
+    def __init__(self, desk: Desk, path: Path, table: Paytable, mounts_file: Path) -> None:
+        super().__init__(desk)
+        self.path, self.table = path, table
+        self.mounts_file = mounts_file
+        self.open()
+
+    def default_name(self) -> str:
+        return safe_name(default_stem(self.table.name, self.table.sha256), "")
+
+    def buttons(self) -> list[Button]:
+        out = super().buttons()
+        if self.keyboard is None:
+            out.append(Button("export_back", (880, ROW_Y, 380, ROW_H), _("BACK TO PAYTABLES"), "export_back",
+                              style="plain"))
+        return out
+
+    def export(self) -> None:
+        desk = self.desk
+        self.refresh(force=True)
+        if self.chosen is None:
+            desk.report(_("Choose where to export: the USB stick is no longer there."), False)
+            return
+        files = desk.send(ExportPaytable(str(self.path), str(self.chosen), self.name))
+        if files is None:
+            desk.report(_("Export failed: {reason}").format(reason=desk.refusal()), False)
+            return
+        desk.report(_("Exported to {path}").format(path=", ".join(str(f) for f in files)), True)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.keyboard is None:
+            t = self.table
+            self.desk.ui.fitted(surface, f"{t.name} {t.version}   SHA-256 {t.sha256[:16]}…", 20, theme.CREAM, WIDTH,
+                                topleft=(LEFT + 210, TOP + 72))
+
+
 class PaytablePage(Page):
     id = "paytable"
+    mounts_file: Path = MOUNTS_FILE
 
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
@@ -49,9 +99,11 @@ class PaytablePage(Page):
         self.confirming = False
         self.offset = 0  # the first row shown
         self.editor: EditorView | None = None
+        self.exporting: PaytableExportView | None = None
 
     def open(self) -> None:
         self.selected, self.confirming, self.offset, self.editor = None, False, 0, None
+        self.exporting = None
 
     def listings(self) -> list[Listing]:
         """Every paytable of the paytables folder, with its RTP when known."""
@@ -79,6 +131,8 @@ class PaytablePage(Page):
         return "  ·  ".join(f"{_(name)} {figures[key]:.2f}%" for key, name in BET_NAMES.items() if key in figures)
 
     def modal(self) -> bool:
+        if self.exporting is not None:
+            return self.exporting.modal()
         return self.confirming or (self.editor is not None and self.editor.modal())
 
     def confirmation(self) -> Confirmation | None:
@@ -106,6 +160,8 @@ class PaytablePage(Page):
     def buttons(self) -> list[Button]:
         if self.editor is not None:
             return self.editor.buttons()
+        if self.exporting is not None:
+            return self.exporting.buttons()
         c = self.confirmation() if self.confirming else None
         if c is not None:
             return confirm.buttons(c)
@@ -116,10 +172,12 @@ class PaytablePage(Page):
         for i, (path, table) in enumerate(tables[self.offset:self.offset + SHOWN]):
             y = TOP + 8 + i * ROW
             in_force = isinstance(table, Paytable) and table.sha256 == current
-            out.append(Button(f"table_{path.stem}", (40, y, 200, 100), _("SELECT"), "select_table",
+            out.append(Button(f"table_{path.stem}", (40, y, 180, 100), _("SELECT"), "select_table",
                               str(path), style="selected" if self.selected == path else "plain",
                               enabled=isinstance(table, Paytable) and not in_force))
-            out.append(Button(f"copy_{path.stem}", (980, y, 250, 100), _("NEW FROM…"), "copy_table", str(path),
+            out.append(Button(f"copy_{path.stem}", (730, y, 250, 100), _("NEW FROM…"), "copy_table", str(path),
+                              style="dark", size=24, enabled=isinstance(table, Paytable) and manager))
+            out.append(Button(f"export_{path.stem}", (990, y, 240, 100), _("EXPORT…"), "export_table", str(path),
                               style="dark", size=24, enabled=isinstance(table, Paytable) and manager))
         out.append(Button("review_table", (240, ROW_Y, 300, ROW_H), _("APPLY"), "review_table", style="primary",
                           enabled=self.selected is not None))
@@ -132,6 +190,11 @@ class PaytablePage(Page):
     def on_key(self, key: Key) -> bool:
         if self.editor is not None:
             return self.editor.on_key(key)
+        if self.exporting is not None:
+            if key.name == "escape" and not self.exporting.modal():
+                self.exporting = None
+                return True
+            return self.exporting.on_key(key)
         if self.confirming and key.name == "escape":
             self.confirming = False
             return True
@@ -144,6 +207,11 @@ class PaytablePage(Page):
                 self.editor = None
                 return True
             return self.editor.on_command(name, arg)
+        if self.exporting is not None:
+            if name == "export_back":
+                self.exporting = None
+                return True
+            return self.exporting.on_command(name, arg)
         if name == "select_table":
             self.selected, self.confirming = Path(str(arg)), True
         elif name == "review_table":
@@ -161,6 +229,10 @@ class PaytablePage(Page):
                 desk.report(_("Refused.") + f" ({exc.reason})", False)
             else:
                 self.editor = EditorView(desk, session)
+        elif name == "export_table":
+            found = next((t for p, t in self.tables() if p == Path(str(arg))), None)
+            if isinstance(found, Paytable):
+                self.exporting = PaytableExportView(desk, Path(str(arg)), found, self.mounts_file)
         elif name == "apply_table":
             self.confirming = False
             if self.selected is not None:
@@ -176,6 +248,9 @@ class PaytablePage(Page):
         if self.editor is not None:
             self.editor.draw(surface)
             return
+        if self.exporting is not None:
+            self.exporting.draw(surface)
+            return
         desk = self.desk
         ui = desk.ui
         current = desk.snap.paytable.sha256
@@ -190,7 +265,7 @@ class PaytablePage(Page):
                       topleft=(TEXT_X, y))
             ui.fitted(surface, self.rtp_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 32))
             ui.fitted(surface, self.bets_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 56))
-            ui.fitted(surface, f"{path.name}   SHA-256 {table.sha256[:16]}…", 20, theme.MUTED, TEXT_W,
+            ui.fitted(surface, f"{path.name}  ·  {table.sha256[:12]}…", 20, theme.MUTED, TEXT_W,
                       topleft=(TEXT_X, y + 80))
         if len(tables) > SHOWN:
             shown = _("{first}–{last} of {count}").format(first=self.offset + 1,

@@ -7,7 +7,8 @@ what a role may not do is shown disabled, and the controller refuses it anyway w
 reason that is shown as it comes.  Configuration changes (paytable, limits) are
 confirmed first and refused by the controller with the door closed, credits on the
 meter, a round or a payout in progress, or out of the approved bounds.  In demo mode the
-screen says DEMO.
+screen says DEMO, and while the ledger's anchor is beside the database the menu says
+what that leaves undetected.
 
 Each page (:mod:`kiosk.ui.scenes.operator.page`) owns its state; this scene owns the
 PIN entry, the menu, the title bar and the result line, and is the pages' :class:`Desk`.
@@ -34,8 +35,9 @@ from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.events import EventsPage
 from kiosk.ui.scenes.operator.export import ExportPage
 from kiosk.ui.scenes.operator.handpay import HandpayPage
+from kiosk.ui.scenes.operator.hold import HoldPage
 from kiosk.ui.scenes.operator.limits import LimitsPage
-from kiosk.ui.scenes.operator.machine_info import MachinePage
+from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
 from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
 from kiosk.ui.scenes.operator.paytables import PaytablePage
@@ -54,6 +56,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "handpay": (N_("Hand pays"), "attendant"),
     "tilts": (N_("Tilts"), "attendant"),
     "recall": (N_("Game recall"), "attendant"),
+    "hold": (N_("Hold report"), "attendant"),
     "devices": (N_("Devices"), "attendant"),
     "audit": (N_("Audit"), "attendant"),
     "export": (N_("Export"), "technician"),
@@ -64,7 +67,7 @@ PAGES: dict[str, tuple[str, str]] = {
 }
 PAGE_TYPES: tuple[type[Page], ...] = (
     MetersPage, EventsPage, HandpayPage, TiltsPage, RoundsPage, DevicesPage, VerifyPage, ExportPage,
-    MachinePage, LimitsPage, PaytablePage, RamClearPage,
+    MachinePage, LimitsPage, PaytablePage, RamClearPage, HoldPage,
 )
 ROLE_NAMES = {"attendant": N_("Attendant"), "technician": N_("Technician"), "manager": N_("Manager")}
 #: Pages whose changes the controller allows with the main door open only.
@@ -253,6 +256,9 @@ class OperatorScene(Scene):
         if self.result is not None:
             text, ok = self.result
             ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        warning = anchor_warning(self.snap.anchor_beside_db)
+        if self.state == "menu" and warning is not None:
+            ui.fitted(surface, warning, 22, theme.LOSE, 1200, bold=True, midleft=(40, 660))
         if self.state == "pin":
             self._draw_pin(surface)
         page = self.current

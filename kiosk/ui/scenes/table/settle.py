@@ -7,6 +7,9 @@ better or Trips on a full house or better.
 result is revealed; the scene asks it what to draw at a given time.  Durations are
 seconds at normal speed times the player's animation speed; at the ``fast`` speed the
 show is off (the result appears settled at once).  Amounts are cents.
+
+With the operator's strategy coach on, once the show is over one discreet line under the
+result names the round's costliest decision that was not optimal (:func:`coach_line`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,13 @@ from dataclasses import dataclass
 
 from engine.hands.categories import HandCategory
 from engine.uth.round import SeatResult
-from kiosk.ui.scenes.table.geometry import DEALER_TRAY, SPOTS
+from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.ui import theme
+from kiosk.ui.host import SceneHost
+from kiosk.ui.i18n import _
+from kiosk.ui.scenes.recall import ACTIONS, antes
+from kiosk.ui.scenes.table.geometry import DEALER_TRAY, NAME_W, NAME_X, PLAYER_Y, SPOTS
+from kiosk.ui.widgets import DamageSurface
 
 #: Stake spots and what they return, as named on a :class:`SeatResult`.
 STAKES = ("ante", "blind", "trips", "play")
@@ -239,3 +248,24 @@ class SettlementShow:
         self.particles = [Particle(p.start, p.v, p.size, p.t0 - delta) for p in self.particles]
         self._sounds = {f"chip{i}" for i in range(len(self.flights))}
         self._ticks = 1 << 30
+
+
+def coach_line(snap: MachineSnapshot) -> str | None:
+    """The strategy coach's line on the round shown ("Tip: Play 4× was worth 0.42 Ante
+    more than Check"); None when the coach is off, every decision was optimal or the
+    values are not known."""
+    tip = snap.coach_tip
+    if not snap.coach or tip is None or tip.round_id != snap.round_id:
+        return None
+    return _("Tip: {best} was worth {amount} Ante more than {action}").format(
+        best=_(ACTIONS.get(tip.best.value, tip.best.value)), amount=antes(tip.loss),
+        action=_(ACTIONS.get(tip.action.value, tip.action.value)))
+
+
+def draw_coach(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot, show: SettlementShow,
+               clock: float) -> None:
+    """The coach's line under the player's result, once the settlement show is over."""
+    text = coach_line(snap)
+    if text is None or show.seat is None or show.stage(clock) != 3:
+        return
+    host.painter.fitted(surface, text, 17, theme.MUTED, NAME_W, max_h=40, topleft=(NAME_X, PLAYER_Y + 112))

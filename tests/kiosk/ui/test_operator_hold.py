@@ -1,0 +1,159 @@
+"""The operator's hold page: per bet the actual hold against the decisions' and the
+optimal theoretical hold, with intervals and the flag, the figures of ``uth audit hold``;
+and the strategy coach's switch."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from support.operator_screens import OperatorScreens
+
+from engine.maths.hold import hold_report
+from engine.uth.round import Action, Phase
+from kiosk.cli import main as cli
+from kiosk.machine import round_values
+from kiosk.machine.controller import MachinePhase
+from kiosk.machine.hold import PaytableHold
+from kiosk.ui.scenes.operator.hold import percent, verdict
+
+MIN_PX = 12
+
+
+def play(s: OperatorScreens, rounds: int) -> None:
+    m = s.machine
+    for i in range(rounds):
+        m.add_chip("ante", 500)
+        if i % 2:
+            m.add_chip("trips", 500)
+        m.deal()
+        while m.snapshot().phase == MachinePhase.IN_ROUND:
+            legal = m.snapshot().legal
+            values = m._round.values
+            if values is not None:
+                phase = (
+                    Phase.PREFLOP
+                    if Action.PLAY_4X in legal
+                    else Phase.FLOP
+                    if Action.PLAY_2X in legal
+                    else Phase.RIVER
+                )
+                values.get(phase, 60)
+            m.decide(legal[-1] if i % 3 else legal[0])
+
+
+@pytest.fixture
+def screens(tmp_path, monkeypatch, standard_optimal_par):
+    _report, cache = standard_optimal_par
+    monkeypatch.setenv("UTH_PAR_CACHE", str(cache))
+    monkeypatch.setenv("UTH_DECISION_VALUES", "1")
+    made: list[OperatorScreens] = []
+
+    def make(size=(800, 480)) -> OperatorScreens:
+        folder = tmp_path / f"s{len(made)}"
+        folder.mkdir()
+        s = OperatorScreens(folder, size=size)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.close()
+
+
+def test_the_hold_page_shows_each_bet_as_the_audit_command_does(screens, capsys):
+    s = screens()
+    round_values.valuer_for(s.snap.paytable)
+    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000, "bill:10000")
+    play(s, 6)
+    s.login("246810", door=False)  # an attendant reads it
+    s.touch("page_hold")
+    drawn = s.drawn().split("\n")
+    assert cli(["audit", "hold", "--db", str(s.config.db_path), "--json"]) == 0
+    (doc,) = json.loads(capsys.readouterr().out)
+    assert doc["rounds"] == 6
+    assert "Standard 1.0: 6 settled rounds" in drawn
+    for name in (
+        "Ante",
+        "Blind",
+        "Play",
+        "Trips",
+        "Main game",
+        "Actual hold",
+        "99% interval",
+        "Decisions made",
+    ):
+        assert name in drawn, name
+    for row in doc["bets"]:
+        assert percent(row["optimal_hold"]) in drawn
+        if row["rounds"]:
+            assert percent(row["actual_hold"]) in drawn, row
+            lo, hi = row["actual_interval_99"]
+            assert f"{percent(lo)} … {percent(hi)}" in drawn
+    main = next(r for r in doc["bets"] if r["bet"] == "main")
+    assert main["decisions_hold"] is not None and percent(main["decisions_hold"]) in drawn
+    assert "0.526%" in drawn  # the standard table's optimal main-game hold
+    assert "No flag is raised below 10,000 rounds." in drawn
+    hints = {b.hint for b in s.scene.buttons()}
+    assert [(t, px) for t, px in s.texts if px < MIN_PX and t not in hints] == []
+    assert not s.buttons()["coach"].enabled  # the coach is a technician's
+    s.shot("/tmp/shots/hold_800x480.png")
+
+
+def test_a_technician_turns_the_strategy_coach_on_and_off(screens):
+    s = screens()
+    s.login("135790", door=False)
+    s.touch("page_hold")
+    assert "No rounds played yet." in s.drawn()
+    assert "STRATEGY COACH: OFF" in s.drawn() and not s.snap.coach
+    s.touch("coach")
+    assert s.snap.coach and s.scene.result == ("Strategy coach turned on.", True)
+    assert "STRATEGY COACH: ON" in s.drawn()
+    (ev,) = s.machine.ledger_events(("coach_changed",))
+    assert ev.detail == {"operator": "Ted Jones", "on": True}
+    s.touch("coach")
+    assert not s.snap.coach and s.scene.result == ("Strategy coach turned off.", True)
+
+
+def test_the_hold_page_at_1920x1080(screens):
+    s = screens(size=(1920, 1080))
+    s.machine.insert_credits(10000, "bill:10000")
+    play(s, 3)
+    s.login("135790", door=False)
+    s.touch("page_hold")
+    assert "Main game" in s.drawn()
+    s.shot("/tmp/shots/hold_1920x1080.png")
+
+
+def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch):
+    monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "empty-cache"))  # the RTP is not known
+    s = OperatorScreens(tmp_path)
+    try:
+        s.machine.insert_credits(10000, "bill:10000")
+        play(s, 2)
+        s.login("246810", door=False)
+        s.touch("page_hold")
+        drawn = s.drawn()
+        assert "Standard 1.0: 2 settled rounds" in drawn
+        assert "The exact RTP of this paytable is not known on this cabinet yet." in drawn
+        assert "Main game" not in drawn
+    finally:
+        s.close()
+    n = 50
+    stakes = {
+        b: np.full(n, 500 if b in ("ante", "blind") else 0, np.int64)
+        for b in ("ante", "blind", "play", "trips")
+    }
+    returns = {
+        b: np.full(n, 1500 if b in ("ante", "blind") else 0, np.int64) for b in stakes
+    }  # every round paid 2:1
+    rtps = {"ante": 0.9, "blind": 0.9, "play": 0.9, "trips": 0.965, "main_total": 0.995}
+    returns["ante"][::2] = 0  # some spread, still far above theory
+    flagged = PaytableHold(s.snap.paytable, n, hold_report(stakes, returns, rtps, min_rounds=10))
+    assert flagged.flagged
+    assert (
+        verdict(flagged)[0]
+        == "FLAG: the actual hold left its 99.9% band (advantage play or a fault?)"
+    )
