@@ -123,6 +123,13 @@ def sentence(ev: EventRecord, money: Money) -> str:
         new: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         return _("{name} set the limits: Ante {ante_min} to {ante_max}, Trips {trips_min} to {trips_max}.").format(
             name=_who(d), **{k: money(int(new.get(k, 0))) for k in ("ante_min", "ante_max", "trips_min", "trips_max")})
+    if kind == "coach_changed":
+        if d.get("on"):
+            return _("{name} turned the strategy coach on.").format(name=_who(d))
+        return _("{name} turned the strategy coach off.").format(name=_who(d))
+    if kind == "paytable_exported":
+        return _("{name} exported the paytable {table} to {folder}.").format(
+            name=_who(d), table=_table(d), folder=d.get("folder") or UNKNOWN)
     if kind == "ram_clear_witnessed":
         return _("{witness} countersigned a RAM clear for {name}.").format(witness=_who(d, "witness"), name=_who(d))
     if kind == "ram_clear_requested":
