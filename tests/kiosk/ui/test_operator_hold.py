@@ -82,7 +82,7 @@ def test_the_hold_page_shows_each_bet_as_the_audit_command_does(screens, capsys)
         "Trips",
         "Main game",
         "Actual hold",
-        "99% interval",
+        "Interval (99%)",
         "Decisions made",
     ):
         assert name in drawn, name

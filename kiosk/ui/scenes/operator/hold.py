@@ -35,7 +35,7 @@ COLUMNS = (
     (N_("Bet"), 0.0),
     (N_("Rounds"), 0.16),
     (N_("Actual hold"), 0.27),
-    (N_("99% interval"), 0.42),
+    (N_("Interval (99%)"), 0.42),
     (N_("Decisions made"), 0.68),
     (N_("Optimal"), 0.85),
 )
