@@ -25,6 +25,10 @@ from kiosk.ui.i18n import LANGUAGES
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.station is not None:
+        from kiosk.commands.table import station_from_kiosk
+
+        return station_from_kiosk(args)
     from kiosk.config import ConfigError, load_config
     from kiosk.ui.layout import parse_size
 
@@ -64,4 +68,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=int, default=60, help="frame rate cap (default 60)")
     p.add_argument("--seed", type=int, help="reproducible shuffles (testing only, never on a real cabinet)")
     p.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--station", type=int, choices=range(1, 8), metavar="N",
+                   help="run as player station N of a shared table (see `uth table`)")
+    p.add_argument("--host", help="station mode: the table host's address")
+    p.add_argument("--port", type=int, default=7300, help="station mode: the host's port (default 7300)")
+    p.add_argument("--autoplay", choices=("random",), help="station mode: play by itself, headless (burn-in)")
+    p.add_argument("--rounds", type=int, default=20, help="station mode: settled rounds to play (default 20)")
     p.set_defaults(func=run)

@@ -171,6 +171,20 @@ class CashOutRequest(_Model):
     type: Literal["cash_out_request"] = "cash_out_request"
 
 
+class HandpayReset(_Model):
+    """Station -> host: the attendant paid the station's pending handpay by hand."""
+
+    type: Literal["handpay_reset"] = "handpay_reset"
+
+
+class ClearTilt(_Model):
+    """Station -> host: the attendant at the station cleared tilt ``code`` (e.g. a
+    jackpot paid by hand)."""
+
+    type: Literal["clear_tilt"] = "clear_tilt"
+    code: Name
+
+
 class Escrow(_Model):
     """Station -> host: the validator holds a note (``denomination_cents``) or a ticket
     (``ticket``, its validation number) in escrow as transaction ``txn``; the host records
@@ -234,6 +248,8 @@ Body = Annotated[
     | Decide
     | PassRound
     | CashOutRequest
+    | HandpayReset
+    | ClearTilt
     | Escrow
     | DeviceEvent
     | Snapshot
@@ -247,7 +263,17 @@ CONTROL_TYPES = frozenset(
 )
 #: Application bodies a station may send.
 STATION_TYPES = frozenset(
-    {"resync_request", "bet", "decide", "pass", "cash_out_request", "escrow", "device_event"}
+    {
+        "resync_request",
+        "bet",
+        "decide",
+        "pass",
+        "cash_out_request",
+        "handpay_reset",
+        "clear_tilt",
+        "escrow",
+        "device_event",
+    }
 )
 #: Application bodies the host may send.
 HOST_TYPES = frozenset({"snapshot", "escrow_ack", "error"})

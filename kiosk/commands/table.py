@@ -1,0 +1,281 @@
+"""``uth table``: the shared table on the LAN, a host and its player stations.
+
+    uth table serve --stations 1-3 --port 7300 --pair-code     # the host; shows pairing codes
+    uth table pair --host 10.0.0.2 --port 7300 --code 1234-5678 --station 2
+    uth table station --host 10.0.0.2 --port 7300 --station 2 --autoplay random --rounds 50
+
+``serve`` runs the table host (its ledger is the configuration's ``db_path``; its
+certificate and the stations' keys are kept in ``--folder``, by default ``link-host``
+beside the ledger) until SIGTERM or Ctrl-C, printing one line per round dealt and
+settled.  With ``--pair-code`` it opens a pairing window and prints its code, and opens
+the next one when a station has paired, until every seat is paired.  ``pair`` is the
+station's half (its pairing is saved in ``--folder``, by default ``var/station-N``).
+``station`` runs a headless station: ``--autoplay random`` is the technician's burn-in
+(a seeded random player), which exits 0 after ``--rounds`` settled rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.table.host_service import TableHost
+
+
+def parse_stations(text: str) -> tuple[int, ...]:
+    """``"1-3"`` or ``"1,2,5"`` (or a mix) as station numbers 1..7."""
+    found: set[int] = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            first, last = int(low), int(high or low)
+            found.update(range(first, last + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"stations are like 1-3 or 1,2,5, not {text!r}") from None
+    if not found or min(found) < 1 or max(found) > 7:
+        raise argparse.ArgumentTypeError(f"stations are numbers from 1 to 7, not {text!r}")
+    return tuple(sorted(found))
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _stop_on_signals() -> threading.Event:
+    stop = threading.Event()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+    return stop
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from engine.rng import SeededRandomSource
+    from kiosk.config import ConfigError, load_config
+    from kiosk.ledger.errors import LedgerError
+    from kiosk.link.pairing import HostPairing
+    from kiosk.table import Table, TableTiming
+    from kiosk.table.host_service import TableHost
+
+    logging.basicConfig(
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        config = load_config(args.config, db_path=args.db)
+        timing = TableTiming(args.betting_seconds, args.decision_seconds)
+    except (ConfigError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    folder = Path(args.folder) if args.folder else config.db_path.with_name("link-host")
+    rng = SeededRandomSource(args.seed) if args.seed is not None else None
+    try:
+        table = Table.open(config, args.stations, rng=rng, timing=timing)
+    except (LedgerError, ValueError) as exc:
+        print(f"error: the table's ledger: {exc}", file=sys.stderr)
+        return 1
+    stop = _stop_on_signals()
+    service = TableHost(table, HostPairing(folder), host=args.host, port=args.port)
+    try:
+        port = service.start()
+        seats = ",".join(str(n) for n in table.stations)
+        _say(f"table host listening on {args.host}:{port} stations {seats}")
+        _serve(service, stop, args.pair_code)
+    finally:
+        service.stop()
+        table.close()
+    _say("table host stopped")
+    return 0
+
+
+def _serve(service: TableHost, stop: threading.Event, pairing_codes: bool) -> None:
+    table, pairing = service.table, service.pairing
+    shown: tuple[int | None, bool] = (None, False)
+    while not stop.wait(0.1):
+        if pairing_codes and not pairing.window_open:
+            paired = {s.seat for s in pairing.stations()}
+            if set(table.stations) - paired:
+                code = pairing.open_window(ttl_s=600.0)
+                _say(f"pairing code {code} port {service.port}")
+            else:
+                _say("every station is paired")
+                pairing_codes = False
+        view = table.display()
+        now = (view.round_id, view.round_open)
+        if now != shown and view.round_id is not None:
+            dealt = [s.seat for s in view.seats if s.in_round]
+            state = "dealt" if view.round_open else "settled"
+            _say(f"round {view.round_id} {state} seats {','.join(map(str, dealt))}")
+        shown = now
+
+
+def cmd_pair(args: argparse.Namespace) -> int:
+    from kiosk.link.client import pair_station
+    from kiosk.link.errors import LinkError
+
+    folder = Path(args.folder or f"var/station-{args.station}")
+    try:
+        pairing = pair_station(
+            args.host, args.port, args.code, f"station-{args.station}", args.station, folder
+        )
+    except (LinkError, OSError, TimeoutError) as exc:
+        print(f"error: pairing refused: {exc}", file=sys.stderr)
+        return 1
+    _say(f"paired {pairing.station_id} to seat {pairing.seat}; host {pairing.fingerprint[:16]}")
+    return 0
+
+
+def cmd_station(args: argparse.Namespace) -> int:
+    from kiosk.link.errors import LinkError
+    from kiosk.link.pairing import StationPairing
+    from kiosk.table.autoplay import RandomPlayer
+    from kiosk.table.remote import RemoteTable
+
+    logging.basicConfig(
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.autoplay != "random":
+        print("error: a headless station needs --autoplay random", file=sys.stderr)
+        return 2
+    folder = Path(args.folder or f"var/station-{args.station}")
+    try:
+        pairing = StationPairing.load(folder)
+    except LinkError as exc:
+        print(f"error: {exc}; pair first with `uth table pair`", file=sys.stderr)
+        return 2
+    if pairing.seat != args.station:
+        print(f"error: {folder} is paired to seat {pairing.seat}", file=sys.stderr)
+        return 2
+    stop = _stop_on_signals()
+    remote = RemoteTable(pairing, args.host, args.port)
+    remote.start()
+    seed = args.seed if args.seed is not None else args.station
+    player = RandomPlayer(remote, seed, think_s=args.think, say=_say)
+    result: dict[str, object] = {}
+
+    def play() -> None:
+        try:
+            result["report"] = player.run(args.rounds, timeout=args.timeout)
+        except TimeoutError as exc:
+            result["error"] = str(exc)
+        except Exception as exc:
+            logging.getLogger(__name__).exception("autoplay failed")
+            result["error"] = f"autoplay failed: {exc!r}"
+
+    worker = threading.Thread(target=play, name="autoplay", daemon=True)
+    worker.start()
+    while worker.is_alive() and not stop.wait(0.1):
+        pass
+    remote.stop()
+    if "error" in result:
+        print(f"error: {result['error']}", file=sys.stderr)
+        return 1
+    if "report" not in result:
+        return 130
+    report = player.report
+    _say(
+        "done "
+        + json.dumps(
+            {
+                "station": args.station,
+                "rounds": len(report.rounds),
+                "notes_in": report.notes_in,
+                "decisions": report.decisions,
+                "passes": report.passes,
+                "cash_outs": report.cash_outs,
+                "refusals": report.refusals,
+                "timed_out": report.timed_out,
+            }
+        )
+    )
+    return 0
+
+
+def station_from_kiosk(args: argparse.Namespace) -> int:
+    """``uth kiosk --station N --host ADDR --autoplay random``: the same headless station
+    as ``uth table station`` (its pairing in ``var/station-N``)."""
+    if not args.host:
+        print("error: a station needs the table host's address (--host)", file=sys.stderr)
+        return 2
+    if args.autoplay is None:
+        print("error: a station without screens needs --autoplay random", file=sys.stderr)
+        return 2
+    station = argparse.Namespace(
+        host=args.host,
+        port=args.port,
+        station=args.station,
+        folder=None,
+        autoplay=args.autoplay,
+        rounds=args.rounds,
+        seed=args.seed,
+        think=0.0,
+        timeout=120.0,
+        log_level="WARNING",
+    )
+    return cmd_station(station)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("table", help="the shared table on the LAN: host, pairing, stations")
+    tsub = p.add_subparsers(dest="table_command", metavar="ACTION")
+    tsub.required = True
+
+    q = tsub.add_parser("serve", help="run the table host")
+    q.add_argument("--config", help="cabinet configuration TOML (default $UTH_CONFIG)")
+    q.add_argument("--db", help="the table's ledger (default: the configuration's db_path)")
+    q.add_argument(
+        "--stations", type=parse_stations, default=(1,), help="seats, e.g. 1-3 (default 1)"
+    )
+    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    q.add_argument("--port", type=int, default=7300, help="port (default 7300; 0 picks one)")
+    q.add_argument(
+        "--pair-code", action="store_true", help="open pairing windows and print their codes"
+    )
+    q.add_argument(
+        "--folder", help="certificate and station keys (default: link-host beside the ledger)"
+    )
+    q.add_argument(
+        "--betting-seconds", type=float, default=20.0, help="betting window (default 20)"
+    )
+    q.add_argument(
+        "--decision-seconds", type=float, default=20.0, help="decision timer (default 20)"
+    )
+    q.add_argument("--seed", type=int, help="reproducible shuffles (testing only)")
+    q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
+    q.set_defaults(func=cmd_serve)
+
+    q = tsub.add_parser("pair", help="pair this station with a host (the code the host shows)")
+    q.add_argument("--host", required=True)
+    q.add_argument("--port", type=int, required=True)
+    q.add_argument("--code", required=True, help="the pairing code, e.g. 1234-5678")
+    q.add_argument("--station", type=int, choices=range(1, 8), required=True, metavar="N")
+    q.add_argument("--folder", help="where the pairing is kept (default var/station-N)")
+    q.set_defaults(func=cmd_pair)
+
+    q = tsub.add_parser("station", help="run a headless station (burn-in autoplay)")
+    q.add_argument("--host", required=True)
+    q.add_argument("--port", type=int, required=True)
+    q.add_argument("--station", type=int, choices=range(1, 8), required=True, metavar="N")
+    q.add_argument("--folder", help="its pairing (default var/station-N)")
+    q.add_argument("--autoplay", choices=("random",), help="play by itself: the burn-in")
+    q.add_argument("--rounds", type=int, default=20, help="settled rounds to play (default 20)")
+    q.add_argument("--seed", type=int, help="the player's seed (default: the station number)")
+    q.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="pause half to all of this many seconds before each action",
+    )
+    q.add_argument("--timeout", type=float, default=120.0, help="give up after this long idle")
+    q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
+    q.set_defaults(func=cmd_station)

@@ -1,0 +1,359 @@
+"""The table host on the network: one :class:`Table` behind one :class:`LinkServer`.
+
+Each paired station's link (its seat is its station number) drives
+``table.execute(seat, command)``:
+
+* :class:`~kiosk.link.messages.Bet` -> the seat's chips (Trips, then Ante) and Deal, for
+  the betting window the station quotes (``round_id``: the round the table deals next);
+* :class:`~kiosk.link.messages.PassRound` -> :class:`Pass`;
+* :class:`~kiosk.link.messages.Decide` -> a decision, only if the seat's
+  :class:`DecisionGuard` accepts it (the open round and phase, made after the message
+  that showed that phase, never twice);
+* :class:`~kiosk.link.messages.Escrow` of a note -> the bill credited, answered by an
+  :class:`~kiosk.link.messages.EscrowAck` once it is in the ledger (stack it);
+* :class:`~kiosk.link.messages.CashOutRequest`, :class:`HandpayReset` -> the handpay;
+* :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
+  jackpot paid by hand; other tilts are not cleared over the link);
+* :class:`~kiosk.link.messages.ResyncRequest` -> the current snapshot again.
+
+A refusal is answered with an :class:`ErrorMessage` (``decision.<verdict>``,
+``window.<why>`` or ``table.<code>``) and logged; nothing changes.  After every change of
+the table each connected station gets its own :class:`StationSnapshot` (only its seat's
+cards; see :mod:`kiosk.table.wire`); countdowns alone do not resend it.  The service's
+thread runs the table's timers (:meth:`Table.tick`, every ``tick_s`` seconds).
+
+Locks: the service lock is taken before the table's; the table's subscriber only sets
+an event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+from engine.uth.round import Phase
+from kiosk.link.decisions import DecisionGuard, Verdict
+from kiosk.link.events import Inbound, LinkEvent
+from kiosk.link.limits import LinkLimits
+from kiosk.link.messages import (
+    Bet,
+    Body,
+    CashOutRequest,
+    ClearTilt,
+    Decide,
+    DeviceEvent,
+    ErrorMessage,
+    Escrow,
+    EscrowAck,
+    HandpayReset,
+    PassRound,
+    ResyncRequest,
+    Snapshot,
+)
+from kiosk.link.pairing import HostPairing
+from kiosk.link.server import LinkServer
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import MachineError
+from kiosk.machine.state import JACKPOT_TILT
+from kiosk.table.commands import Pass
+from kiosk.table.snapshot import StationSnapshot
+from kiosk.table.table import Table
+from kiosk.table.wire import snapshot_state
+
+log = logging.getLogger(__name__)
+
+_DECIDING = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
+#: Tilts a station's attendant may clear over the link (a jackpot paid by hand).
+LINK_CLEARABLE = frozenset({JACKPOT_TILT})
+
+
+@dataclass
+class _Seat:
+    """The host's view of one station's link."""
+
+    station_id: str
+    guard: DecisionGuard = field(default_factory=DecisionGuard)
+    connected: bool = False
+    renumbered: bool = True  # the link's numbering restarted: reopen the guard
+    opened: tuple[int, Phase] | None = None  # the decision the guard holds open
+    sent: int = 0  # the last seq sent to the station
+    last: object = None  # what was last sent, countdowns left out
+    credited: set[str] = field(default_factory=set)  # escrow txns credited
+
+
+class TableHost:
+    """A :class:`Table` served to its stations over a :class:`LinkServer` (see module).
+    ``start()`` returns the port; ``stop()`` stops the link and the timers (the table
+    stays open: the caller closes it)."""
+
+    def __init__(
+        self,
+        table: Table,
+        pairing: HostPairing,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        limits: LinkLimits | None = None,
+        tick_s: float = 0.1,
+    ) -> None:
+        self.table = table
+        self.pairing = pairing
+        self.tick_s = tick_s
+        self.link = LinkServer(pairing, self._on_message, self._on_event, host, port, limits)
+        self._lock = threading.RLock()
+        self._seats: dict[int, _Seat] = {}
+        self._dirty = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="table-host", daemon=True)
+        self._unsubscribe = table.subscribe(self._dirty.set)
+        self.refusals = 0
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> int:
+        port = self.link.start()
+        self._thread.start()
+        return port
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._dirty.set()
+        if self._thread.is_alive():
+            self._thread.join(5.0)
+        self.link.stop()
+        self._unsubscribe()
+
+    def __enter__(self) -> TableHost:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        return self.link.port
+
+    def window(self) -> int:
+        """The betting window's number: the id the table's next round will take."""
+        ledger = self.table.ledger
+        return ledger.counts()[0] + 1 if ledger is not None else 1
+
+    # -- timers and snapshots --------------------------------------------------------------
+    def _run(self) -> None:
+        next_tick = time.monotonic()
+        while not self._stopping.is_set():
+            self._dirty.wait(max(0.0, next_tick - time.monotonic()))
+            if self._stopping.is_set():
+                break
+            if time.monotonic() >= next_tick:
+                next_tick = time.monotonic() + self.tick_s
+                try:
+                    self.table.tick()
+                except Exception:  # a ledger fault tilts the table; keep serving it
+                    log.exception("table timers failed")
+            if self._dirty.is_set():
+                self._dirty.clear()
+                self.publish()
+
+    def publish(self, force: bool = False) -> None:
+        """Send each connected station its snapshot if it changed (``force``: always)."""
+        for seat in self.table.stations:
+            self._publish(seat, force)
+
+    def _publish(self, seat: int, force: bool) -> None:
+        with self._lock:
+            own = self._seats.get(seat)
+            if own is None or not own.connected:
+                return
+            snap = self.table.snapshot(seat)
+            window = self.window()
+            limits = self.table.limits.model_dump(mode="json")
+            same = (_steady(snap), window, limits)
+            if not force and same == own.last:
+                return
+            state = snapshot_state(snap, window)
+            state["limits"] = limits
+            try:
+                seq = self.link.send(own.station_id, Snapshot(state=state))
+            except Exception as exc:  # a station that acknowledges nothing for long
+                log.warning("snapshot for seat %d not queued: %s", seat, exc)
+                return
+            own.sent, own.last = seq, same
+            opening = _open_decision(snap, seat)
+            if opening != own.opened or (own.renumbered and opening is not None):
+                if opening is None:
+                    own.guard.close()
+                else:
+                    own.guard.open(opening[0], opening[1], seq)
+                own.opened = opening
+            own.renumbered = False
+
+    # -- the link's events -----------------------------------------------------------------
+    def _on_event(self, event: LinkEvent) -> None:
+        seat = event.seat
+        if seat not in self.table.stations:
+            log.warning("%s is paired to seat %d, not at this table", event.station_id, seat)
+            return
+        with self._lock:
+            own = self._seats.get(seat)
+            if own is None or own.station_id != event.station_id:
+                own = self._seats[seat] = _Seat(event.station_id)
+            if event.kind == "connected":
+                own.connected = True
+                if not event.resumed:
+                    own.renumbered, own.sent = True, 0
+            elif event.kind == "reset":
+                own.renumbered, own.sent = True, 0
+            elif event.kind == "disconnected":
+                own.connected = False
+        if event.kind == "connected":
+            self._publish(seat, force=True)
+
+    # -- the stations' messages ------------------------------------------------------------
+    def _on_message(self, inbound: Inbound) -> None:
+        seat, body = inbound.seat, inbound.body
+        if seat not in self.table.stations:
+            self._refuse(inbound, "table.no_station", f"seat {seat} is not at this table")
+            return
+        try:
+            self._dispatch(inbound, seat, body)
+        except MachineError as exc:
+            self._refuse(inbound, f"table.{exc.code}", exc.reason)
+
+    def _dispatch(self, inbound: Inbound, seat: int, body: Body) -> None:
+        if isinstance(body, ResyncRequest):
+            self._publish(seat, force=True)
+        elif isinstance(body, Decide):
+            self._decide(inbound, seat, body)
+        elif isinstance(body, Bet):
+            if self._in_window(inbound, body.round_id):
+                self._bet(seat, body)
+        elif isinstance(body, PassRound):
+            if self._in_window(inbound, body.round_id):
+                self.table.execute(seat, Pass())
+        elif isinstance(body, Escrow):
+            self._escrow(inbound, seat, body)
+        elif isinstance(body, CashOutRequest):
+            self.table.execute(seat, cmd.CashOut())
+        elif isinstance(body, HandpayReset):
+            self.table.execute(seat, cmd.HandpayReset())
+        elif isinstance(body, ClearTilt):
+            if body.code not in LINK_CLEARABLE:
+                self._refuse(inbound, "table.not-clearable", f"{body.code} is cleared at the host")
+            else:
+                self.table.execute(seat, cmd.ClearTilt(body.code))
+        elif isinstance(body, DeviceEvent):
+            log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
+        else:
+            self._refuse(inbound, "table.unexpected", f"{body.type} is not for the table")
+
+    def _in_window(self, inbound: Inbound, round_id: int) -> bool:
+        window = self.window()
+        if round_id != window:
+            self._refuse(inbound, "window.wrong-round", f"window {round_id}, not {window}")
+            return False
+        return True
+
+    def _bet(self, seat: int, body: Bet) -> None:
+        """The whole wager in one go: on a refusal the seat's chips are taken back."""
+        self.table.execute(seat, cmd.ClearBets())
+        try:
+            if body.trips_cents:
+                self.table.execute(seat, cmd.PlaceChip("trips", body.trips_cents))
+            self.table.execute(seat, cmd.PlaceChip("ante", body.ante_cents))
+            self.table.execute(seat, cmd.Deal())
+        except MachineError:
+            try:
+                self.table.execute(seat, cmd.ClearBets())
+            except MachineError:
+                pass  # the round was dealt meanwhile: nothing is pending
+            raise
+
+    def _decide(self, inbound: Inbound, seat: int, body: Decide) -> None:
+        with self._lock:
+            own = self._seats.get(seat)
+            if own is None:
+                self._refuse(inbound, "decision.not-open", "no decision is open")
+                return
+            offered = {o.action for o in self.table.snapshot(seat).offers}
+            if body.action not in offered and own.opened == (body.round_id, body.phase):
+                # refused before the guard spends the seat's one decision of the phase
+                self._refuse(inbound, "table.not-offered", _describe(body))
+                return
+            verdict = own.guard.check(body, sent=own.sent)
+            if verdict is not Verdict.ACCEPTED:
+                self._refuse(inbound, f"decision.{verdict.value}", _describe(body))
+                return
+            self.table.execute(seat, cmd.Decide(body.action))
+
+    def _escrow(self, inbound: Inbound, seat: int, body: Escrow) -> None:
+        with self._lock:
+            own = self._seats.get(seat)
+            if own is not None and body.txn in own.credited:
+                ack = EscrowAck(txn=body.txn, accepted=True)  # a repeat: credited once
+            elif body.denomination_cents is None:
+                ack = EscrowAck(txn=body.txn, accepted=False, reason="tickets are not taken here")
+            else:
+                cents = body.denomination_cents
+                try:
+                    self.table.execute(seat, cmd.InsertCredits(cents, f"bill:{cents}"))
+                except MachineError as exc:
+                    ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
+                else:
+                    ack = EscrowAck(txn=body.txn, accepted=True)
+                    if own is not None:
+                        own.credited.add(body.txn)
+            self._send(inbound.station_id, ack)
+
+    def _refuse(self, inbound: Inbound, code: str, detail: str) -> None:
+        self.refusals += 1
+        log.warning(
+            "refused %s seq %d from %s (seat %d): %s %s",
+            inbound.body.type,
+            inbound.seq,
+            inbound.station_id,
+            inbound.seat,
+            code,
+            detail,
+        )
+        self._send(inbound.station_id, ErrorMessage(code=code[:48], detail=detail[:512]))
+
+    def _send(self, station_id: str, body: Body) -> None:
+        with self._lock:
+            try:
+                seq = self.link.send(station_id, body)
+            except Exception as exc:
+                log.warning("reply to %s not queued: %s", station_id, exc)
+                return
+            for own in self._seats.values():
+                if own.station_id == station_id:
+                    own.sent = max(own.sent, seq)
+
+
+def _steady(snap: StationSnapshot) -> StationSnapshot:
+    """``snap`` with its countdowns reduced to whether they run."""
+    return dataclasses.replace(
+        snap,
+        betting_seconds=None if snap.betting_seconds is None else -1.0,
+        decision_seconds=None if snap.decision_seconds is None else -1.0,
+    )
+
+
+def _open_decision(snap: StationSnapshot, seat: int) -> tuple[int, Phase] | None:
+    """The (round, phase) the seat has still to decide in, if any."""
+    if not (snap.round_open and snap.in_round and snap.round_id is not None):
+        return None
+    if snap.phase not in _DECIDING:
+        return None
+    own = next((s for s in snap.seats if s.seat == seat), None)
+    if own is None or own.decided:
+        return None
+    return snap.round_id, snap.phase
+
+
+def _describe(body: Decide) -> str:
+    return (
+        f"{body.action.value} for round {body.round_id} {body.phase.value} (seen {body.last_seen})"
+    )

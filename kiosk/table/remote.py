@@ -1,0 +1,261 @@
+"""A player station's end of the shared table: the table host's commands over the link.
+
+:class:`RemoteTable` speaks the cabinet's commands (:mod:`kiosk.machine.commands`, plus
+:class:`Pass`) and sends each as its link message; it reads the station's
+:class:`StationSnapshot` as the host last sent it.  A station holds no money state: its
+credits are the host's, shown in the snapshot; only the chips placed before Deal are
+kept here, and they are sent as one :class:`~kiosk.link.messages.Bet` on Deal.
+
+    remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
+    remote.start()
+    remote.wait_for(lambda s: s is not None, 10)
+    remote.execute(InsertCredits(5000, "bill:5000"))  # an escrowed note
+    remote.execute(PlaceChip("ante", 500))
+    remote.execute(Deal())
+    remote.wait_for(lambda s: s.round_open and bool(s.offers), 10)
+    remote.execute(Decide(Action.CHECK))
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine.uth.round import Action
+from kiosk.link.client import LinkClient
+from kiosk.link.events import Inbound, LinkEvent
+from kiosk.link.limits import LinkLimits
+from kiosk.link.messages import (
+    Bet,
+    Body,
+    CashOutRequest,
+    ClearTilt,
+    Decide,
+    ErrorMessage,
+    Escrow,
+    EscrowAck,
+    HandpayReset,
+    PassRound,
+    ResyncRequest,
+    Snapshot,
+)
+from kiosk.link.pairing import StationPairing
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import MachineError, WrongState
+from kiosk.machine.state import Bets
+from kiosk.table.commands import Pass
+from kiosk.table.snapshot import StationSnapshot
+from kiosk.table.wire import snapshot_from_json
+
+
+class RemoteTable:
+    """The table as one station sees it over the link (thread-safe)."""
+
+    def __init__(
+        self,
+        pairing: StationPairing,
+        host: str,
+        port: int,
+        limits: LinkLimits | None = None,
+    ) -> None:
+        self.pairing = pairing
+        self.station = pairing.seat
+        self.link = LinkClient(pairing, host, port, self._on_message, self._on_event, limits)
+        self._cond = threading.Condition()
+        self._snapshot: StationSnapshot | None = None
+        self._window = 0
+        self._limits: dict[str, Any] = {}
+        self._seen = 0  # the last host seq delivered
+        self._received = 0  # snapshots received
+        self._received_at = 0.0
+        self._pending = Bets()
+        self.errors: list[ErrorMessage] = []
+        self.acks: dict[str, EscrowAck] = {}
+        self.resets = 0
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        self.link.start()
+
+    def stop(self) -> None:
+        self.link.stop()
+
+    def __enter__(self) -> RemoteTable:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the link's deliveries --------------------------------------------------------------
+    def _on_message(self, inbound: Inbound) -> None:
+        body = inbound.body
+        with self._cond:
+            self._seen = inbound.seq
+            if isinstance(body, Snapshot):
+                self._snapshot = snapshot_from_json(body.state["snapshot"])
+                window = body.state.get("window")
+                self._window = window if isinstance(window, int) else 0
+                limits = body.state.get("limits")
+                self._limits = dict(limits) if isinstance(limits, dict) else {}
+                self._received += 1
+                self._received_at = time.monotonic()
+            elif isinstance(body, ErrorMessage):
+                self.errors.append(body)
+            elif isinstance(body, EscrowAck):
+                self.acks[body.txn] = body
+            self._cond.notify_all()
+
+    def _on_event(self, event: LinkEvent) -> None:
+        with self._cond:
+            if event.kind == "reset":
+                self.resets += 1
+                self._seen = 0
+            self._cond.notify_all()
+
+    # -- reading ----------------------------------------------------------------------------
+    def snapshot(self) -> StationSnapshot | None:
+        """The station's snapshot as last received (None before the first)."""
+        with self._cond:
+            return self._snapshot
+
+    @property
+    def window(self) -> int:
+        """The betting window the host last showed (quoted by Bet and Pass)."""
+        with self._cond:
+            return self._window
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        """The table's limits in force (cents), as the host last sent them."""
+        with self._cond:
+            return dict(self._limits)
+
+    @property
+    def received(self) -> int:
+        """How many snapshots have arrived so far."""
+        with self._cond:
+            return self._received
+
+    @property
+    def pending(self) -> Bets:
+        """The chips placed here since the last Deal (not yet sent)."""
+        with self._cond:
+            return self._pending
+
+    def wait_for(
+        self, predicate: Callable[[StationSnapshot], bool], timeout: float
+    ) -> StationSnapshot | None:
+        """Block until a received snapshot satisfies ``predicate`` (returned) or
+        ``timeout`` seconds pass (None)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._snapshot is None or not predicate(self._snapshot):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self._snapshot
+
+    def wait_change(self, since: int, timeout: float) -> int:
+        """Block until more than ``since`` snapshots or errors have arrived, or
+        ``timeout`` passes; returns the count now (see :meth:`progress`)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._progress() <= since:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self._progress()
+
+    def progress(self) -> int:
+        """A count that grows with every snapshot, error and escrow answer received."""
+        with self._cond:
+            return self._progress()
+
+    def _progress(self) -> int:
+        return self._received + len(self.errors) + len(self.acks)
+
+    # -- the front door -----------------------------------------------------------------------
+    def execute(self, command: object) -> int:
+        """Send ``command`` to the host; returns the link ``seq`` (0 when nothing is sent:
+        chips are kept here until Deal).  The host's answer is the next snapshot, or an
+        entry in :attr:`errors` / :attr:`acks`.  Raises :class:`MachineError` for a
+        command that cannot be sent now (no snapshot yet, no Ante placed)."""
+        with self._cond:
+            body = self._body(command)
+            if body is None:
+                return 0
+        return self.link.send(body)
+
+    def resync(self) -> int:
+        """Ask the host for the current snapshot again."""
+        return self.link.send(ResyncRequest(reason="station asked"))
+
+    def _body(self, command: object) -> Body | None:
+        snap = self._snapshot
+        if isinstance(command, cmd.PlaceChip):
+            if command.spot not in ("ante", "trips"):
+                raise MachineError(f"unknown spot {command.spot!r} (ante or trips)")
+            if not isinstance(command.cents, int) or command.cents <= 0:
+                raise MachineError(f"a chip is a positive whole number of cents: {command.cents!r}")
+            self._pending = self._pending.add(command.spot, command.cents)
+            return None
+        if isinstance(command, cmd.ClearBets):
+            self._pending = Bets()
+            return None
+        if isinstance(command, cmd.Deal):
+            bets, self._pending = self._pending, Bets()
+            if not bets.ante:
+                raise WrongState("place an Ante first", code="no_ante")
+            return Bet(round_id=self._window_id(), ante_cents=bets.ante, trips_cents=bets.trips)
+        if isinstance(command, Pass):
+            self._pending = Bets()
+            return PassRound(round_id=self._window_id())
+        if isinstance(command, cmd.Decide):
+            if snap is None or snap.round_id is None or snap.phase is None:
+                raise WrongState("no round in progress", code="no_round")
+            return Decide(
+                round_id=snap.round_id,
+                phase=snap.phase,
+                action=Action(command.action),
+                last_seen=self._seen,
+            )
+        if isinstance(command, cmd.InsertCredits):
+            return Escrow(
+                txn=f"note-{secrets.token_hex(8)}",
+                denomination_cents=command.cents,
+                amount_cents=command.cents,
+            )
+        if isinstance(command, cmd.CashOut):
+            return CashOutRequest()
+        if isinstance(command, cmd.HandpayReset):
+            return HandpayReset()
+        if isinstance(command, cmd.ClearTilt):
+            return ClearTilt(code=command.code)
+        raise TypeError(f"not a station command: {command!r}")
+
+    def _window_id(self) -> int:
+        if self._window < 1:
+            raise WrongState("the table has not been seen yet", code="no_snapshot")
+        return self._window
+
+    def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
+        """Escrow a note of ``cents`` on the host and wait for its answer (None when
+        none comes in ``timeout`` seconds: the station keeps the note out)."""
+        body = Escrow(
+            txn=f"note-{secrets.token_hex(8)}", denomination_cents=cents, amount_cents=cents
+        )
+        self.link.send(body)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while body.txn not in self.acks:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self.acks[body.txn]

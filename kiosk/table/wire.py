@@ -1,0 +1,150 @@
+"""A station's snapshot on the wire: :class:`StationSnapshot` to a JSON object and back.
+
+The host sends ``{"window": W, "snapshot": {...}}`` in a link :class:`Snapshot` body:
+``snapshot`` is every field of the station's :class:`StationSnapshot` (enums by value,
+tuples as lists, nested records as objects) and ``window`` the number a station quotes
+as ``round_id`` in its :class:`~kiosk.link.messages.Bet` and
+:class:`~kiosk.link.messages.PassRound` (the betting window on the table now).
+:func:`snapshot_from_json` rebuilds the same frozen dataclass, checking every type, so
+a station reads exactly what the host's :meth:`Table.snapshot` returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from kiosk.table.snapshot import StationSnapshot
+
+
+def to_json(value: Any) -> Any:
+    """``value`` (dataclasses, enums, tuples, ints, strings, floats, None) as JSON."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"no JSON form for {type(value).__name__}")
+
+
+def from_json(kind: Any, data: Any) -> Any:
+    """``data`` rebuilt as type ``kind``; raises :class:`ValueError` when it does not
+    fit."""
+    return _decoder(kind)(data)
+
+
+Decoder = Callable[[Any], Any]
+
+
+@functools.cache
+def _decoder(kind: Any) -> Decoder:
+    """A function rebuilding JSON as ``kind`` (made once per type)."""
+    origin = typing.get_origin(kind)
+    if origin in (typing.Union, types.UnionType):
+        return _union([a for a in typing.get_args(kind) if a is not type(None)], kind)
+    if origin is tuple:
+        args = typing.get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _tuple_of(_decoder(args[0]), kind)
+        return _fixed_tuple(tuple(_decoder(a) for a in args), kind)
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _record(kind)
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return _enum(kind)
+    if kind in _SCALARS:
+        return _SCALARS[kind]
+    raise ValueError(f"cannot rebuild {kind!r}")
+
+
+def _union(options: list[Any], kind: Any) -> Decoder:
+    decoders = [_decoder(o) for o in options]
+
+    def decode(data: Any) -> Any:
+        if data is None:
+            return None
+        for one in decoders:
+            try:
+                return one(data)
+            except ValueError:
+                continue
+        raise ValueError(f"{data!r} is none of {kind}")
+
+    return decode
+
+
+def _tuple_of(item: Decoder, kind: Any) -> Decoder:
+    def decode(data: Any) -> Any:
+        if not isinstance(data, list):
+            raise ValueError(f"expected a list for {kind}, got {data!r}")
+        return tuple(item(v) for v in data)
+
+    return decode
+
+
+def _fixed_tuple(items: tuple[Decoder, ...], kind: Any) -> Decoder:
+    def decode(data: Any) -> Any:
+        if not isinstance(data, list) or len(data) != len(items):
+            raise ValueError(f"expected {len(items)} items for {kind}, got {data!r}")
+        return tuple(one(v) for one, v in zip(items, data, strict=True))
+
+    return decode
+
+
+def _record(kind: type) -> Decoder:
+    hints = typing.get_type_hints(kind)
+    names = frozenset(f.name for f in dataclasses.fields(kind) if f.init)
+    fields = {n: _decoder(hints[n]) for n in names}
+
+    def decode(data: Any) -> Any:
+        if not isinstance(data, dict) or data.keys() != names:
+            raise ValueError(f"{kind.__name__} fields {sorted(names)}, got {data!r:.200}")
+        return kind(**{n: one(data[n]) for n, one in fields.items()})
+
+    return decode
+
+
+def _enum(kind: type[enum.Enum]) -> Decoder:
+    def decode(data: Any) -> Any:
+        try:
+            return kind(data)
+        except ValueError:
+            raise ValueError(f"{data!r} is not a {kind.__name__}") from None
+
+    return decode
+
+
+def _scalar(kind: type, accepts: tuple[type, ...]) -> Decoder:
+    def decode(data: Any) -> Any:
+        if isinstance(data, bool) is not (kind is bool) or not isinstance(data, accepts):
+            raise ValueError(f"expected {kind.__name__}, got {data!r}")
+        return kind(data)
+
+    return decode
+
+
+_SCALARS: dict[Any, Decoder] = {
+    bool: _scalar(bool, (bool,)),
+    int: _scalar(int, (int,)),
+    float: _scalar(float, (int, float)),
+    str: _scalar(str, (str,)),
+}
+
+
+def snapshot_state(snapshot: StationSnapshot, window: int) -> dict[str, Any]:
+    """The JSON object a link :class:`~kiosk.link.messages.Snapshot` carries."""
+    return {"window": window, "snapshot": to_json(snapshot)}
+
+
+def snapshot_from_json(data: Any) -> StationSnapshot:
+    """The :class:`StationSnapshot` in a snapshot's ``snapshot`` object."""
+    snap = from_json(StationSnapshot, data)
+    assert isinstance(snap, StationSnapshot)
+    return snap
