@@ -38,6 +38,7 @@ from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.scenes.paytable import PaytableScene
 from kiosk.ui.scenes.recall import RecallScene
 from kiosk.ui.scenes.settings import SettingsScene
+from kiosk.ui.scenes.table.compositor import merge
 from kiosk.ui.scenes.table.scene import TableScene
 from kiosk.ui.scenes.tournament.guide import TournamentGuideScene
 from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
@@ -293,11 +294,12 @@ class App:
                 self.dirty = None
 
     def present(self) -> None:
-        """Show the frame: only the changed rectangles when the scene knows them."""
+        """Show the frame: only the changed rectangles when the scene knows them (the
+        overlapping ones joined, one copy to the display each), nothing when none changed."""
         if self.dirty is None:
             pygame.display.flip()
-        else:
-            pygame.display.update(self.dirty)
+        elif self.dirty:
+            pygame.display.update(merge(self.dirty))
 
     def _auto_navigate(self) -> None:
         s = self.model.snap

@@ -186,7 +186,7 @@ class CardRenderer:
 
         Frames are quantised to 12 steps and cached, so a flip costs blits only."""
         step = max(0, min(12, round(t * 12)))
-        key = (card, width, four_colour, step)
+        key = (card if step >= 6 else None, width, four_colour, step)  # the back's frames: any card
         s = self.flips.get(key)
         if s is None:
             src = self.face(card, width, four_colour) if step >= 6 and card is not None else self.back(width)

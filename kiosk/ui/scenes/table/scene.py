@@ -30,7 +30,7 @@ from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.scenes.table import controls, credit, drawing
 from kiosk.ui.scenes.table.animation import DealAnimation, shown_result
-from kiosk.ui.scenes.table.compositor import Compositor
+from kiosk.ui.scenes.table.compositor import Compositor, Recorder
 from kiosk.ui.scenes.table.felt import FeltLayer
 from kiosk.ui.scenes.table.geometry import CARD_W, spot_at
 from kiosk.ui.scenes.table.intents import (
@@ -49,7 +49,7 @@ from kiosk.ui.scenes.table.intents import (
     from_command,
 )
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
-from kiosk.ui.scenes.table.settle import SettlementShow
+from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
 from kiosk.ui.widgets import Button, DamageSurface
 
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).
@@ -313,12 +313,15 @@ class TableScene(Scene):
         return self.felt.surface(self.snap)
 
     def warm_up(self) -> None:
-        """Render the table layer and all 52 faces (both deck styles) and the back now."""
+        """Render the table layer, its labels, buttons and meters as they are now, the 52
+        faces of the deck style in use and the back now (both styles' faces at 1920x1080
+        would not fit the faces' cache together)."""
         self.static_layer()
+        self._paint_base(Recorder(self.layout.size))  # type: ignore[arg-type]
         w = self.layout.px(CARD_W)
+        four = self.app.prefs.four_colour
         for card in range(52):
-            for four in (False, True):
-                self.app.cards.face(card, w, four)
+            self.app.cards.face(card, w, four)
         self.app.cards.back(w)
         self.app.cards.shadow(w)
 
@@ -329,7 +332,7 @@ class TableScene(Scene):
     def _signature(self) -> tuple[Any, ...]:
         """Everything the base layer shows; the base is redrawn only when this changes."""
         note = self.model.current_note()
-        blink = int(self.app.now * 1.6) % 2 if self.snap.bet_ante == 0 else 0
+        blink = self._ring_lit()
         anim = self.anim
         settled = tuple(sorted(k for k, sp in anim.sprites.items() if anim.settled(sp)))
         return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
@@ -343,6 +346,12 @@ class TableScene(Scene):
                                 self._paint_moving)
         self.dirty = self.compositor.dirty
 
+    def draw_whole(self, surface: pygame.Surface) -> None:
+        """The current frame painted from nothing on ``surface``, every layer and
+        rectangle, leaving this scene's compositor alone: what :meth:`draw`'s partial
+        frames must look like."""
+        Compositor().compose(surface, self.static_layer(), self._signature(), self._paint_base, self._paint_moving)
+
     def _readings(self) -> tuple[int, int, int]:
         """(credit, bet, win) cents as the meters show them now: while the win counts up,
         the credit meter counts with it."""
@@ -354,18 +363,26 @@ class TableScene(Scene):
             credits, win = credits - seat.returned + counted, counted
         return credits, bet, win
 
+    def _ring_lit(self) -> bool:
+        """The Ante spot's ring is on this frame (it blinks while chips may be placed on an
+        empty Ante)."""
+        snap = self.view()
+        return (shown_amounts(snap).get("ante", 0) == 0 and self.betting() and not self.busy and snap.credits > 0
+                and int(self.app.now * 1.6) % 2 == 0)
+
     def _paint_base(self, d: DamageSurface) -> None:
         snap = self.view()
         res = self._revealed_result()
         clock = self.anim.clock
         draw_top_bar(self.app, d, background=False)
-        blink = (self.betting() and not self.busy and snap.credits > 0 and int(self.app.now * 1.6) % 2 == 0)
+        blink = self._ring_lit()
         seat = res.seat(1) if res is not None and res.seats else None
         if seat is not None:
             drawing.draw_pay_lines(self.app, d, snap, seat)
         drawing.draw_spots(self.app, d, shown_amounts(snap), seat, self.chips(), blink, self.show, clock)
         drawing.draw_cards(self.app, d, self.anim, res, moving=False)
         drawing.draw_names(self.app, d, self.anim, snap, res)
+        draw_coach(self.app, d, snap, self.show, clock)
         counting = self.show.counting(clock)
         drawing.draw_meters(self.app, d, self._readings(), which=(1,) if counting else (0, 1, 2))
         drawing.draw_message(self.app, d, *self.prompt())
