@@ -332,13 +332,20 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
                         raise SystemExit(f"cycle {cycle}: ledger fault: {facts['ledger']}")
                     for key in ("round", "cashout", "escrow"):
                         found[key] += bool(facts[key])
+                note = NOTES[-1] if target in ("deal", "decision", "settled") else None
                 if not exited(pid):  # a round to cut needs credits for it
-                    note = NOTES[-1] if target in ("deal", "decision", "settled") else None
                     patron(peripherals, rng, inserted, note)
-                limit = {"random": rng.uniform(0.0, 0.3), "controller": 2.0}.get(device, 0.3)
+                # a named point may need a note stacked and credited first: give it time (the
+                # wait ends as soon as the controller is cut)
+                limit = {"random": rng.uniform(0.0, 0.3), "controller": 8.0}.get(device, 0.3)
                 deadline = time.monotonic() + limit
+                again = time.monotonic() + 1.0
                 while time.monotonic() < deadline and not exited(pid):
                     time.sleep(0.002)
+                    if note is not None and time.monotonic() > again:
+                        # the validator was busy (a cash-out finishing): offer the note again
+                        patron(peripherals, rng, inserted, note)
+                        again = time.monotonic() + 1.0
                 peripherals.ask(op="disarm")
                 if exited(pid):
                     more += read_line(ready_r, 0.05).splitlines()
