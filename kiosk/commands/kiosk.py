@@ -3,6 +3,7 @@
     uth kiosk                       # fullscreen, var/uth.db, simulated bills and tickets
     uth kiosk --window 1280x720     # in a window
     uth kiosk --language ja --window 800x480
+    uth kiosk --station 2 --host 10.0.0.2 --port 7300 --window 800x480   # a player station
 
 The bill validator and the ticket printer run on the ports the configuration names
 (``validator_port``, ``printer_port``): ``"sim"`` (the default) starts the protocol
@@ -20,12 +21,17 @@ import argparse
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from kiosk.ui.i18n import LANGUAGES
 
+if TYPE_CHECKING:
+    from kiosk.config import CabinetConfig
+    from kiosk.wiring import ScreenOptions
+
 
 def run(args: argparse.Namespace) -> int:
-    if args.station is not None:
+    if args.station is not None and args.autoplay is not None:
         from kiosk.commands.table import station_from_kiosk
 
         return station_from_kiosk(args)
@@ -52,7 +58,29 @@ def run(args: argparse.Namespace) -> int:
 
     options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
                             demo_keys=not args.no_demo, seed=args.seed, headless=args.headless)
+    if args.station is not None:
+        return _station_screens(args, config, options)
     return run_cabinet(config, options, fps=args.fps, max_frames=args.frames)
+
+
+def _station_screens(args: argparse.Namespace, config: CabinetConfig, options: ScreenOptions) -> int:
+    """``uth kiosk --station N --host ADDR``: the station's screens (its pairing in
+    ``--pairing``, by default ``var/station-N``)."""
+    from pathlib import Path
+
+    from kiosk.link.errors import LinkError
+    from kiosk.station.screens import StationRun, run_station
+
+    if not args.host:
+        print("error: a station needs the table host's address (--host)", file=sys.stderr)
+        return 2
+    run = StationRun(args.host, args.port, Path(args.pairing or f"var/station-{args.station}"), fps=args.fps,
+                     frames=args.frames, screenshot=Path(args.screenshot) if args.screenshot else None)
+    try:
+        return run_station(config, options, run)
+    except LinkError as exc:
+        print(f"error: {exc}; pair first with `uth table pair`", file=sys.stderr)
+        return 2
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,5 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", help="station mode: the table host's address")
     p.add_argument("--port", type=int, default=7300, help="station mode: the host's port (default 7300)")
     p.add_argument("--autoplay", choices=("random",), help="station mode: play by itself, headless (burn-in)")
+    p.add_argument("--pairing", metavar="FOLDER", help="station mode: its pairing (default var/station-N)")
+    p.add_argument("--screenshot", help=argparse.SUPPRESS)
     p.add_argument("--rounds", type=int, default=20, help="station mode: settled rounds to play (default 20)")
     p.set_defaults(func=run)

@@ -12,6 +12,15 @@ the next one when a station has paired, until every seat is paired.  ``pair`` is
 station's half (its pairing is saved in ``--folder``, by default ``var/station-N``).
 ``station`` runs a headless station: ``--autoplay random`` is the technician's burn-in
 (a seeded random player), which exits 0 after ``--rounds`` settled rounds.
+
+    uth table pair --display --host 10.0.0.2 --port 7301 --code 1234-5678
+    uth table display --host 10.0.0.2 --port 7301 --window 1920x1080
+    uth table demo --stations 3            # a host, three station windows, the display
+
+Dealer displays have their own port (``serve --display-port``, by default the
+stations' port + 1) and their own pairings (``--pair-code`` shows a display's code once
+every station is paired); ``display`` opens the dealer display fed by the host.
+``demo`` runs the whole table on one machine (see :mod:`kiosk.commands.table_demo`).
 """
 
 from __future__ import annotations
@@ -85,11 +94,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: the table's ledger: {exc}", file=sys.stderr)
         return 1
     stop = _stop_on_signals()
-    service = TableHost(table, HostPairing(folder), host=args.host, port=args.port)
+    display_port = args.display_port if args.display_port is not None else args.port + 1
+    service = TableHost(
+        table,
+        HostPairing(folder),
+        host=args.host,
+        port=args.port,
+        displays=HostPairing(folder / "displays"),
+        display_port=0 if args.port == 0 else display_port,
+    )
     try:
         port = service.start()
         seats = ",".join(str(n) for n in table.stations)
         _say(f"table host listening on {args.host}:{port} stations {seats}")
+        _say(f"dealer displays on {args.host}:{service.display_port}")
         _serve(service, stop, args.pair_code)
     finally:
         service.stop()
@@ -101,6 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve(service: TableHost, stop: threading.Event, pairing_codes: bool) -> None:
     table, pairing = service.table, service.pairing
     shown: tuple[int | None, bool] = (None, False)
+    display_code = pairing_codes
     while not stop.wait(0.1):
         if pairing_codes and not pairing.window_open:
             paired = {s.seat for s in pairing.stations()}
@@ -110,6 +129,12 @@ def _serve(service: TableHost, stop: threading.Event, pairing_codes: bool) -> No
             else:
                 _say("every station is paired")
                 pairing_codes = False
+        displays = service.displays.pairing if service.displays is not None else None
+        if display_code and not pairing_codes and displays is not None:
+            if not displays.stations():
+                code = displays.open_window(ttl_s=600.0)
+                _say(f"display pairing code {code} port {service.display_port}")
+            display_code = False
         view = table.display()
         now = (view.round_id, view.round_open)
         if now != shown and view.round_id is not None:
@@ -123,11 +148,16 @@ def cmd_pair(args: argparse.Namespace) -> int:
     from kiosk.link.client import pair_station
     from kiosk.link.errors import LinkError
 
-    folder = Path(args.folder or f"var/station-{args.station}")
+    if args.display:
+        station_id, seat, default = "display-1", 1, "var/display"
+    elif args.station is None:
+        print("error: pair a station (--station N) or a display (--display)", file=sys.stderr)
+        return 2
+    else:
+        station_id, seat, default = f"station-{args.station}", args.station, ""
+    folder = Path(args.folder or default or f"var/station-{args.station}")
     try:
-        pairing = pair_station(
-            args.host, args.port, args.code, f"station-{args.station}", args.station, folder
-        )
+        pairing = pair_station(args.host, args.port, args.code, station_id, seat, folder)
     except (LinkError, OSError, TimeoutError) as exc:
         print(f"error: pairing refused: {exc}", file=sys.stderr)
         return 1
@@ -214,7 +244,7 @@ def station_from_kiosk(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         station=args.station,
-        folder=None,
+        folder=getattr(args, "pairing", None),
         autoplay=args.autoplay,
         rounds=args.rounds,
         seed=args.seed,
@@ -223,6 +253,34 @@ def station_from_kiosk(args: argparse.Namespace) -> int:
         log_level="WARNING",
     )
     return cmd_station(station)
+
+
+def cmd_display(args: argparse.Namespace) -> int:
+    from kiosk.config import ConfigError
+    from kiosk.link.errors import LinkError
+    from kiosk.station.display import DisplayRun, run_display
+    from kiosk.ui.layout import parse_size
+    from kiosk.wiring import ScreenOptions
+
+    try:
+        size = parse_size(args.window) if args.window else None
+    except (ValueError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    options = ScreenOptions(size=size, sound=False, headless=args.headless)
+    run = DisplayRun(
+        args.host,
+        args.port,
+        Path(args.folder or "var/display"),
+        fps=args.fps,
+        frames=args.frames,
+        screenshot=Path(args.screenshot) if args.screenshot else None,
+    )
+    try:
+        return run_display(options, run)
+    except LinkError as exc:
+        print(f"error: {exc}; pair first with `uth table pair --display`", file=sys.stderr)
+        return 2
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -250,6 +308,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument(
         "--decision-seconds", type=float, default=20.0, help="decision timer (default 20)"
     )
+    q.add_argument("--display-port", type=int, help="dealer displays' port (default: --port + 1)")
     q.add_argument("--seed", type=int, help="reproducible shuffles (testing only)")
     q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
     q.set_defaults(func=cmd_serve)
@@ -258,8 +317,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--host", required=True)
     q.add_argument("--port", type=int, required=True)
     q.add_argument("--code", required=True, help="the pairing code, e.g. 1234-5678")
-    q.add_argument("--station", type=int, choices=range(1, 8), required=True, metavar="N")
-    q.add_argument("--folder", help="where the pairing is kept (default var/station-N)")
+    q.add_argument("--station", type=int, choices=range(1, 8), metavar="N")
+    q.add_argument(
+        "--display", action="store_true", help="pair a dealer display (on the display port)"
+    )
+    q.add_argument(
+        "--folder", help="where the pairing is kept (default var/station-N, var/display)"
+    )
     q.set_defaults(func=cmd_pair)
 
     q = tsub.add_parser("station", help="run a headless station (burn-in autoplay)")
@@ -279,3 +343,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--timeout", type=float, default=120.0, help="give up after this long idle")
     q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
     q.set_defaults(func=cmd_station)
+
+    q = tsub.add_parser("display", help="open the dealer display fed by a table host")
+    q.add_argument("--host", required=True)
+    q.add_argument("--port", type=int, default=7301, help="the display port (default 7301)")
+    q.add_argument("--folder", help="its pairing (default var/display)")
+    q.add_argument("--window", metavar="WxH", help="in a window of this size (default fullscreen)")
+    q.add_argument("--headless", action="store_true", help="allow an invisible video driver")
+    q.add_argument("--fps", type=int, default=30, help="frame rate cap (default 30)")
+    q.add_argument("--frames", type=int, help=argparse.SUPPRESS)
+    q.add_argument("--screenshot", help=argparse.SUPPRESS)
+    q.set_defaults(func=cmd_display)
+
+    from kiosk.commands.table_demo import register_demo
+
+    register_demo(tsub)

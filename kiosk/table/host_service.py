@@ -22,6 +22,11 @@ the table each connected station gets its own :class:`StationSnapshot` (only its
 cards; see :mod:`kiosk.table.wire`); countdowns alone do not resend it.  The service's
 thread runs the table's timers (:meth:`Table.tick`, every ``tick_s`` seconds).
 
+Dealer displays have their own link (``displays``: their pairings, kept apart from the
+stations'; ``display_port``): each connected display gets ``{"table": ...}`` (the
+table's :class:`~kiosk.table.display.TableSnapshot`, never a seat's cards before
+settlement) after every change; anything a display sends is refused.
+
 Locks: the service lock is taken before the table's; the table's subscriber only sets
 an event.
 """
@@ -59,9 +64,10 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import Pass
+from kiosk.table.display import TableSnapshot
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
-from kiosk.table.wire import snapshot_state
+from kiosk.table.wire import paytable_state, snapshot_state, to_json
 
 log = logging.getLogger(__name__)
 
@@ -97,22 +103,40 @@ class TableHost:
         port: int = 0,
         limits: LinkLimits | None = None,
         tick_s: float = 0.1,
+        displays: HostPairing | None = None,
+        display_port: int = 0,
     ) -> None:
         self.table = table
         self.pairing = pairing
         self.tick_s = tick_s
         self.link = LinkServer(pairing, self._on_message, self._on_event, host, port, limits)
+        self.displays = (
+            None
+            if displays is None
+            else LinkServer(
+                displays,
+                self._on_display_message,
+                self._on_display_event,
+                host,
+                display_port,
+                limits,
+            )
+        )
+        self._screens: dict[str, object] = {}  # connected displays: what each was last sent
         self._lock = threading.RLock()
         self._seats: dict[int, _Seat] = {}
         self._dirty = threading.Event()
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="table-host", daemon=True)
         self._unsubscribe = table.subscribe(self._dirty.set)
+        self._paytables: dict[str, dict[str, str]] = {}
         self.refusals = 0
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> int:
         port = self.link.start()
+        if self.displays is not None:
+            self.displays.start()
         self._thread.start()
         return port
 
@@ -122,6 +146,8 @@ class TableHost:
         if self._thread.is_alive():
             self._thread.join(5.0)
         self.link.stop()
+        if self.displays is not None:
+            self.displays.stop()
         self._unsubscribe()
 
     def __enter__(self) -> TableHost:
@@ -134,6 +160,11 @@ class TableHost:
     @property
     def port(self) -> int:
         return self.link.port
+
+    @property
+    def display_port(self) -> int | None:
+        """The dealer displays' port (None without a display link)."""
+        return self.displays.port if self.displays is not None else None
 
     def window(self) -> int:
         """The betting window's number: the id the table's next round will take."""
@@ -161,6 +192,50 @@ class TableHost:
         """Send each connected station its snapshot if it changed (``force``: always)."""
         for seat in self.table.stations:
             self._publish(seat, force)
+        self._publish_displays(force)
+
+    def _publish_displays(self, force: bool, only: str | None = None) -> None:
+        if self.displays is None:
+            return
+        with self._lock:
+            screens = [only] if only is not None else list(self._screens)
+            if not screens:
+                return
+            view = self.table.display()
+            steady = _steady_view(view)
+            for station_id in screens:
+                if not force and self._screens.get(station_id) == steady:
+                    continue
+                try:
+                    self.displays.send(station_id, Snapshot(state={"table": to_json(view)}))
+                except Exception as exc:
+                    log.warning("table view for %s not queued: %s", station_id, exc)
+                    continue
+                self._screens[station_id] = steady
+
+    def _on_display_event(self, event: LinkEvent) -> None:
+        with self._lock:
+            if event.kind == "connected":
+                self._screens[event.station_id] = None
+            elif event.kind == "disconnected":
+                self._screens.pop(event.station_id, None)
+        if event.kind == "connected":
+            self._publish_displays(True, only=event.station_id)
+
+    def _on_display_message(self, inbound: Inbound) -> None:
+        if isinstance(inbound.body, ResyncRequest):
+            self._publish_displays(True, only=inbound.station_id)
+            return
+        self.refusals += 1
+        log.warning("refused %s from display %s", inbound.body.type, inbound.station_id)
+        if self.displays is not None:
+            try:
+                self.displays.send(
+                    inbound.station_id,
+                    ErrorMessage(code="display.read-only", detail="a display only shows the table"),
+                )
+            except Exception as exc:
+                log.warning("reply to display %s not queued: %s", inbound.station_id, exc)
 
     def _publish(self, seat: int, force: bool) -> None:
         with self._lock:
@@ -175,6 +250,9 @@ class TableHost:
                 return
             state = snapshot_state(snap, window)
             state["limits"] = limits
+            paytable = self._paytable()
+            if paytable is not None:
+                state["paytable"] = paytable
             try:
                 seq = self.link.send(own.station_id, Snapshot(state=state))
             except Exception as exc:  # a station that acknowledges nothing for long
@@ -189,6 +267,26 @@ class TableHost:
                     own.guard.open(opening[0], opening[1], seq)
                 own.opened = opening
             own.renumbered = False
+
+    def _paytable(self) -> dict[str, str] | None:
+        """The paytable in force (the ledger's last ``ledger_created`` or
+        ``paytable_changed``) as a snapshot carries it, its text read from the ledger once
+        per SHA-256; None for a table without a ledger."""
+        ledger = self.table.ledger
+        if ledger is None:
+            return None
+        event = ledger.last_event("ledger_created", "paytable_changed")
+        if event is None:
+            return None
+        sha = event.detail.get("paytable") or event.detail["new"]["sha256"]
+        if sha not in self._paytables:
+            row = ledger.conn.execute(
+                "SELECT toml FROM paytables WHERE sha256 = ?", (sha,)
+            ).fetchone()
+            if row is None:
+                return None
+            self._paytables[sha] = paytable_state(sha, row[0])
+        return self._paytables[sha]
 
     # -- the link's events -----------------------------------------------------------------
     def _on_event(self, event: LinkEvent) -> None:
@@ -338,6 +436,15 @@ def _steady(snap: StationSnapshot) -> StationSnapshot:
         snap,
         betting_seconds=None if snap.betting_seconds is None else -1.0,
         decision_seconds=None if snap.decision_seconds is None else -1.0,
+    )
+
+
+def _steady_view(view: TableSnapshot) -> TableSnapshot:
+    """``view`` with its countdowns reduced to whether they run."""
+    return dataclasses.replace(
+        view,
+        betting_seconds=None if view.betting_seconds is None else -1.0,
+        decision_seconds=None if view.decision_seconds is None else -1.0,
     )
 
 

@@ -18,12 +18,14 @@ kept here, and they are sent as one :class:`~kiosk.link.messages.Bet` on Deal.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from engine.uth.paytable import Paytable
 from engine.uth.round import Action
 from kiosk.link.client import LinkClient
 from kiosk.link.events import Inbound, LinkEvent
@@ -48,7 +50,9 @@ from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
 from kiosk.table.snapshot import StationSnapshot
-from kiosk.table.wire import snapshot_from_json
+from kiosk.table.wire import paytable_from_state, snapshot_from_json
+
+log = logging.getLogger(__name__)
 
 
 class RemoteTable:
@@ -72,6 +76,8 @@ class RemoteTable:
         self._received = 0  # snapshots received
         self._received_at = 0.0
         self._pending = Bets()
+        self._paytable: Paytable | None = None
+        self._connected = False
         self.errors: list[ErrorMessage] = []
         self.acks: dict[str, EscrowAck] = {}
         self.resets = 0
@@ -101,6 +107,7 @@ class RemoteTable:
                 self._window = window if isinstance(window, int) else 0
                 limits = body.state.get("limits")
                 self._limits = dict(limits) if isinstance(limits, dict) else {}
+                self._take_paytable(body.state.get("paytable"))
                 self._received += 1
                 self._received_at = time.monotonic()
             elif isinstance(body, ErrorMessage):
@@ -109,8 +116,21 @@ class RemoteTable:
                 self.acks[body.txn] = body
             self._cond.notify_all()
 
+    def _take_paytable(self, data: object) -> None:
+        if data is None:
+            return
+        sha = data.get("sha256") if isinstance(data, dict) else None
+        if self._paytable is not None and sha == self._paytable.sha256:
+            return
+        try:
+            self._paytable = paytable_from_state(data)
+        except ValueError as exc:
+            log.error("paytable from the host refused: %s", exc)
+
     def _on_event(self, event: LinkEvent) -> None:
         with self._cond:
+            if event.kind in ("connected", "disconnected"):
+                self._connected = event.kind == "connected"
             if event.kind == "reset":
                 self.resets += 1
                 self._seen = 0
@@ -133,6 +153,25 @@ class RemoteTable:
         """The table's limits in force (cents), as the host last sent them."""
         with self._cond:
             return dict(self._limits)
+
+    @property
+    def paytable(self) -> Paytable | None:
+        """The table's paytable as the host last sent it (its text checked against its
+        SHA-256 on arrival; None before the first)."""
+        with self._cond:
+            return self._paytable
+
+    @property
+    def connected(self) -> bool:
+        """The link to the host is up."""
+        with self._cond:
+            return self._connected
+
+    @property
+    def received_at(self) -> float:
+        """When (``time.monotonic()``) the last snapshot arrived."""
+        with self._cond:
+            return self._received_at
 
     @property
     def received(self) -> int:

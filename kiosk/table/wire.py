@@ -7,6 +7,11 @@ as ``round_id`` in its :class:`~kiosk.link.messages.Bet` and
 :class:`~kiosk.link.messages.PassRound` (the betting window on the table now).
 :func:`snapshot_from_json` rebuilds the same frozen dataclass, checking every type, so
 a station reads exactly what the host's :meth:`Table.snapshot` returned.
+
+The host adds the table's ``limits`` in force (cents, as :class:`Limits` fields) and its
+``paytable`` as ``{"sha256": ..., "toml": ...}`` (the paytable file's text as the ledger
+keeps it); :func:`paytable_from_state` parses it and checks the text's SHA-256 against
+the one sent before a station shows a single pay line.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from engine.uth.paytable import Paytable, PaytableError, parse_paytable
 from kiosk.table.snapshot import StationSnapshot
 
 
@@ -148,3 +154,23 @@ def snapshot_from_json(data: Any) -> StationSnapshot:
     snap = from_json(StationSnapshot, data)
     assert isinstance(snap, StationSnapshot)
     return snap
+
+
+def paytable_state(sha256: str, toml: str) -> dict[str, str]:
+    """The ``paytable`` object of a snapshot: the in-force paytable's text and hash."""
+    return {"sha256": sha256, "toml": toml}
+
+
+def paytable_from_state(data: Any) -> Paytable:
+    """The paytable in a snapshot's ``paytable`` object; raises :class:`ValueError` when
+    it is missing, does not parse or its text does not hash to the SHA-256 sent."""
+    if not isinstance(data, dict) or not isinstance(data.get("toml"), str):
+        raise ValueError("the snapshot carries no paytable text")
+    sha = data.get("sha256")
+    try:
+        table = parse_paytable(data["toml"], "table host")
+    except PaytableError as exc:
+        raise ValueError(f"the host's paytable does not parse: {exc}") from None
+    if table.sha256 != sha:
+        raise ValueError(f"the host's paytable text hashes to {table.sha256}, not {sha!r}")
+    return table

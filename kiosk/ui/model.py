@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from kiosk.config import CabinetConfig
 from kiosk.machine.commands import Command
-from kiosk.machine.controller import Machine
 from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
@@ -42,12 +42,29 @@ class Note:
     error: str = ""  # the error class name
 
 
+class Controller(Protocol):
+    """What :class:`Model` needs of a controller: a cabinet's
+    :class:`kiosk.machine.controller.Machine`, or a player station's
+    :class:`kiosk.station.controller.StationController`."""
+
+    @property
+    def config(self) -> CabinetConfig: ...
+
+    def snapshot(self) -> MachineSnapshot: ...
+
+    def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]: ...
+
+    def execute(self, command: Command) -> object: ...
+
+    def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> Sequence[Any]: ...
+
+
 class Model:
     """The latest snapshot of ``machine`` and the commands the screens send it;
     ``clock`` gives seconds (monotonic) for how long a note stays up."""
 
-    def __init__(self, machine: Machine, clock: Callable[[], float] = time.monotonic) -> None:
-        self.machine = machine
+    def __init__(self, machine: Controller, clock: Callable[[], float] = time.monotonic) -> None:
+        self.machine: Any = machine
         self.clock = clock
         self._lock = threading.Lock()
         self._pending: MachineSnapshot | None = None

@@ -55,8 +55,10 @@ def test_pairing_by_the_code_the_host_shows(tmp_path, capsys):
 def test_a_station_needs_its_host_its_pairing_and_autoplay(tmp_path, capsys):
     assert main(["kiosk", "--station", "2"]) == 2
     assert "--host" in capsys.readouterr().err
-    assert main(["kiosk", "--station", "2", "--host", "127.0.0.1"]) == 2
-    assert "--autoplay random" in capsys.readouterr().err
+    # without --autoplay it is the station's screens: they need the station's pairing
+    station = ["kiosk", "--station", "2", "--host", "127.0.0.1", "--headless"]
+    assert main([*station, "--pairing", str(tmp_path / "none")]) == 2
+    assert "pair first" in capsys.readouterr().err
     unpaired = ["table", "station", "--host", "127.0.0.1", "--port", "1", "--station", "4"]
     assert main([*unpaired, "--folder", str(tmp_path / "none"), "--autoplay", "random"]) == 2
     assert "pair first" in capsys.readouterr().err

@@ -22,6 +22,7 @@ import pygame
 
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.station import strip as station_strip
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
@@ -337,7 +338,8 @@ class TableScene(Scene):
         settled = tuple(sorted(k for k, sp in anim.sprites.items() if anim.settled(sp)))
         return (self.model.version, i18n.generation(), self.popup, self.pressed_id(), self.chip_index,
                 self.revealed, self.busy, note.text if note else None, blink, self.app.prefs.four_colour,
-                settled, anim.round_key, self.layout.size, self._cleared, self.show.stage(anim.clock))
+                settled, anim.round_key, self.layout.size, self._cleared, self.show.stage(anim.clock),
+                station_strip.signature(self.app))
 
     def draw(self, surface: pygame.Surface) -> None:
         """The base (the cached table plus everything that is not moving) is redrawn only
@@ -386,6 +388,7 @@ class TableScene(Scene):
         counting = self.show.counting(clock)
         drawing.draw_meters(self.app, d, self._readings(), which=(1,) if counting else (0, 1, 2))
         drawing.draw_message(self.app, d, *self.prompt())
+        station_strip.draw(self.app, d)  # a player station's: the other seats, the timers
         if self.popup:
             drawing.draw_popup(self.app, d, self.popup, snap.credits)
             self.draw_buttons(d)

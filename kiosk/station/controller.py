@@ -1,0 +1,240 @@
+"""The station's controller: what the cabinet's screens drive, over a :class:`RemoteTable`.
+
+:class:`StationController` has the few methods :class:`kiosk.ui.model.Model` uses
+(:class:`kiosk.ui.model.Controller`): :meth:`snapshot` is the latest
+:class:`StationSnapshot` from the host as a :class:`MachineSnapshot`
+(:mod:`kiosk.station.snapshot`), :meth:`execute` sends the cabinet's commands to the
+host, :meth:`subscribe` hears of every snapshot received.  The station keeps no ledger:
+:meth:`ledger_events` and :meth:`recall` return nothing (recall and meters are the
+host's, ``uth audit ... --station N``).
+
+Chips are placed here and sent with Deal (one :class:`~kiosk.link.messages.Bet`); a
+chip the credits or the Ante maximum cannot cover is refused here, before it is shown.
+The host's refusals arrive later, as an :class:`~kiosk.link.messages.ErrorMessage`:
+the latest one is the snapshot's ``message``.  While the link is down the screens show a
+``host_link`` tilt (play is suspended, nothing is sent).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.uth.paytable import Limits, Paytable
+from kiosk.config import CabinetConfig
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
+from kiosk.machine.snapshot import MachineSnapshot, Tilt
+from kiosk.machine.state import Bets
+from kiosk.station.snapshot import machine_snapshot
+from kiosk.table.commands import Pass
+from kiosk.table.remote import RemoteTable
+from kiosk.table.snapshot import StationSnapshot
+
+#: The tilt shown while the host cannot be reached.
+HOST_LINK_TILT = "host_link"
+#: Commands the station sends to the host as they are.
+SENT = (
+    cmd.ClearBets,
+    cmd.Decide,
+    cmd.CashOut,
+    cmd.HandpayReset,
+    cmd.ClearTilt,
+    cmd.InsertCredits,
+    Pass,
+)
+
+
+@dataclass(frozen=True)
+class StationView:
+    """What a station screen adds to the cabinet's table: the station's snapshot as
+    received, its countdowns counted down since it arrived (seconds, None when no timer
+    runs), and whether the host is reachable."""
+
+    snapshot: StationSnapshot
+    betting_seconds: float | None
+    decision_seconds: float | None
+    connected: bool
+
+
+class StationController:
+    """The screens' controller for station ``remote.station`` (thread-safe); ``config``
+    is the station's own configuration (its ``demo`` flag)."""
+
+    def __init__(
+        self,
+        remote: RemoteTable,
+        config: CabinetConfig,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.remote = remote
+        self.config = config
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._subscribers: list[Callable[[MachineSnapshot], None]] = []
+        self._last_bets = Bets()
+        self._errors_seen = 0
+        self._message = ""
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="station-watch", daemon=True)
+
+    @property
+    def station(self) -> int:
+        return self.remote.station
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self, timeout: float = 10.0) -> bool:
+        """Start the link and wait up to ``timeout`` seconds for the host's first
+        snapshot with its paytable; False when none came (the link keeps trying)."""
+        self.remote.start()
+        deadline = self.clock() + timeout
+        ready = self.remote.wait_for(lambda _s: self.remote.paytable is not None, timeout)
+        while ready is not None and self.remote.paytable is None and self.clock() < deadline:
+            time.sleep(0.02)
+        self._thread.start()
+        return self.remote.paytable is not None and self.remote.snapshot() is not None
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(2.0)
+        self.remote.stop()
+
+    def _watch(self) -> None:
+        seen = self.remote.progress()
+        connected = self.remote.connected
+        while not self._stopping.is_set():
+            now = self.remote.wait_change(seen, 0.25)
+            link = self.remote.connected
+            if now != seen or link != connected:
+                seen, connected = now, link
+                self._notify()
+
+    # -- the Model's controller -------------------------------------------------------------
+    def snapshot(self) -> MachineSnapshot:
+        """What the screens show now.  Raises :class:`WrongState` before the host's first
+        snapshot."""
+        snap, paytable, limits = self._received()
+        out = machine_snapshot(snap, paytable, limits, self.remote.pending)
+        message = self._host_message()
+        if message:
+            out = replace(out, message=message)
+        if not self.remote.connected:
+            tilt = Tilt(HOST_LINK_TILT, "The table host cannot be reached")
+            out = replace(out, tilts=(*out.tilts, tilt))
+        return out
+
+    def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
+        """Call ``callback(snapshot)`` after every snapshot received and every command;
+        returns an unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def execute(self, command: object) -> object:
+        """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
+        module); raises :class:`MachineError` for one refused here."""
+        try:
+            return self._execute(command)
+        finally:
+            self._notify()
+
+    def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> list[Any]:
+        """None: the table's ledger is on the host."""
+        return []
+
+    def recall(self, last: int = 10) -> list[Any]:
+        """None: game recall is the host's (``uth audit recall --station N``)."""
+        return []
+
+    def station_view(self) -> StationView:
+        """The station's own snapshot with its countdowns running."""
+        snap = self._received()[0]
+        gone = max(0.0, self.clock() - self.remote.received_at)
+        return StationView(
+            snapshot=snap,
+            betting_seconds=_less(snap.betting_seconds, gone),
+            decision_seconds=_less(snap.decision_seconds, gone),
+            connected=self.remote.connected,
+        )
+
+    # -- inside ---------------------------------------------------------------------------------
+    def _received(self) -> tuple[StationSnapshot, Paytable, Limits]:
+        snap, paytable = self.remote.snapshot(), self.remote.paytable
+        if snap is None or paytable is None:
+            raise WrongState("the table host has not been heard yet", code="no_snapshot")
+        limits = self.remote.limits
+        return snap, paytable, Limits.model_validate(limits) if limits else paytable.limits
+
+    def _host_message(self) -> str:
+        errors = self.remote.errors
+        if len(errors) > self._errors_seen:
+            self._errors_seen = len(errors)
+            self._message = errors[-1].detail
+        return self._message
+
+    def _execute(self, command: object) -> object:
+        if not self.remote.connected and not isinstance(command, cmd.ClearBets):
+            raise WrongState("the table host cannot be reached", code="no_snapshot")
+        if isinstance(command, cmd.PlaceChip):
+            self._check_chip(command)
+            return self.remote.execute(command)
+        if isinstance(command, cmd.RepeatBets):
+            return self._repeat()
+        if isinstance(command, cmd.Deal):
+            bets = self.remote.pending
+            seq = self.remote.execute(command)
+            self._last_bets, self._message = bets, ""
+            return seq
+        if isinstance(command, SENT):
+            return self.remote.execute(command)
+        raise WrongState(
+            f"{type(command).__name__} is not available at a station", code="not_at_station"
+        )
+
+    def _check_chip(self, chip: cmd.PlaceChip) -> None:
+        snap, _paytable, limits = self._received()
+        placed = self.remote.pending.add(chip.spot, chip.cents)
+        if placed.total + placed.ante > snap.credits:  # the Blind matches the Ante
+            raise InsufficientCredits("not enough credits for that bet")
+        top = limits.ante_max if chip.spot == "ante" else limits.trips_max
+        if getattr(placed, chip.spot) > top:
+            rule = f"{chip.spot}_max"
+            raise BetOutOfLimits(f"{chip.spot} above {top}", params={"rule": rule, "cents": top})
+
+    def _repeat(self) -> object:
+        bets = self._last_bets
+        if not bets.ante:
+            raise WrongState("no previous bet to repeat", code="no_ante")
+        self.remote.execute(cmd.ClearBets())
+        for spot, cents in (("ante", bets.ante), ("trips", bets.trips)):
+            if cents:
+                chip = cmd.PlaceChip(spot, cents)  # type: ignore[arg-type]
+                self._check_chip(chip)
+                self.remote.execute(chip)
+        return None
+
+    def _notify(self) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        if not subscribers:
+            return
+        try:
+            snap = self.snapshot()
+        except MachineError:
+            return
+        for callback in subscribers:
+            callback(snap)
+
+
+def _less(seconds: float | None, gone: float) -> float | None:
+    return None if seconds is None else max(0.0, seconds - gone)

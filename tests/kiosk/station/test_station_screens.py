@@ -1,0 +1,206 @@
+"""A player station's screens driven by a real table host over loopback: a real
+:class:`Table` on a SQLite file, its TLS :class:`TableHost`, two other stations as
+:class:`RemoteTable` clients, and station 1 as the cabinet's pygame screens (SDL dummy
+driver) over a :class:`StationController`.  Screenshots go to /tmp/shots/station-*.png."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from engine.rng import SeededRandomSource  # noqa: E402
+from engine.uth.paytable import load_paytable  # noqa: E402
+from kiosk.config import load_config  # noqa: E402
+from kiosk.link import auth  # noqa: E402
+from kiosk.link.certs import certificate_pem  # noqa: E402
+from kiosk.link.limits import LinkLimits  # noqa: E402
+from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
+from kiosk.machine.commands import Deal, PlaceChip  # noqa: E402
+from kiosk.machine.snapshot import MachinePhase  # noqa: E402
+from kiosk.station.controller import StationController  # noqa: E402
+from kiosk.station.screens import station_app  # noqa: E402
+from kiosk.station.strip import lines, others  # noqa: E402
+from kiosk.table import Table, TableTiming  # noqa: E402
+from kiosk.table.commands import Pass  # noqa: E402
+from kiosk.table.host_service import TableHost  # noqa: E402
+from kiosk.table.remote import RemoteTable  # noqa: E402
+from kiosk.table.wire import paytable_from_state, paytable_state  # noqa: E402
+from kiosk.ui.events import Command, Touch  # noqa: E402
+from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+from kiosk.wiring import ScreenOptions  # noqa: E402
+
+SHOTS = Path("/tmp/shots")
+FAST = LinkLimits(
+    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
+)
+
+
+def _pairing(host: HostPairing, n: int) -> StationPairing:
+    key = auth.new_station_key()
+    host.add(f"station-{n}", n, key)
+    pem = certificate_pem(host.identity.certificate_der())
+    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
+
+
+class Floor:
+    """A host with stations 1-3; station 1 is the screens."""
+
+    def __init__(self, tmp_path: Path, size: tuple[int, int], decision_s: float) -> None:
+        self.config = load_config(db_path=tmp_path / "var" / "uth.db")
+        self.table = Table.open(
+            self.config, (1, 2, 3), rng=SeededRandomSource(5), timing=TableTiming(30, decision_s)
+        )
+        pairing = HostPairing(tmp_path / "host")
+        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
+        port = self.host.start()
+        self.others = {}
+        for n in (2, 3):
+            self.others[n] = RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST)
+            self.others[n].start()
+        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
+        self.controller = StationController(remote, self.config)
+        assert self.controller.start(10.0)
+        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
+        self.app.go("table")
+        self.serving = True
+
+    def stop_host(self) -> None:
+        if self.serving:
+            self.serving = False
+            self.host.stop()
+
+    def close(self) -> None:
+        self.app.close()
+        self.controller.stop()
+        for remote in self.others.values():
+            remote.stop()
+        self.stop_host()
+        self.table.close()
+
+    def frames(self, until, timeout: float = 10.0) -> None:
+        """Step the screens (1/30 s a frame) until ``until()`` or fail."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            assert time.monotonic() < deadline, "the station screen never got there"
+            self.app.step(1 / 30)
+            time.sleep(0.01)
+        for _ in range(3):
+            self.app.step(1 / 30)
+
+    def touch_design(self, x: float, y: float) -> None:
+        self.app.feed(Touch(self.app.layout.pos(x, y)))
+        self.app.step(1 / 30)
+
+    def press(self, button_id: str) -> None:
+        scene = self.app.scene
+        button = next(b for b in scene.buttons() if b.id == button_id)
+        x, y, w, h = button.rect
+        assert button.enabled, f"{button_id} is disabled"
+        self.touch_design(x + w / 2, y + h / 2)
+
+    def shot(self, name: str) -> Path:
+        w, h = self.app.layout.size
+        return self.app.screenshot(SHOTS / f"station-{name}-{w}x{h}.png")
+
+
+@pytest.fixture
+def floor(tmp_path, request):
+    made: list[Floor] = []
+
+    def make(size: tuple[int, int], decision_s: float = 20.0) -> Floor:
+        made.append(Floor(tmp_path, size, decision_s))
+        return made[-1]
+
+    yield make
+    for f in made:
+        f.close()
+
+
+def test_the_host_sends_the_paytable_text_checked_by_its_hash():
+    path = Path("paytables") / "trips-50-40-30-9-7-4-3.toml"
+    text = path.read_text(encoding="utf-8")
+    table = paytable_from_state(paytable_state(load_paytable(path).sha256, text))
+    assert table.sha256 == load_paytable(path).sha256
+    with pytest.raises(ValueError, match="hashes to"):
+        paytable_from_state(paytable_state("0" * 64, text))
+    with pytest.raises(ValueError, match="no paytable"):
+        paytable_from_state({"sha256": "0" * 64})
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_station_plays_a_round_by_touch_and_cashes_out(floor, size):
+    f = floor(size, decision_s=1.5)
+    ctl, app = f.controller, f.app
+    assert ctl.snapshot().paytable.sha256 == f.table.ledger.table_in_force()[0].sha256
+    # a note at the station (the demo bill key) is escrowed and credited on the host
+    app.feed(Command("bill", 10_000))
+    f.frames(lambda: app.model.snap.credits == 10_000)
+    for remote in f.others.values():
+        assert remote.insert_note(5_000, 10).accepted
+        assert remote.wait_for(lambda s: s.credits == 5_000, 10)
+    f.others[2].execute(PlaceChip("ante", 500))
+    f.others[2].execute(Deal())
+    f.others[3].wait_for(lambda s: s.seats[1].ready, 10)
+    f.frames(lambda: "Ready" in " ".join(others(ctl.station_view())))
+    # a chip on the Ante by touch: the betting window's countdown and the other seats show
+    x, y, _r = SPOTS["ante"]
+    f.touch_design(x, y)
+    assert app.model.snap.bet_ante > 0 and app.model.snap.phase is MachinePhase.BETTING
+    f.frames(lambda: ctl.station_view().betting_seconds is not None)
+    view = ctl.station_view()
+    assert lines(view)[0][0].startswith("Bets close in")
+    assert others(view) == ["Seat 2 · Ready · $5", "Seat 3 · Open seat"]
+    f.shot("betting")
+    f.others[3].execute(Pass())
+    f.press("deal")
+    f.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
+    view = ctl.station_view()
+    assert lines(view)[0][0].startswith("Decide within")
+    assert others(view)[0].startswith("Seat 2 · Deciding")
+    f.frames(lambda: not app.scenes["table"].busy)
+    f.shot("deciding")
+    # nobody decides: the table checks twice, then folds on the river, and says so
+    f.frames(lambda: app.model.snap.phase is MachinePhase.RESULT, timeout=15)
+    view = ctl.station_view()
+    assert lines(view)[-1][0] == "Time ran out: folded for you"
+    assert app.model.snap.last_result is not None
+    assert app.model.snap.last_result.seats[0].hole == view.snapshot.hole
+    assert app.model.snap.credits == 10_000 - 2 * app.model.snap.ante
+    f.frames(lambda: not app.scenes["table"].busy, timeout=15)
+    f.shot("timed-out")
+    # cash out by touch: the host takes the credits off for the handpay
+    f.press("cashout")
+    f.press("confirm_cashout")
+    f.frames(lambda: app.model.snap.phase is MachinePhase.CASHOUT)
+    assert f.table.credits(1) == 0
+    assert app.scene.name == "cashout"
+    f.shot("cashout")
+
+
+def test_the_operator_key_at_a_station_says_the_menu_is_the_hosts(floor):
+    f = floor((800, 480))
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    assert f.app.scene.name == "operator"
+    f.shot("operator")
+    f.app.feed(Command("operator_key"))
+    assert f.app.scene.name == "table"
+
+
+def test_a_station_without_its_host_says_so_and_sends_nothing(floor):
+    f = floor((800, 480))
+    f.app.feed(Command("bill", 5_000))
+    f.frames(lambda: f.app.model.snap.credits == 5_000)
+    f.stop_host()
+    f.frames(lambda: any(t.code == "host_link" for t in f.app.model.snap.tilts))
+    assert f.app.tilted
+    assert lines(f.controller.station_view())[0][0] == "The table host cannot be reached"
+    assert f.app.model.send(PlaceChip("ante", 500)) is None  # refused here, shown as a note
+    assert f.controller.remote.pending.total == 0
+    f.shot("host-down")
