@@ -37,6 +37,7 @@ TILT_MESSAGES: dict[str, str] = {
     "layout_rejected": N_("A device needs setting up."),
     "handpay": N_("Hand pay: an attendant will pay you."),
     "jackpot": N_("Jackpot! An attendant will pay you."),
+    "host_link": N_("The table host cannot be reached."),
 }
 GENERIC_TILT = N_("The machine needs attention.")
 
