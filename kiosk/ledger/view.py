@@ -143,6 +143,12 @@ class LedgerView:
             limits = Limits.model_validate(config_event.detail["new"])
         return paytable, limits
 
+    def paytable_text(self, sha256: str) -> str | None:
+        """The TOML text of the paytable ``sha256`` as stored (None when absent); callers
+        that send it check it against the hash."""
+        row = self.conn.execute("SELECT toml FROM paytables WHERE sha256 = ?", (sha256,)).fetchone()
+        return None if row is None else str(row[0])
+
     def paytable(self, sha256: str) -> Paytable:
         row = self.conn.execute(
             "SELECT toml, source FROM paytables WHERE sha256 = ?", (sha256,)

@@ -280,12 +280,10 @@ class TableHost:
             return None
         sha = event.detail.get("paytable") or event.detail["new"]["sha256"]
         if sha not in self._paytables:
-            row = ledger.conn.execute(
-                "SELECT toml FROM paytables WHERE sha256 = ?", (sha,)
-            ).fetchone()
-            if row is None:
+            text = ledger.paytable_text(sha)
+            if text is None:
                 return None
-            self._paytables[sha] = paytable_state(sha, row[0])
+            self._paytables[sha] = paytable_state(sha, text)
         return self._paytables[sha]
 
     # -- the link's events -----------------------------------------------------------------
