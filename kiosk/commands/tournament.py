@@ -1,6 +1,7 @@
 """``uth tournament``: tournament Hold'em with friends: ``host`` a game for phones
 (:mod:`kiosk.friends.demo`), ``join`` one as a seat the computer plays
-(:mod:`kiosk.friends.station`)."""
+(:mod:`kiosk.friends.station`; ``--link`` over the table link, the cabinet paired with
+the host)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,22 @@
 """A seat in another cabinet's friends game, played from this cabinet.
 
-Why a native client of the host's game server (``websockets``, the phones' own
-protocol) rather than the table link: the server already checks every message, sends
-each seat only its own view, keeps the away timer and gives a seat back by its token;
-a cabinet that joins is one more seat through the same checks, and needs no pairing
-with the host.  The host's address comes from ``hosts`` (the venue's cabinets that may
-host a game, ``host:port``); the game code picks the game (a wrong code is refused by
-every host).
+Two transports carry the same seat protocol (the phones' own: the host's server checks
+every message, sends each seat only its own view, keeps the away timer and gives a seat
+back by its token):
 
-:class:`FriendsClient` runs the socket on a thread of its own; the screen calls
-:meth:`poll` each frame for the latest table (a JSON object, see
-:mod:`kiosk.friends.views`) and :meth:`act`, :meth:`next_hand`, :meth:`leave` to play.
-Chips are points: nothing here touches credits or meters.
+* the host's web socket (``websockets``), found among ``hosts`` (the venue's cabinets
+  that may host a game, ``host:port``) by the game code (:meth:`FriendsClient.open`);
+  it needs no pairing;
+* the table link (:meth:`FriendsClient.open_link`, :class:`kiosk.friends.link_seats.LinkTransport`)
+  when this cabinet is paired with the host: TLS with the host certificate pinned and the
+  station's key; an unpaired cabinet or a wrong key is refused by the link.  The link
+  reconnects by itself; each new connection is greeted by the host's ``hello``, and the
+  seat is taken back with its token.
+
+:class:`FriendsClient` reads on a thread of its own; the screen calls :meth:`poll` each
+frame for the latest table (a JSON object, see :mod:`kiosk.friends.views`) and
+:meth:`act`, :meth:`next_hand`, :meth:`leave` to play.  Chips are points: nothing here
+touches credits or meters.
 """
 
 from __future__ import annotations
@@ -21,12 +26,17 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from kiosk.friends.codes import is_code
+from kiosk.friends.link_seats import LinkTransport
+from kiosk.link.errors import LinkError
+from kiosk.link.limits import LinkLimits
+from kiosk.link.pairing import StationPairing
 
 log = logging.getLogger("kiosk.friends")
 Json = dict[str, Any]
@@ -34,7 +44,10 @@ Json = dict[str, Any]
 
 class JoinRefused(Exception):
     """No game to join: ``reason`` is ``code.shape`` (not a game code), ``code.unknown``
-    (no host has it) or a refusal code of the host (``seat.full``...)."""
+    (no host has it), ``link.unpaired`` (this cabinet has no pairing), ``link.refused``
+    (the host's link refused this cabinet: not paired there, or a wrong key),
+    ``link.unreached`` (no answer on the link) or a refusal code of the host
+    (``seat.full``...)."""
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(detail)
@@ -42,11 +55,57 @@ class JoinRefused(Exception):
         self.detail = detail
 
 
-class FriendsClient:
-    """One connection to the game ``code`` on ``address`` (``host:port``)."""
+class Transport(Protocol):
+    """How a seat's messages travel: ``inbox`` gets each message of the host (a JSON
+    object), then ``None`` when the seat's connection has ended."""
 
-    def __init__(self, ws: ClientConnection, address: str, code: str) -> None:
+    inbox: queue.SimpleQueue[Json | None]
+
+    def send(self, text: str) -> bool: ...  # False: the connection has ended
+
+    def close(self) -> None: ...
+
+
+class WebSocketTransport:
+    """The host's web socket (``ws://host:port/g/CODE/ws``), read on a thread of its own."""
+
+    def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
+        self.inbox: queue.SimpleQueue[Json | None] = queue.SimpleQueue()
+        self._reader = threading.Thread(target=self._read, name="friends-client", daemon=True)
+        self._reader.start()
+
+    def send(self, text: str) -> bool:
+        try:
+            self.ws.send(text)
+        except ConnectionClosed:
+            return False
+        return True
+
+    def _read(self) -> None:
+        try:
+            for text in self.ws:
+                try:
+                    msg = json.loads(text)
+                except ValueError:
+                    continue
+                if isinstance(msg, dict):
+                    self.inbox.put(msg)
+        except ConnectionClosed:
+            pass
+        self.inbox.put(None)
+
+    def close(self) -> None:
+        self.ws.close()
+        self._reader.join(2.0)
+
+
+class FriendsClient:
+    """One seat's connection to the game ``code`` on ``address`` (``host:port``), over
+    ``transport``."""
+
+    def __init__(self, transport: Transport, address: str, code: str) -> None:
+        self.transport = transport
         self.address = address
         self.code = code
         self.state: Json | None = None  # the latest table
@@ -54,9 +113,7 @@ class FriendsClient:
         self.refused: Json | None = None  # the latest refusal
         self.closed = False
         self.trace: Callable[[Json], None] | None = None  # sees every message, as it is taken
-        self._inbox: queue.SimpleQueue[Json | None] = queue.SimpleQueue()
-        self._reader = threading.Thread(target=self._read, name="friends-client", daemon=True)
-        self._reader.start()
+        self._inbox = transport.inbox
 
     @classmethod
     def open(cls, hosts: Iterable[str], code: str, timeout: float = 3.0) -> FriendsClient:
@@ -68,21 +125,87 @@ class FriendsClient:
         for address in hosts:
             url = f"ws://{address}/g/{code}/ws"
             try:
-                ws = connect(url, open_timeout=timeout, close_timeout=1.0, max_size=256 * 1024, legacy=True)
+                ws = connect(
+                    url, open_timeout=timeout, close_timeout=1.0, max_size=256 * 1024, legacy=True
+                )
             except InvalidStatus:
                 continue  # this host has no such game
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 log.info("friends host %s not reached: %s", address, exc)
                 continue
             log.info("joined friends game %s on %s", code, address)
-            return cls(ws, address, code)
+            return cls(WebSocketTransport(ws), address, code)
         raise JoinRefused("code.unknown", "no game has this code")
+
+    @classmethod
+    def open_link(
+        cls,
+        pairing_folder: Path,
+        host: str,
+        port: int,
+        code: str,
+        timeout: float = 5.0,
+        limits: LinkLimits | None = None,
+    ) -> FriendsClient:
+        """Join game ``code`` over the table link to ``host:port`` with the pairing saved
+        in ``pairing_folder``; :class:`JoinRefused` when this cabinet is not paired, the
+        link refuses it, or the host's game has another code."""
+        code = code.strip().upper()
+        if not is_code(code):
+            raise JoinRefused("code.shape", "a game code has four letters and digits")
+        try:
+            pairing = StationPairing.load(Path(pairing_folder))
+        except LinkError as exc:
+            log.warning("friends link: this cabinet is not paired (%s)", exc)
+            raise JoinRefused("link.unpaired", "this cabinet is not paired with the host") from None
+        try:
+            transport = LinkTransport.open(pairing, host, port, timeout, limits)
+        except LinkError as exc:
+            reason = "link.unreached" if exc.reason == "unreached" else "link.refused"
+            raise JoinRefused(
+                reason, f"the host's link refused this cabinet ({exc.reason})"
+            ) from None
+        hello = transport.hello or {}
+        if hello.get("code") != code:
+            transport.close()
+            raise JoinRefused("code.unknown", "no game has this code")
+        log.info("joined friends game %s on %s:%d over the link", code, host, port)
+        return cls(transport, f"{host}:{port}", code)
+
+    @classmethod
+    def find(
+        cls,
+        code: str,
+        hosts: Iterable[str],
+        link_pairing: Path | None = None,
+        link_hosts: Iterable[str] = (),
+        timeout: float = 3.0,
+    ) -> FriendsClient:
+        """Game ``code`` over the table link when this cabinet is paired (a pairing saved
+        in ``link_pairing``; ``link_hosts`` the hosts' friends links, ``host:port``), else
+        over the web socket among ``hosts``.  A cabinet configured for the link with no
+        pairing and no web host is refused (``link.unpaired``); a link refusal ends the
+        search, a host that is not reached or has another game is passed over."""
+        hosts = list(hosts)
+        if link_pairing is not None and (Path(link_pairing) / StationPairing.FILE).exists():
+            last = JoinRefused("link.unreached", "no host answered on the link")
+            for address in link_hosts:
+                host, _, port = address.rpartition(":")
+                try:
+                    return cls.open_link(link_pairing, host, int(port), code, timeout)
+                except JoinRefused as exc:
+                    if exc.reason not in ("link.unreached", "code.unknown"):
+                        raise
+                    last = exc if exc.reason == "code.unknown" else last
+            raise last
+        if link_pairing is not None and not hosts:
+            log.warning("friends link: no pairing in %s", link_pairing)
+            raise JoinRefused("link.unpaired", "this cabinet is not paired with the host")
+        return cls.open(hosts, code, timeout)
 
     # -- playing --------------------------------------------------------------------------
     def _send(self, msg: Json) -> None:
-        try:
-            self.ws.send(json.dumps(msg))
-        except ConnectionClosed:
+        if not self.transport.send(json.dumps(msg)):
             self.closed = True
 
     def join(self, name: str, lang: str = "en") -> None:
@@ -115,19 +238,6 @@ class FriendsClient:
         self._send({"type": "leave"})
 
     # -- receiving ------------------------------------------------------------------------
-    def _read(self) -> None:
-        try:
-            for text in self.ws:
-                try:
-                    msg = json.loads(text)
-                except ValueError:
-                    continue
-                if isinstance(msg, dict):
-                    self._inbox.put(msg)
-        except ConnectionClosed:
-            pass
-        self._inbox.put(None)
-
     def poll(self) -> bool:
         """Take what arrived; True when something changed."""
         changed = False
@@ -146,10 +256,11 @@ class FriendsClient:
                 self.refused = None
             elif msg.get("type") == "welcome":
                 self.welcome = msg
+            elif msg.get("type") == "hello" and self.welcome is not None:
+                self.resume(str(self.welcome["token"]))  # a new connection: the seat back
             elif msg.get("type") == "refused":
                 self.refused = msg
 
     def close(self) -> None:
-        self.ws.close()
-        self._reader.join(2.0)
+        self.transport.close()
         self.closed = True

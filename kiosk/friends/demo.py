@@ -5,11 +5,13 @@
     uth tournament host [--bind ADDR] [--port P] [--advertise HOST] [--players N]
                         [--chips C] [--every H] [--speed slow|normal|fast]
                         [--start-after S] [--qr FILE.png]
+                        [--link-pairing FOLDER --link-port P]
 
 Prints the link, the game code and the QR code (in the terminal; ``--qr`` also writes a
 PNG), then waits for friends: the game starts ``--start-after`` seconds after the first
 one takes a seat.  The cabinet's own seat is played by the computer.  It ends when the
-tournament does (or on Ctrl-C); exit code 0.
+tournament does (or on Ctrl-C); exit code 0.  With ``--link-pairing`` (the table host's
+pairing folder) cabinets paired with it also join over the table link on ``--link-port``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from engine.holdem.seats import SeatSpec
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.host import FriendsHost
 from kiosk.friends.invite import invite_png
+from kiosk.link.pairing import HostPairing
 
 
 def add_host(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,6 +44,8 @@ def add_host(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     h.add_argument("--speed", choices=("slow", "normal", "fast"), default="normal")
     h.add_argument("--start-after", type=float, default=15.0, dest="start_after")
     h.add_argument("--qr", type=Path, default=None, help="also write the QR code as a PNG")
+    h.add_argument("--link-pairing", type=Path, default=None, help="the table host's pairing folder")
+    h.add_argument("--link-port", type=int, default=8766, help="port of the paired cabinets' link")
     h.set_defaults(func=run_host)
 
 
@@ -53,9 +58,13 @@ def demo_config(players: int, chips: int, every: int) -> TournamentConfig:
 def run_host(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     game = FriendsGame(demo_config(args.players, args.chips, args.every), ai_speed=args.speed, host_plays="bot")
-    host = FriendsHost(game, bind=args.bind, port=args.port, advertise=args.advertise)
+    pairing = HostPairing(args.link_pairing) if args.link_pairing is not None else None
+    host = FriendsHost(game, bind=args.bind, port=args.port, advertise=args.advertise,
+                       link_pairing=pairing, link_port=args.link_port)
     link = host.start()
     print(f"Game {game.code}\nLink {link}", flush=True)
+    if host.link_seats is not None:
+        print(f"Paired cabinets: port {host.link_seats.port}", flush=True)
     segno.make_qr(link, error="m").terminal(out=sys.stdout, compact=True)
     if args.qr is not None:
         args.qr.write_bytes(invite_png(link))

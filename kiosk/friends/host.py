@@ -7,6 +7,10 @@ calls :meth:`pump` (the cabinet's frame loop, instead of ``session.update``) or 
 :meth:`run_in_background` do it.  Each :meth:`pump` applies what arrived, advances the
 game and hands each connection its new messages; when the game has ended and its results
 have been up for :attr:`FriendsTimers.finish_s`, the seats' sockets are closed.
+
+With ``link_pairing`` (the cabinet's pairing folder of the table link) the host also
+seats paired cabinets over the link (:class:`~kiosk.friends.link_seats.LinkSeats`, on
+``link_port``): their connections are the game's connections like the phones' sockets.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from kiosk.friends.game import FriendsGame
+from kiosk.friends.link_seats import LinkSeats
 from kiosk.friends.server import Closed, FriendsServer, Opened, Received, ServerEvent, ServerLimits
+from kiosk.link.pairing import HostPairing
 
 log = logging.getLogger("kiosk.friends")
 T = TypeVar("T")
@@ -37,13 +43,21 @@ class FriendsHost:
         port: int = 0,
         advertise: str | None = None,
         limits: ServerLimits | None = None,
+        link_pairing: HostPairing | None = None,
+        link_port: int = 0,
     ) -> None:
         self.game = game
         self._inbox: queue.SimpleQueue[ServerEvent | _Call] = queue.SimpleQueue()
         self._wake = threading.Event()
-        self.server = FriendsServer(game.code, self._arrived, host=bind, port=port, limits=limits,
-                                    seated=self._seated)
+        self.server = FriendsServer(
+            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated
+        )
         self.advertise = advertise or bind
+        self.link_seats = (
+            LinkSeats(link_pairing, self._arrived, host=bind, port=link_port, limits=limits)
+            if link_pairing is not None
+            else None
+        )
         self._seated_conns: set[int] = set()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -56,6 +70,8 @@ class FriendsHost:
         """Start serving; returns the link.  The port is kept in the game (and so in its
         saved state), for friends' links to work again after a restart."""
         self.server.start()
+        if self.link_seats is not None:
+            self.link_seats.start()
         self.game.port = self.server.port
         return self.link
 
@@ -74,6 +90,8 @@ class FriendsHost:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(10)
         self.server.stop()
+        if self.link_seats is not None:
+            self.link_seats.stop()
 
     def __enter__(self) -> FriendsHost:
         self.start()
@@ -110,19 +128,23 @@ class FriendsHost:
             self._closed = True
             log.info("friends game %s ended: closing its seats", game.code)
             self.server.close_all()
+            if self.link_seats is not None:
+                self.link_seats.close_all()
         self.cpu_s += time.thread_time() - started
 
     def _flush(self) -> None:
         messages, closes = self.game.outgoing()
+        link = self.link_seats
         for conn, text in messages:
-            self.server.send(conn, text)
+            (link if link is not None and link.owns(conn) else self.server).send(conn, text)
         for conn, reason in closes:
-            self.server.close(conn, reason)
+            (link if link is not None and link.owns(conn) else self.server).close(conn, reason)
         self._seated_conns = {c for f in self.game.friends() for c in f.conns}
 
     def run_in_background(self, tick_s: float = 0.02) -> None:
         """Run :meth:`pump` on a thread of its own: at once when something arrives, else
         every ``tick_s`` seconds."""
+
         def loop() -> None:
             while not self._stop.is_set():
                 self._wake.wait(tick_s)
@@ -132,6 +154,7 @@ class FriendsHost:
                 except Exception:
                     log.exception("friends game %s: the host loop failed", self.game.code)
                     raise
+
         self._thread = threading.Thread(target=loop, name="friends-host", daemon=True)
         self._thread.start()
 

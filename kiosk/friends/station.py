@@ -5,9 +5,11 @@ technician's burn-in of the joining side.
 
     uth tournament join --host ADDR:PORT --code CODE [--name NAME] --autoplay random
                         [--seed S] --headless [--db PATH] [--trace FILE.jsonl]
+    uth tournament join --link --pairing FOLDER --host ADDR --port P --code CODE ...
 
 Joins game ``CODE`` on the host (:class:`~kiosk.friends.client.FriendsClient`, the same
-socket and checks as a cabinet's Join a game), then plays every decision with a random
+socket and checks as a cabinet's Join a game; with ``--link``, over the table link to
+``ADDR:P`` with the station pairing saved in ``FOLDER``), then plays every decision with a random
 legal move (:class:`RandomPlayer`, reproducible with ``--seed``), taps Next hand after
 each hand and, when the game ends, records the result under ``NAME`` in the cabinet's
 records (``--db``, :mod:`kiosk.friends.joined`).  ``--trace`` writes every message the
@@ -112,8 +114,15 @@ def add_join(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         action="append",
         dest="hosts",
         metavar="ADDR:PORT",
-        help="the host cabinet (repeat for several)",
+        help="the host cabinet (repeat for several); with --link its address only",
     )
+    j.add_argument(
+        "--link", action="store_true", help="join over the table link (this cabinet is paired)"
+    )
+    j.add_argument(
+        "--pairing", type=Path, default=None, help="with --link: the station's pairing folder"
+    )
+    j.add_argument("--port", type=int, default=None, help="with --link: the host's link port")
     j.add_argument("--code", required=True, help="the game code shown on the host")
     j.add_argument(
         "--name", default="Station", help="the name the table sees, and the records' player"
@@ -144,12 +153,18 @@ def run_join(args: argparse.Namespace) -> int:
             flush=True,
         )
         return 2
-    store = TournamentStore.open(args.db) if args.db is not None else None
     try:
-        client = FriendsClient.open(args.hosts, args.code)
+        if args.link:
+            if args.pairing is None or args.port is None:
+                print("cannot join: --link needs --pairing and --port (usage)", flush=True)
+                return 2
+            client = FriendsClient.open_link(args.pairing, args.hosts[0], args.port, args.code)
+        else:
+            client = FriendsClient.open(args.hosts, args.code)
     except JoinRefused as exc:
         print(f"cannot join: {exc.detail} ({exc.reason})", flush=True)
         return 2
+    store = TournamentStore.open(args.db) if args.db is not None else None
     trace = args.trace.open("w", encoding="utf-8") if args.trace is not None else None
     try:
         if trace is not None:

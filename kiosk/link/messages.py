@@ -18,6 +18,7 @@ Every model is strict (no coercion: an amount is a JSON integer, never ``"5"`` o
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -235,6 +236,28 @@ class EscrowAck(_Model):
     reason: Text = ""
 
 
+# --- application: either way -----------------------------------------------------------
+
+#: The longest text a :class:`FriendsFrame` carries, in bytes of its JSON string (quotes
+#: and escapes included), so that its envelope fits in one link frame (64 KiB).
+FRIENDS_TEXT_BYTES = 60 * 1024
+
+
+class FriendsFrame(_Model):
+    """Either way: one message of a friends game's seat protocol (a JSON text, see
+    :mod:`kiosk.friends.messages` for what a seat sends and :mod:`kiosk.friends.views` for
+    what the host answers), carried between a paired cabinet and the game's host."""
+
+    type: Literal["friends_frame"] = "friends_frame"
+    text: str
+
+    @model_validator(mode="after")
+    def _fits_a_frame(self) -> FriendsFrame:
+        if len(json.dumps(self.text, ensure_ascii=False).encode("utf-8")) > FRIENDS_TEXT_BYTES:
+            raise ValueError(f"a friends frame carries at most {FRIENDS_TEXT_BYTES} bytes")
+        return self
+
+
 Body = Annotated[
     Challenge
     | Hello
@@ -253,7 +276,8 @@ Body = Annotated[
     | Escrow
     | DeviceEvent
     | Snapshot
-    | EscrowAck,
+    | EscrowAck
+    | FriendsFrame,
     Field(discriminator="type"),
 ]
 
@@ -273,10 +297,11 @@ STATION_TYPES = frozenset(
         "clear_tilt",
         "escrow",
         "device_event",
+        "friends_frame",
     }
 )
 #: Application bodies the host may send.
-HOST_TYPES = frozenset({"snapshot", "escrow_ack", "error"})
+HOST_TYPES = frozenset({"snapshot", "escrow_ack", "error", "friends_frame"})
 ALL_TYPES = CONTROL_TYPES | STATION_TYPES | HOST_TYPES
 
 

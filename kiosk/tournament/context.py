@@ -64,6 +64,8 @@ class TournamentContext:
         self.friends_advertise: str | None = None
         self.friends_timers: FriendsTimers | None = None
         self.friends_hosts: list[str] = []  # "host:port" of the venue's cabinets that may host a game
+        self.friends_link_pairing: Path | None = None  # this cabinet's station pairing folder
+        self.friends_link_hosts: list[str] = []  # "host:port" of the hosts' friends links
         self.joined: FriendsClient | None = None  # a seat in another cabinet's game
         self.joined_tokens: dict[str, str] = {}  # game code -> this cabinet's seat token there
         self.mounts_file: Path = MOUNTS_FILE  # where the mounted USB sticks are read from

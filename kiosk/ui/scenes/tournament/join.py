@@ -3,7 +3,8 @@ letters and digits; then this cabinet's player takes a seat in that game
 (:class:`kiosk.friends.client.FriendsClient`, under the name of the setup screen, else
 "Guest") and
 plays it on ``tournament_remote``.  A seat this cabinet had in that game is taken back
-with its token.
+with its token.  A cabinet paired with the host joins over the table link
+(:meth:`~kiosk.friends.client.FriendsClient.find`); a refused pairing is shown.
 """
 
 from __future__ import annotations
@@ -44,12 +45,40 @@ class TournamentJoinScene(Scene):
         out = [language_button(1120, 4, 154)]
         for i, ch in enumerate(CODE_ALPHABET):
             row, col = divmod(i, KEYS_PER_ROW)
-            out.append(Button(f"key_{ch}", (KEYS_X + col * (KEY_W + KEY_GAP), KEYS_Y + row * (KEY_H + KEY_GAP),
-                                            KEY_W, KEY_H), ch, "key", ch, style="dark", size=34))
-        out.append(Button("back", (16, 631, 220, 86), _("BACK"), "back", style="dark", hint="Esc", size=26))
-        out.append(Button("delete", (560, 631, 320, 86), _("DELETE"), "delete", style="plain", size=26))
-        out.append(Button("join", (890, 631, 380, 86), _("JOIN THE GAME"), "join", style="primary", size=30,
-                          hint="Enter", enabled=len(self.code) == CODE_LENGTH))
+            out.append(
+                Button(
+                    f"key_{ch}",
+                    (
+                        KEYS_X + col * (KEY_W + KEY_GAP),
+                        KEYS_Y + row * (KEY_H + KEY_GAP),
+                        KEY_W,
+                        KEY_H,
+                    ),
+                    ch,
+                    "key",
+                    ch,
+                    style="dark",
+                    size=34,
+                )
+            )
+        out.append(
+            Button("back", (16, 631, 220, 86), _("BACK"), "back", style="dark", hint="Esc", size=26)
+        )
+        out.append(
+            Button("delete", (560, 631, 320, 86), _("DELETE"), "delete", style="plain", size=26)
+        )
+        out.append(
+            Button(
+                "join",
+                (890, 631, 380, 86),
+                _("JOIN THE GAME"),
+                "join",
+                style="primary",
+                size=30,
+                hint="Enter",
+                enabled=len(self.code) == CODE_LENGTH,
+            )
+        )
         return out
 
     def on_key(self, key: Key) -> bool:
@@ -84,7 +113,9 @@ class TournamentJoinScene(Scene):
     def _join(self) -> None:
         ctx = self.app.tournament
         try:
-            client = FriendsClient.open(ctx.friends_hosts, self.code)
+            client = FriendsClient.find(
+                self.code, ctx.friends_hosts, ctx.friends_link_pairing, ctx.friends_link_hosts
+            )
         except JoinRefused as exc:
             self.problem = exc.reason
             return
@@ -107,17 +138,43 @@ class TournamentJoinScene(Scene):
         surface.blit(self.app.felt, (0, 0))
         top_background(self.app, surface)
         ui.fitted(surface, _("Join a game"), 34, theme.GOLD, 900, bold=True, topleft=(22, 18))
-        ui.fitted(surface, _("Type the game code shown on the host cabinet."), 24, theme.CREAM, 1000,
-                  topleft=(40, 112))
+        ui.fitted(
+            surface,
+            _("Type the game code shown on the host cabinet."),
+            24,
+            theme.CREAM,
+            1000,
+            topleft=(40, 112),
+        )
         shown = " ".join(self.code.ljust(CODE_LENGTH, "·"))
         box = lay.rect(440, 150, 400, 86)
-        surface.blit(ui.panel(box.size, theme.PANEL, 235, radius=14, border=theme.GOLD, border_w=2), box)
+        surface.blit(
+            ui.panel(box.size, theme.PANEL, 235, radius=14, border=theme.GOLD, border_w=2), box
+        )
         ui.fitted(surface, shown, 50, theme.WHITE, 380, bold=True, center=(640, 193))
-        ui.fitted(surface, _("You play as {name}").format(name=self.joining_name()),
-                  20, theme.MUTED, 380, topleft=(860, 180))
+        ui.fitted(
+            surface,
+            _("You play as {name}").format(name=self.joining_name()),
+            20,
+            theme.MUTED,
+            380,
+            topleft=(860, 180),
+        )
         if self.problem is not None:
-            words = {"code.unknown": _("No game has this code."),
-                     "code.shape": _("A game code has four letters and digits.")}
-            ui.fitted(surface, words.get(self.problem, self.problem), 22, theme.WIN, 900, bold=True,
-                      midtop=(640, 602))
+            words = {
+                "code.unknown": _("No game has this code."),
+                "code.shape": _("A game code has four letters and digits."),
+                "link.unpaired": _("This cabinet is not paired with the host cabinet."),
+                "link.refused": _("The host cabinet refused this cabinet's pairing."),
+                "link.unreached": _("The host cabinet does not answer."),
+            }
+            ui.fitted(
+                surface,
+                words.get(self.problem, self.problem),
+                22,
+                theme.WIN,
+                900,
+                bold=True,
+                midtop=(640, 602),
+            )
         self.draw_buttons(surface)
