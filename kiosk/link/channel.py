@@ -5,8 +5,9 @@ acknowledged, its inbox knows what was delivered.  :func:`pump` runs a connectio
 channel until it closes: a writer sends the outbox from a cursor (everything after the
 peer's last delivered ``seq`` at connect time, then each new message), acknowledging by
 the envelope's ``ack``, with a heartbeat when an acknowledgement is owed and nothing else
-goes out; a reader checks each frame (rate, size, shape, direction), acknowledges the
-outbox and delivers new messages once and in order.
+goes out, or at least every ``ping_s``; a reader checks each frame (rate, size, shape,
+direction), acknowledges the outbox and delivers new messages once and in order, and cuts
+a connection silent for ``idle_s`` (the peer or the stream between is gone).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from websockets.asyncio.connection import Connection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 from websockets.frames import CloseCode
 
 from kiosk.link.codec import Side, decode, encode
@@ -86,6 +87,8 @@ async def _write(
     acked_sent = channel.inbox.last  # told in the handshake
     wake = channel.wake
     assert wake is not None
+    loop = asyncio.get_running_loop()
+    last_out = loop.time()
     while True:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), limits.heartbeat_s)
@@ -99,10 +102,14 @@ async def _write(
             channel.sent_high = max(channel.sent_high, item.seq)
             cursor = item.seq
             acked_sent = channel.inbox.last
-        if not pending and channel.inbox.last != acked_sent:
+            last_out = loop.time()
+        owed = channel.inbox.last != acked_sent
+        if not pending and (owed or loop.time() - last_out >= limits.ping_s):
+            # an acknowledgement owed, or the peer's idle watch to feed
             acked_sent = channel.inbox.last
             await ws.send(encode(Heartbeat(), 0, acked_sent))
             stats.frames_out += 1
+            last_out = loop.time()
 
 
 async def _read(
@@ -116,7 +123,16 @@ async def _read(
 ) -> None:
     bucket = TokenBucket(limits.rate_per_s, limits.rate_burst)
     refused = 0
-    async for frame in ws:
+    while True:
+        try:
+            # the peer sends at least a heartbeat every ping_s: silence means it is gone
+            frame = await asyncio.wait_for(ws.recv(), limits.idle_s)
+        except ConnectionClosedOK:
+            return  # a closing handshake; an abnormal close propagates
+        except TimeoutError:
+            stats.refuse("idle", peer, f"nothing for {limits.idle_s:g} s")
+            ws.transport.abort()
+            return
         stats.frames_in += 1
         if not bucket.take():
             exc = RateExceeded(f"over {limits.rate_per_s:g} frames/s")

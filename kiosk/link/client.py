@@ -165,6 +165,12 @@ class LinkClient:
                 )
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 log.debug("link %s: %s", self.pairing.station_id, exc)
+            except Exception as exc:  # whatever a broken stream raises, the link reconnects
+                self._stats.unexpected += 1
+                log.warning(
+                    "link %s: unexpected %s, reconnecting", self.pairing.station_id, repr(exc),
+                    exc_info=True,
+                )
             finally:
                 self._ws = None
                 if self._connected.is_set():

@@ -33,6 +33,12 @@ class LinkLimits:
     backoff_min_s: float = 0.05
     backoff_max_s: float = 2.0
 
+    @property
+    def idle_s(self) -> float:
+        """A connection silent this long is cut (each end sends a frame every ``ping_s``
+        at least): ``2 * ping_s + close_s``."""
+        return 2 * self.ping_s + self.close_s
+
 
 class TokenBucket:
     """``rate`` tokens a second, at most ``burst`` held; one token per frame."""

@@ -21,6 +21,7 @@ class LinkStats:
     connections: int = 0
     authenticated: int = 0
     resets: int = 0
+    unexpected: int = 0  # connections ended by an exception the link did not expect
     peak_open: int = 0  # the most connections open at once (the host's cap bounds it)
     refusals: Counter[str] = field(default_factory=Counter)
 

@@ -58,3 +58,22 @@ def test_a_station_notices_a_silent_host_and_reconnects(server, station):
     assert [i.body.round_id for i in host_inbox.items] == list(range(1, 21))
     assert [i.body.state["n"] for i in mine.items] == list(range(1, 21))
     assert mine.kinds().count("connected") == 2 and client.stats().resets == 0
+
+
+def test_a_station_that_answers_pings_but_sends_nothing_is_cut_as_idle(server, station):
+    """A peer whose WebSocket layer still answers pings but whose link end sends no frame
+    (no heartbeat) is gone as far as the link is concerned: cut after ``idle_s``."""
+    link, host_inbox = server
+    pairing = station("bar-3", 3)
+
+    async def scenario() -> float:
+        async with raw_station(link.port, pairing) as (ws, _):
+            started = time.monotonic()
+            await ws.wait_closed()  # reads (and pongs) but never sends a frame
+            return time.monotonic() - started
+
+    took = run(scenario())
+    assert isinstance(took, float)
+    assert FAST.idle_s - 0.5 <= took < FAST.idle_s + 3.0, f"cut after {took:.2f} s"
+    assert link.stats().refusals["idle"] == 1
+    assert host_inbox.wait(lambda c: c.kinds() == ["connected", "disconnected"], 5)
