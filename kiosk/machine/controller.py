@@ -115,6 +115,7 @@ from kiosk.machine.state import (
     Spot,
 )
 from kiosk.machine.view import snapshot_of
+from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ class Machine:
         self.rng: RandomSource = rng or SystemRandomSource()
         self.clock: Callable[[], datetime] = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
-        self._subscribers: list[Callable[[MachineSnapshot], None]] = []
+        self._subscribers: Subscribers[[MachineSnapshot]] = Subscribers()
         if ledger is None:
             table, problem = _table_without_ledger(config)
             self._state = CabinetState(config, None, self.clock, table, table.limits)
@@ -509,25 +510,12 @@ class Machine:
 
     def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
         """Call ``callback(snapshot)`` after every operation; returns an unsubscribe function."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def _notify(self) -> None:
         if not self._subscribers:
             return
-        snap = self.snapshot()
-        for callback in list(self._subscribers):
-            try:
-                callback(snap)
-            except Exception:  # a screen bug must not stop the machine
-                log.exception("subscriber failed")
+        self._subscribers.notify(self.snapshot())
 
     def verify_ledger(self, replay: bool = False) -> VerifyReport | None:
         """Verify the whole ledger (``replay``: settle every round again); None when no

@@ -30,6 +30,7 @@ from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineErr
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
 from kiosk.station.snapshot import machine_snapshot
+from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.remote import RemoteTable
 from kiosk.table.snapshot import StationSnapshot
@@ -74,7 +75,7 @@ class StationController:
         self.config = config
         self.clock = clock
         self._lock = threading.Lock()
-        self._subscribers: list[Callable[[MachineSnapshot], None]] = []
+        self._subscribers: Subscribers[[MachineSnapshot]] = Subscribers()
         self._last_bets = Bets()
         self._errors_seen = 0
         self._message = ""
@@ -130,15 +131,7 @@ class StationController:
     def subscribe(self, callback: Callable[[MachineSnapshot], None]) -> Callable[[], None]:
         """Call ``callback(snapshot)`` after every snapshot received and every command;
         returns an unsubscribe function."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def execute(self, command: object) -> object:
         """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
@@ -224,16 +217,13 @@ class StationController:
         return None
 
     def _notify(self) -> None:
-        with self._lock:
-            subscribers = list(self._subscribers)
-        if not subscribers:
+        if not self._subscribers:
             return
         try:
             snap = self.snapshot()
         except MachineError:
             return
-        for callback in subscribers:
-            callback(snap)
+        self._subscribers.notify(snap)
 
 
 def _less(seconds: float | None, gone: float) -> float | None:

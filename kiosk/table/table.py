@@ -59,6 +59,7 @@ from kiosk.ledger.startup import open_or_create
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
 from kiosk.machine.state import LEDGER_TILT
+from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
 from kiosk.table.play import TablePlay
@@ -89,7 +90,7 @@ class Table:
         self.config = config
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
-        self._subscribers: list[Callable[[], None]] = []
+        self._subscribers: Subscribers[[]] = Subscribers()
         self._state = restore_table(config, ledger, self.clock, stations, timing or TableTiming())
         self._play = TablePlay(self._state, rng or SystemRandomSource())
         self._play.start_timer()  # a resumed round's phase starts its full timer again
@@ -205,22 +206,10 @@ class Table:
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after every operation and timer run (under the lock: it
         should only note that the snapshots changed); returns an unsubscribe function."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def _notify(self) -> None:
-        for callback in list(self._subscribers):
-            try:
-                callback()
-            except Exception:  # a screen or link bug must not stop the table
-                log.exception("subscriber failed")
+        self._subscribers.notify()
 
     def _tick(self) -> None:
         st = self._state
