@@ -288,6 +288,20 @@ class CabinetConfig(BaseModel):
     #: A round returning this much or more is paid by an attendant (jackpot handpay);
     #: at most ``credit_limit_cents``.
     jackpot_limit_cents: Cents = 120_000
+    #: Friends games hosted here: where the phones' page and socket listen (``"0.0.0.0"``
+    #: on a venue's network) and on which port (0: any free one); with
+    #: ``friends_link_host_pairing`` (the table host's pairing folder) paired cabinets
+    #: join through the table link on ``friends_link_port``.
+    friends_bind: Text = "127.0.0.1"
+    friends_port: int = Field(0, ge=0, le=65535)
+    friends_link_host_pairing: FilePath | None = None
+    friends_link_port: int = Field(0, ge=0, le=65535)
+    #: Joining others' games: the venue's cabinets that may host one (``"host:port"``),
+    #: and, once this cabinet is paired as a station (``friends_link_pairing``, its
+    #: station folder), the hosts' friends links (``"host:port"``).
+    friends_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
+    friends_link_pairing: FilePath | None = None
+    friends_link_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
 
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:

@@ -87,6 +87,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     devices = CabinetDevices(config)
     machine = Machine.open(config, rng=rng, payout=devices.payout)
     tournament = TournamentContext(config.db_path)
+    friends_network(tournament, config)
     try:
         devices.start(machine)
         demo = devices.simulated and options.demo_keys
@@ -101,3 +102,14 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         machine.close()
         tournament.close()
         pygame.quit()
+
+
+def friends_network(tournament: TournamentContext, config: CabinetConfig) -> None:
+    """The friends games' network settings of the configuration, on the tournament."""
+    tournament.friends_bind = config.friends_bind
+    tournament.friends_port = config.friends_port
+    tournament.friends_hosts = list(config.friends_hosts)
+    tournament.friends_link_host_pairing = config.friends_link_host_pairing
+    tournament.friends_link_port = config.friends_link_port
+    tournament.friends_link_pairing = config.friends_link_pairing
+    tournament.friends_link_hosts = list(config.friends_link_hosts)

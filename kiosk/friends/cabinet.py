@@ -16,6 +16,7 @@ from engine.rng import RandomSource
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.host import FriendsHost
 from kiosk.friends.roster import Friend, FriendsTimers
+from kiosk.link.pairing import HostPairing
 from kiosk.tournament.session import TournamentSession
 from kiosk.tournament.settings import TournamentSettings
 from kiosk.tournament.store import TournamentStore
@@ -44,10 +45,16 @@ class CabinetHost:
         port: int = 0,
         advertise: str | None = None,
         timers: FriendsTimers | None = None,
+        link_pairing: HostPairing | None = None,
+        link_port: int = 0,
     ) -> CabinetHost:
-        """A new game in the lobby, served at once (its link and code are shown)."""
+        """A new game in the lobby, served at once (its link and code are shown); with
+        ``link_pairing`` paired cabinets may also join through the table link."""
         game = FriendsGame(settings, store=store, rng=rng, bot_samples=bot_samples, timers=timers)
-        host = FriendsHost(game, bind=bind, port=port, advertise=advertise)
+        host = FriendsHost(
+            game, bind=bind, port=port, advertise=advertise, link_pairing=link_pairing,
+            link_port=link_port,
+        )
         host.start()
         return cls(game, host)
 
@@ -59,11 +66,16 @@ class CabinetHost:
         bind: str = "127.0.0.1",
         advertise: str | None = None,
         timers: FriendsTimers | None = None,
+        link_pairing: HostPairing | None = None,
+        link_port: int = 0,
     ) -> CabinetHost:
         """The hosted game of a resumed ``session``, served on the port its friends'
         links name."""
         game = FriendsGame.resumed(session, timers=timers)
-        host = FriendsHost(game, bind=bind, port=game.port or 0, advertise=advertise)
+        host = FriendsHost(
+            game, bind=bind, port=game.port or 0, advertise=advertise,
+            link_pairing=link_pairing, link_port=link_port,
+        )
         host.start()
         return cls(game, host)
 

@@ -25,6 +25,7 @@ from engine.rng import RandomSource
 from kiosk.friends.cabinet import CabinetHost
 from kiosk.friends.client import FriendsClient
 from kiosk.friends.roster import FriendsTimers
+from kiosk.link.pairing import HostPairing
 from kiosk.tournament.export import (
     MOUNTS_FILE,
     ExportedHands,
@@ -65,6 +66,8 @@ class TournamentContext:
         self.friends_timers: FriendsTimers | None = None
         self.friends_hosts: list[str] = []  # "host:port" of the venue's cabinets that may host a game
         self.friends_link_pairing: Path | None = None  # this cabinet's station pairing folder
+        self.friends_link_host_pairing: Path | None = None  # the table host's pairing folder
+        self.friends_link_port = 0  # where paired cabinets join this cabinet's games
         self.friends_link_hosts: list[str] = []  # "host:port" of the hosts' friends links
         self.joined: FriendsClient | None = None  # a seat in another cabinet's game
         self.joined_tokens: dict[str, str] = {}  # game code -> this cabinet's seat token there
@@ -131,6 +134,11 @@ class TournamentContext:
         if f is not None and not f.game.over:
             f.leave()
 
+    def _link_pairing(self) -> HostPairing | None:
+        """The table host's pairing, when paired cabinets may join through the link."""
+        folder = self.friends_link_host_pairing
+        return HostPairing(folder) if folder is not None else None
+
     def invite(self) -> CabinetHost:
         """The friends game in its lobby (a new one, served at once, from
         :attr:`settings`; the same one while it has not started)."""
@@ -140,7 +148,8 @@ class TournamentContext:
         self.close_friends()
         self.friends = CabinetHost.open(self.settings, store=self.store, rng=self.rng, bot_samples=self.bot_samples,
                                         bind=self.friends_bind, port=self.friends_port,
-                                        advertise=self.friends_advertise, timers=self.friends_timers)
+                                        advertise=self.friends_advertise, timers=self.friends_timers,
+                                        link_pairing=self._link_pairing(), link_port=self.friends_link_port)
         return self.friends
 
     def start_friends(self) -> TournamentSession:
@@ -195,7 +204,8 @@ class TournamentContext:
                 self.close_friends()
                 try:
                     self.friends = CabinetHost.resume(s, bind=self.friends_bind, advertise=self.friends_advertise,
-                                                      timers=self.friends_timers)
+                                                      timers=self.friends_timers, link_pairing=self._link_pairing(),
+                                                      link_port=self.friends_link_port)
                 except OSError as exc:  # the port the links name is not free: the computer plays their seats
                     log.error("the friends game cannot be served again: %s", exc)
                     for seat in range(s.t.n_seats):
