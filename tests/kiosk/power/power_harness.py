@@ -137,11 +137,17 @@ def cut_points(target: str, ready_w: int) -> None:
 
 
 def cabinet(
-    config: CabinetConfig, seed: int, ready_w: int, stop_r: int, target: str | None = None
+    config: CabinetConfig,
+    seed: int,
+    ready_w: int,
+    stop_r: int,
+    target: str | None = None,
+    cash_out: bool = False,
 ) -> int:
     """One controller's life: open, report what the last cut left, then play until
     killed (or until the named point ``target`` cuts it), or (once ``stop_r`` is
-    written) cash out and shut down."""
+    written) cash out and shut down.  ``cash_out``: cash out as soon as there are credits
+    (a cycle aimed at the printer)."""
     devices = CabinetDevices(config, validator_config=VALIDATOR, printer_config=PRINTER)
     machine = Machine.open(config, rng=SeededRandomSource(seed), payout=devices.payout)
     snap = machine.snapshot()
@@ -189,7 +195,7 @@ def cabinet(
             elif snap.phase == MachinePhase.IN_ROUND:
                 steer = [a for a in snap.legal if a.value == "check" and target == "decision"]
                 machine.decide(steer[0] if steer else rng.choice(snap.legal))
-            elif target == "cashout" and snap.credits:
+            elif (target == "cashout" or cash_out) and snap.credits:
                 machine.cash_out()
             elif stopping:
                 if snap.credits:
@@ -217,7 +223,9 @@ def cabinet(
     return 0
 
 
-def forked(config: CabinetConfig, seed: int, target: str | None = None) -> tuple[int, int, int]:
+def forked(
+    config: CabinetConfig, seed: int, target: str | None = None, cash_out: bool = False
+) -> tuple[int, int, int]:
     """Fork a controller (cut at the named point ``target``, if given); returns (pid,
     ready fd to read, stop fd to write)."""
     ready_r, ready_w = os.pipe()
@@ -228,7 +236,7 @@ def forked(config: CabinetConfig, seed: int, target: str | None = None) -> tuple
         try:
             os.close(ready_r)
             os.close(stop_w)
-            code = cabinet(config, seed, ready_w, stop_r, target)
+            code = cabinet(config, seed, ready_w, stop_r, target, cash_out)
         except BaseException:
             traceback.print_exc()
         finally:
@@ -319,7 +327,8 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
             tried[phase] += 1
             device, _, point = phase.partition(":")
             target = point if device == "controller" else None
-            pid, ready_r, stop_w = forked(config, seed * 100_000 + cycle, target)
+            printing = device == "printer"
+            pid, ready_r, stop_w = forked(config, seed * 100_000 + cycle, target, printing)
             try:
                 if device in ("validator", "printer"):
                     delay = 0.0 if rng.random() < 0.4 else rng.uniform(0.0, 0.015)
@@ -332,12 +341,14 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
                         raise SystemExit(f"cycle {cycle}: ledger fault: {facts['ledger']}")
                     for key in ("round", "cashout", "escrow"):
                         found[key] += bool(facts[key])
-                note = NOTES[-1] if target in ("deal", "decision", "settled") else None
+                rounds = target in ("deal", "decision", "settled")
+                note = NOTES[-1] if rounds or printing else None
                 if not exited(pid):  # a round to cut needs credits for it
                     patron(peripherals, rng, inserted, note)
                 # a named point may need a note stacked and credited first: give it time (the
                 # wait ends as soon as the controller is cut)
-                limit = {"random": rng.uniform(0.0, 0.3), "controller": 8.0}.get(device, 0.3)
+                limits = {"random": rng.uniform(0.0, 0.3), "controller": 8.0, "printer": 3.0}
+                limit = limits.get(device, 0.3)
                 deadline = time.monotonic() + limit
                 again = time.monotonic() + 1.0
                 while time.monotonic() < deadline and not exited(pid):
