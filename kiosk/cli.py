@@ -37,6 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C, or a demo stopping its windows: no traceback
+        return 130
 
 
 if __name__ == "__main__":
