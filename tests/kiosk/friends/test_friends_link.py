@@ -218,7 +218,7 @@ def test_a_paired_cabinet_process_plays_a_game_over_the_link_to_the_end(tmp_path
     pair(HostPairing(tmp_path / "host"), tmp_path / "cab", "cab-2", 2)
     env = _env()
     host = subprocess.Popen(
-        [sys.executable, str(HERE / "friends_link_host_process.py"), str(tmp_path), "1", "17"],
+        [sys.executable, str(HERE / "friends_host_process.py"), str(tmp_path), "1", "17", "--link"],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
