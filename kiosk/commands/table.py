@@ -174,8 +174,8 @@ def cmd_station(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    if args.autoplay != "random":
-        print("error: a headless station needs --autoplay random", file=sys.stderr)
+    if args.autoplay not in ("random", "idle"):
+        print("error: a headless station needs --autoplay random (or idle)", file=sys.stderr)
         return 2
     folder = Path(args.folder or f"var/station-{args.station}")
     try:
@@ -189,6 +189,19 @@ def cmd_station(args: argparse.Namespace) -> int:
     stop = _stop_on_signals()
     remote = RemoteTable(pairing, args.host, args.port)
     remote.start()
+    validator = None
+    if getattr(args, "validator", None):
+        from kiosk.station.notes import StationValidator
+
+        validator = StationValidator(remote, args.validator).start()
+        _say(f"station {args.station} validator on {validator.port}")
+    if args.autoplay == "idle":  # the validator only, until stopped
+        _say(f"station {args.station} serving")
+        stop.wait()
+        if validator is not None:
+            validator.close()
+        remote.stop()
+        return 0
     seed = args.seed if args.seed is not None else args.station
     player = RandomPlayer(remote, seed, think_s=args.think, say=_say)
     result: dict[str, object] = {}
@@ -206,6 +219,8 @@ def cmd_station(args: argparse.Namespace) -> int:
     worker.start()
     while worker.is_alive() and not stop.wait(0.1):
         pass
+    if validator is not None:
+        validator.close()
     remote.stop()
     if "error" in result:
         print(f"error: {result['error']}", file=sys.stderr)
@@ -251,6 +266,7 @@ def station_from_kiosk(args: argparse.Namespace) -> int:
         think=0.0,
         timeout=120.0,
         log_level="WARNING",
+        validator=getattr(args, "validator", None),
     )
     return cmd_station(station)
 
@@ -331,7 +347,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--port", type=int, required=True)
     q.add_argument("--station", type=int, choices=range(1, 8), required=True, metavar="N")
     q.add_argument("--folder", help="its pairing (default var/station-N)")
-    q.add_argument("--autoplay", choices=("random",), help="play by itself: the burn-in")
+    q.add_argument(
+        "--autoplay",
+        choices=("random", "idle"),
+        help="play by itself: the burn-in (idle: serve the validator only)",
+    )
+    q.add_argument(
+        "--validator", metavar="PORT", help="the station's bill validator (sim: simulated)"
+    )
     q.add_argument("--rounds", type=int, default=20, help="settled rounds to play (default 20)")
     q.add_argument("--seed", type=int, help="the player's seed (default: the station number)")
     q.add_argument(

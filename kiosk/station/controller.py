@@ -44,9 +44,10 @@ SENT = (
     cmd.CashOut,
     cmd.HandpayReset,
     cmd.ClearTilt,
-    cmd.InsertCredits,
     Pass,
 )
+#: Seconds a demo note waits for the host's answer.
+NOTE_ANSWER_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,11 @@ class StationController:
         remote: RemoteTable,
         config: CabinetConfig,
         clock: Callable[[], float] = time.monotonic,
+        insert_bill: Callable[[int], object] | None = None,
     ) -> None:
         self.remote = remote
+        # a demo note: into the station's simulated validator, else two-phase with no device
+        self.insert_bill = insert_bill or (lambda c: remote.insert_note(c, NOTE_ANSWER_S))
         self.config = config
         self.clock = clock
         self._lock = threading.Lock()
@@ -188,6 +192,14 @@ class StationController:
             seq = self.remote.execute(command)
             self._last_bets, self._message = bets, ""
             return seq
+        if isinstance(command, cmd.InsertCredits):
+            if not command.source.startswith("bill:"):
+                raise WrongState("a station takes notes only", code="not_at_station")
+            worker = threading.Thread(
+                target=self.insert_bill, args=(command.cents,), name="station-note", daemon=True
+            )
+            worker.start()  # the host's answer arrives as the next snapshot
+            return None
         if isinstance(command, SENT):
             return self.remote.execute(command)
         raise WrongState(

@@ -22,6 +22,7 @@ import pygame
 from kiosk.config import CabinetConfig
 from kiosk.link.pairing import StationPairing
 from kiosk.station.controller import StationController
+from kiosk.station.notes import StationValidator
 from kiosk.table.remote import RemoteTable
 from kiosk.ui import theme
 from kiosk.ui.app import App
@@ -98,6 +99,7 @@ class StationRun:
     frames: int | None = None
     screenshot: Path | None = None
     connect_s: float = 15.0
+    validator: str | None = None  # the bill validator's port ("sim": simulated)
 
 
 def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) -> int:
@@ -105,7 +107,12 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     pairing = StationPairing.load(run.folder)
     if video_driver(options) is None:
         return NO_DISPLAY
-    controller = StationController(RemoteTable(pairing, run.host, run.port), config)
+    remote = RemoteTable(pairing, run.host, run.port)
+    validator = StationValidator(remote, run.validator) if run.validator else None
+    insert = validator.insert_bill if validator is not None and validator.sim else None
+    controller = StationController(remote, config, insert_bill=insert)
+    if validator is not None:
+        validator.start()
     try:
         if not controller.start(run.connect_s):
             print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
@@ -119,5 +126,7 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
         finally:
             app.close()
     finally:
+        if validator is not None:
+            validator.close()
         controller.stop()
         pygame.quit()

@@ -9,8 +9,14 @@ Each paired station's link (its seat is its station number) drives
 * :class:`~kiosk.link.messages.Decide` -> a decision, only if the seat's
   :class:`DecisionGuard` accepts it (the open round and phase, made after the message
   that showed that phase, never twice);
-* :class:`~kiosk.link.messages.Escrow` of a note -> the bill credited, answered by an
-  :class:`~kiosk.link.messages.EscrowAck` once it is in the ledger (stack it);
+* :class:`~kiosk.link.messages.Escrow` of a note -> :class:`AcceptEscrow`: the note's
+  ``escrow_accepted`` committed, answered by an :class:`~kiosk.link.messages.EscrowAck`
+  (``accepted``: stack it); nothing is credited yet;
+* :class:`~kiosk.link.messages.DeviceEvent` of the ``validator`` (``vend_valid`` or
+  ``stacked``, ``returned`` or ``rejected``, ``in_doubt``; ``detail["txn"]``, None after
+  a station restart) -> :class:`SettleEscrow`: credited or closed once per transaction
+  (see :mod:`kiosk.table.escrows`), answered by an ``EscrowAck`` whose ``reason`` is
+  ``settled: <how>`` (the station then lets the validator go on);
 * :class:`~kiosk.link.messages.CashOutRequest`, :class:`HandpayReset` -> the handpay;
 * :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
   jackpot paid by hand; other tilts are not cleared over the link);
@@ -65,6 +71,7 @@ from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import Pass
 from kiosk.table.display import TableSnapshot
+from kiosk.table.escrows import SETTLED, AcceptEscrow, Outcome, SettleEscrow
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
 from kiosk.table.wire import paytable_state, snapshot_state, to_json
@@ -72,6 +79,14 @@ from kiosk.table.wire import paytable_state, snapshot_state, to_json
 log = logging.getLogger(__name__)
 
 _DECIDING = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
+#: A validator's report (``DeviceEvent.event``) -> how its escrow ended.
+_OUTCOMES: dict[str, Outcome] = {
+    "vend_valid": "stacked",
+    "stacked": "stacked",
+    "returned": "returned",
+    "rejected": "returned",
+    "in_doubt": "in_doubt",
+}
 #: Tilts a station's attendant may clear over the link (a jackpot paid by hand).
 LINK_CLEARABLE = frozenset({JACKPOT_TILT})
 
@@ -87,7 +102,6 @@ class _Seat:
     opened: tuple[int, Phase] | None = None  # the decision the guard holds open
     sent: int = 0  # the last seq sent to the station
     last: object = None  # what was last sent, countdowns left out
-    credited: set[str] = field(default_factory=set)  # escrow txns credited
 
 
 class TableHost:
@@ -341,7 +355,7 @@ class TableHost:
             else:
                 self.table.execute(seat, cmd.ClearTilt(body.code))
         elif isinstance(body, DeviceEvent):
-            log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
+            self._device_event(inbound, seat, body)
         else:
             self._refuse(inbound, "table.unexpected", f"{body.type} is not for the table")
 
@@ -385,22 +399,35 @@ class TableHost:
             self.table.execute(seat, cmd.Decide(body.action))
 
     def _escrow(self, inbound: Inbound, seat: int, body: Escrow) -> None:
-        with self._lock:
-            own = self._seats.get(seat)
-            if own is not None and body.txn in own.credited:
-                ack = EscrowAck(txn=body.txn, accepted=True)  # a repeat: credited once
-            elif body.denomination_cents is None:
-                ack = EscrowAck(txn=body.txn, accepted=False, reason="tickets are not taken here")
+        """Phase one: the note's acceptance committed before the station stacks it (a
+        repeat of an open escrow is accepted again, nothing written)."""
+        if body.denomination_cents is None:
+            ack = EscrowAck(txn=body.txn, accepted=False, reason="tickets are not taken here")
+        else:
+            try:
+                self.table.execute(seat, AcceptEscrow(body.txn, body.denomination_cents))
+            except MachineError as exc:
+                ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
             else:
-                cents = body.denomination_cents
-                try:
-                    self.table.execute(seat, cmd.InsertCredits(cents, f"bill:{cents}"))
-                except MachineError as exc:
-                    ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
-                else:
-                    ack = EscrowAck(txn=body.txn, accepted=True)
-                    if own is not None:
-                        own.credited.add(body.txn)
+                ack = EscrowAck(txn=body.txn, accepted=True)
+        self._send(inbound.station_id, ack)
+
+    def _device_event(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
+        """Phase two: the validator's report settles the escrow it names (see module)."""
+        outcome = _OUTCOMES.get(body.event) if body.device == "validator" else None
+        if outcome is None:
+            log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
+            return
+        txn, reason = body.detail.get("txn"), body.detail.get("reason", "")
+        if not (txn is None or isinstance(txn, str)) or not isinstance(reason, str):
+            self._refuse(inbound, "table.bad-report", "txn and reason are text")
+            return
+        how = self.table.execute(seat, SettleEscrow(txn, outcome, reason[:64]))
+        if txn is not None:
+            try:
+                ack = EscrowAck(txn=txn, accepted=how == "credited", reason=f"{SETTLED}{how}")
+            except ValueError:
+                return  # not a transaction name a station sends: nothing to answer
             self._send(inbound.station_id, ack)
 
     def _refuse(self, inbound: Inbound, code: str, detail: str) -> None:

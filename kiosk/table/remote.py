@@ -6,10 +6,17 @@
 credits are the host's, shown in the snapshot; only the chips placed before Deal are
 kept here, and they are sent as one :class:`~kiosk.link.messages.Bet` on Deal.
 
+Notes are two-phase through the host (:mod:`kiosk.table.escrows`): :meth:`escrow_note`
+sends an :class:`~kiosk.link.messages.Escrow` and waits for the host's
+:class:`~kiosk.link.messages.EscrowAck` (stack only when accepted); :meth:`report_note`
+sends the validator's report as a :class:`~kiosk.link.messages.DeviceEvent` and waits
+for the host's ``settled: <how>`` answer.  :meth:`insert_note` does both for a station
+without a validator (the demo keys, the burn-in autoplay).
+
     remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
     remote.start()
     remote.wait_for(lambda s: s is not None, 10)
-    remote.execute(InsertCredits(5000, "bill:5000"))  # an escrowed note
+    remote.insert_note(5000, 5.0)                     # a note, two-phase (no validator)
     remote.execute(PlaceChip("ante", 500))
     remote.execute(Deal())
     remote.wait_for(lambda s: s.round_open and bool(s.offers), 10)
@@ -36,6 +43,7 @@ from kiosk.link.messages import (
     CashOutRequest,
     ClearTilt,
     Decide,
+    DeviceEvent,
     ErrorMessage,
     Escrow,
     EscrowAck,
@@ -49,6 +57,7 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
+from kiosk.table.escrows import SETTLED
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.wire import paytable_from_state, snapshot_from_json
 
@@ -79,7 +88,8 @@ class RemoteTable:
         self._paytable: Paytable | None = None
         self._connected = False
         self.errors: list[ErrorMessage] = []
-        self.acks: dict[str, EscrowAck] = {}
+        self.acks: dict[str, EscrowAck] = {}  # the host's answers to escrows, by txn
+        self.settled: dict[str, EscrowAck] = {}  # its answers to the validator's reports
         self.resets = 0
 
     # -- life cycle ----------------------------------------------------------------------
@@ -113,7 +123,10 @@ class RemoteTable:
             elif isinstance(body, ErrorMessage):
                 self.errors.append(body)
             elif isinstance(body, EscrowAck):
-                self.acks[body.txn] = body
+                if body.reason.startswith(SETTLED):
+                    self.settled[body.txn] = body
+                else:
+                    self.acks[body.txn] = body
             self._cond.notify_all()
 
     def _take_paytable(self, data: object) -> None:
@@ -217,7 +230,7 @@ class RemoteTable:
             return self._progress()
 
     def _progress(self) -> int:
-        return self._received + len(self.errors) + len(self.acks)
+        return self._received + len(self.errors) + len(self.acks) + len(self.settled)
 
     # -- the front door -----------------------------------------------------------------------
     def execute(self, command: object) -> int:
@@ -265,11 +278,7 @@ class RemoteTable:
                 last_seen=self._seen,
             )
         if isinstance(command, cmd.InsertCredits):
-            return Escrow(
-                txn=f"note-{secrets.token_hex(8)}",
-                denomination_cents=command.cents,
-                amount_cents=command.cents,
-            )
+            raise WrongState("a note goes through insert_note", code="not_at_station")
         if isinstance(command, cmd.CashOut):
             return CashOutRequest()
         if isinstance(command, cmd.HandpayReset):
@@ -284,17 +293,47 @@ class RemoteTable:
         return self._window
 
     def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
-        """Escrow a note of ``cents`` on the host and wait for its answer (None when
-        none comes in ``timeout`` seconds: the station keeps the note out)."""
-        body = Escrow(
-            txn=f"note-{secrets.token_hex(8)}", denomination_cents=cents, amount_cents=cents
-        )
-        self.link.send(body)
+        """A note of ``cents`` with no validator (the demo keys): escrowed on the host,
+        then reported stacked once accepted.  Returns the escrow's answer (None when none
+        came in ``timeout`` seconds: the note is kept out)."""
+        txn = f"note-{secrets.token_hex(8)}"
+        ack = self.escrow_note(cents, txn, timeout)
+        if ack is None or not ack.accepted:
+            if ack is None:
+                self.report_note(txn, "returned", "no_answer", 0)
+            return ack
+        self.report_note(txn, "stacked", "demo", timeout)
+        return ack
+
+    def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
+        """Phase one: ask the host to record the note of ``cents`` in escrow as ``txn``;
+        its answer (``accepted``: stack it), None when none came in ``timeout`` seconds."""
+        with self._cond:
+            self.acks.pop(txn, None)
+        self.link.send(Escrow(txn=txn, denomination_cents=cents, amount_cents=cents))
+        return self._wait_ack(self.acks, txn, timeout)
+
+    def report_note(
+        self, txn: str | None, event: str, reason: str, timeout: float
+    ) -> EscrowAck | None:
+        """Phase two: the validator's report (``vend_valid``, ``stacked``, ``returned``,
+        ``in_doubt``) about ``txn`` (None: the seat's open escrow, after a restart).
+        Waits up to ``timeout`` seconds for the host's answer (None when none came)."""
+        if txn is not None:
+            with self._cond:
+                self.settled.pop(txn, None)
+        detail: dict[str, Any] = {"txn": txn, "reason": reason}
+        self.link.send(DeviceEvent(device="validator", event=event, detail=detail))
+        if txn is None or timeout <= 0:
+            return None
+        return self._wait_ack(self.settled, txn, timeout)
+
+    def _wait_ack(self, found: dict[str, EscrowAck], txn: str, timeout: float) -> EscrowAck | None:
         deadline = time.monotonic() + timeout
         with self._cond:
-            while body.txn not in self.acks:
+            while txn not in found:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
                 self._cond.wait(left)
-            return self.acks[body.txn]
+            return found[txn]

@@ -7,7 +7,9 @@ drive the same :class:`Table`.  Money is integer cents everywhere.
 Life cycle::
 
     table = Table.open(config, stations=(1, 2, 3), clock=clock)
-    table.execute(2, InsertCredits(5000, "bill:5000"))
+    table.execute(2, InsertCredits(5000, "bill:5000"))   # in process; a station's note
+    table.execute(2, AcceptEscrow("s2-t", 5000))         # is two-phase (kiosk.table.escrows):
+    table.execute(2, SettleEscrow("s2-t", "stacked"))    # recorded, then credited once
     table.execute(2, PlaceChip("ante", 500))
     table.execute(2, Deal())          # or Pass(); the window closes when all are done
     table.tick()                      # the host's timers: call it often (e.g. 10 Hz)
@@ -62,6 +64,7 @@ from kiosk.machine.state import LEDGER_TILT
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
+from kiosk.table.escrows import AcceptEscrow, SettleEscrow, TableEscrows
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
@@ -94,6 +97,7 @@ class Table:
         self._state = restore_table(config, ledger, self.clock, stations, timing or TableTiming())
         self._play = TablePlay(self._state, rng or SystemRandomSource())
         self._play.start_timer()  # a resumed round's phase starts its full timer again
+        self._escrows = TableEscrows(self._state)
         self._handlers = self._handler_map()
 
     @classmethod
@@ -165,6 +169,8 @@ class Table:
             Pass: lambda n, c: play.press_pass(n),
             cmd.Decide: lambda n, c: play.decide(n, c.action),
             cmd.InsertCredits: lambda n, c: self._insert_credits(n, c.cents, c.source),
+            AcceptEscrow: lambda n, c: self._escrows.accept(n, c.txn, c.cents),
+            SettleEscrow: lambda n, c: self._escrows.settle(n, c),
             cmd.CashOut: lambda n, c: self._cash_out(n),
             cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
             cmd.SetDoor: lambda n, c: self._door(n, c.open),
@@ -345,6 +351,13 @@ class Table:
         with self._lock:
             ledger = self._state.ledger
             return ledger.recall(last, station=station) if ledger is not None else []
+
+    def open_escrows(self, station: int) -> list[str]:
+        """The transactions of ``station``'s notes accepted and not yet finished."""
+        with self._lock:
+            if self._state.ledger is None:
+                return []
+            return [e.txn or "" for e in self._escrows.open_escrows(station)]
 
     def meter_readings(self, station: int | None = None) -> dict[str, int]:
         """The table's meters, or ``station``'s (cents or counts)."""

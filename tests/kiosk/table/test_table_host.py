@@ -145,8 +145,12 @@ def test_a_bet_for_another_window_is_refused_and_a_note_is_credited_once(rig):
     one.link.send(note)
     one.link.send(note)  # the same escrow again
     one.link.send(Escrow(txn="ticket-1", ticket="123456789012", amount_cents=700))
-    assert one.wait_for(lambda s: "ticket-1" in one.acks and s.credits == 2000, 10)
+    assert one.wait_for(lambda s: "ticket-1" in one.acks, 10)
     assert one.acks["note-1"].accepted and not one.acks["ticket-1"].accepted
+    assert r.table.credits(1) == 0  # accepted, not stacked yet: nothing credited
+    for _ in range(2):  # the validator's report, then the same report again
+        assert one.report_note("note-1", "vend_valid", "vend_valid", 10) is not None
+    assert one.wait_for(lambda s: s.credits == 2000, 10)
     assert r.table.credits(1) == 2000
     seen = one.received
     one.resync()

@@ -1,0 +1,181 @@
+"""Notes at the table's stations, two-phase through the host's ledger.  Amounts are cents.
+
+A station's validator holds a note in escrow as transaction ``txn``; the station asks
+the host (:class:`AcceptEscrow`) and stacks only once the host has committed an
+``escrow_accepted`` event (the station, ``txn``, ``{"item": "bill", "denomination":
+cents}``, the amount), the single cabinet's shape (:mod:`kiosk.machine.escrows`).
+Nothing is credited then.  The station reports how the cycle ended
+(:class:`SettleEscrow`): ``stacked`` credits the accepted amount as ``bill_in`` (with the
+station and ``txn``), ``returned`` closes it as ``escrow_aborted``, ``in_doubt`` as
+``escrow_in_doubt`` with a tilt of that station.  Each is written once per ``txn``: the
+check is the ledger's (:meth:`Ledger.has_txn`, and its unique ``(txn, kind)`` index), so
+a repeated escrow or report, or one replayed after a host restart, changes nothing.
+
+After a station restart the validator's report names no transaction (``txn`` None):
+``stacked`` (VEND VALID or STACKED with no escrow in the driver, power-up with the bill
+in the stacker) credits the station's latest open escrow; ``returned`` (power-up, with
+the bill in the acceptor) closes its open ones.  A new escrow closes the station's older
+open ones as returned (a validator holds one note at a time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.money import format_cents
+from kiosk.ledger.records import EventRecord
+from kiosk.machine.errors import MachineError, WrongState
+from kiosk.machine.escrows import RECENT, is_resolved
+from kiosk.table.state import TableState
+
+Outcome = Literal["stacked", "returned", "in_doubt"]
+#: An ``EscrowAck`` answering a validator's report starts its ``reason`` with this.
+SETTLED = "settled: "
+#: The tilt of a station whose validator stacked a note no open escrow matches.
+UNMATCHED_TILT = "device:validator:vend_unmatched"
+#: The tilt of a station whose note ended after STACK in an unknown place.
+IN_DOUBT_TILT = "device:validator:escrow_in_doubt"
+
+
+@dataclass(frozen=True)
+class AcceptEscrow:
+    """Record the note of ``cents`` in the station's validator escrow as ``txn``
+    (phase one: nothing is credited)."""
+
+    txn: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class SettleEscrow:
+    """The station's validator ended escrow ``txn`` (None: the station's open escrow,
+    after a restart) as ``outcome``; ``reason`` is the driver's."""
+
+    txn: str | None
+    outcome: Outcome
+    reason: str = ""
+
+
+class TableEscrows:
+    """The stations' accepted escrows, read from and written to the table's ledger."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+
+    def _accepted(self, station: int) -> list[EventRecord]:
+        ledger = self.state.require_ledger_open()
+        return ledger.events(("escrow_accepted",), station=station, last=RECENT)
+
+    def open_escrows(self, station: int) -> list[EventRecord]:
+        """Station ``station``'s accepted escrows that nothing finished yet, oldest first."""
+        ledger = self.state.require_ledger_open()
+        return [e for e in self._accepted(station) if e.txn and not is_resolved(ledger, e.txn)]
+
+    def accept(self, station: int, txn: str, cents: int) -> bool:
+        """Phase one for a note (see the module).  True when ``txn`` is accepted (now, or
+        already and still open: stack it); raises :class:`MachineError` when it may not
+        be, before anything is written."""
+        st = self.state
+        ledger = st.require_ledger()
+        if ledger.has_txn(txn, "escrow_accepted"):
+            mine = next((e for e in self._accepted(station) if e.txn == txn), None)
+            if mine is not None and not is_resolved(ledger, txn):
+                return True
+            raise WrongState(f"escrow {txn} is already finished", code="escrow_finished")
+        st.require_playable(station)
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise MachineError(f"a note is a positive whole number of cents, not {cents!r}")
+        own = st.station(station)
+        if own.payout is not None:
+            raise WrongState("a payout is in progress", code="payout_in_progress")
+        limit = st.config.credit_limit_cents
+        if st.credits(station) + cents > limit:
+            raise MachineError(
+                f"the credit limit is {format_cents(limit)}",
+                code="credit_limit",
+                params={"limit": limit},
+            )
+        with ledger.transaction():
+            for old in self.open_escrows(station):
+                self._abort(station, old, "returned_before_new_escrow")
+            detail = {"item": "bill", "denomination": cents}
+            st.event("escrow_accepted", detail, station, amount=cents, txn=txn)
+        return True
+
+    def settle(self, station: int, order: SettleEscrow) -> str:
+        """Phase two (see the module).  Returns how the escrow stands: ``credited``,
+        ``returned``, ``in_doubt``, or ``unknown`` (no accepted escrow matches)."""
+        ledger = self.state.require_ledger_open()
+        if order.txn is None:
+            return self._settle_open(station, order)
+        found = next((e for e in self._accepted(station) if e.txn == order.txn), None)
+        if found is None:
+            if order.outcome == "stacked" and not ledger.has_txn(order.txn, "escrow_accepted"):
+                self._unmatched(station, f"transaction {order.txn}")
+            return "unknown"
+        done = self._resolution(order.txn)
+        if done is not None:
+            return done
+        with ledger.transaction():
+            return self._finish(station, found, order)
+
+    def _settle_open(self, station: int, order: SettleEscrow) -> str:
+        ledger = self.state.require_ledger_open()
+        pending = self.open_escrows(station)
+        if order.outcome == "stacked":
+            if not pending:
+                last = self._accepted(station)
+                if last and last[-1].txn and self._resolution(last[-1].txn) == "credited":
+                    return "credited"  # credited before the station lost track of it
+                self._unmatched(station, "no transaction")
+                return "unknown"
+            with ledger.transaction():
+                return self._finish(station, pending[-1], order)
+        with ledger.transaction():
+            for escrow in pending:
+                self._finish(station, escrow, order)
+        return order.outcome if pending else "unknown"
+
+    def _finish(self, station: int, escrow: EventRecord, order: SettleEscrow) -> str:
+        st = self.state
+        assert escrow.txn is not None
+        reason = order.reason or order.outcome
+        if order.outcome == "stacked":
+            detail = {"denomination": escrow.amount, "resolved": reason}
+            st.event("bill_in", detail, station, amount=escrow.amount, txn=escrow.txn)
+            return "credited"
+        if order.outcome == "returned":
+            self._abort(station, escrow, reason)
+            return "returned"
+        detail = {"item": "bill", "validation": "", "reason": reason}
+        st.event("escrow_in_doubt", detail, station, amount=escrow.amount, txn=escrow.txn)
+        st.set_tilt(
+            station,
+            IN_DOUBT_TILT,
+            f"the note of {format_cents(escrow.amount)} (transaction {escrow.txn}) was being "
+            f"stacked when {reason}: count the box",
+        )
+        return "in_doubt"
+
+    def _abort(self, station: int, escrow: EventRecord, reason: str) -> None:
+        self.state.event("escrow_aborted", {"reason": reason}, station, txn=escrow.txn)
+
+    def _resolution(self, txn: str) -> str | None:
+        ledger = self.state.require_ledger_open()
+        for kind, word in (
+            ("bill_in", "credited"),
+            ("escrow_aborted", "returned"),
+            ("escrow_in_doubt", "in_doubt"),
+        ):
+            if ledger.has_txn(txn, kind):
+                return word
+        return None
+
+    def _unmatched(self, station: int, named: str) -> None:
+        self.state.set_tilt(
+            station,
+            UNMATCHED_TILT,
+            f"a note was stacked with no escrow accepted ({named}): not credited; "
+            "reconcile the box",
+        )

@@ -1,0 +1,246 @@
+"""Notes at a player station, as separate processes: a table host (``uth table serve``),
+a station serving its validator (``uth table station --autoplay idle --validator PTY``)
+and the ID-003 validator simulator on a pty in a third process, which outlives every
+host and station that is cut.  The host and the station are killed with SIGKILL while a
+note is stacking or at VEND VALID and restarted; every note in the cash box is credited
+once."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+PERIPHERALS = ROOT / "tests" / "kiosk" / "power" / "power_peripherals.py"
+#: (who is cut, the validator state that cuts it): each with a note in flight.
+CUTS = (
+    ("host", "STACKING"),
+    ("station", "STACKING"),
+    ("host", "VEND_VALID"),
+    ("station", "VEND_VALID"),
+    ("station", "STACKING"),
+    ("host", "STACKING"),
+)
+NOTES = (2000, 5000, 10_000, 1000, 2000, 5000)
+
+
+class Proc:
+    """A ``python -m kiosk.cli`` process whose output lines are collected."""
+
+    def __init__(self, name: str, *args: str) -> None:
+        self.name = name
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        self.p = subprocess.Popen(
+            [sys.executable, "-m", "kiosk.cli", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        self._cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.p.stdout is not None
+        for line in self.p.stdout:
+            with self._cond:
+                self.lines.append(line.rstrip("\n"))
+                self._cond.notify_all()
+
+    def wait_line(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
+        rx = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for line in self.lines[after:]:
+                    if m := rx.search(line):
+                        return m
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    tail = "\n".join(self.lines[-30:])
+                    raise AssertionError(f"{self.name}: no line /{pattern}/\n{tail}")
+                self._cond.wait(min(left, 0.2))
+
+    def mark(self) -> int:
+        with self._cond:
+            return len(self.lines)
+
+
+class Peripherals:
+    """The validator (and printer) simulators in their own process, JSON lines."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(PERIPHERALS)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert self.proc.stdout is not None
+        self.ports: dict[str, str] = json.loads(self.proc.stdout.readline())
+
+    def ask(self, **command: Any) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+        reply: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return reply
+
+    def cashbox(self) -> list[int]:
+        return [item["bill"] for item in self.ask(op="state")["cashbox"]]
+
+    def close(self) -> None:
+        try:
+            self.ask(op="quit")
+        except (BrokenPipeError, json.JSONDecodeError):
+            pass
+        self.proc.wait(10)
+
+
+def wait_for(predicate, timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what or predicate}")
+
+
+def ledger_rows(db: Path, kind: str) -> list[tuple[str, int]]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    try:
+        return conn.execute(
+            "SELECT txn, amount FROM events WHERE kind = ? AND station = 1 ORDER BY id", (kind,)
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    started: list[Proc] = []
+    devices = Peripherals()
+    yield tmp_path, started, devices
+    devices.close()
+    for proc in started:
+        print(f"--- {proc.name}\n" + "\n".join(proc.lines[-30:]))
+        if proc.p.poll() is None:
+            proc.p.kill()
+            proc.p.wait(10)
+
+
+def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(rig):
+    tmp_path, procs, devices = rig
+    db = tmp_path / "host" / "uth.db"
+    serve = ["table", "serve", "--db", str(db), "--stations", "1", "--log-level", "INFO"]
+    host = Proc("host", *serve, "--port", "0", "--pair-code")
+    procs.append(host)
+    port = host.wait_line(r"listening on 127\.0\.0\.1:(\d+)").group(1)
+    shown = host.wait_line(r"dealer displays on 127\.0\.0\.1:(\d+)").group(1)
+    serve += ["--display-port", shown]  # a restarted host takes the same ports
+    code = host.wait_line(r"pairing code (\d{4}-\d{4})").group(1)
+    folder = tmp_path / "station-1"
+    pair = ["table", "pair", "--host", "127.0.0.1", "--port", port, "--code", code]
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", *pair, "--station", "1", "--folder", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    validator = devices.ports["validator"]
+
+    def station() -> Proc:
+        proc = Proc(
+            "station",
+            *("table", "station", "--host", "127.0.0.1", "--port", port, "--station", "1"),
+            *("--folder", str(folder), "--autoplay", "idle", "--validator", validator),
+            *("--log-level", "INFO"),
+        )
+        procs.append(proc)
+        proc.wait_line(r"station 1 serving")
+        proc.wait_line(r"validator: configured")  # the driver has reset the unit
+        proc.wait_line(r"validator enabled")
+        return proc
+
+    def accepting() -> bool:
+        held = devices.ask(op="state")
+        return held["validator"] == "IDLING" and not held["inhibited"] and not held["item"]
+
+    def settled(total: int) -> bool:
+        credited = ledger_rows(db, "bill_in")
+        return sum(devices.cashbox()) == total and sum(a for _, a in credited) == total
+
+    stn = station()
+    wait_for(accepting, what="the validator enabled")
+    devices.ask(op="bill", cents=2000)  # no cut: stacked and credited once
+    wait_for(lambda: settled(2000), what="the first note credited")
+    total, cuts, between = 2000, 0, 0
+    for (who, state), cents in zip(CUTS, NOTES, strict=True):
+        victim = host if who == "host" else stn
+        wait_for(accepting, what="the validator enabled")
+        seen = stn.mark()
+        devices.ask(op="arm", pid=victim.p.pid, on=f"validator:{state}", delay=0.0)
+        devices.ask(op="bill", cents=cents)
+        try:
+            victim.p.wait(20)
+        except subprocess.TimeoutExpired:
+            held = devices.ask(op="state")
+            raise AssertionError(f"the {who} was not cut at {state}: {held}") from None
+        devices.ask(op="disarm")
+        cuts += 1
+        if who == "host":
+            accepted = {t for t, _ in ledger_rows(db, "escrow_accepted")}
+            credited = {t for t, _ in ledger_rows(db, "bill_in")}
+            assert len(accepted - credited) <= 1  # the escrow is the host's before STACK
+            between += len(accepted - credited)  # cut between acceptance and the report
+            stn.wait_line(r"validator inhibited", after=seen)  # no host: no new note
+            host = Proc("host again", *serve, "--port", port)
+            procs.append(host)
+            host.wait_line(r"listening on")
+        else:
+            stn = station()
+        total += cents
+        wait_for(lambda t=total: settled(t), 30, f"credited {total} after cutting the {who}")
+    assert cuts == len(CUTS) and between >= 1
+
+    credited = ledger_rows(db, "bill_in")
+    txns = [t for t, _ in credited]
+    assert len(txns) == len(set(txns)) == len(NOTES) + 1  # each note once
+    lost = sum(devices.cashbox()) - sum(a for _, a in credited)
+    assert lost == 0
+    print(f"cuts {cuts}, notes {len(txns)}, money lost {lost} cents")
+    stn.p.send_signal(signal.SIGTERM)
+    host.p.send_signal(signal.SIGTERM)
+    assert stn.p.wait(20) == 0 and host.p.wait(20) == 0
+    audit = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "audit", "verify", "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    meters = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "audit", "meters", "--db", str(db), "--station", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert meters.returncode == 0, meters.stdout + meters.stderr
