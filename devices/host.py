@@ -83,6 +83,18 @@ TILT_KINDS: frozenset[EventKind] = frozenset(
 )
 
 
+#: Tilts no device clears (they never get an ``active=False`` event): an attendant clears
+#: them after reconciling.
+ONE_SHOT_KINDS: frozenset[EventKind] = frozenset(
+    {
+        EventKind.POWER_UP_BILL_IN_STACKER,
+        EventKind.VEND_UNMATCHED,
+        EventKind.HOST_ERROR,
+        EventKind.LAYOUT_REJECTED,
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceEvent:
     """One thing a device reported.

@@ -414,6 +414,9 @@ class TableHost:
 
     def _device_event(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
         """Phase two: the validator's report settles the escrow it names (see module)."""
+        if body.event == "fault":
+            self._fault(inbound, seat, body)
+            return
         outcome = _OUTCOMES.get(body.event) if body.device == "validator" else None
         if outcome is None:
             log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
@@ -429,6 +432,17 @@ class TableHost:
             except ValueError:
                 return  # not a transaction name a station sends: nothing to answer
             self._send(inbound.station_id, ack)
+
+    def _fault(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
+        """A station's device fault or its end: the table tilts or clears that station."""
+        kind, detail, active = (body.detail.get(k) for k in ("kind", "detail", "active"))
+        if not (isinstance(kind, str) and isinstance(detail, str) and isinstance(active, bool)):
+            self._refuse(inbound, "table.bad-report", "a fault names its kind, detail and state")
+            return
+        try:
+            self.table.device_report(seat, body.device, kind, detail, active)
+        except ValueError:
+            self._refuse(inbound, "table.bad-report", f"no device event {kind!r}")
 
     def _refuse(self, inbound: Inbound, code: str, detail: str) -> None:
         self.refusals += 1

@@ -46,11 +46,13 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
 
+from devices.host import ONE_SHOT_KINDS, EventKind, make_event
 from engine.rng import RandomSource, SystemRandomSource
 from engine.uth.paytable import Limits, load_paytable
 from kiosk.config import CabinetConfig
@@ -60,7 +62,7 @@ from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
-from kiosk.machine.state import LEDGER_TILT
+from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
@@ -270,6 +272,34 @@ class Table:
         """Stop ``station`` with a tilt (recorded); the other stations play on."""
         with self._lock:
             self._state.set_tilt(station, code, message)
+
+    def device_report(
+        self, station: int, device: str, kind: str, detail: str, active: bool
+    ) -> None:
+        """What ``station``'s ``device`` reported (``kind`` an :class:`EventKind` value;
+        raises ``ValueError`` for another): a kind that tilts stops that station while it
+        stands and the device clears it when it ends (one-shot kinds wait for an
+        attendant); any other kind is recorded as a device event.  ``host_error`` is
+        recorded only: a station's driver callbacks raise on purpose while the host has
+        not answered (the driver then retries), which is no fault of the device."""
+        event = make_event(device, EventKind(kind), detail[:256], active=active)
+        if event.kind is EventKind.HOST_ERROR:
+            event = replace(event, tilt=False)
+        code = f"{DEVICE_TILT_PREFIX}{device}:{event.kind}"
+        with self._lock:
+            st = self._state
+            own = st.station(station)
+            if event.tilt and active:
+                if own.tilts.get(code) != event.detail:
+                    st.set_tilt(station, code, event.detail)
+            elif event.tilt and event.kind not in ONE_SHOT_KINDS:
+                if code in own.tilts:
+                    st.event("tilt_cleared", {"code": code, "by": "device"}, station)
+                    own.tilts.pop(code)
+            elif not event.tilt:
+                st.event("device", {"device": device, "kind": kind, "detail": event.detail,
+                                    "active": active}, station)
+            self._notify()
 
     def host_tilt(self, code: str, message: str) -> None:
         """Stop the whole table (a host or ledger fault)."""

@@ -16,12 +16,14 @@ from kiosk.ledger.meters import balance
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
-from kiosk.link.messages import Bet, Decide, Escrow, PassRound
+from kiosk.link.messages import Bet, Decide, DeviceEvent, Escrow, PassRound
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, InsertCredits, PlaceChip
 from kiosk.machine.commands import Decide as DecideCmd
+from kiosk.machine.errors import MachineError
 from kiosk.table import Table, TableTiming
 from kiosk.table.autoplay import RandomPlayer
+from kiosk.table.escrows import AcceptEscrow
 from kiosk.table.host_service import TableHost
 from kiosk.table.remote import RemoteTable
 from kiosk.table.wire import snapshot_from_json, snapshot_state
@@ -203,3 +205,42 @@ def test_the_wire_form_rebuilds_a_settled_snapshot(tmp_path):
     with pytest.raises(ValueError):
         snapshot_from_json(broken)
     table.close()
+
+
+def fault(kind: str, active: bool, detail: str = "from the test") -> DeviceEvent:
+    return DeviceEvent(
+        device="validator", event="fault", detail={"kind": kind, "detail": detail, "active": active}
+    )
+
+
+def test_a_station_device_fault_stops_that_station_only_until_it_ends(rig):
+    r = rig()
+    one, two = r.remotes[1], r.remotes[2]
+    jam = "device:validator:acceptor_jam"
+    one.link.send(fault("acceptor_jam", True, "a note is jammed"))
+    assert one.wait_for(lambda s: jam in s.tilts, 10)
+    assert jam not in r.table.snapshot(2).tilts and r.table.snapshot(2).tilts == ()
+    seat1 = next(s for s in r.table.display().seats if s.seat == 1)
+    assert seat1.tilted
+    with pytest.raises(MachineError):  # a stopped station takes no note
+        r.table.execute(1, AcceptEscrow("s1-9", 2000))
+    ack = two.insert_note(2000, 10)  # the others play on
+    assert ack is not None and ack.accepted
+    one.link.send(fault("acceptor_jam", False))  # the jam is cleared at the device
+    assert one.wait_for(lambda s: jam not in s.tilts, 10)
+    one.link.send(fault("vend_unmatched", True))  # one-shot: an attendant clears it
+    one.link.send(fault("vend_unmatched", False))
+    one.link.send(fault("paper_low", True))  # not a tilt: recorded only
+    one.link.send(fault("no_such_kind", True))
+    assert one.wait_for(lambda s: any(e.code == "table.bad-report" for e in one.errors), 10)
+    assert r.table.snapshot(1).tilts == ("device:validator:vend_unmatched",)
+    ledger = r.table.ledger
+    assert ledger is not None
+    told = [(e.kind, e.detail.get("code") or e.detail.get("kind"))
+            for e in ledger.events(("tilt", "tilt_cleared", "device"), station=1)]
+    assert told == [
+        ("tilt", jam),
+        ("tilt_cleared", jam),
+        ("tilt", "device:validator:vend_unmatched"),
+        ("device", "paper_low"),
+    ]
