@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli_process import Proc
 
 ROOT = Path(__file__).resolve().parents[3]
 PERIPHERALS = ROOT / "tests" / "kiosk" / "power" / "power_peripherals.py"
@@ -33,50 +32,6 @@ CUTS = (
     ("host", "STACKING"),
 )
 NOTES = (2000, 5000, 10_000, 1000, 2000, 5000)
-
-
-class Proc:
-    """A ``python -m kiosk.cli`` process whose output lines are collected."""
-
-    def __init__(self, name: str, *args: str) -> None:
-        self.name = name
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-        self.p = subprocess.Popen(
-            [sys.executable, "-m", "kiosk.cli", *args],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self._cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.p.stdout is not None
-        for line in self.p.stdout:
-            with self._cond:
-                self.lines.append(line.rstrip("\n"))
-                self._cond.notify_all()
-
-    def wait_line(self, pattern: str, timeout: float = 20.0, after: int = 0) -> re.Match[str]:
-        rx = re.compile(pattern)
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while True:
-                for line in self.lines[after:]:
-                    if m := rx.search(line):
-                        return m
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    tail = "\n".join(self.lines[-30:])
-                    raise AssertionError(f"{self.name}: no line /{pattern}/\n{tail}")
-                self._cond.wait(min(left, 0.2))
-
-    def mark(self) -> int:
-        with self._cond:
-            return len(self.lines)
 
 
 class Peripherals:
