@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.browser_page import by_id, wait_for, ws_frames
 
 from engine.rng import SeededRandomSource
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
@@ -29,39 +30,20 @@ def host(small_table, fast_pacing):
     h.stop()
 
 
-def _by_id(driver, element_id):
-    from selenium.webdriver.common.by import By
-    return driver.find_element(By.ID, element_id)
 
 
-def _wait(cond, timeout=15.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
-def _frames(driver) -> list[dict]:
-    """The WebSocket frames the page received since the last call."""
-    out = []
-    for entry in driver.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg.get("method") == "Network.webSocketFrameReceived":
-            out.append(json.loads(msg["params"]["response"]["payloadData"]))
-    return out
 
 
 def _join(driver, link, name, shot=None):
     driver.get(link)
-    _wait(lambda: _by_id(driver, "screen-join").is_displayed(), what="the join page")
+    wait_for(lambda: by_id(driver, "screen-join").is_displayed(), what="the join page")
     if shot:
         driver.save_screenshot(str(SHOTS / shot))
-    _by_id(driver, "name").send_keys(name)
-    _by_id(driver, "take-seat").click()
-    _wait(lambda: driver.execute_script("return document.body.dataset.phase") == "lobby", what="the lobby")
+    by_id(driver, "name").send_keys(name)
+    by_id(driver, "take-seat").click()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.phase") == "lobby", what="the lobby")
 
 
 def _shown(driver, element_id) -> bool:
@@ -73,16 +55,16 @@ def _play_one(driver, n: int) -> bool:
     """Click whatever the page offers now; True if something was clicked."""
     if driver.execute_script("return document.body.dataset.turn") == "1" and _shown(driver, "btn-call"):
         if n % 7 == 3 and _shown(driver, "btn-raise"):
-            _by_id(driver, "btn-raise").click()
-            _by_id(driver, "preset-half").click()
-            _by_id(driver, "btn-confirm").click()
+            by_id(driver, "btn-raise").click()
+            by_id(driver, "preset-half").click()
+            by_id(driver, "btn-confirm").click()
         elif n % 11 == 5:
-            _by_id(driver, "btn-fold").click()
+            by_id(driver, "btn-fold").click()
         else:
-            _by_id(driver, "btn-call").click()
+            by_id(driver, "btn-call").click()
         return True
     if _shown(driver, "btn-next"):
-        _by_id(driver, "btn-next").click()
+        by_id(driver, "btn-next").click()
         return True
     return False
 
@@ -112,34 +94,34 @@ def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, 
                 d.save_screenshot(str(SHOTS / "friends-turn.png"))
                 shots.add("turn")
                 if _shown(d, "btn-raise"):
-                    _by_id(d, "btn-raise").click()
+                    by_id(d, "btn-raise").click()
                     d.save_screenshot(str(SHOTS / "friends-raise.png"))
-                    _by_id(d, "btn-back").click()
+                    by_id(d, "btn-back").click()
             if "over" not in shots and _shown(d, "btn-next"):
                 d.save_screenshot(str(SHOTS / "friends-hand-over.png"))
                 shots.add("over")
             if _play_one(d, clicks):
                 clicks += 1
-            frames[name] += _frames(d)
+            frames[name] += ws_frames(d)
         if not away_done and clicks > 6 and tom.execute_script("return document.body.dataset.phase") == "table":
             away_done = True
-            frames["Tom"] += _frames(tom)
+            frames["Tom"] += ws_frames(tom)
             tom.get("about:blank")  # the seat's socket closes
-            _wait(lambda: host.call(lambda g: g.session.remote.is_away(tom_seat)), what="Tom away")
+            wait_for(lambda: host.call(lambda g: g.session.remote.is_away(tom_seat)), what="Tom away")
             m = host.call(lambda g: g.message_for(next(iter(g.friends()[0].conns))))
             if m["phase"] != "over":
                 assert m["seats"][tom_seat]["status"] == "away"
                 mia.save_screenshot(str(SHOTS / "friends-away.png"))
             tom.get(link)  # opening the link again gives the seat back
-            _wait(lambda: host.call(lambda g: g.over or not g.session.remote.is_away(tom_seat)), what="Tom back")
+            wait_for(lambda: host.call(lambda g: g.over or not g.session.remote.is_away(tom_seat)), what="Tom back")
         time.sleep(0.03)
     assert away_done and clicks > 6
     for name, d in drivers.items():
-        _wait(lambda d=d: d.execute_script("return document.body.dataset.phase") == "results", what="results")
-        frames[name] += _frames(d)
+        wait_for(lambda d=d: d.execute_script("return document.body.dataset.phase") == "results", what="results")
+        frames[name] += ws_frames(d)
     mia.save_screenshot(str(SHOTS / "friends-results.png"))
-    assert "TOURNAMENT OVER" in _by_id(mia, "screen-results").text
-    href = _by_id(mia, "download").get_attribute("href")
+    assert "TOURNAMENT OVER" in by_id(mia, "screen-results").text
+    href = by_id(mia, "download").get_attribute("href")
     assert href.startswith("blob:")
     saved = json.loads(mia.execute_script("return localStorage.getItem(arguments[0])",
                                           f"friends:{host.game.code}:results"))
@@ -152,8 +134,8 @@ def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, 
     # the page in landscape asks to turn the phone round
     wide = browser(844, 390)
     wide.get(link)
-    _wait(lambda: _by_id(wide, "turn-round").is_displayed(), what="the landscape notice")
-    assert "Turn it round to play" in _by_id(wide, "turn-round").text
+    wait_for(lambda: by_id(wide, "turn-round").is_displayed(), what="the landscape notice")
+    assert "Turn it round to play" in by_id(wide, "turn-round").text
     wide.save_screenshot(str(SHOTS / "friends-landscape.png"))
 
 
@@ -162,14 +144,14 @@ def test_leave_the_game_from_the_page_hands_the_seat_to_the_computer(host, brows
     _join(d, host.link, "Ana")
     seat = host.call(lambda g: g.friends()[0].seat)
     host.call(lambda g: g.start())
-    _wait(lambda: d.execute_script("return document.body.dataset.phase") == "table", what="the table")
+    wait_for(lambda: d.execute_script("return document.body.dataset.phase") == "table", what="the table")
     d.execute_script("document.getElementById('lang').value='ja';"
                      "document.getElementById('lang').dispatchEvent(new Event('change'))")
-    _wait(lambda: "対局から抜ける" in _by_id(d, "btn-leave").text, what="Japanese")
+    wait_for(lambda: "対局から抜ける" in by_id(d, "btn-leave").text, what="Japanese")
     d.save_screenshot(str(SHOTS / "friends-ja.png"))
-    _by_id(d, "btn-leave").click()
+    by_id(d, "btn-leave").click()
     d.save_screenshot(str(SHOTS / "friends-leave.png"))
-    _by_id(d, "leave-yes").click()
-    _wait(lambda: d.execute_script("return document.body.dataset.phase") == "message", what="the left message")
+    by_id(d, "leave-yes").click()
+    wait_for(lambda: d.execute_script("return document.body.dataset.phase") == "message", what="the left message")
     assert host.call(lambda g: g.status_of(seat)) == "left"
     assert host.call(lambda g: not g.session.remote.is_remote(seat))

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from support.browser_page import by_id, wait_for, ws_frames
+
 from kiosk.tournament.store import TournamentStore
 
 HERE = Path(__file__).parent
@@ -24,30 +26,10 @@ TOTAL = 6 * 200  # six seats of 200 chips
 DEADLINE_S = 90.0
 
 
-def _by_id(driver, element_id):
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.ID, element_id)
 
 
-def _wait(cond, timeout=20.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
-def _frames(driver) -> list[dict]:
-    """The WebSocket frames the page received since the last call."""
-    out = []
-    for entry in driver.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg.get("method") == "Network.webSocketFrameReceived":
-            out.append(json.loads(msg["params"]["response"]["payloadData"]))
-    return out
 
 
 def _shown(driver, element_id) -> bool:
@@ -63,18 +45,18 @@ def _click_what_is_offered(driver, n: int) -> str | None:
     clicked: ``move``, ``next`` or ``None``."""
     turn = driver.execute_script("return document.body.dataset.turn") == "1"
     if turn and _shown(driver, "btn-call"):
-        checks = "check" in _by_id(driver, "btn-call").text.lower()
+        checks = "check" in by_id(driver, "btn-call").text.lower()
         if n % 4 == 1 and _shown(driver, "btn-raise"):
-            _by_id(driver, "btn-raise").click()
-            _by_id(driver, "preset-min" if n % 8 == 1 else "preset-half").click()
-            _by_id(driver, "btn-confirm").click()
+            by_id(driver, "btn-raise").click()
+            by_id(driver, "preset-min" if n % 8 == 1 else "preset-half").click()
+            by_id(driver, "btn-confirm").click()
         elif not checks and n % 3 != 0 and _shown(driver, "btn-fold"):
-            _by_id(driver, "btn-fold").click()
+            by_id(driver, "btn-fold").click()
         else:
-            _by_id(driver, "btn-call").click()
+            by_id(driver, "btn-call").click()
         return "move"
     if _shown(driver, "btn-next"):
-        _by_id(driver, "btn-next").click()
+        by_id(driver, "btn-next").click()
         return "next"
     return None
 
@@ -153,9 +135,9 @@ def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_pat
         drivers = {"Mia": mia, "Tom": tom}
         for name, d in drivers.items():
             d.get(hello["link"])
-            _wait(lambda d=d: _by_id(d, "screen-join").is_displayed(), what="the join page")
-            _by_id(d, "name").send_keys(name)
-            _by_id(d, "take-seat").click()
+            wait_for(lambda d=d: by_id(d, "screen-join").is_displayed(), what="the join page")
+            by_id(d, "name").send_keys(name)
+            by_id(d, "take-seat").click()
         frames: dict[str, list[dict]] = {n: [] for n in drivers}
         clicks = {n: {"move": 0, "next": 0} for n in drivers}
         while any(
@@ -169,10 +151,10 @@ def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_pat
                     what = _click_what_is_offered(d, sum(clicks[name].values()))
                     if what is not None:
                         clicks[name][what] += 1
-                frames[name] += _frames(d)
+                frames[name] += ws_frames(d)
             time.sleep(0.02)
         for name, d in drivers.items():
-            frames[name] += _frames(d)
+            frames[name] += ws_frames(d)
         assert host.wait(30) == 0
         outs = [s.communicate(timeout=30)[0] for s in stations]
         assert [s.returncode for s in stations] == [0, 0], outs
@@ -215,8 +197,8 @@ def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_pat
         for m in frames[name]:
             truth.check(seat, m)
             _conserved(m)
-        assert "TOURNAMENT OVER" in _by_id(d, "screen-results").text
-        assert _by_id(d, "download").get_attribute("href").startswith("blob:")
+        assert "TOURNAMENT OVER" in by_id(d, "screen-results").text
+        assert by_id(d, "download").get_attribute("href").startswith("blob:")
         kept = json.loads(
             d.execute_script(
                 "return localStorage.getItem(arguments[0])", f"friends:{hello['code']}:results"

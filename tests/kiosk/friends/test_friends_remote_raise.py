@@ -10,21 +10,15 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support.cabinet_screens import CabinetScreens
 
 from engine.holdem.config import TournamentConfig
 from engine.holdem.records import BetMade, Raised
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
-from kiosk.config import load_config
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
-from kiosk.ui.app import App
 from kiosk.ui.events import Touch
-from kiosk.ui.input import translate_all
 from kiosk.ui.scenes.tournament.table_layout import SLIDER
-
-SHOTS = Path("/tmp/shots")
 
 
 @pytest.fixture
@@ -47,68 +41,9 @@ def hosted(fast_pacing):
     host.stop()
 
 
-class Station:
-    """The joining cabinet, fed raw pygame events as its frame loop is."""
-
-    def __init__(self, folder: Path, hosts: list[str], size: tuple[int, int]) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(self.machine, size, tournament=TournamentContext(config.db_path))
-        self.ctx = self.app.tournament
-        self.ctx.friends_hosts = hosts
-        self.size = size
-        self.app.step(0.02)
-
-    @property
-    def scene(self):
-        return self.app.scene
-
-    def run(self, seconds: float = 0.05, dt: float = 0.025) -> None:
-        for _ in range(max(1, round(seconds / dt))):
-            self.app.step(dt, draw=False)
-        time.sleep(0.005)
-
-    def pygame_events(self, *events: pygame.event.Event) -> None:
-        for ev in translate_all(list(events), self.app.layout.size):
-            self.app.feed(ev)
-        self.app.step(0.02, draw=False)
-
-    def button(self, bid: str):
-        for b in self.scene.buttons():
-            if b.id == bid:
-                return b
-        raise AssertionError(
-            f"no button {bid!r} on {self.scene.name}: {[b.id for b in self.scene.buttons()]}"
-        )
-
-    def touch(self, bid: str) -> None:
-        b = self.button(bid)
-        assert b.enabled, f"{bid} is disabled"
-        self.app.feed(Touch(self.app.layout.rect(*b.rect).center))
-        self.run(0.05)
-
-    def until(self, predicate, timeout: float = 20.0, what: str = "condition") -> None:
-        end = time.monotonic() + timeout
-        while not predicate():
-            assert time.monotonic() < end, f"timed out waiting for {what}"
-            self.run(0.03)
-
-    def shot(self, name: str) -> Path:
-        self.scene.invalidate()
-        self.app.step(0.01)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        out = SHOTS / f"friends3-{name}-{self.size[0]}x{self.size[1]}.png"
-        pygame.image.save(self.app.screen, str(out))
-        return out
-
-    def close(self) -> None:
-        self.ctx.close()
-        self.machine.close()
-
-
-def _joined(tmp_path: Path, hosted: FriendsHost, size: tuple[int, int]) -> Station:
-    st = Station(tmp_path / "station", [f"127.0.0.1:{hosted.port}"], size)
+def _joined(tmp_path: Path, hosted: FriendsHost, size: tuple[int, int]) -> CabinetScreens:
+    hosts = [f"127.0.0.1:{hosted.port}"]
+    st = CabinetScreens(tmp_path / "station", size, shots="friends3", friends_hosts=hosts)
     st.run(0.1)
     st.touch("tournament")
     st.touch("join")

@@ -10,20 +10,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pygame
 import pytest
+from support.cabinet_screens import CabinetScreens
 from support.friend_client import FriendClient
 
 import kiosk.tournament.session as session_module
 from engine.rng import SeededRandomSource
-from kiosk.config import load_config
 from kiosk.friends.roster import FriendsTimers
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
-from kiosk.ui.app import App
-from kiosk.ui.events import Key, Touch
+from kiosk.ui.events import Key
 
-SHOTS = Path("/tmp/shots")
 SEED003_INVITE = ("Send this link to up to five friends. Each takes a computer player’s seat, with its chips; "
                   "the computer plays any seats left.")
 
@@ -34,60 +29,23 @@ def fast_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(session_module.BOARD_PAUSE, "fast", 0.0)
 
 
-class Host:
-    """A cabinet with a tournament database, driven through its own input events."""
-
-    def __init__(self, folder: Path, size: tuple[int, int] = (800, 480), timers: FriendsTimers | None = None) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(self.machine, size, tournament=TournamentContext(config.db_path))
-        self.ctx = self.app.tournament
-        self.ctx.rng = SeededRandomSource(11)
-        self.ctx.bot_samples = 0
-        self.ctx.friends_timers = timers or FriendsTimers(next_hand_s=0.5, finish_s=0.2)
-        self.size = size
-        self.app.step(0.02)
-
-    @property
-    def scene(self):
-        return self.app.scene
-
-    def run(self, seconds: float = 0.05, dt: float = 0.025) -> None:
-        for _ in range(max(1, round(seconds / dt))):
-            self.app.step(dt, draw=False)
-
-    def button(self, bid: str):
-        for b in self.scene.buttons():
-            if b.id == bid:
-                return b
-        raise AssertionError(f"no button {bid!r} on {self.scene.name}")
-
-    def touch(self, bid: str) -> None:
-        b = self.button(bid)
-        assert b.enabled, f"{bid} is disabled"
-        self.app.feed(Touch(self.app.layout.rect(*b.rect).center))
-        self.run(0.05)
-
-    def shot(self, name: str) -> Path:
-        self.scene.invalidate()
-        self.app.step(0.01)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        out = SHOTS / f"friends2-{name}-{self.size[0]}x{self.size[1]}.png"
-        pygame.image.save(self.app.screen, str(out))
-        return out
-
-    def close(self) -> None:
-        self.ctx.close()
-        self.machine.close()
+def _hosting_cabinet(
+    folder: Path, size: tuple[int, int] = (800, 480), timers: FriendsTimers | None = None
+) -> CabinetScreens:
+    """A cabinet with a tournament database, its games dealt from a fixed seed."""
+    cab = CabinetScreens(folder, size, shots="friends2")
+    cab.ctx.rng = SeededRandomSource(11)
+    cab.ctx.bot_samples = 0
+    cab.ctx.friends_timers = timers or FriendsTimers(next_hand_s=0.5, finish_s=0.2)
+    return cab
 
 
 @pytest.fixture
 def host(tmp_path):
-    made: list[Host] = []
+    made: list[CabinetScreens] = []
 
-    def make(folder: str | None = None, **kwargs) -> Host:
-        h = Host(tmp_path / (folder or f"cab{len(made)}"), **kwargs)
+    def make(folder: str | None = None, **kwargs) -> CabinetScreens:
+        h = _hosting_cabinet(tmp_path / (folder or f"cab{len(made)}"), **kwargs)
         made.append(h)
         return h
 
@@ -96,7 +54,7 @@ def host(tmp_path):
         h.close()
 
 
-def _to_invite(h: Host) -> None:
+def _to_invite(h: CabinetScreens) -> None:
     h.run(0.1)
     h.touch("tournament")
     assert h.scene.name == "tournament_setup"
@@ -105,7 +63,7 @@ def _to_invite(h: Host) -> None:
     assert h.scene.name == "tournament_invite"
 
 
-def _until(h: Host, predicate, timeout: float = 10.0) -> None:
+def _until(h: CabinetScreens, predicate, timeout: float = 10.0) -> None:
     end = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < end, "timed out"
@@ -113,7 +71,7 @@ def _until(h: Host, predicate, timeout: float = 10.0) -> None:
         time.sleep(0.01)
 
 
-def _drawn_words(h: Host) -> str:
+def _drawn_words(h: CabinetScreens) -> str:
     """The words of the current screen (each ``fitted``/``paragraph`` call's text)."""
     seen: list[str] = []
     ui = h.scene.ui

@@ -8,25 +8,18 @@ pygame screens (dummy driver), real sockets.  Screenshots go to /tmp/shots/.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-import pygame
 import pytest
+from support.cabinet_screens import CabinetScreens
 
 import kiosk.tournament.session as session_module
 from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
-from kiosk.config import load_config
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.host import FriendsHost
 from kiosk.friends.roster import FriendsTimers
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
-from kiosk.ui.app import App
-from kiosk.ui.events import Key, Touch
-
-SHOTS = Path("/tmp/shots")
+from kiosk.ui.events import Key
 
 
 @pytest.fixture(autouse=True)
@@ -48,65 +41,13 @@ def hosted():
     host.stop()
 
 
-class Station:
-    """The second cabinet, driven through its own input events."""
-
-    def __init__(self, folder: Path, hosts: list[str], size: tuple[int, int]) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(self.machine, size, tournament=TournamentContext(config.db_path))
-        self.ctx = self.app.tournament
-        self.ctx.friends_hosts = hosts
-        self.size = size
-        self.app.step(0.02)
-
-    @property
-    def scene(self):
-        return self.app.scene
-
-    def run(self, seconds: float = 0.05, dt: float = 0.025) -> None:
-        for _ in range(max(1, round(seconds / dt))):
-            self.app.step(dt, draw=False)
-        time.sleep(0.005)
-
-    def button(self, bid: str):
-        for b in self.scene.buttons():
-            if b.id == bid:
-                return b
-        raise AssertionError(f"no button {bid!r} on {self.scene.name}: {[b.id for b in self.scene.buttons()]}")
-
-    def touch(self, bid: str) -> None:
-        b = self.button(bid)
-        assert b.enabled, f"{bid} is disabled"
-        self.app.feed(Touch(self.app.layout.rect(*b.rect).center))
-        self.run(0.05)
-
-    def until(self, predicate, timeout: float = 15.0) -> None:
-        end = time.monotonic() + timeout
-        while not predicate():
-            assert time.monotonic() < end, "timed out"
-            self.run(0.05)
-
-    def shot(self, name: str) -> Path:
-        self.scene.invalidate()
-        self.app.step(0.01)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        out = SHOTS / f"friends2-{name}-{self.size[0]}x{self.size[1]}.png"
-        pygame.image.save(self.app.screen, str(out))
-        return out
-
-    def close(self) -> None:
-        self.ctx.close()
-        self.machine.close()
-
-
 @pytest.fixture
 def station(tmp_path, hosted):
-    made: list[Station] = []
+    made: list[CabinetScreens] = []
 
-    def make(size: tuple[int, int] = (800, 480)) -> Station:
-        s = Station(tmp_path / f"st{len(made)}", [f"127.0.0.1:{hosted.port}"], size)
+    def make(size: tuple[int, int] = (800, 480)) -> CabinetScreens:
+        hosts = [f"127.0.0.1:{hosted.port}"]
+        s = CabinetScreens(tmp_path / f"st{len(made)}", size, shots="friends2", friends_hosts=hosts)
         made.append(s)
         return s
 
@@ -115,7 +56,7 @@ def station(tmp_path, hosted):
         s.close()
 
 
-def _type_code(st: Station, code: str) -> None:
+def _type_code(st: CabinetScreens, code: str) -> None:
     st.run(0.1)
     st.touch("tournament")
     st.touch("join")
