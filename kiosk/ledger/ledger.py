@@ -512,10 +512,6 @@ class Ledger(LedgerView):
                 (table.sha256, table.name, table.version, table.source_name, text),
             )
 
-    def begin_round(self, row: Mapping[str, Any], deck: list[int], salt: bytes) -> int:
-        """:meth:`begin_rounds` of a round of one seat; returns its id."""
-        return self.begin_rounds([row], deck, salt)[0]
-
     def begin_rounds(
         self, rows: Sequence[Mapping[str, Any]], deck: list[int], salt: bytes
     ) -> list[int]:
@@ -543,13 +539,6 @@ class Ledger(LedgerView):
             self._round_id, self._open_rows = fulls[-1]["id"], fulls
         return [f["id"] for f in fulls]
 
-    def update_round(self, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """:meth:`update_rounds` of the open round of one seat (a decision, its settlement
-        or its voiding); returns its row."""
-        if len(self._open_rows) != 1:
-            raise LedgerError("several seats are open" if self._open_rows else "no round is open")
-        return self.update_rounds({self._open_rows[0]["id"]: changes})[0]
-
     def update_rounds(self, changes: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
         """Change open rows (round id -> columns) in one transaction with the meters;
         returns every open row as it now is.  The rows close together: when ``changes``
@@ -571,11 +560,6 @@ class Ledger(LedgerView):
     def _apply_round(self, seat: int, effects: Mapping[str, int]) -> None:
         apply_meters(self.conn, self.meters, effects)
         apply_station_meters(self.conn, self.station_meters, seat, effects)
-
-    @property
-    def open_round(self) -> dict[str, Any] | None:
-        """The open round's row (a copy) when one seat's round is open."""
-        return dict(self._open_rows[0]) if len(self._open_rows) == 1 else None
 
     @property
     def open_rounds(self) -> list[dict[str, Any]]:

@@ -7,13 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from engine.errors import IllegalActionError
 from engine.uth.replay import replay
-from engine.uth.round import Phase
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.records import replay_row
+from kiosk.machine.round_book import reopen
 from kiosk.machine.snapshot import PayoutRequest
 from kiosk.machine.state import (
     DEVICE_TILT_PREFIX,
@@ -24,9 +22,7 @@ from kiosk.machine.state import (
 )
 
 
-def restore(
-    config: CabinetConfig, ledger: Ledger, clock: Callable[[], datetime]
-) -> CabinetState:
+def restore(config: CabinetConfig, ledger: Ledger, clock: Callable[[], datetime]) -> CabinetState:
     """The state the ledger records.  Raises :class:`LedgerCorruptError` when the open
     round does not replay to its stored row."""
     paytable, limits = ledger.table_in_force()
@@ -66,24 +62,18 @@ def _restore_tilts(st: CabinetState, ledger: Ledger) -> None:
 
 
 def _restore_round(st: CabinetState, ledger: Ledger) -> None:
-    """The open round, replayed from its records, or the last one for display."""
-    row = ledger.open_round
-    if row is not None:
-        deck, _salt = ledger.recovery_deck(row["id"])
-        table = ledger.paytable(row["paytable_sha256"])
-        try:
-            rnd = replay_row(table, deck, row)
-        except IllegalActionError as exc:
+    """The open round, replayed from its records (:func:`reopen`, seat 1's alone), or
+    the last one for display."""
+    found = reopen(ledger)
+    if found is not None:
+        if set(found.row_ids) != {SEAT}:
             raise LedgerCorruptError(
-                f"the open round cannot be replayed: {exc}", f"rounds {row['id']}"
-            ) from None
-        if rnd.phase == Phase.SETTLED or rnd.view(SEAT).play != row["play"]:
-            raise LedgerCorruptError(
-                "the open round does not replay to its stored state", f"rounds {row['id']}"
+                f"the open round is dealt to seats {sorted(found.row_ids)}, not seat {SEAT} alone",
+                f"rounds {found.first_id}",
             )
-        st.round, st.round_id, st.round_open = rnd, row["id"], True
-        st.commitment = row["commitment"]
-        st.last_bets = Bets(row["ante"], row["trips"])
+        st.round, st.round_id, st.round_open = found.round, found.row_ids[SEAT], True
+        st.commitment = found.commitment
+        st.last_bets = found.bets[SEAT]
         return
     last = ledger.last_settled()
     if last is None:

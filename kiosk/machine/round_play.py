@@ -1,41 +1,24 @@
-"""The round on the table: the deal, the player's decisions, settlement, and which
-decisions are legal and affordable now.
-
-Every change of a round in progress is committed to the ledger (one SQLite
-transaction with the meters) *before* it takes effect in memory: a decision is applied
-to a copy of the round, the copy's records are written, then the copy replaces the
-round.  The deck is shuffled with the cabinet's cryptographic generator and its salted
-SHA-256 commitment is committed before any card is shown.  A win of
-``config.jackpot_limit_cents`` or more is recorded as a jackpot handpay and tilts the
-machine (``jackpot``).  Amounts are cents.
+"""The round on the cabinet: seat 1 of :mod:`kiosk.machine.round_book` (the table's code
+with one seat from the deal to settlement), plus what only the cabinet has: which
+decisions the player may take and afford now, the exact value of each decision, and the
+jackpot shown to the player.
 
 Each decision is stored with its exact value and the optimal decision's
 (:mod:`kiosk.machine.round_values`, computed from the deal on while the player looks):
-the commit itself does no analysis.
+the commit itself does no analysis.  Amounts are cents.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.money import format_cents as money
-from engine.rng import RandomSource, shuffled_deck
-from engine.uth.replay import replay
-from engine.uth.round import (
-    BOARD_POSITIONS,
-    HOLE_POSITIONS,
-    PLAY_MULTIPLE,
-    Action,
-    BetsPlaced,
-    UthRound,
-)
-from kiosk.ledger.records import append_decision
+from engine.rng import RandomSource
+from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, UthRound
 from kiosk.machine.betting import Betting
-from kiosk.machine.errors import InsufficientCredits, WrongState
+from kiosk.machine.errors import WrongState
+from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.round_values import SeatValues
-from kiosk.machine.rows import dealt_columns, settled_columns
 from kiosk.machine.snapshot import ActionOffer
-from kiosk.machine.state import JACKPOT_TILT, SEAT, Bets, CabinetState
+from kiosk.machine.state import JACKPOT_TILT, SEAT, CabinetState
 
 #: How long a decision waits for its exact values when they are not ready, seconds.
 VALUE_WAIT_S = 1.0
@@ -49,6 +32,11 @@ class RoundPlay:
         self.betting = betting
         self.rng = rng
         self.values: SeatValues | None = None
+        self.book = RoundBook(
+            rng,
+            state.config.jackpot_limit_cents,
+            lambda _seat, message: state.set_tilt(JACKPOT_TILT, message),
+        )
 
     def _values_of(self, rnd: UthRound, round_id: int) -> SeatValues | None:
         """The decision values of the round ``round_id`` (started now for a round
@@ -69,10 +57,7 @@ class RoundPlay:
         rnd = st.round
         if not st.round_open or st.tilts or st.door_open or rnd is None:
             return ()
-        ante = rnd.view(SEAT).ante
-        credits = st.credits
-        found = (ActionOffer(a, PLAY_MULTIPLE.get(a, 0) * ante) for a in rnd.legal_actions(SEAT))
-        return tuple(o for o in found if o.play <= credits)
+        return affordable(rnd, SEAT, st.credits)
 
     # -- the deal -----------------------------------------------------------------------
     def deal(self) -> None:
@@ -82,18 +67,13 @@ class RoundPlay:
         ledger = st.require_playable()
         st.require_between_rounds()
         bets = self.betting.bets_to_deal()
-        deck = shuffled_deck(self.rng)
-        salt = bytes(self.rng.randbelow(256) for _ in range(16))
-        rnd = replay(st.paytable, deck, [_placed(bets)])
-        round_id = ledger.begin_round(dealt_columns(rnd, st.credits, st.stamp()), deck, salt)
-        row = ledger.open_round
-        assert row is not None
-        st.round, st.round_id, st.round_open = rnd, round_id, True
-        st.commitment = row["commitment"]
+        dealt = self.book.deal(ledger, st.paytable, {SEAT: bets}, {SEAT: st.credits}, st.stamp())
+        st.round, st.round_id, st.round_open = dealt.round, dealt.row_ids[SEAT], True
+        st.commitment = dealt.commitment
         st.jackpot = 0
         st.last_bets = bets
         st.clear_bets()
-        self._values_of(rnd, round_id)
+        self._values_of(dealt.round, dealt.row_ids[SEAT])
 
     # -- decisions ----------------------------------------------------------------------
     def decide(self, action: Action | str) -> None:
@@ -101,53 +81,17 @@ class RoundPlay:
         st = self.state
         ledger = st.require_playable()
         rnd = st.round
-        if not st.round_open or rnd is None:
+        if not st.round_open or rnd is None or st.round_id is None:
             raise WrongState("no round in progress", code="no_round")
-        try:
-            action = Action(action)
-        except ValueError:
-            raise WrongState(f"unknown action {action!r}") from None
-        legal = rnd.legal_actions(SEAT)
-        if action not in legal:
-            raise WrongState(
-                f"{action.value} is not allowed now ({', '.join(a.value for a in legal)})",
-                code="action_not_allowed",
-                params={"action": action.value},
-            )
-        if action not in {o.action for o in self.offers()}:
-            raise InsufficientCredits(
-                f"not enough credits for {action.value}", params={"action": action.value}
-            )
-        row = ledger.open_round
-        assert row is not None
-        seat_values = self._values_of(rnd, int(row["id"]))
+        action = checked_action(rnd, SEAT, action, self.offers())
+        seat_values = self._values_of(rnd, st.round_id)
         values = seat_values.get(rnd.phase, VALUE_WAIT_S) if seat_values is not None else None
-        new = rnd.copy()
-        decision = new.act(SEAT, action)
-        at = st.stamp()
-        changes: dict[str, Any] = {
-            "play": new.view(SEAT).play,
-            "decisions": append_decision(row["decisions"], SEAT, decision, at, values),
-            "credits_after": row["credits_before"] - new.staked(SEAT),
-        }
-        result = new.outcome()
-        jackpot = 0
-        with ledger.transaction():
-            if result is not None:
-                changes.update(
-                    settled_columns(
-                        result, row["credits_before"], at, st.config.jackpot_limit_cents
-                    )
-                )
-                jackpot = changes["jackpot"]
-            ledger.update_round(changes)
-            if jackpot:
-                st.set_tilt(JACKPOT_TILT, f"Jackpot {money(jackpot)}: an attendant pays it by hand")
-        st.round = new
-        if result is not None:
+        done = self.book.decide(ledger, rnd, SEAT, action, st.stamp(), values)
+        st.round = done.round
+        if done.settled:
             st.round_open = False
             st.show_result = True
-            st.jackpot = jackpot
+            st.jackpot = jackpot = done.jackpots.get(SEAT, 0)
             if jackpot:
                 st.message = f"JACKPOT {money(jackpot)} - call an attendant"
 
@@ -157,27 +101,10 @@ class RoundPlay:
         back on the meter.  Returns its id (None when no round was open)."""
         st = self.state
         ledger = st.require_ledger()
-        row = ledger.open_round
-        if row is None:
+        if not ledger.open_rounds:
             return None
         rnd = st.round
         assert st.round_open and rnd is not None  # the open row's round, rebuilt at power-up
-        staked = rnd.staked(SEAT)
-        ledger.update_round(
-            {
-                "state": "voided",
-                "settled_at": st.stamp(),
-                "outcome": "void",
-                "paid": staked,
-                "jackpot": 0,
-                "credits_after": row["credits_before"],
-            }
-        )
+        voided = self.book.void(ledger, rnd, st.stamp())
         st.round, st.round_open = None, False
-        return int(row["id"])
-
-
-def _placed(bets: Bets) -> BetsPlaced:
-    """The engine's record of ``bets`` on seat 1 (the Blind mirrors the Ante)."""
-    return BetsPlaced(seat=SEAT, ante=bets.ante, blind=bets.ante, trips=bets.trips)
-
+        return voided

@@ -1,32 +1,23 @@
 """The round at the table: the betting window, one deal for every seat with an Ante,
 decisions in parallel under the phase's timer, and one transaction settling every seat.
 
-Every change of the round is committed to the ledger before it takes effect in memory:
-a decision is applied to a copy of the round, the seat's row (and, when the copy is
-settled, every seat's row) is written in one transaction, then the copy replaces the
-round.  Each seat is settled by the engine's one ``settle()``; each seat's row holds its
-result, payout and breakage.  Amounts are cents.
+The deal, each decision and settlement are the round's ledger life of
+:mod:`kiosk.machine.round_book`, the code the single cabinet runs for its one seat: every
+change is committed before it takes effect in memory, every seat is settled by the
+engine's one ``settle()`` in one transaction, and each seat's row holds its result,
+payout and breakage.  What is the table's own stays here: the betting window, the
+decision timers and their timed-out defaults.  Amounts are cents.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.money import format_cents as money
-from engine.rng import RandomSource, shuffled_deck
-from engine.uth.replay import replay
-from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced, Phase, UthRound
-from kiosk.ledger.records import append_decision
+from engine.rng import RandomSource
+from engine.uth.round import Action, Decision, Phase, UthRound
 from kiosk.machine.betting import SPOTS, check_bets
-from kiosk.machine.errors import (
-    BetOutOfLimits,
-    InsufficientCredits,
-    MachineError,
-    WrongState,
-)
-from kiosk.machine.rows import dealt_columns, settled_columns
+from kiosk.machine.errors import BetOutOfLimits, MachineError, WrongState
+from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.snapshot import ActionOffer
-from kiosk.machine.state import JACKPOT_TILT, Spot
+from kiosk.machine.state import JACKPOT_TILT, Bets, Spot
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
@@ -37,6 +28,11 @@ class TablePlay:
     def __init__(self, state: TableState, rng: RandomSource) -> None:
         self.state = state
         self.rng = rng
+        self.book = RoundBook(
+            rng,
+            state.config.jackpot_limit_cents,
+            lambda seat, message: state.set_tilt(seat, JACKPOT_TILT, message),
+        )
 
     # -- the betting window ------------------------------------------------------------
     @property
@@ -129,7 +125,7 @@ class TablePlay:
         st = self.state
         st.betting_deadline = None
         ledger = st.require_ledger()
-        seats: dict[int, BetsPlaced] = {}
+        seats: dict[int, Bets] = {}
         for number, station in sorted(st.stations.items()):
             bets = station.pending
             if not bets.ante or not st.playable(number):
@@ -139,22 +135,15 @@ class TablePlay:
             except MachineError as exc:
                 station.message = f"Not dealt in: {exc.reason}"
                 continue
-            seats[number] = BetsPlaced(
-                seat=number, ante=bets.ante, blind=bets.ante, trips=bets.trips
-            )
+            seats[number] = bets
         if not seats:
             for station in st.stations.values():
                 station.reset_window()
             return
-        deck = shuffled_deck(self.rng)
-        salt = bytes(self.rng.randbelow(256) for _ in range(16))
-        rnd = replay(st.paytable, deck, list(seats.values()))
-        at = st.stamp()
-        rows = [dealt_columns(rnd, st.credits(s), at, seat=s) for s in seats]
-        ids = ledger.begin_rounds(rows, deck, salt)
-        st.round, st.round_open = rnd, True
-        st.row_ids = dict(zip(seats, ids, strict=True))
-        st.commitment = ledger.open_rounds[0]["commitment"]
+        credits = {s: st.credits(s) for s in seats}
+        dealt = self.book.deal(ledger, st.paytable, seats, credits, st.stamp())
+        st.round, st.round_open = dealt.round, True
+        st.row_ids, st.commitment = dealt.row_ids, dealt.commitment
         for number, station in st.stations.items():
             if number in seats:
                 station.last_bets = station.pending
@@ -177,9 +166,7 @@ class TablePlay:
         rnd = st.round
         if not st.round_open or rnd is None or number not in rnd.seats or not st.playable(number):
             return ()
-        ante, credits = rnd.view(number).ante, st.credits(number)
-        found = (ActionOffer(a, PLAY_MULTIPLE.get(a, 0) * ante) for a in rnd.legal_actions(number))
-        return tuple(o for o in found if o.play <= credits)
+        return affordable(rnd, number, st.credits(number))
 
     def decide(self, number: int, action: Action | str) -> None:
         """Station ``number``'s decision for its seat; the last one settles every seat."""
@@ -190,21 +177,7 @@ class TablePlay:
             raise WrongState("no round in progress", code="no_round")
         if number not in rnd.seats:
             raise WrongState("this station sits this round out", code="not_in_round")
-        try:
-            action = Action(action)
-        except ValueError:
-            raise WrongState(f"unknown action {action!r}") from None
-        legal = rnd.legal_actions(number)
-        if action not in legal:
-            raise WrongState(
-                f"{action.value} is not allowed now ({', '.join(a.value for a in legal)})",
-                code="action_not_allowed",
-                params={"action": action.value},
-            )
-        if action not in {o.action for o in self.offers(number)}:
-            raise InsufficientCredits(
-                f"not enough credits for {action.value}", params={"action": action.value}
-            )
+        action = checked_action(rnd, number, action, self.offers(number))
         self._apply(rnd, number, action, timed_out=False)
 
     def expire_timer(self) -> None:
@@ -225,43 +198,20 @@ class TablePlay:
     def _apply(self, rnd: UthRound, seat: int, action: Action, *, timed_out: bool) -> None:
         st = self.state
         ledger = st.require_ledger()
-        rows = {r["id"]: r for r in ledger.open_rounds}
-        row = rows[st.row_ids[seat]]
-        new = rnd.copy()
-        decision = new.act(seat, action)
-        at = st.stamp()
-        changes: dict[int, dict[str, Any]] = {
-            row["id"]: {
-                "play": new.view(seat).play,
-                "decisions": append_decision(row["decisions"], seat, decision, at),
-                "credits_after": row["credits_before"] - new.staked(seat),
-            }
-        }
-        result = new.outcome()
-        jackpots: dict[int, int] = {}
-        if result is not None:
-            for s, rid in st.row_ids.items():
-                columns = settled_columns(
-                    result, rows[rid]["credits_before"], at, st.config.jackpot_limit_cents, s
-                )
-                changes.setdefault(rid, {}).update(columns)
-                if columns["jackpot"]:
-                    jackpots[s] = columns["jackpot"]
-        with ledger.transaction():
-            ledger.update_rounds(changes)
-            if timed_out:
-                detail = {"phase": decision.phase.value, "action": action.value}
-                st.event("decision_timed_out", detail, seat, round_id=row["id"])
-            for s, cents in jackpots.items():
-                st.set_tilt(
-                    s, JACKPOT_TILT, f"Jackpot {money(cents)}: an attendant pays it by hand"
-                )
-        st.round = new
+
+        def timed_out_event(decision: Decision, row_id: int) -> None:
+            detail = {"phase": decision.phase.value, "action": action.value}
+            st.event("decision_timed_out", detail, seat, round_id=row_id)
+
+        done = self.book.decide(
+            ledger, rnd, seat, action, st.stamp(), also=timed_out_event if timed_out else None
+        )
+        st.round = done.round
         if timed_out:
-            st.station(seat).timed_out = TimedOut(row["id"], decision.phase, action)
-        if result is not None:
+            st.station(seat).timed_out = TimedOut(done.row_id, done.decision.phase, action)
+        if done.settled:
             st.round_open, st.decision_deadline = False, None
-        elif new.phase is not rnd.phase:
+        elif done.round.phase is not rnd.phase:
             self.start_timer()
 
     @property

@@ -6,19 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.errors import IllegalActionError
-from engine.uth.replay import InputRecord, replay
-from engine.uth.round import BetsPlaced, Phase
 from kiosk.config import CabinetConfig
-from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.records import parse_decisions
 from kiosk.machine.restore import restored_tilt
+from kiosk.machine.round_book import reopen
 from kiosk.machine.state import Bets
-from kiosk.table.state import PendingPayout, Station, TableState
+from kiosk.table.state import Station, TableState
+from kiosk.table.tickets import pending_payout
 from kiosk.table.timing import Clock, TableTiming
-
-_ORDER = {Phase.PREFLOP: 0, Phase.FLOP: 1, Phase.RIVER: 2}
 
 
 def restore_table(
@@ -51,40 +46,22 @@ def restore_table(
         elif ev.kind in ("door_open", "door_closed"):
             station.door_open = ev.kind == "door_open"
     for number, station in st.stations.items():
-        pay = ledger.events(("cashout", "handpay"), last=1, station=number)
-        if pay and pay[0].kind == "cashout":
-            station.payout = PendingPayout(pay[0].txn or "", pay[0].amount)
+        station.payout = pending_payout(ledger, number)
     _restore_round(st, ledger)
     return st
 
 
 def _restore_round(st: TableState, ledger: Ledger) -> None:
-    rows = ledger.open_rounds
-    if not rows:
+    """The open round, replayed from every seat's row (:func:`reopen`), or the last
+    settled seat's bets to repeat."""
+    found = reopen(ledger)
+    if found is None:
         last = ledger.last_settled()
         if last is not None and last.seat in st.stations:
             st.stations[last.seat].last_bets = Bets(last.ante, last.trips)
         return
-    deck, _salt = ledger.recovery_deck(rows[0]["id"])
-    table = ledger.paytable(rows[0]["paytable_sha256"])
-    bets: list[InputRecord] = [
-        BetsPlaced(seat=r["seat"], ante=r["ante"], blind=r["blind"], trips=r["trips"]) for r in rows
-    ]
-    decisions = [d for r in rows for d in parse_decisions(r["decisions"], r["seat"])]
-    decisions.sort(key=lambda d: (_ORDER[d.phase], d.at))  # seats decide apart in a phase
-    try:
-        rnd = replay(table, deck, [*bets, *(d.decision for d in decisions)])
-    except IllegalActionError as exc:
-        raise LedgerCorruptError(
-            f"the open round cannot be replayed: {exc}", f"rounds {rows[0]['id']}"
-        ) from None
-    if rnd.phase == Phase.SETTLED or any(rnd.view(r["seat"]).play != r["play"] for r in rows):
-        raise LedgerCorruptError(
-            "the open round does not replay to its stored state", f"rounds {rows[0]['id']}"
-        )
-    st.round, st.round_open = rnd, True
-    st.row_ids = {r["seat"]: r["id"] for r in rows}
-    st.commitment = rows[0]["commitment"]
-    for r in rows:
-        if r["seat"] in st.stations:
-            st.stations[r["seat"]].last_bets = Bets(r["ante"], r["trips"])
+    st.round, st.round_open = found.round, True
+    st.row_ids, st.commitment = found.row_ids, found.commitment
+    for seat, bets in found.bets.items():
+        if seat in st.stations:
+            st.stations[seat].last_bets = bets

@@ -47,21 +47,23 @@ def open_round(
 ) -> tuple[int, list[int]]:
     deck = shuffled_deck(SeededRandomSource(seed))
     credits = ledger.meters["credits"]
-    rid = ledger.begin_round(
-        {
-            "started_at": "2025-01-01T00:00:00.000Z",
-            "seat": 1,
-            "paytable": "Standard 1.0",
-            "paytable_sha256": TABLE.sha256,
-            "ante": ante,
-            "blind": ante,
-            "trips": trips,
-            "play": 0,
-            "decisions": "[]",
-            "player_hole": "",
-            "credits_before": credits,
-            "credits_after": credits - 2 * ante - trips,
-        },
+    [rid] = ledger.begin_rounds(
+        [
+            {
+                "started_at": "2025-01-01T00:00:00.000Z",
+                "seat": 1,
+                "paytable": "Standard 1.0",
+                "paytable_sha256": TABLE.sha256,
+                "ante": ante,
+                "blind": ante,
+                "trips": trips,
+                "play": 0,
+                "decisions": "[]",
+                "player_hole": "",
+                "credits_before": credits,
+                "credits_after": credits - 2 * ante - trips,
+            }
+        ],
         deck,
         b"salt",
     )
@@ -138,26 +140,30 @@ def test_round_lifecycle_publishes_the_deck_only_when_closed(paths):
     assert rec.commitment == deck_commitment(deck, b"salt")
     assert ledger.meters["coin_in"] == 1100 and ledger.meters["credits"] == 8900
     assert ledger.verify().ok
-    ledger.update_round(
+    ledger.update_rounds(
         {
-            "play": 500,
-            "credits_after": 8400,
-            "decisions": '[["preflop","check",0,"t"],["flop","check",0,"t"],["river","play_1x",500,"t"]]',
+            ledger.open_rounds[0]["id"]: {
+                "play": 500,
+                "credits_after": 8400,
+                "decisions": '[["preflop","check",0,"t"],["flop","check",0,"t"],["river","play_1x",500,"t"]]',
+            }
         }
     )
-    ledger.update_round(
+    ledger.update_rounds(
         {
-            "state": "settled",
-            "settled_at": "t",
-            "ante_return": 1000,
-            "blind_return": 500,
-            "play_return": 1000,
-            "trips_return": 0,
-            "breakage": 0,
-            "breakage_unit": 2,
-            "paid": 2500,
-            "jackpot": 0,
-            "credits_after": 10900,
+            ledger.open_rounds[0]["id"]: {
+                "state": "settled",
+                "settled_at": "t",
+                "ante_return": 1000,
+                "blind_return": 500,
+                "play_return": 1000,
+                "trips_return": 0,
+                "breakage": 0,
+                "breakage_unit": 2,
+                "paid": 2500,
+                "jackpot": 0,
+                "credits_after": 10900,
+            }
         }
     )
     rec = ledger.recall(1)[0]
@@ -212,18 +218,20 @@ def _played(paths) -> Path:
     ledger = new_ledger(paths)
     ledger.event("bill_in", amount=10000)
     open_round(ledger)
-    ledger.update_round(
+    ledger.update_rounds(
         {
-            "state": "settled",
-            "settled_at": "t",
-            "ante_return": 0,
-            "blind_return": 0,
-            "play_return": 0,
-            "trips_return": 0,
-            "breakage": 0,
-            "breakage_unit": 2,
-            "paid": 0,
-            "jackpot": 0,
+            ledger.open_rounds[0]["id"]: {
+                "state": "settled",
+                "settled_at": "t",
+                "ante_return": 0,
+                "blind_return": 0,
+                "play_return": 0,
+                "trips_return": 0,
+                "breakage": 0,
+                "breakage_unit": 2,
+                "paid": 0,
+                "jackpot": 0,
+            }
         }
     )
     open_round(ledger, seed=2)

@@ -39,38 +39,42 @@ def bill(ledger: Ledger, cents: int, station: int, n: int) -> None:
 def seat_round(ledger: Ledger, seat: int, ante: int, seed: int = 1) -> int:
     """An open round of ``seat`` (its station), then settled as a loss of every stake."""
     credits = ledger.station_meters.get(seat, {}).get(CREDITS, 0)
-    rid = ledger.begin_round(
-        {
-            "started_at": "2025-01-01T00:00:00.000Z",
-            "seat": seat,
-            "paytable": "Standard 1.0",
-            "paytable_sha256": TABLE.sha256,
-            "ante": ante,
-            "blind": ante,
-            "trips": 0,
-            "play": 0,
-            "decisions": "[]",
-            "player_hole": "",
-            "credits_before": credits,
-            "credits_after": credits - 2 * ante,
-        },
+    [rid] = ledger.begin_rounds(
+        [
+            {
+                "started_at": "2025-01-01T00:00:00.000Z",
+                "seat": seat,
+                "paytable": "Standard 1.0",
+                "paytable_sha256": TABLE.sha256,
+                "ante": ante,
+                "blind": ante,
+                "trips": 0,
+                "play": 0,
+                "decisions": "[]",
+                "player_hole": "",
+                "credits_before": credits,
+                "credits_after": credits - 2 * ante,
+            }
+        ],
         shuffled_deck(SeededRandomSource(seed)),
         b"salt",
     )
-    ledger.update_round(
+    ledger.update_rounds(
         {
-            "state": "settled",
-            "settled_at": "2025-01-01T00:00:01.000Z",
-            "outcome": "fold",
-            "ante_return": 0,
-            "blind_return": 0,
-            "play_return": 0,
-            "trips_return": 0,
-            "breakage": 0,
-            "breakage_unit": 1,
-            "paid": 0,
-            "jackpot": 0,
-            "credits_after": credits - 2 * ante,
+            rid: {
+                "state": "settled",
+                "settled_at": "2025-01-01T00:00:01.000Z",
+                "outcome": "fold",
+                "ante_return": 0,
+                "blind_return": 0,
+                "play_return": 0,
+                "trips_return": 0,
+                "breakage": 0,
+                "breakage_unit": 1,
+                "paid": 0,
+                "jackpot": 0,
+                "credits_after": credits - 2 * ante,
+            }
         }
     )
     return rid

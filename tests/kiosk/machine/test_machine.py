@@ -163,7 +163,7 @@ def test_ledger_is_written_before_the_change_takes_effect(machine, monkeypatch):
     def broken(*a, **k):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(machine.ledger, "update_round", broken)
+    monkeypatch.setattr(machine.ledger, "update_rounds", broken)
     with pytest.raises(PlayDisabled, match="ledger write failed"):
         machine.decide(Action.CHECK)
     after = machine.snapshot()

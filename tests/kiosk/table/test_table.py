@@ -252,8 +252,8 @@ def test_the_seats_of_a_round_close_together_and_stay_one_round(config, clock):
     first, second = (r["id"] for r in ledger.open_rounds)
     with pytest.raises(Exception, match="close together"):
         ledger.update_rounds({first: {"state": "voided"}})
-    with pytest.raises(Exception, match="several seats are open"):
-        ledger.update_round({"play": 0})
+    with pytest.raises(Exception, match="close together"):
+        ledger.update_rounds({second: {"state": "settled"}})
     assert [r["state"] for r in ledger.open_rounds] == ["open", "open"]
     table.ledger.close()
     conn = sqlite3.connect(config.db_path)
