@@ -7,7 +7,7 @@ import logging
 import time
 
 import pytest
-from conftest import FAST, Collector, raw_station
+from support.link_rig import FAST, Collector, raw_station
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 

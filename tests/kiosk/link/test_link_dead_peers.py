@@ -3,7 +3,7 @@ notices within ``2 * ping_s + close_s`` and a reconnecting station is let in at 
 
 import time
 
-from conftest import FAST, Collector, raw_station, run
+from support.link_rig import FAST, Collector, raw_station, run
 
 from kiosk.link import LinkClient, PassRound, Snapshot
 from kiosk.link.testing import FaultProxy, Faults

@@ -5,7 +5,7 @@ is refused by the decision check."""
 import time
 
 import pytest
-from conftest import FAST, Collector
+from support.link_rig import FAST, Collector
 
 from engine.uth.round import Action, Phase
 from kiosk.link import Decide, DecisionGuard, LinkClient, LinkServer, PassRound, Snapshot, Verdict

@@ -3,7 +3,7 @@
 import stat
 
 import pytest
-from conftest import FAST, Collector
+from support.link_rig import FAST, Collector
 
 from kiosk.link import HostPairing, LinkClient, PairingRefused, StationPairing, pair_station
 from kiosk.link.certs import certificate_pem

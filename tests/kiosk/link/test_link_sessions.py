@@ -3,7 +3,7 @@ end, and a thread-safe send."""
 
 import threading
 
-from conftest import FAST, Collector
+from support.link_rig import FAST, Collector
 
 from kiosk.link import (
     Bet,
