@@ -6,12 +6,12 @@ The kiosk never imports this module: at run time :mod:`kiosk.ui.i18n` reads the 
 The tests, ``assets/tools/build_fonts.py`` and the translators' scripts use it.
 
 What is extracted is set by ``babel.cfg`` at the repository root: every ``*.py`` under
-``kiosk/ui`` with the markers of :mod:`kiosk.ui.i18n` (``_``, ``N_``, ``P_``,
+``kiosk/ui`` and ``kiosk/station`` (the screens, and a table station's own) with the markers of :mod:`kiosk.ui.i18n` (``_``, ``N_``, ``P_``,
 ``pgettext``, ``ngettext``, ``count``, ``NP_``, ``npgettext``) and the comments that start
 with ``Translators:``.  The same work from the command line, at the repository root::
 
     pybabel extract -F babel.cfg --project=uth-cabinet --version=0.1.0 \\
-        -o /tmp/uth.pot kiosk/ui
+        -o /tmp/uth.pot kiosk/ui kiosk/station
     pybabel update -D uth -d kiosk/locale -i /tmp/uth.pot \\
         --ignore-obsolete --no-fuzzy-matching
     pybabel compile -D uth -d kiosk/locale
@@ -55,8 +55,8 @@ from babel.util import pathmatch
 from kiosk.ui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, PLURAL_FORMS, reload_catalogues
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The directory extraction starts from (``pybabel extract ... kiosk/ui``).
-SOURCE_DIR = Path(__file__).resolve().parent
+#: The directories extraction walks, in order (``pybabel extract ... kiosk/ui kiosk/station``).
+SOURCE_DIRS = (Path(__file__).resolve().parent, ROOT / "kiosk" / "station")
 MAPPING = ROOT / "babel.cfg"
 PROJECT, VERSION = "uth-cabinet", "0.1.0"
 
@@ -249,11 +249,20 @@ def save(path: Path | str, catalog: Catalog) -> None:
 
 
 def _source_files() -> Iterator[Path]:
-    """The files under :data:`SOURCE_DIR` in the order ``pybabel extract`` walks them."""
-    for dirpath, dirnames, filenames in os.walk(SOURCE_DIR):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
+    """The files under :data:`SOURCE_DIRS` in the order ``pybabel extract`` walks them."""
+    for top in SOURCE_DIRS:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+            for name in sorted(filenames):
+                yield Path(dirpath) / name
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the source directory it is under (its name if none)."""
+    for top in SOURCE_DIRS:
+        if path.is_relative_to(top):
+            return path.relative_to(top).as_posix()
+    return path.name
 
 
 def _extracted() -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], str | None]]:
@@ -262,11 +271,8 @@ def _extracted() -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], s
     with open(MAPPING, encoding="utf-8") as f:
         method_map, options_map = parse_mapping_cfg(f, str(MAPPING))
     for path in _source_files():
-        try:
-            rel = path.relative_to(SOURCE_DIR).as_posix()
-            ref = path.relative_to(ROOT).as_posix()
-        except ValueError:
-            rel = ref = path.name
+        rel = _relative(path)
+        ref = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
         found = [(pattern, method) for pattern, method in method_map if pathmatch(pattern, rel)]
         if not found:
             continue
@@ -289,7 +295,7 @@ def template() -> Catalog:
 
 
 def extract_messages() -> dict[Key, list[str]]:
-    """Every marked message in ``kiosk/ui``: (context, msgid) -> source references.  A
+    """Every marked message in ``kiosk/ui`` and ``kiosk/station``: (context, msgid) -> source references.  A
     counted message is listed by its singular msgid (:func:`extract_plurals` has its
     plural)."""
     found: dict[Key, list[str]] = {}

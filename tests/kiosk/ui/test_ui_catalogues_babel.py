@@ -167,6 +167,7 @@ def test_pybabel_command_line_writes_what_the_python_tools_write(tmp_path):
             "-o",
             str(pot),
             "kiosk/ui",
+            "kiosk/station",
         ],
         [
             "update",
