@@ -76,7 +76,7 @@ def _station_screens(args: argparse.Namespace, config: CabinetConfig, options: S
         return 2
     run = StationRun(args.host, args.port, Path(args.pairing or f"var/station-{args.station}"), fps=args.fps,
                      frames=args.frames, screenshot=Path(args.screenshot) if args.screenshot else None,
-                     validator=args.validator)
+                     validator=args.validator, printer=args.printer)
     try:
         return run_station(config, options, run)
     except LinkError as exc:
@@ -104,6 +104,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--autoplay", choices=("random",), help="station mode: play by itself, headless (burn-in)")
     p.add_argument("--pairing", metavar="FOLDER", help="station mode: its pairing (default var/station-N)")
     p.add_argument("--validator", metavar="PORT", help="station mode: its bill validator's port (sim: simulated)")
+    p.add_argument("--printer", metavar="PORT", help="station mode: its ticket printer's port (sim: simulated)")
     p.add_argument("--screenshot", help=argparse.SUPPRESS)
     p.add_argument("--rounds", type=int, default=20, help="station mode: settled rounds to play (default 20)")
     p.set_defaults(func=run)

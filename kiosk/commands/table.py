@@ -195,15 +195,32 @@ def cmd_station(args: argparse.Namespace) -> int:
 
         validator = StationValidator(remote, args.validator).start()
         _say(f"station {args.station} validator on {validator.port}")
+    printer = None
+    if getattr(args, "printer", None):
+        from kiosk.station.printer import StationPrinter
+
+        printer = StationPrinter(remote, args.printer).start()
+        _say(f"station {args.station} printer on {printer.port}")
+        if not printer.wait_told(15.0):  # cash-outs are handpays until it is
+            _say(f"station {args.station} printer not ready: cash-outs are handpays")
     if args.autoplay == "idle":  # the validator only, until stopped
         _say(f"station {args.station} serving")
         stop.wait()
         if validator is not None:
             validator.close()
+        if printer is not None:
+            printer.close()
         remote.stop()
         return 0
     seed = args.seed if args.seed is not None else args.station
-    player = RandomPlayer(remote, seed, think_s=args.think, say=_say)
+    player = RandomPlayer(
+        remote,
+        seed,
+        think_s=args.think,
+        own_notes=validator is None,
+        say=_say,
+        test_credits=validator is None,  # no validator: the burn-in's test credits
+    )
     result: dict[str, object] = {}
 
     def play() -> None:
@@ -221,6 +238,8 @@ def cmd_station(args: argparse.Namespace) -> int:
         pass
     if validator is not None:
         validator.close()
+    if printer is not None:
+        printer.close()
     remote.stop()
     if "error" in result:
         print(f"error: {result['error']}", file=sys.stderr)
@@ -235,6 +254,7 @@ def cmd_station(args: argparse.Namespace) -> int:
                 "station": args.station,
                 "rounds": len(report.rounds),
                 "notes_in": report.notes_in,
+                "test_credits_in": report.test_credits_in,
                 "decisions": report.decisions,
                 "passes": report.passes,
                 "cash_outs": report.cash_outs,
@@ -267,6 +287,7 @@ def station_from_kiosk(args: argparse.Namespace) -> int:
         timeout=120.0,
         log_level="WARNING",
         validator=getattr(args, "validator", None),
+        printer=getattr(args, "printer", None),
     )
     return cmd_station(station)
 
@@ -354,6 +375,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     q.add_argument(
         "--validator", metavar="PORT", help="the station's bill validator (sim: simulated)"
+    )
+    q.add_argument(
+        "--printer", metavar="PORT", help="the station's ticket printer (sim: simulated)"
     )
     q.add_argument("--rounds", type=int, default=20, help="settled rounds to play (default 20)")
     q.add_argument("--seed", type=int, help="the player's seed (default: the station number)")

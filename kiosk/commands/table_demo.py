@@ -10,6 +10,13 @@ the display (``uth table display``) as its own process.  With ``--rounds N`` the
 stations play by themselves (``--autoplay random``, the burn-in) and the demo exits 0
 once each has played N settled rounds.  Otherwise it runs until every station window
 is closed, or Ctrl-C / SIGTERM, which stops every process it started.
+
+Every station drives its own simulated devices (:func:`_devices`), so each note goes the
+real two-phase way (escrowed on the host, stacked, credited once by the validator's
+report): a station with a window runs ``--validator sim`` (its demo bill keys feed the
+simulator); a station playing by itself gets an ID-003 simulator on a pty in this
+process, which the demo feeds a note whenever the seat's credits cannot cover a round
+(:func:`_feed`), as a patron would.
 """
 
 from __future__ import annotations
@@ -21,12 +28,21 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from devices.sim import Id003Simulator
     from kiosk.link.pairing import HostPairing
+    from kiosk.table import Table
+
+#: The note the demo's patrons put into a station's validator (cents).
+NOTE_CENTS = 10_000
+#: Seconds between two notes into one station's validator (the first may still be
+#: on its way to the host).
+FEED_GAP_S = 5.0
 
 
 def _pair(host: HostPairing, station_id: str, seat: int, folder: Path) -> None:
@@ -42,8 +58,45 @@ def _pair(host: HostPairing, station_id: str, seat: int, folder: Path) -> None:
     StationPairing(station_id, seat, key, host.fingerprint, pem).save(folder)
 
 
+def _devices(n: int, validators: dict[int, Id003Simulator]) -> list[str]:
+    """Station ``n``'s devices on its command line, all simulated, one option and its
+    value a line: its bill validator (a pty of ``validators``, else the station's own
+    simulator), then its other devices."""
+    validator = validators[n].port if n in validators else "sim"
+    return [
+        "--validator", validator,
+        "--printer", "sim",
+    ]  # fmt: skip
+
+
+def _feed(
+    table: Table, validators: dict[int, Id003Simulator], fed: dict[int, float], rounds: int
+) -> None:
+    """Put a note into each validator whose seat cannot cover a round and has been dealt
+    fewer than ``rounds`` rounds, once the validator is idle and no escrow of the seat
+    is open (``fed``: when each was last fed, ``time.monotonic()``)."""
+    from kiosk.table.autoplay import ROUND_ANTES
+
+    need = ROUND_ANTES * table.limits.ante_min
+    now = time.monotonic()
+    for n, sim in validators.items():
+        with sim.lock:
+            idle = sim.item is None and not sim.queue
+        if not idle or now - fed.get(n, -FEED_GAP_S) < FEED_GAP_S:
+            continue
+        if len(table.recall(rounds, station=n)) >= rounds:
+            continue  # it cashes out and stops
+        if table.credits(n) < need and not table.open_escrows(n):
+            sim.insert_bill(NOTE_CENTS)
+            fed[n] = now
+
+
 def _children(
-    args: argparse.Namespace, folder: Path, port: int, display_port: int
+    args: argparse.Namespace,
+    folder: Path,
+    port: int,
+    display_port: int,
+    validators: dict[int, Id003Simulator],
 ) -> list[list[str]]:
     """The command lines of the stations and the display."""
     py = [sys.executable, "-m", "kiosk"]
@@ -65,6 +118,7 @@ def _children(
             args.window,
             "--no-sound",
             *headless,
+            *_devices(n, validators),
         ]
         if args.rounds is not None:
             line += ["--autoplay", "random", "--rounds", str(args.rounds)]
@@ -134,6 +188,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         display_port=0,
     )
     procs: list[subprocess.Popen[bytes]] = []
+    validators: dict[int, Id003Simulator] = {}
+    fed: dict[int, float] = {}
     try:
         port = service.start()
         display_port = service.display_port or 0
@@ -145,12 +201,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"table host on 127.0.0.1:{port}, display port {display_port}, folder {folder}",
             flush=True,
         )
-        for line in _children(args, folder, port, display_port):
+        if args.rounds is not None:  # stations playing by themselves: patrons feed them
+            from devices.sim import Id003Simulator
+
+            for n in args.stations:
+                validators[n] = Id003Simulator().start()
+        for line in _children(args, folder, port, display_port, validators):
             procs.append(subprocess.Popen(line))
         stations = procs[:-1]
+        by_seat = dict(zip(args.stations, stations, strict=True))
         while not stop.wait(0.2):
             if all(p.poll() is not None for p in stations):
                 break
+            running = {n: v for n, v in validators.items() if by_seat[n].poll() is None}
+            _feed(table, running, fed, args.rounds or 0)
         codes = [p.poll() for p in stations]
         _stop_all(procs)
         if args.rounds is not None:
@@ -160,6 +224,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 0
     finally:
         _stop_all(procs)
+        for sim in validators.values():
+            sim.stop()
         service.stop()
         table.close()
         if temporary and not args.keep:

@@ -216,6 +216,14 @@ class DeviceEvent(_Model):
     detail: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+class DoorSwitch(_Model):
+    """Station -> host: the station's main door switch, ``open`` or shut; sent at every
+    change and again after every (re)connect (the host records only a change)."""
+
+    type: Literal["door"] = "door"
+    open: bool
+
+
 # --- application: host -> station ------------------------------------------------------
 
 
@@ -234,6 +242,123 @@ class EscrowAck(_Model):
     txn: Name
     accepted: bool
     reason: Text = ""
+
+
+class PrintTicket(_Model):
+    """Host -> station: print the cash-out ticket of payout ``txn``, whose row the host
+    has written *pending* (the ticket's text as the host's ledger and configuration
+    give it); the station reports how it ended as a ``printer``
+    :class:`DeviceEvent`.  ``resume``: sent again after a restart of the host or the
+    station, so it may already have been printed."""
+
+    type: Literal["print_ticket"] = "print_ticket"
+    txn: Name
+    validation: Annotated[str, Field(pattern=r"^[0-9]{18}$")]
+    amount_cents: PositiveCents
+    sequence: Annotated[int, Field(ge=0, le=99_999_999)]
+    issued_at: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")]
+    expires_on: Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    casino_name: Annotated[str, Field(min_length=1, max_length=64)]
+    address: Annotated[str, Field(max_length=128)] = ""
+    machine_number: Annotated[str, Field(min_length=1, max_length=16)]
+    resume: bool = False
+
+
+# --- application: the operator menu at a station --------------------------------------
+
+#: A station's number for one operator request, echoed by the host's answer.
+OperatorRef = Annotated[int, Field(ge=1, le=2**31 - 1)]
+#: A tilt's code (a device's carries colons: ``device:validator:jam``).
+TiltCode = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.:-]{0,79}$")]
+Role = Literal["attendant", "technician", "manager"]
+
+
+class OperatorLogin(_Model):
+    """Station -> host: a person typed ``pin`` (up to 12 digits) on the station's operator
+    keypad.  It travels only over the station's TLS link and is never logged nor shown in
+    a repr.  Answered by an :class:`OperatorSession` with the same ``ref``."""
+
+    type: Literal["operator_login"] = "operator_login"
+    ref: OperatorRef
+    pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
+
+
+class OperatorSession(_Model):
+    """Host -> station: the answer to login ``ref``: the person's ``name`` and ``role``
+    (``accepted``), or the refusal's ``code`` (e.g. ``wrong_pin``, ``pin_locked``) and
+    ``detail``."""
+
+    type: Literal["operator_session"] = "operator_session"
+    ref: OperatorRef
+    accepted: bool
+    name: Annotated[str, Field(max_length=64)] = ""
+    role: Role | None = None
+    code: Name | None = None
+    detail: Text = ""
+
+    @model_validator(mode="after")
+    def _role_when_accepted(self) -> OperatorSession:
+        if self.accepted != (self.role is not None):
+            raise ValueError("an accepted login names a role, a refused one none")
+        return self
+
+
+class OperatorLogout(_Model):
+    """Station -> host: the operator at the station leaves (answered by an
+    :class:`OperatorReply`)."""
+
+    type: Literal["operator_logout"] = "operator_logout"
+    ref: OperatorRef
+
+
+class OperatorQuery(_Model):
+    """Station -> host: an operator page's data: ``status`` (every station), ``meters``
+    (station ``station``'s and the table's), ``recall`` (station ``station``'s last 10
+    rounds) or ``paytables`` (the paytables the table may switch to, with their RTP).
+    Answered by an :class:`OperatorReply`."""
+
+    type: Literal["operator_query"] = "operator_query"
+    ref: OperatorRef
+    page: Literal["status", "meters", "recall", "paytables"]
+    station: Seat | None = None
+
+
+class OperatorAction(_Model):
+    """Station -> host: an operator's action at station ``station``: ``clear_tilt``
+    (``code``), ``handpay_reset``, ``set_limits`` (cents; None keeps the value) or
+    ``set_paytable`` (the paytable of SHA-256 ``sha256`` the host offered).  Answered by
+    an :class:`OperatorReply`."""
+
+    type: Literal["operator_action"] = "operator_action"
+    ref: OperatorRef
+    action: Literal["clear_tilt", "handpay_reset", "set_limits", "set_paytable"]
+    station: Seat
+    code: TiltCode | None = None
+    sha256: Hex32 | None = None
+    ante_min: PositiveCents | None = None
+    ante_max: PositiveCents | None = None
+    trips_min: PositiveCents | None = None
+    trips_max: PositiveCents | None = None
+
+    @model_validator(mode="after")
+    def _code_for_tilts(self) -> OperatorAction:
+        if (self.action == "clear_tilt") != (self.code is not None):
+            raise ValueError("clearing a tilt names its code, nothing else does")
+        if (self.action == "set_paytable") != (self.sha256 is not None):
+            raise ValueError("a paytable change names its SHA-256, nothing else does")
+        return self
+
+
+class OperatorReply(_Model):
+    """Host -> station: the answer to operator request ``ref``: ``data`` (a JSON object)
+    when ``ok``, else the refusal's ``code`` and ``detail``."""
+
+    type: Literal["operator_reply"] = "operator_reply"
+    ref: OperatorRef
+    ok: bool
+    code: Name | None = None
+    detail: Text = ""
+    data: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 # --- application: either way -----------------------------------------------------------
@@ -275,8 +400,16 @@ Body = Annotated[
     | ClearTilt
     | Escrow
     | DeviceEvent
+    | DoorSwitch
     | Snapshot
     | EscrowAck
+    | PrintTicket
+    | OperatorLogin
+    | OperatorSession
+    | OperatorLogout
+    | OperatorQuery
+    | OperatorAction
+    | OperatorReply
     | FriendsFrame,
     Field(discriminator="type"),
 ]
@@ -297,11 +430,26 @@ STATION_TYPES = frozenset(
         "clear_tilt",
         "escrow",
         "device_event",
+        "door",
         "friends_frame",
+        "operator_login",
+        "operator_logout",
+        "operator_query",
+        "operator_action",
     }
 )
 #: Application bodies the host may send.
-HOST_TYPES = frozenset({"snapshot", "escrow_ack", "error", "friends_frame"})
+HOST_TYPES = frozenset(
+    {
+        "snapshot",
+        "escrow_ack",
+        "print_ticket",
+        "error",
+        "friends_frame",
+        "operator_session",
+        "operator_reply",
+    }
+)
 ALL_TYPES = CONTROL_TYPES | STATION_TYPES | HOST_TYPES
 
 

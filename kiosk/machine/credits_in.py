@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from datetime import timedelta
-from typing import Any
 
 from devices.host import DeviceEvent, EventKind
 from engine.money import format_cents as money
@@ -36,6 +35,7 @@ from kiosk.machine.state import (
     TICKET_TILT,
     CabinetState,
 )
+from kiosk.machine.ticket_rules import ticket_refusal
 from kiosk.machine.write_probe import write_problem
 
 log = logging.getLogger(__name__)
@@ -127,39 +127,14 @@ class CreditsIn:
         cannot be redeemed now, or None when it can (``holder``: the escrow stacking it,
         which does not count as holding it).  Reads the ledger (cross-checked
         against the events: an edited row raises LedgerCorruptError)."""
-        ticket = self.state.require_ledger().checked_ticket(validation)
-        params: dict[str, Any] = {"validation": validation}
-
-        def refuse(code: str, why: str) -> TicketRefused:
-            offered = "a " if cents is None else f"a {money(cents)} "
-            return TicketRefused(
-                f"ticket {validation} is not {offered}ticket of this cabinet still to be "
-                f"redeemed ({why})",
-                code=code,
-                params=params,
-            )
-
-        if ticket is None:
-            return refuse("ticket_unknown", "unknown: not issued here")
-        params["amount"] = ticket.amount
-        if ticket.status == "redeemed":
-            return refuse("ticket_redeemed", f"already redeemed at {ticket.redeemed_at}")
-        if ticket.status == "void":
-            return refuse("ticket_void", f"void: {ticket.void_reason}")
-        if ticket.status == "pending":
-            return refuse("ticket_pending", "never reported printed")
-        if cents is not None and cents != ticket.amount:
-            return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
-        if (
-            expiry
-            and ticket.expires_on is not None
-            and self.state.clock().date().isoformat() > ticket.expires_on
-        ):
-            params["expires_on"] = ticket.expires_on
-            return refuse("ticket_expired", f"expired after {ticket.expires_on}")
-        if self.escrows.holding(validation, but=holder) is not None:
-            return refuse("ticket_in_escrow", "already in the validator's escrow")
-        return None
+        return ticket_refusal(
+            self.state.require_ledger(),
+            validation,
+            cents,
+            self.state.clock().date(),
+            expiry=expiry,
+            in_escrow=self.escrows.holding(validation, but=holder) is not None,
+        )
 
     def _redeemable(self, validation: str, cents: int | None, txn: str | None) -> TicketRecord:
         """The ticket, if it can be redeemed now; else the refusal is logged (a

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Protocol
+from datetime import datetime
+from typing import Any, Protocol
 
-from kiosk.config import OperatorAccount
+from kiosk.config import CabinetConfig, OperatorAccount
 from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
@@ -51,6 +52,44 @@ class PendingPayout(Protocol):
     def cancel(self, reason: str) -> None:
         """Fail the pending payout (if any) inside the caller's transaction."""
         ...
+
+
+def pin_accounts(
+    config: CabinetConfig, lockout: PinLockout, pin: str, now: datetime
+) -> list[OperatorAccount]:
+    """Every account of ``config`` whose PIN is ``pin`` (one: that person; none or more
+    than one: a wrong PIN).  Raises :class:`NotAuthorised` when no account is configured
+    (login disabled) or while ``lockout`` holds at ``now``."""
+    if not config.accounts:
+        raise NotAuthorised(
+            "operator login is disabled: the configuration names no operator",
+            code="login_disabled",
+        )
+    until = lockout.locked_until(now)
+    if until is not None:
+        raise NotAuthorised(
+            f"the PIN pad is locked until {until:%H:%M} UTC after {MAX_FAILURES} wrong PINs",
+            code="pin_locked",
+            params={"until": until.isoformat()},
+        )
+    return config.accounts_for_pin(pin)
+
+
+def failure_events(
+    lockout: PinLockout, purpose: str, shared: bool, now: datetime, detail: dict[str, Any]
+) -> list[tuple[str, dict[str, Any]]]:
+    """The events (kind, detail) that record one more wrong PIN at ``now`` before
+    ``lockout`` counts it: ``operator_login_failed`` (``detail`` added), and
+    ``operator_lockout`` when it is the :data:`MAX_FAILURES`-th in a row."""
+    failures = lockout.failures + 1
+    failed = {"purpose": purpose, "failures": failures, **detail}
+    if shared:
+        failed["reason"] = "the PIN of more than one account"
+    out = [("operator_login_failed", failed)]
+    if failures >= MAX_FAILURES:
+        until = utc_stamp(now + LOCK_DURATION)
+        out.append(("operator_lockout", {"failures": failures, "purpose": purpose, "until": until}))
+    return out
 
 
 class Operators:
@@ -145,19 +184,7 @@ class Operators:
         lock the PIN pad) and :class:`NotAuthorised` raised."""
         st = self.state
         st.require_ledger()
-        if not st.config.accounts:
-            raise NotAuthorised(
-                "operator login is disabled: the configuration names no operator",
-                code="login_disabled",
-            )
-        until = self.lockout.locked_until(st.clock())
-        if until is not None:
-            raise NotAuthorised(
-                f"the PIN pad is locked until {until:%H:%M} UTC after {MAX_FAILURES} wrong PINs",
-                code="pin_locked",
-                params={"until": until.isoformat()},
-            )
-        found = st.config.accounts_for_pin(pin)
+        found = pin_accounts(st.config, self.lockout, pin, st.clock())
         if len(found) == 1:
             return found[0]
         self._failed(purpose, shared=len(found) > 1)
@@ -167,22 +194,11 @@ class Operators:
         st = self.state
         ledger = st.require_ledger()
         now = st.clock()
-        failures = self.lockout.failures + 1
-        detail = {
-            "purpose": purpose,
-            "failures": failures,
-            "operator": st.operator_name,  # who was logged in (a second PIN's manager)
-            "role": st.operator,
-        }
-        if shared:
-            detail["reason"] = "the PIN of more than one account"
+        # who was logged in (a second PIN's manager)
+        who = {"operator": st.operator_name, "role": st.operator}
         with ledger.transaction():
-            st.event("operator_login_failed", detail)
-            if failures >= MAX_FAILURES:
-                until = utc_stamp(now + LOCK_DURATION)
-                st.event(
-                    "operator_lockout", {"failures": failures, "purpose": purpose, "until": until}
-                )
+            for kind, detail in failure_events(self.lockout, purpose, shared, now, who):
+                st.event(kind, detail)
         if self.lockout.failed(now):
             st.set_tilt(
                 LOCKOUT_TILT,

@@ -13,14 +13,13 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import replace
-from datetime import timedelta
 
-from devices.validation import new_validation_number
 from kiosk.ledger.records import TicketRecord
 from kiosk.machine.errors import InsufficientCredits, MachineError, WrongState
 from kiosk.machine.payout_strategy import Payout, PayoutHost
 from kiosk.machine.snapshot import PayoutRequest
 from kiosk.machine.state import CabinetState
+from kiosk.machine.ticket_rules import ticket_issue_detail
 
 log = logging.getLogger("kiosk.machine.controller")
 
@@ -150,21 +149,11 @@ class Payouts:
                 f"({issued.status}): a cash-out prints one ticket",
                 code="ticket_already_issued",
             )
-        now = st.clock()
-        days = st.config.ticket_expiry_days
-        expires = (now.date() + timedelta(days=days)).isoformat() if days else None
-        number = new_validation_number(ledger.validation_taken)
-        st.event(
-            "ticket_issue",
-            {
-                "validation": number,
-                "sequence": ledger.next_ticket_sequence(),
-                "expires_on": expires,
-                "machine_number": st.config.machine_number,
-            },
-            amount=req.amount,
-            txn=transaction_id,
+        detail = ticket_issue_detail(
+            ledger, st.clock(), st.config.ticket_expiry_days, st.config.machine_number
         )
+        number = detail["validation"]
+        st.event("ticket_issue", detail, amount=req.amount, txn=transaction_id)
         ticket = ledger.ticket(number)
         assert ticket is not None
         return ticket

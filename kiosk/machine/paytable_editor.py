@@ -31,11 +31,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Protocol
 
 from engine.maths.cache import cached_rtp
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig, role_at_least
+from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import SetPaytable
 from kiosk.machine.controller import Machine
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
@@ -96,7 +98,17 @@ class Listing:
     proven: bool = False
 
 
-def list_paytables(machine: Machine, folder: Path | None = None) -> list[Listing]:
+class Keeper(Protocol):
+    """What :func:`list_paytables` reads: a cabinet's or a table host's configuration and
+    ledger (its key proves the RTPs)."""
+
+    config: CabinetConfig
+
+    @property
+    def ledger(self) -> Ledger | None: ...
+
+
+def list_paytables(machine: Keeper, folder: Path | None = None) -> list[Listing]:
     """Every ``*.toml`` of ``folder`` (default :func:`paytables_folder`), by file name."""
     folder = folder or paytables_folder(machine.config)
     ledger = machine.ledger

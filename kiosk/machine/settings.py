@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from engine.maths.cache import cached_par, cached_rtp
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
+from kiosk.config import CabinetConfig
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError, verify_proof
@@ -30,6 +31,8 @@ log = logging.getLogger("kiosk.machine.controller")
 BOUNDED_RTPS = ("main_total", "trips")
 #: The event that records the strategy coach turned on or off.
 COACH_EVENT = "coach_changed"
+#: The event that records a paytable put in force.
+PAYTABLE_EVENT = "paytable_changed"
 
 
 def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
@@ -37,6 +40,81 @@ def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
     (:func:`kiosk.machine.par_proof.verify_proof` on the PAR cache); raises
     :class:`~kiosk.machine.par_proof.ProofError` with the reason they are not proven."""
     return verify_proof(key, table)
+
+
+def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) -> dict[str, float]:
+    """RTP of ``table`` (percent) from the PAR cache, with the main game (per total
+    wager) and Trips checked against ``config``'s bounds.
+
+    Refused: a table whose exact RTP is not known (not computed yet, or the maths
+    unavailable; code ``rtp_unknown``), and one whose figures are not proven with ``key``
+    (no proof, a proof of another cabinet, a report altered or filed under another table;
+    code ``rtp_unproven``)."""
+    unknown = ConfigurationError(
+        f"the exact RTP of {table.name} {table.version} is not known: "
+        f"run `uth paytable check {table.source_name or 'FILE'}` first",
+        code="rtp_unknown",
+    )
+    try:
+        figures = cached_rtp(table)
+    except Exception as exc:  # noqa: BLE001 - any failure means the RTP is not proven
+        log.warning("RTP of %s unavailable: %s", table.name, exc)
+        raise unknown from None
+    if not figures:
+        raise unknown
+    _require_proof(table, figures, key)
+    pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
+    lo, hi = config.rtp_min_pct, config.rtp_max_pct
+    for name in BOUNDED_RTPS:
+        if name in pct and not lo <= pct[name] <= hi:
+            raise ConfigurationError(
+                f"{table.name} {table.version}: {name} RTP {pct[name]:.3f}% is outside the approved {lo}%-{hi}%"
+            )
+    return pct
+
+
+def _require_proof(table: Paytable, figures: dict[str, float], key: CabinetKey | None) -> None:
+    """Refuse ``figures`` unless they are the ones ``key`` signed for ``table``."""
+    try:
+        proven = proof_of(table, key)
+    except ProofError as exc:
+        reason = str(exc)
+    else:
+        differ = sorted(k for k, v in figures.items() if k in proven and proven[k] != v)
+        if not differ:
+            return
+        reason = f"the PAR report's {', '.join(differ)} RTP is not the one signed"
+    log.warning("RTP of %s %s refused: %s", table.name, table.version, reason)
+    raise ConfigurationError(
+        f"the exact RTP of {table.name} {table.version} is not proven on this cabinet: "
+        f"{reason}; run `uth paytable check {table.source_name or 'FILE'} --config "
+        "<this cabinet's configuration>` to compute and sign it",
+        code="rtp_unproven",
+    )
+
+
+def paytable_change(
+    old: Paytable, table: Paytable, operator: str, rtp: dict[str, float]
+) -> tuple[str, dict[str, object]]:
+    """The TOML text of ``table`` (read from its file) and the detail of the
+    :data:`PAYTABLE_EVENT` that puts it in force instead of ``old``: the operator, the RTP
+    (percent), the old table and the new one with its text and its PAR sheet."""
+    text = Path(table.source_name).read_text(encoding="utf-8")
+    sheet = cached_par(table, "optimal")
+    detail: dict[str, object] = {
+        "operator": operator,
+        "rtp": rtp,
+        "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
+        "new": {
+            "sha256": table.sha256,
+            "name": table.name,
+            "version": table.version,
+            "source": table.source_name,
+            "toml": text,
+            "par": sheet.to_dict() if sheet is not None else None,
+        },
+    }
+    return text, detail
 
 
 class Settings:
@@ -74,79 +152,16 @@ class Settings:
         except PaytableError as exc:
             raise ConfigurationError(str(exc)) from None
         rtp = self.check_rtp(table)
-        text = Path(table.source_name).read_text(encoding="utf-8")
-        sheet = cached_par(table, "optimal")
-        old = st.paytable
+        text, detail = paytable_change(st.paytable, table, operator, rtp)
         with ledger.transaction():
             ledger.store_paytable(table, text)
-            st.event(
-                "paytable_changed",
-                {
-                    "operator": operator,
-                    "rtp": rtp,
-                    "old": {"sha256": old.sha256, "name": old.name, "version": old.version},
-                    "new": {
-                        "sha256": table.sha256,
-                        "name": table.name,
-                        "version": table.version,
-                        "source": table.source_name,
-                        "toml": text,
-                        "par": sheet.to_dict() if sheet is not None else None,
-                    },
-                },
-            )
+            st.event(PAYTABLE_EVENT, detail)
         st.paytable, st.limits = table, table.limits
         st.pending = Bets()
 
     def check_rtp(self, table: Paytable) -> dict[str, float]:
-        """RTP of ``table`` (percent) from the PAR cache, with the main game (per total
-        wager) and Trips checked against the configured bounds.
-
-        Refused: a table whose exact RTP is not known (not computed yet, or the maths
-        unavailable; code ``rtp_unknown``), and one whose figures are not proven with the
-        ledger's key (no proof, a proof of another cabinet, a report altered or filed
-        under another table; code ``rtp_unproven``)."""
-        unknown = ConfigurationError(
-            f"the exact RTP of {table.name} {table.version} is not known: "
-            f"run `uth paytable check {table.source_name or 'FILE'}` first",
-            code="rtp_unknown",
-        )
-        try:
-            figures = cached_rtp(table)
-        except Exception as exc:  # noqa: BLE001 - any failure means the RTP is not proven
-            log.warning("RTP of %s unavailable: %s", table.name, exc)
-            raise unknown from None
-        if not figures:
-            raise unknown
-        self._require_proof(table, figures)
-        pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
-        lo, hi = self.state.config.rtp_min_pct, self.state.config.rtp_max_pct
-        for key in BOUNDED_RTPS:
-            if key in pct and not lo <= pct[key] <= hi:
-                raise ConfigurationError(
-                    f"{table.name} {table.version}: {key} RTP {pct[key]:.3f}% is outside the approved {lo}%-{hi}%"
-                )
-        return pct
-
-    def _require_proof(self, table: Paytable, figures: dict[str, float]) -> None:
-        """Refuse ``figures`` unless they are the ones this cabinet signed for ``table``."""
-        key = self.state.require_ledger().key
-        try:
-            proven = proof_of(table, key)
-        except ProofError as exc:
-            reason = str(exc)
-        else:
-            differ = sorted(k for k, v in figures.items() if k in proven and proven[k] != v)
-            if not differ:
-                return
-            reason = f"the PAR report's {', '.join(differ)} RTP is not the one signed"
-        log.warning("RTP of %s %s refused: %s", table.name, table.version, reason)
-        raise ConfigurationError(
-            f"the exact RTP of {table.name} {table.version} is not proven on this cabinet: "
-            f"{reason}; run `uth paytable check {table.source_name or 'FILE'} --config "
-            "<this cabinet's configuration>` to compute and sign it",
-            code="rtp_unproven",
-        )
+        """:func:`check_rtp` of ``table`` with this cabinet's bounds and key."""
+        return check_rtp(table, self.state.config, self.state.require_ledger().key)
 
     def set_limits(
         self,

@@ -44,6 +44,7 @@ SENT = (
     cmd.CashOut,
     cmd.HandpayReset,
     cmd.ClearTilt,
+    cmd.SetDoor,
     Pass,
 )
 #: Seconds a demo note waits for the host's answer.
@@ -72,10 +73,14 @@ class StationController:
         config: CabinetConfig,
         clock: Callable[[], float] = time.monotonic,
         insert_bill: Callable[[int], object] | None = None,
+        demo_notes: bool = True,
     ) -> None:
         self.remote = remote
         # a demo note: into the station's simulated validator, else two-phase with no device
         self.insert_bill = insert_bill or (lambda c: remote.insert_note(c, NOTE_ANSWER_S))
+        # False at a station whose real validator takes the notes: a second source of
+        # notes would supersede the validator's open escrow on the host
+        self.demo_notes = demo_notes
         self.config = config
         self.clock = clock
         self._lock = threading.Lock()
@@ -127,6 +132,8 @@ class StationController:
         message = self._host_message()
         if message:
             out = replace(out, message=message)
+        if self.remote.door_open:  # the station's own switch (the host stops the seat)
+            out = replace(out, door_open=True)
         if not self.remote.connected:
             tilt = Tilt(HOST_LINK_TILT, "The table host cannot be reached")
             out = replace(out, tilts=(*out.tilts, tilt))
@@ -180,7 +187,7 @@ class StationController:
         return self._message
 
     def _execute(self, command: object) -> object:
-        if not self.remote.connected and not isinstance(command, cmd.ClearBets):
+        if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code="no_snapshot")
         if isinstance(command, cmd.PlaceChip):
             self._check_chip(command)
@@ -195,6 +202,8 @@ class StationController:
         if isinstance(command, cmd.InsertCredits):
             if not command.source.startswith("bill:"):
                 raise WrongState("a station takes notes only", code="not_at_station")
+            if not self.demo_notes:
+                raise WrongState("notes go into the validator", code="not_at_station")
             worker = threading.Thread(
                 target=self.insert_bill, args=(command.cents,), name="station-note", daemon=True
             )

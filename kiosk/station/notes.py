@@ -1,4 +1,5 @@
-"""A station's bill validator: the real ID-003 driver, two-phase through the table host.
+"""A station's bill validator (notes and tickets): the real ID-003 driver, two-phase
+through the table host.
 
 The station keeps no money state beyond the note in the validator: each escrow is
 committed on the host before STACK (:mod:`kiosk.table.escrows`), and what the validator
@@ -15,8 +16,10 @@ is returned when it is refused or no answer comes in :attr:`StationNotes.answer_
 seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once the
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
-``in_doubt`` by the driver's reason.  The driver's transaction ``T`` is ``s<seat>-T`` on
-the host.  After a station restart the validator's own report (VEND VALID or STACKED
+``in_doubt`` by the driver's reason.  A ticket goes the same way: ``ticket_escrow``
+asks the host, which checks the ticket (any station's, printed, not void, redeemed or
+expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
+redeems it once.  The driver's transaction ``T`` is ``s<seat>-T`` on the host.  After a station restart the validator's own report (VEND VALID or STACKED
 with no escrow in the driver, power-up with the bill in the stacker, power-up) is sent
 with no transaction: the host settles the seat's open escrow from it.
 """
@@ -76,10 +79,23 @@ class StationNotes:
             raise HostUnreachable(f"no answer to VEND VALID for {txn}")
 
     def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
-        return None  # tickets are not taken at a station
+        if not self.remote.connected:
+            return None
+        txn = self.txn(transaction_id)
+        try:
+            amount = self.remote.escrow_ticket(barcode, txn, self.answer_s)
+        except ValueError:  # not a ticket number the link carries
+            log.warning("ticket %r returned: not a validation number", barcode)
+            return None
+        if amount is None:
+            ack = self.remote.acks.get(txn)
+            log.warning("ticket %s returned: %s", barcode, ack.reason if ack else "no answer")
+        return amount
 
     def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
-        log.error("ticket %s stacked at a station that takes no tickets", barcode)
+        txn = self.txn(transaction_id)
+        if self.remote.report_note(txn, "vend_valid", "vend_valid", self.answer_s) is None:
+            raise HostUnreachable(f"no answer to VEND VALID for ticket {barcode} ({txn})")
 
     def escrow_aborted(self, transaction_id: str, reason: str) -> None:
         if reason == PORT_LOST:

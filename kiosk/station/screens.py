@@ -5,9 +5,9 @@
 :func:`run_station` connects to the host with the station's pairing, waits for the
 host's first snapshot, and runs the cabinet's :class:`~kiosk.ui.app.App` on the
 controller until the window closes.  The operator menu is the host's: on a station the
-key switch (and the demo's corner sequence, and a touch with the door open) shows
-:class:`OperatorNote` ("Operator menu: use the table host") until the key turns back
-or the note is touched.
+key switch (and the demo's corner sequence, and a touch with the door open) opens
+:class:`~kiosk.station.operator_scene.StationOperatorScene`, a PIN and then the table's
+pages and actions answered by the host.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pygame
 
@@ -23,48 +22,13 @@ from kiosk.config import CabinetConfig
 from kiosk.link.pairing import StationPairing
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
+from kiosk.station.operator_link import OperatorLink
+from kiosk.station.operator_scene import StationOperatorScene
+from kiosk.station.printer import StationPrinter
 from kiosk.table.remote import RemoteTable
-from kiosk.ui import theme
 from kiosk.ui.app import App
-from kiosk.ui.i18n import N_, _
-from kiosk.ui.layout import DESIGN_H, DESIGN_W
-from kiosk.ui.scenes.base import Scene
+from kiosk.ui.i18n import _
 from kiosk.wiring import NO_DISPLAY, ScreenOptions, video_driver
-
-#: The operator menu at a station.
-OPERATOR_NOTE = N_("Operator menu: use the table host")
-
-
-class OperatorNote(Scene):
-    """What the operator key shows at a station: the menu is the table host's."""
-
-    name = "operator"
-    player = False
-
-    def enter(self, **kwargs: Any) -> None:
-        self.back = self.app.previous if self.app.previous != "operator" else "table"
-
-    def _leave(self) -> bool:
-        self.app.go(self.back)
-        return True
-
-    def on_touch(self, pos: tuple[int, int]) -> bool:
-        return self._leave()
-
-    def on_command(self, name: str, arg: object = None) -> bool:
-        return self._leave() if name in ("key_switch", "back", "close_popup") else False
-
-    def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self.app.felt, (0, 0))
-        self.ui.fitted(
-            surface,
-            _(OPERATOR_NOTE),
-            40,
-            theme.GOLD,
-            DESIGN_W - 160,
-            bold=True,
-            center=(DESIGN_W / 2, DESIGN_H / 2),
-        )
 
 
 def station_app(
@@ -83,7 +47,7 @@ def station_app(
         machine_number=f"{config.machine_number} · "
         + _("Station {n}").format(n=controller.station),
     )
-    app.scenes["operator"] = OperatorNote(app)
+    app.scenes["operator"] = StationOperatorScene(app, OperatorLink(controller.remote))
     return app
 
 
@@ -100,6 +64,7 @@ class StationRun:
     screenshot: Path | None = None
     connect_s: float = 15.0
     validator: str | None = None  # the bill validator's port ("sim": simulated)
+    printer: str | None = None  # the ticket printer's port ("sim": simulated)
 
 
 def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) -> int:
@@ -110,9 +75,13 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     remote = RemoteTable(pairing, run.host, run.port)
     validator = StationValidator(remote, run.validator) if run.validator else None
     insert = validator.insert_bill if validator is not None and validator.sim else None
-    controller = StationController(remote, config, insert_bill=insert)
+    real_validator = validator is not None and validator.sim is None
+    controller = StationController(
+        remote, config, insert_bill=insert, demo_notes=not real_validator
+    )
     if validator is not None:
         validator.start()
+    printer = StationPrinter(remote, run.printer).start() if run.printer else None
     try:
         if not controller.start(run.connect_s):
             print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
@@ -128,5 +97,7 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     finally:
         if validator is not None:
             validator.close()
+        if printer is not None:
+            printer.close()
         controller.stop()
         pygame.quit()

@@ -81,7 +81,8 @@ def machine_snapshot(
         ante, trips, play = snap.result.ante, snap.result.trips, snap.result.play
     cashout = None
     if snap.payout_pending:
-        cashout = PayoutRequest(f"station-{snap.station}", snap.payout_pending, "handpay", "")
+        method = snap.payout_method or "handpay"
+        cashout = PayoutRequest(f"station-{snap.station}", snap.payout_pending, method, "")
     return MachineSnapshot(
         credits=snap.credits,
         available=snap.credits - bets.total,

@@ -1,7 +1,10 @@
 """What a station's table screen adds to the cabinet's: a strip in the dealer's corner
 with the running countdown (the betting window's or the decision timer's), the notice
 when the table decided for this seat ("Time ran out: checked for you"), and every other
-seat's status and Ante.
+seat's status and Ante, each in a cell of its own (:func:`cells`): up to six other seats,
+two to a row until the dealer's hand shows, then three to a row with their status only
+in the narrower strip between the dealer's hand and the board (where one head line
+fits: the countdown, else the notice).
 
 The words are the dealer display's (:func:`kiosk.ui.dealer_display.seat_state` and
 :func:`~kiosk.ui.dealer_display.countdown`), read from a :class:`TableSnapshot` made of
@@ -13,23 +16,30 @@ that is not a station.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from engine.uth.round import Action
 from kiosk.station.controller import StationView
 from kiosk.table.display import TableSnapshot
+from kiosk.table.snapshot import SeatStatus
 from kiosk.ui import theme
 from kiosk.ui.dealer_display import countdown, seat_state
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, money
+from kiosk.ui.scenes.table.geometry import BOARD_Y, DEALER_Y
 from kiosk.ui.widgets import DamageSurface
 
 #: The strip, design units: right of the dealer's cards, above the board.
-LEFT, TOP, WIDTH, HEIGHT = 600, 150, 312, 110
-#: Other seats per column.
-ROWS = 3
-#: (top, height, rows) once the dealer's hand is shown: below its name.
-SETTLED = (206, 56, 1)
+LEFT, WIDTH = 600, 312
+#: (top, height, columns, rows, head step) of the strip before the dealer's hand shows
+#: (below the word "Dealer"): every other seat with its status and Ante, two to a row.
+OPEN = (142, 122, 2, 3, 18)
+#: ... and once it shows, between whether the dealer qualifies and the board: every
+#: other seat's status, three to a row.
+SETTLED = (DEALER_Y + 98, BOARD_Y - DEALER_Y - 100, 3, 2, 17)
+#: Text sizes and margins, design units.
+HEAD, TEXT, PAD_X, PAD_Y, GAP, NUMBER_W = 17, 16, 6, 3, 4, 14
 
 
 def view_of(host: SceneHost) -> StationView | None:
@@ -90,6 +100,19 @@ def lines(view: StationView) -> list[tuple[str, tuple[int, int, int]]]:
     return out
 
 
+def _status(seat: SeatStatus, table: TableSnapshot) -> str:
+    """A seat's status in words; a seat that folded stays "Folded" once settled."""
+    if seat.in_round and seat.folded and not seat.tilted:
+        return _("Folded")
+    return seat_state(seat, table)
+
+
+def _colour(seat: SeatStatus) -> tuple[int, int, int]:
+    if seat.tilted:
+        return theme.LOSE
+    return theme.MUTED if seat.folded or not (seat.in_round or seat.ante) else theme.CREAM
+
+
 def others(view: StationView) -> list[str]:
     """Each other seat as one short line: its number, status and Ante."""
     snap = view.snapshot
@@ -98,11 +121,54 @@ def others(view: StationView) -> list[str]:
     for seat in snap.seats:
         if seat.seat == snap.station:
             continue
-        text = _("Seat {n}").format(n=seat.seat) + " · " + seat_state(seat, table)
+        text = _("Seat {n}").format(n=seat.seat) + " · " + _status(seat, table)
         if seat.ante:
             text += " · " + money(seat.ante, compact=True)
         rows.append(text)
     return rows
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One other seat in the strip: its number, the words beside it (its status, and
+    its Ante before settlement), their colour, the cell's box (design units ``x, y, w,
+    h``) and the text size (design units)."""
+
+    seat: int
+    label: str
+    colour: tuple[int, int, int]
+    rect: tuple[float, float, float, float]
+    size: float
+
+
+def frame(view: StationView) -> tuple[float, float, int, int, float]:
+    """The strip's ``(top, height, columns, rows, head step)`` for the snapshot on show."""
+    return SETTLED if view.snapshot.dealer else OPEN
+
+
+def heads(view: StationView) -> list[tuple[str, tuple[int, int, int]]]:
+    """The head lines drawn: :func:`lines`, only the first once the dealer's hand shows."""
+    shown = lines(view)
+    return shown[:1] if view.snapshot.dealer else shown
+
+
+def cells(view: StationView) -> list[Cell]:
+    """Every other seat's cell, in seat order, left to right then down."""
+    snap = view.snapshot
+    table = table_view(view)
+    top, height, columns, rows, step = frame(view)
+    first = top + PAD_Y + step * len(heads(view))
+    width = (WIDTH - 2 * PAD_X + GAP) / columns
+    tall = (top + height - PAD_Y - first) / rows
+    out = []
+    seats = [s for s in snap.seats if s.seat != snap.station]
+    for i, seat in enumerate(seats[: columns * rows]):
+        label = _status(seat, table)
+        if seat.ante and not snap.dealer:
+            label += " · " + money(seat.ante, compact=True)
+        x, y = LEFT + PAD_X + (i % columns) * width, first + (i // columns) * tall
+        out.append(Cell(seat.seat, label, _colour(seat), (x, y, width - GAP, tall), TEXT))
+    return out
 
 
 def signature(host: SceneHost) -> tuple[Any, ...]:
@@ -124,18 +190,28 @@ def draw(host: SceneHost, surface: DamageSurface) -> None:
     if view is None:
         return
     ui, lay = host.painter, host.layout
-    # below the dealer's hand name once it shows, in fewer rows
-    top, height, rows_shown = (TOP, HEIGHT, ROWS) if not view.snapshot.dealer else SETTLED
+    top, height, _columns, _rows, step = frame(view)
     panel = ui.panel((lay.px(WIDTH), lay.px(height)), alpha=120, radius=12, border=theme.GOLD)
     surface.blit(panel, lay.pos(LEFT, top))
-    y = top + 14
-    for text, colour in lines(view):
-        ui.fitted(surface, text, 17, colour, WIDTH - 16, bold=True, midleft=(LEFT + 8, y))
-        y += 20
-    rows = others(view)
-    column = (WIDTH - 16) / 2
-    for i, text in enumerate(rows[: 2 * rows_shown]):
-        x = LEFT + 8 + (i // rows_shown) * column
+    y = top + PAD_Y + step / 2
+    for text, colour in heads(view):
         ui.fitted(
-            surface, text, 14, theme.CREAM, column - 6, midleft=(x, y + (i % rows_shown) * 17)
+            surface, text, HEAD, colour, WIDTH - 2 * PAD_X, bold=True, midleft=(LEFT + PAD_X, y)
+        )
+        y += step
+    for cell in cells(view):
+        x, y, w, h = cell.rect
+        middle = y + h / 2
+        ui.fitted(
+            surface, str(cell.seat), cell.size, theme.GOLD, NUMBER_W, bold=True, midleft=(x, middle)
+        )
+        ui.fitted(
+            surface,
+            cell.label,
+            cell.size,
+            cell.colour,
+            w - NUMBER_W,
+            max_h=h,
+            max_lines=1,
+            midleft=(x + NUMBER_W, middle),
         )

@@ -1,7 +1,8 @@
 """The station's burn-in: a seeded random player on a :class:`RemoteTable`, headless.
 
-Each betting window it inserts a note when its credits cannot cover a round at the
-Ante it picks, sometimes passes, sometimes cashes out, else places a random Ante (a
+Each betting window it inserts a note (``test_credits``: a burn-in's test credits)
+when its credits cannot cover a round at the Ante it picks (with ``own_notes`` off, at a station with a validator, it waits for a
+patron's note instead), sometimes passes, sometimes cashes out, else places a random Ante (a
 multiple of the step within the limits) and sometimes Trips, and presses Deal; in a
 round it picks a random decision among those offered.  It plays the attendant's part
 too: a pending handpay is reset and a jackpot tilt cleared (the jackpot paid by hand).
@@ -33,6 +34,7 @@ class AutoplayReport:
 
     rounds: list[int] = field(default_factory=list)  # the seat's settled rounds, in order
     notes_in: int = 0
+    test_credits_in: int = 0  # a burn-in's test credits (a station without a validator)
     decisions: int = 0
     passes: int = 0
     cash_outs: int = 0
@@ -59,14 +61,18 @@ class RandomPlayer:
         think_s: float = 0.0,
         pass_chance: float = 0.1,
         cash_out_chance: float = 0.05,
+        own_notes: bool = True,
         say: Say = _quiet,
+        test_credits: bool = False,
     ) -> None:
         self.remote = remote
+        self.test_credits = test_credits  # a burn-in's test credits instead of notes
         self.rng = random.Random(seed)
         self.note = note
         self.think_s = think_s
         self.pass_chance = pass_chance
         self.cash_out_chance = cash_out_chance
+        self.own_notes = own_notes  # False at a station with a validator: patrons feed it
         self.say = say
         self.report = AutoplayReport()
         self._acted_window = 0  # the betting window we have bet or passed in
@@ -77,6 +83,7 @@ class RandomPlayer:
         self._resets = 0
         self._tilts: tuple[str, ...] = ()
         self._handpay_window = 0
+        self._handpay_after = 0.0  # no handpay reset before then (a ticket is printing)
         self._mark = (0, 0.0)  # progress and time when the last action was sent
         self._waiting = False
 
@@ -130,10 +137,14 @@ class RandomPlayer:
             self._resets = self.remote.resets
             self._decided.clear()
             self._acted_window = self._handpay_window = 0
+            # a ticket in the printer is reported (and ordered again) before any handpay
+            self._handpay_after = time.monotonic() + 2.0
         errors = self.remote.errors
         if len(errors) > self._errors_seen:
             for err in errors[self._errors_seen :]:
                 self.say(f"refused {err.code}: {err.detail}")
+                if err.code == "table.ticket_printing":  # its ticket is printing: wait
+                    self._handpay_after = time.monotonic() + 1.0
                 if err.code == "decision.stale" and self._last_decision is not None:
                     self._decided.discard(self._last_decision)  # decide again, up to date
             self.report.refusals += len(errors) - self._errors_seen
@@ -167,7 +178,7 @@ class RandomPlayer:
 
     def _handpay(self) -> None:
         """The attendant pays the pending handpay and resets it (once per window)."""
-        if self._handpay_window != self.remote.window:
+        if self._handpay_window != self.remote.window and time.monotonic() >= self._handpay_after:
             self._handpay_window = self.remote.window
             self._pause()
             self._send(cmd.HandpayReset())
@@ -209,6 +220,15 @@ class RandomPlayer:
                 self.say(f"cash out credits={snap.credits}")
                 return
         if snap.credits < ROUND_ANTES * low:
+            if self.test_credits:
+                self._pause()
+                ack = self.remote.test_credits(self.note, 10.0)
+                if ack is not None and ack.accepted:
+                    self.report.test_credits_in += self.note
+                    self.say(f"test credits in cents={self.note}")
+                return
+            if not self.own_notes:
+                return  # a note of its own would supersede the validator's escrow
             self._pause()
             ack = self.remote.insert_note(self.note, 10.0)
             if ack is not None and ack.accepted:

@@ -16,6 +16,11 @@ After a station restart the validator's report names no transaction (``txn`` Non
 in the stacker) credits the station's latest open escrow; ``returned`` (power-up, with
 the bill in the acceptor) closes its open ones.  A new escrow closes the station's older
 open ones as returned (a validator holds one note at a time).
+
+A ticket's escrow is accepted by :meth:`kiosk.table.tickets.TableTickets.accept`
+(``{"item": "ticket", "validation": number}``); ``stacked`` redeems it here once
+(``ticket_in``), or, when it can no longer be redeemed, logs ``ticket_rejected`` and
+tilts the station (``ticket``) for an attendant to reconcile the stacker.
 """
 
 from __future__ import annotations
@@ -24,14 +29,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.money import format_cents
+from kiosk.config import CabinetConfig, OperatorAccount, role_at_least
 from kiosk.ledger.records import EventRecord
-from kiosk.machine.errors import MachineError, WrongState
+from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
 from kiosk.machine.escrows import RECENT, is_resolved
+from kiosk.machine.state import TICKET_TILT
+from kiosk.machine.ticket_rules import ticket_refusal
 from kiosk.table.state import TableState
 
 Outcome = Literal["stacked", "returned", "in_doubt"]
 #: An ``EscrowAck`` answering a validator's report starts its ``reason`` with this.
 SETTLED = "settled: "
+#: The host's acceptance of a ticket's escrow says its amount: ``amount: <cents>``.
+TICKET_AMOUNT = "amount: "
 #: The tilt of a station whose validator stacked a note no open escrow matches.
 UNMATCHED_TILT = "device:validator:vend_unmatched"
 #: The tilt of a station whose note ended after STACK in an unknown place.
@@ -72,10 +82,11 @@ class TableEscrows:
         ledger = self.state.require_ledger_open()
         return [e for e in self._accepted(station) if e.txn and not is_resolved(ledger, e.txn)]
 
-    def accept(self, station: int, txn: str, cents: int) -> bool:
+    def accept(self, station: int, txn: str, cents: int, *, supersede: bool = True) -> bool:
         """Phase one for a note (see the module).  True when ``txn`` is accepted (now, or
         already and still open: stack it); raises :class:`MachineError` when it may not
-        be, before anything is written."""
+        be, before anything is written.  ``supersede`` False leaves the station's other
+        open escrows alone (a note credited in process, not through its validator)."""
         st = self.state
         ledger = st.require_ledger()
         if ledger.has_txn(txn, "escrow_accepted"):
@@ -97,7 +108,7 @@ class TableEscrows:
                 params={"limit": limit},
             )
         with ledger.transaction():
-            for old in self.open_escrows(station):
+            for old in self.open_escrows(station) if supersede else ():
                 self._abort(station, old, "returned_before_new_escrow")
             detail = {"item": "bill", "denomination": cents}
             st.event("escrow_accepted", detail, station, amount=cents, txn=txn)
@@ -141,6 +152,9 @@ class TableEscrows:
         st = self.state
         assert escrow.txn is not None
         reason = order.reason or order.outcome
+        ticket = escrow.detail.get("validation") if escrow.detail.get("item") == "ticket" else None
+        if order.outcome == "stacked" and isinstance(ticket, str):
+            return self._redeem(station, escrow, ticket)
         if order.outcome == "stacked":
             detail = {"denomination": escrow.amount, "resolved": reason}
             st.event("bill_in", detail, station, amount=escrow.amount, txn=escrow.txn)
@@ -148,15 +162,47 @@ class TableEscrows:
         if order.outcome == "returned":
             self._abort(station, escrow, reason)
             return "returned"
-        detail = {"item": "bill", "validation": "", "reason": reason}
+        item = "ticket" if ticket else "bill"
+        detail = {"item": item, "validation": ticket or "", "reason": reason}
         st.event("escrow_in_doubt", detail, station, amount=escrow.amount, txn=escrow.txn)
+        what = f"ticket {ticket}" if ticket else "note"
         st.set_tilt(
             station,
             IN_DOUBT_TILT,
-            f"the note of {format_cents(escrow.amount)} (transaction {escrow.txn}) was being "
+            f"the {what} of {format_cents(escrow.amount)} (transaction {escrow.txn}) was being "
             f"stacked when {reason}: count the box",
         )
         return "in_doubt"
+
+    def _redeem(self, station: int, escrow: EventRecord, validation: str) -> str:
+        """The ticket of ``escrow`` is in the box: redeemed once, for the amount it was
+        accepted for; one that cannot be (redeemed meanwhile, altered) is logged and
+        tilts the station for an attendant to reconcile, never credited."""
+        st = self.state
+        assert escrow.txn is not None
+        ledger = st.require_ledger_open()
+        today = st.now().date()
+        # accepted at escrow: it does not expire on its way to the stacker
+        refusal = ticket_refusal(ledger, validation, escrow.amount, today, expiry=False)
+        if refusal is None:
+            detail = {"validation": validation}
+            st.event("ticket_in", detail, station, amount=escrow.amount, txn=escrow.txn)
+            return "credited"
+        rejected: dict[str, object] = {
+            "validation": validation,
+            "reason": refusal.code.removeprefix("ticket_"),
+            "detail": refusal.reason,
+            "offered": escrow.amount,
+            "stacked": True,
+        }
+        st.event("ticket_rejected", rejected, station, txn=escrow.txn)
+        st.set_tilt(
+            station,
+            TICKET_TILT,
+            f"ticket {validation} was stacked but not redeemed ({refusal.reason}): "
+            "reconcile the stacker",
+        )
+        return "rejected"
 
     def _abort(self, station: int, escrow: EventRecord, reason: str) -> None:
         self.state.event("escrow_aborted", {"reason": reason}, station, txn=escrow.txn)
@@ -165,6 +211,8 @@ class TableEscrows:
         ledger = self.state.require_ledger_open()
         for kind, word in (
             ("bill_in", "credited"),
+            ("ticket_in", "credited"),
+            ("ticket_rejected", "rejected"),
             ("escrow_aborted", "returned"),
             ("escrow_in_doubt", "in_doubt"),
         ):
@@ -179,3 +227,48 @@ class TableEscrows:
             f"a note was stacked with no escrow accepted ({named}): not credited; "
             "reconcile the box",
         )
+
+
+def burn_in_account(config: CabinetConfig) -> OperatorAccount | None:
+    """Who answers for a table's test credits: its first operator account of a
+    technician or above (demo mode: the demo technician), None when it has none."""
+    return next((a for a in config.accounts if role_at_least(a.role, "technician")), None)
+
+
+@dataclass(frozen=True)
+class TestCredits:
+    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once)."""
+
+    __test__ = False  # not a test case
+    txn: str
+    cents: int
+
+
+def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None = None) -> str:
+    """A burn-in's test credits of ``cents`` at ``station``, recorded as the cabinet
+    records them (``test_credits_in``, never bills in).  As at the cabinet a technician
+    answers for them: refused on a table whose configuration has no technician account,
+    and, like a note, above the credit limit or during a payout.  Once per ``txn``
+    (given): a repeated one changes nothing.  Returns ``credited``."""
+    ledger = state.require_playable(station)
+    if txn is not None and ledger.has_txn(txn, "test_credits_in"):
+        return "credited"  # a repeated report
+    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+        raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
+    account = burn_in_account(state.config)
+    if account is None:
+        raise PlayDisabled(
+            "test credits need a technician's account on this table", code="no_technician"
+        )
+    if state.station(station).payout is not None:
+        raise WrongState("a payout is in progress", code="payout_in_progress")
+    limit = state.config.credit_limit_cents
+    if state.credits(station) + cents > limit:
+        raise MachineError(
+            f"the credit limit is {format_cents(limit)}",
+            code="credit_limit",
+            params={"limit": limit},
+        )
+    detail = {"operator": account.name, "role": account.role, "source": "burn-in"}
+    state.event("test_credits_in", detail, station, amount=cents, txn=txn)
+    return "credited"

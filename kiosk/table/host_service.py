@@ -11,21 +11,33 @@ Each paired station's link (its seat is its station number) drives
   that showed that phase, never twice);
 * :class:`~kiosk.link.messages.Escrow` of a note -> :class:`AcceptEscrow`: the note's
   ``escrow_accepted`` committed, answered by an :class:`~kiosk.link.messages.EscrowAck`
-  (``accepted``: stack it); nothing is credited yet;
+  (``accepted``: stack it); nothing is credited yet; of a ticket -> :class:`AcceptTicket`
+  (the answer's ``reason`` says its amount, ``amount: <cents>``);
 * :class:`~kiosk.link.messages.DeviceEvent` of the ``validator`` (``vend_valid`` or
   ``stacked``, ``returned`` or ``rejected``, ``in_doubt``; ``detail["txn"]``, None after
   a station restart) -> :class:`SettleEscrow`: credited or closed once per transaction
   (see :mod:`kiosk.table.escrows`), answered by an ``EscrowAck`` whose ``reason`` is
   ``settled: <how>`` (the station then lets the validator go on);
-* :class:`~kiosk.link.messages.CashOutRequest`, :class:`HandpayReset` -> the handpay;
+* :class:`~kiosk.link.messages.CashOutRequest`, :class:`HandpayReset` -> the payout: a
+  ticket at a station whose printer reported ``ready``, ordered printed with a
+  :class:`~kiosk.link.messages.PrintTicket` (again, ``resume``, at its next ``ready``),
+  else a handpay; the ``printer``'s and a burn-in's reports settle it
+  (:func:`~kiosk.table.tickets.station_report`), answered ``settled: <how>``;
 * :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
   jackpot paid by hand; other tilts are not cleared over the link);
+* :class:`~kiosk.link.messages.DoorSwitch` -> :class:`SetDoor`: the station's main door
+  (recorded when it changes; the seat stops while it is open);
 * :class:`~kiosk.link.messages.ResyncRequest` -> the current snapshot again.
+
+A station's operator session (:mod:`kiosk.table.operator_service`) ends when its link
+disconnects.
 
 A refusal is answered with an :class:`ErrorMessage` (``decision.<verdict>``,
 ``window.<why>`` or ``table.<code>``) and logged; nothing changes.  After every change of
 the table each connected station gets its own :class:`StationSnapshot` (only its seat's
-cards; see :mod:`kiosk.table.wire`); countdowns alone do not resend it.  The service's
+cards; see :mod:`kiosk.table.wire`); countdowns alone do not resend it.  A snapshot
+carries the table's limits and paytable only on a (re)connect, a resync and when they
+change (the station keeps the last ones; the paytable's text is read once).  The service's
 thread runs the table's timers (:meth:`Table.tick`, every ``tick_s`` seconds).
 
 Dealer displays have their own link (``displays``: their pairings, kept apart from the
@@ -56,6 +68,7 @@ from kiosk.link.messages import (
     ClearTilt,
     Decide,
     DeviceEvent,
+    DoorSwitch,
     ErrorMessage,
     Escrow,
     EscrowAck,
@@ -71,9 +84,17 @@ from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import Pass
 from kiosk.table.display import TableSnapshot
-from kiosk.table.escrows import SETTLED, AcceptEscrow, Outcome, SettleEscrow
+from kiosk.table.escrows import (
+    SETTLED,
+    TICKET_AMOUNT,
+    AcceptEscrow,
+    Outcome,
+    SettleEscrow,
+)
+from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
+from kiosk.table.tickets import AcceptTicket, SetPrinter, station_report
 from kiosk.table.wire import paytable_state, snapshot_state, to_json
 
 log = logging.getLogger(__name__)
@@ -102,6 +123,8 @@ class _Seat:
     opened: tuple[int, Phase] | None = None  # the decision the guard holds open
     sent: int = 0  # the last seq sent to the station
     last: object = None  # what was last sent, countdowns left out
+    limits: object = None  # the limits last sent (a snapshot carries them when they change)
+    paytable: str | None = None  # the SHA-256 of the paytable last sent
 
 
 class TableHost:
@@ -143,8 +166,10 @@ class TableHost:
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="table-host", daemon=True)
         self._unsubscribe = table.subscribe(self._dirty.set)
-        self._paytables: dict[str, dict[str, str]] = {}
         self.refusals = 0
+        self.operators = OperatorService(
+            table, lambda n: getattr(self._seats.get(n), "connected", False)
+        )
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> int:
@@ -259,20 +284,26 @@ class TableHost:
             snap = self.table.snapshot(seat)
             window = self.window()
             limits = self.table.limits.model_dump(mode="json")
-            same = (_steady(snap), window, limits)
+            paytable = self.table.paytable_in_force()
+            sha = paytable[0] if paytable is not None else None
+            same = (_steady(snap), window, limits, sha)
             if not force and same == own.last:
                 return
             state = snapshot_state(snap, window)
-            state["limits"] = limits
-            paytable = self._paytable()
-            if paytable is not None:
-                state["paytable"] = paytable
+            if force or limits != own.limits:
+                state["limits"] = limits
+            if paytable is not None and (force or sha != own.paytable):
+                state["paytable"] = paytable_state(*paytable)
             try:
                 seq = self.link.send(own.station_id, Snapshot(state=state))
             except Exception as exc:  # a station that acknowledges nothing for long
                 log.warning("snapshot for seat %d not queued: %s", seat, exc)
                 return
             own.sent, own.last = seq, same
+            if "limits" in state:
+                own.limits = limits
+            if "paytable" in state:
+                own.paytable = sha
             opening = _open_decision(snap, seat)
             if opening != own.opened or (own.renumbered and opening is not None):
                 if opening is None:
@@ -281,24 +312,6 @@ class TableHost:
                     own.guard.open(opening[0], opening[1], seq)
                 own.opened = opening
             own.renumbered = False
-
-    def _paytable(self) -> dict[str, str] | None:
-        """The paytable in force (the ledger's last ``ledger_created`` or
-        ``paytable_changed``) as a snapshot carries it, its text read from the ledger once
-        per SHA-256; None for a table without a ledger."""
-        ledger = self.table.ledger
-        if ledger is None:
-            return None
-        event = ledger.last_event("ledger_created", "paytable_changed")
-        if event is None:
-            return None
-        sha = event.detail.get("paytable") or event.detail["new"]["sha256"]
-        if sha not in self._paytables:
-            text = ledger.paytable_text(sha)
-            if text is None:
-                return None
-            self._paytables[sha] = paytable_state(sha, text)
-        return self._paytables[sha]
 
     # -- the link's events -----------------------------------------------------------------
     def _on_event(self, event: LinkEvent) -> None:
@@ -314,12 +327,16 @@ class TableHost:
                 own.connected = True
                 if not event.resumed:
                     own.renumbered, own.sent = True, 0
+                    own.limits = own.paytable = None
             elif event.kind == "reset":
                 own.renumbered, own.sent = True, 0
+                own.limits = own.paytable = None
             elif event.kind == "disconnected":
                 own.connected = False
         if event.kind == "connected":
             self._publish(seat, force=True)
+        elif event.kind == "disconnected":
+            self.operators.end(seat, "disconnected")
 
     # -- the stations' messages ------------------------------------------------------------
     def _on_message(self, inbound: Inbound) -> None:
@@ -347,6 +364,7 @@ class TableHost:
             self._escrow(inbound, seat, body)
         elif isinstance(body, CashOutRequest):
             self.table.execute(seat, cmd.CashOut())
+            self._print_order(inbound.station_id, seat)
         elif isinstance(body, HandpayReset):
             self.table.execute(seat, cmd.HandpayReset())
         elif isinstance(body, ClearTilt):
@@ -356,6 +374,10 @@ class TableHost:
                 self.table.execute(seat, cmd.ClearTilt(body.code))
         elif isinstance(body, DeviceEvent):
             self._device_event(inbound, seat, body)
+        elif isinstance(body, DoorSwitch):
+            self.table.execute(seat, cmd.SetDoor(body.open))
+        elif isinstance(body, OPERATOR_BODIES):
+            self._send(inbound.station_id, self.operators.handle(seat, body))
         else:
             self._refuse(inbound, "table.unexpected", f"{body.type} is not for the table")
 
@@ -399,10 +421,18 @@ class TableHost:
             self.table.execute(seat, cmd.Decide(body.action))
 
     def _escrow(self, inbound: Inbound, seat: int, body: Escrow) -> None:
-        """Phase one: the note's acceptance committed before the station stacks it (a
-        repeat of an open escrow is accepted again, nothing written)."""
-        if body.denomination_cents is None:
-            ack = EscrowAck(txn=body.txn, accepted=False, reason="tickets are not taken here")
+        """Phase one: the note's or ticket's acceptance committed before the station
+        stacks it (a repeat of an open escrow is accepted again, nothing written).  A
+        ticket's amount is the host's: the answer's ``reason`` is ``amount: <cents>``."""
+        if body.ticket is not None:
+            try:
+                cents = self.table.execute(seat, AcceptTicket(body.txn, body.ticket))
+            except MachineError as exc:
+                ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
+            else:
+                ack = EscrowAck(txn=body.txn, accepted=True, reason=f"{TICKET_AMOUNT}{cents}")
+        elif body.denomination_cents is None:
+            ack = EscrowAck(txn=body.txn, accepted=False, reason="an escrow holds a note or ticket")
         else:
             try:
                 self.table.execute(seat, AcceptEscrow(body.txn, body.denomination_cents))
@@ -410,12 +440,17 @@ class TableHost:
                 ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
             else:
                 ack = EscrowAck(txn=body.txn, accepted=True)
+        if not ack.accepted:
+            log.warning("escrow %s of seat %d refused: %s", body.txn, seat, ack.reason)
         self._send(inbound.station_id, ack)
 
     def _device_event(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
         """Phase two: the validator's report settles the escrow it names (see module)."""
         if body.event == "fault":
             self._fault(inbound, seat, body)
+            return
+        if body.device in ("printer", "burn_in"):
+            self._station_money(inbound, seat, body)
             return
         outcome = _OUTCOMES.get(body.event) if body.device == "validator" else None
         if outcome is None:
@@ -426,12 +461,40 @@ class TableHost:
             self._refuse(inbound, "table.bad-report", "txn and reason are text")
             return
         how = self.table.execute(seat, SettleEscrow(txn, outcome, reason[:64]))
+        if how == "unknown":
+            log.warning("seat %d %s for %s matches no escrow of the seat", seat, body.event, txn)
         if txn is not None:
             try:
                 ack = EscrowAck(txn=txn, accepted=how == "credited", reason=f"{SETTLED}{how}")
             except ValueError:
                 return  # not a transaction name a station sends: nothing to answer
             self._send(inbound.station_id, ack)
+
+    def _station_money(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
+        """The printer's and a burn-in's reports (:func:`station_report`), each naming a
+        transaction answered with ``settled: <how>``; ``ready`` orders a pending ticket
+        again."""
+        command = station_report(body.device, body.event, body.detail)
+        if command is None:
+            self._refuse(inbound, "table.bad-report", f"{body.device} {body.event}")
+            return
+        how = self.table.execute(seat, command)
+        if isinstance(command, SetPrinter):
+            if command.ready:
+                self._print_order(inbound.station_id, seat, resume=True)
+            return
+        try:
+            ack = EscrowAck(
+                txn=command.txn, accepted=how in ("issued", "credited"), reason=f"{SETTLED}{how}"
+            )
+        except ValueError:
+            return  # not a transaction name a station sends: nothing to answer
+        self._send(inbound.station_id, ack)
+
+    def _print_order(self, station_id: str, seat: int, resume: bool = False) -> None:
+        order = self.table.print_order(seat, resume)
+        if order is not None:
+            self._send(station_id, order)
 
     def _fault(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
         """A station's device fault or its end: the table tilts or clears that station."""

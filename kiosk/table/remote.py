@@ -11,7 +11,13 @@ sends an :class:`~kiosk.link.messages.Escrow` and waits for the host's
 :class:`~kiosk.link.messages.EscrowAck` (stack only when accepted); :meth:`report_note`
 sends the validator's report as a :class:`~kiosk.link.messages.DeviceEvent` and waits
 for the host's ``settled: <how>`` answer.  :meth:`insert_note` does both for a station
-without a validator (the demo keys, the burn-in autoplay).
+without a validator (the demo keys, the burn-in autoplay).  The station's door switch
+(:class:`~kiosk.machine.commands.SetDoor`) goes as a :class:`~kiosk.link.messages.DoorSwitch`
+and again after every (re)connect.  Tickets go two-phase too (:meth:`escrow_ticket`: the
+host answers the ticket's amount); the host's print orders wait in :attr:`print_orders`
+(:meth:`next_print_order`) for the station's printer, which reports with
+:meth:`printer_ready` and :meth:`report_print` (:mod:`kiosk.table.tickets`);
+:meth:`test_credits` keys in a burn-in's test credits.
 
     remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
     remote.start()
@@ -44,11 +50,15 @@ from kiosk.link.messages import (
     ClearTilt,
     Decide,
     DeviceEvent,
+    DoorSwitch,
     ErrorMessage,
     Escrow,
     EscrowAck,
     HandpayReset,
+    OperatorReply,
+    OperatorSession,
     PassRound,
+    PrintTicket,
     ResyncRequest,
     Snapshot,
 )
@@ -57,7 +67,7 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
-from kiosk.table.escrows import SETTLED
+from kiosk.table.escrows import SETTLED, TICKET_AMOUNT
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.wire import paytable_from_state, snapshot_from_json
 
@@ -91,6 +101,10 @@ class RemoteTable:
         self.acks: dict[str, EscrowAck] = {}  # the host's answers to escrows, by txn
         self.settled: dict[str, EscrowAck] = {}  # its answers to the validator's reports
         self.resets = 0
+        self.print_orders: list[PrintTicket] = []  # the host's, not yet taken
+        self.operator_answers: dict[int, OperatorSession | OperatorReply] = {}  # by ref
+        self._refs = 0
+        self._door: bool | None = None  # the door switch as last sent (None: never)
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -116,7 +130,8 @@ class RemoteTable:
                 window = body.state.get("window")
                 self._window = window if isinstance(window, int) else 0
                 limits = body.state.get("limits")
-                self._limits = dict(limits) if isinstance(limits, dict) else {}
+                if isinstance(limits, dict):  # absent: the last ones stay in force
+                    self._limits = dict(limits)
                 self._take_paytable(body.state.get("paytable"))
                 self._received += 1
                 self._received_at = time.monotonic()
@@ -127,9 +142,14 @@ class RemoteTable:
                     self.settled[body.txn] = body
                 else:
                     self.acks[body.txn] = body
+            elif isinstance(body, PrintTicket):
+                self.print_orders.append(body)
+            elif isinstance(body, (OperatorSession, OperatorReply)):
+                self.operator_answers[body.ref] = body
             self._cond.notify_all()
 
     def _take_paytable(self, data: object) -> None:
+        """Keep the paytable a snapshot carries (absent: the last one stays in force)."""
         if data is None:
             return
         sha = data.get("sha256") if isinstance(data, dict) else None
@@ -144,6 +164,11 @@ class RemoteTable:
         with self._cond:
             if event.kind in ("connected", "disconnected"):
                 self._connected = event.kind == "connected"
+            if event.kind == "connected" and self._door is not None:
+                try:  # the host hears the door again after every (re)connect
+                    self.link.send(DoorSwitch(open=self._door))
+                except Exception as exc:
+                    log.warning("door state not sent: %s", exc)
             if event.kind == "reset":
                 self.resets += 1
                 self._seen = 0
@@ -173,6 +198,12 @@ class RemoteTable:
         SHA-256 on arrival; None before the first)."""
         with self._cond:
             return self._paytable
+
+    @property
+    def door_open(self) -> bool:
+        """The station's main door as its switch last said (sent to the host)."""
+        with self._cond:
+            return bool(self._door)
 
     @property
     def connected(self) -> bool:
@@ -285,6 +316,9 @@ class RemoteTable:
             return HandpayReset()
         if isinstance(command, cmd.ClearTilt):
             return ClearTilt(code=command.code)
+        if isinstance(command, cmd.SetDoor):
+            self._door = bool(command.open)
+            return DoorSwitch(open=self._door)
         raise TypeError(f"not a station command: {command!r}")
 
     def _window_id(self) -> int:
@@ -328,6 +362,56 @@ class RemoteTable:
             return None
         return self._wait_ack(self.settled, txn, timeout)
 
+    def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
+        """Phase one for a ticket: ask the host to record ticket ``validation`` in escrow
+        as ``txn``; its amount (cents: stack it), None when refused (the reason is in
+        :attr:`acks`) or when no answer came in ``timeout`` seconds."""
+        with self._cond:
+            self.acks.pop(txn, None)
+        # a ticket's amount is the host's (its answer says it): 1 stands for "unknown here"
+        self.link.send(Escrow(txn=txn, ticket=validation, amount_cents=1))
+        ack = self._wait_ack(self.acks, txn, timeout)
+        if ack is None or not ack.accepted or not ack.reason.startswith(TICKET_AMOUNT):
+            return None
+        amount = ack.reason.removeprefix(TICKET_AMOUNT)
+        return int(amount) if amount.isdigit() else None
+
+    def report_print(
+        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+    ) -> EscrowAck | None:
+        """The printer's report about the ticket of cash-out ``txn`` (``printed``,
+        ``not_printed``, ``unknown``); waits up to ``timeout`` seconds for the host's
+        ``settled: <how>`` answer (None when none came)."""
+        with self._cond:
+            self.settled.pop(txn, None)
+        detail: dict[str, Any] = {"txn": txn, "validation": validation, "reason": reason[:128]}
+        self.link.send(DeviceEvent(device="printer", event=outcome, detail=detail))
+        return self._wait_ack(self.settled, txn, timeout)
+
+    def printer_ready(self, ready: bool) -> None:
+        """Tell the host whether this station's ticket printer can print now."""
+        event = "ready" if ready else "offline"
+        self.link.send(DeviceEvent(device="printer", event=event, detail={}))
+
+    def next_print_order(self, timeout: float) -> PrintTicket | None:
+        """The oldest print order from the host not yet taken (None after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self.print_orders:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self.print_orders.pop(0)
+
+    def test_credits(self, cents: int, timeout: float) -> EscrowAck | None:
+        """A burn-in's test credits of ``cents`` (a station without a validator), once
+        by their transaction; the host's answer, None when none came in ``timeout``."""
+        txn = f"test-{secrets.token_hex(8)}"
+        detail: dict[str, Any] = {"txn": txn, "cents": cents}
+        self.link.send(DeviceEvent(device="burn_in", event="test_credits", detail=detail))
+        return self._wait_ack(self.settled, txn, timeout)
+
     def _wait_ack(self, found: dict[str, EscrowAck], txn: str, timeout: float) -> EscrowAck | None:
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -337,3 +421,21 @@ class RemoteTable:
                     return None
                 self._cond.wait(left)
             return found[txn]
+
+    def operator_request(
+        self, make: Callable[[int], Body], timeout: float
+    ) -> OperatorSession | OperatorReply | None:
+        """Send the operator message ``make(ref)`` (a new ``ref``) and wait up to
+        ``timeout`` seconds for the host's answer to it (None when none came)."""
+        with self._cond:
+            self._refs += 1
+            ref = self._refs
+        self.link.send(make(ref))
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while ref not in self.operator_answers:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self.operator_answers.pop(ref)

@@ -52,6 +52,7 @@ class StationSnapshot:
     timed_out: TimedOut | None  # this station's latest timed-out decision
     tilts: tuple[str, ...]  # codes of the host's and this station's tilts
     payout_pending: int
+    payout_method: str  # "handpay" or "ticket" (a ticket printing here); "" with none
     message: str
 
 
@@ -110,5 +111,6 @@ def station_snapshot(
         timed_out=station.timed_out,
         tilts=(*st.host_tilts, *station.tilts),
         payout_pending=station.payout.amount if station.payout else 0,
+        payout_method=station.payout.method if station.payout else "",
         message=station.message,
     )

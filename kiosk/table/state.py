@@ -38,10 +38,12 @@ class TimedOut:
 
 @dataclass(frozen=True)
 class PendingPayout:
-    """A station's cash-out waiting for an attendant (cents, its transaction)."""
+    """A station's cash-out (cents, its transaction): a handpay waiting for an
+    attendant, or (``method`` ``"ticket"``) a ticket being printed at the station."""
 
     txn: str
     amount: int
+    method: str = "handpay"
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Station:
     tilts: dict[str, str] = field(default_factory=dict)
     door_open: bool = False
     payout: PendingPayout | None = None
+    printer: bool = False  # its ticket printer reported ready (not in the ledger)
     timed_out: TimedOut | None = None  # the latest, until the next round is dealt
     message: str = ""
 

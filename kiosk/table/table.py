@@ -7,14 +7,16 @@ drive the same :class:`Table`.  Money is integer cents everywhere.
 Life cycle::
 
     table = Table.open(config, stations=(1, 2, 3), clock=clock)
-    table.execute(2, InsertCredits(5000, "bill:5000"))   # in process; a station's note
-    table.execute(2, AcceptEscrow("s2-t", 5000))         # is two-phase (kiosk.table.escrows):
-    table.execute(2, SettleEscrow("s2-t", "stacked"))    # recorded, then credited once
+    table.execute(2, InsertCredits(5000, "bill:5000"))   # in process: both phases at once;
+    table.execute(2, AcceptEscrow("s2-t", 5000))         # a validator's note is two-phase
+    table.execute(2, SettleEscrow("s2-t", "stacked"))    # (kiosk.table.escrows): recorded,
+                                                         # then credited once
     table.execute(2, PlaceChip("ante", 500))
     table.execute(2, Deal())          # or Pass(); the window closes when all are done
     table.tick()                      # the host's timers: call it often (e.g. 10 Hz)
     table.execute(2, Decide(Action.CHECK))
     table.snapshot(2)                 # countdowns, the seats' status, the timeout notice
+    table.execute(2, CashOut())       # a ticket when its printer is ready (kiosk.table.tickets)
 
 Rules the table enforces:
 
@@ -54,23 +56,32 @@ from pydantic import ValidationError
 
 from devices.host import ONE_SHOT_KINDS, EventKind, make_event
 from engine.rng import RandomSource, SystemRandomSource
-from engine.uth.paytable import Limits, load_paytable
+from engine.uth.paytable import Limits, Paytable, load_paytable
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
+from kiosk.link.messages import PrintTicket
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
 from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
-from kiosk.table.escrows import AcceptEscrow, SettleEscrow, TableEscrows
+from kiosk.table.escrows import (
+    AcceptEscrow,
+    SettleEscrow,
+    TableEscrows,
+    TestCredits,
+    burn_in_credits,
+)
+from kiosk.table.paytable_change import SetTablePaytable, change_paytable
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
 from kiosk.table.state import PendingPayout
+from kiosk.table.tickets import AcceptTicket, ReportPrint, SetPrinter, TableTickets
 from kiosk.table.timing import Clock, TableTiming
 
 log = logging.getLogger(__name__)
@@ -100,7 +111,9 @@ class Table:
         self._play = TablePlay(self._state, rng or SystemRandomSource())
         self._play.start_timer()  # a resumed round's phase starts its full timer again
         self._escrows = TableEscrows(self._state)
+        self._tickets = TableTickets(self._state, self._escrows)
         self._handlers = self._handler_map()
+        self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
 
     @classmethod
     def open(
@@ -173,11 +186,16 @@ class Table:
             cmd.InsertCredits: lambda n, c: self._insert_credits(n, c.cents, c.source),
             AcceptEscrow: lambda n, c: self._escrows.accept(n, c.txn, c.cents),
             SettleEscrow: lambda n, c: self._escrows.settle(n, c),
+            AcceptTicket: lambda n, c: self._tickets.accept(n, c.txn, c.validation),
+            ReportPrint: lambda n, c: self._tickets.report(n, c),
+            SetPrinter: lambda n, c: self._set_printer(n, c.ready),
+            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn),
             cmd.CashOut: lambda n, c: self._cash_out(n),
             cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
             cmd.SetDoor: lambda n, c: self._door(n, c.open),
             cmd.ClearTilt: lambda n, c: self._clear_tilt(n, c.code),
             cmd.SetLimits: lambda n, c: self._set_limits(n, c),
+            SetTablePaytable: lambda n, c: change_paytable(self._state, n, c),
         }
 
     # -- the front door ------------------------------------------------------------------
@@ -230,42 +248,44 @@ class Table:
             self._play.expire_timer()
 
     # -- money ------------------------------------------------------------------------------
-    def _insert_credits(self, station: int, cents: int, source: str) -> None:
-        """A bill of ``cents`` stacked at ``station`` (``source`` ``"bill:<cents>"``)."""
+    def _insert_credits(self, station: int, cents: int, source: str) -> str:
+        """Credits keyed in at ``station``: ``"bill:<cents>"``, a note, through the same two
+        phases as a validator's (:class:`AcceptEscrow`, then :class:`SettleEscrow`
+        stacked), in one transaction; ``"test:<cents>"``, a burn-in's test credits
+        (``test_credits_in``, never bills in; see :func:`~kiosk.table.escrows.burn_in_credits`)."""
         st = self._state
         st.require_playable(station)
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
+        if source == f"test:{cents}":
+            return burn_in_credits(st, station, cents)
         if source != f"bill:{cents}":
-            raise MachineError(f"a table station takes bills here, not {source!r}")
-        st.event("bill_in", {"denomination": cents, "source": "insert"}, station, amount=cents)
+            raise MachineError(
+                f"a table station takes bills or test credits here, not {source!r}",
+                code="bad_credit_source",
+            )
+        txn = f"insert-{uuid.uuid4().hex[:16]}"
+        with st.require_ledger().transaction():
+            self._escrows.accept(station, txn, cents, supersede=False)
+            return self._escrows.settle(station, SettleEscrow(txn, "stacked", "insert"))
 
     def _cash_out(self, station: int) -> PendingPayout:
-        """Every credit of ``station`` into a handpay an attendant makes."""
-        st = self._state
-        st.require_ledger()
-        own = st.station(station)
-        rnd = st.round
-        if st.round_open and rnd is not None and station in rnd.seats:
-            raise WrongState("the round is in progress", code="round_in_progress")
-        if own.payout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
-        amount = st.credits(station)
-        if not amount:
-            raise WrongState("there are no credits to cash out", code="no_credits")
-        txn = f"cashout-{uuid.uuid4().hex[:16]}"
-        st.event("cashout", {"method": "handpay"}, station, amount=amount, txn=txn)
-        own.payout = PendingPayout(txn, amount)
-        own.reset_window()
-        return own.payout
+        """Every credit of ``station`` into a payout: a ticket when its printer is ready,
+        else a handpay an attendant makes (:mod:`kiosk.table.tickets`)."""
+        return self._tickets.cash_out(station)
 
     def _handpay_reset(self, station: int) -> None:
-        st = self._state
-        own = st.station(station)
-        if own.payout is None:
-            raise WrongState("no handpay is pending", code="no_handpay")
-        st.event("handpay", {"cashout_txn": own.payout.txn}, station, amount=own.payout.amount)
-        own.payout = None
+        self._tickets.handpay_reset(station)
+
+    def printer_ready(self, station: int) -> bool:
+        """Whether ``station``'s ticket printer has reported it can print."""
+        with self._lock:
+            return self._state.station(station).printer
+
+    def print_order(self, station: int, resume: bool = False) -> PrintTicket | None:
+        """The order to print ``station``'s pending cash-out ticket, if one is pending."""
+        with self._lock:
+            return self._tickets.print_order(station, resume)
 
     # -- tilts, doors and configuration ------------------------------------------------------
     def tilt(self, station: int, code: str, message: str) -> None:
@@ -305,6 +325,9 @@ class Table:
         """Stop the whole table (a host or ledger fault)."""
         with self._lock:
             self._state.host_tilt(code, message)
+
+    def _set_printer(self, station: int, ready: bool) -> None:
+        self._state.station(station).printer = ready
 
     def _clear_tilt(self, station: int, code: str) -> None:
         st = self._state
@@ -375,6 +398,20 @@ class Table:
         with self._lock:
             return station_statuses(self._state)
 
+    def tilt_texts(self, station: int) -> dict[str, str]:
+        """``station``'s standing tilts, code -> text (the operator menu)."""
+        with self._lock:
+            return dict(self._state.station(station).tilts)
+
+    def record(self, station: int, *events: tuple[str, dict[str, Any]]) -> None:
+        """Record ``events`` (kind, detail) about ``station`` in one transaction; they
+        change no state (an operator's login or action, with the person)."""
+        with self._lock:
+            st = self._state
+            with st.require_ledger_open().transaction():
+                for kind, detail in events:
+                    st.event(kind, detail, station)
+
     def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
         """The last ``last`` rounds' rows, most recent first: the table's, or only
         ``station``'s seat (with the dealer)."""
@@ -407,6 +444,11 @@ class Table:
     def limits(self) -> Limits:
         return self._state.limits
 
+    @property
+    def paytable(self) -> Paytable:
+        """The paytable in force."""
+        return self._state.paytable
+
     def credits(self, station: int) -> int:
         with self._lock:
             return self._state.credits(station)
@@ -414,3 +456,17 @@ class Table:
     @property
     def ledger(self) -> Ledger | None:
         return self._state.ledger
+
+    def paytable_in_force(self) -> tuple[str, str] | None:
+        """The paytable in force as ``(sha256, toml)``, its text as the ledger keeps it
+        (read from the ledger once per paytable; None when the ledger has no text for
+        it)."""
+        with self._lock:
+            st = self._state
+            sha = st.paytable.sha256
+            if self._paytable_text is None or self._paytable_text[0] != sha:
+                text = st.ledger.paytable_text(sha) if st.ledger is not None else None
+                if text is None:
+                    return None
+                self._paytable_text = (sha, text)
+            return self._paytable_text

@@ -10,7 +10,9 @@ a station reads exactly what the host's :meth:`Table.snapshot` returned.
 
 The host adds the table's ``limits`` in force (cents, as :class:`Limits` fields) and its
 ``paytable`` as ``{"sha256": ..., "toml": ...}`` (the paytable file's text as the ledger
-keeps it); :func:`paytable_from_state` parses it and checks the text's SHA-256 against
+keeps it) to the first snapshot after a (re)connect or a resync and to the first after
+either changes; a snapshot without them leaves the last ones in force at the station.
+:func:`paytable_from_state` parses the paytable and checks the text's SHA-256 against
 the one sent before a station shows a single pay line.
 """
 

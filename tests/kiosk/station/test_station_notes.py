@@ -2,8 +2,8 @@
 a station serving its validator (``uth table station --autoplay idle --validator PTY``)
 and the ID-003 validator simulator on a pty in a third process, which outlives every
 host and station that is cut.  The host and the station are killed with SIGKILL while a
-note is stacking or at VEND VALID and restarted; every note in the cash box is credited
-once."""
+note is held in escrow, stacking, at VEND VALID or stacked, and restarted; every note in
+the cash box is credited once, and a note returned to the patron never is."""
 
 from __future__ import annotations
 
@@ -28,10 +28,20 @@ CUTS = (
     ("station", "STACKING"),
     ("host", "VEND_VALID"),
     ("station", "VEND_VALID"),
-    ("station", "STACKING"),
-    ("host", "STACKING"),
+    ("host", "ESCROW"),
+    ("station", "ESCROW"),
+    ("host", "STACKED"),
+    ("station", "STACKED"),
 )
-NOTES = (2000, 5000, 10_000, 1000, 2000, 5000)
+NOTES = (2000, 5000, 10_000, 1000, 2000, 5000, 10_000, 1000)
+#: Where a note may end when the cut comes at each state: in the box (credited once)
+#: or, cut before the host accepted it, back to the patron (never credited).
+ENDS = {
+    "ESCROW": ("box", "returned"),
+    "STACKING": ("box",),
+    "VEND_VALID": ("box",),
+    "STACKED": ("box",),
+}
 
 
 class Peripherals:
@@ -137,19 +147,25 @@ def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(rig)
         held = devices.ask(op="state")
         return held["validator"] == "IDLING" and not held["inhibited"] and not held["item"]
 
-    def settled(total: int) -> bool:
-        credited = ledger_rows(db, "bill_in")
-        return sum(devices.cashbox()) == total and sum(a for _, a in credited) == total
+    def settled(notes: int) -> bool:
+        """All ``notes`` inserted have ended (in the box or returned) and the box holds
+        what the host credited."""
+        held = devices.ask(op="state")
+        box = [item["bill"] for item in held["cashbox"]]
+        credited = [a for _, a in ledger_rows(db, "bill_in")]
+        if held["item"] or held["queue"] or len(box) + len(held["returned"]) != notes:
+            return False
+        return sorted(box) == sorted(credited)
 
     stn = station()
     wait_for(accepting, what="the validator enabled")
     devices.ask(op="bill", cents=2000)  # no cut: stacked and credited once
-    wait_for(lambda: settled(2000), what="the first note credited")
-    total, cuts, between = 2000, 0, 0
+    wait_for(lambda: settled(1), what="the first note credited")
+    notes, cuts, between, ends = 1, 0, 0, []
     for (who, state), cents in zip(CUTS, NOTES, strict=True):
         victim = host if who == "host" else stn
         wait_for(accepting, what="the validator enabled")
-        seen = stn.mark()
+        seen, boxed = stn.mark(), len(devices.cashbox())
         devices.ask(op="arm", pid=victim.p.pid, on=f"validator:{state}", delay=0.0)
         devices.ask(op="bill", cents=cents)
         try:
@@ -170,16 +186,19 @@ def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(rig)
             host.wait_line(r"listening on")
         else:
             stn = station()
-        total += cents
-        wait_for(lambda t=total: settled(t), 30, f"credited {total} after cutting the {who}")
+        notes += 1
+        wait_for(lambda n=notes: settled(n), 30, f"note {notes} ended after cutting the {who}")
+        end = "box" if len(devices.cashbox()) > boxed else "returned"
+        assert end in ENDS[state], f"the note cut at {state} ({who}) ended {end}"
+        ends.append(f"{who}@{state}:{end}")
     assert cuts == len(CUTS) and between >= 1
 
     credited = ledger_rows(db, "bill_in")
     txns = [t for t, _ in credited]
-    assert len(txns) == len(set(txns)) == len(NOTES) + 1  # each note once
+    assert len(txns) == len(set(txns)) == len(devices.cashbox())  # each boxed note once
     lost = sum(devices.cashbox()) - sum(a for _, a in credited)
     assert lost == 0
-    print(f"cuts {cuts}, notes {len(txns)}, money lost {lost} cents")
+    print(f"cuts {cuts}, notes credited {len(txns)}, money lost {lost} cents; {ends}")
     stn.p.send_signal(signal.SIGTERM)
     host.p.send_signal(signal.SIGTERM)
     assert stn.p.wait(20) == 0 and host.p.wait(20) == 0

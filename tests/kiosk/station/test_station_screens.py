@@ -183,7 +183,7 @@ def test_a_station_plays_a_round_by_touch_and_cashes_out(floor, size):
     f.shot("cashout")
 
 
-def test_the_operator_key_at_a_station_says_the_menu_is_the_hosts(floor):
+def test_the_operator_key_at_a_station_opens_its_operator_menu_and_closes_it(floor):
     f = floor((800, 480))
     f.app.feed(Command("operator_key"))
     f.app.step(1 / 30)

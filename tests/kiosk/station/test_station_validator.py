@@ -17,6 +17,7 @@ from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import InsertCredits
+from kiosk.machine.errors import WrongState
 from kiosk.station.controller import HOST_LINK_TILT, StationController
 from kiosk.station.notes import StationValidator
 from kiosk.table import Table, TableTiming
@@ -89,6 +90,16 @@ def test_a_note_is_stacked_after_the_host_records_it_and_credited_once(rig):
         assert rig.table.open_escrows(1) == []
     finally:
         validator.close()
+
+
+def test_the_demo_keys_take_no_note_at_a_station_with_a_real_validator(rig):
+    """A note from the keys beside a real validator's would be a second source of notes
+    for the seat: the host would close the validator's open escrow as superseded."""
+    controller = StationController(rig.remote, rig.config, demo_notes=False)
+    with pytest.raises(WrongState, match="validator"):
+        controller.execute(InsertCredits(2000, "bill:2000"))
+    time.sleep(0.3)
+    assert rig.bills() == [] and rig.table.credits(1) == 0
 
 
 def test_the_demo_keys_go_through_escrow_then_the_stacked_report(rig):

@@ -1,0 +1,77 @@
+"""The TITO rules the cabinet and the shared table both apply: what a new ticket's
+``ticket_issue`` records (a fresh validation number, the next sequence number, the
+expiry) and why a ticket cannot be redeemed now.  Amounts are cents.
+
+One ledger issues the tickets of one cabinet, or of every station of one table, so a
+ticket printed at one station of a table redeems at any other.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from devices.validation import new_validation_number
+from engine.money import format_cents as money
+from kiosk.ledger.ledger import Ledger
+from kiosk.machine.errors import TicketRefused
+
+
+def ticket_issue_detail(
+    ledger: Ledger, now: datetime, expiry_days: int, machine_number: str
+) -> dict[str, Any]:
+    """The detail of a new ``ticket_issue``: a validation number never used by ``ledger``,
+    the next ticket sequence number, the expiry (valid through ``expiry_days`` days after
+    ``now``; None when 0: no expiry) and the machine number printed on it."""
+    expires = (now.date() + timedelta(days=expiry_days)).isoformat() if expiry_days else None
+    return {
+        "validation": new_validation_number(ledger.validation_taken),
+        "sequence": ledger.next_ticket_sequence(),
+        "expires_on": expires,
+        "machine_number": machine_number,
+    }
+
+
+def ticket_refusal(
+    ledger: Ledger,
+    validation: str,
+    cents: int | None,
+    today: date,
+    *,
+    expiry: bool = True,
+    in_escrow: bool = False,
+) -> TicketRefused | None:
+    """Why the ticket ``validation`` (offered for ``cents``, None: its own amount) cannot
+    be redeemed now, or None when it can: unknown, redeemed, void, never reported
+    printed, altered, expired (when ``expiry``) or already held in a validator's escrow
+    (``in_escrow``, the caller's to tell).  Reads the ledger cross-checked against the
+    events (an edited row raises :class:`~kiosk.ledger.errors.LedgerCorruptError`)."""
+    ticket = ledger.checked_ticket(validation)
+    params: dict[str, Any] = {"validation": validation}
+
+    def refuse(code: str, why: str) -> TicketRefused:
+        offered = "a " if cents is None else f"a {money(cents)} "
+        return TicketRefused(
+            f"ticket {validation} is not {offered}ticket of this cabinet still to be "
+            f"redeemed ({why})",
+            code=code,
+            params=params,
+        )
+
+    if ticket is None:
+        return refuse("ticket_unknown", "unknown: not issued here")
+    params["amount"] = ticket.amount
+    if ticket.status == "redeemed":
+        return refuse("ticket_redeemed", f"already redeemed at {ticket.redeemed_at}")
+    if ticket.status == "void":
+        return refuse("ticket_void", f"void: {ticket.void_reason}")
+    if ticket.status == "pending":
+        return refuse("ticket_pending", "never reported printed")
+    if cents is not None and cents != ticket.amount:
+        return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
+    if expiry and ticket.expires_on is not None and today.isoformat() > ticket.expires_on:
+        params["expires_on"] = ticket.expires_on
+        return refuse("ticket_expired", f"expired after {ticket.expires_on}")
+    if in_escrow:
+        return refuse("ticket_in_escrow", "already in the validator's escrow")
+    return None

@@ -1,0 +1,208 @@
+"""A station's ticket printer: the real TCL driver, printing what the table host orders.
+
+The host writes each cash-out ticket *pending* in its ledger before it orders it
+printed (:mod:`kiosk.table.tickets`); the station keeps no money state beyond the job
+in hand::
+
+    printer = StationPrinter(remote, "/dev/serial/by-id/...")   # or "sim" (demo)
+    printer.start()     # tells the host "ready" while the printer can print
+    ...                 # (on every reconnect, and "offline" on a fault)
+    printer.close()
+
+Each :class:`~kiosk.link.messages.PrintTicket` is printed once by
+:meth:`~devices.tcl.TicketPrinter.print_ticket` and its outcome (``printed`` with the
+validation number the printer reported done, ``not_printed``, ``unknown``) reported to
+the host until the host answers (``settled: <how>``).  The outcome is kept by the
+order's transaction, so an order sent again (``resume``, after a host restart) is
+answered with it, never printed twice; an order resumed that this process never printed
+(the station restarted meanwhile) is reported ``unknown``: the host voids the number and
+an attendant pays, as the cabinet does after a power cut while printing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+from datetime import UTC, date, datetime
+from typing import Any
+
+from devices.errors import TicketDataError
+from devices.host import DeviceEvent, EventKind
+from devices.sim import TclSimulator
+from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
+from devices.ticket import TicketData
+from kiosk.config import SIMULATED_PORT
+from kiosk.link.messages import DeviceEvent as DeviceReport
+from kiosk.link.messages import PrintTicket
+from kiosk.table.remote import RemoteTable
+
+log = logging.getLogger(__name__)
+
+
+def order_ticket(order: PrintTicket) -> TicketData:
+    """What is printed for ``order`` (raises TicketDataError for unprintable data)."""
+    issued = datetime.strptime(order.issued_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return TicketData(
+        casino_name=order.casino_name,
+        address=order.address,
+        machine_number=order.machine_number,
+        issued_at=issued,
+        amount_cents=order.amount_cents,
+        sequence_number=order.sequence,
+        validation_number=order.validation,
+        expires_on=date.fromisoformat(order.expires_on) if order.expires_on else None,
+    )
+
+
+class StationPrinter:
+    """The station's TCL printer on ``port`` (``"sim"``: a simulator on a pty in this
+    process), printing the host's orders on its own thread (see the module)."""
+
+    def __init__(
+        self,
+        remote: RemoteTable,
+        port: str,
+        config: PrinterConfig | None = None,
+        answer_s: float = 3.0,
+    ) -> None:
+        self.remote = remote
+        self.sim = TclSimulator() if port == SIMULATED_PORT else None
+        self.port = port
+        self.config = replace(config or PrinterConfig(), device_name="printer")
+        self.answer_s = answer_s
+        self.driver: TicketPrinter | None = None
+        self.results: dict[str, PrintResult] = {}  # this process's jobs, by transaction
+        self._unreported: dict[str, PrintResult] = {}
+        self._opened = False
+        self._told_ready = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._follow, name="station-printer", daemon=True)
+
+    def start(self) -> StationPrinter:
+        if self.sim is not None:
+            self.sim.start()
+            self.port = self.sim.port
+        self.driver = TicketPrinter(self.port, self, self.config)
+        try:
+            self.driver.open()
+            self._opened = True
+        except Exception as exc:  # reported "offline"; printing opens it again
+            log.error("printer on %s unavailable: %s", self.port, exc)
+        self.driver.start()
+        self._thread.start()
+        return self
+
+    def wait_told(self, timeout: float) -> bool:
+        """Block until the host has been told the printer is ready (True) or
+        ``timeout`` seconds pass (False): a cash-out before then would be a handpay."""
+        return self._told_ready.wait(timeout)
+
+    def ready(self) -> bool:
+        """Whether a ticket can be printed now (opened, no fault but paper low)."""
+        driver = self.driver
+        if driver is None or not self._opened:
+            return False
+        return not (driver.active_faults - {EventKind.PAPER_LOW})
+
+    # -- devices.host.DeviceEventSink -----------------------------------------------------
+    def device_event(self, event: DeviceEvent) -> None:
+        detail: dict[str, Any] = {
+            "kind": str(event.kind),
+            "detail": event.detail[:256],
+            "active": event.active,
+        }
+        try:
+            self.remote.link.send(DeviceReport(device=event.device, event="fault", detail=detail))
+        except Exception as exc:
+            log.warning("printer event not sent: %s", exc)
+
+    # -- the thread ----------------------------------------------------------------------
+    def _follow(self) -> None:
+        told: tuple[bool, int, bool] | None = None  # (connected, resets, ready) last told
+        while not self._stopping.is_set():
+            now = (self.remote.connected, self.remote.resets, self.ready())
+            if now != told and now[0]:
+                try:
+                    self.remote.printer_ready(now[2])
+                    told = now
+                    (self._told_ready.set if now[2] else self._told_ready.clear)()
+                    log.info("printer %s", "ready" if now[2] else "offline")
+                except Exception as exc:
+                    log.warning("printer state not sent: %s", exc)
+            elif not now[0]:
+                told = None  # tell again once connected
+                self._told_ready.clear()
+            self._report_pending()
+            order = self.remote.next_print_order(0.1)
+            if order is not None:
+                self._take(order)
+
+    def _take(self, order: PrintTicket) -> None:
+        done = self.results.get(order.txn)
+        if done is not None:
+            self._unreported[order.txn] = done  # answered again, never printed twice
+        elif order.resume:
+            log.warning("ticket %s was ordered before this station started", order.validation)
+            self._unreported[order.txn] = PrintResult(
+                PrintOutcome.UNKNOWN, order.validation, "the station restarted while printing"
+            )
+        else:
+            result = self._print(order)
+            log.info("ticket %s: %s (%s)", order.validation, result.outcome.value, result.detail)
+            self.results[order.txn] = result
+            self._unreported[order.txn] = result
+        self._report_pending()
+
+    def _print(self, order: PrintTicket) -> PrintResult:
+        vn = order.validation
+        driver = self.driver
+        if driver is None:
+            return PrintResult(PrintOutcome.NOT_PRINTED, vn, "no ticket printer")
+        try:
+            data = order_ticket(order)
+        except (TicketDataError, ValueError) as exc:
+            return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"ticket data refused: {exc}")
+        if not self._opened:
+            try:
+                driver.open()
+                self._opened = True
+            except Exception as exc:  # nothing was sent
+                return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"printer unavailable: {exc}")
+        try:
+            return driver.print_ticket(data)
+        except TicketDataError as exc:  # raised before anything is sent
+            return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"ticket data refused: {exc}")
+        except Exception as exc:  # part of the job may have gone out: cannot tell
+            log.exception("printing ticket %s", vn)
+            return PrintResult(PrintOutcome.UNKNOWN, vn, f"driver error: {exc!r}")
+
+    def _report_pending(self) -> None:
+        """Report every outcome the host has not answered yet (it may be down)."""
+        if not self.remote.connected:
+            return
+        for txn, result in list(self._unreported.items()):
+            ack = self.remote.report_print(
+                txn, result.outcome.value, result.validation_number, result.detail, self.answer_s
+            )
+            if ack is None:
+                return  # no answer: again on the next turn
+            self._unreported.pop(txn, None)
+
+    def printed(self) -> list[str]:
+        """Validation numbers the simulated printer printed (empty when not simulated)."""
+        sim = self.sim
+        if sim is None:
+            return []
+        with sim.lock:
+            tickets = list(sim.printed)
+        return [t.text(t.barcode_region) for t in tickets if t.barcode_region]
+
+    def close(self) -> None:
+        self._stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(5.0)
+        if self.driver is not None:
+            self.driver.close()
+        if self.sim is not None:
+            self.sim.stop()

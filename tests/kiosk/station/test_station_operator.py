@@ -1,0 +1,293 @@
+"""The operator menu at a player station, driven by a real table host over loopback: a
+real :class:`Table` on a SQLite file with operator accounts, its TLS :class:`TableHost`,
+two other stations as :class:`RemoteTable` clients, and station 1 as the cabinet's pygame
+screens (SDL dummy driver).  Screenshots go to /tmp/shots/station-operator-*.png."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from support.operator_screens import PEOPLE, cabinet_config
+from support.signed_paytables import signed  # noqa: E402
+
+from engine.rng import SeededRandomSource  # noqa: E402
+from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
+from kiosk.link import auth  # noqa: E402
+from kiosk.link.certs import certificate_pem  # noqa: E402
+from kiosk.link.limits import LinkLimits  # noqa: E402
+from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
+from kiosk.machine import commands as cmd  # noqa: E402
+from kiosk.station.controller import StationController  # noqa: E402
+from kiosk.station.operator_scene import StationOperatorScene  # noqa: E402
+from kiosk.station.screens import station_app  # noqa: E402
+from kiosk.table import Table, TableTiming  # noqa: E402
+from kiosk.table.host_service import TableHost  # noqa: E402
+from kiosk.table.remote import RemoteTable  # noqa: E402
+from kiosk.ui.events import Command, Touch  # noqa: E402
+from kiosk.wiring import ScreenOptions  # noqa: E402
+
+SHOTS = Path("/tmp/shots")
+FAST = LinkLimits(
+    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
+)
+ANN, TED, _CY = PEOPLE
+JAM = "note jammed in the acceptor"
+
+
+def _pairing(host: HostPairing, n: int) -> StationPairing:
+    key = auth.new_station_key()
+    host.add(f"station-{n}", n, key)
+    pem = certificate_pem(host.identity.certificate_der())
+    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
+
+
+class Floor:
+    """A host with stations 1-3; station 1 is the screens, whose drawn texts are kept."""
+
+    def __init__(self, tmp_path: Path, size: tuple[int, int]) -> None:
+        self.config = cabinet_config(tmp_path)
+        self.table = Table.open(
+            self.config, (1, 2, 3), rng=SeededRandomSource(5), timing=TableTiming(30, 20)
+        )
+        pairing = HostPairing(tmp_path / "host")
+        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
+        port = self.host.start()
+        self.others = {}
+        for n in (2, 3):
+            self.others[n] = RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST)
+            self.others[n].start()
+        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
+        self.controller = StationController(remote, self.config)
+        assert self.controller.start(10.0)
+        for other in self.others.values():
+            assert other.wait_for(lambda s: True, 10) is not None
+        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
+        self.app.go("table")
+        self.texts: list[str] = []
+        render = self.app.text.render
+
+        def recording(s: str, px: int, *args, **kw):
+            self.texts.append(s)
+            return render(s, px, *args, **kw)
+
+        self.app.text.render = recording  # type: ignore[method-assign]
+
+    @property
+    def menu(self) -> StationOperatorScene:
+        scene = self.app.scenes["operator"]
+        assert isinstance(scene, StationOperatorScene)
+        return scene
+
+    def close(self) -> None:
+        self.app.close()
+        self.controller.stop()
+        for remote in self.others.values():
+            remote.stop()
+        self.host.stop()
+        self.table.close()
+
+    def frames(self, until, timeout: float = 10.0) -> None:
+        """Step the screens (1/30 s a frame) until ``until()`` or fail."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            assert time.monotonic() < deadline, "the station screen never got there"
+            self.app.step(1 / 30)
+            time.sleep(0.01)
+        self.frame()
+
+    def frame(self) -> str:
+        """One frame drawn; every string it drew, one a line."""
+        self.texts = []
+        self.app.step(1 / 30)
+        return "\n".join(self.texts)
+
+    def press(self, button_id: str) -> None:
+        found = {b.id: b for b in self.app.scene.buttons()}
+        assert button_id in found, f"no button {button_id!r}: {sorted(found)}"
+        button = found[button_id]
+        assert button.enabled, f"{button_id} is disabled"
+        x, y, w, h = button.rect
+        self.app.feed(Touch(self.app.layout.pos(x + w / 2, y + h / 2)))
+        self.app.step(1 / 30)
+
+    def type_pin(self, pin: str) -> None:
+        for digit in pin:
+            self.press(f"key_{digit}")
+        self.press("key_enter")
+
+    def shot(self, name: str) -> Path:
+        self.frame()
+        w, h = self.app.layout.size
+        return self.app.screenshot(SHOTS / f"station-operator-{name}-{w}x{h}.png")
+
+
+@pytest.fixture
+def floor(tmp_path):
+    made: list[Floor] = []
+
+    def make(size: tuple[int, int]) -> Floor:
+        made.append(Floor(tmp_path, size))
+        return made[-1]
+
+    yield make
+    for f in made:
+        f.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, size):
+    f = floor(size)
+    f.table.device_report(3, "validator", "acceptor_jam", JAM, True)
+    f.table.execute(2, cmd.InsertCredits(2000, "bill:2000"))
+    f.table.execute(2, cmd.CashOut())
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    assert f.app.scene is f.menu and f.menu.state == "pin"
+    assert "Enter your PIN" in f.frame()
+    f.type_pin(TED[2])
+    f.frames(lambda: f.menu.state == "menu")
+    assert f.menu.person == (TED[0], "technician")
+    assert TED[0] in f.frame()
+    f.shot("menu")
+    f.press("page_status")
+    f.frames(
+        lambda: len(f.menu.data.get("status", {}).get("stations", [])) == 3
+        and not f.menu.link.busy  # the page's own request answered, not an earlier one
+    )
+    drawn = f.frame()
+    for n in (1, 2, 3):
+        assert f"Station {n}" in drawn
+    assert f"validator: {JAM}" in drawn
+    assert "Handpay pending: $20.00" in drawn
+    assert "$0.00" in drawn  # station 1's credits
+    f.shot("status")
+    # an attendant's actions at other stations, by touch, answered by the host
+    f.press("clear_3")
+    f.frames(lambda: not f.table.tilt_texts(3) and not f.menu.link.busy)
+    f.press("handpay_2")
+    f.frames(lambda: f.table.statuses()[1].payout_pending == 0 and not f.menu.link.busy)
+    acts = f.table.ledger.events(("operator_action",))
+    assert [(a.station, a.detail["action"], a.detail["at_station"]) for a in acts] == [
+        (3, "clear_tilt", 1),
+        (2, "handpay_reset", 1),
+    ]
+    assert all(a.detail["operator"] == TED[0] for a in acts)
+    f.frames(lambda: "Ready" in f.frame())
+    # the key again closes the menu and logs the person out at the host
+    f.app.feed(Command("operator_key"))
+    assert f.app.scene.name == "table"
+    assert f.menu.link.wait(5.0)
+    assert f.host.operators.operator(1) is None
+    assert f.table.ledger.events(("operator_logout",))[-1].detail["operator"] == TED[0]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_meters_recall_and_limits_pages_at_a_station(floor, size):
+    f = floor(size)
+    f.controller.remote.insert_note(5000, 10)
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    f.type_pin(TED[2])
+    f.frames(lambda: f.menu.state == "menu")
+    f.press("page_meters")
+    f.frames(lambda: "meters" in f.menu.data)
+    drawn = f.frame()
+    assert "This station" in drawn and "Table" in drawn and "$50.00" in drawn
+    f.shot("meters")
+    f.press("menu")
+    f.press("page_recall")
+    f.frames(lambda: "recall" in f.menu.data)
+    assert "No rounds yet" in f.frame()
+    f.press("menu")
+    f.press("page_limits")
+    f.frames(lambda: "status" in f.menu.data and not f.menu.link.busy)
+    before = f.table.limits.ante_max
+    f.press("ante_max_minus")
+    f.press("apply_limits")  # the change, for confirmation
+    drawn = f.frame()
+    assert "Change the table limits?" in drawn and "Ante maximum\n$500\n$200" in drawn
+    assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_limits"]
+    f.shot("limits-confirm")
+    f.press("cancel_config")
+    assert f.menu.link.wait(5.0) and f.table.limits.ante_max == before  # nothing sent
+    f.press("apply_limits")
+    f.press("confirm_limits")
+    f.frames(lambda: f.menu.result is not None)
+    ok, text = f.menu.result[1], f.menu.result[0]
+    assert not ok and "door" in text and f.table.limits.ante_max == before  # door shut
+    f.shot("limits")
+    f.controller.execute(cmd.SetDoor(True))  # the station's door switch, to the host
+    f.frames(lambda: f.table.statuses()[0].door_open)
+    assert f.app.model.snap.door_open  # the station's screens know their door
+    f.table.execute(1, cmd.CashOut())
+    f.table.execute(1, cmd.HandpayReset())
+    f.press("apply_limits")
+    f.press("confirm_limits")
+    f.frames(lambda: f.table.limits.ante_max < before and not f.menu.link.busy)
+    assert f.menu.result == ("Done.", True)
+
+
+def test_a_wrong_pin_at_a_station_is_refused_with_the_hosts_reason(floor):
+    f = floor((800, 480))
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    f.type_pin("111222")
+    f.frames(lambda: f.menu.result is not None)
+    assert f.menu.state == "pin" and f.menu.result == ("wrong PIN", False)
+    assert "wrong PIN" in f.frame()
+    assert f.host.operators.lockout.failures == 1
+    f.shot("wrong-pin")
+    f.press("logout")  # CANCEL
+    assert f.app.scene.name == "table"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirmation(
+    floor, size, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
+    f = floor(size)
+    new = signed(f.table.ledger.key, PAYTABLE_DIR / "trips-50-40-30-9-7-4-3.toml")
+    old = f.table.paytable
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    f.type_pin(TED[2])
+    f.frames(lambda: f.menu.state == "menu")
+    f.press("page_paytables")
+    f.frames(lambda: "paytables" in f.menu.data and not f.menu.link.busy)
+    drawn = f.frame()
+    assert "Standard 1.0  ✓ in force" in drawn
+    assert "Main game 99.470%  ·  Trips 96.500%" in drawn  # the signed table's RTP
+    assert "RTP not known yet" in drawn  # the others'
+    ids = {b.id: b for b in f.app.scene.buttons()}
+    assert not ids["table_standard"].enabled  # the one in force
+    f.shot("paytables")
+    f.press("table_trips-50-40-30-9-7-4-3")
+    drawn = f.frame()
+    assert "Put this paytable in force?" in drawn and f"{new.name} {new.version}" in drawn
+    assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_paytable"]
+    f.shot("paytable-confirm")
+    f.press("confirm_paytable")
+    f.frames(lambda: f.menu.result is not None and not f.menu.link.busy)
+    assert f.menu.result[1] is False and "door" in f.menu.result[0]  # the door is shut
+    assert f.table.paytable == old
+    f.controller.execute(cmd.SetDoor(True))
+    f.frames(lambda: f.table.statuses()[0].door_open)
+    f.press("table_trips-50-40-30-9-7-4-3")
+    f.press("confirm_paytable")
+    f.frames(lambda: f.table.paytable.sha256 == new.sha256 and not f.menu.link.busy)
+    f.frames(lambda: f.menu.data["paytables"]["in_force"] == new.sha256)
+    assert f.menu.result == ("Done.", True)
+    assert f"{new.name} {new.version}  ✓ in force" in f.frame()
+    f.frames(lambda: getattr(f.controller.remote.paytable, "sha256", "") == new.sha256)
+    f.frames(lambda: getattr(f.others[2].paytable, "sha256", "") == new.sha256)
+    assert f.app.model.snap.paytable.sha256 == new.sha256  # what the screens show
+    (change,) = f.table.ledger.events(("paytable_changed",))
+    assert change.station == 1 and change.detail["operator"] == TED[0]

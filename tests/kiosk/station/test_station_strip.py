@@ -1,0 +1,181 @@
+"""The station strip at a full table: a real :class:`Table` of seven stations on a SQLite
+file, its TLS :class:`TableHost` on loopback, stations 2-7 as :class:`RemoteTable`
+clients and station 1 as the cabinet's pygame screens (SDL dummy driver).  Every other
+seat's status shows while the round is played and at settlement, at 800x480 and
+1920x1080.  Screenshots go to /tmp/shots/strip7-*.png."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from engine.rng import SeededRandomSource  # noqa: E402
+from engine.uth.round import Action  # noqa: E402
+from kiosk.config import load_config  # noqa: E402
+from kiosk.link import auth  # noqa: E402
+from kiosk.link.certs import certificate_pem  # noqa: E402
+from kiosk.link.limits import LinkLimits  # noqa: E402
+from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
+from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
+from kiosk.machine.snapshot import MachinePhase  # noqa: E402
+from kiosk.station.controller import StationController  # noqa: E402
+from kiosk.station.screens import station_app  # noqa: E402
+from kiosk.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others  # noqa: E402
+from kiosk.table import Table, TableTiming  # noqa: E402
+from kiosk.table.commands import Pass  # noqa: E402
+from kiosk.table.host_service import TableHost  # noqa: E402
+from kiosk.table.remote import RemoteTable  # noqa: E402
+from kiosk.ui.events import Command, Touch  # noqa: E402
+from kiosk.ui.layout import MIN_TEXT  # noqa: E402
+from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+from kiosk.wiring import ScreenOptions  # noqa: E402
+
+SHOTS = Path("/tmp/shots")
+FAST = LinkLimits(
+    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
+)
+OTHERS = (2, 3, 4, 5, 6, 7)
+
+
+def _pairing(host: HostPairing, n: int) -> StationPairing:
+    key = auth.new_station_key()
+    host.add(f"station-{n}", n, key)
+    pem = certificate_pem(host.identity.certificate_der())
+    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
+
+
+class FullTable:
+    """Seven stations; station 1 is the screens."""
+
+    def __init__(self, tmp_path: Path, size: tuple[int, int]) -> None:
+        self.config = load_config(db_path=tmp_path / "var" / "uth.db")
+        stations = (1, *OTHERS)
+        self.table = Table.open(
+            self.config, stations, rng=SeededRandomSource(11), timing=TableTiming(30, 1.0)
+        )
+        pairing = HostPairing(tmp_path / "host")
+        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
+        port = self.host.start()
+        self.others = {
+            n: RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST) for n in OTHERS
+        }
+        for remote in self.others.values():
+            remote.start()
+        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
+        self.controller = StationController(remote, self.config)
+        assert self.controller.start(10.0)
+        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
+        self.app.go("table")
+
+    def close(self) -> None:
+        self.app.close()
+        self.controller.stop()
+        for remote in self.others.values():
+            remote.stop()
+        self.host.stop()
+        self.table.close()
+
+    def frames(self, until, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not until():
+            assert time.monotonic() < deadline, "the station screen never got there"
+            self.app.step(1 / 30)
+            time.sleep(0.01)
+        for _ in range(3):
+            self.app.step(1 / 30)
+
+    def press(self, button_id: str) -> None:
+        button = next(b for b in self.app.scene.buttons() if b.id == button_id)
+        x, y, w, h = button.rect
+        assert button.enabled, f"{button_id} is disabled"
+        self.app.feed(Touch(self.app.layout.pos(x + w / 2, y + h / 2)))
+        self.app.step(1 / 30)
+
+    def shot(self, name: str) -> Path:
+        w, h = self.app.layout.size
+        return self.app.screenshot(SHOTS / f"strip7-{name}-{w}x{h}.png")
+
+
+def _check_cells(f: FullTable) -> None:
+    """All six other seats have a cell of their own inside the strip, none overlapping
+    another, each with its words fitting on one line at no less than the screens' text
+    floor."""
+    view = f.controller.station_view()
+    placed = cells(view)
+    assert [c.seat for c in placed] == list(OTHERS)
+    settled = bool(view.snapshot.dealer)
+    for cell, line in zip(placed, others(view), strict=True):
+        assert line.startswith(f"Seat {cell.seat} · {cell.label}")
+        assert settled or line == f"Seat {cell.seat} · {cell.label}"
+    lay, painter = f.app.layout, f.app.painter
+    top, height, _columns, _rows, _step = frame(view)
+    strip = lay.rect(LEFT, top, WIDTH, height)
+    rects = [lay.rect(*c.rect) for c in placed]
+    for i, (cell, rect) in enumerate(zip(placed, rects, strict=True)):
+        assert strip.contains(rect), (cell, rect, strip)
+        assert all(not rect.colliderect(other) for other in rects[i + 1 :])
+        x, y, w, h = cell.rect
+        assert cell.size >= MIN_TEXT
+        fit = painter.fit(cell.label, cell.size, w - NUMBER_W, h, max_lines=1)
+        assert fit.fits and fit.px >= lay.px(MIN_TEXT), (cell, fit)
+
+
+@pytest.fixture
+def full_table(tmp_path):
+    made: list[FullTable] = []
+
+    def make(size: tuple[int, int]) -> FullTable:
+        made.append(FullTable(tmp_path / f"{size[0]}", size))
+        return made[-1]
+
+    yield make
+    for f in made:
+        f.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_full_table_shows_all_six_other_seats_through_settlement(full_table, size):
+    f = full_table(size)
+    app = f.app
+    app.feed(Command("bill", 5_000))  # a station with credits: the window waits for it
+    f.frames(lambda: app.model.snap.credits == 5_000)
+    for n in (2, 3, 4, 5, 6):
+        assert f.others[n].insert_note(10_000, 10).accepted
+    for n in (2, 3, 4, 5):
+        f.others[n].execute(PlaceChip("ante", 500 * (n - 1)))
+        f.others[n].execute(Deal())
+    f.others[6].execute(Pass())
+    assert f.others[2].wait_for(lambda s: all(s.seats[i].ready for i in (1, 2, 3, 4)), 10)
+    x, y, _r = SPOTS["ante"]
+    app.feed(Touch(app.layout.pos(x, y)))
+    f.frames(lambda: f.controller.station_view().betting_seconds is not None)
+    f.shot("betting")
+    _check_cells(f)
+    f.press("deal")
+    f.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
+    # seat 2 raises 4x, seat 3 checks; the others let the timer decide
+    f.others[2].wait_for(lambda s: bool(s.offers), 10)
+    f.others[2].execute(Decide(Action.PLAY_4X))
+    f.others[3].wait_for(lambda s: bool(s.offers), 10)
+    f.others[3].execute(Decide(Action.CHECK))
+    f.frames(lambda: "Decided" in " ".join(others(f.controller.station_view())))
+    f.frames(lambda: not app.scenes["table"].busy)
+    f.shot("deciding")
+    _check_cells(f)
+    f.frames(lambda: app.model.snap.phase is MachinePhase.RESULT, timeout=20)
+    f.frames(lambda: not app.scenes["table"].busy, timeout=15)
+    view = f.controller.station_view()
+    assert view.snapshot.dealer
+    rows = others(view)
+    f.shot("settled")
+    assert rows[0].startswith("Seat 2 · Settled")
+    assert rows[2].startswith("Seat 4 · Folded")
+    assert rows[4] == "Seat 6 · Open seat" and rows[5] == "Seat 7 · Open seat"
+    f.shot("settled")
+    _check_cells(f)
