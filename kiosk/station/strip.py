@@ -110,11 +110,14 @@ def _status(seat: SeatStatus, table: TableSnapshot) -> str:
 def _colour(seat: SeatStatus) -> tuple[int, int, int]:
     if seat.tilted:
         return theme.LOSE
+    if seat.net is not None and seat.net > 0 and not seat.folded:
+        return theme.WIN
     return theme.MUTED if seat.folded or not (seat.in_round or seat.ante) else theme.CREAM
 
 
 def others(view: StationView) -> list[str]:
-    """Each other seat as one short line: its number, status and Ante."""
+    """Each other seat as one short line: its number, status and Ante (its result once
+    the dealer's hand shows)."""
     snap = view.snapshot
     table = table_view(view)
     rows = []
@@ -122,10 +125,24 @@ def others(view: StationView) -> list[str]:
         if seat.seat == snap.station:
             continue
         text = _("Seat {n}").format(n=seat.seat) + " · " + _status(seat, table)
-        if seat.ante:
-            text += " · " + money(seat.ante, compact=True)
-        rows.append(text)
+        rows.append(text + _detail(seat, bool(snap.dealer)))
     return rows
+
+
+def _detail(seat: SeatStatus, settled: bool) -> str:
+    """What follows a seat's status: its Ante, or its result once settled."""
+    if settled:
+        return "" if seat.net is None else " · " + signed(seat.net)
+    return " · " + money(seat.ante, compact=True) if seat.ante else ""
+
+
+def signed(cents: int) -> str:
+    """A seat's result: ``+$30``, ``-$15`` or ``$0``."""
+    if cents > 0:
+        return "+" + money(cents, compact=True)
+    if cents < 0:
+        return "-" + money(-cents, compact=True)
+    return money(0, compact=True)
 
 
 @dataclass(frozen=True)
@@ -163,9 +180,10 @@ def cells(view: StationView) -> list[Cell]:
     out = []
     seats = [s for s in snap.seats if s.seat != snap.station]
     for i, seat in enumerate(seats[: columns * rows]):
-        label = _status(seat, table)
-        if seat.ante and not snap.dealer:
-            label += " · " + money(seat.ante, compact=True)
+        if snap.dealer and seat.net is not None and not seat.folded:
+            label = signed(seat.net)  # a settled seat's result says it all in a small cell
+        else:
+            label = _status(seat, table) + ("" if snap.dealer else _detail(seat, False))
         x, y = LEFT + PAD_X + (i % columns) * width, first + (i // columns) * tall
         out.append(Cell(seat.seat, label, _colour(seat), (x, y, width - GAP, tall), TEXT))
     return out

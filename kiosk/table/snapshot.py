@@ -27,6 +27,7 @@ class SeatStatus:
     decided: bool  # has nothing (more) to decide in this phase
     folded: bool
     tilted: bool  # the station is stopped (its own tilt or door)
+    net: int | None = None  # once the round is settled: returned minus staked (cents)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
                 decided=bool(view) and rnd is not None and n not in rnd.to_act(),
                 folded=bool(view and view.folded),
                 tilted=bool(other.tilts) or other.door_open,
+                net=result.seat(n).net if dealt and result is not None else None,
             )
         )
     return tuple(seats)

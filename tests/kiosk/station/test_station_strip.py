@@ -26,7 +26,7 @@ from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.machine.snapshot import MachinePhase  # noqa: E402
 from kiosk.station.controller import StationController  # noqa: E402
 from kiosk.station.screens import station_app  # noqa: E402
-from kiosk.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others  # noqa: E402
+from kiosk.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others, signed  # noqa: E402
 from kiosk.table import Table, TableTiming  # noqa: E402
 from kiosk.table.commands import Pass  # noqa: E402
 from kiosk.table.host_service import TableHost  # noqa: E402
@@ -111,7 +111,7 @@ def _check_cells(f: FullTable) -> None:
     assert [c.seat for c in placed] == list(OTHERS)
     settled = bool(view.snapshot.dealer)
     for cell, line in zip(placed, others(view), strict=True):
-        assert line.startswith(f"Seat {cell.seat} · {cell.label}")
+        assert line.startswith(f"Seat {cell.seat} · ") and cell.label in line
         assert settled or line == f"Seat {cell.seat} · {cell.label}"
     lay, painter = f.app.layout, f.app.painter
     top, height, _columns, _rows, _step = frame(view)
@@ -177,5 +177,13 @@ def test_a_full_table_shows_all_six_other_seats_through_settlement(full_table, s
     assert rows[0].startswith("Seat 2 · Settled")
     assert rows[2].startswith("Seat 4 · Folded")
     assert rows[4] == "Seat 6 · Open seat" and rows[5] == "Seat 7 · Open seat"
+    # each other seat's result (its net, cents) once settled; none for a seat sitting out
+    nets = {s.seat: s.net for s in view.snapshot.seats}
+    assert all(nets[n] is not None for n in (2, 3, 4, 5)) and nets[6] is None
+    assert nets[4] < 0  # folded: lost its Ante and Blind
+    labels = {c.seat: c.label for c in cells(view)}
+    assert labels[2] == signed(nets[2]) and rows[0] == "Seat 2 · Settled · " + signed(nets[2])
+    assert labels[4] == "Folded"
+    assert labels[6] == "Open seat"
     f.shot("settled")
     _check_cells(f)
