@@ -29,13 +29,11 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import replace
-from typing import Any
 
 from devices.host import DeviceEvent, EventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
-from kiosk.link.messages import DeviceEvent as DeviceReport
 from kiosk.machine.credits_in import PORT_LOST, RETURNED_REASONS, STACKED_REASONS
 from kiosk.table.remote import RemoteTable
 
@@ -113,15 +111,7 @@ class StationNotes:
         if report is not None and event.active:
             self.remote.report_note(None, report, str(event.kind), 0)
             return
-        detail: dict[str, Any] = {
-            "kind": str(event.kind),
-            "detail": event.detail[:256],
-            "active": event.active,
-        }
-        try:
-            self.remote.link.send(DeviceReport(device=event.device, event="fault", detail=detail))
-        except Exception as exc:
-            log.warning("device event not sent: %s", exc)
+        self.remote.report_fault(event.device, str(event.kind), event.detail, event.active)
 
 
 class StationValidator:

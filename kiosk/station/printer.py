@@ -25,7 +25,6 @@ import logging
 import threading
 from dataclasses import replace
 from datetime import UTC, date, datetime
-from typing import Any
 
 from devices.errors import TicketDataError
 from devices.host import DeviceEvent, EventKind
@@ -33,7 +32,6 @@ from devices.sim import TclSimulator
 from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
 from devices.ticket import TicketData
 from kiosk.config import SIMULATED_PORT
-from kiosk.link.messages import DeviceEvent as DeviceReport
 from kiosk.link.messages import PrintTicket
 from kiosk.table.remote import RemoteTable
 
@@ -107,15 +105,7 @@ class StationPrinter:
 
     # -- devices.host.DeviceEventSink -----------------------------------------------------
     def device_event(self, event: DeviceEvent) -> None:
-        detail: dict[str, Any] = {
-            "kind": str(event.kind),
-            "detail": event.detail[:256],
-            "active": event.active,
-        }
-        try:
-            self.remote.link.send(DeviceReport(device=event.device, event="fault", detail=detail))
-        except Exception as exc:
-            log.warning("printer event not sent: %s", exc)
+        self.remote.report_fault(event.device, str(event.kind), event.detail, event.active)
 
     # -- the thread ----------------------------------------------------------------------
     def _follow(self) -> None:

@@ -388,6 +388,16 @@ class RemoteTable:
         self.link.send(DeviceEvent(device="printer", event=outcome, detail=detail))
         return self._wait_ack(self.settled, txn, timeout)
 
+    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
+        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.EventKind`
+        value) began or ended (``active``); the host tilts or clears this station.  Not
+        sent (logged) while the link cannot take it."""
+        body: dict[str, Any] = {"kind": kind, "detail": detail[:256], "active": active}
+        try:
+            self.link.send(DeviceEvent(device=device, event="fault", detail=body))
+        except Exception as exc:
+            log.warning("%s fault %s not sent: %s", device, kind, exc)
+
     def printer_ready(self, ready: bool) -> None:
         """Tell the host whether this station's ticket printer can print now."""
         event = "ready" if ready else "offline"

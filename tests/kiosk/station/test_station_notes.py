@@ -7,21 +7,16 @@ the cash box is credited once, and a note returned to the patron never is."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-import pytest
 from support.cli_process import Proc
 
 ROOT = Path(__file__).resolve().parents[3]
-PERIPHERALS = ROOT / "tests" / "kiosk" / "power" / "power_peripherals.py"
 #: (who is cut, the validator state that cuts it): each with a note in flight.
 CUTS = (
     ("host", "STACKING"),
@@ -44,38 +39,6 @@ ENDS = {
 }
 
 
-class Peripherals:
-    """The validator (and printer) simulators in their own process, JSON lines."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(PERIPHERALS)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert self.proc.stdout is not None
-        self.ports: dict[str, str] = json.loads(self.proc.stdout.readline())
-
-    def ask(self, **command: Any) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(command) + "\n")
-        self.proc.stdin.flush()
-        reply: dict[str, Any] = json.loads(self.proc.stdout.readline())
-        return reply
-
-    def cashbox(self) -> list[int]:
-        return [item["bill"] for item in self.ask(op="state")["cashbox"]]
-
-    def close(self) -> None:
-        try:
-            self.ask(op="quit")
-        except (BrokenPipeError, json.JSONDecodeError):
-            pass
-        self.proc.wait(10)
-
-
 def wait_for(predicate, timeout: float = 20.0, what: str = "") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -95,21 +58,10 @@ def ledger_rows(db: Path, kind: str) -> list[tuple[str, int]]:
         conn.close()
 
 
-@pytest.fixture
-def rig(tmp_path):
-    started: list[Proc] = []
-    devices = Peripherals()
-    yield tmp_path, started, devices
-    devices.close()
-    for proc in started:
-        print(f"--- {proc.name}\n" + "\n".join(proc.lines[-30:]))
-        if proc.p.poll() is None:
-            proc.p.kill()
-            proc.p.wait(10)
 
 
-def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(rig):
-    tmp_path, procs, devices = rig
+def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(device_processes):
+    tmp_path, procs, devices = device_processes
     db = tmp_path / "host" / "uth.db"
     serve = ["table", "serve", "--db", str(db), "--stations", "1", "--log-level", "INFO"]
     host = Proc("host", *serve, "--port", "0", "--pair-code")

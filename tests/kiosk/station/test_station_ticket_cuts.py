@@ -18,9 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from support.cli_process import Proc
-from support.peripherals import Peripherals
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMERS = ["--betting-seconds", "1.0", "--decision-seconds", "1.0"]
@@ -60,21 +58,10 @@ def rows(db: Path, sql: str, *params: object) -> list[tuple]:
         conn.close()
 
 
-@pytest.fixture
-def rig(tmp_path):
-    started: list[Proc] = []
-    devices = Peripherals()
-    yield tmp_path, started, devices
-    devices.close()
-    for proc in started:
-        print(f"--- {proc.name}\n" + "\n".join(proc.lines[-30:]))
-        if proc.p.poll() is None:
-            proc.p.kill()
-            proc.p.wait(10)
 
 
-def test_tickets_survive_station_and_host_cuts_at_print_and_at_validation(rig):
-    tmp_path, procs, devices = rig
+def test_tickets_survive_station_and_host_cuts_at_print_and_at_validation(device_processes):
+    tmp_path, procs, devices = device_processes
     db = tmp_path / "host" / "uth.db"
     serve = ["table", "serve", "--db", str(db), "--stations", "1-2", *TIMERS]
     serve += ["--log-level", "INFO"]
