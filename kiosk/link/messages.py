@@ -361,6 +361,35 @@ class OperatorReply(_Model):
     data: dict[str, JsonValue] = Field(default_factory=dict)
 
 
+# --- application: a station's own game recall -----------------------------------------
+
+#: The rounds of a station's game recall (the standards' last 10).
+RECALL_ROUNDS = 10
+
+
+class RecallRequest(_Model):
+    """Station -> host: the station's own last ``last`` settled rounds (the player's
+    History; no PIN).  It names no seat: the host answers for the link's.  Answered by a
+    :class:`RecallReply` with the same ``ref``."""
+
+    type: Literal["recall_request"] = "recall_request"
+    ref: OperatorRef
+    last: Annotated[int, Field(ge=1, le=RECALL_ROUNDS)] = RECALL_ROUNDS
+
+
+class RecallReply(_Model):
+    """Host -> station: the answer to recall ``ref``: the seat's rounds, most recent
+    first (JSON objects, see :mod:`kiosk.table.recall_service`) when ``ok``, else the
+    refusal's ``code`` and ``detail``."""
+
+    type: Literal["recall_reply"] = "recall_reply"
+    ref: OperatorRef
+    ok: bool
+    code: Name | None = None
+    detail: Text = ""
+    rounds: list[dict[str, JsonValue]] = Field(default_factory=list, max_length=RECALL_ROUNDS)
+
+
 # --- application: either way -----------------------------------------------------------
 
 #: The longest text a :class:`FriendsFrame` carries, in bytes of its JSON string (quotes
@@ -410,6 +439,8 @@ Body = Annotated[
     | OperatorQuery
     | OperatorAction
     | OperatorReply
+    | RecallRequest
+    | RecallReply
     | FriendsFrame,
     Field(discriminator="type"),
 ]
@@ -436,6 +467,7 @@ STATION_TYPES = frozenset(
         "operator_logout",
         "operator_query",
         "operator_action",
+        "recall_request",
     }
 )
 #: Application bodies the host may send.
@@ -448,6 +480,7 @@ HOST_TYPES = frozenset(
         "friends_frame",
         "operator_session",
         "operator_reply",
+        "recall_reply",
     }
 )
 ALL_TYPES = CONTROL_TYPES | STATION_TYPES | HOST_TYPES

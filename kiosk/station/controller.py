@@ -5,8 +5,10 @@
 :class:`StationSnapshot` from the host as a :class:`MachineSnapshot`
 (:mod:`kiosk.station.snapshot`), :meth:`execute` sends the cabinet's commands to the
 host, :meth:`subscribe` hears of every snapshot received.  The station keeps no ledger:
-:meth:`ledger_events` and :meth:`recall` return nothing (recall and meters are the
-host's, ``uth audit ... --station N``).
+:meth:`ledger_events` returns nothing (meters are the host's, ``uth audit ... --station
+N``); the player's game recall is asked of the host (:meth:`recall_async`, off the
+screen's thread, or :meth:`recall`), its seat's rounds only
+(:mod:`kiosk.table.recall_service`).
 
 Chips are placed here and sent with Deal (one :class:`~kiosk.link.messages.Bet`); a
 chip the credits or the Ante maximum cannot cover is refused here, before it is shown.
@@ -17,14 +19,18 @@ the latest one is the snapshot's ``message``.  While the link is down the screen
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.uth.paytable import Limits, Paytable
 from kiosk.config import CabinetConfig
+from kiosk.ledger.records import RoundRecord
+from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
@@ -32,6 +38,7 @@ from kiosk.machine.state import Bets
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
+from kiosk.table.recall_service import rounds_from_reply
 from kiosk.table.remote import RemoteTable
 from kiosk.table.snapshot import StationSnapshot
 
@@ -49,6 +56,12 @@ SENT = (
 )
 #: Seconds a demo note waits for the host's answer.
 NOTE_ANSWER_S = 5.0
+#: Seconds the game recall waits for the host's answer.
+RECALL_ANSWER_S = 2.0
+#: The refusal's code when the host's game recall could not be read.
+RECALL_UNAVAILABLE = "recall_unavailable"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,7 @@ class StationController:
         self._message = ""
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="station-watch", daemon=True)
+        self._recall: Future[list[RoundRecord]] | None = None  # the request in flight
 
     @property
     def station(self) -> int:
@@ -156,9 +170,49 @@ class StationController:
         """None: the table's ledger is on the host."""
         return []
 
-    def recall(self, last: int = 10) -> list[Any]:
-        """None: game recall is the host's (``uth audit recall --station N``)."""
-        return []
+    def recall(self, last: int = RECALL_ROUNDS) -> list[RoundRecord]:
+        """This seat's last ``last`` settled rounds from the host, most recent first,
+        waiting up to :data:`RECALL_ANSWER_S` seconds; [] when the host cannot be read
+        (:meth:`recall_async` says why)."""
+        try:
+            return self.recall_async(last).result(RECALL_ANSWER_S + 1.0)
+        except (MachineError, TimeoutError):
+            return []
+
+    def recall_async(self, last: int = RECALL_ROUNDS) -> Future[list[RoundRecord]]:
+        """This seat's last ``last`` (1 to 10) settled rounds, asked of the host on a
+        worker thread, so a screen never waits for the network: the future's result is
+        the rounds, most recent first, or a :class:`WrongState` (code
+        :data:`RECALL_UNAVAILABLE`) when the host is not reachable, refuses, or has not
+        answered within :data:`RECALL_ANSWER_S` seconds.  One request at a time: while
+        one is in flight its future is returned again."""
+        with self._lock:
+            if self._recall is not None and not self._recall.done():
+                return self._recall
+            future: Future[list[RoundRecord]] = Future()
+            self._recall = future
+        if not self.remote.connected:
+            future.set_exception(_unreadable("the table host cannot be reached"))
+            return future
+        worker = threading.Thread(
+            target=self._ask_recall, args=(future, last), name="station-recall", daemon=True
+        )
+        worker.start()
+        return future
+
+    def _ask_recall(self, future: Future[list[RoundRecord]], last: int) -> None:
+        try:
+            reply = self.remote.recall(max(1, min(last, RECALL_ROUNDS)), RECALL_ANSWER_S)
+            if reply is None:
+                raise _unreadable(f"the table host did not answer in {RECALL_ANSWER_S:g} s")
+            rounds = rounds_from_reply(reply)
+        except MachineError as exc:
+            future.set_exception(exc)
+        except Exception as exc:  # a refusal, a round that does not rebuild, a link fault
+            log.warning("game recall not read: %s", exc)
+            future.set_exception(_unreadable(str(exc)[:200]))
+        else:
+            future.set_result(rounds)
 
     def station_view(self) -> StationView:
         """The station's own snapshot with its countdowns running."""
@@ -245,6 +299,10 @@ class StationController:
         except MachineError:
             return
         self._subscribers.notify(snap)
+
+
+def _unreadable(reason: str) -> WrongState:
+    return WrongState(f"the game history could not be read: {reason}", code=RECALL_UNAVAILABLE)
 
 
 def _less(seconds: float | None, gone: float) -> float | None:

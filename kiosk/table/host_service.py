@@ -27,7 +27,9 @@ Each paired station's link (its seat is its station number) drives
   jackpot paid by hand; other tilts are not cleared over the link);
 * :class:`~kiosk.link.messages.DoorSwitch` -> :class:`SetDoor`: the station's main door
   (recorded when it changes; the seat stops while it is open);
-* :class:`~kiosk.link.messages.ResyncRequest` -> the current snapshot again.
+* :class:`~kiosk.link.messages.ResyncRequest` -> the current snapshot again;
+* :class:`~kiosk.link.messages.RecallRequest` -> the seat's own last rounds
+  (:mod:`kiosk.table.recall_service`; the link's seat, never one the message names).
 
 A station's operator session (:mod:`kiosk.table.operator_service`) ends when its link
 disconnects.
@@ -74,6 +76,7 @@ from kiosk.link.messages import (
     EscrowAck,
     HandpayReset,
     PassRound,
+    RecallRequest,
     ResyncRequest,
     Snapshot,
 )
@@ -92,6 +95,7 @@ from kiosk.table.escrows import (
     SettleEscrow,
 )
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
+from kiosk.table.recall_service import RecallService
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
 from kiosk.table.tickets import AcceptTicket, SetPrinter, station_report
@@ -170,6 +174,7 @@ class TableHost:
         self.operators = OperatorService(
             table, lambda n: getattr(self._seats.get(n), "connected", False)
         )
+        self.recalls = RecallService(table)
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> int:
@@ -378,6 +383,8 @@ class TableHost:
             self.table.execute(seat, cmd.SetDoor(body.open))
         elif isinstance(body, OPERATOR_BODIES):
             self._send(inbound.station_id, self.operators.handle(seat, body))
+        elif isinstance(body, RecallRequest):
+            self._send(inbound.station_id, self.recalls.answer(seat, body))
         else:
             self._refuse(inbound, "table.unexpected", f"{body.type} is not for the table")
 

@@ -59,6 +59,8 @@ from kiosk.link.messages import (
     OperatorSession,
     PassRound,
     PrintTicket,
+    RecallReply,
+    RecallRequest,
     ResyncRequest,
     Snapshot,
 )
@@ -103,6 +105,7 @@ class RemoteTable:
         self.resets = 0
         self.print_orders: list[PrintTicket] = []  # the host's, not yet taken
         self.operator_answers: dict[int, OperatorSession | OperatorReply] = {}  # by ref
+        self.recall_answers: dict[int, RecallReply] = {}  # by ref
         self._refs = 0
         self._door: bool | None = None  # the door switch as last sent (None: never)
 
@@ -146,6 +149,8 @@ class RemoteTable:
                 self.print_orders.append(body)
             elif isinstance(body, (OperatorSession, OperatorReply)):
                 self.operator_answers[body.ref] = body
+            elif isinstance(body, RecallReply):
+                self.recall_answers[body.ref] = body
             self._cond.notify_all()
 
     def _take_paytable(self, data: object) -> None:
@@ -449,3 +454,19 @@ class RemoteTable:
                     return None
                 self._cond.wait(left)
             return self.operator_answers.pop(ref)
+
+    def recall(self, last: int, timeout: float) -> RecallReply | None:
+        """Ask the host for this station's own last ``last`` rounds (1 to 10) and wait
+        up to ``timeout`` seconds for its answer (None when none came)."""
+        with self._cond:
+            self._refs += 1
+            ref = self._refs
+        self.link.send(RecallRequest(ref=ref, last=last))
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while ref not in self.recall_answers:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self.recall_answers.pop(ref)

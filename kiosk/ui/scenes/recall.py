@@ -4,6 +4,10 @@ Cards are stepped through in the order they were dealt (yours, the dealer's face
 yours, the dealer's, the flop, the turn, the river, then the dealer's reveal), with each
 decision shown once its moment is reached.  Hand names are built in the current
 language from the cards, never read from the stored English text.
+
+A controller with ``recall_async`` (a player station: the rounds come from the table
+host) is asked without blocking a frame: the scene says it is reading the history, then
+shows the rounds when they arrive, or says the history could not be read.
 """
 
 from __future__ import annotations
@@ -75,8 +79,18 @@ class RecallScene(Scene):
         self.rounds: list[RoundRecord] = []
         self.index = 0
         self.step = len(ORDER)
+        self.asking: Any = None  # the controller's future while its answer is awaited
+        self.unreadable = False
+        self.from_host = False  # the rounds are a station's copies (no deck: other seats' cards)
 
     def enter(self, **kwargs: Any) -> None:
+        self.index, self.step, self.rounds, self.unreadable = 0, len(ORDER), [], False
+        ask = getattr(self.app.model.machine, "recall_async", None)
+        self.from_host = ask is not None
+        if ask is not None:
+            self.asking = ask(10)
+            self.update(0.0)
+            return
         try:
             self.rounds = list(self.app.model.machine.recall(10))
         except MachineError as exc:  # a refusal (ledger fault) shows as a note
@@ -84,6 +98,17 @@ class RecallScene(Scene):
             self.rounds = []
         self.index = 0
         self.step = len(ORDER)
+
+    def update(self, dt: float) -> None:
+        asking = self.asking
+        if asking is None or not asking.done():
+            return
+        self.asking = None
+        try:
+            self.rounds = list(asking.result())
+        except MachineError:
+            self.rounds, self.unreadable = [], True
+        self.index, self.step = 0, len(ORDER)
 
     def buttons(self) -> list[Button]:
         n = len(self.rounds)
@@ -130,7 +155,9 @@ class RecallScene(Scene):
         box = lay.rect(16, 104, 1248, 508)
         surface.blit(ui.panel(box.size, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK), box)
         if not self.rounds:
-            ui.fitted(surface, _("No rounds played yet."), 34, theme.CREAM, 1000, center=(640, 340))
+            empty = (_("Reading the game history…") if self.asking is not None else
+                     _("The game history could not be read.") if self.unreadable else _("No rounds played yet."))
+            ui.fitted(surface, empty, 34, theme.CREAM, 1000, center=(640, 340))
             self.draw_buttons(surface)
             return
         r = self.rounds[self.index]
@@ -223,5 +250,7 @@ class RecallScene(Scene):
                       theme.WIN if r.net > 0 else theme.CREAM, 500, topleft=(x, y))
             y += 32
             ok = r.commitment_ok() if hasattr(r, "commitment_ok") else False
+            kept = not ok and self.from_host
             ui.fitted(surface, _("Shuffle verified against its commitment") if ok else
+                      _("Shuffle kept at the table host for audit") if kept else
                       _("Shuffle not verifiable"), 18, theme.MUTED, 500, topleft=(x, y))
