@@ -341,13 +341,13 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
                         raise SystemExit(f"cycle {cycle}: ledger fault: {facts['ledger']}")
                     for key in ("round", "cashout", "escrow"):
                         found[key] += bool(facts[key])
-                rounds = target in ("deal", "decision", "settled")
-                note = NOTES[-1] if rounds or printing else None
+                credits_needed = target is not None or printing  # a round or a cash-out
+                note = NOTES[-1] if credits_needed else None
                 if not exited(pid):  # a round to cut needs credits for it
                     patron(peripherals, rng, inserted, note)
                 # a named point may need a note stacked and credited first: give it time (the
                 # wait ends as soon as the controller is cut)
-                limits = {"random": rng.uniform(0.0, 0.3), "controller": 8.0, "printer": 3.0}
+                limits = {"random": rng.uniform(0.0, 0.3), "controller": 15.0, "printer": 3.0}
                 limit = limits.get(device, 0.3)
                 deadline = time.monotonic() + limit
                 again = time.monotonic() + 1.0
