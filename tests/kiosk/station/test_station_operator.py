@@ -6,7 +6,6 @@ screens (SDL dummy driver).  Screenshots go to /tmp/shots/station-operator-*.png
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -16,60 +15,24 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from support.operator_screens import PEOPLE, cabinet_config
 from support.signed_paytables import signed  # noqa: E402
+from support.station_floor import StationFloor  # noqa: E402
 
-from engine.rng import SeededRandomSource  # noqa: E402
 from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
-from kiosk.link import auth  # noqa: E402
-from kiosk.link.certs import certificate_pem  # noqa: E402
-from kiosk.link.limits import LinkLimits  # noqa: E402
-from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
 from kiosk.machine import commands as cmd  # noqa: E402
-from kiosk.station.controller import StationController  # noqa: E402
 from kiosk.station.operator_scene import StationOperatorScene  # noqa: E402
-from kiosk.station.screens import station_app  # noqa: E402
-from kiosk.table import Table, TableTiming  # noqa: E402
-from kiosk.table.host_service import TableHost  # noqa: E402
-from kiosk.table.remote import RemoteTable  # noqa: E402
-from kiosk.ui.events import Command, Touch  # noqa: E402
-from kiosk.wiring import ScreenOptions  # noqa: E402
+from kiosk.ui.events import Command  # noqa: E402
 
-SHOTS = Path("/tmp/shots")
-FAST = LinkLimits(
-    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
-)
 ANN, TED, _CY = PEOPLE
 JAM = "note jammed in the acceptor"
 
 
-def _pairing(host: HostPairing, n: int) -> StationPairing:
-    key = auth.new_station_key()
-    host.add(f"station-{n}", n, key)
-    pem = certificate_pem(host.identity.certificate_der())
-    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
-
-
-class Floor:
-    """A host with stations 1-3; station 1 is the screens, whose drawn texts are kept."""
+class Floor(StationFloor):
+    """A host with stations 1-3 and the operators' accounts; station 1 is the screens,
+    whose drawn texts are kept."""
 
     def __init__(self, tmp_path: Path, size: tuple[int, int]) -> None:
-        self.config = cabinet_config(tmp_path)
-        self.table = Table.open(
-            self.config, (1, 2, 3), rng=SeededRandomSource(5), timing=TableTiming(30, 20)
-        )
-        pairing = HostPairing(tmp_path / "host")
-        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
-        port = self.host.start()
-        self.others = {}
-        for n in (2, 3):
-            self.others[n] = RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST)
-            self.others[n].start()
-        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
-        self.controller = StationController(remote, self.config)
-        assert self.controller.start(10.0)
-        for other in self.others.values():
-            assert other.wait_for(lambda s: True, 10) is not None
-        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
-        self.app.go("table")
+        config = cabinet_config(tmp_path)
+        super().__init__(tmp_path, size, config=config, shots="station-operator")
         self.texts: list[str] = []
         render = self.app.text.render
 
@@ -85,21 +48,9 @@ class Floor:
         assert isinstance(scene, StationOperatorScene)
         return scene
 
-    def close(self) -> None:
-        self.app.close()
-        self.controller.stop()
-        for remote in self.others.values():
-            remote.stop()
-        self.host.stop()
-        self.table.close()
-
     def frames(self, until, timeout: float = 10.0) -> None:
-        """Step the screens (1/30 s a frame) until ``until()`` or fail."""
-        deadline = time.monotonic() + timeout
-        while not until():
-            assert time.monotonic() < deadline, "the station screen never got there"
-            self.app.step(1 / 30)
-            time.sleep(0.01)
+        """Step the screens until ``until()`` (see :class:`StationFloor`), then draw."""
+        super().frames(until, timeout)
         self.frame()
 
     def frame(self) -> str:
@@ -108,15 +59,6 @@ class Floor:
         self.app.step(1 / 30)
         return "\n".join(self.texts)
 
-    def press(self, button_id: str) -> None:
-        found = {b.id: b for b in self.app.scene.buttons()}
-        assert button_id in found, f"no button {button_id!r}: {sorted(found)}"
-        button = found[button_id]
-        assert button.enabled, f"{button_id} is disabled"
-        x, y, w, h = button.rect
-        self.app.feed(Touch(self.app.layout.pos(x + w / 2, y + h / 2)))
-        self.app.step(1 / 30)
-
     def type_pin(self, pin: str) -> None:
         for digit in pin:
             self.press(f"key_{digit}")
@@ -124,8 +66,7 @@ class Floor:
 
     def shot(self, name: str) -> Path:
         self.frame()
-        w, h = self.app.layout.size
-        return self.app.screenshot(SHOTS / f"station-operator-{name}-{w}x{h}.png")
+        return super().shot(name)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import asyncio
 import json
 import logging
 import os
-import time
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -21,32 +20,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from support.link_rig import raw_station  # noqa: E402
+from support.station_floor import StationFloor  # noqa: E402
 
-from engine.rng import SeededRandomSource  # noqa: E402
 from engine.uth.round import Action, Phase  # noqa: E402
-from kiosk.config import load_config  # noqa: E402
 from kiosk.ledger.records import RoundRecord  # noqa: E402
-from kiosk.link import auth  # noqa: E402
-from kiosk.link.certs import certificate_pem  # noqa: E402
 from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode  # noqa: E402
-from kiosk.link.limits import LinkLimits  # noqa: E402
 from kiosk.link.messages import RECALL_ROUNDS, RecallReply, RecallRequest  # noqa: E402
-from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
+from kiosk.link.pairing import StationPairing  # noqa: E402
 from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
-from kiosk.station.controller import StationController  # noqa: E402
-from kiosk.station.screens import station_app  # noqa: E402
-from kiosk.table import Table, TableTiming  # noqa: E402
-from kiosk.table.host_service import TableHost  # noqa: E402
 from kiosk.table.recall_service import round_from_json, round_json  # noqa: E402
-from kiosk.table.remote import RemoteTable  # noqa: E402
 from kiosk.table.snapshot import StationSnapshot  # noqa: E402
-from kiosk.ui.events import Touch  # noqa: E402
-from kiosk.wiring import ScreenOptions  # noqa: E402
 
-SHOTS = Path("/tmp/shots")
-FAST = LinkLimits(
-    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
-)
 ANTE = 500
 #: What each station decides in rounds 1 and 2 (one action per phase it decides in).
 PLAYS = {
@@ -55,74 +39,17 @@ PLAYS = {
 }
 
 
-def _pairing(host: HostPairing, n: int) -> StationPairing:
-    key = auth.new_station_key()
-    host.add(f"station-{n}", n, key)
-    pem = certificate_pem(host.identity.certificate_der())
-    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
-
-
 def _own(snap: StationSnapshot) -> object:
     return next(s for s in snap.seats if s.seat == snap.station)
 
 
-class Floor:
+class Floor(StationFloor):
     """A host with stations 1 and 2; station 1 is the screens."""
 
     def __init__(self, tmp_path: Path, size: tuple[int, int]) -> None:
-        self.config = load_config(db_path=tmp_path / "var" / "uth.db")
-        self.table = Table.open(
-            self.config, (1, 2), rng=SeededRandomSource(5), timing=TableTiming(30, 20)
-        )
-        self.pairing = HostPairing(tmp_path / "host")
-        self.host = TableHost(self.table, self.pairing, limits=FAST, tick_s=0.05)
-        self.port = self.host.start()
-        self.second_pairing = _pairing(self.pairing, 2)
-        self.second = RemoteTable(self.second_pairing, "127.0.0.1", self.port, limits=FAST)
-        self.second.start()
-        remote = RemoteTable(_pairing(self.pairing, 1), "127.0.0.1", self.port, limits=FAST)
-        self.controller = StationController(remote, self.config)
-        assert self.controller.start(10.0)
-        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
-        self.app.go("table")
-        self.serving = True
-
-    @property
-    def first(self) -> RemoteTable:
-        return self.controller.remote
-
-    def stop_host(self) -> None:
-        if self.serving:
-            self.serving = False
-            self.host.stop()
-
-    def close(self) -> None:
-        self.app.close()
-        self.controller.stop()
-        self.second.stop()
-        self.stop_host()
-        self.table.close()
-
-    def frames(self, until, timeout: float = 10.0) -> None:
-        """Step the screens (1/30 s a frame) until ``until()`` or fail."""
-        deadline = time.monotonic() + timeout
-        while not until():
-            assert time.monotonic() < deadline, "the station screen never got there"
-            self.app.step(1 / 30)
-            time.sleep(0.01)
-        for _ in range(3):
-            self.app.step(1 / 30)
-
-    def press(self, button_id: str) -> None:
-        button = next(b for b in self.app.scene.buttons() if b.id == button_id)
-        assert button.enabled, f"{button_id} is disabled"
-        x, y, w, h = button.rect
-        self.app.feed(Touch(self.app.layout.pos(x + w / 2, y + h / 2)))
-        self.app.step(1 / 30)
-
-    def shot(self, name: str) -> Path:
-        w, h = self.app.layout.size
-        return self.app.screenshot(SHOTS / f"station-recall-{name}-{w}x{h}.png")
+        super().__init__(tmp_path, size, stations=(1, 2), shots="station-recall")
+        self.second = self.others[2]
+        self.second_pairing = self.second.pairing
 
     # -- play ------------------------------------------------------------------------------
     def fund(self) -> None:

@@ -6,7 +6,6 @@ driver) over a :class:`StationController`.  Screenshots go to /tmp/shots/station
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -14,107 +13,26 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from engine.rng import SeededRandomSource  # noqa: E402
+from support.station_floor import StationFloor  # noqa: E402
+
 from engine.uth.paytable import load_paytable  # noqa: E402
-from kiosk.config import load_config  # noqa: E402
-from kiosk.link import auth  # noqa: E402
-from kiosk.link.certs import certificate_pem  # noqa: E402
-from kiosk.link.limits import LinkLimits  # noqa: E402
-from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
 from kiosk.machine.commands import Deal, PlaceChip  # noqa: E402
 from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.station.controller import StationController  # noqa: E402
-from kiosk.station.screens import station_app  # noqa: E402
 from kiosk.station.strip import lines, others  # noqa: E402
-from kiosk.table import Table, TableTiming  # noqa: E402
+from kiosk.table import TableTiming  # noqa: E402
 from kiosk.table.commands import Pass  # noqa: E402
-from kiosk.table.host_service import TableHost  # noqa: E402
-from kiosk.table.remote import RemoteTable  # noqa: E402
 from kiosk.table.wire import paytable_from_state, paytable_state  # noqa: E402
-from kiosk.ui.events import Command, Touch  # noqa: E402
+from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
-from kiosk.wiring import ScreenOptions  # noqa: E402
-
-SHOTS = Path("/tmp/shots")
-FAST = LinkLimits(
-    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
-)
-
-
-def _pairing(host: HostPairing, n: int) -> StationPairing:
-    key = auth.new_station_key()
-    host.add(f"station-{n}", n, key)
-    pem = certificate_pem(host.identity.certificate_der())
-    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
-
-
-class Floor:
-    """A host with stations 1-3; station 1 is the screens."""
-
-    def __init__(self, tmp_path: Path, size: tuple[int, int], decision_s: float) -> None:
-        self.config = load_config(db_path=tmp_path / "var" / "uth.db")
-        self.table = Table.open(
-            self.config, (1, 2, 3), rng=SeededRandomSource(5), timing=TableTiming(30, decision_s)
-        )
-        pairing = HostPairing(tmp_path / "host")
-        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
-        port = self.host.start()
-        self.others = {}
-        for n in (2, 3):
-            self.others[n] = RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST)
-            self.others[n].start()
-        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
-        self.controller = StationController(remote, self.config)
-        assert self.controller.start(10.0)
-        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
-        self.app.go("table")
-        self.serving = True
-
-    def stop_host(self) -> None:
-        if self.serving:
-            self.serving = False
-            self.host.stop()
-
-    def close(self) -> None:
-        self.app.close()
-        self.controller.stop()
-        for remote in self.others.values():
-            remote.stop()
-        self.stop_host()
-        self.table.close()
-
-    def frames(self, until, timeout: float = 10.0) -> None:
-        """Step the screens (1/30 s a frame) until ``until()`` or fail."""
-        deadline = time.monotonic() + timeout
-        while not until():
-            assert time.monotonic() < deadline, "the station screen never got there"
-            self.app.step(1 / 30)
-            time.sleep(0.01)
-        for _ in range(3):
-            self.app.step(1 / 30)
-
-    def touch_design(self, x: float, y: float) -> None:
-        self.app.feed(Touch(self.app.layout.pos(x, y)))
-        self.app.step(1 / 30)
-
-    def press(self, button_id: str) -> None:
-        scene = self.app.scene
-        button = next(b for b in scene.buttons() if b.id == button_id)
-        x, y, w, h = button.rect
-        assert button.enabled, f"{button_id} is disabled"
-        self.touch_design(x + w / 2, y + h / 2)
-
-    def shot(self, name: str) -> Path:
-        w, h = self.app.layout.size
-        return self.app.screenshot(SHOTS / f"station-{name}-{w}x{h}.png")
 
 
 @pytest.fixture
 def floor(tmp_path, request):
-    made: list[Floor] = []
+    made: list[StationFloor] = []
 
-    def make(size: tuple[int, int], decision_s: float = 20.0) -> Floor:
-        made.append(Floor(tmp_path, size, decision_s))
+    def make(size: tuple[int, int], decision_s: float = 20.0) -> StationFloor:
+        timing = TableTiming(30, decision_s)  # stations 1-3; station 1 is the screens
+        made.append(StationFloor(tmp_path, size, timing=timing, shots="station"))
         return made[-1]
 
     yield make

@@ -7,102 +7,28 @@ seat's status shows while the round is played and at settlement, at 800x480 and
 from __future__ import annotations
 
 import os
-import time
-from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from engine.rng import SeededRandomSource  # noqa: E402
+from support.station_floor import StationFloor  # noqa: E402
+
 from engine.uth.round import Action  # noqa: E402
-from kiosk.config import load_config  # noqa: E402
-from kiosk.link import auth  # noqa: E402
-from kiosk.link.certs import certificate_pem  # noqa: E402
-from kiosk.link.limits import LinkLimits  # noqa: E402
-from kiosk.link.pairing import HostPairing, StationPairing  # noqa: E402
 from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.station.controller import StationController  # noqa: E402
-from kiosk.station.screens import station_app  # noqa: E402
 from kiosk.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others, signed  # noqa: E402
-from kiosk.table import Table, TableTiming  # noqa: E402
+from kiosk.table import TableTiming  # noqa: E402
 from kiosk.table.commands import Pass  # noqa: E402
-from kiosk.table.host_service import TableHost  # noqa: E402
-from kiosk.table.remote import RemoteTable  # noqa: E402
 from kiosk.ui.events import Command, Touch  # noqa: E402
 from kiosk.ui.layout import MIN_TEXT  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
-from kiosk.wiring import ScreenOptions  # noqa: E402
 
-SHOTS = Path("/tmp/shots")
-FAST = LinkLimits(
-    auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
-)
 OTHERS = (2, 3, 4, 5, 6, 7)
 
 
-def _pairing(host: HostPairing, n: int) -> StationPairing:
-    key = auth.new_station_key()
-    host.add(f"station-{n}", n, key)
-    pem = certificate_pem(host.identity.certificate_der())
-    return StationPairing(f"station-{n}", n, key, host.fingerprint, pem)
-
-
-class FullTable:
-    """Seven stations; station 1 is the screens."""
-
-    def __init__(self, tmp_path: Path, size: tuple[int, int]) -> None:
-        self.config = load_config(db_path=tmp_path / "var" / "uth.db")
-        stations = (1, *OTHERS)
-        self.table = Table.open(
-            self.config, stations, rng=SeededRandomSource(11), timing=TableTiming(30, 1.0)
-        )
-        pairing = HostPairing(tmp_path / "host")
-        self.host = TableHost(self.table, pairing, limits=FAST, tick_s=0.05)
-        port = self.host.start()
-        self.others = {
-            n: RemoteTable(_pairing(pairing, n), "127.0.0.1", port, limits=FAST) for n in OTHERS
-        }
-        for remote in self.others.values():
-            remote.start()
-        remote = RemoteTable(_pairing(pairing, 1), "127.0.0.1", port, limits=FAST)
-        self.controller = StationController(remote, self.config)
-        assert self.controller.start(10.0)
-        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
-        self.app.go("table")
-
-    def close(self) -> None:
-        self.app.close()
-        self.controller.stop()
-        for remote in self.others.values():
-            remote.stop()
-        self.host.stop()
-        self.table.close()
-
-    def frames(self, until, timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not until():
-            assert time.monotonic() < deadline, "the station screen never got there"
-            self.app.step(1 / 30)
-            time.sleep(0.01)
-        for _ in range(3):
-            self.app.step(1 / 30)
-
-    def press(self, button_id: str) -> None:
-        button = next(b for b in self.app.scene.buttons() if b.id == button_id)
-        x, y, w, h = button.rect
-        assert button.enabled, f"{button_id} is disabled"
-        self.app.feed(Touch(self.app.layout.pos(x + w / 2, y + h / 2)))
-        self.app.step(1 / 30)
-
-    def shot(self, name: str) -> Path:
-        w, h = self.app.layout.size
-        return self.app.screenshot(SHOTS / f"strip7-{name}-{w}x{h}.png")
-
-
-def _check_cells(f: FullTable) -> None:
+def _check_cells(f: StationFloor) -> None:
     """All six other seats have a cell of their own inside the strip, none overlapping
     another, each with its words fitting on one line at no less than the screens' text
     floor."""
@@ -128,10 +54,20 @@ def _check_cells(f: FullTable) -> None:
 
 @pytest.fixture
 def full_table(tmp_path):
-    made: list[FullTable] = []
+    made: list[StationFloor] = []
 
-    def make(size: tuple[int, int]) -> FullTable:
-        made.append(FullTable(tmp_path / f"{size[0]}", size))
+    def make(size: tuple[int, int]) -> StationFloor:
+        stations, timing = (1, *OTHERS), TableTiming(30, 1.0)  # station 1 is the screens
+        made.append(
+            StationFloor(
+                tmp_path / f"{size[0]}",
+                size,
+                stations=stations,
+                timing=timing,
+                seed=11,
+                shots="strip7",
+            )
+        )
         return made[-1]
 
     yield make
