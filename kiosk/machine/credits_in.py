@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from datetime import timedelta
 
 from devices.host import DeviceEvent, EventKind
 from engine.money import format_cents as money
-from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.records import TicketRecord
 from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused, WrongState
@@ -35,7 +33,12 @@ from kiosk.machine.state import (
     TICKET_TILT,
     CabinetState,
 )
-from kiosk.machine.ticket_rules import ticket_refusal
+from kiosk.machine.ticket_rules import (
+    UNKNOWN_TICKETS_TILT,
+    ticket_refusal,
+    unknown_tickets_over_limit,
+    unknown_tickets_text,
+)
 from kiosk.machine.write_probe import write_problem
 
 log = logging.getLogger(__name__)
@@ -48,13 +51,6 @@ RETURNED_REASONS = frozenset(
 )
 #: The reason meaning the driver lost the validator: the escrow waits for its next report.
 PORT_LOST = "port_lost"
-#: The tilt of repeated unknown ticket numbers (someone trying numbers): no note or
-#: ticket is accepted until an attendant clears it.
-UNKNOWN_TICKETS_TILT = "unknown_tickets"
-#: More than this many unknown ticket numbers within :data:`UNKNOWN_TICKETS_WINDOW`
-#: raise :data:`UNKNOWN_TICKETS_TILT`.
-UNKNOWN_TICKETS_LIMIT = 5
-UNKNOWN_TICKETS_WINDOW = timedelta(minutes=10)
 
 
 class CreditsIn:
@@ -159,36 +155,20 @@ class CreditsIn:
         return ticket
 
     def _count_unknown(self) -> None:
-        """An unknown ticket number was refused: more than :data:`UNKNOWN_TICKETS_LIMIT`
-        of them within :data:`UNKNOWN_TICKETS_WINDOW` (counted from the ledger, since the
-        tilt was last raised) record ``tickets_unknown_repeated`` with the count and
-        raise :data:`UNKNOWN_TICKETS_TILT`, which inhibits acceptance until cleared."""
+        """An unknown ticket number was refused: too many of them in a while (the rule of
+        :func:`~kiosk.machine.ticket_rules.unknown_tickets_over_limit`) record
+        ``tickets_unknown_repeated`` with the count and raise
+        :data:`UNKNOWN_TICKETS_TILT`, which inhibits acceptance until cleared."""
         if UNKNOWN_TICKETS_TILT in self.state.tilts:
             return
         ledger = self.state.require_ledger()
-        since = self.state.clock() - UNKNOWN_TICKETS_WINDOW
-        start = utc_stamp(since)
-        for ev in reversed(ledger.events(("tilt",), last=64)):
-            if ev.detail.get("code") == UNKNOWN_TICKETS_TILT:
-                start = max(start, ev.at)
-                break
-        recent = ledger.events(("ticket_rejected",), last=4 * UNKNOWN_TICKETS_LIMIT)
-        count = sum(
-            1 for ev in recent if ev.detail.get("reason") == "unknown" and ev.at > start
-        )
-        if count <= UNKNOWN_TICKETS_LIMIT:
+        count = unknown_tickets_over_limit(ledger, self.state.clock())
+        if count is None:
             return
-        minutes = int(UNKNOWN_TICKETS_WINDOW.total_seconds() // 60)
+        detail, message = unknown_tickets_text(count)
         with ledger.transaction():
-            self.state.event(
-                "tickets_unknown_repeated",
-                {"count": count, "window_minutes": minutes},
-            )
-            self.state.set_tilt(
-                UNKNOWN_TICKETS_TILT,
-                f"{count} unknown ticket numbers within {minutes} minutes: "
-                "acceptance inhibited until an attendant clears this tilt",
-            )
+            self.state.event("tickets_unknown_repeated", detail)
+            self.state.set_tilt(UNKNOWN_TICKETS_TILT, message)
 
     def _check_credit_in(self, cents: int) -> None:
         if self.state.cashout is not None:

@@ -1,6 +1,7 @@
 """The TITO rules the cabinet and the shared table both apply: what a new ticket's
 ``ticket_issue`` records (a fresh validation number, the next sequence number, the
-expiry) and why a ticket cannot be redeemed now.  Amounts are cents.
+expiry), why a ticket cannot be redeemed now, and when unknown ticket numbers come too
+often (someone guessing validation numbers).  Amounts are cents.
 
 One ledger issues the tickets of one cabinet, or of every station of one table, so a
 ticket printed at one station of a table redeems at any other.
@@ -13,8 +14,16 @@ from typing import Any
 
 from devices.validation import new_validation_number
 from engine.money import format_cents as money
+from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.errors import TicketRefused
+
+#: The tilt of an acceptor that refused too many unknown ticket numbers.
+UNKNOWN_TICKETS_TILT = "unknown_tickets"
+#: More than this many unknown ticket numbers within :data:`UNKNOWN_TICKETS_WINDOW`
+#: raise :data:`UNKNOWN_TICKETS_TILT`.
+UNKNOWN_TICKETS_LIMIT = 5
+UNKNOWN_TICKETS_WINDOW = timedelta(minutes=10)
 
 
 def ticket_issue_detail(
@@ -75,3 +84,31 @@ def ticket_refusal(
     if in_escrow:
         return refuse("ticket_in_escrow", "already in the validator's escrow")
     return None
+
+
+def unknown_tickets_over_limit(
+    ledger: Ledger, now: datetime, station: int | None = None
+) -> int | None:
+    """How many unknown ticket numbers were refused (``ticket_rejected``, reason
+    ``unknown``; at ``station``, or anywhere when None) within
+    :data:`UNKNOWN_TICKETS_WINDOW` before ``now`` and since :data:`UNKNOWN_TICKETS_TILT`
+    was last raised there, when that is more than :data:`UNKNOWN_TICKETS_LIMIT`; else
+    None.  Counted from the ledger, so a restart forgets nothing."""
+    start = utc_stamp(now - UNKNOWN_TICKETS_WINDOW)
+    for ev in reversed(ledger.events(("tilt",), last=64, station=station)):
+        if ev.detail.get("code") == UNKNOWN_TICKETS_TILT:
+            start = max(start, ev.at)
+            break
+    recent = ledger.events(("ticket_rejected",), last=4 * UNKNOWN_TICKETS_LIMIT, station=station)
+    count = sum(1 for ev in recent if ev.detail.get("reason") == "unknown" and ev.at > start)
+    return count if count > UNKNOWN_TICKETS_LIMIT else None
+
+
+def unknown_tickets_text(count: int) -> tuple[dict[str, int], str]:
+    """The ``tickets_unknown_repeated`` event's detail and the tilt's message."""
+    minutes = int(UNKNOWN_TICKETS_WINDOW.total_seconds() // 60)
+    message = (
+        f"{count} unknown ticket numbers within {minutes} minutes: "
+        "acceptance inhibited until an attendant clears this tilt"
+    )
+    return {"count": count, "window_minutes": minutes}, message

@@ -26,7 +26,8 @@ any station of this table, printed, not void, redeemed or expired, not in anothe
 validator's escrow) and its ``escrow_accepted`` (item ``ticket``) committed before the
 station stacks it; the validator's report then redeems it once (``ticket_in``, see
 :mod:`kiosk.table.escrows`).  A refusal is logged (``ticket_rejected`` with the reason)
-and the ticket is returned.
+and the ticket is returned; too many unknown ticket numbers at a station stop it
+(the cabinet's ``unknown_tickets`` rule).
 """
 
 from __future__ import annotations
@@ -43,7 +44,13 @@ from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
 from kiosk.machine.errors import MachineError, TicketRefused, WrongState
 from kiosk.machine.escrows import is_resolved
-from kiosk.machine.ticket_rules import ticket_issue_detail, ticket_refusal
+from kiosk.machine.ticket_rules import (
+    UNKNOWN_TICKETS_TILT,
+    ticket_issue_detail,
+    ticket_refusal,
+    unknown_tickets_over_limit,
+    unknown_tickets_text,
+)
 from kiosk.table.escrows import TableEscrows, TestCredits
 from kiosk.table.state import PendingPayout, TableState
 
@@ -293,6 +300,8 @@ class TableTickets:
                 )
         except MachineError as exc:
             self._rejected(station, txn, validation, exc)
+            if exc.code == "ticket_unknown":
+                self._count_unknown(station)
             raise
         with ledger.transaction():
             for old in self.escrows.open_escrows(station):
@@ -302,6 +311,24 @@ class TableTickets:
             detail = {"item": "ticket", "validation": validation}
             st.event("escrow_accepted", detail, station, amount=ticket.amount, txn=txn)
         return ticket.amount
+
+    def _count_unknown(self, station: int) -> None:
+        """Too many unknown ticket numbers at ``station`` in a while (the cabinet's rule,
+        :func:`~kiosk.machine.ticket_rules.unknown_tickets_over_limit`, counted per
+        station): ``tickets_unknown_repeated`` and the station's
+        :data:`~kiosk.machine.ticket_rules.UNKNOWN_TICKETS_TILT`, which stops it until an
+        attendant clears the tilt; the other stations play on."""
+        st = self.state
+        if UNKNOWN_TICKETS_TILT in st.station(station).tilts:
+            return
+        ledger = st.require_ledger()
+        count = unknown_tickets_over_limit(ledger, st.now(), station)
+        if count is None:
+            return
+        detail, message = unknown_tickets_text(count)
+        with ledger.transaction():
+            st.event("tickets_unknown_repeated", detail, station)
+            st.set_tilt(station, UNKNOWN_TICKETS_TILT, message)
 
     def _rejected(self, station: int, txn: str, validation: str, exc: MachineError) -> None:
         reason = exc.code.removeprefix("ticket_") if isinstance(exc, TicketRefused) else exc.code

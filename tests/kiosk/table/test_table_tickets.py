@@ -15,8 +15,9 @@ import pytest
 
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
-from kiosk.machine.commands import CashOut, HandpayReset, InsertCredits
+from kiosk.machine.commands import CashOut, ClearTilt, HandpayReset, InsertCredits
 from kiosk.machine.errors import MachineError, TicketRefused, WrongState
+from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_LIMIT, UNKNOWN_TICKETS_TILT
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.table import Table
 from kiosk.table.escrows import SettleEscrow, TestCredits
@@ -207,6 +208,36 @@ def test_refused_tickets_are_returned_with_the_reason(table, config, clock):
         table.execute(2, AcceptTicket("s2-p", table.print_order(1).validation))
     assert printing.value.code == "ticket_pending"
     table.execute(1, ReportPrint(pending.txn, "not_printed", "", "jam"))
+    table.close()
+    verify(config)
+
+
+def test_unknown_ticket_numbers_tried_again_and_again_stop_that_station(table, config, clock):
+    """Someone trying validation numbers at station 5: after the cabinet's limit the
+    station stops (its validator is inhibited by the tilt) until an attendant clears it;
+    station 2 plays on, and the count starts again after the clearing."""
+
+    def unknown(station: int, n: int) -> None:
+        with pytest.raises(MachineError):
+            table.execute(station, AcceptTicket(f"s{station}-u{n}", f"{n:018d}"))
+
+    for n in range(UNKNOWN_TICKETS_LIMIT):
+        unknown(5, n)
+        clock.now += timedelta(seconds=30)
+    assert UNKNOWN_TICKETS_TILT not in table.snapshot(5).tilts
+    unknown(2, 99)  # another station's refusals are its own
+    unknown(5, UNKNOWN_TICKETS_LIMIT)
+    assert UNKNOWN_TICKETS_TILT in table.snapshot(5).tilts
+    assert UNKNOWN_TICKETS_TILT not in table.snapshot(2).tilts
+    (repeated,) = table.ledger.events(("tickets_unknown_repeated",))
+    assert repeated.station == 5 and repeated.detail["count"] == UNKNOWN_TICKETS_LIMIT + 1
+    _, number = cash_out_ticket(table, 1, 1500)
+    with pytest.raises(MachineError):  # a real ticket too, while the station is stopped
+        table.execute(5, AcceptTicket("s5-real", number))
+    assert table.execute(2, AcceptTicket("s2-real", number)) == 1500
+    table.execute(5, ClearTilt(UNKNOWN_TICKETS_TILT))
+    unknown(5, 1000)  # counted afresh from the clearing
+    assert UNKNOWN_TICKETS_TILT not in table.snapshot(5).tilts
     table.close()
     verify(config)
 
