@@ -189,13 +189,15 @@ class ClearTilt(_Model):
 class Escrow(_Model):
     """Station -> host: the validator holds a note (``denomination_cents``) or a ticket
     (``ticket``, its validation number) in escrow as transaction ``txn``; the host records
-    it before the station stacks.  A note's ``amount_cents`` equals its denomination."""
+    it before the station stacks.  A note's ``amount_cents`` equals its denomination; a
+    ticket's is not sent (a validator reads only the number: its amount is the host's
+    ledger's)."""
 
     type: Literal["escrow"] = "escrow"
     txn: Name
     denomination_cents: PositiveCents | None = None
     ticket: Annotated[str, Field(pattern=r"^[0-9]{6,32}$")] | None = None
-    amount_cents: PositiveCents
+    amount_cents: PositiveCents | None = None
 
     @model_validator(mode="after")
     def _one_instrument(self) -> Escrow:
@@ -203,6 +205,8 @@ class Escrow(_Model):
             raise ValueError("an escrow holds either a note or a ticket")
         if self.denomination_cents is not None and self.denomination_cents != self.amount_cents:
             raise ValueError("a note's amount is its denomination")
+        if self.ticket is not None and self.amount_cents is not None:
+            raise ValueError("a ticket's amount is the host's to read")
         return self
 
 

@@ -374,7 +374,7 @@ class RemoteTable:
         with self._cond:
             self.acks.pop(txn, None)
         # a ticket's amount is the host's (its answer says it): 1 stands for "unknown here"
-        self.link.send(Escrow(txn=txn, ticket=validation, amount_cents=1))
+        self.link.send(Escrow(txn=txn, ticket=validation))
         ack = self._wait_ack(self.acks, txn, timeout)
         if ack is None or not ack.accepted or not ack.reason.startswith(TICKET_AMOUNT):
             return None

@@ -32,7 +32,7 @@ STATION_BODIES = [
     PassRound(round_id=4),
     CashOutRequest(),
     Escrow(txn="bv-17", denomination_cents=2000, amount_cents=2000),
-    Escrow(txn="bv-18", ticket="123456789012345678", amount_cents=1234),
+    Escrow(txn="bv-18", ticket="123456789012345678"),
     DeviceEvent(device="validator", event="jam", detail={"code": 3, "text": "stacker"}),
 ]
 HOST_BODIES = [
@@ -109,6 +109,8 @@ def test_a_host_cannot_send_station_bodies():
         {"txn": "a", "amount_cents": 500},  # neither note nor ticket
         {"txn": "a", "denomination_cents": 500, "ticket": "123456", "amount_cents": 500},
         {"txn": "a", "denomination_cents": 500, "amount_cents": 400},
+        {"txn": "a", "denomination_cents": 500},  # a note says its amount
+        {"txn": "a", "ticket": "123456", "amount_cents": 700},  # a ticket's is the host's
     ],
 )
 def test_an_escrow_holds_one_instrument_at_its_value(fields):

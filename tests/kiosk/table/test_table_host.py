@@ -146,7 +146,7 @@ def test_a_bet_for_another_window_is_refused_and_a_note_is_credited_once(rig):
     note = Escrow(txn="note-1", denomination_cents=2000, amount_cents=2000)
     one.link.send(note)
     one.link.send(note)  # the same escrow again
-    one.link.send(Escrow(txn="ticket-1", ticket="123456789012", amount_cents=700))
+    one.link.send(Escrow(txn="ticket-1", ticket="123456789012"))
     assert one.wait_for(lambda s: "ticket-1" in one.acks, 10)
     assert one.acks["note-1"].accepted and not one.acks["ticket-1"].accepted
     assert r.table.credits(1) == 0  # accepted, not stacked yet: nothing credited
