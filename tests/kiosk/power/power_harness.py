@@ -318,12 +318,15 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
         )
         Machine.open(config).close()  # first run: the ledger, before any fork
         rng = random.Random(seed)
+        # the phases come from their own stream: how many cuts each phase gets is fixed by
+        # the seed, whatever the patrons' and the delays' draws took meanwhile
+        phase_rng = random.Random(f"phases:{seed}")
         inserted: set[str] = set()
         tried: Counter[str] = Counter()
         landed: Counter[str] = Counter()
         found: Counter[str] = Counter()
         for cycle in range(cuts):
-            phase = pick_phase(rng, cycle, phases)
+            phase = pick_phase(phase_rng, cycle, phases)
             tried[phase] += 1
             device, _, point = phase.partition(":")
             target = point if device == "controller" else None
