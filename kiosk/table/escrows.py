@@ -97,16 +97,7 @@ class TableEscrows:
         st.require_playable(station)
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(f"a note is a positive whole number of cents, not {cents!r}")
-        own = st.station(station)
-        if own.payout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
-        limit = st.config.credit_limit_cents
-        if st.credits(station) + cents > limit:
-            raise MachineError(
-                f"the credit limit is {format_cents(limit)}",
-                code="credit_limit",
-                params={"limit": limit},
-            )
+        st.require_credit_room(station, cents)
         with ledger.transaction():
             for old in self.open_escrows(station) if supersede else ():
                 self._abort(station, old, "returned_before_new_escrow")
@@ -260,15 +251,7 @@ def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None
         raise PlayDisabled(
             "test credits need a technician's account on this table", code="no_technician"
         )
-    if state.station(station).payout is not None:
-        raise WrongState("a payout is in progress", code="payout_in_progress")
-    limit = state.config.credit_limit_cents
-    if state.credits(station) + cents > limit:
-        raise MachineError(
-            f"the credit limit is {format_cents(limit)}",
-            code="credit_limit",
-            params={"limit": limit},
-        )
+    state.require_credit_room(station, cents)
     detail = {"operator": account.name, "role": account.role, "source": "burn-in"}
     state.event("test_credits_in", detail, station, amount=cents, txn=txn)
     return "credited"

@@ -22,7 +22,7 @@ from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
-from kiosk.machine.errors import PlayDisabled, WrongState
+from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
 from kiosk.machine.state import LEDGER_TILT, Bets
 from kiosk.table.timing import Clock, TableTiming
 
@@ -112,6 +112,19 @@ class TableState:
     def round_id(self) -> int | None:
         """The first row id of the round on the table (None before the first round)."""
         return min(self.row_ids.values()) if self.row_ids else None
+
+    def require_credit_room(self, number: int, cents: int) -> None:
+        """Station ``number`` may take ``cents`` more credits: no payout pending there, and
+        its meter stays within the credit limit; raises before anything is written."""
+        if self.station(number).payout is not None:
+            raise WrongState("a payout is in progress", code="payout_in_progress")
+        limit = self.config.credit_limit_cents
+        if self.credits(number) + cents > limit:
+            raise MachineError(
+                f"the credit limit is {money(limit)}",
+                code="credit_limit",
+                params={"limit": limit},
+            )
 
     # -- recording ---------------------------------------------------------------------
     def event(self, kind: str, detail: dict[str, Any], station: int, **kw: Any) -> int:

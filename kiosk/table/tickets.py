@@ -37,7 +37,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
-from engine.money import format_cents
 from kiosk.hardware.ticket_payout import ticket_data
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
@@ -291,13 +290,7 @@ class TableTickets:
                 raise refusal
             ticket = ledger.ticket(validation)
             assert ticket is not None
-            limit = st.config.credit_limit_cents
-            if st.credits(station) + ticket.amount > limit:
-                raise MachineError(
-                    f"the credit limit is {format_cents(limit)}",
-                    code="credit_limit",
-                    params={"limit": limit},
-                )
+            st.require_credit_room(station, ticket.amount)
         except MachineError as exc:
             self._rejected(station, txn, validation, exc)
             if exc.code == "ticket_unknown":
