@@ -4,7 +4,9 @@
            -> devices.start(machine) -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
-window closes, and tears everything down in the reverse order, whatever happened.
+window closes (or SIGTERM, or the demo's scripted player has played its rounds), and
+tears everything down in the reverse order, whatever happened (the ledger records an
+orderly power down).
 
 It first says which SDL video driver it got, and refuses the drivers that show nothing
 (:data:`HEADLESS_DRIVERS`: SDL falls back to ``offscreen`` when there is no display)
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 from dataclasses import dataclass
 
@@ -28,6 +31,7 @@ from kiosk.machine.controller import Machine
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import memory, sdl_hints
 from kiosk.ui.app import App
+from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
 
 log = logging.getLogger(__name__)
@@ -51,6 +55,7 @@ class ScreenOptions:
     demo_keys: bool = True  # the demo keys work when the devices are simulated
     seed: int | None = None
     headless: bool = False  # run on an invisible SDL driver on purpose (also $UTH_HEADLESS=1)
+    autoplay_rounds: int | None = None  # demo: a scripted player plays this many rounds, then the kiosk ends
 
 
 def video_driver(options: ScreenOptions) -> str | None:
@@ -96,7 +101,17 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
                   payout=DemoSimulators(devices) if demo else None, language=options.language,
                   sound=options.sound, casino_name=config.casino_name, machine_number=config.machine_number,
                   tournament=tournament)
-        return app.run(fps=fps, max_frames=max_frames)
+        player = None
+        if options.autoplay_rounds is not None:
+            if not demo:
+                print("error: --autoplay needs the demo's simulated devices", file=sys.stderr)
+                return 2
+            player = ScriptedPlayer(options.autoplay_rounds, options.seed)
+        previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: app.stop())
+        try:
+            return app.run(fps=fps, max_frames=max_frames, player=player)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     finally:
         devices.close()
         machine.close()

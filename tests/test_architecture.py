@@ -162,6 +162,7 @@ def test_no_module_is_too_long():
     assert not long, f"modules over {MAX_LINES} lines:\n" + "\n".join(long)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("package", PACKAGES)
 def test_mypy_is_clean(package):
     result = subprocess.run(

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.wiring import ScreenOptions, run_cabinet
 
     options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
-                            demo_keys=not args.no_demo, seed=args.seed, headless=args.headless)
+                            demo_keys=not args.no_demo, seed=args.seed, headless=args.headless,
+                            autoplay_rounds=args.rounds if args.autoplay else None)
     if args.station is not None:
         return _station_screens(args, config, options)
     return run_cabinet(config, options, fps=args.fps, max_frames=args.frames)
@@ -101,10 +102,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="run as player station N of a shared table (see `uth table`)")
     p.add_argument("--host", help="station mode: the table host's address")
     p.add_argument("--port", type=int, default=7300, help="station mode: the host's port (default 7300)")
-    p.add_argument("--autoplay", choices=("random",), help="station mode: play by itself, headless (burn-in)")
+    p.add_argument("--autoplay", choices=("random",),
+                   help="play by itself: a station's burn-in (headless), or on the demo cabinet a scripted "
+                        "player at the screens for --rounds rounds, then the kiosk ends")
     p.add_argument("--pairing", metavar="FOLDER", help="station mode: its pairing (default var/station-N)")
     p.add_argument("--validator", metavar="PORT", help="station mode: its bill validator's port (sim: simulated)")
     p.add_argument("--printer", metavar="PORT", help="station mode: its ticket printer's port (sim: simulated)")
     p.add_argument("--screenshot", help=argparse.SUPPRESS)
-    p.add_argument("--rounds", type=int, default=20, help="station mode: settled rounds to play (default 20)")
+    p.add_argument("--rounds", type=int, default=20, help="with --autoplay: settled rounds to play (default 20)")
     p.set_defaults(func=run)

@@ -22,6 +22,7 @@ from kiosk.machine.commands import SetDoor
 from kiosk.machine.snapshot import MachinePhase
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import i18n, memory, sdl_hints, sdnotify, theme
+from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
@@ -51,7 +52,7 @@ from kiosk.ui.scenes.tournament.results import TournamentResultsScene
 from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
 from kiosk.ui.scenes.tournament.table import TournamentTableScene
 from kiosk.ui.scenes.tournament.tables import TournamentTablesScene
-from kiosk.ui.shortcuts import DEMO_ONLY_COMMANDS
+from kiosk.ui.shortcuts import DEMO_ONLY_COMMANDS, EXIT_COMMAND
 from kiosk.ui.sound import Sounds
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
@@ -193,6 +194,10 @@ class App:
         if isinstance(event, Quit):
             self.running = False
             return
+        if isinstance(event, Command) and event.name == EXIT_COMMAND:
+            if self.demo_mode:  # an installed cabinet is stopped by its service manager
+                self.running = False
+            return
         command = event.command if isinstance(event, Key) else event if isinstance(event, Command) else None
         if isinstance(event, Key) and not self.demo_mode and command and command.name in DEMO_ONLY_COMMANDS:
             return  # the keyboard stands in for the key and door switches in demo mode only
@@ -324,8 +329,15 @@ class App:
         pygame.image.save(self.screen, str(p))
         return p
 
-    def run(self, fps: int = 60, max_frames: int | None = None) -> int:
-        """The main loop until the window closes (or ``max_frames``); returns the exit code."""
+    def stop(self) -> None:
+        """End the main loop after the current frame (SIGTERM, the technician's chord)."""
+        self.running = False
+
+    def run(self, fps: int = 60, max_frames: int | None = None,
+            player: ScriptedPlayer | None = None) -> int:
+        """The main loop until the window closes, :meth:`stop` is called, ``max_frames``
+        frames have run or the scripted ``player`` has played its rounds; returns the
+        exit code."""
         clock = pygame.time.Clock()
         self.step(0)
         self.present()
@@ -336,6 +348,12 @@ class App:
                 dt = clock.tick(fps) / 1000.0
                 for ev in translate_all(pygame.event.get(), self.layout.size):
                     self.feed(ev)
+                if player is not None:
+                    scripted = player.next_input(self.scene.name, self.model.snap)
+                    if scripted is not None:
+                        self.feed(scripted)
+                    if player.done:
+                        self.running = False
                 self.step(min(dt, 0.1))
                 self.present()
                 self.watchdog.ping()

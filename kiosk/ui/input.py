@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 import pygame
 
-from kiosk.ui.events import Drag, InputEvent, Key, Quit, Touch
-from kiosk.ui.shortcuts import BILL_KEYS, SHORTCUTS
+from kiosk.ui.events import Command, Drag, InputEvent, Key, Quit, Touch
+from kiosk.ui.shortcuts import BILL_KEYS, EXIT_COMMAND, SHORTCUTS
 
 __all__ = ["BILL_KEYS", "SHORTCUTS", "translate", "translate_all"]
 
@@ -41,6 +41,8 @@ def translate(event: pygame.event.Event, size: tuple[int, int]) -> list[InputEve
         if name == "enter":
             name = "return"
         shift = bool(event.mod & pygame.KMOD_SHIFT)
+        if name == "q" and shift and event.mod & pygame.KMOD_CTRL:
+            return [Command(EXIT_COMMAND)]  # EXIT_CHORD
         if event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
             return []
         return [Key(name, getattr(event, "unicode", "") or "", shift)]

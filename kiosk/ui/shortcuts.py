@@ -16,6 +16,11 @@ BILL_KEYS: dict[str, int] = {
 #: themselves send the same commands as input events.
 DEMO_ONLY_COMMANDS = frozenset({"operator_key", "door"})
 
+#: Ctrl+Shift+Q: the technician's way out of the fullscreen demo kiosk (an installed
+#: cabinet ignores it: its service manager stops it).
+EXIT_CHORD = "ctrl+shift+q"
+EXIT_COMMAND = "exit"
+
 #: Key name -> (command, argument).  Shown on the help screen in this order.
 SHORTCUTS: dict[str, tuple[str, object]] = {
     "space": ("deal", None),

@@ -60,7 +60,6 @@ def test_probe_on_a_silent_port_fails(capsys: pytest.CaptureFixture[str]) -> Non
 def test_simulate_prints_the_pty_and_stops_on_ctrl_c(device: str, protocol: str) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "kiosk.commands.devices", "simulate", device],
-        cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

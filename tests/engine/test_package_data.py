@@ -10,6 +10,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import paytables
 from engine.uth.paytable import PAYTABLE_DIR, shipped_paytables
 
@@ -38,6 +40,7 @@ def test_package_data_names_every_data_file():
     assert set(DATA) <= covered
 
 
+@pytest.mark.heavy
 def test_the_wheel_ships_the_paytables_and_the_evaluator_tables(tmp_path):
     src = tmp_path / "src"
     src.mkdir()

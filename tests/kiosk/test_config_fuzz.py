@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.toml_writer import Deep, document
@@ -205,6 +206,7 @@ def test_the_writer_round_trips_the_base_configuration(tmp_path):
     assert outcome(tmp_path / "cabinet.toml", document(BASE, tables=False).encode()) == "valid"
 
 
+@pytest.mark.heavy
 def test_mutated_configurations_never_raise_anything_but_a_config_error(tmp_path):
     seen: Counter[str] = Counter()
     path = tmp_path / "cabinet.toml"

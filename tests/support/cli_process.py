@@ -24,7 +24,6 @@ class Proc:
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
         self.p = subprocess.Popen(
             [sys.executable, "-m", "kiosk.cli", *args],
-            cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from support.cli_process import ROOT, Proc
+from support.cli_process import Proc
 from support.peripherals import Peripherals
 
 from kiosk.link.client import pair_station
@@ -85,7 +85,6 @@ def printer_supported() -> bool:
     """Whether a station takes ``--printer`` (``uth kiosk --help`` says so)."""
     done = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "kiosk", "--help"],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

@@ -22,7 +22,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from support.cli_process import ROOT
 from support.table_soak import barcode
 
 from kiosk.ledger.ledger import Ledger
@@ -110,7 +109,6 @@ class SoakResult:
 def _uth(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "kiosk.cli", *args],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,

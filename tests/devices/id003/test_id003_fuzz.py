@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.fast_devices import FAST_VALIDATOR, TICKET_BARCODE, poll_until, wait_for
@@ -125,6 +126,7 @@ def test_chaos_on_the_wire_no_crash_no_double_credit_every_bad_frame_logged(warn
         assert len(warnings_of("devices.id003")) >= sim.injected
 
 
+@pytest.mark.heavy
 def test_random_and_mutated_status_frames_through_the_pty(warnings_of) -> None:
     """Random valid status frames (and damaged ones) scripted into the simulator's answers."""
     rng = random.Random(1234)

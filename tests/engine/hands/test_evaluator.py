@@ -134,6 +134,7 @@ def _colex_combinations(n, k):
     return rows[np.lexsort(rows.T)]  # sorted by the largest element first: a prefix is comb(m, k)
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_all_seven_card_hands_give_published_counts():
     tail = _colex_combinations(50, 5)
@@ -165,6 +166,7 @@ def test_shipped_tables_match_regeneration():
     assert size < 4 * 1024 * 1024
 
 
+@pytest.mark.heavy
 def test_rank_keys_are_the_greedy_unique_sum_keys():
     assert tuple(evaluator_tables.find_keys(7)) == evaluator_tables.LOW_KEYS
     assert tuple(evaluator_tables.find_keys(6)) == evaluator_tables.HIGH_KEYS

@@ -201,6 +201,7 @@ Z = 2.0  # each ordering holds with about 97.7% confidence (one-sided)
 STYLE_HANDS = 3000
 
 
+@pytest.mark.heavy
 def test_personalities_show_in_the_figures() -> None:
     """Seed 003's players, at a six-handed Normal table (3,000 hands, fixed seeds): Rosa
     the tightest and the likeliest to fold to a bet over half the pot, Jules the loosest,

@@ -83,6 +83,7 @@ def _short_big_blind(hand: HoldemHand) -> bool:
     )
 
 
+@pytest.mark.heavy
 def test_phh_round_trip_of_1000_bot_hands(
     pokerkit_hand_cache: None, pokerkit_split: Callable[[HoldemHand], list[int]]
 ) -> None:

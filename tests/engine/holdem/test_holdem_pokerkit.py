@@ -251,6 +251,7 @@ def _play(seed: int, stats: Counter, pokerkit_split: Callable[[HoldemHand], list
         stats["odd chips one at a time"] += 1
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_against_pokerkit(pokerkit_hand_cache: None, pokerkit_split: Callable) -> None:
     stats: Counter = Counter()

@@ -233,6 +233,7 @@ def test_stats_and_records() -> None:
 # --------------------------------------------------------------- bot-only tournaments
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_1000_bot_only_tournaments_conserve_chips_and_crown_one_champion() -> None:
     """1,000 sit-and-gos of fast bots (made-hand heuristic instead of Monte Carlo; the

@@ -416,6 +416,7 @@ def test_optimal_play_simulated_agrees_with_the_exact_figures(standard_optimal_p
     assert lo <= rep.trips["rtp"] <= hi
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_the_baseline_gives_the_whole_analysis_of_another_blind_table(tmp_path):
     """Every flop analysed for a table whose Blind pays differ (straights 50:1, quads 20:1)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.toml_writer import Deep, document
@@ -237,6 +238,7 @@ def test_the_writer_round_trips_the_standard_table():
     assert outcome(document(BASE).encode()) == "valid"
 
 
+@pytest.mark.heavy
 def test_mutated_paytables_never_raise_anything_but_a_paytable_error():
     seen: Counter[str] = Counter()
 

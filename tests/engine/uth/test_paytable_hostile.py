@@ -166,7 +166,7 @@ def test_cli_check_of_a_huge_nested_file_prints_no_traceback(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-c", "import sys; from kiosk.cli import main; sys.exit(main())",
          "paytable", "check", str(bad)],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        capture_output=True, text=True, timeout=60,
         env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
     )  # fmt: skip
     assert proc.returncode == 2

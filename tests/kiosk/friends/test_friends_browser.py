@@ -15,6 +15,9 @@ from support.browser_page import by_id, wait_for, ws_frames
 from engine.rng import SeededRandomSource
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
 
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
+
 SHOTS = Path("/tmp/shots")
 
 
@@ -69,6 +72,7 @@ def _play_one(driver, n: int) -> bool:
     return False
 
 
+@pytest.mark.heavy
 def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, truth):
     SHOTS.mkdir(parents=True, exist_ok=True)
     link = host.link
@@ -139,6 +143,7 @@ def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, 
     wide.save_screenshot(str(SHOTS / "friends-landscape.png"))
 
 
+@pytest.mark.heavy
 def test_leave_the_game_from_the_page_hands_the_seat_to_the_computer(host, browser):
     d = browser(390, 844)
     _join(d, host.link, "Ana")

@@ -16,9 +16,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from support.browser_page import by_id, wait_for, ws_frames
 
 from kiosk.tournament.store import TournamentStore
+
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
@@ -82,6 +86,7 @@ def _conserved(message: dict) -> None:
         assert on_table == TOTAL, f"hand {message['hand']}: {on_table} chips on the table"
 
 
+@pytest.mark.heavy
 def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_path, browser, truth):
     started = time.monotonic()
     env = _env()
@@ -90,7 +95,6 @@ def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_pat
         stdout=subprocess.PIPE,
         text=True,
         env=env,
-        cwd=ROOT,
     )
     stations: list[subprocess.Popen] = []
     try:
@@ -129,7 +133,6 @@ def test_two_cabinets_two_browsers_and_bots_play_a_tournament_to_the_end(tmp_pat
                     stderr=subprocess.DEVNULL,
                     text=True,
                     env=env,
-                    cwd=ROOT,
                 )
             )
         drivers = {"Mia": mia, "Tom": tom}

@@ -214,6 +214,7 @@ def _env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.heavy
 def test_a_paired_cabinet_process_plays_a_game_over_the_link_to_the_end(tmp_path, truth) -> None:
     pair(HostPairing(tmp_path / "host"), tmp_path / "cab", "cab-2", 2)
     env = _env()
@@ -222,7 +223,6 @@ def test_a_paired_cabinet_process_plays_a_game_over_the_link_to_the_end(tmp_path
         stdout=subprocess.PIPE,
         text=True,
         env=env,
-        cwd=ROOT,
     )
     station = None
     try:
@@ -262,7 +262,6 @@ def test_a_paired_cabinet_process_plays_a_game_over_the_link_to_the_end(tmp_path
             capture_output=True,
             text=True,
             env=env,
-            cwd=ROOT,
             timeout=120,
         )
         assert station.returncode == 0, station.stdout + station.stderr

@@ -26,7 +26,7 @@ RUNNER = ROOT / "tests" / "support" / "friends_host_process.py"
 
 def _start(db: Path, info: Path, *resume: str) -> tuple[subprocess.Popen, dict]:
     info.unlink(missing_ok=True)
-    proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), str(info), *resume], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), str(info), *resume],
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     end = time.monotonic() + 30
     while not info.exists():
@@ -55,6 +55,7 @@ def processes():
             p.wait(10)
 
 
+@pytest.mark.heavy
 def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_back(tmp_path, processes):
     db, info = tmp_path / "uth.db", tmp_path / "host.json"
     proc, where = _start(db, info)

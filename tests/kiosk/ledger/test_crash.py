@@ -32,6 +32,9 @@ from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
 from kiosk.machine.controller import LEDGER_TILT, Machine
 
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
+
 FORK_KILLS = 220
 CLI_KILLS = 4
 ROOT = Path(__file__).resolve().parents[3]
@@ -114,6 +117,7 @@ def fork_loop(db: Path, cycles: int, seed: int = 2024) -> dict[str, int]:
     return {"kills": kills, "after_open": kills_after_open, "finished": finished}
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_sigkill_at_random_moments_never_unbalances_the_books(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db")

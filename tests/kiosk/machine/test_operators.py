@@ -161,7 +161,7 @@ def test_hashed_pins_are_salted_and_made_only_from_good_pins(tmp_path):
 def test_the_pin_tool_writes_accounts_a_configuration_loads(tmp_path):
     lines = "Ann Smith attendant 246810\nBob technician 135792\nCy manager 975310\n"
     out = subprocess.run([sys.executable, "-m", "kiosk.pins"], input=lines, capture_output=True,
-                         text=True, cwd=ROOT, check=True).stdout
+                         text=True, check=True).stdout
     assert "246810" not in out and out.count("[[operators]]") == 3
     path = tmp_path / "cabinet.toml"
     path.write_text(f'db_path = "{tmp_path / "uth.db"}"\n{out}')
@@ -171,11 +171,11 @@ def test_the_pin_tool_writes_accounts_a_configuration_loads(tmp_path):
     ]
     assert [a.name for a in config.accounts_for_pin("135792")] == ["Bob"]
     bad = subprocess.run([sys.executable, "-m", "kiosk.pins"], input="Ann attendant 111111\n",
-                         capture_output=True, text=True, cwd=ROOT)
+                         capture_output=True, text=True)
     assert bad.returncode == 2 and "all the same digit" in bad.stderr and "Traceback" not in bad.stderr
     same = subprocess.run([sys.executable, "-m", "kiosk.pins"],
                           input="Ann attendant 246810\nBob manager 246810\n",
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True)
     assert same.returncode == 2 and "same PIN" in same.stderr
 
 

@@ -144,6 +144,7 @@ def test_paytable_new_writes_a_valid_file_prints_its_rtp_and_signs_it(
     assert "positive" in capsys.readouterr().out and not bad.exists()
 
 
+@pytest.mark.heavy
 def test_paytable_new_prints_the_exact_par_of_the_derived_table(tmp_path, cache, capsys):
     out = tmp_path / "custom.toml"
     argv = ["paytable", "new", str(STANDARD_PATH), "--set", "blind.flush=2:1"]

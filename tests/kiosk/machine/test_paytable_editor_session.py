@@ -73,6 +73,7 @@ def ready(m: Machine, pin: str = MANAGER) -> None:
     m.operator_login(pin)
 
 
+@pytest.mark.heavy
 def test_a_new_table_is_computed_off_the_lock_signed_written_and_recorded(machine, tmp_path):
     ready(machine)
     editor = PaytableEditor(machine)

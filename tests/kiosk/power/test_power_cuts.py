@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 CUTS = 600
@@ -50,6 +53,7 @@ def assert_nothing_lost(s: dict[str, Any]) -> None:
     assert not money_tilts, s["tilts"]
 
 
+@pytest.mark.heavy
 def test_a_few_power_cuts_lose_nothing(tmp_path):
     s = harness(tmp_path / "uth.db", 12, timeout=120)
     assert_nothing_lost(s)
@@ -58,6 +62,7 @@ def test_a_few_power_cuts_lose_nothing(tmp_path):
 PER_PHASE = 5
 
 
+@pytest.mark.heavy
 def test_cuts_at_deal_decision_settlement_and_cash_out_lose_nothing(tmp_path):
     """The controller's named points, each cut several times: right after the round row
     is committed (no card shown), after a decision, after the settlement, and between
@@ -74,6 +79,7 @@ def test_cuts_at_deal_decision_settlement_and_cash_out_lose_nothing(tmp_path):
     print(json.dumps({"landed": landed, "money_lost_cents": s["money_lost_cents"]}))
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_power_cuts_at_every_phase_lose_nothing(tmp_path):
     s = harness(tmp_path / "uth.db", CUTS)
@@ -92,6 +98,7 @@ def test_power_cuts_at_every_phase_lose_nothing(tmp_path):
     print(json.dumps(s))
 
 
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_the_harness_catches_notes_stacked_and_never_credited(tmp_path):
     """Without the recovery of accepted escrows after a restart, notes are lost: the

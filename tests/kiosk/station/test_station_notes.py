@@ -14,7 +14,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from support.cli_process import Proc
+
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
 
 ROOT = Path(__file__).resolve().parents[3]
 #: (who is cut, the validator state that cuts it): each with a note in flight.
@@ -60,6 +64,7 @@ def ledger_rows(db: Path, kind: str) -> list[tuple[str, int]]:
 
 
 
+@pytest.mark.heavy
 def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(device_processes):
     tmp_path, procs, devices = device_processes
     db = tmp_path / "host" / "uth.db"
@@ -74,7 +79,6 @@ def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(devi
     pair = ["table", "pair", "--host", "127.0.0.1", "--port", port, "--code", code]
     done = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", *pair, "--station", "1", "--folder", str(folder)],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
@@ -156,7 +160,6 @@ def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(devi
     assert stn.p.wait(20) == 0 and host.p.wait(20) == 0
     audit = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "audit", "verify", "--db", str(db)],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
@@ -164,7 +167,6 @@ def test_notes_at_a_station_are_credited_once_through_host_and_station_cuts(devi
     assert audit.returncode == 0, audit.stdout + audit.stderr
     meters = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "audit", "meters", "--db", str(db), "--station", "1"],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

@@ -39,7 +39,6 @@ ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "UT
 def uth(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "kiosk", *args],
-        cwd=ROOT,
         env=ENV,
         capture_output=True,
         text=True,
@@ -113,6 +112,7 @@ def test_the_display_process_shows_every_seat_of_a_round_in_play(host, tmp_path)
             remote.stop()
 
 
+@pytest.mark.heavy
 def test_the_station_window_process_connects_and_shows_the_table(host, tmp_path):
     pair(host.pairing, "station-1", 1, tmp_path / "station-1")
     shot = SHOTS / "station-window-process-800x480.png"
@@ -130,6 +130,7 @@ def test_the_station_window_process_connects_and_shows_the_table(host, tmp_path)
     assert unpaired.returncode == 2 and "pair first" in unpaired.stderr
 
 
+@pytest.mark.heavy
 def test_the_demo_plays_three_stations_and_the_display_then_exits(tmp_path):
     shot = SHOTS / "station-demo-display-1280x720.png"
     done = uth(
@@ -148,7 +149,7 @@ def test_ctrl_c_stops_the_demo_and_every_window_it_opened(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "kiosk", "table", "demo", "--stations", "2", "--headless",
          "--folder", str(tmp_path / "t")],
-        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
         assert proc.stdout is not None

@@ -51,6 +51,7 @@ def test_the_host_sends_the_paytable_text_checked_by_its_hash():
         paytable_from_state({"sha256": "0" * 64})
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_a_station_plays_a_round_by_touch_and_cashes_out(floor, size):
     f = floor(size, decision_s=1.5)

@@ -75,6 +75,7 @@ def full_table(tmp_path):
         f.close()
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_a_full_table_shows_all_six_other_seats_through_settlement(full_table, size):
     f = full_table(size)

@@ -18,7 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from support.cli_process import Proc
+
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
 
 ROOT = Path(__file__).resolve().parents[3]
 TIMERS = ["--betting-seconds", "1.0", "--decision-seconds", "1.0"]
@@ -43,7 +47,6 @@ def wait_for(predicate, timeout: float = 20.0, what: str = "") -> None:
 def uth(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "kiosk.cli", *args],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
@@ -60,6 +63,7 @@ def rows(db: Path, sql: str, *params: object) -> list[tuple]:
 
 
 
+@pytest.mark.heavy
 def test_tickets_survive_station_and_host_cuts_at_print_and_at_validation(device_processes):
     tmp_path, procs, devices = device_processes
     db = tmp_path / "host" / "uth.db"

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from devices.sim import Id003Simulator
 from kiosk.commands.table_demo import _children, _devices
 
@@ -52,6 +54,7 @@ def test_every_station_of_the_demo_has_its_simulated_validator(tmp_path):
         sim.stop()
 
 
+@pytest.mark.heavy
 def test_a_demo_playing_by_itself_takes_its_notes_through_the_validators(tmp_path):
     folder = tmp_path / "t"
     done = subprocess.run(
@@ -60,7 +63,7 @@ def test_a_demo_playing_by_itself_takes_its_notes_through_the_validators(tmp_pat
             "--rounds", "1", "--betting-seconds", "2", "--decision-seconds", "2",
             "--folder", str(folder),
         ],
-        cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=120,
+        env=ENV, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert "stations exited [0, 0]" in done.stdout

@@ -33,7 +33,6 @@ def bills(table: Table, station: int) -> list[tuple[str | None, int]]:
 def verify(config) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "audit", "verify", "--db", str(config.db_path)],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from support.cli_process import Proc
 
+# many processes each: run one after another on one worker, never two at once
+pytestmark = pytest.mark.xdist_group("processes")
+
 ROOT = Path(__file__).resolve().parents[3]
 TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1.5"]
 
@@ -22,7 +25,6 @@ TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1.5"]
 def uth(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "kiosk.cli", *args],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
@@ -40,6 +42,7 @@ def procs():
             proc.p.wait(10)
 
 
+@pytest.mark.heavy
 def test_three_station_processes_survive_a_station_cut_and_a_host_cut(tmp_path, procs):
     db = tmp_path / "host" / "uth.db"
     serve = ["table", "serve", "--db", str(db), "--stations", "1-3", *TIMERS]

@@ -59,7 +59,6 @@ def kinds(table: Table, station: int | None = None) -> list[str]:
 def verify(config) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "kiosk.cli", "audit", "verify", "--db", str(config.db_path)],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,

@@ -81,6 +81,7 @@ def test_a_button_press_repaints_the_button_not_the_screen(table):
     assert same_as_whole(k)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("deck", [WIN, STRAIGHT], ids=["win", "straight"])
 def test_every_frame_of_a_round_equals_the_frame_painted_whole(table, deck):
     """From the deal through the cards flying and turning, the decisions, the reveal and

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 from test_ui import WIN, Kiosk, start_round
 
 from kiosk.ui import i18n, memory, sdl_hints
@@ -23,6 +24,7 @@ def test_surface_cache_drops_the_least_recently_used_past_its_bytes():
     assert "huge" not in cache and len(cache) == 3
 
 
+@pytest.mark.heavy
 def test_text_and_fonts_stay_bounded():
     pygame.font.init()
     cache = TextCache(limit_bytes=2 * 1024 * 1024)

@@ -356,6 +356,7 @@ def play_until_side_pot(c: Cabinet, limit: int = 40_000) -> None:
     raise AssertionError("no side pot")
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_tables_setup_and_side_pots(cabinet, monkeypatch, size):
     c = cabinet(size=size, seed=17)

@@ -368,6 +368,7 @@ def equity_shown(c: Cabinet) -> bool:
     return eq is not None and not computing
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots(cabinet, size):
     c = cabinet(size=size, seed=13)

@@ -550,6 +550,7 @@ def test_every_shortcut_is_listed_on_the_help_screen():
 
 
 # -- screenshots -------------------------------------------------------------------------------
+@pytest.mark.heavy
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_screenshots_of_every_screen(kiosk, size):
     k = kiosk(WIN, STRAIGHT, size=size)
