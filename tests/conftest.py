@@ -55,11 +55,18 @@ _SESSION_HOME = Path(tempfile.mkdtemp(prefix="uth-tests-home-"))
 _BASE_ENV = _clean_environment(_SESSION_HOME)
 os.environ.clear()
 os.environ.update(_BASE_ENV)
-# session- and module-scoped fixtures start their processes before any test's own folder
-# exists: they run in the session's private folder, never in the checkout
-(_SESSION_HOME / "work").mkdir()
-os.chdir(_SESSION_HOME / "work")
 atexit.register(shutil.rmtree, _SESSION_HOME, True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_folder():
+    """Session- and module-scoped fixtures start their processes before any test's own
+    folder exists: they run in the session's private folder, never in the checkout."""
+    work = _SESSION_HOME / "work"
+    work.mkdir(exist_ok=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(work)
+        yield work
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,10 @@ driver) over a :class:`StationController`.  Screenshots go to /tmp/shots/station
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+
+from engine.uth.paytable import PAYTABLE_DIR
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -41,7 +42,7 @@ def floor(tmp_path, request):
 
 
 def test_the_host_sends_the_paytable_text_checked_by_its_hash():
-    path = Path("paytables") / "trips-50-40-30-9-7-4-3.toml"
+    path = PAYTABLE_DIR / "trips-50-40-30-9-7-4-3.toml"
     text = path.read_text(encoding="utf-8")
     table = paytable_from_state(paytable_state(load_paytable(path).sha256, text))
     assert table.sha256 == load_paytable(path).sha256

@@ -31,6 +31,17 @@ def sha_lines(digest: str, per_line: int = 32, group: int = 8) -> list[str]:
     return out
 
 
+#: Paths longer than this many characters show their end only (the file and its folders
+#: nearest to it), so that they stay legible on the smallest screen.
+PATH_CHARS = 44
+
+
+def path_text(path: object) -> str:
+    """``path`` as text, its start elided with "…" when longer than :data:`PATH_CHARS`."""
+    text = str(path)
+    return text if len(text) <= PATH_CHARS else "…" + text[-(PATH_CHARS - 1):]
+
+
 class MachinePage(Page):
     id = "machine"
 
@@ -41,9 +52,9 @@ class MachinePage(Page):
         lines = [
             (_("Machine number"), config.machine_number or "—"),
             (_("Casino"), config.casino_name or "—"),
-            (_("Ledger"), str(config.db_path)),
+            (_("Ledger"), path_text(config.db_path)),
             (_("Ledger id"), ledger_id if ledger_id is not None else "—"),
-            (_("Anchor"), str(config.anchor_file)),
+            (_("Anchor"), path_text(config.anchor_file)),
             (_("Paytable"), f"{snap.paytable.name} {snap.paytable.version}"),
         ]
         y = rows(desk, surface, lines, size=22, gap=1.6, label_share=0.3)
