@@ -44,6 +44,18 @@ def wait_for(
     return bool(predicate())
 
 
+def never(event: Callable[[], object], within: float, interval: float = 0.005) -> bool:
+    """Watch for ``event`` for ``within`` seconds: False as soon as it happens, True when
+    it never came.  The "nothing happens later" check: it fails at the first sign of the
+    event instead of sleeping and looking once."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if event():
+            return False
+        time.sleep(interval)
+    return not event()
+
+
 def poll_until(
     validator: BillValidator, predicate: Callable[[], object], max_polls: int = 60
 ) -> bool:

@@ -5,6 +5,7 @@ is refused by the decision check."""
 import time
 
 import pytest
+from support.fast_devices import never
 from support.link_rig import FAST, Collector
 
 from engine.uth.round import Action, Phase
@@ -43,7 +44,8 @@ def test_no_message_is_lost_duplicated_or_reordered(server, station, name, capsy
                     time.sleep(0.005)  # spread the traffic over many chunks
             assert host_inbox.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
             assert mine.wait(lambda c: len(c.items) >= sent, 40), proxy.counts
-            time.sleep(0.2)  # anything late would show now
+            # anything late would show now
+            assert never(lambda: len(host_inbox.items) > sent or len(mine.items) > sent, 0.2)
             if name != "delay":  # a fault late in the run breaks a connection after the
                 # last delivery: the station reconnects all the same
                 assert mine.wait(lambda c: c.kinds().count("connected") > 1, 20), proxy.counts
