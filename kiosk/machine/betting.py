@@ -69,6 +69,30 @@ def check_bets(limits: Limits, credits: int, bets: Bets, *, complete: bool) -> N
         )
 
 
+def check_chip(spot: str, cents: object) -> None:
+    """Refuse a chip that is not one: an unknown spot (:class:`MachineError`) or an
+    amount that is not a positive whole number of cents (:class:`BetOutOfLimits`;
+    ``True`` is not a cent).  Every place a chip arrives calls this one check."""
+    if spot not in SPOTS:
+        raise MachineError(f"unknown spot {spot!r} (ante or trips)")
+    if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+        raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+
+
+def require_ante(bets: Bets) -> None:
+    """Refuse a deal of ``bets`` without an Ante (:class:`BetOutOfLimits`, rule
+    ``no_ante``)."""
+    if not bets.ante:
+        raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+
+
+def require_previous(bets: Bets) -> None:
+    """Refuse a rebet when ``bets`` (the previous round's) hold no Ante
+    (:class:`WrongState`, code ``no_previous_bet``)."""
+    if not bets.ante:
+        raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+
+
 class Betting:
     """The chips on the spots between rounds (``CabinetState.pending``)."""
 
@@ -80,10 +104,7 @@ class Betting:
         st = self.state
         st.require_playable()
         st.require_between_rounds()
-        if spot not in SPOTS:
-            raise MachineError(f"unknown spot {spot!r} (ante or trips)")
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+        check_chip(spot, cents)
         bets = st.pending.add(spot, cents)
         check_bets(st.limits, st.credits, bets, complete=False)
         st.pending = bets
@@ -100,8 +121,7 @@ class Betting:
         st.require_playable()
         st.require_between_rounds()
         bets = st.last_bets
-        if not bets.ante:
-            raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+        require_previous(bets)
         check_bets(st.limits, st.credits, bets, complete=True)
         st.pending = bets
         st.show_result = False
@@ -110,7 +130,6 @@ class Betting:
         """The pending bets, checked complete: what the deal wagers."""
         st = self.state
         bets = st.pending
-        if not bets.ante:
-            raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+        require_ante(bets)
         check_bets(st.limits, st.credits, bets, complete=True)
         return bets

@@ -32,7 +32,8 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
-from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
+from kiosk.machine.betting import check_bets, check_chip, require_previous
+from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
 from kiosk.station.snapshot import machine_snapshot
@@ -270,19 +271,18 @@ class StationController:
         )
 
     def _check_chip(self, chip: cmd.PlaceChip) -> None:
+        """The host's own rules on the chip, before it is shown (instant feedback; the
+        host checks again): :func:`~kiosk.machine.betting.check_chip` and
+        :func:`~kiosk.machine.betting.check_bets`, so the two cannot disagree."""
         snap, _paytable, limits = self._received()
-        placed = self.remote.pending.add(chip.spot, chip.cents)
-        if placed.total + placed.ante > snap.credits:  # the Blind matches the Ante
-            raise InsufficientCredits("not enough credits for that bet")
-        top = limits.ante_max if chip.spot == "ante" else limits.trips_max
-        if getattr(placed, chip.spot) > top:
-            rule = f"{chip.spot}_max"
-            raise BetOutOfLimits(f"{chip.spot} above {top}", params={"rule": rule, "cents": top})
+        check_chip(chip.spot, chip.cents)
+        check_bets(limits, snap.credits, self.remote.pending.add(chip.spot, chip.cents), complete=False)
 
     def _repeat(self) -> object:
         bets = self._last_bets
-        if not bets.ante:
-            raise WrongState("no previous bet to repeat", code="no_ante")
+        require_previous(bets)
+        snap, _paytable, limits = self._received()
+        check_bets(limits, snap.credits, bets, complete=True)
         self.remote.execute(cmd.ClearBets())
         for spot, cents in (("ante", bets.ante), ("trips", bets.trips)):
             if cents:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from engine.rng import RandomSource
 from engine.uth.round import Action, Decision, Phase, UthRound
-from kiosk.machine.betting import SPOTS, check_bets
-from kiosk.machine.errors import BetOutOfLimits, MachineError, WrongState
+from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
+from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import JACKPOT_TILT, Bets, Spot
@@ -59,10 +59,7 @@ class TablePlay:
         station = self.state.station(number)
         if station.ready:
             raise WrongState("Deal was pressed: the bets are placed", code="bets_placed")
-        if spot not in SPOTS:
-            raise MachineError(f"unknown spot {spot!r} (ante or trips)")
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+        check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
         station.pending, station.passed = bets, False
@@ -75,8 +72,7 @@ class TablePlay:
     def repeat_bets(self, number: int) -> None:
         self._between_rounds(number)
         station = self.state.station(number)
-        if not station.last_bets.ante:
-            raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+        require_previous(station.last_bets)
         check_bets(self.state.limits, self.state.credits(number), station.last_bets, complete=True)
         station.pending, station.passed = station.last_bets, False
         self._open_window()
@@ -86,8 +82,7 @@ class TablePlay:
         credits is done (at once for a table of one)."""
         self._between_rounds(number)
         station = self.state.station(number)
-        if not station.pending.ante:
-            raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+        require_ante(station.pending)
         check_bets(self.state.limits, self.state.credits(number), station.pending, complete=True)
         station.ready, station.passed = True, False
         self._open_window()

@@ -66,7 +66,8 @@ from kiosk.link.messages import (
 )
 from kiosk.link.pairing import StationPairing
 from kiosk.machine import commands as cmd
-from kiosk.machine.errors import MachineError, WrongState
+from kiosk.machine.betting import check_chip, require_ante
+from kiosk.machine.errors import WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
 from kiosk.table.escrows import SETTLED, TICKET_AMOUNT
@@ -287,10 +288,7 @@ class RemoteTable:
     def _body(self, command: object) -> Body | None:
         snap = self._snapshot
         if isinstance(command, cmd.PlaceChip):
-            if command.spot not in ("ante", "trips"):
-                raise MachineError(f"unknown spot {command.spot!r} (ante or trips)")
-            if not isinstance(command.cents, int) or command.cents <= 0:
-                raise MachineError(f"a chip is a positive whole number of cents: {command.cents!r}")
+            check_chip(command.spot, command.cents)
             self._pending = self._pending.add(command.spot, command.cents)
             return None
         if isinstance(command, cmd.ClearBets):
@@ -298,8 +296,7 @@ class RemoteTable:
             return None
         if isinstance(command, cmd.Deal):
             bets, self._pending = self._pending, Bets()
-            if not bets.ante:
-                raise WrongState("place an Ante first", code="no_ante")
+            require_ante(bets)
             return Bet(round_id=self._window_id(), ante_cents=bets.ante, trips_cents=bets.trips)
         if isinstance(command, Pass):
             self._pending = Bets()

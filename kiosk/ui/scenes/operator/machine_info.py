@@ -31,17 +31,6 @@ def sha_lines(digest: str, per_line: int = 32, group: int = 8) -> list[str]:
     return out
 
 
-#: Paths longer than this many characters show their end only (the file and its folders
-#: nearest to it), so that they stay legible on the smallest screen.
-PATH_CHARS = 44
-
-
-def path_text(path: object) -> str:
-    """``path`` as text, its start elided with "…" when longer than :data:`PATH_CHARS`."""
-    text = str(path)
-    return text if len(text) <= PATH_CHARS else "…" + text[-(PATH_CHARS - 1):]
-
-
 class MachinePage(Page):
     id = "machine"
 
@@ -52,12 +41,15 @@ class MachinePage(Page):
         lines = [
             (_("Machine number"), config.machine_number or "—"),
             (_("Casino"), config.casino_name or "—"),
-            (_("Ledger"), path_text(config.db_path)),
             (_("Ledger id"), ledger_id if ledger_id is not None else "—"),
-            (_("Anchor"), path_text(config.anchor_file)),
             (_("Paytable"), f"{snap.paytable.name} {snap.paytable.version}"),
         ]
-        y = rows(desk, surface, lines, size=22, gap=1.6, label_share=0.3)
+        y = rows(desk, surface, lines, size=22, gap=1.5, label_share=0.3)
+        # the files, whole, each on a line of its own under its label (paths can be long)
+        for label, path in ((_("Ledger"), config.db_path), (_("Anchor"), config.anchor_file)):
+            desk.ui.fitted(surface, label, 20, theme.CREAM, WIDTH, topleft=(LEFT, y))
+            desk.ui.fitted(surface, str(path), 20, theme.WHITE, WIDTH, bold=True, topleft=(LEFT, y + 23))
+            y += 50
         y = heading(desk, surface, _("Paytable SHA-256"), LEFT, y + 6, WIDTH, size=22)
         for line in sha_lines(snap.paytable.sha256):
             desk.ui.fitted(surface, line, 26, theme.WHITE, WIDTH, bold=True, topleft=(LEFT, y))

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action
-from kiosk.machine.betting import check_bets, deal_cost
-from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError
+from kiosk.machine.betting import check_bets, deal_cost, require_ante
+from kiosk.machine.errors import InsufficientCredits, MachineError
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.machine.state import Bets
 from kiosk.ui.i18n import N_, _
@@ -81,9 +81,8 @@ def bets_to_deal(snap: MachineSnapshot) -> Bets:
 def deal_refusal(snap: MachineSnapshot) -> MachineError | None:
     """Why the controller would refuse DEAL now (``None``: it would deal)."""
     bets = bets_to_deal(snap)
-    if not bets.ante:
-        return BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
     try:
+        require_ante(bets)
         check_bets(snap.limits, snap.credits, bets, complete=True)
     except MachineError as exc:
         return exc
