@@ -253,6 +253,7 @@ class Machine:
                 casino_name=config.casino_name,
                 key_path=config.key_path,
                 anchor_path=config.anchor_file,
+                installed=config.installed,
             )
             # bounded by the latest checkpoint; `uth audit verify` walks every row
             report = ledger.verify_power_up()
