@@ -88,6 +88,7 @@ from kiosk.machine.errors import (
     TicketRefused,
     WrongState,
 )
+from kiosk.machine.first_paytable import first_paytable
 from kiosk.machine.hold import PaytableHold, ledger_hold
 from kiosk.machine.operation import operation
 from kiosk.machine.operators import RAM_CLEAR_CODE_SECONDS, Operators
@@ -248,7 +249,7 @@ class Machine:
             ledger, created = open_or_create(
                 config.db_path,
                 config.marker_path,
-                paytable=lambda: load_paytable(config.paytable),
+                paytable=lambda: first_paytable(config),
                 machine_number=config.machine_number,
                 casino_name=config.casino_name,
                 key_path=config.key_path,

@@ -10,12 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.signed_paytables import signed
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.startup import open_or_create
 from kiosk.machine.controller import Machine, PayoutRequest
 
@@ -67,9 +69,11 @@ def ledger_tilt(m: Machine) -> str:
 
 
 def test_a_rollback_of_the_whole_folder_is_seen_by_the_anchor_on_another_medium(
-    tmp_path, other_medium, capsys
+    tmp_path, other_medium, capsys, monkeypatch
 ):
     config = installed_config(tmp_path, other_medium)
+    monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
+    signed(CabinetKey.create(config.key_path), PAYTABLE_DIR / "standard.toml")  # the installer
     printer = InstantPrinter()
     m = opened(config, printer)
     assert ledger_tilt(m) == ""
