@@ -467,6 +467,8 @@ def cmd_hold(args: argparse.Namespace, ledger: Ledger) -> int:
         t = h.table
         assert h.report is not None  # computed when not cached
         print(format_hold(h.report, h.rounds, f"{t.name} {t.version} ({t.sha256[:12]})"))
+        if h.unproven:
+            print(f"UNPROVEN optimal figures: {h.unproven}")
     return 1 if any(h.flagged for h in out) else 0
 
 
