@@ -249,6 +249,11 @@ class CabinetConfig(BaseModel):
     #: ``db_path`` (refused at load and at power-up), so a copy of the database's medium
     #: put back is seen (:mod:`kiosk.ledger.media`).  Not in demo mode.
     installed: bool = False
+    #: A hardware monotonic counter that witnesses the ledger's power cycles
+    #: (:mod:`kiosk.ledger.witness`): ``"tpm:0x1500016"`` (a TPM 2.0 NV counter through
+    #: tpm2-tools) or ``"file:/path"`` (a number in a file on another medium); none
+    #: when unset.
+    witness_counter: Port | None = None
     db_path: FilePath = Path("var/uth.db")
     #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger.ledger`): a missing
     #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
@@ -343,6 +348,17 @@ class CabinetConfig(BaseModel):
                 )
         self._check_operators()
         self._check_files()
+        if self.witness_counter is not None:
+            kind, _, rest = self.witness_counter.partition(":")
+            if not (
+                (kind == "tpm" and rest[:2].lower() == "0x" and _is_hex(rest[2:]))
+                or (kind == "file" and rest.startswith("/"))
+            ):
+                raise RuleError(
+                    "witness_counter",
+                    f"must be tpm:<NV index, 0x...> or file:<absolute path>, not "
+                    f"{shown(self.witness_counter)}",
+                )
         return self
 
     def _check_files(self) -> None:
@@ -462,6 +478,10 @@ class CabinetConfig(BaseModel):
     @property
     def anchor_file(self) -> Path:
         return self.anchor_path or self.db_path.with_name(self.db_path.name + ".anchor")
+
+
+def _is_hex(text: str) -> bool:
+    return bool(text) and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def role_at_least(role: str | None, needed: str) -> bool:

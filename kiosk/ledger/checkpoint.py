@@ -55,7 +55,7 @@ STATE_KINDS = (
     "tilt", "tilt_cleared", "ram_clear", "door_open", "door_closed",
     "cashout", "handpay", "ticket_out", "cashout_failed", "cashout_handpay",
     "operator_login", "operator_login_failed", "operator_lockout", "ram_clear_witnessed",
-    "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt",
+    "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt", "witness",
 )  # fmt: skip
 
 _MOD = 1 << 256

@@ -73,6 +73,7 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
 from kiosk.ledger.startup import open_or_create
+from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.machine import commands as cmd
 from kiosk.machine.audit import Audit, tilt_on_anchor_failure
 from kiosk.machine.betting import Betting
@@ -262,6 +263,8 @@ class Machine:
                 raise LedgerCorruptError(report.problem)
             machine = cls(config, ledger, rng, clock, payout)
             machine._power_up(created)
+            if config.witness_counter is not None:  # after power_up: it reads the last event
+                witness_power_up(ledger, counter_from_spec(config.witness_counter))
         except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
             if ledger is not None:
                 ledger.close()
@@ -306,6 +309,8 @@ class Machine:
             st = self._state
             if st.ledger is not None:
                 try:
+                    if self.config.witness_counter is not None:
+                        witness_power_down(st.ledger, counter_from_spec(self.config.witness_counter))
                     st.event("power_down", {})
                 except (LedgerError, sqlite3.Error) as exc:
                     log.error("could not record power down: %s", exc)
