@@ -214,7 +214,7 @@ def _stamp(t: float) -> str:
 def build_big(path: Path, rounds: int) -> None:
     """A valid ledger of ``rounds`` settled rounds, by bulk inserts: chains, row MACs under
     its key (``<db>.key``), a checkpoint every ``CHECKPOINT_EVERY`` rows, meters that add
-    up, and the signed head in ``meta`` and in its anchor (``<db>.anchor``)."""
+    up (the table's and station 1's, which holds every row), and the signed head in ``meta`` and in its anchor (``<db>.anchor``)."""
     for suffix in ("", "-wal", "-shm", ".install", ".new", ".key", ".anchor"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     table = load_paytable(PAYTABLE_DIR / "standard.toml")
@@ -245,7 +245,9 @@ def build_big(path: Path, rounds: int) -> None:
             "amount": 0,
             "round_id": None,
             "txn": None,
-            "detail": dumps(checkpoint_detail(conn, meters, rounds_so_far, round_head)),
+            "detail": dumps(
+                checkpoint_detail(conn, meters, rounds_so_far, round_head, {1: meters})
+            ),
         }
         ev["hash"] = event_head = chain_hash(event_head, ev)
         ev["mac"] = key.mac(event_head)
@@ -309,6 +311,12 @@ def build_big(path: Path, rounds: int) -> None:
         conn.execute(
             "INSERT INTO meters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = ?",
             (name, value, value),
+        )
+        # every row is the cabinet's own station's: its meters are the table's
+        conn.execute(
+            "INSERT INTO station_meters (station, name, value) VALUES (1, ?, ?) "
+            "ON CONFLICT(station, name) DO UPDATE SET value = excluded.value",
+            (name, value),
         )
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -66,6 +66,7 @@ from engine.uth.paytable_rules import (
     field_name,
     shown,
 )
+from kiosk.ledger.media import shared_medium_problem
 from kiosk.pins import (
     DEMO_PINS,
     PIN_MAX,
@@ -243,6 +244,16 @@ class CabinetConfig(BaseModel):
 
     #: Demo mode: demo PINs without ``[[operators]]``, DEMO on the operator screens.
     demo: bool = True
+    #: An installed cabinet (``systemd/install.sh`` writes ``installed = true``): its
+    #: ``anchor_path`` and ``install_marker`` must be on another filesystem than
+    #: ``db_path`` (refused at load and at power-up), so a copy of the database's medium
+    #: put back is seen (:mod:`kiosk.ledger.media`).  Not in demo mode.
+    installed: bool = False
+    #: A hardware monotonic counter that witnesses the ledger's power cycles
+    #: (:mod:`kiosk.ledger.witness`): ``"tpm:0x1500016"`` (a TPM 2.0 NV counter through
+    #: tpm2-tools) or ``"file:/path"`` (a number in a file on another medium); none
+    #: when unset.
+    witness_counter: Port | None = None
     db_path: FilePath = Path("var/uth.db")
     #: Proof that this cabinet has been installed (see :mod:`kiosk.ledger.ledger`): a missing
     #: ledger with the marker present is a fault, not a first run.  Default: db_path + ".install".
@@ -328,8 +339,65 @@ class CabinetConfig(BaseModel):
                     f"must be {SIMULATED_PORT!r}, a device path (/dev/serial/by-id/...) "
                     f"or a pyserial URL, not {shown(port)}",
                 )
+            if "://" in port and not self.demo:
+                raise RuleError(
+                    name,
+                    f"{shown(port)} is a pyserial URL: outside demo mode a money device is a "
+                    "local serial port (/dev/serial/by-id/...), never a network link "
+                    "(socket://, rfc2217://) or a loopback (loop://)",
+                )
         self._check_operators()
+        self._check_files()
+        if self.witness_counter is not None:
+            kind, _, rest = self.witness_counter.partition(":")
+            if not (
+                (kind == "tpm" and rest[:2].lower() == "0x" and _is_hex(rest[2:]))
+                or (kind == "file" and rest.startswith("/"))
+            ):
+                raise RuleError(
+                    "witness_counter",
+                    f"must be tpm:<NV index, 0x...> or file:<absolute path>, not "
+                    f"{shown(self.witness_counter)}",
+                )
         return self
+
+    def _check_files(self) -> None:
+        """Every file the ledger uses is a distinct file, none is a folder, and an
+        installed cabinet's anchor and marker are on another filesystem than the database."""
+        if self.db_path.is_dir():
+            raise RuleError("db_path", f"{self.db_path} is a folder; name the database file in it")
+        db = self.db_path.absolute()
+        taken = {
+            Path(os.path.normpath(f"{db}{suffix}")): f"db_path's {what}"
+            for suffix, what in (
+                ("-wal", "write-ahead log"), ("-shm", "shared memory"),
+                ("-journal", "journal"), (".lock", "lock"), (".new", "file being created"),
+            )
+        }  # fmt: skip
+        taken[Path(os.path.normpath(db))] = "db_path"
+        for name, path in (
+            ("ledger_key_path", self.key_path),
+            ("anchor_path", self.anchor_file),
+            ("install_marker", self.marker_path),
+        ):
+            if path.is_dir():
+                raise RuleError(name, f"{path} is a folder; name a file in it")
+            full = Path(os.path.normpath(path.absolute()))
+            for other in (full, full.with_name(full.name + ".tmp")):
+                if other in taken:
+                    raise RuleError(
+                        name,
+                        f"{path} is also the {taken[other]}: every file of the ledger must be "
+                        "its own (writing one would destroy the other)",
+                    )
+            taken[full] = name
+            taken[full.with_name(full.name + ".tmp")] = f"{name}'s temporary file"
+        if self.installed:
+            if self.demo:
+                raise RuleError("installed", "an installed cabinet is not in demo mode")
+            name, problem = shared_medium_problem(self.db_path, self.witness_files)
+            if problem:
+                raise RuleError(name, problem)
 
     def _check_operators(self) -> None:
         names: dict[str, int] = {}
@@ -402,8 +470,18 @@ class CabinetConfig(BaseModel):
         return self.ledger_key_path or self.db_path.with_name(self.db_path.name + ".key")
 
     @property
+    def witness_files(self) -> dict[str, Path]:
+        """The files that witness the database from another medium on an installed
+        cabinet: field name -> path (anchor and install marker)."""
+        return {"anchor_path": self.anchor_file, "install_marker": self.marker_path}
+
+    @property
     def anchor_file(self) -> Path:
         return self.anchor_path or self.db_path.with_name(self.db_path.name + ".anchor")
+
+
+def _is_hex(text: str) -> bool:
+    return bool(text) and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def role_at_least(role: str | None, needed: str) -> bool:

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Install the Ultimate Texas Hold'em cabinet on Raspberry Pi OS (Debian bookworm based).
-# Run as root from a checkout:  sudo ./systemd/install.sh [--no-start]
+# Run as root from a checkout:  sudo ./systemd/install.sh --witness-dir DIR [--no-start]
 # Creates the uth user, installs the code under /opt/uth with its own virtual
 # environment, a configuration in /etc/uth, the ledger directory /var/lib/uth,
 # the udev rules and the systemd unit, then enables (and starts) the kiosk.
+# --witness-dir DIR: a folder on another medium than /var/lib/uth (a second partition,
+# the boot partition, a USB key mounted at boot) where the ledger's anchor and install
+# marker live; the script refuses a folder on the ledger's own filesystem, because a
+# copy of that medium put back would roll the ledger back unseen.
 # Operator accounts: a cabinet has no default PINs.  The script asks for an attendant,
 # a technician and a manager (name and PIN, 6 to 12 digits, not all one digit, one PIN
 # per person), or takes them from UTH_OPERATORS ("name role pin" lines), and writes them
@@ -12,18 +16,45 @@ set -euo pipefail
 
 PREFIX=/opt/uth
 CONF_DIR=/etc/uth
-STATE_DIR=/var/lib/uth
+STATE_DIR="${UTH_STATE_DIR:-/var/lib/uth}"
 KEY_DIR=/etc/uth/key
 SERVICE=uth-kiosk.service
 START=1
+WITNESS_DIR=""
 
-for arg in "$@"; do
-    case "$arg" in
+while [ "$#" -gt 0 ]; do
+    case "$1" in
         --no-start) START=0 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
-        *) echo "unknown option: $arg" >&2; exit 2 ;;
+        --witness-dir) shift; WITNESS_DIR="${1:-}" ;;
+        --witness-dir=*) WITNESS_DIR="${1#--witness-dir=}" ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
+    shift
 done
+
+if [ -z "$WITNESS_DIR" ]; then
+    echo "name the second medium: --witness-dir DIR (a folder on another partition or device" >&2
+    echo "than $STATE_DIR, e.g. /boot/firmware/uth or a USB key's mount point)" >&2
+    exit 2
+fi
+case "$WITNESS_DIR" in
+    /*) ;;
+    *) echo "--witness-dir must be an absolute path, not $WITNESS_DIR" >&2; exit 2 ;;
+esac
+
+# st_dev of a path, or of its nearest existing parent folder
+device_of() {
+    local p="$1"
+    while [ ! -e "$p" ]; do p="$(dirname "$p")"; done
+    stat -c %d "$p"
+}
+echo "== second medium $WITNESS_DIR"
+if [ "$(device_of "$WITNESS_DIR")" = "$(device_of "$STATE_DIR")" ]; then
+    echo "$WITNESS_DIR is on the same filesystem as the ledger directory $STATE_DIR:" >&2
+    echo "mount another partition or device there (and in /etc/fstab), then run again" >&2
+    exit 2
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "run as root (sudo $0)" >&2
@@ -96,8 +127,12 @@ if [ ! -f "$CONF_DIR/cabinet.toml" ]; then
 # Cabinet configuration (see kiosk/config.py).  Operator accounts are [[operators]]
 # tables; make a hashed PIN with: printf 'name role pin\n' | python3 -m kiosk.pins
 demo = false
+installed = true
 db_path = "$STATE_DIR/uth.db"
 ledger_key_path = "$KEY_DIR/ledger.key"
+# the witnesses of the ledger, on another medium than db_path (refused otherwise)
+anchor_path = "$WITNESS_DIR/uth.anchor"
+install_marker = "$WITNESS_DIR/uth.install"
 paytable = "$PREFIX/paytables/standard.toml"
 machine_number = "0001"
 casino_name = "Demo Casino"
@@ -112,8 +147,14 @@ chown root:uth "$CONF_DIR" "$CONF_DIR/cabinet.toml"
 chmod 0750 "$CONF_DIR"
 chmod 0640 "$CONF_DIR/cabinet.toml"
 
+if ! grep -q '^installed = true' "$CONF_DIR/cabinet.toml"; then
+    echo "   $CONF_DIR/cabinet.toml predates the second medium: add installed = true," >&2
+    echo "   anchor_path and install_marker under $WITNESS_DIR by hand (see kiosk/config.py)" >&2
+fi
+
 echo "== ledger directory $STATE_DIR"
 install -d -o uth -g uth -m 0750 "$STATE_DIR"
+install -d -o uth -g uth -m 0750 "$WITNESS_DIR"
 
 echo "== cabinet key in $KEY_DIR (outside the ledger directory, readable by uth only)"
 # The key MACs every ledger row; it is created once and never replaced.

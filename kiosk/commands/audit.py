@@ -41,6 +41,7 @@ from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.export import ExportFormat, export_ledger, write_export
+from kiosk.ledger.files import key_signed_ledger, write_key_record
 from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.ledger import (
     CREDITS,
@@ -369,6 +370,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         old = old or {"ledger_id": f"(unreadable anchor {anchor})"}
     if old is None and anchored is not None:
         old = {"ledger_id": anchored.ledger_id, "created_at": ""}
+    signed = key_signed_ledger(config.key_path, config.db_path)
+    if old is None and signed is not None:
+        old = signed  # the key signed a ledger that is gone
     if config.db_path.exists():
         return _fail(args, f"ledger {config.db_path} already exists; it is never overwritten")
     if old is not None and not args.force:
@@ -392,6 +396,8 @@ def cmd_init(args: argparse.Namespace) -> int:
             key=key,
             anchor=anchor,
         )
+        created_at = ledger.meta.get("created_at", "")
+        write_key_record(config.key_path, config.db_path, ledger.ledger_id, created_at)
     except LedgerError as exc:
         return _fail(args, exc.reason)
     if old is not None:
@@ -461,6 +467,8 @@ def cmd_hold(args: argparse.Namespace, ledger: Ledger) -> int:
         t = h.table
         assert h.report is not None  # computed when not cached
         print(format_hold(h.report, h.rounds, f"{t.name} {t.version} ({t.sha256[:12]})"))
+        if h.unproven:
+            print(f"UNPROVEN optimal figures: {h.unproven}")
     return 1 if any(h.flagged for h in out) else 0
 
 

@@ -16,7 +16,15 @@ ledger just before it:
     sequence number;
 ``stations``
     each station's meters as those rows add them up (``{"<station>": {name: value}}``,
-    zeros left out; absent from checkpoints written before stations).
+    zeros left out; absent from checkpoints written before stations);
+``state``
+    ``{"count": n, "digest": hex}``: how many events of :data:`STATE_KINDS` (the
+    events power-up rebuilds the cabinet's state from: paytable and limits in force,
+    tilts, door, pending payout, operator lockout, settings) the log holds, and the
+    order-free digest of their hashes (absent from older checkpoints).  With it no
+    such event before the checkpoint can be removed, added or swapped unseen, and each
+    one read is authenticated by its own hash and MAC
+    (:class:`kiosk.ledger.view.LedgerView`).
 
 The events before it are covered through its own hash (``sha256(prev_hash + row)``:
 ``prev_hash`` is the hash of the event before it).  A checkpoint has no meter effect.
@@ -39,6 +47,16 @@ from kiosk.ledger.tickets import TICKET_COLUMNS
 CHECKPOINT_EVERY = 10_000
 #: The event kind of a checkpoint.
 CHECKPOINT_KIND = "checkpoint"
+#: The event kinds the cabinet's and the table's state is rebuilt from at power-up
+#: (:mod:`kiosk.machine.restore`, :mod:`kiosk.table.restore`, the operator lockout,
+#: the settings, the pending payouts and escrows); a checkpoint covers them by digest.
+STATE_KINDS = (
+    "ledger_created", "paytable_changed", "limits_changed", "coach_changed",
+    "tilt", "tilt_cleared", "ram_clear", "door_open", "door_closed",
+    "cashout", "handpay", "ticket_out", "cashout_failed", "cashout_handpay",
+    "operator_login", "operator_login_failed", "operator_lockout", "ram_clear_witnessed",
+    "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt", "witness",
+)  # fmt: skip
 
 _MOD = 1 << 256
 #: ``json_object`` of a ``tickets`` row with the keys sorted: the text :func:`ticket_hash`
@@ -59,6 +77,8 @@ class Checkpoint:
     tickets_top: int
     #: station -> meter totals; None for a checkpoint written before stations.
     stations: Mapping[int, Mapping[str, int]] | None = None
+    #: (count, digest) of the :data:`STATE_KINDS` events before it; None when older.
+    state: tuple[int, str] | None = None
 
     @classmethod
     def parse(cls, event_id: int, detail: str) -> Checkpoint:
@@ -79,6 +99,9 @@ class Checkpoint:
                     int(st): {str(k): int(v) for k, v in dict(m).items()}
                     for st, m in dict(data["stations"]).items()
                 },
+                state=None
+                if "state" not in data
+                else (int(data["state"]["count"]), str(data["state"]["digest"])),
             )
         except (ValueError, KeyError, TypeError) as exc:
             raise LedgerCorruptError(
@@ -122,6 +145,18 @@ def ticket_rows_json(conn: sqlite3.Connection, numbers: Iterable[str]) -> dict[s
     return out
 
 
+def state_digest(conn: sqlite3.Connection, before: int | None = None) -> tuple[int, str]:
+    """(count, digest as 64 hex digits) of the :data:`STATE_KINDS` events (those with an
+    id below ``before`` when given): the sum of their hashes modulo 2**256."""
+    kinds = ", ".join("?" * len(STATE_KINDS))
+    cur = conn.execute(
+        f"SELECT hash FROM events WHERE id < ? AND kind IN ({kinds})",
+        (before if before is not None else 1 << 62, *STATE_KINDS),
+    )
+    hashes = [int(h, 16) for (h,) in cur]
+    return len(hashes), f"{combine(hashes):064x}"
+
+
 def checkpoint_detail(
     conn: sqlite3.Connection,
     meters: Mapping[str, int],
@@ -140,6 +175,8 @@ def checkpoint_detail(
         "tickets": f"{digest:064x}",
         "tickets_top": top,
     }
+    count, state = state_digest(conn)
+    detail["state"] = {"count": count, "digest": state}
     if stations is not None:
         detail["stations"] = {
             str(st): {k: v for k, v in sorted(m.items()) if v} for st, m in sorted(stations.items())

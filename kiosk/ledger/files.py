@@ -77,3 +77,36 @@ def check_marker(marker: Path, db: Path, meta: Mapping[str, str], write: bool) -
             f"(marker {marker} names {info.get('ledger_id')}, created {info.get('created_at')})"
         )
     return False
+
+
+def key_record_path(key_path: Path) -> Path:
+    """The record beside the cabinet key of the ledger it signs: ``<key>.ledger``.  It
+    lives where the key does (outside the database's folder on a cabinet), so a wiped
+    database folder leaves it behind, and the cabinet knows it had a ledger."""
+    key_path = Path(key_path)
+    return key_path.with_name(key_path.name + ".ledger")
+
+
+def write_key_record(key_path: Path, db: Path, ledger_id: str, created_at: str) -> None:
+    """Record beside the key ``key_path`` that it signs ledger ``ledger_id`` at ``db``."""
+    record = key_record_path(key_path)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    tmp = record.with_name(record.name + ".tmp")
+    body = {"ledger_id": ledger_id, "created_at": created_at, "db": str(Path(db).absolute())}
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(dumps(body) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, record)
+    _fsync_dir(record.parent)
+
+
+def key_signed_ledger(key_path: Path, db: Path) -> dict[str, str] | None:
+    """The record beside the key ``key_path`` when it names a ledger at ``db`` (None
+    when there is no record, or it names a ledger elsewhere)."""
+    info = read_marker(key_record_path(key_path))
+    if info is None or not info.get("ledger_id"):
+        return None
+    if info.get("db", str(Path(db).absolute())) != str(Path(db).absolute()):
+        return None
+    return info

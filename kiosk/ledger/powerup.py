@@ -17,7 +17,11 @@ rows since it (and one pass over the ``tickets`` table):
 * the ``tickets`` table: the tickets touched since are rebuilt from their events, and
   the digest of the whole table, with those rows taken back to their state at the
   checkpoint, equals the checkpoint's; the ticket meters against the table;
-* the stored paytables' SHA-256 and every protective trigger.
+* the stored paytables' SHA-256 and every protective trigger;
+* the events the state is rebuilt from (paytable and limits in force, tilts, door,
+  payouts, operators: :data:`~kiosk.ledger.checkpoint.STATE_KINDS`) before the
+  checkpoint against the count and digest it records; each of them is authenticated
+  by its own hash and MAC as restore reads it (:class:`~kiosk.ledger.view.LedgerView`).
 
 What only ``uth audit verify`` (the full walk) catches: a row before the checkpoint
 edited without re-chaining the rows after it, the SQLite page-level integrity check, and
@@ -35,6 +39,7 @@ from kiosk.ledger.checkpoint import (
     Checkpoint,
     combine,
     last_checkpoint,
+    state_digest,
     ticket_hash,
     ticket_row_hash,
     ticket_rows_json,
@@ -108,7 +113,7 @@ def _since(checks: Verifier, cp: Checkpoint) -> VerifyReport:
         problem = check_station_meters(conn, stored, stations)
         if problem:
             return VerifyReport(False, rounds, events, problem, stored)
-        problem = checks.check_paytables()
+        problem = checks.check_paytables() or check_state_events(conn, cp)
         if problem:
             return VerifyReport(False, rounds, events, problem, stored)
         problem, tickets = check_tickets_since(conn, cp, stored)
@@ -123,6 +128,20 @@ def _since(checks: Verifier, cp: Checkpoint) -> VerifyReport:
     except ValueError as exc:  # unreadable JSON in a row
         return VerifyReport(False, rounds, events, f"unreadable value: {exc}")
     return VerifyReport(True, rounds, events, "", stored, tickets, checks.key is not None)
+
+
+def check_state_events(conn: sqlite3.Connection, cp: Checkpoint) -> str:
+    """The events the state is rebuilt from (:data:`STATE_KINDS`) before checkpoint
+    ``cp`` are the ones it records ("" when they are, or ``cp`` predates the record)."""
+    if cp.state is None:
+        return ""
+    if state_digest(conn, cp.event_id) != cp.state:
+        return (
+            f"events before checkpoint events {cp.event_id}: the events the cabinet's state "
+            "is rebuilt from are not the ones the checkpoint records (removed, added or "
+            "replaced outside the cabinet)"
+        )
+    return ""
 
 
 def _event(row: tuple[Any, ...]) -> dict[str, Any]:

@@ -18,9 +18,10 @@ from pathlib import Path
 from engine.uth.paytable import Paytable
 from kiosk.ledger.anchor import check_anchor, read_anchor
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError, LedgerMissingError
-from kiosk.ledger.files import read_marker
+from kiosk.ledger.files import key_record_path, key_signed_ledger, read_marker, write_key_record
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.media import SameFilesystem, same_filesystem, shared_medium_problem
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,32 @@ def _pre_key_ledger(path: Path) -> bool:
     except sqlite3.Error:
         return False
     return row is None
+
+
+#: The first bytes of every SQLite 3 database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _require_database_file(path: Path) -> None:
+    """Raise :class:`LedgerCorruptError` saying what ``path`` is when it is not a
+    database file: a folder, an empty file, or a file that is not SQLite (text, say)."""
+    if path.is_dir():
+        raise LedgerCorruptError(f"ledger {path} is a folder, not a database file")
+    try:
+        with open(path, "rb") as fh:
+            start = fh.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise LedgerError(f"ledger {path} cannot be read: {exc}") from None
+    if not start:
+        raise LedgerCorruptError(
+            f"ledger {path} is an empty file (0 bytes), not a cabinet ledger: restore the "
+            "database, or remove the file and start a new ledger with `uth audit init --force`"
+        )
+    if start != _SQLITE_HEADER:
+        raise LedgerCorruptError(
+            f"ledger {path} is not an SQLite database (it starts {start[:16]!r}): restore "
+            "the database, or remove the file and start a new ledger with `uth audit init --force`"
+        )
 
 
 def _require_writable(path: Path) -> None:
@@ -138,13 +165,20 @@ def open_or_create(
     casino_name: str = "",
     key_path: Path | None = None,
     anchor_path: Path | None = None,
+    installed: bool = False,
+    same: SameFilesystem = same_filesystem,
 ) -> tuple[Ledger, bool]:
     """Open the cabinet's ledger with its key and anchor, creating ledger, key and anchor
-    only on a first run (no database, no marker, no anchor) with the paytable
-    ``paytable()`` in force.
+    only on a first run (no database, no marker, no anchor, no record of a ledger beside
+    the key) with the paytable ``paytable()`` in force.
+
+    ``installed``: the cabinet is installed, so the anchor and the marker must be on
+    another filesystem than the database (``same`` tells; the real check compares
+    ``st_dev``), else :class:`LedgerError` with the fix, before anything is read.
 
     Returns ``(ledger, created)``.  Raises :class:`LedgerMissingError` when the database
-    is gone but the marker or the anchor shows this cabinet had one,
+    is gone but the marker, the anchor or the record beside the key
+    (:func:`kiosk.ledger.files.key_record_path`) shows this cabinet had one,
     :class:`~kiosk.ledger.key.KeyFileError` when the key of an existing ledger is missing
     or unusable, and :class:`~kiosk.ledger.errors.LedgerCorruptError` when the database is
     not this machine's, not signed with its key, or behind its anchor.
@@ -152,8 +186,16 @@ def open_or_create(
     path, marker = Path(path), Path(marker)
     key_path = Path(key_path) if key_path is not None else default_key_path(path)
     anchor_path = Path(anchor_path) if anchor_path is not None else default_anchor_path(path)
-    _warn_if_beside(path, key_path, anchor_path)
+    if installed:
+        name, problem = shared_medium_problem(
+            path, {"anchor_path": anchor_path, "install_marker": marker}, same
+        )
+        if problem:
+            raise LedgerError(f"installed cabinet: {name} {problem}")
+    else:
+        _warn_if_beside(path, key_path, anchor_path)
     if path.exists():
+        _require_database_file(path)
         _require_writable(path)
         if not key_path.exists() and _pre_key_ledger(path):
             log.warning("ledger %s predates the cabinet key: creating %s", path, key_path)
@@ -164,8 +206,13 @@ def open_or_create(
             raise LedgerError(f"ledger {path} cannot be opened: {exc}") from None
         try:
             check_head(ledger, anchor_path, machine_number)
-        except LedgerError:
+            if read_marker(key_record_path(key_path)) is None:  # a key from before the record
+                created_at = ledger.meta.get("created_at", "")
+                write_key_record(key_path, path, ledger.ledger_id, created_at)
+        except (LedgerError, OSError) as exc:
             ledger.close()
+            if isinstance(exc, OSError):
+                raise LedgerError(f"cannot record the ledger beside the key: {exc}") from None
             raise
         return ledger, False
     info = read_marker(marker)
@@ -182,6 +229,14 @@ def open_or_create(
             f"{anchored.ledger_id} at commit {anchored.seq}; restore the database, or start "
             "a new ledger deliberately with `uth audit init --force`"
         )
+    signed = key_signed_ledger(key_path, path)
+    if signed is not None:
+        raise LedgerMissingError(
+            f"ledger {path} is missing but the cabinet key {key_path} signed ledger "
+            f"{signed.get('ledger_id')} (created {signed.get('created_at')}, record "
+            f"{key_record_path(key_path)}); restore the database, or start a new ledger "
+            "deliberately with `uth audit init --force`"
+        )
     try:
         key, _ = CabinetKey.load_or_create(key_path)
         ledger = Ledger.create(
@@ -193,6 +248,7 @@ def open_or_create(
             key=key,
             anchor=anchor_path,
         )
+        write_key_record(key_path, path, ledger.ledger_id, ledger.meta.get("created_at", ""))
     except OSError as exc:  # a missing or read-only folder for the ledger, key or anchor
         raise LedgerError(f"ledger {path} cannot be created: {exc}") from None
     return ledger, True

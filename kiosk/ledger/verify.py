@@ -15,7 +15,7 @@ from engine.cards import format_cards, parse_cards
 from engine.rng import deck_commitment
 from engine.uth.paytable import Paytable
 from kiosk.ledger.chain import GENESIS, HOME_STATION, UNHASHED
-from kiosk.ledger.checkpoint import last_checkpoint
+from kiosk.ledger.checkpoint import last_checkpoint, state_digest
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.meters import (
@@ -186,6 +186,8 @@ class Verifier:
         row = self.conn.execute("SELECT hash FROM rounds WHERE id = ?", (cp.rounds,)).fetchone()
         if (row[0] if row else GENESIS) != cp.round_head:
             return f"events {cp.event_id}: checkpoint does not match rounds {cp.rounds}"
+        if cp.state is not None and state_digest(self.conn, cp.event_id) != cp.state:
+            return f"events {cp.event_id}: checkpoint does not match the state events before it"
         return ""
 
     def check_decks(self) -> str:

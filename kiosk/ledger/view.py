@@ -17,7 +17,9 @@ from typing import Any
 from engine.cards import parse_cards
 from engine.uth.paytable import Limits, Paytable, PaytableError, parse_paytable
 from kiosk.ledger.anchor import Head
+from kiosk.ledger.chain import GENESIS, chain_hash
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
+from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
 from kiosk.ledger.tickets import TICKET_EVENTS, ticket_effect
 
@@ -29,11 +31,19 @@ _TICKETS = (
 
 
 class LedgerView:
-    """Reads of the ledger on ``conn`` (the database file ``path``)."""
+    """Reads of the ledger on ``conn`` (the database file ``path``).
+
+    With the cabinet ``key`` every event row read (:meth:`events`, :meth:`last_event`,
+    and so the state power-up rebuilds from them) is authenticated as it is read: its
+    hash recomputed from the row and the stored hash of the event before it, and its
+    MAC checked; a row that fails raises :class:`LedgerCorruptError`.  A row before
+    the latest checkpoint is thus never trusted because power-up did not walk it."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
+        self.key: CabinetKey | None = None
+        self._unsigned_events: int | None = None  # events before row MACs (migrated)
 
     def stored_head(self) -> Head | None:
         """The head the last commit wrote into ``meta`` (None in a ledger that has none)."""
@@ -228,19 +238,58 @@ class LedgerView:
     ) -> list[EventRecord]:
         """Events after id ``after`` of ``kinds`` (all when empty), only ``station``'s
         when given, the ``last`` ones if given; in id order."""
-        where = "WHERE id > ?"
+        where = "WHERE e.id > ?"
         params: list[Any] = [after]
         if station is not None:
-            where += " AND station = ?"
+            where += " AND e.station = ?"
             params.append(station)
         if kinds:
-            where += f" AND kind IN ({', '.join('?' * len(kinds))})"
+            where += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
             params += list(kinds)
-        order = f"ORDER BY id DESC LIMIT {int(last)}" if last else "ORDER BY id"
-        cur = self.conn.execute(f"SELECT * FROM events {where} {order}", params)
+        order = f"ORDER BY e.id DESC LIMIT {int(last)}" if last else "ORDER BY e.id"
+        cur = self.conn.execute(
+            "SELECT e.*, p.hash AS prev_hash FROM events e "
+            f"LEFT JOIN events p ON p.id = e.id - 1 {where} {order}",
+            params,
+        )
         names = [d[0] for d in cur.description]
-        rows = [EventRecord.from_row(dict(zip(names, r, strict=True))) for r in cur.fetchall()]
+        rows = []
+        for values in cur.fetchall():
+            row = dict(zip(names, values, strict=True))
+            prev = row.pop("prev_hash")
+            self._authenticate(row, GENESIS if row["id"] == 1 else prev)
+            rows.append(EventRecord.from_row(row))
         return rows[::-1] if last else rows
+
+    def _authenticate(self, row: dict[str, Any], prev: str | None) -> None:
+        """Raise :class:`LedgerCorruptError` unless the event ``row`` (with the stored
+        hash ``prev`` of the event before it) hashes to its stored hash and, with the
+        key, carries the key's MAC of it (a row written before MACs, in a migrated
+        ledger, is taken on its hash alone)."""
+        if self.key is None:
+            return
+        where = f"events {row['id']}"
+        if prev is None or chain_hash(prev, row) != row["hash"]:
+            raise LedgerCorruptError("hash does not match the row (edited outside the cabinet)", where)
+        if self.key.check(row["hash"], row["mac"]):
+            return
+        if row["mac"] is None and row["id"] <= self._unsigned_prefix():
+            return
+        raise LedgerCorruptError("MAC does not match: not written with this cabinet's key", where)
+
+    def _unsigned_prefix(self) -> int:
+        """The last event id written before row MACs existed (0 when none)."""
+        if self._unsigned_events is None:
+            found = 0
+            for eid, detail in self.conn.execute(
+                "SELECT id, detail FROM events WHERE kind = 'schema_migrated' ORDER BY id"
+            ):
+                info = json.loads(detail)
+                if "unsigned_events" in info:
+                    found = min(int(info["unsigned_events"]), int(eid) - 1)
+                    break
+            self._unsigned_events = found
+        return self._unsigned_events
 
     def last_event(self, *kinds: str) -> EventRecord | None:
         found = self.events(kinds, last=1)

@@ -73,6 +73,7 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
 from kiosk.ledger.startup import open_or_create
+from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.machine import commands as cmd
 from kiosk.machine.audit import Audit, tilt_on_anchor_failure
 from kiosk.machine.betting import Betting
@@ -88,6 +89,7 @@ from kiosk.machine.errors import (
     TicketRefused,
     WrongState,
 )
+from kiosk.machine.first_paytable import first_paytable
 from kiosk.machine.hold import PaytableHold, ledger_hold
 from kiosk.machine.operation import operation
 from kiosk.machine.operators import RAM_CLEAR_CODE_SECONDS, Operators
@@ -248,11 +250,12 @@ class Machine:
             ledger, created = open_or_create(
                 config.db_path,
                 config.marker_path,
-                paytable=lambda: load_paytable(config.paytable),
+                paytable=lambda: first_paytable(config),
                 machine_number=config.machine_number,
                 casino_name=config.casino_name,
                 key_path=config.key_path,
                 anchor_path=config.anchor_file,
+                installed=config.installed,
             )
             # bounded by the latest checkpoint; `uth audit verify` walks every row
             report = ledger.verify_power_up()
@@ -260,6 +263,8 @@ class Machine:
                 raise LedgerCorruptError(report.problem)
             machine = cls(config, ledger, rng, clock, payout)
             machine._power_up(created)
+            if config.witness_counter is not None:  # after power_up: it reads the last event
+                witness_power_up(ledger, counter_from_spec(config.witness_counter))
         except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
             if ledger is not None:
                 ledger.close()
@@ -304,6 +309,8 @@ class Machine:
             st = self._state
             if st.ledger is not None:
                 try:
+                    if self.config.witness_counter is not None:
+                        witness_power_down(st.ledger, counter_from_spec(self.config.witness_counter))
                     st.event("power_down", {})
                 except (LedgerError, sqlite3.Error) as exc:
                     log.error("could not record power down: %s", exc)

@@ -3,12 +3,19 @@ hold`` prints and the operator's Hold page shows.
 
 For each paytable the settled rounds were played on: the actual hold per bet against the
 theoretical hold of the decisions made and the optimal theoretical hold, with 99%
-intervals and the flag (:func:`engine.maths.hold.hold_report`).  The optimal RTPs come
-from the exact PAR figures (the cache; computed when asked and not there).
+intervals and the flag (:func:`engine.maths.hold.hold_report`).
+
+The optimal RTPs are read only as MAC'd figures: the PAR report with this cabinet's
+signed proof beside it (:func:`kiosk.machine.par_proof.verify_proof`), since anyone with
+file access can write the PAR cache.  Without a proof, ``compute`` computes the report
+afresh (in a private folder, from no cached file) and signs it; otherwise the cache's
+figure is used but marked unproven (:attr:`PaytableHold.unproven` says why).
 """
 
 from __future__ import annotations
 
+import logging
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -17,8 +24,12 @@ import numpy as np
 
 from engine.maths.hold import BETS, HoldReport, hold_report
 from engine.uth.paytable import Paytable
+from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.view import LedgerView
+from kiosk.machine.par_proof import ProofError, sign_proof, verify_proof
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,9 @@ class PaytableHold:
     table: Paytable
     rounds: int
     report: HoldReport | None
+    #: Why the optimal figures are not proven on this cabinet ("" when they are MAC'd
+    #: with its key, or were computed just now).
+    unproven: str = ""
 
     @property
     def flagged(self) -> bool:
@@ -43,6 +57,7 @@ class PaytableHold:
         return {
             **head,
             **(self.report.as_dict() if self.report is not None else {"rtp_unknown": True}),
+            **({"rtp_unproven": self.unproven} if self.unproven else {}),
         }
 
 
@@ -67,17 +82,32 @@ def hold_of_rounds(rounds: Sequence[RoundRecord], rtps: dict[str, float]) -> Hol
     return hold_report(stakes, returns, rtps, loss)
 
 
-def optimal_rtps(table: Paytable, compute: bool) -> dict[str, float] | None:
-    """The exact optimal-play RTPs of ``table`` (fractions of 1) from the PAR cache, or
-    computed when not there and ``compute``; None when not known."""
+def optimal_rtps(
+    table: Paytable, compute: bool, key: CabinetKey | None = None
+) -> tuple[dict[str, float] | None, str]:
+    """The exact optimal-play RTPs of ``table`` (fractions of 1) and why they are
+    unproven ("" when proven): the figures ``key`` signed; else, with ``compute``, the
+    report computed now from no cached file (and signed with ``key``); else the PAR
+    cache's unsigned figures with the reason; ``(None, ...)`` when none is known."""
     from engine.maths.cache import cached_rtp
 
-    rtps = cached_rtp(table)
-    if rtps is None and compute:
+    try:
+        return verify_proof(key, table), ""
+    except ProofError as exc:
+        reason = f"the PAR cache's figures are not signed with this cabinet's key ({exc})"
+    if compute:
         from engine.maths.par import par
 
-        rtps = par(table, "optimal").rtps()
-    return None if rtps is None else {str(k): float(v) for k, v in rtps.items()}
+        with tempfile.TemporaryDirectory(prefix="uth-par-") as private:
+            report = par(table, "optimal", cache=private, use_cache=False)
+        if key is not None:
+            try:
+                sign_proof(key, table, report)
+            except (OSError, ProofError) as exc:
+                log.warning("could not keep the proof of %s: %s", table.name, exc)
+        return {str(k): float(v) for k, v in report.rtps().items()}, ""
+    rtps = cached_rtp(table)
+    return (None if rtps is None else {str(k): float(v) for k, v in rtps.items()}), reason
 
 
 def ledger_hold(
@@ -97,8 +127,7 @@ def ledger_hold(
     out = []
     for sha, rounds in groups.items():
         table = ledger.paytable(sha)
-        rtps = optimal_rtps(table, compute)
-        out.append(
-            PaytableHold(table, len(rounds), None if rtps is None else hold_of_rounds(rounds, rtps))
-        )
+        rtps, unproven = optimal_rtps(table, compute, ledger.key)
+        report = None if rtps is None else hold_of_rounds(rounds, rtps)
+        out.append(PaytableHold(table, len(rounds), report, unproven if report else ""))
     return out

@@ -9,3 +9,25 @@ from pathlib import Path
 _KIOSK_TESTS = str(Path(__file__).resolve().parents[1])
 if _KIOSK_TESTS not in sys.path:
     sys.path.insert(0, _KIOSK_TESTS)
+
+
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def other_medium(tmp_path: Path) -> Iterator[Path]:
+    """A folder on another filesystem than ``tmp_path`` (a tmpfs under /dev/shm), which
+    plays the cabinet's second medium; removed after the test."""
+    base = Path("/dev/shm")
+    if not base.is_dir() or os.stat(base).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second filesystem (/dev/shm) on this machine")
+    folder = Path(tempfile.mkdtemp(prefix="uth-witness-", dir=base))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,153 @@
+"""A rollback of the whole ledger folder: the attacker copies the database and its
+``-wal``, lets the patron redeem an $84 ticket, and puts the copy back.  With the anchor
+and the install marker on another medium (an installed cabinet) the copy is seen to be
+behind its anchor; an installed cabinet whose anchor shares the database's filesystem
+refuses to load or start, with the fix in words."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from support.signed_paytables import signed
+
+from engine.rng import SeededRandomSource
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.cli import main as uth
+from kiosk.config import CabinetConfig, ConfigError, load_config
+from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.startup import open_or_create
+from kiosk.machine.controller import Machine, PayoutRequest
+
+TICKET = 8400  # $84
+
+#: The cabinet's people (an installed cabinet without any is tilted).
+OPERATORS = "".join(
+    f'[[operators]]\nname = "{n}"\nrole = "{r}"\npin = "{p}"\n'
+    for n, r, p in (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
+)
+
+
+class InstantPrinter:
+    """A ticket payout that issues the ticket and reports it printed at once."""
+
+    method = "ticket"
+
+    def __init__(self) -> None:
+        self.numbers: list[str] = []
+
+    def start(self, machine: Machine, request: PayoutRequest) -> None:
+        ticket = machine.issue_ticket(request.transaction_id)
+        self.numbers.append(ticket.validation)
+        machine.payout_complete(request.transaction_id, ticket.validation)
+
+    def resume(self, machine: Machine, request: PayoutRequest) -> None:
+        self.start(machine, request)
+
+
+def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
+    text = (
+        "installed = true\n"
+        f'db_path = "{tmp_path / "var" / "uth.db"}"\n'
+        f'ledger_key_path = "{tmp_path / "key" / "ledger.key"}"\n'
+        f'anchor_path = "{witness / "uth.anchor"}"\n'
+        f'install_marker = "{witness / "uth.install"}"\n' + OPERATORS
+    )
+    path = tmp_path / "cabinet.toml"
+    path.write_text(text)
+    return load_config(path)
+
+
+def opened(config: CabinetConfig, printer: InstantPrinter | None = None) -> Machine:
+    return Machine.open(config, rng=SeededRandomSource(5), payout=printer)
+
+
+def ledger_tilt(m: Machine) -> str:
+    return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+
+
+def test_a_rollback_of_the_whole_folder_is_seen_by_the_anchor_on_another_medium(
+    tmp_path, other_medium, capsys, monkeypatch
+):
+    config = installed_config(tmp_path, other_medium)
+    monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
+    signed(CabinetKey.create(config.key_path), PAYTABLE_DIR / "standard.toml")  # the installer
+    printer = InstantPrinter()
+    m = opened(config, printer)
+    assert ledger_tilt(m) == ""
+    for bill in (5000, 2000, 1000, 100, 100, 100, 100):
+        m.insert_credits(bill, f"bill:{bill}")
+    m.cash_out()
+    (number,) = printer.numbers
+    assert m.ticket(number).amount == TICKET and m.credits == 0
+    m.close()
+    folder = config.db_path.parent
+    saved = tmp_path / "attacker"
+    shutil.copytree(folder, saved)  # the database, its -wal: the whole folder
+    m = opened(config)
+    assert m.ticket_escrow(number, "tx1") == TICKET
+    m.ticket_credited(number, TICKET, "tx1")
+    assert m.credits == TICKET
+    m.close()
+    shutil.rmtree(folder)
+    shutil.copytree(saved, folder)  # the copy put back: the ticket is unredeemed in it
+    m = opened(config)
+    try:
+        assert "behind its anchor" in ledger_tilt(m)
+        assert m.ledger is None  # nothing can be redeemed again
+    finally:
+        m.close()
+    code = uth(["audit", "verify", "--config", str(tmp_path / "cabinet.toml")])
+    assert code == 1 and "behind its anchor" in capsys.readouterr().out
+
+
+def test_an_installed_cabinet_with_its_anchor_beside_the_database_is_refused_at_load(tmp_path):
+    """The layout the installer made before: no anchor_path, so the anchor and the
+    marker sit beside the database."""
+    path = tmp_path / "cabinet.toml"
+    path.write_text(f'installed = true\ndb_path = "{tmp_path / "uth.db"}"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.field == "anchor_path"
+    assert "same filesystem" in err.value.reason and "another medium" in err.value.reason
+
+
+def test_an_installed_cabinet_is_never_in_demo_mode(tmp_path, other_medium):
+    path = tmp_path / "cabinet.toml"
+    path.write_text(
+        f'demo = true\ninstalled = true\ndb_path = "{tmp_path / "uth.db"}"\n'
+        f'anchor_path = "{other_medium / "a"}"\ninstall_marker = "{other_medium / "m"}"\n'
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.field == "installed"
+
+
+def test_power_up_refuses_a_witness_on_the_database_filesystem(tmp_path):
+    """The start-up check: a witness medium that is not mounted leaves its folder on
+    the database's filesystem; the cabinet refuses to start and creates nothing."""
+    db, witness = tmp_path / "var" / "uth.db", tmp_path / "boot"
+    table = load_paytable(PAYTABLE_DIR / "standard.toml")
+    witness.mkdir()
+
+    def same_medium(a: Path, b: Path) -> bool:  # the two folders play one medium
+        return True
+
+    with pytest.raises(LedgerError, match="anchor_path .* same filesystem"):
+        open_or_create(
+            db, witness / "uth.install", paytable=lambda: table,
+            anchor_path=witness / "uth.anchor", installed=True, same=same_medium,
+        )  # fmt: skip
+    assert not db.exists() and not (witness / "uth.anchor").exists()
+
+    def two_media(a: Path, b: Path) -> bool:
+        return Path(a).parent == Path(b).parent
+
+    ledger, created = open_or_create(
+        db, witness / "uth.install", paytable=lambda: table,
+        anchor_path=witness / "uth.anchor", installed=True, same=two_media,
+    )  # fmt: skip
+    assert created
+    ledger.close()
