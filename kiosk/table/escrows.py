@@ -228,14 +228,38 @@ def burn_in_account(config: CabinetConfig) -> OperatorAccount | None:
 
 @dataclass(frozen=True)
 class TestCredits:
-    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once)."""
+    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once), by
+    ``operator`` (name, role) when a technician logged in at that station answers for them
+    (over the link: always; see :mod:`kiosk.table.host_service`)."""
 
     __test__ = False  # not a test case
     txn: str
     cents: int
+    operator: tuple[str, str] | None = None
 
 
-def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None = None) -> str:
+def test_credits_refusal(
+    config: CabinetConfig, burn_in: bool, who: tuple[str, str] | None
+) -> str | None:
+    """Why a station's test credits over the link are refused (None: they are not): only
+    in demo mode or a burn-in (``burn_in``), with a technician logged in at that station
+    (``who``: name, role; in demo mode the demo technician answers when nobody is)."""
+    if not (config.demo or burn_in):
+        return "test credits: only in demo or burn-in mode (uth table serve --burn-in)"
+    if who is None and config.demo:
+        return None
+    if who is None or not role_at_least(who[1], "technician"):
+        return "test credits need a technician logged in at this station"
+    return None
+
+
+def burn_in_credits(
+    state: TableState,
+    station: int,
+    cents: int,
+    txn: str | None = None,
+    operator: tuple[str, str] | None = None,
+) -> str:
     """A burn-in's test credits of ``cents`` at ``station``, recorded as the cabinet
     records them (``test_credits_in``, never bills in).  As at the cabinet a technician
     answers for them: refused on a table whose configuration has no technician account,
@@ -251,7 +275,8 @@ def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None
         raise PlayDisabled(
             "test credits need a technician's account on this table", code="no_technician"
         )
+    name, role = operator if operator is not None else (account.name, account.role)
     state.require_credit_room(station, cents)
-    detail = {"operator": account.name, "role": account.role, "source": "burn-in"}
+    detail = {"operator": name, "role": role, "source": "burn-in"}
     state.event("test_credits_in", detail, station, amount=cents, txn=txn)
     return "credited"

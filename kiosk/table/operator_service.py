@@ -18,8 +18,9 @@ The host answers each station's operator messages (:mod:`kiosk.link.messages`):
 * :class:`OperatorQuery` -> an :class:`OperatorReply` with the page's data: ``status``
   (every station's credits, tilts with their text, door, devices' faults, payout
   pending, in the round, connected; the limits and the paytable in force), ``meters`` (a
-  station's and the table's, cents or counts), ``recall`` (a station's last 10 rounds,
-  its seat and the dealer) or ``paytables`` (the paytables folder's, each with its RTP
+  station's and the table's, cents or counts), ``recall`` (a station's last 10 finished
+  rounds, its seat and the dealer: a round still open is shown to nobody, its cards
+  neither) or ``paytables`` (the paytables folder's, each with its RTP
   per bet, :mod:`kiosk.table.paytable_change`).
 * :class:`OperatorAction` -> an :class:`OperatorReply`: ``clear_tilt`` and
   ``handpay_reset`` at a station (attendant or above; a host tilt is not a station's and
@@ -228,7 +229,9 @@ class OperatorService:
                 "meters": dict(self.table.meter_readings(target)),
                 "table": dict(self.table.meter_readings()),
             }
-        rounds = self.table.recall(RECALL_ROUNDS, station=target)
+        # an open round's cards are shown to nobody until it settles
+        found = self.table.recall(RECALL_ROUNDS + 1, station=target)
+        rounds = [r for r in found if r.state != "open"][:RECALL_ROUNDS]
         return {"station": target, "rounds": [_round(r) for r in rounds]}
 
     def status(self) -> dict[str, JsonValue]:

@@ -189,7 +189,7 @@ class Table:
             AcceptTicket: lambda n, c: self._tickets.accept(n, c.txn, c.validation),
             ReportPrint: lambda n, c: self._tickets.report(n, c),
             SetPrinter: lambda n, c: self._set_printer(n, c.ready),
-            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn),
+            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn, c.operator),
             cmd.CashOut: lambda n, c: self._cash_out(n),
             cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
             cmd.SetDoor: lambda n, c: self._door(n, c.open),
