@@ -177,9 +177,10 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 def cmd_station(args: argparse.Namespace) -> int:
     from kiosk.link.errors import LinkError
-    from kiosk.link.pairing import StationPairing
+    from kiosk.link.pairing import WITNESS_FILE, StationPairing
     from kiosk.table.autoplay import RandomPlayer
     from kiosk.table.remote import RemoteTable
+    from kiosk.table.witness import HeadWitness
 
     logging.basicConfig(
         level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -197,7 +198,8 @@ def cmd_station(args: argparse.Namespace) -> int:
         print(f"error: {folder} is paired to seat {pairing.seat}", file=sys.stderr)
         return 2
     stop = _stop_on_signals()
-    remote = RemoteTable(pairing, args.host, args.port)
+    witness = HeadWitness(folder / WITNESS_FILE)  # keeps the host's ledger head
+    remote = RemoteTable(pairing, args.host, args.port, witness=witness)
     remote.start()
     validator = None
     if getattr(args, "validator", None):

@@ -36,6 +36,8 @@ from kiosk.link.errors import PairingRefused
 from kiosk.link.files import write_private
 
 CODE_DIGITS = 8
+#: A station's file of the host's latest ledger head (:mod:`kiosk.table.witness`).
+WITNESS_FILE = "host-head.json"
 #: Wrong pairing codes, across windows, that lock pairing until a technician reopens it.
 MAX_PAIRING_MISSES = 10
 

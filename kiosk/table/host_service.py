@@ -301,6 +301,9 @@ class TableHost:
             if not force and same == own.last:
                 return
             state = snapshot_state(snap, window)
+            head = self.table.ledger_head()  # the stations witness it (kiosk.table.witness)
+            if head is not None:
+                state["ledger_head"] = head
             if force or limits != own.limits:
                 state["limits"] = limits
             if paytable is not None and (force or sha != own.paytable):

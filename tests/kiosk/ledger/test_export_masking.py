@@ -35,7 +35,11 @@ def _cabinet(tmp_path):
 def test_export_masks_outstanding_ticket_numbers_without_a_managers_pin(tmp_path, capsys):
     config = _cabinet(tmp_path)
     db = str(config.db_path)
-    for extra in ([], ["--format", "csv", "--table", "tickets"], ["--format", "csv", "--table", "events"]):
+    for extra in (
+        [],
+        ["--format", "csv", "--table", "tickets"],
+        ["--format", "csv", "--table", "events"],
+    ):
         assert uth(["audit", "export", "--db", db, *extra]) == 0
         out = capsys.readouterr().out
         assert OUTSTANDING not in out and MASKED in out, extra

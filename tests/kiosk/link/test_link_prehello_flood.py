@@ -72,9 +72,7 @@ class Holders:
         self.thread.join(30)
 
 
-def test_connections_held_before_their_hello_never_keep_a_paired_station_out(
-    host_pairing, station
-):
+def test_connections_held_before_their_hello_never_keep_a_paired_station_out(host_pairing, station):
     limits = LinkLimits(auth_timeout_s=5.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02)
     inbox = Collector()
     link = LinkServer(host_pairing, inbox.message, inbox.event, limits=limits)

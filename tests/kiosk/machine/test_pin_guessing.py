@@ -19,8 +19,12 @@ from kiosk.machine.commands import OperatorLogin, OperatorLogout
 from kiosk.machine.controller import Machine, NotAuthorised
 from kiosk.machine.lockout import ACCOUNTS_LOCKED, LOCK_DURATION, MAX_FAILURES
 
-PEOPLE = (("Ann Smith", "attendant", "246810"), ("Bob Jones", "technician", "135792"),
-          ("Cy Young", "manager", "975310"), ("Dee Park", "attendant", "864209"))
+PEOPLE = (
+    ("Ann Smith", "attendant", "246810"),
+    ("Bob Jones", "technician", "135792"),
+    ("Cy Young", "manager", "975310"),
+    ("Dee Park", "attendant", "864209"),
+)
 
 
 def cabinet_file(tmp_path: Path) -> Path:

@@ -25,8 +25,19 @@ def procs():
 
 def serve(tmp_path, procs, *extra: str) -> tuple[Proc, int]:
     db = tmp_path / "host" / "uth.db"
-    host = Proc("host", "table", "serve", "--db", str(db), "--stations", "1-2", "--port", "0",
-                "--pair-code", *extra)
+    host = Proc(
+        "host",
+        "table",
+        "serve",
+        "--db",
+        str(db),
+        "--stations",
+        "1-2",
+        "--port",
+        "0",
+        "--pair-code",
+        *extra,
+    )
     procs.append(host)
     port = int(host.wait_line(r"listening on 127\.0\.0\.1:(\d+)").group(1))
     return host, port
