@@ -230,8 +230,8 @@ class OperatorService:
                 "table": dict(self.table.meter_readings()),
             }
         # an open round's cards are shown to nobody until it settles
-        found = self.table.recall(RECALL_ROUNDS + 1, station=target)
-        rounds = [r for r in found if r.state != "open"][:RECALL_ROUNDS]
+        latest = self.table.recall(RECALL_ROUNDS + 1, station=target)
+        rounds = [r for r in latest if r.state != "open"][:RECALL_ROUNDS]
         return {"station": target, "rounds": [_round(r) for r in rounds]}
 
     def status(self) -> dict[str, JsonValue]:
