@@ -347,10 +347,15 @@ _CENT_METERS = {name for name, text in METERS.items() if "cents" in text}
 @_with_ledger()
 def cmd_export(args: argparse.Namespace, ledger: Ledger) -> int:
     fmt: ExportFormat = "json" if args.json or args.format == "json" else "csv"
+    mask = not _manager(args)  # outstanding ticket numbers in full for a manager only
     if args.out:
-        export_ledger(ledger, args.out, fmt=fmt, table=args.table, station=args.station)
+        export_ledger(
+            ledger, args.out, fmt=fmt, table=args.table, station=args.station, mask=mask
+        )
     else:
-        write_export(ledger, sys.stdout, fmt=fmt, table=args.table, station=args.station)
+        write_export(
+            ledger, sys.stdout, fmt=fmt, table=args.table, station=args.station, mask=mask
+        )
     return 0
 
 
@@ -535,6 +540,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="one table (CSV default: rounds; JSON default: all four)",
     )
     q.add_argument("--out", help="write to this file instead of standard output")
+    q.add_argument(
+        "--pin", help="a manager's PIN: outstanding ticket numbers in full (else last 4)"
+    )
     q.set_defaults(func=cmd_export)
     q = common("init", "create the ledger (first installation)")
     q.add_argument("--paytable", help="paytable in force (default: the configuration's)")

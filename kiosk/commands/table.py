@@ -94,14 +94,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"error: the table's ledger: {exc}", file=sys.stderr)
         return 1
     stop = _stop_on_signals()
+    pairing = HostPairing(folder)
+    if getattr(args, "reopen_pairing", False):
+        pairing.reopen()  # a technician at the host
+        _say("pairing reopened")
     display_port = args.display_port if args.display_port is not None else args.port + 1
     service = TableHost(
         table,
-        HostPairing(folder),
+        pairing,
         host=args.host,
         port=args.port,
         displays=HostPairing(folder / "displays"),
         display_port=0 if args.port == 0 else display_port,
+        burn_in=bool(getattr(args, "burn_in", False)),
     )
     try:
         port = service.start()
@@ -117,13 +122,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _serve(service: TableHost, stop: threading.Event, pairing_codes: bool) -> None:
+    from kiosk.link.pairing import LOCKED_TEXT
+
     table, pairing = service.table, service.pairing
     shown: tuple[int | None, bool] = (None, False)
     display_code = pairing_codes
     while not stop.wait(0.1):
         if pairing_codes and not pairing.window_open:
             paired = {s.seat for s in pairing.stations()}
-            if set(table.stations) - paired:
+            if pairing.locked:
+                _say(f"pairing locked: {LOCKED_TEXT}")
+                pairing_codes = False
+            elif set(table.stations) - paired:
                 code = pairing.open_window(ttl_s=600.0)
                 _say(f"pairing code {code} port {service.port}")
             else:
@@ -167,9 +177,10 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 def cmd_station(args: argparse.Namespace) -> int:
     from kiosk.link.errors import LinkError
-    from kiosk.link.pairing import StationPairing
+    from kiosk.link.pairing import WITNESS_FILE, StationPairing
     from kiosk.table.autoplay import RandomPlayer
     from kiosk.table.remote import RemoteTable
+    from kiosk.table.witness import HeadWitness
 
     logging.basicConfig(
         level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -187,7 +198,8 @@ def cmd_station(args: argparse.Namespace) -> int:
         print(f"error: {folder} is paired to seat {pairing.seat}", file=sys.stderr)
         return 2
     stop = _stop_on_signals()
-    remote = RemoteTable(pairing, args.host, args.port)
+    witness = HeadWitness(folder / WITNESS_FILE)  # keeps the host's ledger head
+    remote = RemoteTable(pairing, args.host, args.port, witness=witness)
     remote.start()
     validator = None
     if getattr(args, "validator", None):
@@ -346,6 +358,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--decision-seconds", type=float, default=20.0, help="decision timer (default 20)"
     )
     q.add_argument("--display-port", type=int, help="dealer displays' port (default: --port + 1)")
+    q.add_argument(
+        "--reopen-pairing",
+        action="store_true",
+        help="reopen pairing locked by repeated wrong codes (a technician at the host)",
+    )
+    q.add_argument(
+        "--burn-in",
+        action="store_true",
+        help="a technician's burn-in: stations may key in test credits (a technician logged in there)",
+    )
     q.add_argument("--seed", type=int, help="reproducible shuffles (testing only)")
     q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
     q.set_defaults(func=cmd_serve)

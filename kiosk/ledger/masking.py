@@ -34,6 +34,20 @@ def mask_value(value: Any) -> Any:
     return value
 
 
+def mask_numbers(value: Any, numbers: frozenset[str]) -> Any:
+    """A JSON value with each of ``numbers`` (18-digit validation numbers) masked where it
+    appears in a string (dicts and lists too); other digits stay."""
+    if isinstance(value, str):
+        return _NUMBER.sub(
+            lambda m: mask_number(m.group(0)) if m.group(0) in numbers else m.group(0), value
+        )
+    if isinstance(value, Mapping):
+        return {k: mask_numbers(v, numbers) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_numbers(v, numbers) for v in value]
+    return value
+
+
 def mask_event(event: EventRecord) -> EventRecord:
     """``event`` with the validation numbers in its detail and transaction masked."""
     txn = None if event.txn is None else mask_text(event.txn)

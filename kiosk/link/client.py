@@ -42,7 +42,7 @@ from kiosk.link.messages import (
     PairRequest,
     Welcome,
 )
-from kiosk.link.pairing import StationPairing
+from kiosk.link.pairing import WITNESS_FILE, StationPairing
 from kiosk.link.runtime import LoopThread
 from kiosk.link.sequencing import Outbox
 from kiosk.link.stats import LinkStats
@@ -318,4 +318,5 @@ async def _pair(
         raise PairingRefused("protocol", "the grant names another station")
     pairing = StationPairing(station_id, seat, key, fingerprint, certificate_pem(der))
     pairing.save(folder)
+    (folder / WITNESS_FILE).unlink(missing_ok=True)  # a new pairing: a new witness
     return pairing

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 class LinkLimits:
     """Limits of a link end (times in seconds).
 
-    ``max_connections``: open connections the host accepts (authenticated or not);
+    ``max_connections``: open connections the host accepts (authenticated or not; an
+    unauthenticated one gives way to a newcomer when the host is full, see
+    :mod:`kiosk.link.server`); ``max_pending_per_address``: unauthenticated connections
+    one address keeps open (its oldest gives way to its newest);
     ``auth_timeout_s``: the most a connection may stay unauthenticated (TLS, upgrade and
     hello together); ``rate_per_s`` / ``rate_burst``: inbound frames per connection
     (a token bucket; a connection over it is closed); ``outbox``: unacknowledged messages
@@ -23,6 +26,7 @@ class LinkLimits:
     """
 
     max_connections: int = 32
+    max_pending_per_address: int = 16
     auth_timeout_s: float = 5.0
     rate_per_s: float = 200.0
     rate_burst: float = 400.0

@@ -10,6 +10,13 @@ A technician opens a pairing window on the host (:meth:`HostPairing.open_window`
 shows an 8-digit code; typing it on the station (:func:`kiosk.link.client.pair_station`)
 pairs that station to one seat.  The code is single-use, expires after ``ttl_s`` seconds
 and is withdrawn after ``attempts`` wrong proofs.
+
+Wrong codes are also counted across windows, from any address, in ``pairing.json``
+(kept across restarts): the :data:`MAX_PAIRING_MISSES`-th since a technician last
+reopened pairing locks it (no window opens, every proof is refused ``locked``) until a
+technician reopens it at the host (:meth:`HostPairing.reopen`, ``uth table serve
+--reopen-pairing``).  A guesser therefore gets at most :data:`MAX_PAIRING_MISSES` tries
+at a code of :data:`CODE_DIGITS` digits per reopening: a chance of 10 in 10^8.
 """
 
 from __future__ import annotations
@@ -29,6 +36,16 @@ from kiosk.link.errors import PairingRefused
 from kiosk.link.files import write_private
 
 CODE_DIGITS = 8
+#: A station's file of the host's latest ledger head (:mod:`kiosk.table.witness`).
+WITNESS_FILE = "host-head.json"
+#: Wrong pairing codes, across windows, that lock pairing until a technician reopens it.
+MAX_PAIRING_MISSES = 10
+
+
+LOCKED_TEXT = (
+    f"pairing is locked after {MAX_PAIRING_MISSES} wrong codes: a technician reopens it at "
+    "the host (uth table serve --reopen-pairing)"
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +75,37 @@ class HostPairing:
         self._lock = threading.Lock()
         self._stations = self._load()
         self._window: _Window | None = None
+        self.misses = self._load_misses()
+
+    @property
+    def _misses_path(self) -> Path:
+        return self.folder / "pairing.json"
+
+    def _load_misses(self) -> int:
+        """The wrong codes since the last reopening; an unreadable record counts as locked."""
+        if not self._misses_path.exists():
+            return 0
+        try:
+            misses = json.loads(self._misses_path.read_text(encoding="utf-8"))["misses"]
+        except (ValueError, KeyError, TypeError, OSError):
+            return MAX_PAIRING_MISSES
+        return misses if isinstance(misses, int) and misses >= 0 else MAX_PAIRING_MISSES
+
+    def _save_misses(self) -> None:
+        body = json.dumps({"misses": self.misses, "limit": MAX_PAIRING_MISSES}) + "\n"
+        write_private(self._misses_path, body.encode())
+
+    @property
+    def locked(self) -> bool:
+        """Whether repeated wrong codes have locked pairing (until :meth:`reopen`)."""
+        with self._lock:
+            return self.misses >= MAX_PAIRING_MISSES
+
+    def reopen(self) -> None:
+        """A technician at the host reopens pairing: the count of wrong codes restarts."""
+        with self._lock:
+            self.misses = 0
+            self._save_misses()
 
     @property
     def _path(self) -> Path:
@@ -82,9 +130,12 @@ class HostPairing:
         write_private(self._path, (json.dumps(rows, indent=1) + "\n").encode())
 
     def open_window(self, ttl_s: float = 120.0, attempts: int = 3) -> str:
-        """Open a pairing window; returns the code to show (``"1234-5678"``)."""
+        """Open a pairing window; returns the code to show (``"1234-5678"``).  Raises
+        :class:`PairingRefused` (``locked``) while repeated wrong codes lock pairing."""
         digits = "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
         with self._lock:
+            if self.misses >= MAX_PAIRING_MISSES:
+                raise PairingRefused("locked", LOCKED_TEXT)
             self._window = _Window(digits, time.monotonic() + ttl_s, attempts)
         return f"{digits[:4]}-{digits[4:]}"
 
@@ -102,8 +153,11 @@ class HostPairing:
     ) -> tuple[PairedStation, str]:
         """Pair ``station_id`` to ``seat`` if ``proof`` shows the open window's code;
         returns the new pairing and the host's proof.  Raises :class:`PairingRefused`
-        (``no-window``, ``expired``, ``bad-code``, ``seat-taken``)."""
+        (``locked``, ``no-window``, ``expired``, ``bad-code``, ``seat-taken``)."""
         with self._lock:
+            if self.misses >= MAX_PAIRING_MISSES:
+                self._window = None
+                raise PairingRefused("locked", LOCKED_TEXT)
             window = self._window
             if window is None:
                 raise PairingRefused("no-window", "no pairing window is open")
@@ -115,7 +169,9 @@ class HostPairing:
             )
             if not hmac.compare_digest(expected, proof):
                 window.attempts -= 1
-                if window.attempts <= 0:
+                self.misses += 1
+                self._save_misses()
+                if window.attempts <= 0 or self.misses >= MAX_PAIRING_MISSES:
                     self._window = None
                 raise PairingRefused("bad-code", "the pairing code does not match")
             holder = self._holder_of(seat)

@@ -14,6 +14,14 @@ Per connection: TLS (``ssl_handshake_timeout``) and the WebSocket upgrade
 an unpaired station, a wrong key, a seat other than the paired one, too many open
 connections or a flood of frames is refused: logged, counted, answered with an
 :class:`ErrorMessage` and closed; nothing reaches the application.
+
+Caps (:class:`LinkLimits`): at most ``max_connections`` open; an authenticated station's
+session is never displaced, but a connection still before its hello is: when the host is
+full, a newcomer takes the slot of the oldest unauthenticated connection of the address
+holding the most (answered ``busy``), and one address keeps at most
+``max_pending_per_address`` unauthenticated connections (its oldest gives way).  So
+connections held open before their hello can delay a paired station by one round trip,
+never keep it out; each is cut after ``auth_timeout_s`` anyway.
 """
 
 from __future__ import annotations
@@ -83,6 +91,9 @@ class LinkServer:
         self._active: dict[str, ServerConnection] = {}
         self._turns: dict[str, asyncio.Lock] = {}
         self._open: set[ServerConnection] = set()
+        # connections not yet authenticated, oldest first: their address
+        self._pending: dict[ServerConnection, str] = {}
+        self._evictions: set[asyncio.Future[None]] = set()
         self._stats = LinkStats()
 
     # --- lifecycle ------------------------------------------------------------------
@@ -174,12 +185,19 @@ class LinkServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         peer = _peer(ws)
+        address = _address(ws)
         self._stats.connections += 1
+        mine = [c for c, a in self._pending.items() if a == address]
+        if len(mine) >= self.limits.max_pending_per_address:
+            self._evict(mine[0], f"{len(mine)} unauthenticated from {address}")
         if len(self._open) >= self.limits.max_connections:
-            self._stats.refuse("too-many-connections", peer, f"{len(self._open)} open")
-            await _refuse(ws, "busy", "too many connections", CloseCode.TRY_AGAIN_LATER)
-            return
+            if not self._pending:  # every slot is a paired station's session
+                self._stats.refuse("too-many-connections", peer, f"{len(self._open)} open")
+                await _refuse(ws, "busy", "too many connections", CloseCode.TRY_AGAIN_LATER)
+                return
+            self._evict(self._oldest_pending(), f"{len(self._open)} open")
         self._open.add(ws)
+        self._pending[ws] = address
         self._stats.peak_open = max(self._stats.peak_open, len(self._open))
         try:
             await self._serve_one(ws, peer)
@@ -188,6 +206,27 @@ class LinkServer:
                 self._stats.refuse("oversized", peer, f"frame over {MAX_FRAME_BYTES} bytes")
         finally:
             self._open.discard(ws)
+            self._pending.pop(ws, None)
+
+    def _oldest_pending(self) -> ServerConnection:
+        """The oldest unauthenticated connection of the address holding the most."""
+        counts: dict[str, int] = {}
+        for a in self._pending.values():
+            counts[a] = counts.get(a, 0) + 1
+        top = max(counts.values())
+        return next(c for c, a in self._pending.items() if counts[a] == top)
+
+    def _evict(self, victim: ServerConnection, why: str) -> None:
+        """Make room: refuse an unauthenticated connection (``busy``), so that a full host
+        or a flooding address never keeps a newcomer, a paired station among them, out."""
+        self._pending.pop(victim, None)
+        self._open.discard(victim)
+        self._stats.refuse("too-many-connections", _peer(victim), why)
+        task = asyncio.ensure_future(
+            _refuse(victim, "busy", "too many connections", CloseCode.TRY_AGAIN_LATER)
+        )
+        self._evictions.add(task)
+        task.add_done_callback(self._evictions.discard)
 
     async def _serve_one(self, ws: ServerConnection, peer: str) -> None:
         nonce = auth.new_nonce()
@@ -202,6 +241,7 @@ class LinkServer:
                 if not isinstance(body, Hello):
                     raise AuthRefused("unauthenticated", f"{envelope.type} before hello")
                 station = self._authenticate(nonce, body)
+                self._pending.pop(ws, None)  # a paired station's: never evicted
         except TimeoutError:
             self._stats.refuse("auth-timeout", peer, f"no hello in {self.limits.auth_timeout_s}s")
             await _refuse(ws, "auth.timeout", "too slow", CloseCode.POLICY_VIOLATION)
@@ -319,6 +359,14 @@ async def _refuse(ws: ServerConnection, code: str, detail: str, close_code: Clos
     with contextlib.suppress(ConnectionClosed):
         await send_control(ws, ErrorMessage(code=code, detail=detail[:512]))
     await close_with(ws, close_code, code[:100])
+
+
+def _address(ws: ServerConnection) -> str:
+    """The peer's IP address (without its port)."""
+    address = ws.remote_address
+    if isinstance(address, tuple) and address:
+        return str(address[0])
+    return str(address)
 
 
 def _peer(ws: ServerConnection) -> str:

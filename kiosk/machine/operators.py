@@ -11,8 +11,9 @@ keeps the history and the lifetime meters.
 
 Every login, failed login and operator action is recorded with the person: events carry
 ``operator`` (the account's name) and ``role``.  :data:`~kiosk.machine.lockout.MAX_FAILURES`
-wrong PINs in a row lock the PIN pad for 15 minutes (the ``operator_lockout`` event and
-tilt).  A cabinet with no accounts (outside demo mode, without ``[[operators]]``) has
+wrong PINs in a row lock the PIN pad, and as many since an account's own right PIN lock
+that account, for 15 minutes doubling with each recent lock (:mod:`kiosk.machine.lockout`;
+the ``operator_lockout`` / ``operator_accounts_locked`` events and the tilt).  A cabinet with no accounts (outside demo mode, without ``[[operators]]``) has
 operator login disabled and stands in the ``operators`` tilt.
 """
 
@@ -27,7 +28,14 @@ from kiosk.config import CabinetConfig, OperatorAccount
 from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
-from kiosk.machine.lockout import LOCK_DURATION, LOCK_EVENTS, MAX_FAILURES, PinLockout
+from kiosk.machine.lockout import (
+    ACCOUNTS_LOCKED,
+    LOCK_EVENTS,
+    MAX_FAILURES,
+    RESTORE_EVENTS,
+    Failure,
+    PinLockout,
+)
 from kiosk.machine.state import LEDGER_TILT, Bets, CabinetState
 
 #: How long the RAM clear confirmation code and a second operator's PIN stay valid, seconds.
@@ -57,9 +65,10 @@ class PendingPayout(Protocol):
 def pin_accounts(
     config: CabinetConfig, lockout: PinLockout, pin: str, now: datetime
 ) -> list[OperatorAccount]:
-    """Every account of ``config`` whose PIN is ``pin`` (one: that person; none or more
-    than one: a wrong PIN).  Raises :class:`NotAuthorised` when no account is configured
-    (login disabled) or while ``lockout`` holds at ``now``."""
+    """Every account of ``config`` whose PIN is ``pin`` and that is not locked (one: that
+    person; none or more than one: a wrong PIN, a locked account's PIN included, so a
+    guesser cannot tell it matched).  Raises :class:`NotAuthorised` when no account is
+    configured (login disabled) or while the PIN pad's lock holds at ``now``."""
     if not config.accounts:
         raise NotAuthorised(
             "operator login is disabled: the configuration names no operator",
@@ -72,23 +81,55 @@ def pin_accounts(
             code="pin_locked",
             params={"until": until.isoformat()},
         )
-    return config.accounts_for_pin(pin)
+    found = config.accounts_for_pin(pin)
+    if len(found) == 1 and lockout.account_locked(found[0].name, now) is not None:
+        return []
+    return found
+
+
+def account_names(config: CabinetConfig) -> list[str]:
+    """Every configured account's name, in the configuration's order."""
+    return [a.name for a in config.accounts]
+
+
+def wrong_pin_refusal(lockout: PinLockout, now: datetime) -> NotAuthorised:
+    """The refusal of a wrong PIN at ``now``: the same for a locked account's right PIN."""
+    until = lockout.accounts_locked(now)
+    if until is None:
+        return NotAuthorised("wrong PIN", code="wrong_pin")
+    return NotAuthorised(
+        f"wrong PIN, or the PIN of an account locked until {until:%H:%M} UTC after "
+        f"{MAX_FAILURES} wrong PINs",
+        code="wrong_pin",
+        params={"until": until.isoformat()},
+    )
 
 
 def failure_events(
-    lockout: PinLockout, purpose: str, shared: bool, now: datetime, detail: dict[str, Any]
+    failure: Failure, purpose: str, shared: bool, detail: dict[str, Any]
 ) -> list[tuple[str, dict[str, Any]]]:
-    """The events (kind, detail) that record one more wrong PIN at ``now`` before
-    ``lockout`` counts it: ``operator_login_failed`` (``detail`` added), and
-    ``operator_lockout`` when it is the :data:`MAX_FAILURES`-th in a row."""
-    failures = lockout.failures + 1
-    failed = {"purpose": purpose, "failures": failures, **detail}
+    """The events (kind, detail) that record one more wrong PIN (``failure``, from
+    :meth:`PinLockout.next_failure`) before the lockout counts it:
+    ``operator_login_failed`` (``detail`` added), ``operator_lockout`` when it locks the PIN
+    pad and ``operator_accounts_locked`` when it locks accounts."""
+    failed = {"purpose": purpose, "failures": failure.failures, **detail}
     if shared:
         failed["reason"] = "the PIN of more than one account"
     out = [("operator_login_failed", failed)]
-    if failures >= MAX_FAILURES:
-        until = utc_stamp(now + LOCK_DURATION)
-        out.append(("operator_lockout", {"failures": failures, "purpose": purpose, "until": until}))
+    if failure.pad_until is not None:
+        until = utc_stamp(failure.pad_until)
+        out.append(
+            ("operator_lockout", {"failures": failure.failures, "purpose": purpose, "until": until})
+        )
+    if failure.accounts:
+        assert failure.accounts_until is not None
+        locked = {
+            "accounts": list(failure.accounts),
+            "failures": MAX_FAILURES,
+            "purpose": purpose,
+            "until": utc_stamp(failure.accounts_until),
+        }
+        out.append((ACCOUNTS_LOCKED, locked))
     return out
 
 
@@ -105,7 +146,8 @@ class Operators:
         self._witness: tuple[OperatorAccount, float] | None = None
         self.lockout = PinLockout()
         if state.ledger is not None:
-            self.lockout.restore(state.ledger.events(LOCK_EVENTS, last=MAX_FAILURES))
+            events = state.ledger.events(LOCK_EVENTS, last=RESTORE_EVENTS)
+            self.lockout.restore(events, account_names(state.config))
 
     def power_up(self) -> None:
         """At power-up: without accounts the ``operators`` tilt stands (login disabled);
@@ -165,7 +207,7 @@ class Operators:
         recorded and counted towards the PIN pad's lock."""
         st = self.state
         account = self._account(pin, "login")
-        self.lockout.succeeded()
+        self.lockout.succeeded(account.name)
         st.event("operator_login", {"operator": account.name, "role": account.role})
         st.operator, st.operator_name = account.role, account.name
         self._ram_code = self._witness = None
@@ -188,22 +230,30 @@ class Operators:
         if len(found) == 1:
             return found[0]
         self._failed(purpose, shared=len(found) > 1)
-        raise NotAuthorised("wrong PIN", code="wrong_pin")
+        raise wrong_pin_refusal(self.lockout, st.clock())
 
     def _failed(self, purpose: str, *, shared: bool) -> None:
         st = self.state
         ledger = st.require_ledger()
-        now = st.clock()
+        names = account_names(st.config)
+        failure = self.lockout.next_failure(st.clock(), names)
         # who was logged in (a second PIN's manager)
         who = {"operator": st.operator_name, "role": st.operator}
         with ledger.transaction():
-            for kind, detail in failure_events(self.lockout, purpose, shared, now, who):
+            for kind, detail in failure_events(failure, purpose, shared, who):
                 st.event(kind, detail)
-        if self.lockout.failed(now):
+        self.lockout.apply(failure, names)
+        if failure.pad_until is not None:
             st.set_tilt(
                 LOCKOUT_TILT,
                 f"{MAX_FAILURES} wrong PINs: the PIN pad is locked until "
-                f"{now + LOCK_DURATION:%H:%M} UTC",
+                f"{failure.pad_until:%H:%M} UTC",
+            )
+        elif failure.accounts:
+            st.set_tilt(
+                LOCKOUT_TILT,
+                f"{MAX_FAILURES} wrong PINs: {len(failure.accounts)} operator account(s) "
+                f"locked until {failure.accounts_until:%H:%M} UTC",
             )
 
     def require_door_change(self, role: str, what: str) -> None:
@@ -228,7 +278,7 @@ class Operators:
             raise NotAuthorised(
                 "the second PIN must be another operator's", code="same_operator"
             )
-        self.lockout.succeeded()
+        self.lockout.succeeded(account.name)
         st.event(
             "ram_clear_witnessed",
             {

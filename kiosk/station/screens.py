@@ -19,13 +19,14 @@ from pathlib import Path
 import pygame
 
 from kiosk.config import CabinetConfig
-from kiosk.link.pairing import StationPairing
+from kiosk.link.pairing import WITNESS_FILE, StationPairing
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_scene import StationOperatorScene
 from kiosk.station.printer import StationPrinter
 from kiosk.table.remote import RemoteTable
+from kiosk.table.witness import HeadWitness
 from kiosk.ui.app import App
 from kiosk.ui.i18n import _
 from kiosk.wiring import NO_DISPLAY, ScreenOptions, video_driver
@@ -72,7 +73,8 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     pairing = StationPairing.load(run.folder)
     if video_driver(options) is None:
         return NO_DISPLAY
-    remote = RemoteTable(pairing, run.host, run.port)
+    witness = HeadWitness(Path(run.folder) / WITNESS_FILE)  # keeps the host's ledger head
+    remote = RemoteTable(pairing, run.host, run.port, witness=witness)
     validator = StationValidator(remote, run.validator) if run.validator else None
     insert = validator.insert_bill if validator is not None and validator.sim else None
     real_validator = validator is not None and validator.sim is None

@@ -40,6 +40,10 @@ from kiosk.table.state import TableState
 Outcome = Literal["stacked", "returned", "in_doubt"]
 #: An ``EscrowAck`` answering a validator's report starts its ``reason`` with this.
 SETTLED = "settled: "
+#: Notes of no accepted denomination from one station that tilt it.
+FORGERY_LIMIT = 3
+#: The tilt of a station that reported such notes again and again.
+FORGERY_TILT = "forged_notes"
 #: The host's acceptance of a ticket's escrow says its amount: ``amount: <cents>``.
 TICKET_AMOUNT = "amount: "
 #: The tilt of a station whose validator stacked a note no open escrow matches.
@@ -97,6 +101,8 @@ class TableEscrows:
         st.require_playable(station)
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(f"a note is a positive whole number of cents, not {cents!r}")
+        if supersede and cents not in st.config.accepted_bills:  # a validator's note
+            self._forged(station, txn, cents)
         st.require_credit_room(station, cents)
         with ledger.transaction():
             for old in self.open_escrows(station) if supersede else ():
@@ -104,6 +110,36 @@ class TableEscrows:
             detail = {"item": "bill", "denomination": cents}
             st.event("escrow_accepted", detail, station, amount=cents, txn=txn)
         return True
+
+    def _forged(self, station: int, txn: str, cents: int) -> None:
+        """A note outside the stations' denomination table (``accepted_bills``): no
+        validator reads one, so the station is lying.  Recorded (``note_refused``); the
+        :data:`FORGERY_LIMIT`-th since that tilt was last cleared stops the station
+        (:data:`FORGERY_TILT`).  Always raises :class:`MachineError` (``bill_not_accepted``)."""
+        st = self.state
+        ledger = st.require_ledger()
+        detail = {"denomination": cents, "reason": "not a denomination of this table"}
+        with ledger.transaction():
+            st.event("note_refused", detail, station, txn=txn[:64])
+        recent = ledger.events(("note_refused", "tilt_cleared"), station=station, last=50)
+        count = 0
+        for ev in recent:
+            if ev.kind == "note_refused":
+                count += 1
+            elif ev.detail.get("code") == FORGERY_TILT:
+                count = 0
+        if count >= FORGERY_LIMIT and FORGERY_TILT not in st.station(station).tilts:
+            st.set_tilt(
+                station,
+                FORGERY_TILT,
+                f"{count} notes of no denomination of this table reported by this station",
+            )
+        bills = ", ".join(format_cents(b) for b in st.config.accepted_bills)
+        raise MachineError(
+            f"a note of {format_cents(cents)} is not a denomination of this table ({bills})",
+            code="bill_not_accepted",
+            params={"cents": cents},
+        )
 
     def settle(self, station: int, order: SettleEscrow) -> str:
         """Phase two (see the module).  Returns how the escrow stands: ``credited``,
@@ -228,14 +264,38 @@ def burn_in_account(config: CabinetConfig) -> OperatorAccount | None:
 
 @dataclass(frozen=True)
 class TestCredits:
-    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once)."""
+    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once), by
+    ``operator`` (name, role) when a technician logged in at that station answers for them
+    (over the link: always; see :mod:`kiosk.table.host_service`)."""
 
     __test__ = False  # not a test case
     txn: str
     cents: int
+    operator: tuple[str, str] | None = None
 
 
-def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None = None) -> str:
+def test_credits_refusal(
+    config: CabinetConfig, burn_in: bool, who: tuple[str, str] | None
+) -> str | None:
+    """Why a station's test credits over the link are refused (None: they are not): only
+    in demo mode or a burn-in (``burn_in``), with a technician logged in at that station
+    (``who``: name, role; in demo mode the demo technician answers when nobody is)."""
+    if not (config.demo or burn_in):
+        return "test credits: only in demo or burn-in mode (uth table serve --burn-in)"
+    if who is None and config.demo:
+        return None
+    if who is None or not role_at_least(who[1], "technician"):
+        return "test credits need a technician logged in at this station"
+    return None
+
+
+def burn_in_credits(
+    state: TableState,
+    station: int,
+    cents: int,
+    txn: str | None = None,
+    operator: tuple[str, str] | None = None,
+) -> str:
     """A burn-in's test credits of ``cents`` at ``station``, recorded as the cabinet
     records them (``test_credits_in``, never bills in).  As at the cabinet a technician
     answers for them: refused on a table whose configuration has no technician account,
@@ -251,7 +311,8 @@ def burn_in_credits(state: TableState, station: int, cents: int, txn: str | None
         raise PlayDisabled(
             "test credits need a technician's account on this table", code="no_technician"
         )
+    name, role = operator if operator is not None else (account.name, account.role)
     state.require_credit_room(station, cents)
-    detail = {"operator": account.name, "role": account.role, "source": "burn-in"}
+    detail = {"operator": name, "role": role, "source": "burn-in"}
     state.event("test_credits_in", detail, station, amount=cents, txn=txn)
     return "credited"

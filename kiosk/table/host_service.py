@@ -22,7 +22,9 @@ Each paired station's link (its seat is its station number) drives
   ticket at a station whose printer reported ``ready``, ordered printed with a
   :class:`~kiosk.link.messages.PrintTicket` (again, ``resume``, at its next ``ready``),
   else a handpay; the ``printer``'s and a burn-in's reports settle it
-  (:func:`~kiosk.table.tickets.station_report`), answered ``settled: <how>``;
+  (:func:`~kiosk.table.tickets.station_report`), answered ``settled: <how>``; a
+  burn-in's test credits only in demo or burn-in mode (``burn_in``) and with a
+  technician logged in at that station, recorded with that person;
 * :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
   jackpot paid by hand; other tilts are not cleared over the link);
 * :class:`~kiosk.link.messages.DoorSwitch` -> :class:`SetDoor`: the station's main door
@@ -93,6 +95,8 @@ from kiosk.table.escrows import (
     AcceptEscrow,
     Outcome,
     SettleEscrow,
+    TestCredits,
+    test_credits_refusal,
 )
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
 from kiosk.table.recall_service import RecallService
@@ -146,8 +150,10 @@ class TableHost:
         tick_s: float = 0.1,
         displays: HostPairing | None = None,
         display_port: int = 0,
+        burn_in: bool = False,
     ) -> None:
         self.table = table
+        self.burn_in = burn_in  # test credits allowed outside demo (a technician's burn-in)
         self.pairing = pairing
         self.tick_s = tick_s
         self.link = LinkServer(pairing, self._on_message, self._on_event, host, port, limits)
@@ -295,6 +301,9 @@ class TableHost:
             if not force and same == own.last:
                 return
             state = snapshot_state(snap, window)
+            head = self.table.ledger_head()  # the stations witness it (kiosk.table.witness)
+            if head is not None:
+                state["ledger_head"] = head
             if force or limits != own.limits:
                 state["limits"] = limits
             if paytable is not None and (force or sha != own.paytable):
@@ -485,6 +494,15 @@ class TableHost:
         if command is None:
             self._refuse(inbound, "table.bad-report", f"{body.device} {body.event}")
             return
+        if isinstance(command, TestCredits):
+            who = self.operators.operator(seat)
+            refusal = test_credits_refusal(self.table.config, self.burn_in, who)
+            if refusal is not None:
+                log.warning("test credits at seat %d refused: %s", seat, refusal)
+                why = f"{SETTLED}refused: {refusal}"
+                self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
+                return
+            command = dataclasses.replace(command, operator=who)
         how = self.table.execute(seat, command)
         if isinstance(command, SetPrinter):
             if command.ready:

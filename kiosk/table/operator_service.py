@@ -5,18 +5,22 @@ The host answers each station's operator messages (:mod:`kiosk.link.messages`):
 * :class:`OperatorLogin` -> an :class:`OperatorSession`: the PIN is checked against the
   host's ``config.accounts`` with the cabinet's rules
   (:func:`kiosk.machine.operators.pin_accounts`): exactly one account matches.  Wrong PINs
-  are counted for the whole table (:class:`~kiosk.machine.lockout.PinLockout`, rebuilt
-  from the table's ledger at start): the :data:`~kiosk.machine.lockout.MAX_FAILURES`-th
-  in a row locks the PIN pad of every station for 15 minutes and tilts the station it
-  was typed at (``operator_lockout``, cleared by an attendant).  A login opens that
+  are counted for the whole table and for every account by the cabinet's one
+  implementation (:class:`~kiosk.machine.lockout.PinLockout`, rebuilt from the table's
+  ledger at start): the :data:`~kiosk.machine.lockout.MAX_FAILURES`-th in a row locks the
+  PIN pad of every station, the :data:`~kiosk.machine.lockout.MAX_FAILURES`-th since an
+  account's own right PIN locks that account (another account's right PIN never resets
+  it), each for 15 minutes doubling with every recent lock, and tilts the station it was
+  typed at (``operator_lockout``, cleared by an attendant).  A login opens that
   station's session; it ends at logout, at the next login there, when the station's link
   disconnects (:meth:`OperatorService.end`), or after :data:`SESSION_IDLE_S` seconds
   without a request.
 * :class:`OperatorQuery` -> an :class:`OperatorReply` with the page's data: ``status``
   (every station's credits, tilts with their text, door, devices' faults, payout
   pending, in the round, connected; the limits and the paytable in force), ``meters`` (a
-  station's and the table's, cents or counts), ``recall`` (a station's last 10 rounds,
-  its seat and the dealer) or ``paytables`` (the paytables folder's, each with its RTP
+  station's and the table's, cents or counts), ``recall`` (a station's last 10 finished
+  rounds, its seat and the dealer: a round still open is shown to nobody, its cards
+  neither) or ``paytables`` (the paytables folder's, each with its RTP
   per bet, :mod:`kiosk.table.paytable_change`).
 * :class:`OperatorAction` -> an :class:`OperatorReply`: ``clear_tilt`` and
   ``handpay_reset`` at a station (attendant or above; a host tilt is not a station's and
@@ -54,8 +58,14 @@ from kiosk.link.messages import (
 )
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
-from kiosk.machine.lockout import LOCK_DURATION, LOCK_EVENTS, MAX_FAILURES, PinLockout
-from kiosk.machine.operators import LOCKOUT_TILT, failure_events, pin_accounts
+from kiosk.machine.lockout import LOCK_EVENTS, MAX_FAILURES, RESTORE_EVENTS, PinLockout
+from kiosk.machine.operators import (
+    LOCKOUT_TILT,
+    account_names,
+    failure_events,
+    pin_accounts,
+    wrong_pin_refusal,
+)
 from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT
 from kiosk.table.paytable_change import SetTablePaytable, listing_json, offered
 from kiosk.table.table import Table
@@ -108,7 +118,8 @@ class OperatorService:
         self._lock = threading.Lock()
         self._sessions: dict[int, _Session] = {}
         if table.ledger is not None:
-            self.lockout.restore(table.ledger.events(LOCK_EVENTS, last=MAX_FAILURES))
+            events = table.ledger.events(LOCK_EVENTS, last=RESTORE_EVENTS)
+            self.lockout.restore(events, account_names(table.config))
 
     def handle(self, station: int, body: object) -> Answer:
         """The answer to operator message ``body`` from ``station``."""
@@ -149,20 +160,23 @@ class OperatorService:
             return _refused(body.ref, exc)
         if len(found) != 1:
             who: dict[str, Any] = {"operator": None, "role": None, "at_station": station}
-            events = failure_events(self.lockout, "login", len(found) > 1, now, who)
-            self.table.record(station, *events)
-            if self.lockout.failed(now):
-                until = now + LOCK_DURATION
-                self.table.tilt(
-                    station,
-                    LOCKOUT_TILT,
-                    f"{MAX_FAILURES} wrong PINs: the PIN pad is locked until {until:%H:%M} UTC",
+            names = account_names(self.table.config)
+            failure = self.lockout.next_failure(now, names)
+            self.table.record(station, *failure_events(failure, "login", len(found) > 1, who))
+            self.lockout.apply(failure, names)
+            if failure.pad_until is not None or failure.accounts:
+                what = (
+                    f"the PIN pad is locked until {failure.pad_until:%H:%M} UTC"
+                    if failure.pad_until is not None
+                    else f"{len(failure.accounts)} operator account(s) locked until "
+                    f"{failure.accounts_until:%H:%M} UTC"
                 )
-                log.warning("station %d: %d wrong PINs, PIN pad locked", station, MAX_FAILURES)
+                self.table.tilt(station, LOCKOUT_TILT, f"{MAX_FAILURES} wrong PINs: {what}")
+                log.warning("station %d: %d wrong PINs, %s", station, MAX_FAILURES, what)
                 self.table.tick()  # the stations hear of the tilt
-            return _refused(body.ref, NotAuthorised("wrong PIN", code="wrong_pin"))
+            return _refused(body.ref, wrong_pin_refusal(self.lockout, now))
         account = found[0]
-        self.lockout.succeeded()
+        self.lockout.succeeded(account.name)
         detail = {"operator": account.name, "role": account.role, "at_station": station}
         self.table.record(station, ("operator_login", detail))
         self._sessions[station] = _Session(account, self.clock())
@@ -215,7 +229,9 @@ class OperatorService:
                 "meters": dict(self.table.meter_readings(target)),
                 "table": dict(self.table.meter_readings()),
             }
-        rounds = self.table.recall(RECALL_ROUNDS, station=target)
+        # an open round's cards are shown to nobody until it settles
+        latest = self.table.recall(RECALL_ROUNDS + 1, station=target)
+        rounds = [r for r in latest if r.state != "open"][:RECALL_ROUNDS]
         return {"station": target, "rounds": [_round(r) for r in rounds]}
 
     def status(self) -> dict[str, JsonValue]:

@@ -31,6 +31,7 @@ host answers the ticket's amount); the host's print orders wait in :attr:`print_
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import threading
@@ -67,12 +68,13 @@ from kiosk.link.messages import (
 from kiosk.link.pairing import StationPairing
 from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_chip, require_ante
-from kiosk.machine.errors import WrongState
+from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
 from kiosk.table.escrows import SETTLED, TICKET_AMOUNT
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.wire import paytable_from_state, snapshot_from_json
+from kiosk.table.witness import WITNESS_TILT, HeadWitness
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +88,11 @@ class RemoteTable:
         host: str,
         port: int,
         limits: LinkLimits | None = None,
+        witness: HeadWitness | None = None,
     ) -> None:
         self.pairing = pairing
+        self.witness = witness  # keeps the host's ledger head (None: not witnessed)
+        self.host_behind = ""  # why the host's ledger was refused ("" while it is not)
         self.station = pairing.seat
         self.link = LinkClient(pairing, host, port, self._on_message, self._on_event, limits)
         self._cond = threading.Condition()
@@ -130,7 +135,16 @@ class RemoteTable:
         with self._cond:
             self._seen = inbound.seq
             if isinstance(body, Snapshot):
-                self._snapshot = snapshot_from_json(body.state["snapshot"])
+                snap = snapshot_from_json(body.state["snapshot"])
+                if self.witness is not None and not self.host_behind:
+                    self.host_behind = self.witness.observe(body.state.get("ledger_head"))
+                    if self.host_behind:
+                        log.error("station %d: %s", self.station, self.host_behind)
+                if self.host_behind:
+                    snap = dataclasses.replace(
+                        snap, tilts=(*snap.tilts, WITNESS_TILT), offers=(), message=self.host_behind
+                    )
+                self._snapshot = snap
                 window = body.state.get("window")
                 self._window = window if isinstance(window, int) else 0
                 limits = body.state.get("limits")
@@ -276,6 +290,8 @@ class RemoteTable:
         entry in :attr:`errors` / :attr:`acks`.  Raises :class:`MachineError` for a
         command that cannot be sent now (no snapshot yet, no Ante placed)."""
         with self._cond:
+            if self.host_behind:
+                raise PlayDisabled(self.host_behind, code=WITNESS_TILT)
             body = self._body(command)
             if body is None:
                 return 0

@@ -43,6 +43,7 @@ Threading: one re-entrant lock serialises every operation.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
@@ -189,7 +190,7 @@ class Table:
             AcceptTicket: lambda n, c: self._tickets.accept(n, c.txn, c.validation),
             ReportPrint: lambda n, c: self._tickets.report(n, c),
             SetPrinter: lambda n, c: self._set_printer(n, c.ready),
-            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn),
+            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn, c.operator),
             cmd.CashOut: lambda n, c: self._cash_out(n),
             cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
             cmd.SetDoor: lambda n, c: self._door(n, c.open),
@@ -411,6 +412,15 @@ class Table:
             with st.require_ledger_open().transaction():
                 for kind, detail in events:
                     st.event(kind, detail, station)
+
+    def ledger_head(self) -> dict[str, Any] | None:
+        """The ledger's signed head after its last commit (JSON object; see
+        :mod:`kiosk.table.witness`), None while no ledger is open."""
+        with self._lock:
+            ledger = self._state.ledger
+            if ledger is None:
+                return None
+            return dict(json.loads(ledger.head().to_json()))
 
     def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
         """The last ``last`` rounds' rows, most recent first: the table's, or only
