@@ -129,26 +129,31 @@ class Model:
         self.ram_cleared = 0
 
     # -- commands -------------------------------------------------------------------
-    def send(self, command: Command) -> Any:
+    def send(self, command: Command, explain: Callable[[MachineError], str | None] | None = None) -> Any:
         """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
-        :class:`MachineError`) set :attr:`note` and return ``None``.
+        :class:`MachineError`) set :attr:`note` and return ``None``.  ``explain`` may
+        give the refusal's words where the screen knows more than the error (what the
+        smallest bet needs, what a rebet needs); ``None`` keeps the error's own.
 
         Returns the controller's result, or ``True`` when it returns nothing."""
         try:
             result = self.machine.execute(command)
         except MachineError as exc:
-            self.error(exc)
+            self.error(exc, explain(exc) if explain is not None else None)
             self.refresh(force=True)
             return None
         self.refresh(force=True)
         return True if result is None else result
 
-    def error(self, exc: MachineError) -> None:
-        """Show the refusal ``exc`` as a note in the player's language (with the table
-        limits when a bet was out of them)."""
+    def error(self, exc: MachineError, text: str | None = None) -> None:
+        """Show the refusal ``exc`` as a note in the player's language, or ``text`` when
+        given (with the table limits when a bet was out of them)."""
         name = type(exc).__name__
+        if text is not None:
+            self.note = Note(text, exc.reason, "error", self.clock() + 4.0, name)
+            return
         text = describe(exc, self.snap.paytable.currency)
-        if isinstance(exc, BetOutOfLimits):
+        if isinstance(exc, BetOutOfLimits) and exc.params.get("rule") != "no_ante":
             lim = self.snap.limits
             cur = self.snap.paytable.currency
             text += " " + _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(
