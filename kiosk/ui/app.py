@@ -276,6 +276,8 @@ class App:
         self.now += dt
         self.frames += 1
         self.model.refresh()
+        if self.model.poll_refusals() and self.scene.name == "attract":
+            self.go("table")  # a returned ticket says why where the player's messages show
         if self.demo is not None:
             if self.demo.poll() is not None:
                 self.sounds_play("cashout")

@@ -25,7 +25,7 @@ from kiosk.machine.commands import Command
 from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
-from kiosk.ui.machine_messages import describe
+from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 #: Recorded events that end the session on show: the felt is cleared after them.
 SESSION_EVENTS = ("ticket_in", "ram_clear")
@@ -78,6 +78,8 @@ class Model:
         #: (:meth:`acknowledge_ram_clear`); 0 for none.
         self.ram_cleared = 0
         self._seen_event = self._last_event_id()
+        self._seen_refusal = self._last_refusal_id()
+        self._next_refusal_look = 0.0
         self._unsubscribe: Callable[[], None] | None = machine.subscribe(self._changed)
 
     @property
@@ -109,6 +111,10 @@ class Model:
         events = self.machine.ledger_events(SESSION_EVENTS, last=1)
         return events[-1].id if events else 0
 
+    def _last_refusal_id(self) -> int:
+        events = self.machine.ledger_events(("ticket_rejected",), last=1)
+        return events[-1].id if events else 0
+
     def _watch(self, old: MachineSnapshot, new: MachineSnapshot) -> None:
         """Bump :attr:`felt_epoch` when ``new`` ends the session ``old`` showed."""
         if (new.cashout is not None and old.cashout is None) or new.paytable.sha256 != old.paytable.sha256:
@@ -123,6 +129,26 @@ class Model:
         for e in fresh:
             if e.kind == "ram_clear" and e.amount > 0:
                 self.ram_cleared = e.amount
+
+    def poll_refusals(self, every: float = 0.5) -> bool:
+        """Look (at most every ``every`` seconds) for a ticket the validator returned
+        since the last look (a ``ticket_rejected`` event: unknown, redeemed, expired,
+        void...) and show why as a note; True when one was found."""
+        now = self.clock()
+        if now < self._next_refusal_look:
+            return False
+        self._next_refusal_look = now + every
+        events = self.machine.ledger_events(("ticket_rejected",), last=1)
+        if not events or events[-1].id <= self._seen_refusal:
+            return False
+        e = events[-1]
+        self._seen_refusal = e.id
+        detail = e.detail if isinstance(e.detail, dict) else {}
+        reason = str(detail.get("reason", ""))
+        code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
+        text = message(code, {}, currency=self.snap.paytable.currency, class_code="ticket_refused")
+        self.note = Note(text, str(detail.get("detail", reason)), "error", now + 5.0, "TicketRefused")
+        return True
 
     def acknowledge_ram_clear(self) -> None:
         """The player screen has shown what the RAM clear removed."""
