@@ -11,8 +11,10 @@ from typing import Any
 
 import pygame
 
+from engine.cards import rank_of, suit_of
 from kiosk.ui import theme
-from kiosk.ui.i18n import _
+from kiosk.ui.cards import draw_suit, suit_colour
+from kiosk.ui.i18n import RANK_LETTERS, _
 from kiosk.ui.round_words import net_text, paid_text
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
@@ -20,7 +22,7 @@ from kiosk.ui.widgets import Button
 
 #: Rounds the page recalls.
 RECALL = 10
-MINI_W = 26  # a recalled card's width, design units
+MINI_W = 42  # a recalled card's width, design units
 ROUND_H = 74
 
 
@@ -80,12 +82,19 @@ class RoundsPage(Page):
         return rounds[first:end]
 
     def _cards(self, surface: pygame.Surface, cards: tuple[int, ...], x: float, y: float) -> float:
-        app, lay = self.desk.app, self.desk.layout
-        w = lay.px(MINI_W)
+        """Each card as its rank and its suit's symbol in the suit's colour ("9♣"), on a
+        light chip so red and black read on the dark page; returns the x after them."""
+        app, lay, ui = self.desk.app, self.desk.layout, self.desk.ui
+        four = app.prefs.four_colour
         for c in cards:
-            surface.blit(app.cards.face(c, w, app.prefs.four_colour), lay.pos(x, y))
-            x += MINI_W + 3
-        return x + 12
+            ink = suit_colour(suit_of(c), four)
+            chip = lay.rect(x, y, MINI_W, 26)
+            pygame.draw.rect(surface, theme.CREAM, chip, border_radius=lay.px(4))
+            ui.label(surface, RANK_LETTERS[rank_of(c)], 19, ink, bold=True, midleft=(x + 3, y + 13))
+            mark = draw_suit(suit_of(c), lay.px(15), ink)
+            surface.blit(mark, mark.get_rect(midright=lay.pos(x + MINI_W - 3, y + 13)))
+            x += MINI_W + 4
+        return x + 10
 
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
@@ -111,8 +120,8 @@ class RoundsPage(Page):
                       topright=(LEFT + WIDTH, y))
             bets = (f"{_('Ante')} {money(r.ante)}  {_('Blind')} {money(r.blind)}  {_('Play')} {money(r.play)}  "
                     f"{_('Trips')} {money(r.trips)}")
-            ui.fitted(surface, bets, 20, theme.CREAM, WIDTH * 0.5, topleft=(LEFT, y + 34))
-            x = LEFT + WIDTH * 0.5 + 10
+            ui.fitted(surface, bets, 20, theme.CREAM, WIDTH - 9 * (MINI_W + 4) - 40, topleft=(LEFT, y + 34))
+            x = LEFT + WIDTH - 9 * (MINI_W + 4) - 20
             for cards in (r.player_hole, r.board, r.dealer_hole):
                 x = self._cards(surface, tuple(cards), x, y + 30)
             y += ROUND_H
