@@ -121,7 +121,7 @@ class RoundsPage(Page):
             bets = (f"{_('Ante')} {money(r.ante)}  {_('Blind')} {money(r.blind)}  {_('Play')} {money(r.play)}  "
                     f"{_('Trips')} {money(r.trips)}")
             ui.fitted(surface, bets, 20, theme.CREAM, WIDTH - 9 * (MINI_W + 4) - 40, topleft=(LEFT, y + 34))
-            x = LEFT + WIDTH - 9 * (MINI_W + 4) - 20
+            x: float = LEFT + WIDTH - 9 * (MINI_W + 4) - 20
             for cards in (r.player_hole, r.board, r.dealer_hole):
                 x = self._cards(surface, tuple(cards), x, y + 30)
             y += ROUND_H
