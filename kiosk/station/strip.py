@@ -27,6 +27,7 @@ from kiosk.ui import theme
 from kiosk.ui.dealer_display import countdown, seat_state
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, money
+from kiosk.ui.round_words import net_text
 from kiosk.ui.scenes.table.geometry import BOARD_Y, DEALER_Y
 from kiosk.ui.widgets import DamageSurface
 
@@ -137,12 +138,9 @@ def _detail(seat: SeatStatus, settled: bool) -> str:
 
 
 def signed(cents: int) -> str:
-    """A seat's result: ``+$30``, ``-$15`` or ``$0``."""
-    if cents > 0:
-        return "+" + money(cents, compact=True)
-    if cents < 0:
-        return "-" + money(-cents, compact=True)
-    return money(0, compact=True)
+    """A seat's result, the round's net in the words of :mod:`kiosk.ui.round_words`:
+    ``+$30``, ``−$15`` or ``Push``."""
+    return net_text(cents, lambda c: money(c, compact=True))
 
 
 @dataclass(frozen=True)

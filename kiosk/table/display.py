@@ -27,6 +27,7 @@ class TableSnapshot:
     betting_seconds: float | None
     decision_seconds: float | None
     stopped: bool  # a host tilt stops the table
+    dealer_qualifies: bool | None = None  # at settlement only (the paytable's qualifying hand)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ def table_snapshot(st: TableState) -> TableSnapshot:
         betting_seconds=seconds_left(st.betting_deadline, now),
         decision_seconds=seconds_left(st.decision_deadline, now),
         stopped=bool(st.host_tilts),
+        dealer_qualifies=result.dealer_qualifies if result is not None else None,
     )
 
 

@@ -206,7 +206,9 @@ class App:
             self.go("operator", via="door")  # the attendant's screen, behind the door
             return
         dialog = (player and self.notice.showing) or self.scene.modal()
-        if isinstance(event, Touch) and self.demo_mode and not dialog:
+        if isinstance(event, Touch) and (self.demo_mode or self.model.demo) and not dialog:
+            # the corners open the menu wherever the screens say DEMO (its PINs are the
+            # demo's), also with the demo keys off (``--no-demo``)
             seq = self._corner_sequence(event.pos)
             if seq is not None:
                 if seq:
@@ -281,6 +283,8 @@ class App:
         self.now += dt
         self.frames += 1
         self.model.refresh()
+        if self.model.poll_refusals() and self.scene.name == "attract":
+            self.go("table")  # a returned ticket says why where the player's messages show
         if self.demo is not None:
             if self.demo.poll() is not None:
                 self.sounds_play("cashout")

@@ -16,13 +16,15 @@ import math
 
 import pygame
 
+from engine.hands.evaluator import evaluate
 from engine.uth.round import Phase, SeatResult
 from kiosk.table.display import TableSnapshot
 from kiosk.table.snapshot import SeatStatus
 from kiosk.ui import theme
 from kiosk.ui.cards import CardRenderer
-from kiosk.ui.i18n import N_, _, money
+from kiosk.ui.i18n import N_, _, hand_name, money
 from kiosk.ui.layout import DESIGN_W, Layout
+from kiosk.ui.round_words import OUTCOME_WORDS, net_text, paid_text
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
 
@@ -65,6 +67,26 @@ def countdown(snap: TableSnapshot) -> str:
     if snap.decision_seconds is not None:
         return _("Decide within {seconds} s").format(seconds=math.ceil(snap.decision_seconds))
     return ""
+
+
+#: A settled seat's main-bet outcome in the attendant's words.
+SEAT_OUTCOMES = {"WIN": OUTCOME_WORDS["win"], "LOSS": OUTCOME_WORDS["loss"], "PUSH": OUTCOME_WORDS["push"],
+                 "FOLD": OUTCOME_WORDS["fold"]}
+
+
+def _compact(cents: int) -> str:
+    return money(cents, compact=True)
+
+
+def dealer_words(snap: TableSnapshot) -> tuple[str, str] | None:
+    """(the dealer's hand, whether it qualifies) once the dealer's cards and the whole
+    board show; ``None`` before."""
+    if len(snap.dealer) != 2 or len(snap.board) != 5:
+        return None
+    name = hand_name(evaluate((*snap.dealer, *snap.board)))
+    if snap.dealer_qualifies is None:
+        return name, ""
+    return name, _("Dealer qualifies") if snap.dealer_qualifies else _("Dealer does not qualify")
 
 
 class DealerDisplay:
@@ -115,6 +137,11 @@ class DealerDisplay:
         ui.label(surface, _("DEALER"), 22, theme.GOLD, bold=True, center=(DESIGN_W / 2 - 220, 40))
         if snap.dealer:
             self._card_row(surface, snap.dealer, 2, DESIGN_W / 2 - 220, 62, CARD_W)
+            words = dealer_words(snap)
+            if words is not None:
+                name, qualifies = words
+                ui.fitted(surface, name, 20, theme.WHITE, 400, bold=True, center=(DESIGN_W / 2 - 220, 188))
+                ui.fitted(surface, qualifies, 16, theme.CREAM, 400, center=(DESIGN_W / 2 - 220, 210))
         elif snap.round_open:
             lay = self.layout
             w = lay.px(CARD_W)
@@ -163,7 +190,9 @@ class DealerDisplay:
             self._card_row(surface, result.hole, 2, cx, top + 212, min(60, (w - 30) / 2))
             ui.fitted(surface, result.hand_name, 17, theme.CREAM, w - 12, max_h=44,
                       center=(cx, top + 330))
-            paid = result.returned
-            colour = theme.WIN if paid > result.staked else theme.CREAM if paid else theme.LOSE
-            ui.fitted(surface, _("Paid {amount}").format(amount=money(paid, compact=True)), 20,
-                      colour, w - 12, bold=True, center=(cx, top + 375))
+            paid, net = result.returned, result.net
+            colour = theme.WIN if net > 0 else theme.PUSH if net == 0 else theme.LOSE
+            ui.fitted(surface, _(SEAT_OUTCOMES[result.outcome.name]), 17, theme.CREAM, w - 12,
+                      center=(cx, top + 356))
+            ui.fitted(surface, net_text(net, _compact), 20, colour, w - 12, bold=True, center=(cx, top + 378))
+            ui.fitted(surface, paid_text(paid, _compact), 16, theme.CREAM, w - 12, center=(cx, top + 398))

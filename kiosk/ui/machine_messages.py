@@ -24,6 +24,9 @@ MESSAGES: dict[str, str] = {
     # the error classes
     "refused": GENERIC,
     "insufficient_credits": N_("Not enough credits for that bet."),
+    "insufficient_credits:needed": N_(
+        "This bet needs {needed}: Ante, Blind, any Trips and a 1x Play kept for the river. Credits: {credits}."
+    ),
     "bet_out_of_limits": N_("That bet is outside the table limits."),
     "play_disabled": N_("Play is suspended. Please call an attendant."),
     "not_authorised": N_("Not authorised."),
@@ -53,6 +56,16 @@ MESSAGES: dict[str, str] = {
     "ticket_pending": N_("This ticket is void. Please call an attendant."),
 }
 
+#: A refused bet's broken limit (its ``rule`` parameter) -> msgid; ``{cents}`` is the limit.
+RULES: dict[str, str] = {
+    "no_ante": N_("Place an Ante first: choose a chip, then touch ANTE."),
+    "ante_min": N_("The Ante minimum is {cents}."),
+    "ante_max": N_("The Ante maximum is {cents}."),
+    "ante_step": N_("The Ante goes in steps of {cents}."),
+    "trips_min": N_("The Trips minimum is {cents}."),
+    "trips_max": N_("The Trips maximum is {cents}."),
+}
+
 #: Parameters that are amounts in cents.
 _CENTS = {"limit", "amount", "needed", "credits", "cents"}
 
@@ -69,11 +82,19 @@ def message(
     currency: str = "USD",
     class_code: str | None = None,
 ) -> str:
-    """``(code, params)`` in the current language."""
-    text = _(msgid_for(code, class_code))
+    """``(code, params)`` in the current language: a broken limit says which (its
+    ``rule``), a bet the credits do not cover says what it needs, the 1x Play included."""
+    params = params or {}
+    msgid = msgid_for(code, class_code)
+    rule = params.get("rule")
+    if isinstance(rule, str) and rule in RULES:
+        msgid = RULES[rule]
+    elif code == "insufficient_credits" and "needed" in params and "credits" in params:
+        msgid = MESSAGES["insufficient_credits:needed"]
+    text = _(msgid)
     values = {
         k: money(v, currency) if k in _CENTS and isinstance(v, int) else v
-        for k, v in (params or {}).items()
+        for k, v in params.items()
     }
     try:
         return text.format(**values)

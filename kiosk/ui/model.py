@@ -25,7 +25,7 @@ from kiosk.machine.commands import Command
 from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui.i18n import _, money
-from kiosk.ui.machine_messages import describe
+from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 #: Recorded events that end the session on show: the felt is cleared after them.
 SESSION_EVENTS = ("ticket_in", "ram_clear")
@@ -78,6 +78,8 @@ class Model:
         #: (:meth:`acknowledge_ram_clear`); 0 for none.
         self.ram_cleared = 0
         self._seen_event = self._last_event_id()
+        self._seen_refusal = self._last_refusal_id()
+        self._next_refusal_look = 0.0
         self._unsubscribe: Callable[[], None] | None = machine.subscribe(self._changed)
 
     @property
@@ -109,6 +111,10 @@ class Model:
         events = self.machine.ledger_events(SESSION_EVENTS, last=1)
         return events[-1].id if events else 0
 
+    def _last_refusal_id(self) -> int:
+        events = self.machine.ledger_events(("ticket_rejected",), last=1)
+        return events[-1].id if events else 0
+
     def _watch(self, old: MachineSnapshot, new: MachineSnapshot) -> None:
         """Bump :attr:`felt_epoch` when ``new`` ends the session ``old`` showed."""
         if (new.cashout is not None and old.cashout is None) or new.paytable.sha256 != old.paytable.sha256:
@@ -124,31 +130,56 @@ class Model:
             if e.kind == "ram_clear" and e.amount > 0:
                 self.ram_cleared = e.amount
 
+    def poll_refusals(self, every: float = 0.5) -> bool:
+        """Look (at most every ``every`` seconds) for a ticket the validator returned
+        since the last look (a ``ticket_rejected`` event: unknown, redeemed, expired,
+        void...) and show why as a note; True when one was found."""
+        now = self.clock()
+        if now < self._next_refusal_look:
+            return False
+        self._next_refusal_look = now + every
+        events = self.machine.ledger_events(("ticket_rejected",), last=1)
+        if not events or events[-1].id <= self._seen_refusal:
+            return False
+        e = events[-1]
+        self._seen_refusal = e.id
+        detail = e.detail if isinstance(e.detail, dict) else {}
+        reason = str(detail.get("reason", ""))
+        code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
+        text = message(code, {}, currency=self.snap.paytable.currency, class_code="ticket_refused")
+        self.note = Note(text, str(detail.get("detail", reason)), "error", now + 5.0, "TicketRefused")
+        return True
+
     def acknowledge_ram_clear(self) -> None:
         """The player screen has shown what the RAM clear removed."""
         self.ram_cleared = 0
 
     # -- commands -------------------------------------------------------------------
-    def send(self, command: Command) -> Any:
+    def send(self, command: Command, explain: Callable[[MachineError], str | None] | None = None) -> Any:
         """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
-        :class:`MachineError`) set :attr:`note` and return ``None``.
+        :class:`MachineError`) set :attr:`note` and return ``None``.  ``explain`` may
+        give the refusal's words where the screen knows more than the error (what the
+        smallest bet needs, what a rebet needs); ``None`` keeps the error's own.
 
         Returns the controller's result, or ``True`` when it returns nothing."""
         try:
             result = self.machine.execute(command)
         except MachineError as exc:
-            self.error(exc)
+            self.error(exc, explain(exc) if explain is not None else None)
             self.refresh(force=True)
             return None
         self.refresh(force=True)
         return True if result is None else result
 
-    def error(self, exc: MachineError) -> None:
-        """Show the refusal ``exc`` as a note in the player's language (with the table
-        limits when a bet was out of them)."""
+    def error(self, exc: MachineError, text: str | None = None) -> None:
+        """Show the refusal ``exc`` as a note in the player's language, or ``text`` when
+        given (with the table limits when a bet was out of them)."""
         name = type(exc).__name__
+        if text is not None:
+            self.note = Note(text, exc.reason, "error", self.clock() + 4.0, name)
+            return
         text = describe(exc, self.snap.paytable.currency)
-        if isinstance(exc, BetOutOfLimits):
+        if isinstance(exc, BetOutOfLimits) and exc.params.get("rule") != "no_ante":
             lim = self.snap.limits
             cur = self.snap.paytable.currency
             text += " " + _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(

@@ -154,11 +154,16 @@ class HelpScene(Scene):
                 img = self.app.cards.face(c, w, self.app.prefs.four_colour)
                 surface.blit(img, lay.pos(x + 310 + j * 47, y))
 
+    def shortcut_lines(self) -> list[tuple[str, str]]:
+        """The keys the page lists: the player's, and the demo's stand-ins for bills,
+        tickets, the door and the key switch only where those keys work (the demo keys
+        on: a cabinet's ``--no-demo`` or production screens list none of them)."""
+        return SHORTCUT_LINES + (DEMO_SHORTCUT_LINES if self.app.demo_mode else [])
+
     def _draw_shortcuts(self, surface: pygame.Surface) -> None:
         ui = self.ui
         ui.fitted(surface, _("Keyboard shortcuts"), 36, theme.GOLD, 1000, bold=True, topleft=(70, 122))
-        lines = SHORTCUT_LINES + (DEMO_SHORTCUT_LINES if self.app.model.demo else [])
-        for i, (keys, what) in enumerate(lines):
+        for i, (keys, what) in enumerate(self.shortcut_lines()):
             col, row = divmod(i, 8)
             x, y = 70 + col * 590, 180 + row * 52
             ui.fitted(surface, _(keys) if keys in WORD_KEYS else keys, 22, theme.WIN, 170,

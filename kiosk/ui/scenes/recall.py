@@ -17,11 +17,12 @@ from typing import Any
 
 import pygame
 
-from engine.hands.evaluator import evaluate
+from engine.hands.evaluator import best_five, evaluate
 from kiosk.ledger.records import DecisionRecord, RoundRecord
 from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name, pgettext
+from kiosk.ui.round_words import OUTCOME_WORDS, net_text, paid_text, why
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.widgets import Button
@@ -30,19 +31,24 @@ CARD_W = 72
 ORDER = ("p0", "d0", "p1", "d1", "b0", "b1", "b2", "b3", "b4", "reveal")
 #: After how many dealt cards each decision phase is reached.
 PHASE_STEP = {"preflop": 4, "flop": 7, "river": 9}
-OUTCOMES = {
-    "win": N_("You won"),
-    "loss": N_("Dealer won"),
-    "push": N_("Push"),
-    "fold": N_("You folded"),
-    "void": N_("Voided"),
-}
+#: A stored outcome in an attendant's words (shared with History and the dealer display).
+OUTCOMES = OUTCOME_WORDS
 ACTIONS = {
     "play_4x": N_("Play 4×"), "play_3x": N_("Play 3×"), "play_2x": N_("Play 2×"),
     "play_1x": N_("Play 1×"), "check": N_("Check"), "fold": N_("Fold"),
 }
 PHASES = {"preflop": N_("Before the flop"), "flop": N_("After the flop"), "river": N_("After the river")}
 SPOT_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"), "trips": N_("Trips")}
+
+
+def round_reason(r: Any) -> str:
+    """Why a stored round went as it did when the hand names do not say it (a kicker, a
+    dealer who did not qualify), from its cards; "" otherwise."""
+    if len(r.board) != 5 or len(r.player_hole) != 2 or len(r.dealer_hole) != 2:
+        return ""
+    mine, theirs = (*r.player_hole, *r.board), (*r.dealer_hole, *r.board)
+    return why(evaluate(mine), evaluate(theirs), best_five(mine), best_five(theirs), r.dealer_qualifies,
+               r.outcome == "fold")
 
 
 def antes(value: Fraction) -> str:
@@ -172,6 +178,9 @@ class RecallScene(Scene):
         self._draw_bets(surface, r)
         self.draw_buttons(surface)
 
+    def _money(self, cents: int) -> str:
+        return fmt(self.app, cents)
+
     def _visible(self, slot: str) -> bool:
         return ORDER.index(slot) < self.step
 
@@ -246,9 +255,14 @@ class RecallScene(Scene):
             ui.fitted(surface, _(OUTCOMES.get(r.outcome, r.outcome)), 26, theme.WHITE, 500, bold=True,
                       topleft=(x, y))
             y += 36
-            ui.fitted(surface, _("Paid {amount}").format(amount=fmt(self.app, r.paid + r.jackpot)), 22,
-                      theme.WIN if r.net > 0 else theme.CREAM, 500, topleft=(x, y))
+            money = self._money
+            line = _("{paid} · {net}").format(paid=paid_text(r.paid + r.jackpot, money), net=net_text(r.net, money))
+            ui.fitted(surface, line, 22, theme.WIN if r.net > 0 else theme.CREAM, 500, topleft=(x, y))
             y += 32
+            reason = round_reason(r)
+            if reason:
+                ui.fitted(surface, reason, 17, theme.CREAM, 500, max_h=42, topleft=(x, y))
+                y += 44
             ok = r.commitment_ok() if hasattr(r, "commitment_ok") else False
             kept = not ok and self.from_host
             ui.fitted(surface, _("Shuffle verified against its commitment") if ok else

@@ -77,3 +77,39 @@ def test_a_stopped_table_says_so(table):
     t, _clock = table
     t.host_tilt("ledger_write", "the ledger cannot be written")
     assert countdown(t.display()) == "The table is stopped: call an attendant"
+
+
+def test_settled_seats_say_their_outcome_and_net_and_the_dealer_hand_shows(table, monkeypatch):
+    pygame.init()
+    set_language("en")
+    t, _clock = table
+    display = DealerDisplay((1920, 1080))
+    drawn: list[str] = []
+    real = display.painter.fitted
+
+    def record(surface, text, *args, **kwargs):
+        drawn.append(text)
+        return real(surface, text, *args, **kwargs)
+
+    monkeypatch.setattr(display.painter, "fitted", record)
+    t.execute(1, PlaceChip("ante", 500))
+    t.execute(2, PlaceChip("ante", 500))
+    t.execute(3, SetDoor(True))  # station 3 stands aside
+    t.execute(1, Deal())
+    t.execute(2, Deal())
+    t.execute(1, Decide(Action.PLAY_4X))
+    for _ in range(3):  # seat 2 checks, checks, folds
+        t.execute(2, Decide(Action.CHECK if t.display().round_open and t.display().phase.value != "river"
+                            else Action.FOLD))
+    settled = t.display()
+    assert settled.dealer_qualifies is not None
+    shot(display, settled, "words", (1920, 1080))
+    words = {"WIN": "Player won", "LOSS": "Dealer won", "PUSH": "Push", "FOLD": "Player folded"}
+    for r in settled.results:
+        assert words[r.outcome.name] in drawn
+        net = r.net
+        signed = "Push" if net == 0 else (f"+${net / 100:,.2f}" if net > 0 else f"\u2212${-net / 100:,.2f}")
+        assert signed.replace(".00", "") in drawn or signed in drawn
+        assert f"PAID ${r.returned / 100:,.0f}" in drawn or f"PAID ${r.returned / 100:,.2f}" in drawn
+    assert any(d.startswith("Dealer") and "qualif" in d for d in drawn)
+    assert not any(d.startswith("Paid ") for d in drawn)

@@ -145,3 +145,21 @@ def test_the_ram_clear_page_takes_a_second_pin_before_the_request(screens, tmp_p
     assert s.scene.result == ("RAM clear done.", True)
     assert s.machine.credits == 0
     assert s.machine.ledger.last_event("ram_clear").detail["witness"] == "Ann Smith"
+
+
+def test_no_demo_keys_list_no_demo_or_attendant_keys_yet_the_corners_still_open_the_menu(screens):
+    s = screens(demo=False)  # a demo configuration run with --no-demo
+    assert s.machine.config.demo
+    help_scene = s.app.scenes["help"]
+    keys = [k for k, _what in help_scene.shortcut_lines()]
+    assert "F9" not in keys and "F12" not in keys and not any(k.startswith("1") for k in keys)
+    s.pygame_key(pygame.K_F12)
+    assert s.scene.name != "operator"  # the keyboard is no key switch
+    s.corners()  # the screens say DEMO: the demo's way in still works
+    assert s.scene.name == "operator"
+
+
+def test_demo_keys_on_list_the_demo_keys(screens):
+    s = screens(demo=True)
+    keys = [k for k, _what in s.app.scenes["help"].shortcut_lines()]
+    assert "F9" in keys and "F12" in keys

@@ -93,7 +93,7 @@ def test_a_win_says_what_was_paid_and_what_was_won(kiosks):
     seat = k.snap.last_result.seat(1)
     text, _c = k.scene.outcome_text(seat)
     assert seat.net > 0 and seat.returned > seat.net
-    assert text == f"PAID ${seat.returned / 100:,.2f} · WIN ${seat.net / 100:,.2f}"
+    assert text == f"PAID ${seat.returned / 100:,.2f} · +${seat.net / 100:,.2f}"
 
 
 def test_the_felt_is_cleared_after_a_cash_out_and_a_ticket(kiosks):

@@ -179,7 +179,9 @@ def test_win_playing_4x_preflop(kiosk):
     k.settle()
     assert table.revealed
     text, _colour = table.outcome_text(res)
-    assert text == f"PAID ${res.returned / 100:,.2f} · WIN ${res.net / 100:,.2f}"
+    # PAID is what the WIN meter reads (all paid back); the net is signed, never "WIN"
+    assert text == f"PAID ${res.returned / 100:,.2f} · +${res.net / 100:,.2f}"
+    assert "WIN" not in text
     assert i18n.hand_name(res.strength) == "Two pair, aces and kings"
 
 
@@ -208,7 +210,7 @@ def test_lose_checking_to_the_river(kiosk):
     k.settle()
     seat = k.snap.last_result.seat(1)
     assert seat.outcome == Outcome.LOSS and seat.returned == 0
-    assert k.app.scenes["table"].outcome_text(seat)[0] == "Dealer wins"
+    assert k.app.scenes["table"].outcome_text(seat)[0] == f"Dealer wins · \u2212${-seat.net / 100:,.2f}"
 
 
 def test_push_playing_2x_on_the_flop(kiosk):
@@ -232,7 +234,7 @@ def test_fold_at_the_river_with_trips(kiosk):
     k.settle()
     seat = k.snap.last_result.seat(1)
     assert seat.outcome == Outcome.FOLD and seat.returned == 0
-    assert k.app.scenes["table"].outcome_text(seat)[0] == "You folded"
+    assert k.app.scenes["table"].outcome_text(seat)[0] == f"You folded · \u2212${-seat.net / 100:,.2f}"
 
 
 def test_straight_pays_blind_and_trips_then_rebet(kiosk):

@@ -1,48 +1,134 @@
-"""The game recall page: the last rounds, two lines each (when, outcome and payout; the
-stakes and the cards), then one line per decision stored with its exact value ("Play 1×:
-0.21 Ante better than Fold"); as many rounds as fit.  The player's History screen steps
-through a round card by card."""
+"""The game recall page: the last :data:`RECALL` rounds (the regulators' norm: the last
+game and the nine before it), as many to a screen as fit, OLDER / NEWER to page through
+them.  Each round takes two lines (when, the outcome in an attendant's words, what it
+paid back and its net; the stakes and the cards, drawn as small cards with their suits),
+then one line per decision stored with its exact value ("Play 1×: 0.21 Ante better than
+Fold").  The player's History screen steps through a round card by card."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
-from engine.cards import format_cards
+from engine.cards import rank_of, suit_of
 from kiosk.ui import theme
-from kiosk.ui.i18n import _
-from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, TOP, WIDTH, Page
+from kiosk.ui.cards import draw_suit, suit_colour
+from kiosk.ui.i18n import RANK_LETTERS, _
+from kiosk.ui.round_words import net_text, paid_text
+from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
+from kiosk.ui.widgets import Button
 
-SHOWN = 6
+#: Rounds the page recalls.
+RECALL = 10
+MINI_W = 42  # a recalled card's width, design units
+ROUND_H = 74
+
+
+def round_height(r: Any) -> float:
+    """Design units a round takes on the page (its two lines and its decisions' lines)."""
+    return ROUND_H + 26 * sum(1 for d in r.decisions if value_line(d) is not None) + 12
+
+
+def pages(rounds: list[Any]) -> list[tuple[int, int]]:
+    """(first, end) indices of the rounds on each screen, newest first."""
+    out, start, y = [], 0, 0.0
+    for i, r in enumerate(rounds):
+        h = round_height(r)
+        if i > start and y + h > BOTTOM - TOP - 30:
+            out.append((start, i))
+            start, y = i, 0.0
+        y += h
+    if start < len(rounds):
+        out.append((start, len(rounds)))
+    return out
 
 
 class RoundsPage(Page):
     id = "recall"
+    screen = 0  # which screen of rounds is shown (0: the newest)
+
+    def open(self) -> None:
+        self.screen = 0
+
+    def rounds(self) -> list[Any]:
+        desk = self.desk
+        return list(desk.cached(("recall", RECALL), lambda: desk.machine.recall(RECALL)))
+
+    def buttons(self) -> list[Button]:
+        n = len(pages(self.rounds()))
+        return [Button("older", (240, ROW_Y, 200, ROW_H), _("OLDER"), "recall_older", style="plain",
+                       enabled=self.screen + 1 < n),
+                Button("newer", (450, ROW_Y, 200, ROW_H), _("NEWER"), "recall_newer", style="plain",
+                       enabled=self.screen > 0)]
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        if name == "recall_older":
+            self.screen = min(self.screen + 1, max(0, len(pages(self.rounds())) - 1))
+        elif name == "recall_newer":
+            self.screen = max(0, self.screen - 1)
+        else:
+            return False
+        return True
+
+    def shown(self) -> list[Any]:
+        """The rounds on the screen now, newest first."""
+        rounds = self.rounds()
+        screens = pages(rounds)
+        if not screens:
+            return []
+        first, end = screens[min(self.screen, len(screens) - 1)]
+        return rounds[first:end]
+
+    def _cards(self, surface: pygame.Surface, cards: tuple[int, ...], x: float, y: float) -> float:
+        """Each card as its rank and its suit's symbol in the suit's colour ("9♣"), on a
+        light chip so red and black read on the dark page; returns the x after them."""
+        app, lay, ui = self.desk.app, self.desk.layout, self.desk.ui
+        four = app.prefs.four_colour
+        for c in cards:
+            ink = suit_colour(suit_of(c), four)
+            chip = lay.rect(x, y, MINI_W, 26)
+            pygame.draw.rect(surface, theme.CREAM, chip, border_radius=lay.px(4))
+            ui.label(surface, RANK_LETTERS[rank_of(c)], 19, ink, bold=True, midleft=(x + 3, y + 13))
+            mark = draw_suit(suit_of(c), lay.px(15), ink)
+            surface.blit(mark, mark.get_rect(midright=lay.pos(x + MINI_W - 3, y + 13)))
+            x += MINI_W + 4
+        return x + 10
 
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
         ui, money = desk.ui, desk.money
         y = TOP + 4
-        rounds = desk.cached(("recall",), lambda: desk.machine.recall(SHOWN))
+        rounds = self.rounds()
         if not rounds:
             ui.fitted(surface, _("No rounds played yet."), 24, theme.MUTED, WIDTH, topleft=(LEFT, y))
-        for r in rounds:
-            worth = [(d, line) for d in r.decisions if (line := value_line(d)) is not None]
-            if y + 66 + 26 * len(worth) > BOTTOM:
-                break
+            return
+        shown = self.shown()
+        first = rounds.index(shown[0]) + 1 if shown else 0
+        ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
+            first=first, last=first + len(shown) - 1, n=len(rounds)), 18, theme.MUTED, WIDTH,
+            topleft=(LEFT, BOTTOM - 24))
+        for r in shown:
             when = (r.settled_at or r.started_at)[:19].replace("T", " ")
             outcome = _(OUTCOMES[r.outcome]) if r.outcome in OUTCOMES else _("Round in progress")
             head = f"{_('Round {id}').format(id=r.id)}   {when}   {outcome}"
-            ui.fitted(surface, head, 22, theme.WHITE, WIDTH - 300, bold=True, topleft=(LEFT, y))
-            ui.fitted(surface, _("Paid {amount}").format(amount=money(r.paid + r.jackpot)), 22, theme.WIN, 290,
-                      bold=True, topright=(LEFT + WIDTH, y))
+            ui.fitted(surface, head, 22, theme.WHITE, WIDTH - 400, bold=True, topleft=(LEFT, y))
+            result = _("{paid} · {net}").format(paid=paid_text(r.paid + r.jackpot, money),
+                                               net=net_text(r.net, money))
+            ui.fitted(surface, result, 22, theme.WIN if r.net > 0 else theme.CREAM, 390, bold=True,
+                      topright=(LEFT + WIDTH, y))
             bets = (f"{_('Ante')} {money(r.ante)}  {_('Blind')} {money(r.blind)}  {_('Play')} {money(r.play)}  "
                     f"{_('Trips')} {money(r.trips)}")
-            cards = f"{format_cards(r.player_hole)}  |  {format_cards(r.board)}  |  {format_cards(r.dealer_hole)}"
-            ui.fitted(surface, bets, 20, theme.CREAM, WIDTH * 0.55, topleft=(LEFT, y + 32))
-            ui.fitted(surface, cards, 20, theme.MUTED, WIDTH * 0.43, topright=(LEFT + WIDTH, y + 32))
-            y += 66
-            for d, line in worth:
+            ui.fitted(surface, bets, 20, theme.CREAM, WIDTH - 9 * (MINI_W + 4) - 40, topleft=(LEFT, y + 34))
+            x: float = LEFT + WIDTH - 9 * (MINI_W + 4) - 20
+            for cards in (r.player_hole, r.board, r.dealer_hole):
+                x = self._cards(surface, tuple(cards), x, y + 30)
+            y += ROUND_H
+            for d in r.decisions:
+                line = value_line(d)
+                if line is None:
+                    continue
                 colour = theme.MUTED if d.action == d.best else theme.PUSH
                 ui.fitted(surface, f"{_(PHASES[d.phase.value])}  ·  {line}", 20, colour, WIDTH - 24,
                           topleft=(LEFT + 24, y))

@@ -82,8 +82,9 @@ def betting_buttons(snap: MachineSnapshot, chips: Sequence[int], chip_index: int
     rebet = snap.phase is MachinePhase.RESULT and not has_bet
     out.append(Button("clear", (626, y, 124, h), _("CLEAR"), ClearChips(), style="plain",
                       enabled=betting and has_bet, hint="C" if hints else "", size=26))
+    repeatable = betting and not has_bet and snap.ante > 0 and snap.credits > 0  # a previous bet, credits
     out.append(Button("repeat", (758, y, 134, h), _("REPEAT"), RepeatChips(), style="plain",
-                      enabled=betting and not has_bet, hint="R" if hints else "", size=26))
+                      enabled=repeatable, hint="R" if hints else "", size=26))
     deal_label = _("REBET & DEAL") if rebet else _("DEAL")
     can_deal = betting and (snap.bet_ante > 0 or rebet)
     lit = can_deal and deal_refusal(snap) is None

@@ -128,3 +128,20 @@ def betting_prompt(snap: MachineSnapshot, chip: int, money: Money) -> str:
     if rule == "trips_min":
         return _("The Trips minimum is {amount}: add chips to TRIPS.").format(amount=money(lim.trips_min))
     return _("That bet is outside the table limits.")
+
+
+def refusal_text(snap: MachineSnapshot, exc: MachineError, money: Money, *, rebet: bool = False) -> str | None:
+    """The words for a refused chip or rebet where the table knows more than the error:
+    what a rebet needs (``rebet``), or what the smallest bet needs when the credits do
+    not cover even the minimum Ante; ``None`` keeps the error's own words."""
+    if not isinstance(exc, InsufficientCredits):
+        return None
+    needed = exc.params.get("needed")
+    if rebet:
+        cost = needed if isinstance(needed, int) else deal_cost(bets_to_deal(snap))
+        return _("A rebet needs {needed}: Ante, Blind, Trips and the 1x Play.").format(needed=money(cost)) \
+            if snap.trips else _("A rebet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(cost))
+    smallest = deal_cost(Bets(snap.limits.ante_min))
+    if not snap.bet_ante and snap.credits < smallest:
+        return _("The smallest bet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(smallest))
+    return None

@@ -17,6 +17,7 @@ from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, hand_name
+from kiosk.ui.round_words import net_text, paid_text, why
 from kiosk.ui.scenes.chrome import fmt, meter_value
 from kiosk.ui.scenes.table.animation import DealAnimation, ease
 from kiosk.ui.scenes.table.chips import draw_stack
@@ -46,7 +47,7 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
                chips: Sequence[int], blink_ante: bool, show: SettlementShow | None = None,
                clock: float = 0.0) -> None:
     """Chip stacks on each spot, the Ante ringed while it waits for a chip (``blink_ante``),
-    and each spot's WIN / PUSH / LOSE once the result shows (``seat``); with the result,
+    and each spot's net (+$5.00) / PUSH / LOSE once the result shows (``seat``); with the result,
     ``show`` says which stakes were swept and which winnings landed at ``clock``."""
     ui, lay = host.painter, host.layout
     for spot, (x, y, r) in SPOTS.items():
@@ -64,7 +65,7 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
             back = getattr(seat, f"{spot}_return")
             if stake:
                 if back > stake:
-                    text, colour = _("WIN {amount}").format(amount=fmt(host, back - stake)), theme.WIN
+                    text, colour = net_text(back - stake, lambda c: fmt(host, c)), theme.WIN
                 elif back == stake:
                     text, colour = _("PUSH"), theme.PUSH
                 else:
@@ -180,28 +181,46 @@ def draw_names(host: SceneHost, surface: DamageSurface, anim: DealAnimation, sna
         ui.fitted(surface, hand_name(result.dealer_strength), 26, theme.WHITE, NAME_W, bold=True,
                   topleft=(NAME_X, DEALER_Y + 34))
         q = _("Dealer qualifies") if result.dealer_qualifies else _("Dealer does not qualify")
-        ui.fitted(surface, q, 19, theme.PUSH if result.dealer_qualifies else theme.WIN, NAME_W,
+        reason = explain(result, seat) if seat is not None else ""
+        if reason and not result.dealer_qualifies:
+            q, reason = reason, ""  # the reason names the dealer not qualifying
+        ui.fitted(surface, q, 19, theme.PUSH if result.dealer_qualifies else theme.WIN, NAME_W, max_h=48,
                   topleft=(NAME_X, DEALER_Y + 72))
+        if reason:
+            ui.fitted(surface, reason, 17, theme.CREAM, NAME_W, max_h=44, topleft=(NAME_X, DEALER_Y + 100))
         if seat is not None:
             text, colour = outcome_text(host, seat)
             ui.fitted(surface, text, 30, colour, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 74))
 
 
 def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
-    """The player's result in one line, and its colour: on a win, what was paid back in
-    all (stakes and winnings, cents) and what was won over the stakes."""
+    """The player's result in one line, and its colour: what the round paid back (the
+    WIN meter's amount, cents) and the round's net ("+$525.00", "−$55.00", "Push"),
+    in the words of :mod:`kiosk.ui.round_words`."""
     net, paid = seat.net, seat.returned
+
+    def money(cents: int) -> str:
+        return fmt(host, cents)
+
+    signed = net_text(net, money)
     if seat.outcome.name == "FOLD":
         if paid > 0:
-            return _("Folded · Trips pays {amount}").format(amount=fmt(host, paid)), theme.WIN
-        return _("You folded"), theme.LOSE
+            return _("Folded · Trips pays {amount} · {net}").format(amount=money(paid), net=signed), theme.WIN
+        return _("You folded · {net}").format(net=signed), theme.LOSE
     if net > 0:
-        return _("PAID {paid} · WIN {win}").format(paid=fmt(host, paid), win=fmt(host, net)), theme.WIN
+        return _("{paid} · {net}").format(paid=paid_text(paid, money), net=signed), theme.WIN
     if net == 0:
-        return _("PUSH · {amount} returned").format(amount=fmt(host, paid)), theme.PUSH
+        return _("PUSH · {amount} returned").format(amount=money(paid)), theme.PUSH
     if paid > 0:
-        return _("Paid {amount}").format(amount=fmt(host, paid)), theme.PUSH
-    return _("Dealer wins"), theme.LOSE
+        return _("{paid} · {net}").format(paid=paid_text(paid, money), net=signed), theme.PUSH
+    return _("Dealer wins · {net}").format(net=signed), theme.LOSE
+
+
+def explain(result: RoundSettled, seat: SeatResult) -> str:
+    """Why the main bets went as they did when the hand names do not say it (a kicker,
+    a dealer who did not qualify); "" otherwise."""
+    return why(seat.strength, result.dealer_strength, seat.best_five, result.dealer_best_five,
+               result.dealer_qualifies, seat.outcome.name == "FOLD")
 
 
 def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int],

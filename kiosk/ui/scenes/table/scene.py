@@ -21,6 +21,7 @@ from typing import Any
 import pygame
 
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
+from kiosk.machine.errors import MachineError
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 from kiosk.station import strip as station_strip
 from kiosk.ui import i18n, theme
@@ -241,7 +242,9 @@ class TableScene(Scene):
             return
         self.skip()
         self.clamp_chip()
-        if self.model.send(PlaceChip(intent.spot, self.chips()[self.chip_index])):
+        snap = self.view()
+        if self.model.send(PlaceChip(intent.spot, self.chips()[self.chip_index]),
+                           explain=lambda exc: credit.refusal_text(snap, exc, self._money)):
             self.app.sounds_play("chip")
 
     def _clear(self, _intent: ClearChips) -> None:
@@ -251,7 +254,7 @@ class TableScene(Scene):
     def _repeat(self, _intent: RepeatChips) -> None:
         if self.betting():
             self.skip()
-            if self.model.send(RepeatBets()):
+            if self.model.send(RepeatBets(), explain=self._rebet_refusal):
                 self.app.sounds_play("chip")
 
     def _deal(self, _intent: DealRound) -> None:
@@ -262,9 +265,12 @@ class TableScene(Scene):
         if not self.betting():
             return
         if snap.bet_ante <= 0 and snap.phase is MachinePhase.RESULT:
-            if not self.model.send(RepeatBets()):
+            if not self.model.send(RepeatBets(), explain=self._rebet_refusal):
                 return
         self.model.send(Deal())
+
+    def _rebet_refusal(self, exc: MachineError) -> str | None:
+        return credit.refusal_text(self.view(), exc, self._money, rebet=True)
 
     def _ask_cash_out(self, _intent: AskCashOut) -> None:
         """The confirmation, between rounds only (never while a round or its result is
