@@ -4,7 +4,6 @@ game-level tests of the RNG dossier (engine.rng_tests) with an HTML report."""
 from __future__ import annotations
 
 import argparse
-import html
 import sys
 import time
 from pathlib import Path
@@ -12,8 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.rng import SystemRandomSource, shuffled_deck
-from engine.rng_tests import ALPHA, dump_bytes, run_game_tests
+from engine.rng_tests import dump_bytes, run_game_tests
 from kiosk.commands.par import progress_for_terminal
+from kiosk.rng_report import report_html
 
 #: Decks dealt by ``--quick`` and ``--full``.
 QUICK_DECKS, FULL_DECKS = 20_000, 10_000_000
@@ -48,18 +48,8 @@ def run_test(args: argparse.Namespace) -> int:
         print(f"{'PASS' if t.passed else 'FAIL'}  {t.name}: statistic {t.statistic:.2f}"
               f" df {t.df} p {t.p_value:.4g} {t.detail}")
     if args.report:
-        rows = "".join(
-            f"<tr><td>{html.escape(t.name)}</td><td>{t.statistic:.2f}</td><td>{t.df}</td>"
-            f"<td>{t.p_value:.4g}</td><td>{'pass' if t.passed else 'FAIL'}</td>"
-            f"<td>{html.escape(t.detail)}</td></tr>" for t in results)
-        Path(args.report).write_text(
-            "<!doctype html><meta charset=utf-8><title>RNG game-level tests</title>"
-            f"<h1>RNG game-level tests</h1><p>{count:,} decks from the cabinet's generator, "
-            f"{seconds:.1f} s; a test fails below p = {ALPHA}.</p>"
-            "<table border=1><tr><th>test</th><th>statistic</th><th>df</th><th>p</th>"
-            f"<th>result</th><th>detail</th></tr>{rows}</table>"
-            f"<p>Command: <code>uth rng test --decks {count} --report FILE</code></p>\n",
-            encoding="utf-8")
+        command = f"uth rng test --decks {count} --report {args.report}"
+        Path(args.report).write_text(report_html(out, results, seconds, command), encoding="utf-8")
     return 0 if all(t.passed for t in results) else 1
 
 

@@ -94,3 +94,4 @@ def test_the_rng_commands(tmp_path, capsysbinary):
     assert main(["rng", "test", "--decks", "5000", "--report", str(report)]) in (0, 1)
     text = report.read_text()
     assert "card x position" in text and "coupon collector" in text
+    assert "data:image/png;base64" in text or "need matplotlib" in text
