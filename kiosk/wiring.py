@@ -1,6 +1,7 @@
 """The one composition root: the cabinet built from its configuration, and torn down.
 
     config -> CabinetDevices(config) -> Machine.open(config, rng=, payout=devices.payout)
+           -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> devices.start(machine) -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
@@ -27,6 +28,7 @@ import pygame
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig
 from kiosk.hardware.runtime import CabinetDevices
+from kiosk.integrity.startup import startup_check
 from kiosk.machine.controller import Machine
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import memory, sdl_hints
@@ -91,6 +93,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
     devices = CabinetDevices(config)
     machine = Machine.open(config, rng=rng, payout=devices.payout)
+    startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)
     try:

@@ -1,0 +1,18 @@
+"""The RNG dossier's tests: the generator recorded as the shuffle consumes it, biased
+shuffles for showing the tests can fail, and the game-level tests on dealt decks."""
+
+from engine.rng_tests.game import ALPHA, GAME_TESTS, GameTest, position_matrix, run_game_tests
+from engine.rng_tests.sources import (
+    ModuloBiasedSource,
+    RecordingSource,
+    cut_card_decks,
+    decks,
+    dump_bytes,
+)
+from engine.rng_tests.stats import chi2_sf, normal_two_sided
+
+__all__ = [
+    "ALPHA", "GAME_TESTS", "GameTest", "ModuloBiasedSource", "RecordingSource", "chi2_sf",
+    "cut_card_decks", "decks", "dump_bytes", "normal_two_sided", "position_matrix",
+    "run_game_tests",
+]

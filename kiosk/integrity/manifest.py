@@ -1,0 +1,166 @@
+"""The release manifest and the program check against it.
+
+The manifest (``kiosk/integrity/manifest.json``, shipped with the package) records the
+release: its version, the SHA-256 of every program file in canonical order and the
+unseeded SHA-256 of the whole canonical stream.  ``uth verify manifest --write``
+regenerates it for a release (:func:`write_manifest`).
+
+:func:`check_program` reads every file once against it within a time bound; it is the
+power-up check and the operator menu's "matches the manifest".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from kiosk.integrity.files import (
+    MANIFEST_NAME,
+    PROGRAM_ROOT,
+    ProgramTreeError,
+    file_chunks,
+    program_files,
+)
+
+#: The manifest's format number.
+MANIFEST_FORMAT = 1
+#: The distribution whose version the release carries.
+DISTRIBUTION = "uth-cabinet"
+#: The power-up check's default bound, seconds.
+DEFAULT_BOUND_S = 2.0
+
+
+class ManifestError(ValueError):
+    """The manifest is missing, unreadable or not of this format."""
+
+
+def software_version() -> str:
+    """The installed distribution's version ("unknown" when it is not installed)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def build_manifest(root: Path | None = None, version: str | None = None) -> dict[str, Any]:
+    """The manifest of the program under ``root``: ``{"format", "version", "algorithm",
+    "digest", "files": {name: sha256}}``, files in canonical order."""
+    whole = hashlib.sha256()
+    files: dict[str, str] = {}
+    for file in program_files(root):
+        one = hashlib.sha256()
+        for chunk in file_chunks(file):
+            whole.update(chunk)
+            one.update(chunk)
+        files[file.name] = one.hexdigest()
+    return {
+        "format": MANIFEST_FORMAT,
+        "version": version or software_version(),
+        "algorithm": "sha256",
+        "digest": whole.hexdigest(),
+        "files": files,
+    }
+
+
+def manifest_path(root: Path | None = None) -> Path:
+    """Where the manifest of the program under ``root`` lives."""
+    return (Path(root) if root is not None else PROGRAM_ROOT) / MANIFEST_NAME
+
+
+def write_manifest(root: Path | None = None, version: str | None = None) -> Path:
+    """Regenerate the manifest of the program under ``root``; returns its path."""
+    path = manifest_path(root)
+    data = build_manifest(root, version)
+    path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+    return path
+
+
+def load_manifest(path: Path) -> dict[str, Any]:
+    """Read a manifest.  Raises :class:`ManifestError` with the reason."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"no manifest at {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ManifestError(f"manifest {path} unreadable: {exc}") from None
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != MANIFEST_FORMAT
+        or not isinstance(data.get("files"), dict)
+        or not isinstance(data.get("digest"), str)
+    ):
+        raise ManifestError(f"manifest {path} is not of format {MANIFEST_FORMAT}")
+    return data
+
+
+@dataclass(frozen=True)
+class ProgramCheck:
+    """The result of checking the program against its manifest.
+
+    ``ok`` only when every file matched, none is missing or extra, and the check
+    finished within its bound.  ``digest`` is the unseeded SHA-256 of what was read
+    (empty when the check could not finish); ``problems`` says what differed (at most
+    a few names of each kind); ``seconds`` is the time it took."""
+
+    ok: bool
+    version: str
+    digest: str
+    manifest_digest: str
+    problems: tuple[str, ...] = field(default_factory=tuple)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """One line: matches, or the first problems."""
+        if self.ok:
+            return f"program {self.version} matches its manifest ({self.digest[:16]}...)"
+        return "program does not match its manifest: " + "; ".join(self.problems[:3])
+
+
+def check_program(
+    root: Path | None = None,
+    manifest: Path | None = None,
+    bound_s: float = DEFAULT_BOUND_S,
+    clock: Any = time.monotonic,
+) -> ProgramCheck:
+    """Check every program file under ``root`` against ``manifest`` (default: the
+    shipped one), giving up (not ok) once ``bound_s`` seconds have passed."""
+    start = clock()
+    version = software_version()
+    try:
+        expected = load_manifest(manifest or manifest_path(root))
+        files = program_files(root)
+    except (ManifestError, ProgramTreeError) as exc:
+        return ProgramCheck(False, version, "", "", (str(exc),), clock() - start)
+    wanted: dict[str, str] = dict(expected["files"])
+    version = str(expected.get("version") or version)
+    problems: list[str] = []
+    whole = hashlib.sha256()
+    for file in files:
+        if clock() - start > bound_s:
+            problems.append(f"not finished within {bound_s:g} s")
+            return ProgramCheck(False, version, "", expected["digest"], tuple(problems),
+                                clock() - start)
+        one = hashlib.sha256()
+        try:
+            for chunk in file_chunks(file):
+                whole.update(chunk)
+                one.update(chunk)
+        except (OSError, ProgramTreeError) as exc:
+            problems.append(f"{file.name}: {exc}")
+            continue
+        known = wanted.pop(file.name, None)
+        if known is None:
+            problems.append(f"extra file {file.name}")
+        elif known != one.hexdigest():
+            problems.append(f"changed {file.name}")
+    problems.extend(f"missing {name}" for name in sorted(wanted))
+    digest = whole.hexdigest()
+    if not problems and digest != expected["digest"]:
+        problems.append("the whole program's digest differs from the manifest's")
+    return ProgramCheck(not problems, version, digest, expected["digest"], tuple(problems),
+                        clock() - start)
