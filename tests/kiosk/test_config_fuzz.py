@@ -229,4 +229,3 @@ def test_mutated_configurations_never_raise_anything_but_a_config_error(tmp_path
     assert sum(seen.values()) >= 1000
     assert seen["valid"] >= 10  # some mutations keep a valid configuration
     assert seen["(syntax)"] >= 20 and seen["(file)"] >= 10 and seen["operators"] >= 20
-    assert elapsed < 30, f"{sum(seen.values())} examples took {elapsed:.1f} s"

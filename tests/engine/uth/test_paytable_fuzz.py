@@ -262,4 +262,3 @@ def test_mutated_paytables_never_raise_anything_but_a_paytable_error():
     assert sum(seen.values()) >= 1000
     assert seen["valid"] >= 10  # some mutations keep a valid table
     assert seen["(syntax)"] >= 20 and seen["(file)"] >= 20 and seen["limits"] >= 20
-    assert elapsed < 60, f"{sum(seen.values())} examples took {elapsed:.1f} s"
