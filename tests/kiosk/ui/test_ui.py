@@ -260,7 +260,8 @@ def test_refusals_show_a_translated_note(kiosk):
     assert note is not None and note.error == "InsufficientCredits"
     i18n.set_language("fr")
     k.key("a")
-    assert k.app.model.current_note().text == "Crédits insuffisants pour cette mise."
+    # with no credits the note says what the smallest bet needs
+    assert k.app.model.current_note().text == "La plus petite mise demande 15,00\u00a0$ : Ante, Blinde et la mise Jouer 1×."
     i18n.set_language("en")
     k.key("1", "1")  # $1
     k.touch("chip_100")
