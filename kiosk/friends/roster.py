@@ -135,9 +135,13 @@ class Roster:
                 friend.gone_at = now
         return friend
 
-    def leave(self, friend: Friend) -> list[int]:
-        """``friend`` leaves for good; returns their connections (to close)."""
+    def leave(self, friend: Friend, *, free_seat: bool = False) -> list[int]:
+        """``friend`` leaves for good; returns their connections (to close).  With
+        ``free_seat`` (in the lobby) the seat is free again for another friend, and the
+        one who left is not part of the game at all."""
         friend.left = True
+        if free_seat and self._by_seat.get(friend.seat) is friend:
+            del self._by_seat[friend.seat]
         self._by_token.pop(friend.token, None)
         conns = sorted(friend.conns)
         for conn in conns:
