@@ -407,7 +407,11 @@ class FriendsGame:
 
     def _decide_vote(self) -> None:
         s, vote = self.session, self.vote
-        if s is None or vote is None or not vote.decided(self.clock(), self.timers.next_hand_s):
+        if s is None or vote is None:
+            return
+        # nobody's tap counts (every person is out or away): a short look at the result
+        wait = self.timers.next_hand_s if vote.voters else min(self.timers.next_hand_s, self.timers.unattended_s)
+        if not vote.decided(self.clock(), wait):
             return
         self.vote = None
         self._rev += 1

@@ -24,7 +24,8 @@ class FriendsTimers:
     next hand is dealt without every vote; ``finish_s`` the results stay connected after
     the game ends; ``turn_s`` a friend has for a move before the computer plays it for
     them (``expiries_away`` such moves in a row make the seat away); ``host_wait_s`` the
-    game waits for the host cabinet that left before it ends for everyone.
+    game waits for the host cabinet that left before it ends for everyone; ``unattended_s``
+    before the next hand when nobody's tap counts (only computer players still in).
     ``max_friends``: friends at one table."""
 
     away_s: float = 45.0
@@ -34,6 +35,7 @@ class FriendsTimers:
     turn_s: float = 30.0
     expiries_away: int = 3
     host_wait_s: float = 600.0
+    unattended_s: float = 2.0
 
 
 @dataclass
