@@ -51,7 +51,7 @@ def _back(link: str, source: str, token: str) -> Seat:
 def test_ten_power_cuts_of_the_host_and_the_game_goes_on_to_a_champion(tmp_path):
     rng = random.Random(23)
     command = ("--port", "0", "--db", str(tmp_path / "host.db"), "--speed", "fast", "--players", str(PLAYERS),
-               "--chips", str(CHIPS), "--every", "3", "--start-after", "0.5")
+               "--chips", str(CHIPS), "--every", "2", "--start-after", "0.5")
     host = CliHost(*command)
     link, code = host.link, host.code
     seats = {"127.0.0.2": Seat(link, "127.0.0.2"), "127.0.0.3": Seat(link, "127.0.0.3")}
@@ -81,7 +81,7 @@ def test_ten_power_cuts_of_the_host_and_the_game_goes_on_to_a_champion(tmp_path)
                 places = {p["seat"]: p["place"] for p in over[0]["standings"]}
                 break
             started = any(s.get("phase") in ("play", "hand_over") for s in states)
-            if started and time.monotonic() >= next_cut and cuts < 12:
+            if started and time.monotonic() >= next_cut and cuts < 10:
                 hand = max(s.get("hand", 0) for s in states)
                 host.kill()  # the power cut
                 cuts += 1
