@@ -50,7 +50,8 @@ class FriendsHost:
         self._inbox: queue.SimpleQueue[ServerEvent | _Call] = queue.SimpleQueue()
         self._wake = threading.Event()
         self.server = FriendsServer(
-            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated
+            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated,
+            known_token=self._known_token,
         )
         self.advertise = advertise or bind
         self.link_seats = (
@@ -59,6 +60,7 @@ class FriendsHost:
             else None
         )
         self._seated_conns: set[int] = set()
+        self._tokens: frozenset[str] = frozenset(f.token for f in game.friends() if not f.left)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._closed = False
@@ -140,6 +142,7 @@ class FriendsHost:
         for conn, reason in closes:
             (link if link is not None and link.owns(conn) else self.server).close(conn, reason)
         self._seated_conns = {c for f in self.game.friends() for c in f.conns}
+        self._tokens = frozenset(f.token for f in self.game.friends() if not f.left)
 
     def run_in_background(self, tick_s: float = 0.02) -> None:
         """Run :meth:`pump` on a thread of its own: at once when something arrives, else
@@ -191,6 +194,9 @@ class FriendsHost:
 
     def _seated(self, conn: int) -> bool:
         return conn in self._seated_conns
+
+    def _known_token(self, token: str) -> bool:
+        return token in self._tokens
 
 
 class _Call:

@@ -53,7 +53,9 @@
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/g/" + app.code + "/ws");
+    const token = localStorage.getItem(tokenKey());  // a seated player's reconnect always has room
+    const ws = new WebSocket(scheme + location.host + "/g/" + app.code + "/ws" +
+                             (token ? "?seat=" + encodeURIComponent(token) : ""));
     app.socket = ws;
     ws.onopen = () => { app.opened = true; app.retry = 0; $("notice").hidden = true; };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } receive(m); };
