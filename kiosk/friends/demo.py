@@ -79,7 +79,8 @@ def _open_game(args: argparse.Namespace, store: TournamentStore | None) -> tuple
         if session is not None:
             store.discard()
     config = demo_config(args.players, args.chips, args.every)
-    return FriendsGame(config, ai_speed=args.speed, host_plays="bot", store=store, timers=timers), False
+    return FriendsGame(config, ai_speed=args.speed, host_plays="bot", store=store, timers=timers,
+                       start_after_s=args.start_after), False
 
 
 def run_host(args: argparse.Namespace) -> int:
@@ -122,16 +123,13 @@ def _serve(args: argparse.Namespace, store: TournamentStore) -> int:
         print(f"QR code written to {args.qr}", flush=True)
     host.run_in_background()
     try:
-        first: float | None = None
+        announced = False
         while not host.call(lambda g: g.started):
-            if first is None and host.call(lambda g: any(not f.left for f in g.friends())):
-                first = time.monotonic()
-                host.call(lambda g: g.set_starts_at(g.clock() + args.start_after))
+            if not announced and host.call(lambda g: g.starts_at is not None):
+                announced = True
                 print(f"A friend sat down: the game starts in {args.start_after:.0f} s", flush=True)
-            if first is not None and time.monotonic() - first >= args.start_after:
-                host.call(lambda g: g.start())
-                print("Started", flush=True)
             time.sleep(0.2)
+        print("Started", flush=True)
         while not host.call(lambda g: g.finished):
             time.sleep(0.5)
         time.sleep(1.0)

@@ -72,6 +72,7 @@ class FriendsGame:
         rng: RandomSource | None = None,
         bot_samples: int | None = None,
         store: TournamentStore | None = None,
+        start_after_s: float | None = None,
     ) -> None:
         if isinstance(settings, TournamentSettings):
             self.config = settings.config()
@@ -101,6 +102,7 @@ class FriendsGame:
         self._rev = 0  # bumped by every change the session does not see
         self.finished_at: float | None = None
         self.closed = False
+        self.start_after_s = start_after_s  # the lobby deals by itself this long after the first seat
         self.starts_at: float | None = None  # when the lobby deals by itself (monotonic s)
         self._starts_second: int | None = None
 
@@ -152,7 +154,8 @@ class FriendsGame:
     # -- the lobby ----------------------------------------------------------------------
     def set_starts_at(self, when: float | None) -> None:
         """The host deals by itself at ``when`` (monotonic seconds; ``None``: when the
-        host taps Start); the lobby shows the countdown."""
+        host taps Start); the lobby shows the countdown.  With ``start_after_s`` the
+        first friend to sit down sets it."""
         self.starts_at = when
         self._rev += 1
 
@@ -319,6 +322,8 @@ class FriendsGame:
             raise Refusal(exc.reason, exc.detail) from None
         friend = self.roster.take(conn, name, msg.lang, self.free_seats(), msg.seat)
         log.info("friends game %s: %s takes seat %d", self.code, name, friend.seat)
+        if self.session is None and self.starts_at is None and self.start_after_s is not None:
+            self.set_starts_at(self.clock() + self.start_after_s)
         if self.session is not None:
             self.session.remote.attach(friend.seat, name)
             self.session.set_connected(friend.seat, True)
@@ -431,6 +436,11 @@ class FriendsGame:
                 self._persist()
             self._rev += 1
         s = self.session
+        if s is None and self.starts_at is not None and now >= self.starts_at:
+            if any(not f.left for f in self.roster.friends()):
+                s = self.start()
+            else:
+                self.set_starts_at(None)  # everyone left: the countdown starts again with the next seat
         if s is None:
             second = self.starts_in()
             if second != self._starts_second:  # the lobby's countdown, sent every second

@@ -5,6 +5,7 @@
   const WORDS = window.FRIENDS_WORDS;
   const $ = (id) => document.getElementById(id);
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  const HOST_GONE_MS = 60000;  // without the host this long, the notice says it has not come back
   const app = {
     code: null, socket: null, seat: null, state: null, lang: "en", opened: false,
     everSeated: false, retry: 0, over: false, left: false, raiseTo: 0, panel: false,
@@ -57,14 +58,16 @@
     const ws = new WebSocket(scheme + location.host + "/g/" + app.code + "/ws" +
                              (token ? "?seat=" + encodeURIComponent(token) : ""));
     app.socket = ws;
-    ws.onopen = () => { app.opened = true; app.retry = 0; $("notice").hidden = true; };
+    ws.onopen = () => { app.opened = true; app.retry = 0; app.lostAt = null; $("notice").hidden = true; };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } receive(m); };
     ws.onclose = () => {
       if (app.socket !== ws) return;
       app.socket = null;
       if (app.over || app.left) return;
       if (!app.opened && !app.everSeated) { message(w("no_game")); return; }
-      notice(w("reconnecting"));
+      // after a minute without the host, say so in words (and keep trying: it may come back)
+      app.lostAt = app.lostAt || Date.now();
+      notice(w(Date.now() - app.lostAt > HOST_GONE_MS ? "host_gone" : "reconnecting"));
       app.retry = Math.min(app.retry + 1, 6);
       setTimeout(connect, 300 * app.retry);
     };
@@ -315,6 +318,11 @@
     show("screen-lobby");
     $("bar-hand").textContent = w("game", { code: m.code }); $("bar-blinds").textContent = "";
     $("lobby-title").textContent = w("game", { code: m.code });
+    const starts = $("lobby-start");
+    // the host deals by itself: say when (the countdown comes every second)
+    if (m.starts_in !== null && m.starts_in !== undefined) {
+      starts.removeAttribute("data-w"); starts.textContent = w("starts_in", { s: m.starts_in });
+    } else { starts.setAttribute("data-w", "waiting_host"); starts.textContent = w("waiting_host"); }
     const ul = $("lobby-seats"); ul.textContent = "";
     for (const s of m.seats) {
       const li = document.createElement("li");
