@@ -459,6 +459,7 @@ class FriendsGame:
         self._play_host(dt)
         self._turn_timer(s, now)
         s.update(dt)
+        self._turn_timer(s, now)  # a turn the computer players just reached has its clock in this table
         if s.hand_over and not s.is_over:
             if self.vote is None or self.vote.hand != s.t.hand_number:
                 self.vote = NextHandVote(s.t.hand_number, now, self._voters())

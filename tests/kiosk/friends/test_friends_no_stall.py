@@ -81,9 +81,9 @@ def test_reconnecting_at_your_turn_never_gives_the_decision_its_clock_back(hosts
         if (s.get("hand"), s.get("seq")) != decision or not s.get("your_turn"):
             break  # the computer has played the move
         clocks.append(s["turn_s"])
-        assert time.monotonic() - first_seen < 8, f"the decision was held {time.monotonic() - first_seen:.1f} s"
+        assert time.monotonic() - first_seen < 10, f"the decision was held {time.monotonic() - first_seen:.1f} s"
     held = time.monotonic() - first_seen
-    assert held < 6.5, f"the decision was held {held:.1f} s on a 4 s clock"
+    assert held < 8.0, f"the decision was held {held:.1f} s on a 4 s clock"
     assert clocks == sorted(clocks, reverse=True) and clocks[-1] < clocks[0], clocks
     assert seat.welcome["seat"] == seat_no
 
