@@ -65,3 +65,16 @@ def test_join_with_a_records_file_in_a_missing_folder_says_so_in_a_line(tmp_path
     assert join.finish(30) == 2
     out = "\n".join(join.lines)
     assert "Traceback" not in out and "nowhere" in out and "make the folder" in out, out
+
+
+def test_host_on_a_port_in_use_says_so_in_a_line(tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        host = Proc("host", "tournament", "host", "--port", str(port), "--db", str(tmp_path / "host.db"))
+        assert host.finish(30) == 2
+    out = "\n".join(host.lines)
+    assert "Traceback" not in out and f"cannot listen on 127.0.0.1:{port}" in out and "--port" in out, out
