@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from kiosk.friends.addresses import advertised, is_loopback
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.link_seats import LinkSeats
 from kiosk.friends.server import Closed, FriendsServer, Opened, Received, ServerEvent, ServerLimits
@@ -33,7 +34,8 @@ T = TypeVar("T")
 
 class FriendsHost:
     """Serves ``game`` on ``bind:port``; the link is ``http://{advertise}:{port}/g/{code}``
-    (``advertise`` defaults to ``bind``: the operator's LAN address)."""
+    (``advertise`` defaults to ``bind``, or for ``0.0.0.0`` the venue network's address,
+    :func:`kiosk.friends.addresses.advertised`)."""
 
     def __init__(
         self,
@@ -53,7 +55,7 @@ class FriendsHost:
             game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated,
             known_token=self._known_token,
         )
-        self.advertise = advertise or bind
+        self.advertise = advertised(bind, advertise)
         self.link_seats = (
             LinkSeats(link_pairing, self._arrived, host=bind, port=link_port, limits=limits)
             if link_pairing is not None
@@ -80,6 +82,12 @@ class FriendsHost:
     @property
     def link(self) -> str:
         return f"http://{self.advertise}:{self.server.port}/g/{self.game.code}"
+
+    @property
+    def phones_can_reach(self) -> bool:
+        """False when the link names loopback: only this machine can open it (the
+        configuration binds the friends' server to 127.0.0.1)."""
+        return not is_loopback(self.advertise)
 
     @property
     def port(self) -> int:
