@@ -46,3 +46,38 @@ def test_the_lobby_counts_down_and_another_seats_turn_is_named_with_its_time(tmp
         if tom is not None:
             tom.close()
         host.kill()
+
+
+SIZES = """
+const out = {};
+for (const id of arguments[0]) {
+  const e = document.getElementById(id); const r = e.getBoundingClientRect();
+  out[id] = [Math.round(r.width), Math.round(r.height)];
+}
+out.marks = Array.from(document.querySelectorAll('.mark')).map(e => parseFloat(getComputedStyle(e).fontSize));
+return out;
+"""
+
+
+def test_every_touch_target_on_the_phone_is_at_least_44_px_and_the_markers_legible(tmp_path, browser):
+    host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "4", "--start-after", "0",
+                   "--turn-s", "60", "--chips", "20000", "--speed", "fast")
+    try:
+        page = browser(390, 844)
+        page.get(host.link)
+        wait_for(lambda: by_id(page, "screen-join").is_displayed(), what="the join page")
+        by_id(page, "name").send_keys("Mia")
+        by_id(page, "take-seat").click()
+        wait_for(lambda: page.execute_script("return document.body.dataset.turn") == "1", timeout=30,
+                 what="Mia's turn")
+        wait_for(lambda: by_id(page, "btn-raise").is_displayed(), what="the raise button")
+        by_id(page, "btn-raise").click()
+        wait_for(lambda: by_id(page, "preset-half").is_displayed(), what="the raise panel")
+        ids = ["preset-min", "preset-half", "preset-three_quarters", "preset-pot", "preset-all_in", "minus", "plus",
+               "lang", "btn-leave"]
+        sizes = page.execute_script(SIZES, ids)
+        small = {i: sizes[i] for i in ids if sizes[i][0] < 44 or sizes[i][1] < 44}
+        assert not small, f"touch targets under 44 × 44 px: {small}"
+        assert sizes["marks"] and min(sizes["marks"]) >= 12, sizes["marks"]
+    finally:
+        host.kill()
