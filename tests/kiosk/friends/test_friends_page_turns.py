@@ -81,3 +81,37 @@ def test_every_touch_target_on_the_phone_is_at_least_44_px_and_the_markers_legib
         assert sizes["marks"] and min(sizes["marks"]) >= 12, sizes["marks"]
     finally:
         host.kill()
+
+
+def test_at_showdown_each_hand_is_at_its_seat_and_the_winners_have_their_amount(tmp_path, browser):
+    host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "0",
+                   "--chips", "20000", "--speed", "fast")
+    try:
+        page = browser(390, 844)
+        page.get(host.link)
+        wait_for(lambda: by_id(page, "screen-join").is_displayed(), what="the join page")
+        by_id(page, "name").send_keys("Mia")
+        by_id(page, "take-seat").click()
+
+        def showdown() -> dict | None:
+            if page.execute_script("return document.body.dataset.turn") == "1":
+                for button in ("btn-call", "btn-check"):
+                    e = page.execute_script(f"return document.getElementById('{button}')")
+                    if e is not None and e.is_displayed() and e.is_enabled():
+                        e.click()
+                        break
+            return page.execute_script(
+                "const r = document.getElementById('result'); if (!r || r.hidden) return null;"
+                "const hands = Array.from(document.querySelectorAll('.seat .hand')).map(e => e.textContent);"
+                "if (!hands.length) return null;"
+                "return {hands: hands, won: Array.from(document.querySelectorAll('.seat.winner .won, #me-tags'))"
+                ".map(e => e.textContent), lines: Array.from(r.querySelectorAll('.win-line')).map(e => e.textContent),"
+                "pots: document.getElementById('pots').textContent}")
+
+        seen = wait_for(showdown, timeout=60, what="a showdown")
+        assert all(seen["hands"]), seen
+        assert seen["lines"] and all(" wins " in line for line in seen["lines"]), seen
+        assert any(re.search(r"\+\d", t) for t in seen["won"]), seen
+        assert seen["pots"] != "Pot 0", seen
+    finally:
+        host.kill()
