@@ -89,14 +89,14 @@ def test_reconnecting_at_your_turn_never_gives_the_decision_its_clock_back(hosts
 
 
 def test_every_seat_sees_whose_turn_it_is_and_their_time(hosts, tmp_path):
-    h = _host(hosts, tmp_path, "--players", "3", "--start-after", "0", "--turn-s", "20", "--chips", "20000")
+    h = _host(hosts, tmp_path, "--players", "3", "--start-after", "2", "--turn-s", "20", "--chips", "20000")
     mia, tom = Seat(h.link, "127.0.0.2"), Seat(h.link, "127.0.0.3")
     mia.send(type="join", name="Mia", lang="en")
     mia.wait_for(lambda c: c.welcome is not None)
     tom.send(type="join", name="Tom", lang="en")
     tom.wait_for(lambda c: c.welcome is not None)
     mia_seat = mia.welcome["seat"]
-    mia.wait_for(lambda c: bool(c.state and c.state.get("your_turn")), timeout=20)
+    mia.wait_for(lambda c: bool(c.state and c.state.get("your_turn")), timeout=45)
     hand, seq = mia.state["hand"], mia.state["seq"]
     other = tom.wait_for(lambda c: bool(c.state and c.state.get("hand") == hand and c.state.get("seq") == seq))
     assert other["to_act"] == mia_seat, "another seat is told who is to act"
