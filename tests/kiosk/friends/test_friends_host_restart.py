@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.friends_cli_host import CliHost, Seat
 
-PLAYERS, CHIPS = 4, 2000
+PLAYERS, CHIPS = 4, 3000
 
 
 def _chips_on_table(state: dict[str, Any]) -> int:
@@ -51,7 +51,7 @@ def _back(link: str, source: str, token: str) -> Seat:
 def test_ten_power_cuts_of_the_host_and_the_game_goes_on_to_a_champion(tmp_path):
     rng = random.Random(23)
     command = ("--port", "0", "--db", str(tmp_path / "host.db"), "--speed", "fast", "--players", str(PLAYERS),
-               "--chips", str(CHIPS), "--every", "2", "--start-after", "0.5")
+               "--chips", str(CHIPS), "--every", "3", "--start-after", "2")
     host = CliHost(*command)
     link, code = host.link, host.code
     seats = {"127.0.0.2": Seat(link, "127.0.0.2"), "127.0.0.3": Seat(link, "127.0.0.3")}
