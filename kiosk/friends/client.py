@@ -25,6 +25,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
@@ -260,6 +261,29 @@ class FriendsClient:
                 self.resume(str(self.welcome["token"]))  # a new connection: the seat back
             elif msg.get("type") == "refused":
                 self.refused = msg
+
+    def reopen(self, wait_s: float, every_s: float = 0.5) -> bool:
+        """The host's socket closed before the end (a power cut of the host): connect
+        again to the same game on the same host for up to ``wait_s`` seconds; the seat
+        is taken back by its token when the host greets the new connection.  False when
+        the host did not come back (or this seat's transport is the link, which
+        reconnects by itself)."""
+        if not isinstance(self.transport, WebSocketTransport):
+            return False
+        end = time.monotonic() + max(0.0, wait_s)
+        while True:
+            try:
+                fresh = FriendsClient.open([self.address], self.code, timeout=min(3.0, max(0.5, wait_s)))
+            except JoinRefused:
+                if time.monotonic() + every_s >= end:
+                    return False
+                time.sleep(every_s)  # the host is not back yet: try again
+                continue
+            log.info("friends game %s: the host is back; taking the seat back", self.code)
+            self.transport = fresh.transport
+            self._inbox = fresh.transport.inbox
+            self.closed = False
+            return True
 
     def close(self) -> None:
         self.transport.close()

@@ -33,7 +33,7 @@ from engine.holdem.bots import Bot, random_personality
 from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import BotSeat, RemoteSeat
 from engine.rng import RandomSource, SystemRandomSource
-from kiosk.friends import views
+from kiosk.friends import tables
 from kiosk.friends.codes import NameRefused, clean_name, new_code
 from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang, to_action
 from kiosk.friends.outbox import Outbox
@@ -72,6 +72,7 @@ class FriendsGame:
         rng: RandomSource | None = None,
         bot_samples: int | None = None,
         store: TournamentStore | None = None,
+        start_after_s: float | None = None,
     ) -> None:
         if isinstance(settings, TournamentSettings):
             self.config = settings.config()
@@ -101,6 +102,9 @@ class FriendsGame:
         self._rev = 0  # bumped by every change the session does not see
         self.finished_at: float | None = None
         self.closed = False
+        self.start_after_s = start_after_s  # the lobby deals by itself this long after the first seat
+        self.starts_at: float | None = None  # when the lobby deals by itself (monotonic s)
+        self._starts_second: int | None = None
 
     # -- queries ------------------------------------------------------------------------
     @property
@@ -148,13 +152,27 @@ class FriendsGame:
         return "away" if friend.away else "friend"
 
     # -- the lobby ----------------------------------------------------------------------
+    def set_starts_at(self, when: float | None) -> None:
+        """The host deals by itself at ``when`` (monotonic seconds; ``None``: when the
+        host taps Start); the lobby shows the countdown.  With ``start_after_s`` the
+        first friend to sit down sets it."""
+        self.starts_at = when
+        self._rev += 1
+
+    def starts_in(self) -> int | None:
+        """Whole seconds until the host deals by itself (``None``: the host taps Start)."""
+        if self.starts_at is None:
+            return None
+        return max(0, int(self.starts_at - self.clock() + 0.999))
+
     def start(self) -> TournamentSession:
         """Deal the first hand: friends who joined sit in their seats (by name, played
         from their phones); seats nobody took are played by the computer."""
         if self.session is not None:
             return self.session
         seats = list(self.config.seats)
-        for friend in self.roster.friends():
+        seated = [f for f in self.roster.friends() if not f.left]  # one who left is never attached
+        for friend in seated:
             seats[friend.seat] = replace(seats[friend.seat], name=friend.name, kind="remote")
         config = replace(self.config, seats=tuple(seats))
         session = TournamentSession.start(config, rng=self.rng, bot_samples=self.bot_samples,
@@ -163,7 +181,7 @@ class FriendsGame:
         session.set_ai_speed(self.ai_speed)
         self.config = config
         self.session = session
-        for friend in self.roster.friends():
+        for friend in seated:
             session.remote.attach(friend.seat, friend.name)
             session.set_connected(friend.seat, not friend.away)
         if self.host_plays == "bot":
@@ -171,7 +189,7 @@ class FriendsGame:
             name = config.seats[self.human_seat].name
             self._host_bot = Bot("normal", random_personality(name, seed), rng=seed ^ 7,
                                  samples=self.bot_samples)
-        log.info("friends game %s started: %d friend(s)", self.code, len(self.roster.friends()))
+        log.info("friends game %s started: %d friend(s)", self.code, len(seated))
         self._rev += 1
         self._persist()
         return session
@@ -304,6 +322,8 @@ class FriendsGame:
             raise Refusal(exc.reason, exc.detail) from None
         friend = self.roster.take(conn, name, msg.lang, self.free_seats(), msg.seat)
         log.info("friends game %s: %s takes seat %d", self.code, name, friend.seat)
+        if self.session is None and self.starts_at is None and self.start_after_s is not None:
+            self.set_starts_at(self.clock() + self.start_after_s)
         if self.session is not None:
             self.session.remote.attach(friend.seat, name)
             self.session.set_connected(friend.seat, True)
@@ -313,7 +333,6 @@ class FriendsGame:
     def _resume(self, conn: int, msg: Resume) -> None:
         friend = self.roster.resume(conn, msg.token)
         friend.away = False
-        self.turns.moved(friend.seat)
         if self.session is not None:
             self.session.set_connected(friend.seat, True)
             self._persist()
@@ -326,7 +345,7 @@ class FriendsGame:
                           "token": friend.token, "code": self.code})
 
     def _leave(self, friend: Friend) -> None:
-        conns = self.roster.leave(friend)
+        conns = self.roster.leave(friend, free_seat=self.session is None)
         if self.session is not None:
             self.session.remote.release(friend.seat)
         if self.vote is not None:
@@ -393,7 +412,11 @@ class FriendsGame:
 
     def _decide_vote(self) -> None:
         s, vote = self.session, self.vote
-        if s is None or vote is None or not vote.decided(self.clock(), self.timers.next_hand_s):
+        if s is None or vote is None:
+            return
+        # nobody's tap counts (every person is out or away): a short look at the result
+        wait = self.timers.next_hand_s if vote.voters else min(self.timers.next_hand_s, self.timers.unattended_s)
+        if not vote.decided(self.clock(), wait):
             return
         self.vote = None
         self._rev += 1
@@ -413,7 +436,16 @@ class FriendsGame:
                 self._persist()
             self._rev += 1
         s = self.session
+        if s is None and self.starts_at is not None and now >= self.starts_at:
+            if any(not f.left for f in self.roster.friends()):
+                s = self.start()
+            else:
+                self.set_starts_at(None)  # everyone left: the countdown starts again with the next seat
         if s is None:
+            second = self.starts_in()
+            if second != self._starts_second:  # the lobby's countdown, sent every second
+                self._starts_second = second
+                self._rev += 1
             return
         if self.host_gone_at is not None:
             minute = int((self.timers.host_wait_s - (now - self.host_gone_at)) // 60)
@@ -427,6 +459,7 @@ class FriendsGame:
         self._play_host(dt)
         self._turn_timer(s, now)
         s.update(dt)
+        self._turn_timer(s, now)  # a turn the computer players just reached has its clock in this table
         if s.hand_over and not s.is_over:
             if self.vote is None or self.vote.hand != s.t.hand_number:
                 self.vote = NextHandVote(s.t.hand_number, now, self._voters())
@@ -446,13 +479,15 @@ class FriendsGame:
             self._rev += 1
 
     def _turn_timer(self, s: TournamentSession, now: float) -> None:
-        """Start the clock of a present friend's move (one whose connection dropped has
-        the away timer instead); when it runs out the seat's computer player makes that
-        one move (and the seat is away after too many in a row)."""
+        """Start the clock of a friend's move; it runs while their connection is down
+        (then the away timer plays the seat) and a reconnect never starts it again for
+        the same decision: back after it ran out, the move is played at once.  When it
+        runs out the seat's computer player makes that one move (and
+        the seat is away after too many in a row)."""
         t = s.t
         seat = t.to_act
         friend = self.roster.at(seat) if seat is not None else None
-        if (seat is None or friend is None or friend.away or friend.left or not friend.connected
+        if (seat is None or friend is None or friend.away or friend.left
                 or s.hand_over or t.hand is None
                 or not isinstance(t.controllers[seat], RemoteSeat)):
             if self.turns.key is not None:
@@ -463,8 +498,8 @@ class FriendsGame:
         if key != self.turns.key:
             self._rev += 1
         self.turns.watch(key, now)
-        if not self.turns.expired(now):
-            return
+        if not friend.connected or not self.turns.expired(now):
+            return  # disconnected: the clock runs on, and the away timer plays the seat
         ctrl = t.controllers[seat]
         assert isinstance(ctrl, RemoteSeat)
         action = ctrl.fallback.decide(s.view_for(seat))
@@ -539,54 +574,12 @@ class FriendsGame:
 
     def table_for(self, seat: int) -> Json:
         """The ``state`` message for ``seat``, made from its own view only."""
-        s = self.session
-        assert s is not None
-        t = s.t
-        view = s.view_for(seat)
-        result = None
-        if s.hand_over and t.last_result is not None:
-            result = views.result_of(view, t.last_result.won)
-        vote = None
-        if self.vote is not None:
-            vote = views.vote_of(self.vote.waiting(), seat in self.vote.voted, seat in self.vote.voters,
-                                 self.vote.seconds_left(self.clock(), self.timers.next_hand_s))
-        hand = t.hand
-        turn = self.turn_left()
-        wait = self.host_wait_left()
-        msg = views.table_message(
-            view,
-            hand=t.hand_number,
-            seq=len(hand.history) if hand is not None else 0,
-            names=[self.name_of(i) for i in range(t.n_seats)],
-            status=lambda i: self.status_of(i, seat),
-            stacks=t.stacks_now,
-            places=dict(t.places),
-            result=result,
-            blinds_in=t.hands_to_next_level,
-            vote=vote,
-        )
-        msg["turn_s"] = round(turn) if turn is not None else None
-        msg["host_wait_s"] = round(wait) if wait is not None else None
-        return msg
+        return tables.table_for(self, seat)
 
     def _lobby(self, friend: Friend) -> Json:
-        seats = [(self.name_of(i), self.status_of(i, friend.seat)) for i in range(len(self.config.seats))]
-        return views.lobby_message(friend.seat, self.code, seats, self.config.starting_chips)
+        return tables.lobby_for(self, friend.seat)
 
     def _results(self, seat: int) -> Json:
         s = self.session
         assert s is not None
-        t = s.t
-        standings = [{"seat": i, "name": self.name_of(i), "place": place, "status": self.status_of(i, seat)}
-                     for i, place in sorted(t.places.items(), key=lambda kv: kv[1])]
-        return {
-            "type": "state",
-            "phase": "over",
-            "you": seat,
-            "code": self.code,
-            "table": t.config.table,
-            "hands": t.hand_number,
-            "standings": standings,
-            "summary": views.summary_of(t.summary(seat, duration_s=s.state.play_time_s)),
-        }
-
+        return tables.results_for(self, s, seat)

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from kiosk.friends.addresses import advertised, is_loopback
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.link_seats import LinkSeats
 from kiosk.friends.server import Closed, FriendsServer, Opened, Received, ServerEvent, ServerLimits
@@ -33,7 +34,8 @@ T = TypeVar("T")
 
 class FriendsHost:
     """Serves ``game`` on ``bind:port``; the link is ``http://{advertise}:{port}/g/{code}``
-    (``advertise`` defaults to ``bind``: the operator's LAN address)."""
+    (``advertise`` defaults to ``bind``, or for ``0.0.0.0`` the venue network's address,
+    :func:`kiosk.friends.addresses.advertised`)."""
 
     def __init__(
         self,
@@ -50,15 +52,17 @@ class FriendsHost:
         self._inbox: queue.SimpleQueue[ServerEvent | _Call] = queue.SimpleQueue()
         self._wake = threading.Event()
         self.server = FriendsServer(
-            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated
+            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated,
+            known_token=self._known_token,
         )
-        self.advertise = advertise or bind
+        self.advertise = advertised(bind, advertise)
         self.link_seats = (
             LinkSeats(link_pairing, self._arrived, host=bind, port=link_port, limits=limits)
             if link_pairing is not None
             else None
         )
         self._seated_conns: set[int] = set()
+        self._tokens: frozenset[str] = frozenset(f.token for f in game.friends() if not f.left)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._closed = False
@@ -78,6 +82,12 @@ class FriendsHost:
     @property
     def link(self) -> str:
         return f"http://{self.advertise}:{self.server.port}/g/{self.game.code}"
+
+    @property
+    def phones_can_reach(self) -> bool:
+        """False when the link names loopback: only this machine can open it (the
+        configuration binds the friends' server to 127.0.0.1)."""
+        return not is_loopback(self.advertise)
 
     @property
     def port(self) -> int:
@@ -140,6 +150,7 @@ class FriendsHost:
         for conn, reason in closes:
             (link if link is not None and link.owns(conn) else self.server).close(conn, reason)
         self._seated_conns = {c for f in self.game.friends() for c in f.conns}
+        self._tokens = frozenset(f.token for f in self.game.friends() if not f.left)
 
     def run_in_background(self, tick_s: float = 0.02) -> None:
         """Run :meth:`pump` on a thread of its own: at once when something arrives, else
@@ -191,6 +202,9 @@ class FriendsHost:
 
     def _seated(self, conn: int) -> bool:
         return conn in self._seated_conns
+
+    def _known_token(self, token: str) -> bool:
+        return token in self._tokens
 
 
 class _Call:

@@ -24,7 +24,8 @@ class FriendsTimers:
     next hand is dealt without every vote; ``finish_s`` the results stay connected after
     the game ends; ``turn_s`` a friend has for a move before the computer plays it for
     them (``expiries_away`` such moves in a row make the seat away); ``host_wait_s`` the
-    game waits for the host cabinet that left before it ends for everyone.
+    game waits for the host cabinet that left before it ends for everyone; ``unattended_s``
+    before the next hand when nobody's tap counts (only computer players still in).
     ``max_friends``: friends at one table."""
 
     away_s: float = 45.0
@@ -34,6 +35,7 @@ class FriendsTimers:
     turn_s: float = 30.0
     expiries_away: int = 3
     host_wait_s: float = 600.0
+    unattended_s: float = 2.0
 
 
 @dataclass
@@ -135,9 +137,13 @@ class Roster:
                 friend.gone_at = now
         return friend
 
-    def leave(self, friend: Friend) -> list[int]:
-        """``friend`` leaves for good; returns their connections (to close)."""
+    def leave(self, friend: Friend, *, free_seat: bool = False) -> list[int]:
+        """``friend`` leaves for good; returns their connections (to close).  With
+        ``free_seat`` (in the lobby) the seat is free again for another friend, and the
+        one who left is not part of the game at all."""
         friend.left = True
+        if free_seat and self._by_seat.get(friend.seat) is friend:
+            del self._by_seat[friend.seat]
         self._by_token.pop(friend.token, None)
         conns = sorted(friend.conns)
         for conn in conns:

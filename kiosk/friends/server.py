@@ -7,7 +7,12 @@ before buffering, and pings for liveness; no second server library is needed.
 Routes: ``GET /`` and ``GET /g/CODE`` (the page), ``GET /assets/NAME`` (its assets;
 ``/favicon.ico`` is its icon),
 ``GET /g/CODE/ws`` (the socket); anything else is 404, a wrong code 404, a full
-server 503.  Per connection: frames over :data:`MAX_FRAME_BYTES` close it (1009); more
+server 503.  Codes cannot be walked: an address that asks for ``code_misses`` wrong codes
+is locked out of every game for ``lockout_s`` (429; the README has the arithmetic).
+Sockets cannot be hoarded: an address holds at most ``per_address`` sockets that have
+not taken a seat, all addresses together ``max_pending``; a seated player's reconnect
+(``/g/CODE/ws?seat=TOKEN``, a token of the game) always has room, up to
+``max_connections`` + ``seated_room``.  Per connection: frames over :data:`MAX_FRAME_BYTES` close it (1009); more
 than ``rate_per_s`` frames a second close it (1008); a connection that takes no seat
 within ``seat_timeout_s`` is closed; a malformed message is refused (and after
 ``max_refusals`` the connection is closed).  Every refusal is logged and counted in
@@ -26,6 +31,8 @@ import itertools
 import json
 import logging
 import threading
+import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,14 +55,21 @@ log = logging.getLogger("kiosk.friends")
 class ServerLimits:
     """``max_connections`` open sockets at once; ``rate_per_s``/``rate_burst`` frames per
     connection; ``seat_timeout_s`` to take a seat; ``max_refusals`` refused messages
-    before a connection is closed."""
+    before a connection is closed; ``per_address`` and ``max_pending`` sockets with no
+    seat (one address, all); ``seated_room`` more sockets for seated players' reconnects;
+    ``code_misses`` wrong codes from one address lock it out for ``lockout_s`` seconds."""
 
     max_connections: int = 24
     rate_per_s: float = 20.0
     rate_burst: float = 40.0
-    seat_timeout_s: float = 60.0
+    seat_timeout_s: float = 15.0
     max_refusals: int = 10
     ping_s: float = 10.0
+    per_address: int = 4
+    max_pending: int = 12
+    seated_room: int = 8
+    code_misses: int = 5
+    lockout_s: float = 900.0
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,9 @@ class FriendsServer:
         port: int = 0,
         limits: ServerLimits | None = None,
         seated: Callable[[int], bool] = lambda conn: True,
+        known_token: Callable[[str], bool] = lambda token: False,
         assets: Assets | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.code = code
         self.limits = limits or ServerLimits()
@@ -101,6 +117,11 @@ class FriendsServer:
         self.refusals: Counter[str] = Counter()
         self._on_event = on_event
         self._seated = seated
+        self._known_token = known_token
+        self._clock = clock
+        self._peers: dict[int, str] = {}  # open connection -> its address
+        self._misses: dict[str, list[float]] = {}  # address -> its recent wrong codes (monotonic s)
+        self._locked: dict[str, float] = {}  # address -> locked out until (monotonic s)
         self._host = host
         self._port = port
         self._runtime = LoopThread("friends-web")
@@ -184,15 +205,62 @@ class FriendsServer:
         self.refusals[code] += 1
         log.warning("friends game %s: refused %s from %s: %s", self.code, code, peer, detail)
 
+    def _admit(self, address: str, query: str) -> str | None:
+        """Why a new socket from ``address`` is refused (``None``: it is admitted)."""
+        token = urllib.parse.parse_qs(query).get("seat", [""])[0]
+        with self._lock:
+            total = len(self._conns)
+            pending = [c for c in self._conns if not self._seated(c)]
+        if token and self._known_token(token):
+            room = self.limits.max_connections + self.limits.seated_room
+            return None if total < room else f"{total} open"
+        if total >= self.limits.max_connections:
+            return f"{total} open"
+        if len(pending) >= self.limits.max_pending:
+            return f"{len(pending)} without a seat"
+        mine = sum(1 for c in pending if self._peers.get(c) == address)
+        if mine >= self.limits.per_address:
+            return f"{mine} without a seat from this address"
+        return None
+
+    def _miss(self, address: str) -> None:
+        """A wrong code from ``address``: ``code_misses`` within ``lockout_s`` lock it out."""
+        now = self._clock()
+        recent = [t for t in self._misses.get(address, []) if now - t < self.limits.lockout_s] + [now]
+        self._misses[address] = recent
+        if len(recent) >= self.limits.code_misses:
+            self._locked[address] = now + self.limits.lockout_s
+            self._misses.pop(address, None)
+            log.warning("friends game %s: %s locked out for %.0f s after %d wrong codes", self.code, address,
+                        self.limits.lockout_s, len(recent))
+
+    def _locked_out(self, address: str) -> float:
+        """Seconds ``address`` is still locked out (0: it is not)."""
+        until = self._locked.get(address)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left <= 0:
+            del self._locked[address]
+            return 0.0
+        return left
+
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        path = request.path.split("?", 1)[0]
+        path, _, query = request.path.partition("?")
         peer = _peer(connection)
+        address = peer.rsplit(":", 1)[0]
+        if path.startswith("/g/"):
+            left = self._locked_out(address)
+            if left > 0:
+                self._refuse("http.locked", peer, path[:40])
+                return _text(429, f"Too many wrong game codes from here: try again in {left / 60:.0f} min.")
         if path == f"/g/{self.code}/ws":
             if not self._accepting:
                 self._refuse("http.ended", peer, path)
                 return _text(410, "This game has ended.")
-            if self.open_connections() >= self.limits.max_connections:
-                self._refuse("http.busy", peer, f"{self.open_connections()} open")
+            why = self._admit(address, query)
+            if why is not None:
+                self._refuse("http.busy", peer, why)
                 return _text(503, "Too many connections: try again in a moment.")
             return None
         if path in ("/", f"/g/{self.code}"):
@@ -205,6 +273,7 @@ class FriendsServer:
             return _file(self.assets.files["icon.svg"].body, "image/svg+xml")
         if path.startswith("/g/"):
             self._refuse("http.code", peer, path[:40])
+            self._miss(address)
             return _text(404, "No game has this code.")
         self._refuse("http.path", peer, path[:40])
         return _text(404, "Not found.")
@@ -216,6 +285,7 @@ class FriendsServer:
         queue: asyncio.Queue[str | None] = asyncio.Queue()
         with self._lock:
             self._conns[conn] = ws
+            self._peers[conn] = peer.rsplit(":", 1)[0]
         self._queues[conn] = queue
         self._on_event(Opened(conn, peer))
         writer = asyncio.create_task(self._write(ws, queue))
@@ -230,6 +300,7 @@ class FriendsServer:
             writer.cancel()
             with self._lock:
                 self._conns.pop(conn, None)
+                self._peers.pop(conn, None)
             self._queues.pop(conn, None)
             self._on_event(Closed(conn))
 
@@ -294,7 +365,7 @@ def _file(body: bytes, content_type: str) -> Response:
 
 def _text(status: int, text: str) -> Response:
     body = text.encode("utf-8")
-    reason = {404: "Not Found", 410: "Gone", 503: "Service Unavailable"}.get(status, "Error")
+    reason = {404: "Not Found", 410: "Gone", 429: "Too Many Requests", 503: "Service Unavailable"}.get(status, "Error")
     headers = Headers([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
                        *_SECURITY])
     return Response(status, reason, headers, body)

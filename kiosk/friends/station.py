@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from kiosk.friends.client import FriendsClient, JoinRefused
 from kiosk.friends.joined import record_joined
-from kiosk.tournament.store import TournamentStore
+from kiosk.tournament.store import TournamentStore, TournamentStoreError
 
 Json = dict[str, Any]
 log = logging.getLogger("kiosk.friends")
@@ -62,11 +62,13 @@ def play(
     player: RandomPlayer,
     *,
     timeout_s: float = 3600.0,
+    wait_s: float = 120.0,
     tick_s: float = 0.01,
     out: IO[str] | None = None,
 ) -> Json | None:
     """Play ``client``'s seat until the game ends; the ``over`` table, or ``None`` when
-    the host went away first (or ``timeout_s`` passed)."""
+    the host went away and did not come back within ``wait_s`` seconds (a host restarted
+    after a power cut gives the seat back by its token), or ``timeout_s`` passed."""
     acted: tuple[int, int] | None = None
     voted: int | None = None
     hand: int | None = None
@@ -95,11 +97,11 @@ def play(
                 print(f"hand {hand}", file=out, flush=True)
         if client.closed:
             client.poll()
-            return (
-                client.state
-                if client.state is not None and client.state.get("phase") == "over"
-                else None
-            )
+            if client.state is not None and client.state.get("phase") == "over":
+                return client.state
+            if client.welcome is None or not client.reopen(min(wait_s, end - time.monotonic())):
+                return None
+            acted = None  # the host came back (a power cut): the seat is taken back by its token
         time.sleep(tick_s)
     return None
 
@@ -142,6 +144,8 @@ def add_join(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
         "--trace", type=Path, default=None, help="write every message received here (JSON lines)"
     )
     j.add_argument("--timeout", type=float, default=3600.0, help="seconds before giving up")
+    j.add_argument("--wait", type=float, default=120.0,
+                   help="seconds to wait for a host that went away (a power cut) to come back")
     j.set_defaults(func=run_join)
 
 
@@ -153,26 +157,38 @@ def run_join(args: argparse.Namespace) -> int:
             flush=True,
         )
         return 2
+    store: TournamentStore | None = None
+    if args.db is not None:
+        try:
+            store = TournamentStore.open(args.db, create=args.db.parent.is_dir())
+        except TournamentStoreError as exc:
+            print(f"cannot keep the result in {args.db}: {exc} "
+                  f"(make the folder {args.db.parent} first, or give another --db)", flush=True)
+            return 2
     try:
         if args.link:
             if args.pairing is None or args.port is None:
                 print("cannot join: --link needs --pairing and --port (usage)", flush=True)
+                if store is not None:
+                    store.close()
                 return 2
             client = FriendsClient.open_link(args.pairing, args.hosts[0], args.port, args.code)
         else:
             client = FriendsClient.open(args.hosts, args.code)
     except JoinRefused as exc:
         print(f"cannot join: {exc.detail} ({exc.reason})", flush=True)
+        if store is not None:
+            store.close()
         return 2
-    store = TournamentStore.open(args.db) if args.db is not None else None
     trace = args.trace.open("w", encoding="utf-8") if args.trace is not None else None
     try:
         if trace is not None:
             client.trace = lambda msg: print(json.dumps(msg), file=trace, flush=True)
         client.join(args.name)
-        over = play(client, RandomPlayer(args.seed), timeout_s=args.timeout, out=None)
+        over = play(client, RandomPlayer(args.seed), timeout_s=args.timeout, wait_s=args.wait, out=None)
         if over is None:
-            print("the host went away before the end", flush=True)
+            print(f"the host went away before the end and did not come back within {args.wait:.0f} s",
+                  flush=True)
             return 1
         place = int(over["summary"]["place"])
         print(f"seat {over['you']} place {place} of {over['summary']['players']}", flush=True)

@@ -41,6 +41,14 @@ WORDS: dict[str, tuple[str, str, str, str]] = {
                      "待っています…主催者が開始を押すと始まります。",
                      "กำลังรอ… เกมจะเริ่มเมื่อเจ้าภาพกดเริ่ม",
                      "En attente… la partie commence quand l’hôte appuie sur Commencer."),
+    "starts_in": ("The game starts by itself in {s} s.", "{s}秒後に対局が自動で始まります。",
+                  "เกมจะเริ่มเองใน {s} วินาที", "La partie commence d’elle-même dans {s} s."),
+    "host_gone": ("The host has not come back: the game is stopped. Keep this page open; it goes on if the "
+                  "host returns.",
+                  "主催者が戻っていません。対局は止まっています。このページを開いたままにすると、戻ったときに続きます。",
+                  "เจ้าภาพยังไม่กลับมา: เกมหยุดอยู่ เปิดหน้านี้ไว้ เกมจะเล่นต่อเมื่อเจ้าภาพกลับมา",
+                  "L’hôte n’est pas revenu : la partie est arrêtée. Gardez cette page ouverte ; elle reprend "
+                  "s’il revient."),
     "portrait": ("Texas Hold’em needs the phone held upright. Turn it round to play.",
                  "テキサスホールデムは電話を縦にして遊びます。縦向きにしてください。",
                  "เท็กซัสโฮลเด็มต้องถือโทรศัพท์ตั้งตรง หมุนโทรศัพท์เพื่อเล่น",

@@ -23,13 +23,22 @@ class TurnClock:
     key: TurnKey | None = None
     started: float = 0.0
     expiries: dict[int, int] = field(default_factory=dict)
+    last: tuple[TurnKey, float] | None = None  # the latest decision point and its start
 
     def watch(self, key: TurnKey | None, now: float) -> None:
         """The decision point on the table now (``None``: no friend to act); a new one
-        starts the clock."""
-        if key != self.key:
-            self.key = key
+        starts the clock.  Coming back to the same decision point (the seat was away for
+        a while) keeps its first start: a decision's clock never starts twice."""
+        if key == self.key:
+            return
+        self.key = key
+        if key is None:
+            return
+        if self.last is not None and self.last[0] == key:
+            self.started = self.last[1]
+        else:
             self.started = now
+            self.last = (key, now)
 
     def seconds_left(self, now: float) -> float | None:
         """Seconds left for the move on the table (``None``: no friend's turn)."""
@@ -43,6 +52,7 @@ class TurnClock:
     def expire(self, seat: int) -> bool:
         """Count an expiry of ``seat``; True when the seat is now away."""
         self.key = None
+        self.last = None  # the computer's move ends this decision
         n = self.expiries.get(seat, 0) + 1
         self.expiries[seat] = n
         return n >= self.expiries_away

@@ -5,6 +5,7 @@
   const WORDS = window.FRIENDS_WORDS;
   const $ = (id) => document.getElementById(id);
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  const HOST_GONE_MS = 60000;  // without the host this long, the notice says it has not come back
   const app = {
     code: null, socket: null, seat: null, state: null, lang: "en", opened: false,
     everSeated: false, retry: 0, over: false, left: false, raiseTo: 0, panel: false,
@@ -53,16 +54,20 @@
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/g/" + app.code + "/ws");
+    const token = localStorage.getItem(tokenKey());  // a seated player's reconnect always has room
+    const ws = new WebSocket(scheme + location.host + "/g/" + app.code + "/ws" +
+                             (token ? "?seat=" + encodeURIComponent(token) : ""));
     app.socket = ws;
-    ws.onopen = () => { app.opened = true; app.retry = 0; $("notice").hidden = true; };
+    ws.onopen = () => { app.opened = true; app.retry = 0; app.lostAt = null; $("notice").hidden = true; };
     ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } receive(m); };
     ws.onclose = () => {
       if (app.socket !== ws) return;
       app.socket = null;
       if (app.over || app.left) return;
       if (!app.opened && !app.everSeated) { message(w("no_game")); return; }
-      notice(w("reconnecting"));
+      // after a minute without the host, say so in words (and keep trying: it may come back)
+      app.lostAt = app.lostAt || Date.now();
+      notice(w(Date.now() - app.lostAt > HOST_GONE_MS ? "host_gone" : "reconnecting"));
       app.retry = Math.min(app.retry + 1, 6);
       setTimeout(connect, 300 * app.retry);
     };
@@ -166,13 +171,22 @@
       const cards = document.createElement("div"); cards.className = "cards";
       if (s.cards) cards.append(...s.cards.map(cardEl));
       el.append(name, chips, status, bet, marks, cards);
+      // showdown: this seat's hand, and what it won, at the seat itself
+      const shownHere = m.result ? m.result.shown.find((h) => h.seat === s.seat) : null;
+      if (shownHere) { const h = document.createElement("div"); h.className = "hand"; h.textContent = handName(shownHere.hand); el.append(h); }
+      if (m.result && m.result.won[s.seat] > 0) {
+        el.classList.add("winner");
+        const won = document.createElement("div"); won.className = "won"; won.textContent = "+" + num(m.result.won[s.seat]);
+        el.append(won);
+      }
       seats.append(el);
     }
     // board and pots
     const board = $("board"); board.textContent = "";
     for (let i = 0; i < 5; i++) board.append(cardEl(m.board[i]));
     const pots = $("pots"); pots.textContent = "";
-    const amounts = m.pots.length ? m.pots : [0];
+    // at showdown the felt shows the pots that were won, not an empty pot
+    const amounts = m.result && m.result.pots.length ? m.result.pots.map((p) => p.amount) : (m.pots.length ? m.pots : [0]);
     amounts.forEach((a, i) => {
       const el = document.createElement("span");
       el.textContent = amounts.length === 1 ? w("pot", { amount: num(a) }) : (i === 0 ? w("main_pot", { amount: num(a) }) : w("side_pot", { amount: num(a) }));
@@ -192,6 +206,9 @@
     if (me.bet) tags.push("▸ " + num(me.bet));
     if (me.place) tags.push(w("out"));
     if (me.status === "away") tags.push(w("away"));
+    const myShown = m.result ? m.result.shown.find((h) => h.seat === m.you) : null;
+    if (myShown) tags.push(handName(myShown.hand));
+    if (m.result && m.result.won[m.you] > 0) tags.push("+" + num(m.result.won[m.you]));
     $("me-tags").textContent = tags.join(" · ");
     const mine = $("my-cards"); mine.textContent = "";
     if (m.cards.length) mine.append(...m.cards.map(cardEl)); else if (!me.place) mine.append(...backs(0));
@@ -213,10 +230,15 @@
   function renderResult(m) {
     const el = $("result");
     if (!m.result) { el.hidden = true; return; }
-    const lines = [];
-    m.result.won.forEach((chips, seat) => { if (chips > 0) lines.push(w("wins", { name: m.seats[seat].name, amount: num(chips) })); });
-    const shown = m.result.shown.map((s) => m.seats[s.seat].name + ": " + handName(s.hand));
-    el.textContent = lines.concat(shown).join(" · ");
+    // one line per winner (each hand shown is at its seat)
+    el.textContent = "";
+    m.result.won.forEach((chips, seat) => {
+      if (chips <= 0) return;
+      const line = document.createElement("div"); line.className = "win-line";
+      const mine = m.result.shown.find((h) => h.seat === seat);
+      line.textContent = w("wins", { name: m.seats[seat].name, amount: num(chips) }) + (mine ? " · " + handName(mine.hand) : "");
+      el.append(line);
+    });
     el.hidden = false;
   }
   function renderActions(m) {
@@ -313,6 +335,11 @@
     show("screen-lobby");
     $("bar-hand").textContent = w("game", { code: m.code }); $("bar-blinds").textContent = "";
     $("lobby-title").textContent = w("game", { code: m.code });
+    const starts = $("lobby-start");
+    // the host deals by itself: say when (the countdown comes every second)
+    if (m.starts_in !== null && m.starts_in !== undefined) {
+      starts.removeAttribute("data-w"); starts.textContent = w("starts_in", { s: m.starts_in });
+    } else { starts.setAttribute("data-w", "waiting_host"); starts.textContent = w("waiting_host"); }
     const ul = $("lobby-seats"); ul.textContent = "";
     for (const s of m.seats) {
       const li = document.createElement("li");
