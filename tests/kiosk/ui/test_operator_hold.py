@@ -16,7 +16,7 @@ from kiosk.cli import main as cli
 from kiosk.machine import round_values
 from kiosk.machine.controller import MachinePhase
 from kiosk.machine.hold import PaytableHold
-from kiosk.ui.scenes.operator.hold import percent, verdict
+from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 
 MIN_PX = 12
 
@@ -157,3 +157,18 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
         verdict(flagged)[0]
         == "FLAG: the actual hold left its 99.9% band (advantage play or a fault?)"
     )
+
+
+def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(screens):
+    """The shared PAR cache holds the figures unsigned by this cabinet's key: the page
+    shows them and says they are unproven."""
+    s = screens()
+    s.machine.insert_credits(10000, "bill:10000")
+    play(s, 2)
+    (hold,) = s.machine.hold()
+    assert "not signed with this cabinet's key" in hold.unproven
+    s.login("246810", door=False)
+    s.touch("page_hold")
+    assert UNPROVEN in s.drawn()
+    assert [(t, px) for t, px in s.texts if px < MIN_PX and t.strip()
+            and t not in {b.hint for b in s.scene.buttons()}] == []

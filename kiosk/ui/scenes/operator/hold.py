@@ -64,6 +64,14 @@ def row_cells(row: HoldRow) -> list[str]:
     ]
 
 
+#: Under a table whose optimal figures are not signed with this cabinet's key (read from
+#: an unsigned PAR cache): the figure is shown, said to be unproven.
+UNPROVEN = N_(
+    "The exact return to player of this paytable is not proven yet: run the "
+    "paytable check first."
+)
+
+
 def verdict(hold: PaytableHold) -> tuple[str, tuple[int, int, int]]:
     """The line under a table: the flag, or why there is none."""
     if hold.report is None:
@@ -124,7 +132,7 @@ class HoldPage(Page):
         for hold in holds:
             t = hold.table
             rows = () if hold.report is None else hold.report.rows
-            if y + 40 + ROW * (1 + len(rows)) + 30 > BOTTOM:
+            if y + 40 + ROW * (1 + len(rows)) + 30 + (30 if hold.unproven else 0) > BOTTOM:
                 break
             title = _("{paytable}: {n} settled rounds").format(
                 paytable=f"{t.name} {t.version}", n=f"{hold.rounds:,}"
@@ -164,3 +172,6 @@ class HoldPage(Page):
             text, colour = verdict(hold)
             ui.fitted(surface, text, 20, colour, WIDTH, topleft=(LEFT, y + 2))
             y += 40
+            if hold.unproven:  # the optimal figures shown are not signed by this cabinet
+                ui.fitted(surface, _(UNPROVEN), 20, theme.LOSE, WIDTH, topleft=(LEFT, y - 8))
+                y += 30
