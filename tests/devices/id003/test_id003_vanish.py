@@ -108,6 +108,7 @@ def test_port_vanishing_mid_poll_tilts_stays_quiet_and_reconnects(
         validator.close()
 
 
+@pytest.mark.heavy
 def test_port_vanishing_mid_escrow_aborts_it_and_never_credits_it(
     link: PortLink,
     timed_host: TimedHost,

@@ -75,6 +75,7 @@ def seven_card_counts(tmp_path_factory):
     return seven_card_category_counts(cache=tmp_path_factory.mktemp("cats"), fresh=True)
 
 
+@pytest.mark.heavy
 def test_seven_card_category_counts(seven_card_counts):
     assert {C(k): int(v) for k, v in enumerate(seven_card_counts)} == SEVEN_CARD_COUNTS
 
@@ -89,6 +90,7 @@ def test_trips_rtp_of_the_published_tables(seven_card_counts):
     assert round(float(trips_rtp(alt)) * 100, 3) == 98.096
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", shipped_paytables(), ids=lambda p: p.stem)
 def test_trips_rtp_of_every_shipped_table(path, seven_card_counts):
     table = load_paytable(path)
@@ -158,6 +160,7 @@ def _line(rep, name):
     return Fraction(int(n), int(d))
 
 
+@pytest.mark.heavy
 def test_raising_a_blind_line_moves_the_rtp_by_its_contribution(tmp_path):
     text = STANDARD_PATH.read_text()
     richer = parse_paytable(with_lines(text, "blind", straight="2:1"), "richer")
@@ -175,6 +178,7 @@ def test_raising_a_blind_line_moves_the_rtp_by_its_contribution(tmp_path):
     assert _line(old, "straight") <= moved <= _line(new, "straight") / 2
 
 
+@pytest.mark.heavy
 def test_optimal_decisions_are_re_derived_for_each_blind_table(tmp_path):
     text = STANDARD_PATH.read_text()
     # a Blind paying 50:1 on straights: playing a straight on a scary board gets better

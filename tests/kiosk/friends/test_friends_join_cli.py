@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from support.cli_process import Proc
 from support.friends_cli_host import CliHost
 
@@ -29,6 +30,7 @@ def _until_hand(db: Path, hand: int, timeout: float = 30.0) -> None:
         time.sleep(0.1)  # polling the saved game, not waiting for time to pass
 
 
+@pytest.mark.heavy
 def test_join_creates_a_new_records_file_and_comes_back_after_a_power_cut_of_the_host(tmp_path):
     command = ("--port", "0", "--db", str(tmp_path / "host.db"), "--speed", "fast", "--players", "3",
                "--chips", "600", "--every", "2", "--start-after", "0")

@@ -36,6 +36,7 @@ def _answer(seat: Seat) -> bool:
     return True
 
 
+@pytest.mark.heavy
 def test_a_friend_who_left_in_the_lobby_is_not_part_of_the_game_and_it_plays_on(hosts, tmp_path):
     h = _host(hosts, tmp_path, "--players", "3", "--start-after", "2")
     a = Seat(h.link, "127.0.0.2")
@@ -61,6 +62,7 @@ def test_a_friend_who_left_in_the_lobby_is_not_part_of_the_game_and_it_plays_on(
             b.state = dict(s, vote=dict(s["vote"], voted=True))
 
 
+@pytest.mark.heavy
 def test_reconnecting_at_your_turn_never_gives_the_decision_its_clock_back(hosts, tmp_path):
     h = _host(hosts, tmp_path, "--players", "2", "--start-after", "0", "--turn-s", "4", "--chips", "20000")
     token_seat = Seat(h.link, "127.0.0.2")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.browser_page import by_id, wait_for
 from support.friends_cli_host import CliHost, Seat
 
 
+@pytest.mark.heavy
 def test_the_lobby_counts_down_and_another_seats_turn_is_named_with_its_time(tmp_path, browser):
     host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "6",
                    "--turn-s", "25", "--chips", "20000", "--speed", "fast")
@@ -59,6 +61,7 @@ return out;
 """
 
 
+@pytest.mark.heavy
 def test_every_touch_target_on_the_phone_is_at_least_44_px_and_the_markers_legible(tmp_path, browser):
     host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "4", "--start-after", "0",
                    "--turn-s", "60", "--chips", "20000", "--speed", "fast")
@@ -83,6 +86,7 @@ def test_every_touch_target_on_the_phone_is_at_least_44_px_and_the_markers_legib
         host.kill()
 
 
+@pytest.mark.heavy
 def test_at_showdown_each_hand_is_at_its_seat_and_the_winners_have_their_amount(tmp_path, browser):
     host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "0",
                    "--chips", "20000", "--speed", "fast")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from support.signed_paytables import signed
 
 from engine.maths.cache import cache_dir, report_path
@@ -21,6 +22,7 @@ from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.machine.hold import ledger_hold
 
 
+@pytest.mark.heavy
 def test_a_poisoned_par_report_is_not_the_hold_reports_figure(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     config = load_config(db_path=tmp_path / "uth.db")

@@ -94,6 +94,7 @@ def memory_folder():
         yield Path(folder)
 
 
+@pytest.mark.heavy
 def test_ten_thousand_guesses_between_right_logins_find_no_pin(memory_folder):
     clock = Clock()
     config = load_config(cabinet_file(memory_folder))

@@ -51,6 +51,7 @@ def _phase(m: Machine) -> Phase:
     return Phase.FLOP if Action.PLAY_2X in legal else Phase.RIVER
 
 
+@pytest.mark.heavy
 def test_each_decision_is_stored_with_its_exact_value_and_the_optimal_ones(machine):
     times = []
     for _ in range(3):

@@ -72,6 +72,7 @@ def host(tmp_path):
     table.close()
 
 
+@pytest.mark.heavy
 def test_the_display_process_shows_every_seat_of_a_round_in_play(host, tmp_path):
     remotes = {}
     for n in (1, 2, 3):
@@ -145,6 +146,7 @@ def test_the_demo_plays_three_stations_and_the_display_then_exits(tmp_path):
     assert pygame.image.load(str(shot)).get_size() == (1280, 720)
 
 
+@pytest.mark.heavy
 def test_ctrl_c_stops_the_demo_and_every_window_it_opened(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "kiosk", "table", "demo", "--stations", "2", "--headless",

@@ -43,6 +43,7 @@ def serve(tmp_path, procs, *extra: str) -> tuple[Proc, int]:
     return host, port
 
 
+@pytest.mark.heavy
 def test_wrong_codes_across_windows_lock_pairing_until_a_technician_reopens_it(tmp_path, procs):
     host, port = serve(tmp_path, procs)
     shown = host.wait_line(r"pairing code (\d{4}-\d{4})").group(1)

@@ -41,6 +41,7 @@ def test_the_scripted_player_plays_its_rounds_through_the_screens_and_the_kiosk_
     assert kinds[-1] == "power_down"
 
 
+@pytest.mark.heavy
 def test_sigterm_ends_the_kiosk_with_an_orderly_power_down():
     proc = subprocess.Popen(KIOSK, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

@@ -70,6 +70,7 @@ def tips(texts: list[str]) -> list[str]:
     return [t for t in texts if t.startswith(TIP)]
 
 
+@pytest.mark.heavy
 def test_a_decision_not_optimal_is_named_under_the_result(coached):
     k = coached(True)
     drawn = play_aces(k, "check")  # aces: 4x is optimal, a check costs

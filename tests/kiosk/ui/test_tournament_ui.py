@@ -167,6 +167,7 @@ def test_setup_defaults_to_seed_003s_game_and_takes_the_choices(cabinet):
     assert not s.equity_assist and s.t.config.table == "custom"
 
 
+@pytest.mark.heavy
 def test_a_tournament_is_played_to_the_end_through_input_events(cabinet):
     c = cabinet(seed=16)  # a seed where the human's calls and all-ins win it
     credits = c.machine.snapshot().credits

@@ -147,6 +147,7 @@ def _without_dates(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if "Creation-Date" not in line)
 
 
+@pytest.mark.heavy
 def test_pybabel_command_line_writes_what_the_python_tools_write(tmp_path):
     """``pybabel extract/update/compile`` (real processes, from the repository root) and
     ``python -m kiosk.ui.catalogues`` give the same catalogues."""
