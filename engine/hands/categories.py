@@ -40,6 +40,22 @@ class HandClass(NamedTuple):
     ranks: tuple[int, ...]
 
 
+#: The published counts of the seven-card hands of a 52-card deck by category (their
+#: total is :data:`SEVEN_CARD_HANDS`, C(52, 7)); the evaluator's tests check them.
+SEVEN_CARD_COUNTS: dict[HandCategory, int] = {
+    HandCategory.ROYAL_FLUSH: 4_324,
+    HandCategory.STRAIGHT_FLUSH: 37_260,
+    HandCategory.FOUR_OF_A_KIND: 224_848,
+    HandCategory.FULL_HOUSE: 3_473_184,
+    HandCategory.FLUSH: 4_047_644,
+    HandCategory.STRAIGHT: 6_180_020,
+    HandCategory.THREE_OF_A_KIND: 6_461_620,
+    HandCategory.TWO_PAIR: 31_433_400,
+    HandCategory.PAIR: 58_627_800,
+    HandCategory.HIGH_CARD: 23_294_460,
+}
+SEVEN_CARD_HANDS = 133_784_560
+
 STRENGTH_MIN = 1
 STRENGTH_MAX = 7462
 

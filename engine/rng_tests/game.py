@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.hands import category_batch, evaluate_batch
+from engine.hands.categories import SEVEN_CARD_COUNTS as PUBLISHED_SEVEN_CARD_COUNTS
+from engine.hands.categories import HandCategory
 from engine.rng_tests.stats import chi2_sf, normal_two_sided
 
 #: The significance level: a test fails when its p-value is below it (99% confidence).
@@ -22,8 +24,10 @@ ALPHA = 0.01
 POSITION_FAILS_ALLOWED = 4
 #: Seven-card hands by category out of C(52, 7) = 133,784,560 (royal flush with the
 #: straight flushes): high card .. straight flush.
-SEVEN_CARD_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020,
-                     4_047_644, 3_473_184, 224_848, 41_584)
+SEVEN_CARD_COUNTS = (
+    *(PUBLISHED_SEVEN_CARD_COUNTS[c] for c in HandCategory if c < HandCategory.STRAIGHT_FLUSH),
+    PUBLISHED_SEVEN_CARD_COUNTS[HandCategory.STRAIGHT_FLUSH] + PUBLISHED_SEVEN_CARD_COUNTS[HandCategory.ROYAL_FLUSH],
+)
 #: The first deck position of each seat at a seven-seat table (engine.uth.round).
 SEAT_FIRST_POSITIONS = (0, 9, 11, 13, 15, 17, 19)
 #: The dealer's two cards and the board (engine.uth.round).

@@ -13,28 +13,13 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from engine.hands.categories import HandCategory as C
+from engine.hands.categories import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
 from engine.maths.cache import cached_rtp
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig
 from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.machine.errors import MachineError
 from kiosk.machine.settings import BOUNDED_RTPS, check_rtp
-
-#: The published counts of the seven-card hands of a 52-card deck by category.
-SEVEN_CARD_COUNTS = {
-    C.ROYAL_FLUSH: 4_324,
-    C.STRAIGHT_FLUSH: 37_260,
-    C.FOUR_OF_A_KIND: 224_848,
-    C.FULL_HOUSE: 3_473_184,
-    C.FLUSH: 4_047_644,
-    C.STRAIGHT: 6_180_020,
-    C.THREE_OF_A_KIND: 6_461_620,
-    C.TWO_PAIR: 31_433_400,
-    C.PAIR: 58_627_800,
-    C.HIGH_CARD: 23_294_460,
-}
-SEVEN_CARD_HANDS = 133_784_560
 
 
 def trips_rtp(table: Paytable) -> Fraction:
