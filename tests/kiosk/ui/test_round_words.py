@@ -5,8 +5,7 @@ not explain (a kicker, a dealer who did not qualify) says why."""
 
 from __future__ import annotations
 
-import pytest
-from test_ui import NO_QUALIFY, PUSH, WIN, Kiosk, deck, start_round
+from test_ui import NO_QUALIFY, PUSH, WIN, deck, start_round
 
 from engine.cards import parse_cards
 from engine.hands.evaluator import best_five, evaluate
@@ -20,19 +19,6 @@ from kiosk.ui.scenes.table.meters import meter_readings
 KICKER = deck("Qs 9d", "Qh Kc", "Qc 7s 5h 3d 2c")
 
 
-@pytest.fixture
-def kiosks(tmp_path):
-    made: list[Kiosk] = []
-
-    def make(*decks, size=(800, 480)) -> Kiosk:
-        k = Kiosk(tmp_path / f"k{len(made)}", size, *decks)
-        made.append(k)
-        return k
-
-    yield make
-    for k in made:
-        k.close()
-    i18n.set_language("en")
 
 
 def _dollars(cents: int) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import astuple
 
-import pytest
 from test_ui import LOSE, WIN, Kiosk, start_round
 
 from kiosk.machine.commands import (
@@ -23,20 +22,6 @@ from kiosk.ui.shortcuts import SHORTCUTS
 
 SWITCH_KEYS = {"f12", "f9"}
 
-@pytest.fixture
-def kiosks(tmp_path):
-    """Make kiosks (the harness of test_ui.py) for a test; closed after it."""
-    made: list[Kiosk] = []
-
-    def make(*decks, size=(800, 480)) -> Kiosk:
-        k = Kiosk(tmp_path / f"k{len(made)}", size, *decks)
-        made.append(k)
-        return k
-
-    yield make
-    for k in made:
-        k.close()
-    i18n.set_language("en")
 
 
 

@@ -5,32 +5,13 @@ production mode (no keyboard hints, no demo badge, no silent headless screen).""
 from __future__ import annotations
 
 import pygame
-import pytest
 from test_ui import STRAIGHT, WIN, Kiosk, start_round
 
 from engine.uth.round import Action
 from kiosk.config import load_config
-from kiosk.ui import i18n
 from kiosk.ui.scenes.table.chips import stack_of
 from kiosk.ui.scenes.table.settle import celebration_level
 from kiosk.wiring import NO_DISPLAY, ScreenOptions, run_cabinet
-
-
-@pytest.fixture
-def kiosks(tmp_path):
-    """Make kiosks (the harness of test_ui.py) for a test; closed after it."""
-    made: list[Kiosk] = []
-
-    def make(*decks, size=(800, 480)) -> Kiosk:
-        k = Kiosk(tmp_path / f"k{len(made)}", size, *decks)
-        made.append(k)
-        return k
-
-    yield make
-    for k in made:
-        k.close()
-    i18n.set_language("en")
-
 
 
 def test_the_prompt_says_what_a_bet_needs_before_the_deal(kiosks):

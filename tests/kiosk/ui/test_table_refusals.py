@@ -5,29 +5,14 @@ previous bet or at $0."""
 
 from __future__ import annotations
 
-import pytest
 from test_ui import WIN, Kiosk, start_round
 
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits
-from kiosk.ui import i18n
 from kiosk.ui.machine_messages import describe
 
 GENERIC_CREDITS = "Not enough credits for that bet."
 
 
-@pytest.fixture
-def kiosks(tmp_path):
-    made: list[Kiosk] = []
-
-    def make(*decks, size=(800, 480)) -> Kiosk:
-        k = Kiosk(tmp_path / f"k{len(made)}", size, *decks)
-        made.append(k)
-        return k
-
-    yield make
-    for k in made:
-        k.close()
-    i18n.set_language("en")
 
 
 def note(k: Kiosk) -> str:
