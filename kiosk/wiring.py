@@ -1,8 +1,9 @@
 """The one composition root: the cabinet built from its configuration, and torn down.
 
-    config -> CabinetDevices(config) -> Machine.open(config, rng=, payout=devices.payout)
+    config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
-           -> devices.start(machine) -> TournamentContext(config.db_path) -> App(...)
+           -> StationDevices(config, machine.link).start()  (validator and printer)
+           -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
 window closes (or SIGTERM, or the demo's scripted player has played its rounds), and
@@ -27,9 +28,9 @@ import pygame
 
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig
-from kiosk.hardware.runtime import CabinetDevices
 from kiosk.integrity.startup import startup_check
 from kiosk.machine.controller import Machine
+from kiosk.station.devices import StationDevices
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import memory, sdl_hints
 from kiosk.ui.app import App
@@ -91,13 +92,13 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         return NO_DISPLAY
     config.db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
-    devices = CabinetDevices(config)
-    machine = Machine.open(config, rng=rng, payout=devices.payout)
+    machine = Machine.open(config, rng=rng)
     startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
+    devices = StationDevices(config, machine.link)
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)
     try:
-        devices.start(machine)
+        devices.start()
         demo = devices.simulated and options.demo_keys
         pygame.init()
         app = App(machine, options.size, fullscreen=options.size is None, demo=demo,

@@ -265,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rng = SeededRandomSource(args.seed) if args.seed is not None else SystemRandomSource()
     machine = Machine.open(config, rng=rng)
+    machine.table.burn_in = bool(args.burn_in)  # a technician's session: test credits allowed
     snap = machine.snapshot()
     if any(t.code == "ledger" for t in snap.tilts):
         print(f"error: {snap.message or snap.tilts[0].message}", file=sys.stderr)

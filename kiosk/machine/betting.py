@@ -13,7 +13,7 @@ from engine.money import format_cents as money
 from engine.uth.paytable import Limits
 from engine.uth.round import PLAY_MULTIPLE, Action
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
-from kiosk.machine.state import Bets, CabinetState, Spot
+from kiosk.machine.state import Bets, Spot
 
 SPOTS: tuple[Spot, ...] = ("ante", "trips")
 
@@ -91,45 +91,3 @@ def require_previous(bets: Bets) -> None:
     (:class:`WrongState`, code ``no_previous_bet``)."""
     if not bets.ante:
         raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
-
-
-class Betting:
-    """The chips on the spots between rounds (``CabinetState.pending``)."""
-
-    def __init__(self, state: CabinetState) -> None:
-        self.state = state
-
-    def add_chip(self, spot: Spot, cents: int) -> None:
-        """Add a chip of ``cents`` to the Ante (the Blind follows) or Trips spot."""
-        st = self.state
-        st.require_playable()
-        st.require_between_rounds()
-        check_chip(spot, cents)
-        bets = st.pending.add(spot, cents)
-        check_bets(st.limits, st.credits, bets, complete=False)
-        st.pending = bets
-        st.show_result = False
-
-    def clear_bets(self) -> None:
-        """Take back the chips placed since the last round."""
-        self.state.require_between_rounds()
-        self.state.clear_bets()
-
-    def repeat_bets(self) -> None:
-        """Place the previous round's Ante and Trips again."""
-        st = self.state
-        st.require_playable()
-        st.require_between_rounds()
-        bets = st.last_bets
-        require_previous(bets)
-        check_bets(st.limits, st.credits, bets, complete=True)
-        st.pending = bets
-        st.show_result = False
-
-    def bets_to_deal(self) -> Bets:
-        """The pending bets, checked complete: what the deal wagers."""
-        st = self.state
-        bets = st.pending
-        require_ante(bets)
-        check_bets(st.limits, st.credits, bets, complete=True)
-        return bets

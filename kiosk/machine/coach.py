@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kiosk.ledger.records import RoundRecord
 from kiosk.machine.snapshot import CoachTip
-from kiosk.machine.state import CabinetState
+from kiosk.ledger.ledger import Ledger
 
 #: The last tip read, by (ledger file, round id): the round is read once, not per snapshot.
 _last: tuple[tuple[str, int], CoachTip | None] | None = None
@@ -26,15 +26,14 @@ def tip_of(record: RoundRecord) -> CoachTip | None:
     return worst
 
 
-def coach_tip(st: CabinetState) -> CoachTip | None:
-    """The coach's tip on the settled round the table shows; None while the coach is off,
-    a round is open or no result is shown."""
+def coach_tip(ledger: Ledger | None, round_id: int | None) -> CoachTip | None:
+    """The coach's tip on the settled round ``round_id`` (the one a station shows); None
+    without a ledger, a round, or a costly decision."""
     global _last
-    ledger = st.ledger
-    if not st.coach or ledger is None or st.round_open or not st.show_result or st.round_id is None:
+    if ledger is None or round_id is None:
         return None
-    key = (str(ledger.path), st.round_id)
+    key = (str(ledger.path), round_id)
     if _last is None or _last[0] != key:
-        record = ledger.round(st.round_id)
+        record = ledger.round(round_id)
         _last = (key, tip_of(record) if record is not None and record.state == "settled" else None)
     return _last[1]

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.maths.cache import cached_rtp
 from engine.maths.par_report import ParReport
@@ -39,7 +39,6 @@ from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import SetPaytable
-from kiosk.machine.controller import Machine
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
 from kiosk.machine.par_proof import proven_rtp, sign_proof
 from kiosk.machine.paytable_draft import (
@@ -51,7 +50,7 @@ from kiosk.machine.paytable_draft import (
     paytable_toml,
     rtp_refusals,
 )
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 
 #: ``(done, total)`` steps of the exact analysis.
 Progress = Callable[[int, int], None]
@@ -177,6 +176,20 @@ def _ratio(pay: str) -> Fraction:
     return Fraction(int(num), int(den))
 
 
+class EditorHost(Protocol):
+    """What an editing session uses of the cabinet: its configuration and ledger, what
+    its screens show, and the command that puts a paytable in force."""
+
+    config: CabinetConfig
+
+    @property
+    def ledger(self) -> Ledger | None: ...
+
+    def snapshot(self) -> MachineSnapshot: ...
+
+    def execute(self, command: Any) -> object: ...
+
+
 class PaytableEditor:
     """An editing session over ``machine``: :meth:`start` from a table, :meth:`set`
     lines and limits, :meth:`compute` the exact RTP, :meth:`apply` the result.
@@ -187,7 +200,7 @@ class PaytableEditor:
 
     def __init__(
         self,
-        machine: Machine,
+        machine: EditorHost,
         folder: Path | None = None,
         *,
         cache: str | Path | None = None,

@@ -1,6 +1,6 @@
 """The round's life in the ledger for any set of seats: the deal, each seat's decision
 (and, with the last one, every seat's settlement), voiding, and the open round rebuilt
-at power-up.  The single cabinet (seat 1, :mod:`kiosk.machine.round_play`) and the
+at power-up.  The single cabinet (seat 1, :mod:`kiosk.table.play`) and the
 table (seats 1-7, :mod:`kiosk.table.play`) run their rounds through it; they keep only
 what differs (the cabinet's decision values and coach, the table's window and timers).
 

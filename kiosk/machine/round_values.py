@@ -1,13 +1,14 @@
 """The exact decision values of the round on the table, computed beside it.
 
-At the deal the seat's cards and the board are fixed by the committed deck, so every
-decision the seat can face is known: one worker thread, shared by every round of the
-program, computes the values of the pre-flop, flop and river decisions in that order
+At the deal every seat's cards and the board are fixed by the committed deck, so every
+decision a seat can face is known: one worker thread, shared by every round of the
+program, computes each seat's values of the pre-flop, flop and river decisions in that order
 (:class:`engine.maths.decision_values.DecisionValuer`; the flop's take about 0.1 s, the first pre-flop of a paytable loads or computes its
 optimal analysis) while the player looks at the cards.  A decision takes the values of
 its phase when they are ready and waits at most ``wait`` seconds otherwise; values not
-ready then are not recorded (the decision never depends on them).  A round queued behind
-a newer one is skipped (its values are recorded as not ready).
+ready then are not recorded (the decision never depends on them).  The seats of a round
+queued behind a newer round are skipped (their values are recorded as not ready); the
+seats of one round are all computed.  The wait happens outside the game's lock.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from engine.uth.round import Phase
 log = logging.getLogger("kiosk.machine.round_values")
 
 PHASES = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
+#: How long a decision waits for its exact values when they are not ready, seconds.
+VALUE_WAIT_S = 1.0
 _valuers: dict[str, DecisionValuer] = {}
 _valuers_lock = threading.Lock()
 
@@ -44,8 +47,12 @@ def valuer_for(table: Paytable) -> DecisionValuer:
 class SeatValues:
     """The values of one seat's decisions in one round, computed by the shared worker."""
 
-    def __init__(self, round_id: int, table: Paytable, hole: Sequence[int], board: Sequence[int]):
+    def __init__(
+        self, round_id: int, table: Paytable, hole: Sequence[int], board: Sequence[int],
+        seat: int = 1,
+    ):
         self.round_id = round_id
+        self.seat = seat
         self._table = table
         self._hole = tuple(hole)
         self._board = tuple(board)
@@ -85,8 +92,8 @@ class SeatValues:
 
 
 class _Worker:
-    """One daemon thread computing the queued rounds' values, newest first; older rounds
-    still waiting when a newer one arrives are skipped."""
+    """One daemon thread computing the queued seats' values in order; the seats of an
+    older round still waiting when a newer round's arrive are skipped."""
 
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[SeatValues] = queue.SimpleQueue()
@@ -102,15 +109,19 @@ class _Worker:
 
     def _loop(self) -> None:
         while True:
-            job = self._jobs.get()
-            while True:  # only the newest waiting round is worth computing
+            waiting = [self._jobs.get()]
+            while True:
                 try:
-                    newer = self._jobs.get_nowait()
+                    waiting.append(self._jobs.get_nowait())
                 except queue.Empty:
                     break
-                job.skip()
-                job = newer
-            job.compute()
+            newest = max(job.round_id for job in waiting)
+            for job in waiting:  # only the newest round's seats are worth computing
+                if job.round_id < newest:
+                    job.skip()
+            for job in waiting:
+                if job.round_id == newest:
+                    job.compute()
 
 
 _WORKER = _Worker()

@@ -14,15 +14,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pydantic import ValidationError
 
 from engine.maths.cache import cached_par, cached_rtp
-from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
+from engine.uth.paytable import Paytable
 from kiosk.config import CabinetConfig
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError, verify_proof
-from kiosk.machine.state import Bets, CabinetState
 
 log = logging.getLogger("kiosk.machine.controller")
 
@@ -115,101 +113,3 @@ def paytable_change(
         },
     }
     return text, detail
-
-
-class Settings:
-    """The paytable and limits in force (``CabinetState.paytable`` / ``limits``) and the
-    strategy coach (``CabinetState.coach``)."""
-
-    def __init__(self, state: CabinetState) -> None:
-        self.state = state
-        last = state.ledger.last_event(COACH_EVENT) if state.ledger is not None else None
-        state.coach = last is not None and bool(last.detail.get("on"))
-
-    def set_coach(self, on: bool) -> None:
-        """Turn the strategy coach on or off (technician or manager); recorded with the
-        operator.  Nothing is recorded when it is already so."""
-        st = self.state
-        st.require_ledger()
-        operator = st.require_role("technician")
-        if st.coach == bool(on):
-            return
-        st.event(COACH_EVENT, {"operator": operator, "on": bool(on)})
-        st.coach = bool(on)
-
-    def set_paytable(self, path: str | Path) -> None:
-        """Put another paytable in force (technician or manager; zero credits, no round).
-
-        Its RTP is checked against the configured bounds; the change is recorded with the
-        operator, the old and the new paytable (the new one with its TOML text and its
-        PAR sheet, the optimal-play report the RTP comes from)."""
-        st = self.state
-        ledger = st.require_ledger()
-        operator = st.require_role("technician")
-        st.require_quiet("the paytable changes")
-        try:
-            table = load_paytable(path)
-        except PaytableError as exc:
-            raise ConfigurationError(str(exc)) from None
-        rtp = self.check_rtp(table)
-        text, detail = paytable_change(st.paytable, table, operator, rtp)
-        with ledger.transaction():
-            ledger.store_paytable(table, text)
-            st.event(PAYTABLE_EVENT, detail)
-        st.paytable, st.limits = table, table.limits
-        st.pending = Bets()
-
-    def check_rtp(self, table: Paytable) -> dict[str, float]:
-        """:func:`check_rtp` of ``table`` with this cabinet's bounds and key."""
-        return check_rtp(table, self.state.config, self.state.require_ledger().key)
-
-    def set_limits(
-        self,
-        *,
-        ante_min: int | None = None,
-        ante_max: int | None = None,
-        trips_min: int | None = None,
-        trips_max: int | None = None,
-    ) -> None:
-        """Narrow the table limits within the paytable's (technician or manager; zero
-        credits, no round).  Recorded with the operator, old and new limits."""
-        st = self.state
-        st.require_ledger()
-        operator = st.require_role("technician")
-        st.require_quiet("the limits change")
-        old = st.limits
-        update = {
-            k: v
-            for k, v in (
-                ("ante_min", ante_min),
-                ("ante_max", ante_max),
-                ("trips_min", trips_min),
-                ("trips_max", trips_max),
-            )
-            if v is not None
-        }
-        try:
-            new = Limits.model_validate({**old.model_dump(), **update})
-        except ValidationError as exc:
-            raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
-        base = st.paytable.limits
-        if (
-            new.ante_min < base.ante_min
-            or new.ante_max > base.ante_max
-            or new.trips_min < base.trips_min
-            or new.trips_max > base.trips_max
-        ):
-            raise ConfigurationError(
-                f"limits must stay within the paytable's: Ante {base.ante_min}-{base.ante_max}, "
-                f"Trips {base.trips_min}-{base.trips_max} cents"
-            )
-        st.event(
-            "limits_changed",
-            {
-                "operator": operator,
-                "old": old.model_dump(mode="json"),
-                "new": new.model_dump(mode="json"),
-            },
-        )
-        st.limits = new
-        st.pending = Bets()

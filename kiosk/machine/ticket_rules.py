@@ -9,13 +9,16 @@ ticket printed at one station of a table redeems at any other.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from devices.ticket import TicketData
 from devices.validation import new_validation_number
 from engine.money import format_cents as money
 from kiosk.ledger.chain import utc_stamp
+from kiosk.config import CabinetConfig
 from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.records import TicketRecord
 from kiosk.machine.errors import TicketRefused
 
 #: The tilt of an acceptor that refused too many unknown ticket numbers.
@@ -112,3 +115,18 @@ def unknown_tickets_text(count: int) -> tuple[dict[str, int], str]:
         "acceptance inhibited until an attendant clears this tilt"
     )
     return {"count": count, "window_minutes": minutes}, message
+
+
+def ticket_data(config: CabinetConfig, ticket: TicketRecord) -> TicketData:
+    """What is printed for ``ticket`` (raises TicketDataError for unprintable data)."""
+    issued = datetime.strptime(ticket.issued_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return TicketData(
+        casino_name=config.casino_name,
+        address=config.casino_address,
+        machine_number=config.machine_number,
+        issued_at=issued,
+        amount_cents=ticket.amount,
+        sequence_number=ticket.sequence % 100_000_000,
+        validation_number=ticket.validation,
+        expires_on=date.fromisoformat(ticket.expires_on) if ticket.expires_on else None,
+    )

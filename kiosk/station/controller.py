@@ -1,20 +1,24 @@
-"""The station's controller: what the cabinet's screens drive, over a :class:`RemoteTable`.
+"""The station's controller: what the screens drive, over the station's
+:class:`~kiosk.station.link.TableLink` to the game service, in process (the lone
+cabinet, :class:`~kiosk.station.local.LocalTable`) or over the network (a table's
+station, :class:`~kiosk.table.remote.RemoteTable`).
 
-:class:`StationController` has the few methods :class:`kiosk.ui.model.Model` uses
-(:class:`kiosk.ui.model.Controller`): :meth:`snapshot` is the latest
-:class:`StationSnapshot` from the host as a :class:`MachineSnapshot`
-(:mod:`kiosk.station.snapshot`), :meth:`execute` sends the cabinet's commands to the
-host, :meth:`subscribe` hears of every snapshot received.  The station keeps no ledger:
-:meth:`ledger_events` returns nothing (meters are the host's, ``uth audit ... --station
-N``); the player's game recall is asked of the host (:meth:`recall_async`, off the
-screen's thread, or :meth:`recall`), its seat's rounds only
-(:mod:`kiosk.table.recall_service`).
+:class:`StationController` is the screens' controller (:class:`kiosk.ui.model.Controller`):
+:meth:`snapshot` is the station's latest :class:`StationSnapshot` as the
+:class:`MachineSnapshot` the screens read (:mod:`kiosk.station.snapshot`, the same for
+both), :meth:`execute` sends the screens' commands to the service, :meth:`subscribe`
+hears of every change.  The player's game recall is asked of the service
+(:meth:`recall_async`, off the screen's thread, or :meth:`recall`), the station's own
+rounds only.
 
-Chips are placed here and sent with Deal (one :class:`~kiosk.link.messages.Bet`); a
-chip the credits or the Ante maximum cannot cover is refused here, before it is shown.
-The host's refusals arrive later, as an :class:`~kiosk.link.messages.ErrorMessage`:
-the latest one is the snapshot's ``message``.  While the link is down the screens show a
-``host_link`` tilt (play is suspended, nothing is sent).
+Over the link chips are placed here and sent with Deal (one
+:class:`~kiosk.link.messages.Bet`); in process they are placed at the service one by
+one.  Either way a chip the credits or the limits cannot cover is refused here, before
+it is shown, by the service's own rule functions (:mod:`kiosk.machine.betting`), so the
+two cannot disagree.  The service's refusals of what was sent without waiting arrive as
+an :class:`~kiosk.link.messages.ErrorMessage`: the latest one is the snapshot's
+``message``.  While the link is down the screens show a ``host_link`` tilt (play is
+suspended, nothing is sent).
 """
 
 from __future__ import annotations
@@ -38,23 +42,11 @@ from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
-from kiosk.table.commands import Pass
-from kiosk.table.recall_service import rounds_from_reply
-from kiosk.table.remote import RemoteTable
+from kiosk.station.link import TableLink
 from kiosk.table.snapshot import StationSnapshot
 
 #: The tilt shown while the host cannot be reached.
 HOST_LINK_TILT = "host_link"
-#: Commands the station sends to the host as they are.
-SENT = (
-    cmd.ClearBets,
-    cmd.Decide,
-    cmd.CashOut,
-    cmd.HandpayReset,
-    cmd.ClearTilt,
-    cmd.SetDoor,
-    Pass,
-)
 #: Seconds a demo note waits for the host's answer.
 NOTE_ANSWER_S = 5.0
 #: Seconds the game recall waits for the host's answer.
@@ -83,7 +75,7 @@ class StationController:
 
     def __init__(
         self,
-        remote: RemoteTable,
+        remote: TableLink,
         config: CabinetConfig,
         clock: Callable[[], float] = time.monotonic,
         insert_bill: Callable[[int], object] | None = None,
@@ -164,12 +156,16 @@ class StationController:
         module); raises :class:`MachineError` for one refused here."""
         try:
             return self._execute(command)
+        except MachineError as exc:
+            self._message = exc.reason
+            raise
         finally:
             self._notify()
 
     def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> list[Any]:
-        """None: the table's ledger is on the host."""
-        return []
+        """The service's recorded events of ``kinds`` (the ``last`` ones), when it runs in
+        this process; none over the link (the ledger is the host's)."""
+        return self.remote.ledger_events(kinds, last)
 
     def recall(self, last: int = RECALL_ROUNDS) -> list[RoundRecord]:
         """This seat's last ``last`` settled rounds from the host, most recent first,
@@ -203,10 +199,9 @@ class StationController:
 
     def _ask_recall(self, future: Future[list[RoundRecord]], last: int) -> None:
         try:
-            reply = self.remote.recall(max(1, min(last, RECALL_ROUNDS)), RECALL_ANSWER_S)
-            if reply is None:
+            rounds = self.remote.recall_rounds(max(1, min(last, RECALL_ROUNDS)), RECALL_ANSWER_S)
+            if rounds is None:
                 raise _unreadable(f"the table host did not answer in {RECALL_ANSWER_S:g} s")
-            rounds = rounds_from_reply(reply)
         except MachineError as exc:
             future.set_exception(exc)
         except Exception as exc:  # a refusal, a round that does not rebuild, a link fault
@@ -244,12 +239,12 @@ class StationController:
     def _execute(self, command: object) -> object:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code="no_snapshot")
-        if isinstance(command, cmd.PlaceChip):
+        if isinstance(command, cmd.PlaceChip) and self.remote.keeps_chips:
             self._check_chip(command)
             return self.remote.execute(command)
-        if isinstance(command, cmd.RepeatBets):
+        if isinstance(command, cmd.RepeatBets) and self.remote.keeps_chips:
             return self._repeat()
-        if isinstance(command, cmd.Deal):
+        if isinstance(command, cmd.Deal) and self.remote.keeps_chips:
             bets = self.remote.pending
             seq = self.remote.execute(command)
             self._last_bets, self._message = bets, ""
@@ -264,19 +259,17 @@ class StationController:
             )
             worker.start()  # the host's answer arrives as the next snapshot
             return None
-        if isinstance(command, SENT):
-            return self.remote.execute(command)
-        raise WrongState(
-            f"{type(command).__name__} is not available at a station", code="not_at_station"
-        )
+        self._message = ""
+        return self.remote.execute(command)
 
     def _check_chip(self, chip: cmd.PlaceChip) -> None:
-        """The host's own rules on the chip, before it is shown (instant feedback; the
-        host checks again): :func:`~kiosk.machine.betting.check_chip` and
+        """The service's own rules on the chip, before it is shown (instant feedback; the
+        service checks again): :func:`~kiosk.machine.betting.check_chip` and
         :func:`~kiosk.machine.betting.check_bets`, so the two cannot disagree."""
         snap, _paytable, limits = self._received()
         check_chip(chip.spot, chip.cents)
-        check_bets(limits, snap.credits, self.remote.pending.add(chip.spot, chip.cents), complete=False)
+        placed = self.remote.pending if self.remote.keeps_chips else snap.pending
+        check_bets(limits, snap.credits, placed.add(chip.spot, chip.cents), complete=False)
 
     def _repeat(self) -> object:
         bets = self._last_bets

@@ -1,9 +1,11 @@
 """A station's bill validator (notes and tickets): the real ID-003 driver, two-phase
-through the table host.
+through the game service, in process (the lone cabinet) or over the link (a table's
+station): the same code either way (:class:`~kiosk.station.link.TableLink`).
 
 The station keeps no money state beyond the note in the validator: each escrow is
-committed on the host before STACK (:mod:`kiosk.table.escrows`), and what the validator
-reports is sent to the host, which credits or closes the escrow once per transaction::
+committed by the service before STACK (:mod:`kiosk.table.money_in`), and what the
+validator reports is sent to the service, which credits or closes the escrow once per
+transaction::
 
     validator = StationValidator(remote, "/dev/serial/by-id/...")   # or "sim" (demo)
     validator.start()           # enabled only while the host is reachable and the seat
@@ -16,12 +18,14 @@ is returned when it is refused or no answer comes in :attr:`StationNotes.answer_
 seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once the
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
-``in_doubt`` by the driver's reason.  A ticket goes the same way: ``ticket_escrow``
-asks the host, which checks the ticket (any station's, printed, not void, redeemed or
+``in_doubt`` with the driver's reason (a lost port too: the service then waits for the
+validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
+service, which checks the ticket (any station's, printed, not void, redeemed or
 expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
-redeems it once.  The driver's transaction ``T`` is ``s<seat>-T`` on the host.  After a station restart the validator's own report (VEND VALID or STACKED
-with no escrow in the driver, power-up with the bill in the stacker, power-up) is sent
-with no transaction: the host settles the seat's open escrow from it.
+redeems it once.  Over the link the driver's transaction ``T`` is ``s<seat>-T`` at the
+host.  Every device event goes to the service as it is: the validator's own reports
+after a restart (VEND VALID or STACKED with no escrow in the driver, power-up with the
+bill in the stacker or in the acceptor) settle the station's open escrow there.
 """
 
 from __future__ import annotations
@@ -34,33 +38,30 @@ from devices.host import DeviceEvent, EventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
-from kiosk.machine.credits_in import PORT_LOST, RETURNED_REASONS, STACKED_REASONS
-from kiosk.table.remote import RemoteTable
+from kiosk.machine.errors import MachineError
+from kiosk.station.link import TableLink
+from kiosk.table.money_in import PORT_LOST, RETURNED_REASONS, STACKED_REASONS
 
 log = logging.getLogger(__name__)
-
-#: The validator's own reports that settle the seat's open escrow after a restart.
-_RESTART_REPORTS = {
-    EventKind.VEND_UNMATCHED: "vend_valid",
-    EventKind.POWER_UP_BILL_IN_STACKER: "stacked",
-    EventKind.POWER_UP: "returned",
-    EventKind.POWER_UP_BILL_IN_ACCEPTOR: "returned",
-}
-
 
 class HostUnreachable(RuntimeError):
     """The host did not answer a validator's report in time."""
 
 
 class StationNotes:
-    """The ID-003 driver's host at a station (see the module).  Thread-safe."""
+    """The ID-003 driver's host at a station (see the module).  Thread-safe.
+    ``prefix``: the driver's transactions are named after the station (over the link,
+    where one host keeps every station's)."""
 
-    def __init__(self, remote: RemoteTable, answer_s: float = 3.0) -> None:
+    def __init__(self, remote: TableLink, answer_s: float = 3.0, *, prefix: bool = True) -> None:
         self.remote = remote
         self.answer_s = answer_s
+        self.prefix = prefix
 
     def txn(self, transaction_id: str) -> str:
-        """The host's name of the driver's transaction."""
+        """The service's name of the driver's transaction."""
+        if not self.prefix:
+            return transaction_id
         return f"s{self.remote.station}-{transaction_id}"[:48]
 
     def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
@@ -82,23 +83,25 @@ class StationNotes:
         txn = self.txn(transaction_id)
         try:
             amount = self.remote.escrow_ticket(barcode, txn, self.answer_s)
+        except MachineError:  # the service itself cannot answer (its ledger is at fault)
+            raise
         except ValueError:  # not a ticket number the link carries
             log.warning("ticket %r returned: not a validation number", barcode)
             return None
         if amount is None:
-            ack = self.remote.acks.get(txn)
-            log.warning("ticket %s returned: %s", barcode, ack.reason if ack else "no answer")
+            log.warning("ticket %s returned: %s", barcode, self.remote.escrow_refusal(txn) or "no answer")
         return amount
 
     def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
         txn = self.txn(transaction_id)
-        if self.remote.report_note(txn, "vend_valid", "vend_valid", self.answer_s) is None:
+        answer = self.remote.report_note(txn, "vend_valid", "vend_valid", self.answer_s, amount_cents)
+        if answer is None:
             raise HostUnreachable(f"no answer to VEND VALID for ticket {barcode} ({txn})")
 
     def escrow_aborted(self, transaction_id: str, reason: str) -> None:
-        if reason == PORT_LOST:
-            return  # the validator's next report settles it
-        if reason in STACKED_REASONS:
+        if reason == PORT_LOST:  # where the item is: unknown until the validator's next report
+            event = "in_doubt"
+        elif reason in STACKED_REASONS:
             event = "stacked"
         elif reason in RETURNED_REASONS:
             event = "returned"
@@ -107,30 +110,33 @@ class StationNotes:
         self.remote.report_note(self.txn(transaction_id), event, reason, 0)
 
     def device_event(self, event: DeviceEvent) -> None:
-        report = _RESTART_REPORTS.get(event.kind)
-        if report is not None and event.active:
-            self.remote.report_note(None, report, str(event.kind), 0)
-            return
         self.remote.report_fault(event.device, str(event.kind), event.detail, event.active)
 
 
 class StationValidator:
     """The station's validator driver on ``port`` (``"sim"``: a simulator on a pty in
-    this process), enabled only while the host is reachable and the seat may take money."""
+    this process), enabled only while the service is reachable and the station may take
+    money (no tilt, door closed, no payout pending), and, each time before it is enabled,
+    only once the service says its ledger can record.  A port that cannot be opened is
+    reported as the validator's ``comm_error`` (the station stays up for the attendant)."""
 
     def __init__(
         self,
-        remote: RemoteTable,
+        remote: TableLink,
         port: str,
         config: ValidatorConfig | None = None,
         answer_s: float = 3.0,
+        *,
+        prefix: bool = True,
+        sim_seed: int | None = None,
     ) -> None:
         self.remote = remote
-        self.notes = StationNotes(remote, answer_s)
-        self.sim = Id003Simulator() if port == SIMULATED_PORT else None
+        self.notes = StationNotes(remote, answer_s, prefix=prefix)
+        self.sim = Id003Simulator(seed=sim_seed) if port == SIMULATED_PORT else None
         self.port = port
         self.config = replace(config or ValidatorConfig(), device_name="validator")
         self.driver: BillValidator | None = None
+        self._enabled: bool | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._follow, name="station-notes", daemon=True)
 
@@ -138,29 +144,54 @@ class StationValidator:
         if self.sim is not None:
             self.sim.start()
             self.port = self.sim.port
-        self.driver = BillValidator(self.port, self.notes, self.config)
-        self.driver.start()
+        driver = BillValidator(self.port, self.notes, self.config)
+        try:
+            driver.start()
+        except Exception as exc:  # no such port, permission denied...
+            log.error("validator: cannot open %s: %s", self.port, exc)
+            self.remote.report_fault(
+                "validator", str(EventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
+            )
+        else:
+            self.driver = driver
+            self._enabled = self._step(None)  # at once: a note inserted now is taken
         self._thread.start()
         return self
 
     def accepting(self) -> bool:
-        """Whether notes may go in now: the host reachable, the seat untilted, no payout."""
+        """Whether notes may go in now: the service reachable, the station untilted with
+        its door closed, no payout pending."""
         snap = self.remote.snapshot()
         return (
             self.remote.connected
             and snap is not None
             and not snap.tilts
+            and not snap.door_open
             and not snap.payout_pending
         )
 
     def _follow(self) -> None:
-        enabled: bool | None = None
         while not self._stopping.wait(0.05):
-            want = self.accepting()
-            if want != enabled and self.driver is not None:
-                (self.driver.enable if want else self.driver.disable)()
-                log.info("validator %s", "enabled" if want else "inhibited (host or seat)")
-                enabled = want
+            self._enabled = self._step(self._enabled)
+
+    def _step(self, enabled: bool | None) -> bool | None:
+        """Enable or inhibit the validator as the station's state says; returns whether
+        it is enabled now."""
+        want = self.accepting()
+        if want and not enabled:  # the ledger is probed before every enable
+            want = self.remote.ledger_can_record()
+        if want != enabled and self.driver is not None:
+            (self.driver.enable if want else self.driver.disable)()
+            log.info("validator %s", "enabled" if want else "inhibited (service or station)")
+            return want
+        return enabled
+
+    def insert_ticket(self, barcode: str) -> bool:
+        """Put a ticket into the simulated validator (False when it is not simulated)."""
+        if self.sim is None:
+            return False
+        self.sim.insert_ticket(barcode)
+        return True
 
     def insert_bill(self, cents: int) -> bool:
         """Put a note into the simulated validator (False when it is not simulated)."""

@@ -1,7 +1,9 @@
-"""A station's ticket printer: the real TCL driver, printing what the table host orders.
+"""A station's ticket printer: the real TCL driver, printing what the game service
+orders, in process (the lone cabinet) or over the link (a table's station): the same
+code either way (:class:`~kiosk.station.link.TableLink`).
 
-The host writes each cash-out ticket *pending* in its ledger before it orders it
-printed (:mod:`kiosk.table.tickets`); the station keeps no money state beyond the job
+The service writes each cash-out ticket *pending* in its ledger before it orders it
+printed (:mod:`kiosk.table.payouts`); the station keeps no money state beyond the job
 in hand::
 
     printer = StationPrinter(remote, "/dev/serial/by-id/...")   # or "sim" (demo)
@@ -16,7 +18,7 @@ the host until the host answers (``settled: <how>``).  The outcome is kept by th
 order's transaction, so an order sent again (``resume``, after a host restart) is
 answered with it, never printed twice; an order resumed that this process never printed
 (the station restarted meanwhile) is reported ``unknown``: the host voids the number and
-an attendant pays, as the cabinet does after a power cut while printing.
+an attendant pays: a validation number is never printed twice.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
 from devices.ticket import TicketData
 from kiosk.config import SIMULATED_PORT
 from kiosk.link.messages import PrintTicket
-from kiosk.table.remote import RemoteTable
+from kiosk.station.link import TableLink
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +61,15 @@ class StationPrinter:
 
     def __init__(
         self,
-        remote: RemoteTable,
+        remote: TableLink,
         port: str,
         config: PrinterConfig | None = None,
         answer_s: float = 3.0,
+        *,
+        sim_seed: int | None = None,
     ) -> None:
         self.remote = remote
-        self.sim = TclSimulator() if port == SIMULATED_PORT else None
+        self.sim = TclSimulator(seed=sim_seed) if port == SIMULATED_PORT else None
         self.port = port
         self.config = replace(config or PrinterConfig(), device_name="printer")
         self.answer_s = answer_s
@@ -87,7 +91,13 @@ class StationPrinter:
             self._opened = True
         except Exception as exc:  # reported "offline"; printing opens it again
             log.error("printer on %s unavailable: %s", self.port, exc)
-        self.driver.start()
+            self.remote.report_fault(
+                "printer", str(EventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
+            )
+        try:
+            self.driver.start()
+        except Exception as exc:
+            log.error("printer on %s: monitor not started: %s", self.port, exc)
         self._thread.start()
         return self
 
@@ -187,6 +197,15 @@ class StationPrinter:
         with sim.lock:
             tickets = list(sim.printed)
         return [t.text(t.barcode_region) for t in tickets if t.barcode_region]
+
+    def last_result(self) -> PrintResult | None:
+        """How the last job this process printed ended (None before the first)."""
+        return next(reversed(self.results.values()), None)
+
+    @property
+    def idle(self) -> bool:
+        """No print order waiting for an answer from the service."""
+        return not self._unreported
 
     def close(self) -> None:
         self._stopping.set()

@@ -16,7 +16,8 @@ from engine.hands.evaluator import best_five, describe, evaluate
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import RoundSettled
 from engine.uth.settlement import pay_arrays
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot, PayoutRequest, Tilt
+from kiosk.ledger.records import parse_value
+from kiosk.machine.snapshot import CoachTip, MachinePhase, MachineSnapshot, PayoutRequest, Tilt
 from kiosk.machine.state import Bets
 from kiosk.table.snapshot import SeatStatus, StationSnapshot
 
@@ -53,13 +54,13 @@ def settled_round(snap: StationSnapshot, paytable: Paytable) -> RoundSettled | N
 
 
 def phase_of(snap: StationSnapshot, pending: Bets) -> MachinePhase:
-    """The cabinet phase the screens show for ``snap`` with ``pending`` chips placed
-    here (not yet sent)."""
+    """The phase the screens show for ``snap`` with ``pending`` chips placed here (not
+    yet sent)."""
     if snap.payout_pending:
         return MachinePhase.CASHOUT
     if snap.round_open and snap.in_round:
         return MachinePhase.IN_ROUND
-    if snap.result is not None and not pending.total and not snap.pending.total:
+    if snap.show_result and not pending.total and not snap.pending.total:
         return MachinePhase.RESULT
     if snap.credits or pending.total or snap.pending.total:
         return MachinePhase.BETTING
@@ -82,7 +83,11 @@ def machine_snapshot(
     cashout = None
     if snap.payout_pending:
         method = snap.payout_method or "handpay"
-        cashout = PayoutRequest(f"station-{snap.station}", snap.payout_pending, method, "")
+        txn = snap.payout_txn or f"station-{snap.station}"
+        cashout = PayoutRequest(txn, snap.payout_pending, method, snap.payout_at)
+    texts = {t.code: t.message for t in snap.tilt_texts}
+    note = snap.coach_note
+    tip = None if note is None else CoachTip(note.round_id, note.action, note.best, parse_value(note.loss))
     return MachineSnapshot(
         credits=snap.credits,
         available=snap.credits - bets.total,
@@ -100,14 +105,16 @@ def machine_snapshot(
         play=play,
         legal=tuple(o.action for o in snap.offers),
         last_result=settled_round(snap, paytable) if snap.in_round else None,
-        tilts=tuple(Tilt(code, code) for code in snap.tilts),
-        door_open=False,
-        operator=None,
+        tilts=tuple(Tilt(code, texts.get(code, code)) for code in snap.tilts),
+        door_open=snap.door_open,
+        operator=snap.operator,
         paytable=paytable,
         limits=limits,
         message=snap.message,
         cashout=cashout,
-        commitment=None,
-        jackpot=0,
+        commitment=snap.commitment,
+        jackpot=snap.jackpot,
         offers=snap.offers,
+        coach=snap.coach,
+        coach_tip=tip,
     )

@@ -1,13 +1,85 @@
-"""Commands a station sends to the table host beyond the cabinet's own
-(:mod:`kiosk.machine.commands`): every command is sent with the station it comes from,
-``table.execute(station, command)``."""
+"""Commands a station sends to the game service beyond the screens' own
+(:mod:`kiosk.machine.commands`): its validator's escrows and reports, its printer's,
+a burn-in's test credits, Pass, and a paytable change by SHA-256.  Every command is sent
+with the station it comes from, ``table.execute(station, command)``.  Amounts are cents.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+from kiosk.table.payouts import ReportPrint, SetPrinter
+
+#: How a station's validator ended an escrow, as the link reports it.
+Outcome = Literal["stacked", "returned", "in_doubt"]
 
 
 @dataclass(frozen=True)
 class Pass:
     """Sit this round out: the station's chips come back and the betting window no
     longer waits for it."""
+
+
+@dataclass(frozen=True)
+class AcceptEscrow:
+    """Record the note of ``cents`` in the station's validator escrow as ``txn``
+    (phase one: nothing is credited)."""
+
+    txn: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class AcceptTicket:
+    """Record the ticket ``validation`` in the station's validator escrow as ``txn``
+    (phase one: nothing is credited).  Returns its amount, cents.  ``cents``: the amount
+    the device read, when it reads one (a validator reads only the number: None); a
+    ticket offered for another amount than it was issued for is refused as altered."""
+
+    txn: str
+    validation: str
+    cents: int | None = None
+
+
+@dataclass(frozen=True)
+class SettleEscrow:
+    """The station's validator ended escrow ``txn`` as ``outcome`` (``stacked`` with
+    reason ``vend_valid``: VEND VALID); ``reason`` is the driver's; ``cents``: the amount
+    the driver reported with a ticket's VEND VALID (None: not reported)."""
+
+    txn: str
+    outcome: Outcome
+    reason: str = ""
+    cents: int | None = None
+
+
+@dataclass(frozen=True)
+class TestCredits:
+    """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once),
+    answered for by the technician logged in there."""
+
+    __test__ = False  # not a test case
+    txn: str | None
+    cents: int
+
+
+@dataclass(frozen=True)
+class SetTablePaytable:
+    """Put the paytables folder's table of SHA-256 ``sha256`` in force (a technician
+    logged in at the station, its door open)."""
+
+    sha256: str
+
+
+__all__ = [
+    "AcceptEscrow",
+    "AcceptTicket",
+    "Outcome",
+    "Pass",
+    "ReportPrint",
+    "SetPrinter",
+    "SetTablePaytable",
+    "SettleEscrow",
+    "TestCredits",
+]

@@ -22,7 +22,7 @@ Each paired station's link (its seat is its station number) drives
   ticket at a station whose printer reported ``ready``, ordered printed with a
   :class:`~kiosk.link.messages.PrintTicket` (again, ``resume``, at its next ``ready``),
   else a handpay; the ``printer``'s and a burn-in's reports settle it
-  (:func:`~kiosk.table.tickets.station_report`), answered ``settled: <how>``; a
+  (:func:`~kiosk.table.payouts.printer_report`), answered ``settled: <how>``; a
   burn-in's test credits only in demo or burn-in mode (``burn_in``) and with a
   technician logged in at that station, recorded with that person;
 * :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
@@ -61,6 +61,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from devices.host import EventKind, make_event
 from engine.uth.round import Phase
 from kiosk.link.decisions import DecisionGuard, Verdict
 from kiosk.link.events import Inbound, LinkEvent
@@ -89,21 +90,20 @@ from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import Pass
 from kiosk.table.display import TableSnapshot
-from kiosk.table.escrows import (
-    SETTLED,
-    TICKET_AMOUNT,
+from kiosk.table.commands import (
     AcceptEscrow,
+    AcceptTicket,
     Outcome,
+    SetPrinter,
     SettleEscrow,
     TestCredits,
-    test_credits_refusal,
 )
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
+from kiosk.table.payouts import printer_report
 from kiosk.table.recall_service import RecallService
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
-from kiosk.table.tickets import AcceptTicket, SetPrinter, station_report
-from kiosk.table.wire import paytable_state, snapshot_state, to_json
+from kiosk.table.wire import SETTLED, TICKET_AMOUNT, paytable_state, snapshot_state, to_json
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ class TableHost:
         burn_in: bool = False,
     ) -> None:
         self.table = table
-        self.burn_in = burn_in  # test credits allowed outside demo (a technician's burn-in)
+        table.burn_in = burn_in  # test credits allowed outside demo (a technician's burn-in)
         self.pairing = pairing
         self.tick_s = tick_s
         self.link = LinkServer(pairing, self._on_message, self._on_event, host, port, limits)
@@ -177,10 +177,13 @@ class TableHost:
         self._thread = threading.Thread(target=self._run, name="table-host", daemon=True)
         self._unsubscribe = table.subscribe(self._dirty.set)
         self.refusals = 0
-        self.operators = OperatorService(
-            table, lambda n: getattr(self._seats.get(n), "connected", False)
-        )
+        self.operators = OperatorService(table, self._connected)
         self.recalls = RecallService(table)
+
+    def _connected(self, seat: int) -> bool:
+        with self._lock:
+            own = self._seats.get(seat)
+            return own is not None and own.connected
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> int:
@@ -473,45 +476,53 @@ class TableHost:
             log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
             return
         txn, reason = body.detail.get("txn"), body.detail.get("reason", "")
-        if not (txn is None or isinstance(txn, str)) or not isinstance(reason, str):
-            self._refuse(inbound, "table.bad-report", "txn and reason are text")
+        if not isinstance(txn, str) or not isinstance(reason, str):
+            self._refuse(inbound, "table.bad-report", "a report names its txn and reason")
             return
-        how = self.table.execute(seat, SettleEscrow(txn, outcome, reason[:64]))
+        cents = body.detail.get("cents")
+        if body.event == "vend_valid":
+            reason = "vend_valid"
+        if not (cents is None or (isinstance(cents, int) and not isinstance(cents, bool))):
+            self._refuse(inbound, "table.bad-report", "a report's cents are a whole number")
+            return
+        how = self.table.execute(seat, SettleEscrow(txn, outcome, reason[:64], cents))
         if how == "unknown":
             log.warning("seat %d %s for %s matches no escrow of the seat", seat, body.event, txn)
-        if txn is not None:
-            try:
-                ack = EscrowAck(txn=txn, accepted=how == "credited", reason=f"{SETTLED}{how}")
-            except ValueError:
-                return  # not a transaction name a station sends: nothing to answer
-            self._send(inbound.station_id, ack)
+        try:
+            ack = EscrowAck(txn=txn, accepted=how == "credited", reason=f"{SETTLED}{how}")
+        except ValueError:
+            return  # not a transaction name a station sends: nothing to answer
+        self._send(inbound.station_id, ack)
 
     def _station_money(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
-        """The printer's and a burn-in's reports (:func:`station_report`), each naming a
-        transaction answered with ``settled: <how>``; ``ready`` orders a pending ticket
-        again."""
-        command = station_report(body.device, body.event, body.detail)
+        """The printer's and a burn-in's reports, each naming a transaction answered
+        with ``settled: <how>``; ``ready`` orders a pending ticket again."""
+        command: object = printer_report(body.device, body.event, body.detail)
+        if command is None and body.device == "burn_in" and body.event == "test_credits":
+            txn, cents = body.detail.get("txn"), body.detail.get("cents")
+            if isinstance(txn, str) and txn and isinstance(cents, int):
+                command = TestCredits(txn, cents)
         if command is None:
             self._refuse(inbound, "table.bad-report", f"{body.device} {body.event}")
             return
-        if isinstance(command, TestCredits):
-            who = self.operators.operator(seat)
-            refusal = test_credits_refusal(self.table.config, self.burn_in, who)
-            if refusal is not None:
-                log.warning("test credits at seat %d refused: %s", seat, refusal)
-                why = f"{SETTLED}refused: {refusal}"
-                self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
-                return
-            command = dataclasses.replace(command, operator=who)
-        how = self.table.execute(seat, command)
+        try:
+            how = self.table.execute(seat, command)
+        except MachineError as exc:
+            if not isinstance(command, TestCredits):
+                raise
+            log.warning("test credits at seat %d refused: %s", seat, exc.reason)
+            why = f"{SETTLED}refused: {exc.reason}"
+            self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
+            return
         if isinstance(command, SetPrinter):
             if command.ready:
                 self._print_order(inbound.station_id, seat, resume=True)
             return
+        txn = getattr(command, "txn", None)
+        if not isinstance(txn, str):
+            return
         try:
-            ack = EscrowAck(
-                txn=command.txn, accepted=how in ("issued", "credited"), reason=f"{SETTLED}{how}"
-            )
+            ack = EscrowAck(txn=txn, accepted=how in ("issued", "credited"), reason=f"{SETTLED}{how}")
         except ValueError:
             return  # not a transaction name a station sends: nothing to answer
         self._send(inbound.station_id, ack)
@@ -522,15 +533,23 @@ class TableHost:
             self._send(station_id, order)
 
     def _fault(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
-        """A station's device fault or its end: the table tilts or clears that station."""
+        """A station's device event (a fault, its end, the validator's own reports after
+        a restart): the service tilts, clears or settles that station's escrow.
+        ``host_error`` is recorded only: a station's driver callbacks raise on purpose
+        while the host has not answered (the driver then retries), no fault of the
+        device."""
         kind, detail, active = (body.detail.get(k) for k in ("kind", "detail", "active"))
         if not (isinstance(kind, str) and isinstance(detail, str) and isinstance(active, bool)):
             self._refuse(inbound, "table.bad-report", "a fault names its kind, detail and state")
             return
         try:
-            self.table.device_report(seat, body.device, kind, detail, active)
+            event = make_event(body.device, EventKind(kind), detail[:256], active=active)
         except ValueError:
             self._refuse(inbound, "table.bad-report", f"no device event {kind!r}")
+            return
+        if event.kind is EventKind.HOST_ERROR:
+            event = dataclasses.replace(event, tilt=False)
+        self.table.device_report(seat, event)
 
     def _refuse(self, inbound: Inbound, code: str, detail: str) -> None:
         self.refusals += 1

@@ -1,52 +1,39 @@
-"""The table's operator menu, opened at any station: login by PIN, pages and actions.
+"""The table's operator menu over the link: a station's operator messages answered by
+the game service's one operator implementation (:mod:`kiosk.table.operators`: login by
+PIN, the PIN pad's lock, sessions, tilts, handpays, paytable and limits changes).
 
 The host answers each station's operator messages (:mod:`kiosk.link.messages`):
 
-* :class:`OperatorLogin` -> an :class:`OperatorSession`: the PIN is checked against the
-  host's ``config.accounts`` with the cabinet's rules
-  (:func:`kiosk.machine.operators.pin_accounts`): exactly one account matches.  Wrong PINs
-  are counted for the whole table and for every account by the cabinet's one
-  implementation (:class:`~kiosk.machine.lockout.PinLockout`, rebuilt from the table's
-  ledger at start): the :data:`~kiosk.machine.lockout.MAX_FAILURES`-th in a row locks the
-  PIN pad of every station, the :data:`~kiosk.machine.lockout.MAX_FAILURES`-th since an
-  account's own right PIN locks that account (another account's right PIN never resets
-  it), each for 15 minutes doubling with every recent lock, and tilts the station it was
-  typed at (``operator_lockout``, cleared by an attendant).  A login opens that
-  station's session; it ends at logout, at the next login there, when the station's link
-  disconnects (:meth:`OperatorService.end`), or after :data:`SESSION_IDLE_S` seconds
-  without a request.
+* :class:`OperatorLogin` -> an :class:`OperatorSession`: the person whose PIN it is
+  logged in at that station (wrong PINs counted for the whole table; the lock tilts the
+  station the PIN was typed at);
 * :class:`OperatorQuery` -> an :class:`OperatorReply` with the page's data: ``status``
   (every station's credits, tilts with their text, door, devices' faults, payout
   pending, in the round, connected; the limits and the paytable in force), ``meters`` (a
   station's and the table's, cents or counts), ``recall`` (a station's last 10 finished
   rounds, its seat and the dealer: a round still open is shown to nobody, its cards
-  neither) or ``paytables`` (the paytables folder's, each with its RTP
-  per bet, :mod:`kiosk.table.paytable_change`).
+  neither) or ``paytables`` (the paytables folder's, each with its RTP per bet);
 * :class:`OperatorAction` -> an :class:`OperatorReply`: ``clear_tilt`` and
-  ``handpay_reset`` at a station (attendant or above; a host tilt is not a station's and
-  is not cleared here), ``set_limits`` and ``set_paytable`` (technician or above) for the
-  table, which the :class:`Table` allows only with the door of the station it is sent
-  from open, no round open and every station at zero credits with no payout pending (and
-  a paytable only with its RTP proven on this table, as at the cabinet).
+  ``handpay_reset`` at a station (attendant or above; a host tilt is not cleared here),
+  ``set_limits`` and ``set_paytable`` (technician or above) for the table, made from the
+  station they are sent from (its door open, no round open, every station at zero
+  credits, no payout pending; a paytable only with its RTP proven on this table).
 
-Every login, failed login, lockout, logout and action is recorded in the table's ledger
-as an event about the station it came from, with the person's name and role
-(``operator_login``, ``operator_login_failed``, ``operator_lockout``,
-``operator_logout``, ``operator_action``).  The PIN itself is never recorded nor logged.
+Every action is recorded as an ``operator_action`` event about the station it concerns,
+with the person and the station it was typed at, beside the service's own record of the
+change.  The PIN itself is never recorded nor logged.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
 
-from kiosk.config import OperatorAccount, role_at_least
+from kiosk.config import role_at_least
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import (
     OperatorAction,
@@ -58,24 +45,18 @@ from kiosk.link.messages import (
 )
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
-from kiosk.machine.lockout import LOCK_EVENTS, MAX_FAILURES, RESTORE_EVENTS, PinLockout
-from kiosk.machine.operators import (
-    LOCKOUT_TILT,
-    account_names,
-    failure_events,
-    pin_accounts,
-    wrong_pin_refusal,
-)
+from kiosk.machine.lockout import PinLockout
+from kiosk.machine.paytable_editor import Listing, list_paytables
 from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT
-from kiosk.table.paytable_change import SetTablePaytable, listing_json, offered
+from kiosk.table.commands import SetTablePaytable
+from kiosk.table.operators import SESSION_IDLE_S  # noqa: F401 (the link's idle rule)
+from kiosk.table.state import Session
 from kiosk.table.table import Table
 
 log = logging.getLogger(__name__)
 
 #: The bodies this service answers.
 OPERATOR_BODIES = (OperatorLogin, OperatorLogout, OperatorQuery, OperatorAction)
-#: Seconds without a request after which a station's operator session ends.
-SESSION_IDLE_S = 600.0
 #: The rounds a station's recall page shows.
 RECALL_ROUNDS = 10
 #: action -> the least role that may take it.
@@ -93,33 +74,23 @@ QUIET_RULE = "needs the door of this station open, no round open and every stati
 Answer = OperatorSession | OperatorReply
 
 
-@dataclass
-class _Session:
-    """The person logged in at one station."""
-
-    account: OperatorAccount
-    seen: float  # time.monotonic() of the last request
-
-
 class OperatorService:
-    """The table's operator menu (see module); thread-safe.  ``connected(station)`` says
-    whether a station's link is up (for the status page)."""
+    """The table's operator menu over the link (see module); thread-safe.
+    ``connected(station)`` says whether a station's link is up (for the status page)."""
 
     def __init__(
         self,
         table: Table,
         connected: Callable[[int], bool] = lambda _n: False,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
         self.connected = connected
-        self.clock = clock
-        self.lockout = PinLockout()
         self._lock = threading.Lock()
-        self._sessions: dict[int, _Session] = {}
-        if table.ledger is not None:
-            events = table.ledger.events(LOCK_EVENTS, last=RESTORE_EVENTS)
-            self.lockout.restore(events, account_names(table.config))
+
+    @property
+    def lockout(self) -> PinLockout:
+        """The table's PIN pad and accounts' locks."""
+        return self.table.lockout
 
     def handle(self, station: int, body: object) -> Answer:
         """The answer to operator message ``body`` from ``station``."""
@@ -127,7 +98,7 @@ class OperatorService:
             if isinstance(body, OperatorLogin):
                 return self._login(station, body)
             if isinstance(body, OperatorLogout):
-                self._logout(station, "logout")
+                self.table.end_session(station, "logout")
                 return OperatorReply(ref=body.ref, ok=True)
             if not isinstance(body, (OperatorQuery, OperatorAction)):
                 raise TypeError(f"not an operator message: {type(body).__name__}")
@@ -146,71 +117,29 @@ class OperatorService:
 
     def operator(self, station: int) -> tuple[str, str] | None:
         """The (name, role) logged in at ``station``, if any."""
-        with self._lock:
-            found = self._sessions.get(station)
-            return None if found is None else (found.account.name, found.account.role)
+        found = self.table.session(station)
+        return None if found is None else (found.name, found.role)
 
     # -- login ---------------------------------------------------------------------------
     def _login(self, station: int, body: OperatorLogin) -> OperatorSession:
-        self._logout(station, "login")
-        now = self.table.clock()
         try:
-            found = pin_accounts(self.table.config, self.lockout, body.pin, now)
-        except NotAuthorised as exc:
+            self.table.execute(station, cmd.OperatorLogin(body.pin))
+        except MachineError as exc:
             return _refused(body.ref, exc)
-        if len(found) != 1:
-            who: dict[str, Any] = {"operator": None, "role": None, "at_station": station}
-            names = account_names(self.table.config)
-            failure = self.lockout.next_failure(now, names)
-            self.table.record(station, *failure_events(failure, "login", len(found) > 1, who))
-            self.lockout.apply(failure, names)
-            if failure.pad_until is not None or failure.accounts:
-                what = (
-                    f"the PIN pad is locked until {failure.pad_until:%H:%M} UTC"
-                    if failure.pad_until is not None
-                    else f"{len(failure.accounts)} operator account(s) locked until "
-                    f"{failure.accounts_until:%H:%M} UTC"
-                )
-                self.table.tilt(station, LOCKOUT_TILT, f"{MAX_FAILURES} wrong PINs: {what}")
-                log.warning("station %d: %d wrong PINs, %s", station, MAX_FAILURES, what)
-                self.table.tick()  # the stations hear of the tilt
-            return _refused(body.ref, wrong_pin_refusal(self.lockout, now))
-        account = found[0]
-        self.lockout.succeeded(account.name)
-        detail = {"operator": account.name, "role": account.role, "at_station": station}
-        self.table.record(station, ("operator_login", detail))
-        self._sessions[station] = _Session(account, self.clock())
-        log.info("station %d: operator %s (%s) logged in", station, account.name, account.role)
-        return OperatorSession(ref=body.ref, accepted=True, name=account.name, role=account.role)
+        found = self.table.session(station)
+        assert found is not None
+        log.info("station %d: operator %s (%s) logged in", station, found.name, found.role)
+        return OperatorSession(ref=body.ref, accepted=True, name=found.name, role=found.role)
 
     def end(self, station: int, reason: str) -> None:
         """End ``station``'s session, if any (its link disconnected: ``reason``)."""
-        with self._lock:
-            try:
-                self._logout(station, reason)
-            except MachineError as exc:  # the ledger is shut: nothing more to record
-                log.warning("station %d: operator session end not recorded: %s", station, exc)
+        self.table.end_session(station, reason)
 
-    def _logout(self, station: int, reason: str) -> None:
-        session = self._sessions.pop(station, None)
-        if session is not None:
-            detail = {
-                "operator": session.account.name,
-                "role": session.account.role,
-                "reason": reason,
-            }
-            self.table.record(station, ("operator_logout", detail))
-
-    def _session(self, station: int) -> _Session:
-        session = self._sessions.get(station)
-        now = self.clock()
-        if session is not None and now - session.seen > SESSION_IDLE_S:
-            self._logout(station, "idle")
-            session = None
-        if session is None:
+    def _session(self, station: int) -> Session:
+        found = self.table.session(station)
+        if found is None:
             raise NotAuthorised("an operator must log in first", code="operator_required")
-        session.seen = now
-        return session
+        return found
 
     # -- pages ---------------------------------------------------------------------------
     def _query(self, station: int, body: OperatorQuery) -> dict[str, JsonValue]:
@@ -218,7 +147,7 @@ class OperatorService:
             return self.status()
         if body.page == "paytables":
             sha = self.table.paytable.sha256
-            found: list[JsonValue] = [listing_json(e, sha) for e in offered(self.table)]
+            found: list[JsonValue] = [listing_json(e, sha) for e in list_paytables(self.table)]
             return {"paytables": found, "in_force": sha}
         target = body.station or station
         if target not in self.table.stations:
@@ -270,8 +199,9 @@ class OperatorService:
         }
 
     # -- actions -------------------------------------------------------------------------
-    def _act(self, station: int, session: _Session, body: OperatorAction) -> dict[str, JsonValue]:
-        account = session.account
+    def _act(
+        self, station: int, account: Session, body: OperatorAction
+    ) -> dict[str, JsonValue]:
         needed = ACTION_ROLES[body.action]
         if not role_at_least(account.role, needed):
             raise NotAuthorised(
@@ -293,10 +223,16 @@ class OperatorService:
                 raise NotAuthorised(
                     "a ledger fault is cleared only by restoring the ledger", code="ledger_fault"
                 )
-            self.table.execute(target, cmd.ClearTilt(body.code))
+            if body.code not in self.table.station_tilts(target):
+                raise WrongState(
+                    f"no tilt {body.code!r} at station {target} (a host tilt is cleared at "
+                    "the host)",
+                    code="no_tilt",
+                )
+            self.table.execute(target, cmd.ClearTilt(body.code), at=station)
             detail["code"] = body.code
         elif body.action == "handpay_reset":
-            self.table.execute(target, cmd.HandpayReset())
+            self.table.execute(target, cmd.HandpayReset(), at=station)
         elif body.action == "set_limits":
             old = self.table.limits.model_dump(mode="json")
             change = cmd.SetLimits(body.ante_min, body.ante_max, body.trips_min, body.trips_max)
@@ -304,7 +240,7 @@ class OperatorService:
             detail.update(old=old, new=self.table.limits.model_dump(mode="json"))
         else:
             assert body.sha256 is not None
-            swap = SetTablePaytable(body.sha256, account.name)
+            swap = SetTablePaytable(body.sha256)
             shas = _configure(self.table, target, swap, "a paytable change")
             assert isinstance(shas, dict)
             detail.update(old=shas["old"], new=shas["new"])
@@ -358,4 +294,27 @@ def _round(r: RoundRecord) -> dict[str, JsonValue]:
         "outcome": r.outcome,
         "paid": r.paid,
         "jackpot": r.jackpot,
+    }
+
+
+def listing_json(found: Listing, in_force: str) -> dict[str, JsonValue]:
+    """One paytable of the folder as the operator page shows it: name, version,
+    SHA-256, file, RTP per bet (percent, when known), ``proven``, ``in_force``, the
+    Ante limits (cents); or the file and the reason it cannot be read."""
+    if found.table is None:
+        return {"file": found.path.name, "error": found.error[:200]}
+    t = found.table
+    rtp: dict[str, JsonValue] = {
+        str(k): round(100 * float(v), 4) for k, v in (found.rtps or {}).items()
+    }
+    return {
+        "file": found.path.name,
+        "name": t.name,
+        "version": t.version,
+        "sha256": t.sha256,
+        "rtp": rtp,
+        "proven": found.proven,
+        "in_force": t.sha256 == in_force,
+        "ante_min": t.limits.ante_min,
+        "ante_max": t.limits.ante_max,
     }

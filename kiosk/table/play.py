@@ -1,29 +1,40 @@
-"""The round at the table: the betting window, one deal for every seat with an Ante,
-decisions in parallel under the phase's timer, and one transaction settling every seat.
+"""The round: the betting window, one deal for every seat with an Ante, decisions in
+parallel under the phase's timer, and one transaction settling every seat.  The one
+round loop of the lone cabinet (a table of one station: no countdowns) and of the
+shared table.
 
 The deal, each decision and settlement are the round's ledger life of
-:mod:`kiosk.machine.round_book`, the code the single cabinet runs for its one seat: every
-change is committed before it takes effect in memory, every seat is settled by the
-engine's one ``settle()`` in one transaction, and each seat's row holds its result,
-payout and breakage.  What is the table's own stays here: the betting window, the
-decision timers and their timed-out defaults.  Amounts are cents.
+:mod:`kiosk.machine.round_book`: every change is committed before it takes effect in
+memory, every seat is settled by the engine's one ``settle()`` in one transaction, and
+each seat's row holds its result, payout and breakage.  Each decision is stored with its
+exact value and the optimal decision's (:mod:`kiosk.machine.round_values`: every dealt
+seat's values are computed from the deal on by one worker thread, and the caller waits
+for them outside the game's lock); a seat's jackpot (``jackpot_limit`` cents or more) is
+hand-paid and tilts its station.  Amounts are cents.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine.money import format_cents as money
 from engine.rng import RandomSource
-from engine.uth.round import Action, Decision, Phase, UthRound
+from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, Decision, Phase, UthRound
 from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
+from kiosk.machine.round_values import SeatValues
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import JACKPOT_TILT, Bets, Spot
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
+if TYPE_CHECKING:
+    from engine.maths.decision_values import DecisionValues
+
 
 class TablePlay:
-    """The betting window, the deal, the decisions and settlement of the table's round."""
+    """The betting window, the deal, the decisions and settlement of the round."""
 
     def __init__(self, state: TableState, rng: RandomSource) -> None:
         self.state = state
@@ -33,6 +44,7 @@ class TablePlay:
             state.config.jackpot_limit_cents,
             lambda seat, message: state.set_tilt(seat, JACKPOT_TILT, message),
         )
+        self._values: dict[int, SeatValues] = {}  # seat -> its values in the round open
 
     # -- the betting window ------------------------------------------------------------
     @property
@@ -43,10 +55,7 @@ class TablePlay:
     def _between_rounds(self, number: int) -> None:
         st = self.state
         st.require_playable(number)
-        if st.round_open:
-            raise WrongState("the round is in progress", code="round_in_progress")
-        if st.station(number).payout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
+        st.require_between_rounds(number)
 
     def _open_window(self) -> None:
         st = self.state
@@ -62,19 +71,22 @@ class TablePlay:
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
-        station.pending, station.passed = bets, False
+        station.pending, station.passed, station.show_result = bets, False, False
         self._open_window()
 
     def clear_bets(self, number: int) -> None:
-        self._between_rounds(number)
-        self.state.station(number).reset_window()
+        st = self.state
+        st.require_between_rounds(number)
+        station = st.station(number)
+        station.reset_window()
+        station.show_result = False
 
     def repeat_bets(self, number: int) -> None:
         self._between_rounds(number)
         station = self.state.station(number)
         require_previous(station.last_bets)
         check_bets(self.state.limits, self.state.credits(number), station.last_bets, complete=True)
-        station.pending, station.passed = station.last_bets, False
+        station.pending, station.passed, station.show_result = station.last_bets, False, False
         self._open_window()
 
     def press_deal(self, number: int) -> None:
@@ -123,7 +135,7 @@ class TablePlay:
         seats: dict[int, Bets] = {}
         for number, station in sorted(st.stations.items()):
             bets = station.pending
-            if not bets.ante or not st.playable(number):
+            if not bets.ante or not st.playable(number) or station.payout is not None:
                 continue
             try:
                 check_bets(st.limits, st.credits(number), bets, complete=True)
@@ -142,15 +154,43 @@ class TablePlay:
         for number, station in st.stations.items():
             if number in seats:
                 station.last_bets = station.pending
+                station.jackpot = 0
             station.reset_window()
+            station.show_result = False
             station.timed_out = None
+        self.start_values()
         self.start_timer()
 
-    def start_timer(self) -> None:
-        """The current phase's decision timer starts (again) at its full length."""
+    def start_values(self) -> None:
+        """Start computing every seat's decision values of the round open (when the
+        configuration records them; again for a round rebuilt at power-up)."""
         st = self.state
+        rnd, first = st.round, st.round_id
+        self._values = {}
+        if not st.config.decision_values or not st.round_open or rnd is None or first is None:
+            return
+        board = [rnd.deck[i] for i in BOARD_POSITIONS]
+        for seat in sorted(rnd.seats):
+            hole = [rnd.deck[i] for i in HOLE_POSITIONS[seat]]
+            self._values[seat] = SeatValues(first, rnd.paytable, hole, board, seat)
+
+    def values_for(self, number: int) -> tuple[SeatValues, Phase] | None:
+        """The decision values of station ``number``'s seat in the round open, and the
+        phase it decides in now (None when it has nothing to decide): the caller waits
+        for them outside the game's lock."""
+        rnd = self.state.round
+        found = self._values.get(number)
+        if found is None or rnd is None or not self.state.round_open:
+            return None
+        return found, rnd.phase
+
+    def start_timer(self) -> None:
+        """The current phase's decision timer starts (again) at its full length (none
+        at a table without a decision timer)."""
+        st = self.state
+        seconds = st.timing.decision_seconds
         st.decision_deadline = (
-            deadline_after(st.now(), st.timing.decision_seconds) if st.round_open else None
+            deadline_after(st.now(), seconds) if st.round_open and seconds is not None else None
         )
 
     # -- decisions ---------------------------------------------------------------------
@@ -163,8 +203,11 @@ class TablePlay:
             return ()
         return affordable(rnd, number, st.credits(number))
 
-    def decide(self, number: int, action: Action | str) -> None:
-        """Station ``number``'s decision for its seat; the last one settles every seat."""
+    def decide(
+        self, number: int, action: Action | str, values: DecisionValues | None = None
+    ) -> None:
+        """Station ``number``'s decision for its seat (with its exact ``values`` when
+        known); the last one settles every seat."""
         st = self.state
         st.require_playable(number)
         rnd = st.round
@@ -173,7 +216,7 @@ class TablePlay:
         if number not in rnd.seats:
             raise WrongState("this station sits this round out", code="not_in_round")
         action = checked_action(rnd, number, action, self.offers(number))
-        self._apply(rnd, number, action, timed_out=False)
+        self._apply(rnd, number, action, timed_out=False, values=values)
 
     def expire_timer(self) -> None:
         """The phase's timer ran out: every seat still to decide takes its default
@@ -190,7 +233,15 @@ class TablePlay:
                 break
             self._apply(current, seat, timeout_action(phase), timed_out=True)
 
-    def _apply(self, rnd: UthRound, seat: int, action: Action, *, timed_out: bool) -> None:
+    def _apply(
+        self,
+        rnd: UthRound,
+        seat: int,
+        action: Action,
+        *,
+        timed_out: bool,
+        values: DecisionValues | None = None,
+    ) -> None:
         st = self.state
         ledger = st.require_ledger()
 
@@ -199,15 +250,47 @@ class TablePlay:
             st.event("decision_timed_out", detail, seat, round_id=row_id)
 
         done = self.book.decide(
-            ledger, rnd, seat, action, st.stamp(), also=timed_out_event if timed_out else None
+            ledger,
+            rnd,
+            seat,
+            action,
+            st.stamp(),
+            values,
+            also=timed_out_event if timed_out else None,
         )
         st.round = done.round
         if timed_out:
             st.station(seat).timed_out = TimedOut(done.row_id, done.decision.phase, action)
         if done.settled:
             st.round_open, st.decision_deadline = False, None
+            self._values = {}
+            for number in done.round.seats:
+                station = st.stations.get(number)
+                if station is None:
+                    continue
+                station.show_result = True
+                station.jackpot = jackpot = done.jackpots.get(number, 0)
+                if jackpot:
+                    station.message = f"JACKPOT {money(jackpot)} - call an attendant"
         elif done.round.phase is not rnd.phase:
             self.start_timer()
+
+    # -- RAM clear ---------------------------------------------------------------------
+    def void(self) -> int | None:
+        """Void the open round, inside the caller's ledger transaction: every seat's
+        stake goes back on its meter.  Returns its first row id (None when no round was
+        open)."""
+        st = self.state
+        ledger = st.require_ledger()
+        if not ledger.open_rounds:
+            return None
+        rnd = st.round
+        assert st.round_open and rnd is not None  # the open rows' round, rebuilt at power-up
+        voided = self.book.void(ledger, rnd, st.stamp())
+        st.round, st.round_open, st.decision_deadline = None, False, None
+        st.row_ids, st.commitment = {}, None
+        self._values = {}
+        return voided
 
     @property
     def phase(self) -> Phase | None:

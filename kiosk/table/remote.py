@@ -16,7 +16,7 @@ without a validator (the demo keys, the burn-in autoplay).  The station's door s
 and again after every (re)connect.  Tickets go two-phase too (:meth:`escrow_ticket`: the
 host answers the ticket's amount); the host's print orders wait in :attr:`print_orders`
 (:meth:`next_print_order`) for the station's printer, which reports with
-:meth:`printer_ready` and :meth:`report_print` (:mod:`kiosk.table.tickets`);
+:meth:`printer_ready` and :meth:`report_print` (:mod:`kiosk.table.payouts`);
 :meth:`test_credits` keys in a burn-in's test credits.
 
     remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
@@ -71,16 +71,20 @@ from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
-from kiosk.table.escrows import SETTLED, TICKET_AMOUNT
+from kiosk.ledger.records import EventRecord, RoundRecord
+from kiosk.table.recall_service import rounds_from_reply
 from kiosk.table.snapshot import StationSnapshot
-from kiosk.table.wire import paytable_from_state, snapshot_from_json
+from kiosk.table.wire import SETTLED, TICKET_AMOUNT, paytable_from_state, snapshot_from_json
 from kiosk.table.witness import WITNESS_TILT, HeadWitness
 
 log = logging.getLogger(__name__)
 
 
 class RemoteTable:
-    """The table as one station sees it over the link (thread-safe)."""
+    """The table as one station sees it over the link (thread-safe): the
+    :class:`~kiosk.station.link.TableLink` of a shared table's station."""
+
+    keeps_chips = True
 
     def __init__(
         self,
@@ -366,17 +370,19 @@ class RemoteTable:
         return self._wait_ack(self.acks, txn, timeout)
 
     def report_note(
-        self, txn: str | None, event: str, reason: str, timeout: float
+        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
     ) -> EscrowAck | None:
         """Phase two: the validator's report (``vend_valid``, ``stacked``, ``returned``,
-        ``in_doubt``) about ``txn`` (None: the seat's open escrow, after a restart).
-        Waits up to ``timeout`` seconds for the host's answer (None when none came)."""
-        if txn is not None:
-            with self._cond:
-                self.settled.pop(txn, None)
+        ``in_doubt``) about ``txn`` (``cents``: the amount the driver reported with a
+        ticket's VEND VALID).  Waits up to ``timeout`` seconds for the host's answer (None
+        when none came)."""
+        with self._cond:
+            self.settled.pop(txn, None)
         detail: dict[str, Any] = {"txn": txn, "reason": reason}
+        if cents is not None:
+            detail["cents"] = cents
         self.link.send(DeviceEvent(device="validator", event=event, detail=detail))
-        if txn is None or timeout <= 0:
+        if timeout <= 0:
             return None
         return self._wait_ack(self.settled, txn, timeout)
 
@@ -483,3 +489,24 @@ class RemoteTable:
                     return None
                 self._cond.wait(left)
             return self.recall_answers.pop(ref)
+
+    def escrow_refusal(self, txn: str) -> str:
+        """Why the host refused escrow ``txn`` ("" when it did not, or has not answered)."""
+        with self._cond:
+            ack = self.acks.get(txn)
+        return ack.reason if ack is not None and not ack.accepted else ""
+
+    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
+        """This station's own last ``last`` settled rounds from the host, most recent
+        first; None when the host did not answer in ``timeout`` seconds.  Raises
+        :class:`MachineError` when it refused."""
+        reply = self.recall(last, timeout)
+        return None if reply is None else rounds_from_reply(reply)
+
+    def ledger_can_record(self) -> bool:
+        """The host's ledger is the host's to probe: its tilts reach the snapshot."""
+        return True
+
+    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+        """None: the table's ledger is on the host."""
+        return []

@@ -1,19 +1,32 @@
-"""The table state rebuilt from a verified ledger: the paytable and limits in force,
-each station's tilts, door and pending payout, and the open round replayed from every
-seat's row (same deck, same bets, the decisions so far)."""
+"""The game state rebuilt from a verified ledger: the paytable and limits in force, the
+host's and each station's tilts, doors, pending payouts and open escrows, and the open
+round replayed from every seat's row (same deck, same bets, the decisions so far); a lone
+cabinet also shows its last round again.  Every row read here is authenticated by the
+ledger (its hash and MAC)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.uth.replay import replay
 from kiosk.config import CabinetConfig
+from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
-from kiosk.machine.restore import restored_tilt
 from kiosk.machine.round_book import reopen
-from kiosk.machine.state import Bets
+from kiosk.machine.state import DEVICE_TILT_PREFIX, RESTORED_DEVICE_KINDS, Bets
+from kiosk.table.escrows import StationEscrows, unresolved
+from kiosk.table.payouts import pending_payout
 from kiosk.table.state import Station, TableState
-from kiosk.table.tickets import pending_payout
 from kiosk.table.timing import Clock, TableTiming
+
+
+def restored_tilt(code: str) -> bool:
+    """Whether a tilt with ``code`` stands again at power-up: every tilt but a device's
+    standing condition, which the device re-reports while it stands; a device's one-shot
+    money tilts (:data:`RESTORED_DEVICE_KINDS`) stand again."""
+    if not code.startswith(DEVICE_TILT_PREFIX):
+        return True
+    return code.rsplit(":", 1)[-1] in RESTORED_DEVICE_KINDS
 
 
 def restore_table(
@@ -26,17 +39,20 @@ def restore_table(
     """The state the ledger records for a table of ``stations``.  Raises
     :class:`LedgerCorruptError` when the open round does not replay to its rows."""
     paytable, limits = ledger.table_in_force()
-    st = TableState(
-        config, ledger, clock, paytable, limits, timing, {n: Station(n) for n in sorted(stations)}
-    )
+    own = {n: Station(n, StationEscrows(unresolved(ledger, n))) for n in sorted(stations)}
+    st = TableState(config, ledger, clock, paytable, limits, timing, own)
     for ev in ledger.events(("tilt", "tilt_cleared", "door_open", "door_closed", "ram_clear")):
         station = st.stations.get(ev.station)
         code = ev.detail.get("code", "")
         if ev.kind == "ram_clear":
+            st.host_tilts.clear()
             for s in st.stations.values():
                 s.tilts.clear()
-        elif ev.kind == "tilt" and ev.detail.get("host"):
-            st.host_tilts[code] = ev.detail.get("message", "")
+        elif ev.detail.get("host"):
+            if ev.kind == "tilt":
+                st.host_tilts[code] = ev.detail.get("message", "")
+            elif ev.kind == "tilt_cleared":
+                st.host_tilts.pop(code, None)
         elif station is None:
             continue
         elif ev.kind == "tilt" and restored_tilt(code):
@@ -52,14 +68,29 @@ def restore_table(
 
 
 def _restore_round(st: TableState, ledger: Ledger) -> None:
-    """The open round, replayed from every seat's row (:func:`reopen`), or the last
-    settled seat's bets to repeat."""
+    """The open round, replayed from every seat's row (:func:`reopen`); else the last
+    settled seat's bets to repeat (a lone cabinet also shows that round again)."""
     found = reopen(ledger)
     if found is None:
         last = ledger.last_settled()
-        if last is not None and last.seat in st.stations:
-            st.stations[last.seat].last_bets = Bets(last.ante, last.trips)
+        if last is None or last.seat not in st.stations:
+            return
+        station = st.stations[last.seat]
+        station.last_bets = Bets(last.ante, last.trips)
+        if len(st.stations) == 1:
+            station.jackpot = last.jackpot
+            st.row_ids, st.commitment = {last.seat: last.id}, last.commitment
+            if last.state == "settled":
+                st.round = replay(ledger.paytable(last.paytable_sha256), last.deck, last.inputs())
         return
+    absent = sorted(set(found.row_ids) - set(st.stations))
+    if absent and st.timing.decision_seconds is None:  # nobody would ever decide for them
+        mine = sorted(st.stations)
+        named = f"seat {mine[0]}" if len(mine) == 1 else f"stations {mine}"
+        raise LedgerCorruptError(
+            f"the open round is dealt to seats {sorted(found.row_ids)}, not {named} alone",
+            f"rounds {found.first_id}",
+        )
     st.round, st.round_open = found.round, True
     st.row_ids, st.commitment = found.row_ids, found.commitment
     for seat, bets in found.bets.items():

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.uth.round import Phase, SeatResult
-from kiosk.machine.snapshot import ActionOffer
+from engine.uth.round import Action, Phase, SeatResult
+from kiosk.ledger.records import value_text
+from kiosk.machine.coach import coach_tip
+from kiosk.machine.snapshot import ActionOffer, Tilt
 from kiosk.machine.state import Bets
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import seconds_left
@@ -28,6 +30,18 @@ class SeatStatus:
     folded: bool
     tilted: bool  # the station is stopped (its own tilt or door)
     net: int | None = None  # once the round is settled: returned minus staked (cents)
+
+
+@dataclass(frozen=True)
+class CoachNote:
+    """The strategy coach's note on the round a station shows: its costliest decision
+    that was not optimal, ``action`` where ``best`` was worth ``loss`` Antes more (an
+    exact ``"N/D"`` text)."""
+
+    round_id: int
+    action: Action
+    best: Action
+    loss: str
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,16 @@ class StationSnapshot:
     payout_pending: int
     payout_method: str  # "handpay" or "ticket" (a ticket printing here); "" with none
     message: str
+    tilt_texts: tuple[Tilt, ...] = ()  # ``tilts`` with their text, in the same order
+    door_open: bool = False  # the station's main door, as the service knows it
+    operator: str | None = None  # the role of the operator logged in at the station
+    commitment: str | None = None  # the deck commitment of the round shown
+    jackpot: int = 0  # the hand-paid part of the station's last round
+    show_result: bool = False  # the settled round stays shown until the next bet
+    payout_txn: str = ""  # the pending payout's transaction, and when it began
+    payout_at: str = ""
+    coach: bool = False  # the strategy coach is on
+    coach_note: CoachNote | None = None  # its note on the round shown, if any
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -93,13 +117,16 @@ def station_snapshot(
     result = rnd.outcome() if rnd is not None else None
     seats = seat_statuses(st)
     view = rnd.view(number) if in_round and rnd is not None else None
+    tilts = st.tilts_of(number)
+    payout = station.payout
+    round_id = st.row_ids.get(number) if in_round else st.round_id
     return StationSnapshot(
         station=number,
         credits=st.credits(number),
         pending=station.pending,
         ready=station.ready,
         round_open=st.round_open,
-        round_id=st.row_ids.get(number) if in_round else st.round_id,
+        round_id=round_id,
         phase=rnd.phase if rnd is not None else None,
         in_round=in_round,
         hole=view.hole if view else (),
@@ -111,8 +138,29 @@ def station_snapshot(
         seats=seats,
         result=result.seat(number) if result is not None and in_round else None,
         timed_out=station.timed_out,
-        tilts=(*st.host_tilts, *station.tilts),
-        payout_pending=station.payout.amount if station.payout else 0,
-        payout_method=station.payout.method if station.payout else "",
+        tilts=tuple(tilts),
+        payout_pending=payout.amount if payout else 0,
+        payout_method=payout.method if payout else "",
         message=station.message,
+        tilt_texts=tuple(Tilt(c, m) for c, m in tilts.items()),
+        door_open=station.door_open,
+        operator=station.operator.role if station.operator is not None else None,
+        commitment=st.commitment,
+        jackpot=station.jackpot,
+        show_result=station.show_result,
+        payout_txn=payout.txn if payout else "",
+        payout_at=payout.at if payout else "",
+        coach=st.coach,
+        coach_note=_coach_note(st, number, round_id) if station.show_result else None,
     )
+
+
+def _coach_note(st: TableState, number: int, round_id: int | None) -> CoachNote | None:
+    """The coach's note on station ``number``'s settled round ``round_id``, while the
+    coach is on."""
+    if not st.coach or st.round_open:
+        return None
+    tip = coach_tip(st.ledger, round_id)
+    if tip is None:
+        return None
+    return CoachNote(tip.round_id, tip.action, tip.best, value_text(tip.loss))

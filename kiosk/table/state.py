@@ -1,15 +1,23 @@
-"""The table host's state: each station's chips, tilts, door and payout, the round on
-the table for every seat, the timers, and the guards every part uses.
+"""The game's state: the ledger, the paytable and limits in force, the host's tilts, the
+round on the table for every seat and its timers, and each station's chips, tilts, door,
+operator, payout and escrows; with the guards and records every part uses.
+
+One state serves a lone cabinet (one station, in the same process) and a shared table
+(1-7 stations over the link): the cabinet's own tilts are its station's, and the ledger's
+tilt is the host's, which stops every station.
 
 Invariants: a ledger write comes before the in-memory change it records; each station's
 credit meter is the ledger's (``station_meters[station]["credits"]``); ``round_open``
 implies ``round`` is the round in play and ``row_ids`` names each seat's open row; a
-station's ``payout`` is set while its payout is pending.  Amounts are cents.
+station's ``payout`` is set while its payout is pending, and then it has no pending
+chips.  Amounts are cents.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,13 +25,15 @@ from typing import Any
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import Action, Phase, UthRound
-from kiosk.config import CabinetConfig
+from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
-from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
+from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled, WrongState
+from kiosk.machine.lockout import PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets
+from kiosk.table.escrows import StationEscrows
 from kiosk.table.timing import Clock, TableTiming
 
 
@@ -38,12 +48,24 @@ class TimedOut:
 
 @dataclass(frozen=True)
 class PendingPayout:
-    """A station's cash-out (cents, its transaction): a handpay waiting for an
-    attendant, or (``method`` ``"ticket"``) a ticket being printed at the station."""
+    """A station's cash-out: ``amount`` cents off its meter in transaction ``txn`` at
+    ``at`` (the ledger's stamp): a handpay waiting for an attendant, or (``method``
+    ``"ticket"``) a ticket being printed at the station."""
 
     txn: str
     amount: int
     method: str = "handpay"
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class Session:
+    """The operator logged in at a station: the account's name and role, and when they
+    last did something there (monotonic seconds)."""
+
+    name: str
+    role: str
+    seen: float
 
 
 @dataclass
@@ -51,6 +73,7 @@ class Station:
     """One player station between and during rounds (its money is in the ledger)."""
 
     number: int
+    escrows: StationEscrows
     pending: Bets = Bets()  # chips placed, not yet wagered
     last_bets: Bets = Bets()
     ready: bool = False  # pressed Deal in this betting window
@@ -60,7 +83,10 @@ class Station:
     payout: PendingPayout | None = None
     printer: bool = False  # its ticket printer reported ready (not in the ledger)
     timed_out: TimedOut | None = None  # the latest, until the next round is dealt
-    message: str = ""
+    message: str = ""  # the last refusal or news, for the player
+    operator: Session | None = None  # who is logged in at this station
+    show_result: bool = False  # the settled round stays shown until the next bet
+    jackpot: int = 0  # the hand-paid part of its last round, cents
 
     def reset_window(self) -> None:
         self.pending, self.ready, self.passed = Bets(), False, False
@@ -68,7 +94,7 @@ class Station:
 
 @dataclass
 class TableState:
-    """The table host's shared state (see the module docstring for its invariants)."""
+    """The game's shared state (see the module docstring for its invariants)."""
 
     config: CabinetConfig
     ledger: Ledger | None
@@ -84,6 +110,9 @@ class TableState:
     commitment: str | None = None
     betting_deadline: datetime | None = None  # the betting window, while open
     decision_deadline: datetime | None = None  # the current phase's timer
+    coach: bool = False  # the strategy coach is shown to the players
+    lockout: PinLockout = field(default_factory=PinLockout)  # wrong PINs, the whole table's
+    ticks: Callable[[], float] = time.monotonic  # for operator sessions and codes
 
     # -- reading -----------------------------------------------------------------------
     def credits(self, station: int) -> int:
@@ -113,6 +142,16 @@ class TableState:
         """The first row id of the round on the table (None before the first round)."""
         return min(self.row_ids.values()) if self.row_ids else None
 
+    def at(self, number: int) -> dict[str, int]:
+        """The ``at_station`` of an event's detail: the station an operator typed at, at
+        a table of more than one station (a lone cabinet has no other)."""
+        return {"at_station": number} if len(self.stations) > 1 else {}
+
+    def tilts_of(self, number: int) -> dict[str, str]:
+        """The tilts that stop station ``number``: the host's, then its own (code ->
+        text)."""
+        return {**self.host_tilts, **self.station(number).tilts}
+
     def require_credit_room(self, number: int, cents: int) -> None:
         """Station ``number`` may take ``cents`` more credits: no payout pending there, and
         its meter stays within the credit limit; raises before anything is written."""
@@ -128,19 +167,35 @@ class TableState:
 
     # -- recording ---------------------------------------------------------------------
     def event(self, kind: str, detail: dict[str, Any], station: int, **kw: Any) -> int:
-        """Record an event about ``station`` now (``kw``: ``amount`` cents, ``txn``,
-        ``round_id``)."""
+        """Record an event about ``station`` (``kw``: ``amount`` cents, ``txn``,
+        ``round_id``, ``at``: its stamp, default now)."""
+        at = kw.pop("at", None) or self.stamp()
         return self.require_ledger_open().event(
-            kind, detail=detail, at=self.stamp(), station=station, **kw
+            kind, detail=detail, at=at, station=station, **kw
         )
 
-    def set_tilt(self, station: int, code: str, message: str) -> None:
-        """Record a tilt of ``station``, then let it stand."""
-        self.event("tilt", {"code": code, "message": message}, station)
+    def set_tilt(
+        self, station: int, code: str, message: str, *, amount: int = 0, txn: str | None = None
+    ) -> None:
+        """Record a tilt of ``station``, then let it stand.  A money tilt names the
+        ``amount`` (cents) and the transaction ``txn`` it is about."""
+        detail: dict[str, Any] = {"code": code, "message": message}
+        if txn is not None:
+            detail["txn"] = txn
+        self.event("tilt", detail, station, amount=amount)
         self.station(station).tilts[code] = message
 
+    def hold_tilt(self, station: int, code: str, message: str) -> None:
+        """Let a tilt of ``station`` stand, recorded if the ledger can still record it (a
+        tilt about the ledger's writes may not be writable)."""
+        try:
+            self.set_tilt(station, code, message)
+        except (LedgerError, sqlite3.Error, PlayDisabled):
+            self.station(station).tilts[code] = message
+
     def host_tilt(self, code: str, message: str) -> None:
-        """A tilt of the host (the ledger): the whole table stops."""
+        """A tilt of the host (the ledger, the operators' accounts): every station stops.
+        Recorded when the ledger can record it."""
         try:
             self.event("tilt", {"code": code, "message": message, "host": True}, 1)
         except (LedgerError, sqlite3.Error, PlayDisabled):
@@ -149,20 +204,19 @@ class TableState:
 
     # -- guards ------------------------------------------------------------------------
     def require_ledger_open(self) -> Ledger:
+        """The ledger while it is open, even in a host tilt (for records and reads)."""
         if self.ledger is None:
-            raise PlayDisabled("the ledger is not available", code="ledger_fault")
+            raise PlayDisabled(
+                self.host_tilts.get(LEDGER_TILT, "the ledger is not available"),
+                code="ledger_fault",
+            )
         return self.ledger
 
     def require_ledger(self) -> Ledger:
-        """The ledger, unless a host tilt stands (which stops the whole table)."""
+        """The ledger, unless it is missing or faulty (the ``ledger`` host tilt)."""
         ledger = self.require_ledger_open()
-        if self.host_tilts:
-            code, message = next(iter(self.host_tilts.items()))
-            raise PlayDisabled(
-                f"table stopped ({code}): {message}",
-                code="ledger_fault" if code == LEDGER_TILT else "tilted",
-                params={"tilt": code},
-            )
+        if LEDGER_TILT in self.host_tilts:
+            raise PlayDisabled(self.host_tilts[LEDGER_TILT], code="ledger_fault")
         return ledger
 
     def playable(self, number: int) -> bool:
@@ -180,32 +234,65 @@ class TableState:
         """The ledger, when the host and station ``number`` are untilted and its door is
         closed: a tilt at one station stops that station only."""
         ledger = self.require_ledger()
-        station = self.station(number)
-        if station.tilts:
-            code, message = next(iter(station.tilts.items()))
+        tilts = self.tilts_of(number)
+        if tilts:
+            code, message = next(iter(tilts.items()))
             raise PlayDisabled(
-                f"station tilted ({code}): {message}", code="tilted", params={"tilt": code}
+                f"machine tilted ({code}): {message}", code="tilted", params={"tilt": code}
             )
-        if station.door_open:
+        if self.station(number).door_open:
             raise PlayDisabled("the door is open", code="door_open")
         return ledger
+
+    def require_between_rounds(self, number: int) -> None:
+        """No round open and no payout pending at station ``number``."""
+        if self.round_open:
+            raise WrongState("the round is in progress", code="round_in_progress")
+        if self.station(number).payout is not None:
+            raise WrongState("a payout is in progress", code="payout_in_progress")
+
+    def require_role(self, number: int, role: str) -> str:
+        """The name of the operator logged in at station ``number``, when their role is
+        ``role`` or above."""
+        session = self.station(number).operator
+        if session is None:
+            raise NotAuthorised("an operator must log in first", code="operator_required")
+        if not role_at_least(session.role, role):
+            raise NotAuthorised(
+                f"this needs a {role} (logged in: {session.role})",
+                code="role_required",
+                params={"role": role},
+            )
+        return session.name
+
+    def require_door_open(self, number: int, what: str) -> None:
+        """The main door of station ``number`` is open: paytable and limit changes and
+        RAM clears need it."""
+        if not self.station(number).door_open:
+            raise NotAuthorised(
+                f"{what} needs the main door open", code="door_closed", params={"what": what}
+            )
 
     def require_quiet(self, what: str) -> None:
         """No round open and every station at zero credits with no payout pending: the
         only time the table's configuration may change."""
         if self.round_open:
             raise WrongState(f"{what} only between rounds", code="round_in_progress")
+        single = len(self.stations) == 1
         for number, station in sorted(self.stations.items()):
+            where = "" if single else f"station {number}'s "
             if station.payout is not None:
                 raise WrongState(
-                    f"{what} not while station {number}'s payout is pending",
+                    f"{what} not while {where or 'a '}payout is pending",
                     code="payout_in_progress",
                     params={"station": number},
                 )
-            if self.credits(number):
+            credits = self.credits(number)
+            if credits:
+                at = "" if single else f" at every station (station {number} has {money(credits)})"
+                now = f" (now {money(credits)})" if single else ""
                 raise WrongState(
-                    f"{what} only with zero credits at every station "
-                    f"(station {number} has {money(self.credits(number))})",
+                    f"{what} only with zero credits{at}{now}",
                     code="credits_on_meter",
-                    params={"station": number, "credits": self.credits(number)},
+                    params={"station": number, "credits": credits},
                 )

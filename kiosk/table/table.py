@@ -1,44 +1,48 @@
-"""The table host's in-process API: one Ultimate Texas Hold'em round for up to seven
-player stations, one ledger for all of them.
+"""The game service: one Ultimate Texas Hold'em round for 1-7 player stations, one
+ledger, every money rule once.
 
-Headless (no pygame, no network): a station's screen, a network link and the tests all
-drive the same :class:`Table`.  Money is integer cents everywhere.
+A lone cabinet is this service with one station in the same process
+(:mod:`kiosk.station.local`); a shared table is the same service with its stations over
+the link (:mod:`kiosk.table.host_service`).  Headless (no pygame, no network): a
+station's screen, the link, the CLI and the tests all drive the same :class:`Table`.
+Money is integer cents everywhere.
 
 Life cycle::
 
     table = Table.open(config, stations=(1, 2, 3), clock=clock)
-    table.execute(2, InsertCredits(5000, "bill:5000"))   # in process: both phases at once;
-    table.execute(2, AcceptEscrow("s2-t", 5000))         # a validator's note is two-phase
-    table.execute(2, SettleEscrow("s2-t", "stacked"))    # (kiosk.table.escrows): recorded,
-                                                         # then credited once
+    table.execute(2, AcceptEscrow("s2-t", 5000))          # a validator's note, two-phase
+    table.execute(2, SettleEscrow("s2-t", "stacked", "vend_valid"))  # (kiosk.table.money_in)
     table.execute(2, PlaceChip("ante", 500))
     table.execute(2, Deal())          # or Pass(); the window closes when all are done
-    table.tick()                      # the host's timers: call it often (e.g. 10 Hz)
+    table.tick()                      # the timers: call it often (e.g. 10 Hz)
     table.execute(2, Decide(Action.CHECK))
-    table.snapshot(2)                 # countdowns, the seats' status, the timeout notice
-    table.execute(2, CashOut())       # a ticket when its printer is ready (kiosk.table.tickets)
+    table.snapshot(2)                 # what station 2's screen shows
+    table.execute(2, CashOut())       # a ticket when its printer is ready (kiosk.table.payouts)
 
-Rules the table enforces:
+Each command (:mod:`kiosk.machine.commands`, :mod:`kiosk.table.commands`) is carried out by
+the part that owns its concept, all on one :class:`~kiosk.table.state.TableState`:
+:mod:`~kiosk.table.play` (the betting window, the deal, decisions, settlement),
+:mod:`~kiosk.table.money_in` (notes, tickets in, test credits, device events),
+:mod:`~kiosk.table.payouts` (cash-outs, tickets out, handpays),
+:mod:`~kiosk.table.operators` (login, tilts, doors, RAM clear) and
+:mod:`~kiosk.table.settings` (paytable, limits, coach, export).
 
-* between rounds a **betting window** opens with the first chip or Deal
-  (:attr:`TableTiming.betting_seconds`, no countdown at a table of one station, whose
-  window is "Deal pressed"); it closes early when every station with credits that may
-  play has pressed Deal or Pass; stations without an Ante sit the round out;
-* one deck deals every seat from fixed positions (the engine's layout); every seat's row
-  and the deck's commitment are committed in one transaction before any card is shown;
-* decisions run in parallel within each phase's **decision timer**
-  (:attr:`TableTiming.decision_seconds`); when it runs out each seat still to decide
-  checks before the river and folds on it, recorded as a ``decision_timed_out`` event;
-  the phase moves on when every seat has decided;
-* one transaction settles every seat with the engine's one ``settle()``;
-* a tilt or open door at a station stops that station only (its seat times out); a
-  host tilt (the ledger) stops the table;
-* the paytable and limits change only with no round open and every station at zero
-  credits with no payout pending;
-* after a power cut the open round resumes exactly (same deck, bets and decisions) and
-  the phase's timer starts again at its full length.
+Rules (GLI-11 / GLI-24 style): every change is committed to the ledger before it takes
+effect in memory; a round's deck commitment is committed before any card is shown; an
+unfinished round resumes after a power cut exactly (the phase's timer starts again at
+its full length); a tilt or an open door at a station stops that station only; a host
+tilt (the ledger) stops every station and cannot be cleared here; the paytable and
+limits change only with no round open and every station at zero credits with no payout
+pending, by a technician at a station whose door is open.
 
-Threading: one re-entrant lock serialises every operation.
+Errors: every refused operation raises a :class:`MachineError` subclass carrying
+``reason`` (also the station's ``message``), ``code`` and ``params``, before any state
+changes.  A ledger failure tilts the host (``ledger``) and is raised as
+:class:`PlayDisabled`: nothing took effect, since the ledger write comes first.
+
+Threading: one re-entrant lock serialises every operation; subscribers are called under
+it and must only note that the snapshots changed.  A decision's exact values are waited
+for before the lock is taken.
 """
 
 from __future__ import annotations
@@ -47,75 +51,101 @@ import json
 import logging
 import sqlite3
 import threading
-import uuid
+import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import ValidationError
-
-from devices.host import ONE_SHOT_KINDS, EventKind, make_event
+from devices.host import DeviceEvent
 from engine.rng import RandomSource, SystemRandomSource
-from engine.uth.paytable import Limits, Paytable, load_paytable
+from engine.uth.paytable import Limits, Paytable, PaytableError
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
+from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.link.messages import PrintTicket
 from kiosk.machine import commands as cmd
-from kiosk.machine.errors import ConfigurationError, MachineError, WrongState
-from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT
+from kiosk.machine.errors import MachineError, PlayDisabled
+from kiosk.machine.first_paytable import first_paytable
+from kiosk.machine.lockout import PinLockout
+from kiosk.machine.round_values import VALUE_WAIT_S, SeatValues
+from kiosk.machine.state import LEDGER_TILT
 from kiosk.subscribers import Subscribers
-from kiosk.table.commands import Pass
-from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
-from kiosk.table.escrows import (
+from kiosk.table.audit import Audit
+from kiosk.table.commands import (
     AcceptEscrow,
+    AcceptTicket,
+    Pass,
+    ReportPrint,
+    SetPrinter,
+    SetTablePaytable,
     SettleEscrow,
-    TableEscrows,
     TestCredits,
-    burn_in_credits,
 )
-from kiosk.table.paytable_change import SetTablePaytable, change_paytable
+from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
+from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
+from kiosk.table.operators import Operators
+from kiosk.table.paytable_export import export_paytable
+from kiosk.table.payouts import Payouts
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table
+from kiosk.table.settings import Settings
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
-from kiosk.table.state import PendingPayout
-from kiosk.table.tickets import AcceptTicket, ReportPrint, SetPrinter, TableTickets
+from kiosk.table.state import Session, Station, TableState
 from kiosk.table.timing import Clock, TableTiming
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[int, Any], object]
+#: A command's handler: the station it is for, the station whose operator answers for
+#: it, the command; returns the command's result.
+Handler = Callable[[int, int, Any], object]
 
 
 class Table:
-    """The table host (thread-safe).  Construct with :meth:`open`; ``Table(config,
+    """The game service (thread-safe).  Construct with :meth:`open`; ``Table(config,
     ledger, stations)`` on an opened, verified ledger rebuilds the same state."""
 
     def __init__(
         self,
         config: CabinetConfig,
-        ledger: Ledger,
+        ledger: Ledger | None,
         stations: Iterable[int] = (1,),
         *,
         rng: RandomSource | None = None,
         clock: Clock | None = None,
         timing: TableTiming | None = None,
+        ticks: Callable[[], float] = time.monotonic,
+        fault: str = "",
     ) -> None:
         self.config = config
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._lock = threading.RLock()
         self._subscribers: Subscribers[[]] = Subscribers()
-        self._state = restore_table(config, ledger, self.clock, stations, timing or TableTiming())
-        self._play = TablePlay(self._state, rng or SystemRandomSource())
-        self._play.start_timer()  # a resumed round's phase starts its full timer again
-        self._escrows = TableEscrows(self._state)
-        self._tickets = TableTickets(self._state, self._escrows)
+        timing = timing or TableTiming()
+        if ledger is None:
+            self._state = _stopped_state(config, self.clock, stations, timing, fault)
+        else:
+            self._state = restore_table(config, ledger, self.clock, stations, timing)
+        self._state.ticks = ticks
+        st = self._state
+        self._play = TablePlay(st, rng or SystemRandomSource())
+        self._money = MoneyIn(st)
+        self._payouts = Payouts(st)
+        self._operators = Operators(st, self._play, self._payouts)
+        self._settings = Settings(st)
+        self._audit = Audit(st)
         self._handlers = self._handler_map()
         self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
+        #: Test credits outside demo mode: a technician's burn-in session (its runner sets it).
+        self.burn_in = False
+        if st.ledger is not None:
+            self._play.start_values()  # a resumed round's values
+            self._play.start_timer()  # a resumed round's phase starts its full timer again
+            _tilt_on_anchor_failure(st)
 
+    # -- opening and closing -------------------------------------------------------------
     @classmethod
     def open(
         cls,
@@ -125,41 +155,83 @@ class Table:
         rng: RandomSource | None = None,
         clock: Clock | None = None,
         timing: TableTiming | None = None,
+        ticks: Callable[[], float] = time.monotonic,
     ) -> Table:
-        """Open the table's ledger (created on a first run only), verify it at power-up
-        and rebuild the table; an unfinished round resumes.  Raises
-        :class:`LedgerCorruptError` for a ledger that does not verify."""
+        """Open the ledger (created on a first run only, with the first paytable held to
+        the RTP bounds; an installed machine never creates one), verify it at power-up
+        (the latest signed checkpoint and the rows since), rebuild the state, record the
+        power up and resume an unfinished round.  Raises :class:`LedgerError` (or
+        :class:`PaytableError` on a first run) when that cannot be done: see
+        :meth:`open_or_stop` for a service that comes up stopped instead."""
         ledger, created = open_or_create(
             config.db_path,
             config.marker_path,
-            paytable=lambda: load_paytable(config.paytable),
+            paytable=lambda: first_paytable(config),
             machine_number=config.machine_number,
             casino_name=config.casino_name,
             key_path=config.key_path,
             anchor_path=config.anchor_file,
+            installed=config.installed,
         )
         try:
             report = ledger.verify_power_up()
             if not report.ok:
                 raise LedgerCorruptError(report.problem)
-            table = cls(config, ledger, stations, rng=rng, clock=clock, timing=timing)
+            table = cls(config, ledger, stations, rng=rng, clock=clock, timing=timing, ticks=ticks)
+            table._power_up(created)
         except (LedgerError, sqlite3.Error, ValueError, KeyError):
             ledger.close()
             raise
-        table._power_up(created)
         return table
+
+    @classmethod
+    def open_or_stop(
+        cls,
+        config: CabinetConfig,
+        stations: Iterable[int] = (1,),
+        **kw: Any,
+    ) -> Table:
+        """:meth:`open`, or, when the ledger is missing, corrupt or tampered (or the first
+        paytable cannot be read), a service that refuses everything, stopped in the
+        ``ledger`` tilt with the reason: the ledger is never recreated or repaired."""
+        try:
+            return cls.open(config, stations, **kw)
+        except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
+            if isinstance(exc, PaytableError):  # a first run: no ledger was created
+                reason = f"PAYTABLE FAULT - play stopped: {exc}"
+            else:
+                reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
+            log.error(reason)
+            known = {k: v for k, v in kw.items() if k in ("rng", "clock", "timing", "ticks")}
+            return cls(config, None, stations, fault=reason, **known)
 
     def _power_up(self, created: bool) -> None:
         st = self._state
+        ledger = st.require_ledger()
         with self._lock:
-            detail = {"created": created, "stations": sorted(st.stations), "table": True}
-            with st.require_ledger().transaction():
+            last = ledger.last_event()
+            detail = {
+                "clean_shutdown": last is not None and last.kind == "power_down",
+                "created": created,
+                "machine_number": self.config.machine_number,
+                "stations": sorted(st.stations),
+            }
+            with ledger.transaction():
                 st.event("power_up", detail, 1)
                 if st.round_open:
                     assert st.round is not None
-                    st.event(
-                        "round_resumed", {"phase": st.round.phase.value}, 1, round_id=st.round_id
-                    )
+                    st.event("round_resumed", {"phase": st.round.phase.value}, 1,
+                             round_id=st.round_id)
+            if st.round_open:
+                for number in st.round.seats if st.round is not None else ():
+                    if number in st.stations:
+                        st.stations[number].message = (
+                            "A round was interrupted by a power failure and resumes where it "
+                            "stopped."
+                        )
+            self._operators.power_up()
+            if self.config.witness_counter is not None:  # after power_up: it reads the last event
+                witness_power_up(ledger, counter_from_spec(self.config.witness_counter))
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -167,59 +239,148 @@ class Table:
             st = self._state
             if st.ledger is not None:
                 try:
+                    if self.config.witness_counter is not None:
+                        witness_power_down(st.ledger, counter_from_spec(self.config.witness_counter))
                     st.event("power_down", {}, 1)
                 except (LedgerError, sqlite3.Error) as exc:
                     log.error("could not record power down: %s", exc)
                 st.ledger.close()
                 st.ledger = None
-                st.host_tilts.setdefault(LEDGER_TILT, "the table is shut down")
-
-    def _handler_map(self) -> dict[type, Handler]:
-        """Each command type -> what carries it out for the station it comes from."""
-        play = self._play
-        return {
-            cmd.PlaceChip: lambda n, c: play.add_chip(n, c.spot, c.cents),
-            cmd.ClearBets: lambda n, c: play.clear_bets(n),
-            cmd.RepeatBets: lambda n, c: play.repeat_bets(n),
-            cmd.Deal: lambda n, c: play.press_deal(n),
-            Pass: lambda n, c: play.press_pass(n),
-            cmd.Decide: lambda n, c: play.decide(n, c.action),
-            cmd.InsertCredits: lambda n, c: self._insert_credits(n, c.cents, c.source),
-            AcceptEscrow: lambda n, c: self._escrows.accept(n, c.txn, c.cents),
-            SettleEscrow: lambda n, c: self._escrows.settle(n, c),
-            AcceptTicket: lambda n, c: self._tickets.accept(n, c.txn, c.validation),
-            ReportPrint: lambda n, c: self._tickets.report(n, c),
-            SetPrinter: lambda n, c: self._set_printer(n, c.ready),
-            TestCredits: lambda n, c: burn_in_credits(self._state, n, c.cents, c.txn, c.operator),
-            cmd.CashOut: lambda n, c: self._cash_out(n),
-            cmd.HandpayReset: lambda n, c: self._handpay_reset(n),
-            cmd.SetDoor: lambda n, c: self._door(n, c.open),
-            cmd.ClearTilt: lambda n, c: self._clear_tilt(n, c.code),
-            cmd.SetLimits: lambda n, c: self._set_limits(n, c),
-            SetTablePaytable: lambda n, c: change_paytable(self._state, n, c),
-        }
+                st.host_tilts.setdefault(LEDGER_TILT, "the machine is shut down")
 
     # -- the front door ------------------------------------------------------------------
-    def execute(self, station: int, command: object) -> object:
-        """Carry out ``command`` for ``station`` under the table lock (timers are run
-        first).  Returns what the operation returns (the payout for :class:`CashOut`);
-        a refusal raises a :class:`MachineError` subclass before any state changes."""
+    def _handler_map(self) -> dict[type, Handler]:
+        """Each command type -> what carries it out for station ``n`` (``at``: where the
+        operator answering for it is logged in)."""
+        play, money, pay = self._play, self._money, self._payouts
+        ops, settings = self._operators, self._settings
+        st = self._state
+
+        def door_change(at: int, what: str) -> str:
+            return ops.require_door_change(at, "technician", what)
+
+        return {
+            cmd.PlaceChip: lambda n, at, c: play.add_chip(n, c.spot, c.cents),
+            cmd.ClearBets: lambda n, at, c: play.clear_bets(n),
+            cmd.RepeatBets: lambda n, at, c: play.repeat_bets(n),
+            cmd.Deal: lambda n, at, c: play.press_deal(n),
+            Pass: lambda n, at, c: play.press_pass(n),
+            cmd.Decide: lambda n, at, c: play.decide(n, c.action),
+            AcceptEscrow: lambda n, at, c: money.accept_note(n, c.txn, c.cents),
+            AcceptTicket: lambda n, at, c: money.accept_ticket(n, c.txn, c.validation, c.cents),
+            SettleEscrow: lambda n, at, c: self._settle(n, c),
+            TestCredits: lambda n, at, c: self._test_credits(n, at, c),
+            SetPrinter: lambda n, at, c: setattr(st.station(n), "printer", c.ready),
+            ReportPrint: lambda n, at, c: pay.report(n, c),
+            cmd.CashOut: lambda n, at, c: pay.cash_out(n),
+            cmd.HandpayReset: lambda n, at, c: pay.handpay_reset(n, st.require_role(at, "attendant")),
+            cmd.SetDoor: lambda n, at, c: ops.door(n, c.open),
+            cmd.ClearTilt: lambda n, at, c: ops.clear_tilt(n, c.code, at),
+            cmd.OperatorLogin: lambda n, at, c: ops.login(n, c.pin).role,
+            cmd.OperatorLogout: lambda n, at, c: ops.logout(n),
+            cmd.RamClearWitness: lambda n, at, c: ops.ram_clear_witness(n, c.pin),
+            cmd.RamClearRequest: lambda n, at, c: ops.ram_clear_request(n),
+            cmd.RamClear: lambda n, at, c: ops.ram_clear(n, c.confirm_code),
+            cmd.SetPaytable: lambda n, at, c: settings.set_paytable_file(
+                at, door_change(at, "a paytable change"), c.path
+            ),
+            SetTablePaytable: lambda n, at, c: settings.set_paytable_offered(
+                at, door_change(at, "a paytable change"), c.sha256
+            ),
+            cmd.SetLimits: lambda n, at, c: settings.set_limits(
+                at,
+                door_change(at, "a limits change"),
+                ante_min=c.ante_min,
+                ante_max=c.ante_max,
+                trips_min=c.trips_min,
+                trips_max=c.trips_max,
+            ),
+            cmd.SetStrategyCoach: lambda n, at, c: settings.set_coach(at, c.on),
+            cmd.ExportPaytable: lambda n, at, c: export_paytable(
+                st, at, c.path, c.folder, c.stem
+            ),
+        }
+
+    def execute(self, station: int, command: object, *, at: int | None = None) -> object:
+        """Carry out ``command`` for ``station`` under the lock (timers are run first);
+        ``at`` is the station whose logged-in operator answers for it (default: the same
+        station).  Returns what the operation returns (the payout for :class:`CashOut`,
+        the role for :class:`OperatorLogin`, a ticket's amount for
+        :class:`AcceptTicket`...); a refusal raises a :class:`MachineError` subclass
+        before any state changes."""
         handler = self._handlers.get(type(command))
         if handler is None:
-            raise TypeError(f"not a table command: {command!r}")
+            raise TypeError(f"not a game command: {command!r}")
+        values = self._values_for(station, command)
         with self._lock:
             try:
                 self._tick()
-                station_state = self._state.station(station)
+                own = self._state.station(station)
+                if at is not None:
+                    self._state.station(at)
+                if type(command).__module__ == cmd.__name__:  # the screens' own commands
+                    own.message = ""
                 try:
-                    result = handler(station, command)
+                    if values is not None and isinstance(command, cmd.Decide):
+                        result = self._decide_with(station, command, values)
+                    else:
+                        result = handler(station, station if at is None else at, command)
                 except MachineError as exc:
-                    station_state.message = exc.reason
+                    own.message = exc.reason
                     raise
-                station_state.message = ""
+                except (LedgerError, sqlite3.Error) as exc:
+                    reason = f"ledger write failed: {exc}"
+                    log.error(reason)
+                    self._state.host_tilts[LEDGER_TILT] = reason
+                    own.message = reason
+                    raise PlayDisabled(reason, code="ledger_fault") from exc
+                self._operators.touch(station if at is None else at)
                 return result
             finally:
                 self._notify()
+
+    def _values_for(self, station: int, command: object) -> Any:
+        """A decision's exact values, waited for (at most ``VALUE_WAIT_S`` seconds)
+        before the lock is taken; None when none are computed."""
+        if not isinstance(command, cmd.Decide):
+            return None
+        with self._lock:
+            found = self._play.values_for(station)
+        if found is None:
+            return None
+        values, phase = found
+        return (phase, values.get(phase, VALUE_WAIT_S))
+
+    def _decide_with(self, station: int, command: cmd.Decide, values: Any) -> None:
+        phase, found = values
+        rnd = self._state.round
+        fresh = rnd is not None and rnd.phase is phase  # the values of this very decision
+        self._play.decide(station, command.action, found if fresh else None)
+
+    def _settle(self, n: int, c: SettleEscrow) -> str:
+        """A station validator's report about escrow ``c.txn`` (phase two)."""
+        if c.outcome == "stacked" and c.reason in ("", "vend_valid"):
+            return self._money.stacked(n, c.txn, c.cents)
+        reason = c.reason or c.outcome
+        if c.outcome == "stacked" and reason not in STACKED_REASONS:
+            reason = "stacked_without_vend_valid"
+        elif c.outcome == "returned" and reason not in RETURNED_REASONS:
+            reason = "returned"
+        elif c.outcome == "in_doubt" and reason in (*STACKED_REASONS, *RETURNED_REASONS):
+            reason = "in_doubt"
+        return self._money.ended(n, c.txn, reason)
+
+    def _test_credits(self, n: int, at: int, c: TestCredits) -> str:
+        """Test credits need demo or burn-in mode and a technician logged in at ``at``."""
+        st = self._state
+        if not (self.config.demo or self.burn_in):
+            raise PlayDisabled(
+                "test credits: only in demo or burn-in mode", code="no_test_credits"
+            )
+        name = st.require_role(at, "technician")
+        session = st.station(at).operator
+        role = session.role if session is not None else "technician"
+        return self._money.test_credits(n, c.cents, c.txn, (name, role))
 
     def tick(self) -> None:
         """Run the timers: close an expired betting window, time out the seats still to
@@ -248,142 +409,66 @@ class Table:
         if st.round_open and st.decision_deadline is not None and now >= st.decision_deadline:
             self._play.expire_timer()
 
-    # -- money ------------------------------------------------------------------------------
-    def _insert_credits(self, station: int, cents: int, source: str) -> str:
-        """Credits keyed in at ``station``: ``"bill:<cents>"``, a note, through the same two
-        phases as a validator's (:class:`AcceptEscrow`, then :class:`SettleEscrow`
-        stacked), in one transaction; ``"test:<cents>"``, a burn-in's test credits
-        (``test_credits_in``, never bills in; see :func:`~kiosk.table.escrows.burn_in_credits`)."""
-        st = self._state
-        st.require_playable(station)
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise MachineError(f"credits are a positive whole number of cents, not {cents!r}")
-        if source == f"test:{cents}":
-            return burn_in_credits(st, station, cents)
-        if source != f"bill:{cents}":
-            raise MachineError(
-                f"a table station takes bills or test credits here, not {source!r}",
-                code="bad_credit_source",
-            )
-        txn = f"insert-{uuid.uuid4().hex[:16]}"
-        with st.require_ledger().transaction():
-            self._escrows.accept(station, txn, cents, supersede=False)
-            return self._escrows.settle(station, SettleEscrow(txn, "stacked", "insert"))
-
-    def _cash_out(self, station: int) -> PendingPayout:
-        """Every credit of ``station`` into a payout: a ticket when its printer is ready,
-        else a handpay an attendant makes (:mod:`kiosk.table.tickets`)."""
-        return self._tickets.cash_out(station)
-
-    def _handpay_reset(self, station: int) -> None:
-        self._tickets.handpay_reset(station)
-
-    def printer_ready(self, station: int) -> bool:
-        """Whether ``station``'s ticket printer has reported it can print."""
+    # -- devices -----------------------------------------------------------------------
+    def device_report(self, station: int, event: DeviceEvent) -> None:
+        """What ``station``'s device reported (see :meth:`MoneyIn.device_event`)."""
         with self._lock:
-            return self._state.station(station).printer
+            try:
+                self._money.device_event(station, event)
+            except (LedgerError, sqlite3.Error) as exc:
+                self._state.host_tilts[LEDGER_TILT] = f"ledger write failed: {exc}"
+                raise PlayDisabled(str(exc), code="ledger_fault") from exc
+            finally:
+                self._notify()
+
+    def ledger_can_record(self, station: int) -> bool:
+        """Probe the ledger before ``station``'s validator is enabled (False, with that
+        station's ``ledger_write`` tilt, when it cannot record)."""
+        with self._lock:
+            try:
+                return self._money.check_ledger(station)
+            finally:
+                self._notify()
+
+    def tilt(self, station: int, code: str, message: str) -> None:
+        """Stop ``station`` with a tilt (recorded); the other stations play on."""
+        with self._lock:
+            try:
+                self._operators.tilt(station, code, message)
+            finally:
+                self._notify()
+
+    def host_tilt(self, code: str, message: str) -> None:
+        """Stop every station (a host fault: the program, the ledger)."""
+        with self._lock:
+            try:
+                self._state.host_tilt(code, message)
+            finally:
+                self._notify()
 
     def print_order(self, station: int, resume: bool = False) -> PrintTicket | None:
         """The order to print ``station``'s pending cash-out ticket, if one is pending."""
         with self._lock:
-            return self._tickets.print_order(station, resume)
+            return self._payouts.print_order(station, resume)
 
-    # -- tilts, doors and configuration ------------------------------------------------------
-    def tilt(self, station: int, code: str, message: str) -> None:
-        """Stop ``station`` with a tilt (recorded); the other stations play on."""
+    def end_session(self, station: int, reason: str) -> None:
+        """End ``station``'s operator session, if any (its link went: ``reason``)."""
         with self._lock:
-            self._state.set_tilt(station, code, message)
+            try:
+                self._operators.logout(station, reason)
+            except (MachineError, LedgerError, sqlite3.Error) as exc:
+                log.warning("station %d: operator session end not recorded: %s", station, exc)
 
-    def device_report(
-        self, station: int, device: str, kind: str, detail: str, active: bool
-    ) -> None:
-        """What ``station``'s ``device`` reported (``kind`` an :class:`EventKind` value;
-        raises ``ValueError`` for another): a kind that tilts stops that station while it
-        stands and the device clears it when it ends (one-shot kinds wait for an
-        attendant); any other kind is recorded as a device event.  ``host_error`` is
-        recorded only: a station's driver callbacks raise on purpose while the host has
-        not answered (the driver then retries), which is no fault of the device."""
-        event = make_event(device, EventKind(kind), detail[:256], active=active)
-        if event.kind is EventKind.HOST_ERROR:
-            event = replace(event, tilt=False)
-        code = f"{DEVICE_TILT_PREFIX}{device}:{event.kind}"
+    def record(self, station: int, *events: tuple[str, dict[str, Any]]) -> None:
+        """Record ``events`` (kind, detail) about ``station`` in one transaction; they
+        change no state (an operator's action, with the person)."""
         with self._lock:
             st = self._state
-            own = st.station(station)
-            if event.tilt and active:
-                if own.tilts.get(code) != event.detail:
-                    st.set_tilt(station, code, event.detail)
-            elif event.tilt and event.kind not in ONE_SHOT_KINDS:
-                if code in own.tilts:
-                    st.event("tilt_cleared", {"code": code, "by": "device"}, station)
-                    own.tilts.pop(code)
-            elif not event.tilt:
-                st.event("device", {"device": device, "kind": kind, "detail": event.detail,
-                                    "active": active}, station)
-            self._notify()
+            with st.require_ledger_open().transaction():
+                for kind, detail in events:
+                    st.event(kind, detail, station)
 
-    def host_tilt(self, code: str, message: str) -> None:
-        """Stop the whole table (a host or ledger fault)."""
-        with self._lock:
-            self._state.host_tilt(code, message)
-
-    def _set_printer(self, station: int, ready: bool) -> None:
-        self._state.station(station).printer = ready
-
-    def _clear_tilt(self, station: int, code: str) -> None:
-        st = self._state
-        own = st.station(station)
-        if code not in own.tilts:
-            raise WrongState(f"no tilt {code!r} at station {station}", code="no_tilt")
-        st.event("tilt_cleared", {"code": code}, station)
-        own.tilts.pop(code)
-
-    def _door(self, station: int, open: bool) -> None:
-        st = self._state
-        own = st.station(station)
-        if own.door_open != open:
-            st.event("door_open" if open else "door_closed", {}, station)
-            own.door_open = open
-
-    def _set_limits(self, station: int, c: cmd.SetLimits) -> None:
-        """Narrow the table's limits within the paytable's: the door of the station it
-        is sent from open, no round, every station at zero credits, no payout pending."""
-        st = self._state
-        st.require_ledger()
-        if not st.station(station).door_open:
-            raise WrongState("a limits change needs the main door open", code="door_closed")
-        st.require_quiet("the limits change")
-        update = {
-            k: v
-            for k, v in (
-                ("ante_min", c.ante_min),
-                ("ante_max", c.ante_max),
-                ("trips_min", c.trips_min),
-                ("trips_max", c.trips_max),
-            )
-            if v is not None
-        }
-        try:
-            new = Limits.model_validate({**st.limits.model_dump(), **update})
-        except ValidationError as exc:
-            raise ConfigurationError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
-        base = st.paytable.limits
-        if (
-            new.ante_min < base.ante_min
-            or new.ante_max > base.ante_max
-            or new.trips_min < base.trips_min
-            or new.trips_max > base.trips_max
-        ):
-            raise ConfigurationError("limits must stay within the paytable's")
-        detail = {
-            "operator": f"station {station}",
-            "old": st.limits.model_dump(mode="json"),
-            "new": new.model_dump(mode="json"),
-        }
-        st.event("limits_changed", detail, station)
-        st.limits = new
-
-    # -- reading ------------------------------------------------------------------------------
+    # -- reading -------------------------------------------------------------------------
     def snapshot(self, station: int) -> StationSnapshot:
         """What station ``station``'s screen shows now (one consistent moment)."""
         with self._lock:
@@ -400,18 +485,46 @@ class Table:
             return station_statuses(self._state)
 
     def tilt_texts(self, station: int) -> dict[str, str]:
-        """``station``'s standing tilts, code -> text (the operator menu)."""
+        """``station``'s standing tilts and the host's, code -> text."""
+        with self._lock:
+            return self._state.tilts_of(station)
+
+    def decision_values(self, station: int) -> SeatValues | None:
+        """The exact values of ``station``'s decisions in the round open (computed by the
+        values worker from the deal on), None when none are computed."""
+        with self._lock:
+            found = self._play.values_for(station)
+        return None if found is None else found[0]
+
+    def station_tilts(self, station: int) -> dict[str, str]:
+        """``station``'s own standing tilts (not the host's), code -> text."""
         with self._lock:
             return dict(self._state.station(station).tilts)
 
-    def record(self, station: int, *events: tuple[str, dict[str, Any]]) -> None:
-        """Record ``events`` (kind, detail) about ``station`` in one transaction; they
-        change no state (an operator's login or action, with the person)."""
+    def session(self, station: int) -> Session | None:
+        """The operator logged in at ``station``, if any."""
         with self._lock:
-            st = self._state
-            with st.require_ledger_open().transaction():
-                for kind, detail in events:
-                    st.event(kind, detail, station)
+            return self._operators.session(station)
+
+    def station_state(self, station: int) -> Station:
+        """Station ``station``'s state (read-only use, under :attr:`lock`)."""
+        return self._state.station(station)
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The service's lock, for a caller that reads several things at one moment."""
+        return self._lock
+
+    @property
+    def audit(self) -> Audit:
+        """The ledger's reports: verification, meters, events, export, hold (each read
+        under the service's lock by its caller's choice: :meth:`read`)."""
+        return self._audit
+
+    def read(self, what: Callable[[Audit], Any]) -> Any:
+        """``what(audit)`` under the lock: one consistent read of the ledger."""
+        with self._lock:
+            return what(self._audit)
 
     def ledger_head(self) -> dict[str, Any] | None:
         """The ledger's signed head after its last commit (JSON object; see
@@ -432,9 +545,7 @@ class Table:
     def open_escrows(self, station: int) -> list[str]:
         """The transactions of ``station``'s notes accepted and not yet finished."""
         with self._lock:
-            if self._state.ledger is None:
-                return []
-            return [e.txn or "" for e in self._escrows.open_escrows(station)]
+            return [e.txn for e in self._state.station(station).escrows.open()]
 
     def meter_readings(self, station: int | None = None) -> dict[str, int]:
         """The table's meters, or ``station``'s (cents or counts)."""
@@ -459,6 +570,15 @@ class Table:
         """The paytable in force."""
         return self._state.paytable
 
+    @property
+    def coach(self) -> bool:
+        return self._state.coach
+
+    @property
+    def lockout(self) -> PinLockout:
+        """The PIN pad's and the accounts' locks (the whole table's)."""
+        return self._state.lockout
+
     def credits(self, station: int) -> int:
         with self._lock:
             return self._state.credits(station)
@@ -480,3 +600,40 @@ class Table:
                     return None
                 self._paytable_text = (sha, text)
             return self._paytable_text
+
+
+def _stopped_state(
+    config: CabinetConfig, clock: Clock, stations: Iterable[int], timing: TableTiming, fault: str
+) -> TableState:
+    """The state of a service whose ledger could not be opened: stopped in the
+    ``ledger`` host tilt with ``fault``, showing the configured paytable (or, when that
+    cannot be read, the shipped standard one)."""
+    from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+    from kiosk.table.escrows import StationEscrows
+
+    problem = ""
+    try:
+        table = load_paytable(config.paytable)
+    except PaytableError as exc:
+        table = load_paytable(PAYTABLE_DIR / "standard.toml")
+        problem = f"PAYTABLE FAULT - play stopped: {exc}"
+    own = {n: Station(n, StationEscrows()) for n in sorted(stations)}
+    st = TableState(config, None, clock, table, table.limits, timing, own)
+    st.host_tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
+    return st
+
+
+def _tilt_on_anchor_failure(st: TableState) -> None:
+    """Turn every failed anchor write of the ledger into the ``ledger`` host tilt (play
+    stops: the database can no longer be shown to be the latest), including one that
+    failed while the ledger was being opened."""
+    ledger = st.ledger
+    if ledger is None:
+        return
+
+    def tilt(reason: str) -> None:
+        st.host_tilts[LEDGER_TILT] = reason
+
+    ledger.on_anchor_problem = tilt
+    if ledger.anchor_problem:
+        tilt(ledger.anchor_problem)

@@ -21,15 +21,22 @@ Clock = Callable[[], datetime]
 
 @dataclass(frozen=True)
 class TableTiming:
-    """The table's timers, seconds: the betting window between rounds and the decision
-    timer of each phase.  Both are positive."""
+    """The table's timers, seconds: the betting window between rounds (a table of more
+    than one station) and the decision timer of each phase (``None``: none, as on a lone
+    cabinet, whose player takes the time they need).  Both are positive."""
 
     betting_seconds: float = 20.0
-    decision_seconds: float = 20.0
+    decision_seconds: float | None = 20.0
 
     def __post_init__(self) -> None:
-        if self.betting_seconds <= 0 or self.decision_seconds <= 0:
+        if self.betting_seconds <= 0 or (
+            self.decision_seconds is not None and self.decision_seconds <= 0
+        ):
             raise ValueError(f"the table's timers are positive seconds, not {self}")
+
+
+#: The lone cabinet's timing: no decision timer.
+CABINET_TIMING = TableTiming(decision_seconds=None)
 
 
 def timeout_action(phase: Phase) -> Action:

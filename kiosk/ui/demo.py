@@ -17,22 +17,11 @@ door.  Two ways to run it:
 from __future__ import annotations
 
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.machine.commands import BillCredited, InsertCredits
-from kiosk.machine.errors import MachineError
-from kiosk.ui.i18n import _
+from kiosk.machine.commands import InsertCredits
 from kiosk.ui.model import Model
-
-try:  # the devices package may not be importable on a bare development checkout
-    from devices.validation import new_validation_number
-except ImportError:  # pragma: no cover
-    import secrets
-
-    def new_validation_number(is_taken=None, *, max_attempts: int = 16) -> str:  # type: ignore[misc]
-        return f"{secrets.randbelow(10**18):018d}"
 
 
 @dataclass(frozen=True)
@@ -70,10 +59,10 @@ class DemoTicketPayout:
             if now < due:
                 continue
             self.pending.remove(item)
-            barcode = new_validation_number(lambda n: any(t.barcode == n for t in self.printed))
-            ticket = DemoTicket(barcode, int(request.amount), now)
+            issued = machine.issue_ticket(request.transaction_id)  # the number the service wrote
+            ticket = DemoTicket(issued.validation, int(request.amount), now)
             self.printed.append(ticket)
-            machine.payout_complete(request.transaction_id, barcode)
+            machine.payout_complete(request.transaction_id, issued.validation)
             done = ticket
         return done
 
@@ -87,7 +76,7 @@ class DemoTicketPayout:
 class DemoSimulators:
     """The demo keys' way to the cabinet's simulated devices: give it to the app in place
     of a :class:`DemoTicketPayout` (``App(..., payout=DemoSimulators(devices))``).
-    ``devices`` is a started :class:`kiosk.hardware.runtime.CabinetDevices`."""
+    ``devices`` is a started :class:`kiosk.station.devices.StationDevices`."""
 
     def __init__(self, devices: Any) -> None:
         self.devices = devices
@@ -111,22 +100,7 @@ class DemoDevices:
         if self.sims is not None:
             # into the simulated validator: credited (or returned) through the ID-003 driver
             return bool(self.sims.devices.insert_bill(cents))
-        machine = self.model.machine
-        if hasattr(machine, "escrow_decision") and hasattr(machine, "bill_credited"):
-            txn = str(uuid.uuid4())
-            try:
-                accept = machine.escrow_decision(cents, txn)
-            except MachineError as exc:
-                self.model.error(exc)
-                return False
-            if not accept:
-                abort = getattr(machine, "escrow_aborted", None)
-                if abort:
-                    abort(txn, "refused")
-                self.model.refresh(force=True)
-                self.model.inform(_("Bill returned."))
-                return False
-            return self.model.send(BillCredited(cents, txn)) is not None
+        # no validator: the note goes through the service's two phases all the same
         return self.model.send(InsertCredits(cents, f"bill:{cents}")) is not None
 
     def insert_ticket(self) -> bool:

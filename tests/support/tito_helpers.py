@@ -20,9 +20,9 @@ from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig, load_config
-from kiosk.hardware.runtime import CabinetDevices
 from kiosk.ledger.ledger import balance
 from kiosk.machine.controller import Machine, MachinePhase
+from kiosk.station.devices import StationDevices
 
 
 class Clock:
@@ -44,26 +44,31 @@ class Cabinet:
     """One boot of the cabinet: the machine, its devices and their simulators."""
 
     config: CabinetConfig
-    devices: CabinetDevices
+    devices: StationDevices
     machine: Machine
     closed: bool = field(default=False)
 
     @property
     def vsim(self):
-        assert self.devices.validator_sim is not None
-        return self.devices.validator_sim
+        assert self.devices.validator is not None and self.devices.validator.sim is not None
+        return self.devices.validator.sim
 
     @property
     def psim(self):
-        assert self.devices.printer_sim is not None
-        return self.devices.printer_sim
+        assert self.devices.printer is not None and self.devices.printer.sim is not None
+        return self.devices.printer.sim
+
+    @property
+    def driver(self):
+        """The validator's ID-003 driver (None when its port could not be opened)."""
+        return self.devices.validator.driver if self.devices.validator is not None else None
 
     def snap(self):
         return self.machine.snapshot()
 
     def accepting(self) -> bool:
         """The validator is idle and enabled (a note inserted now is taken)."""
-        v = self.devices.validator
+        v = self.driver
         return (
             v is not None and v.ready and not self.vsim.inhibited and v.last_status == Status.IDLING
         )
@@ -87,9 +92,17 @@ class Cabinet:
         ), f"ticket {barcode} neither stacked nor returned"
 
     def cash_out(self) -> None:
-        """Cash out and wait until the ticket payout is settled (printed, failed or handpay)."""
+        """Cash out (once the printer has said whether it is ready) and wait until the
+        ticket payout is settled (printed, failed or handpay)."""
+        if self.devices.printer is not None:
+            self.devices.printer.wait_told(5.0)
         self.machine.cash_out()
-        assert wait_for(lambda: self.devices.payout.idle), "the ticket payout never settled"
+        assert wait_for(lambda: self.settled()), "the ticket payout never settled"
+
+    def settled(self) -> bool:
+        """No payout is being printed (settled: printed, failed, or a handpay)."""
+        cashout = self.machine.snapshot().cashout
+        return self.devices.idle and (cashout is None or cashout.method == "handpay")
 
     def close(self) -> None:
         if not self.closed:
@@ -107,14 +120,18 @@ def boot(
     start: bool = True,
     seed: int = 3,
 ) -> Cabinet:
-    devices = CabinetDevices(
-        config, validator_config=FAST_VALIDATOR, printer_config=printer_config, sim_seed=seed
+    machine = Machine.open(config, rng=SeededRandomSource(seed), clock=clock)
+    devices = StationDevices(
+        config,
+        machine.link,
+        validator_config=FAST_VALIDATOR,
+        printer_config=printer_config,
+        sim_seed=seed,
     )
-    machine = Machine.open(config, rng=SeededRandomSource(seed), clock=clock, payout=devices.payout)
     cab = Cabinet(config, devices, machine)
     if start:
-        devices.start(machine)
-        assert wait_for(lambda: devices.validator is not None and devices.validator.ready), (
+        devices.start()
+        assert wait_for(lambda: cab.driver is not None and cab.driver.ready), (
             "validator never became ready"
         )
     return cab

@@ -1,4 +1,4 @@
-"""The devices joined to the controller (:mod:`kiosk.hardware.runtime`): configured ports,
+"""The devices joined to the controller (:mod:`kiosk.station.devices`): configured ports,
 ports that cannot be opened, the validator following the machine's state, and the demo
 keys of the kiosk going through the simulators (:mod:`kiosk.ui.demo`)."""
 
@@ -53,7 +53,7 @@ def test_ports_that_cannot_be_opened_tilt_the_cabinet_and_keep_the_credits(tmp_p
         }
     )
     cab = boot(real, start=False)
-    cab.devices.start(cab.machine)
+    cab.devices.start()
     m = cab.machine
     tilts = {t.code for t in m.snapshot().tilts}
     assert {"device:validator:comm_error", "device:printer:comm_error"} <= tilts

@@ -57,22 +57,6 @@ class InstantPrinter:
         self.start(machine, request)
 
 
-class LegacyPrinter:
-    """A strategy of schema 1: reports a validation number without issuing it first."""
-
-    method = "ticket"
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        self.n += 1
-        machine.payout_complete(request.transaction_id, f"{self.n:018d}")
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        pass
-
-
 @pytest.fixture
 def config(tmp_path: Path):
     return load_config(db_path=tmp_path / "uth.db")
@@ -174,10 +158,14 @@ def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
 
 
 def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
-    m = opened(config, LegacyPrinter())
-    for _ in range(2):
+    m = opened(config)
+    for n in (1, 2):  # what a schema-1 cabinet recorded of a printed ticket: no ticket_issue
         m.insert_credits(2000, "bill:2000")
-        m.cash_out()
+        with m.table.lock, m.ledger.transaction():
+            detail = {"method": "ticket"}
+            m.ledger.event("cashout", amount=2000, txn=f"legacy-{n}", detail=detail)
+            printed = {"reference": f"{n:018d}", "operator": None}
+            m.ledger.event("ticket_out", amount=2000, txn=f"legacy-{n}", detail=printed)
     m.insert_credits(2000, f"ticket:{1:018d}")
     m.close()
     # make it a schema-1 ledger again (the tickets table did not exist)
@@ -186,7 +174,7 @@ def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
-    m = opened(config, LegacyPrinter())
+    m = opened(config)
     assert m.ledger.meta["schema_version"] == str(SCHEMA_VERSION) == "2"
     assert m.ledger.last_event("schema_migrated", "power_up").kind == "power_up"
     assert m.ledger.events(("schema_migrated",))[0].detail == {"old": 1, "new": 2}
@@ -258,10 +246,11 @@ def test_the_machine_lock_serialises_device_threads(config):
     done = threading.Event()
 
     def validator_thread() -> None:
+        assert m.escrow_decision(2000, "txn-a")
         m.bill_credited(2000, "txn-a")
         done.set()
 
-    with m._lock:  # the UI thread is in the middle of an operation
+    with m.table.lock:  # the UI thread is in the middle of an operation
         worker = threading.Thread(target=validator_thread)
         worker.start()
         time.sleep(0.2)
@@ -275,7 +264,10 @@ def test_the_machine_lock_serialises_device_threads(config):
     def hammer(k: int) -> None:
         try:
             for i in range(15):
-                m.bill_credited(500, f"t{k}-{i}")
+                if k == 0:  # the validator's thread: one note at a time
+                    while not m.escrow_decision(500, f"t{k}-{i}"):  # a deal's instant
+                        pass
+                    m.bill_credited(500, f"t{k}-{i}")
                 m.device_event(
                     type(
                         "E",
@@ -306,7 +298,7 @@ def test_the_machine_lock_serialises_device_threads(config):
     for t in threads:
         t.join()
     assert not errors
-    assert m.ledger.meters["bills_in_count"] == 1 + 45
+    assert m.ledger.meters["bills_in_count"] == 1 + 15
     m.cash_out()
     assert m.credits == 0 and m.ledger.meters["tickets_out_count"] == 1
     ok(m)

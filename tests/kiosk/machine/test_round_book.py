@@ -7,13 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action, Phase
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger
-from kiosk.machine.commands import Deal, Decide, InsertCredits, PlaceChip
+from kiosk.machine.commands import Deal, Decide, PlaceChip
 from kiosk.machine.controller import Machine
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action, reopen
@@ -125,17 +126,19 @@ def test_the_cabinet_and_a_table_of_one_write_the_same_round(tmp_path):
         finally:
             led.close()
 
-    commands = [InsertCredits(10000, "bill:10000"), PlaceChip("ante", 500), Deal()]
+    commands = [PlaceChip("ante", 500), Deal()]
     commands += [Decide(a) for a in PLAYED]
 
     def cabinet(config, clock) -> None:
         m = Machine.open(config, rng=SeededRandomSource(11), clock=clock)
+        m.insert_credits(10000, "bill:10000")
         for c in commands:
             m.execute(c)
         m.close()
 
     def table(config, clock) -> None:
         t = Table.open(config, (1,), rng=SeededRandomSource(11), clock=clock)
+        credit(t, 1, 10000)
         for c in commands:
             t.execute(1, c)
         t.close()
@@ -149,7 +152,7 @@ def test_a_cabinet_refuses_an_open_round_of_other_seats(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
     table = Table.open(config, (1, 2), rng=SeededRandomSource(4), clock=ManualClock())
     for station in (1, 2):
-        table.execute(station, InsertCredits(5000, "bill:5000"))
+        credit(table, station, 5000)
     for station in (1, 2):
         table.execute(station, PlaceChip("ante", 500))
         table.execute(station, Deal())

@@ -16,7 +16,7 @@ from kiosk.config import load_config
 from kiosk.ledger.records import parse_decisions
 from kiosk.machine import round_values
 from kiosk.machine.controller import Machine, MachinePhase
-from kiosk.machine.round_play import VALUE_WAIT_S
+from kiosk.machine.round_values import VALUE_WAIT_S
 
 
 @pytest.fixture
@@ -32,10 +32,9 @@ def play_round(m: Machine, choose) -> list[float]:
     """Deal and decide by ``choose(legal)``; the seconds each decision took."""
     m.add_chip("ante", 500)
     m.deal()
-    rnd = m._round
     times = []
     while m.snapshot().phase == MachinePhase.IN_ROUND:
-        values = rnd.values
+        values = m.decision_values()
         assert values is not None
         values.get(_phase(m), 60)  # ready: the player took their time
         t0 = time.perf_counter()

@@ -29,7 +29,7 @@ def play(m: Machine, choose) -> None:
             if Action.PLAY_2X in legal
             else Phase.RIVER
         )
-        values = m._round.values
+        values = m.decision_values()
         assert values is not None
         values.get(phase, 60)  # the player took their time
         m.decide(choose(legal))
@@ -120,7 +120,7 @@ def test_an_optimal_round_has_no_tip(config):
         set_coach(m, True)
 
         def optimal(legal):
-            values = m._round.values
+            values = m.decision_values()
             phase = (
                 Phase.PREFLOP
                 if Action.PLAY_4X in legal

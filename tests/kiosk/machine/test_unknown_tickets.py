@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from support.tito_helpers import Clock, cabinets, wait_for
 
-from kiosk.machine.credits_in import UNKNOWN_TICKETS_TILT
+from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_TILT
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ Processes: the peripherals (:mod:`power_peripherals`, both simulators on ptys, a
 kills armed on their states) run for the whole harness; this process (run as a script,
 single-threaded and warm: everything is imported) plays the patron (it inserts notes and
 printed tickets) and forks one controller after the other.  A controller is a cabinet
-like ``uth kiosk`` without screens: :class:`kiosk.hardware.runtime.CabinetDevices` with
+like ``uth kiosk`` without screens: :class:`kiosk.station.devices.StationDevices` with
 the real ID-003 and TCL drivers on the peripherals' ptys, a real SQLite ledger, and an
 autoplay loop (bets, deal, random decisions, cash-outs by ticket, attendant handpays).
 
@@ -46,10 +46,10 @@ from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
-from kiosk.hardware.runtime import CabinetDevices
 from kiosk.ledger.ledger import Ledger, balance
 from kiosk.machine.controller import LEDGER_TILT, Machine, MachineError, MachinePhase
-from kiosk.machine.escrows import unresolved
+from kiosk.station.devices import StationDevices
+from kiosk.table.escrows import unresolved
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -107,33 +107,34 @@ class Peripherals:
 def cut_points(target: str, ready_w: int) -> None:
     """Arm the named point ``target`` (:data:`CONTROLLER_PHASES`) in this controller: when
     it is reached, a line ``{"cut": target}`` goes to the harness and the power goes."""
-    from kiosk.hardware.ticket_payout import TicketPayout
-    from kiosk.machine.round_play import RoundPlay
+    from kiosk.table.payouts import Payouts
+    from kiosk.table.play import TablePlay
 
     def cut() -> None:
         os.write(ready_w, (json.dumps({"cut": target}) + "\n").encode())
         os.kill(os.getpid(), signal.SIGKILL)
 
-    deal, decide, start = RoundPlay.deal, RoundPlay.decide, TicketPayout.start
+    deal, decide, cash_out = TablePlay.deal, TablePlay.decide, Payouts.cash_out
 
-    def dealt(self: RoundPlay) -> None:
+    def dealt(self: TablePlay) -> None:
         deal(self)
         if target == "deal":
             cut()
 
-    def decided(self: RoundPlay, action: Any) -> None:
-        decide(self, action)
+    def decided(self: TablePlay, number: int, action: Any, values: Any = None) -> None:
+        decide(self, number, action, values)
         if target == ("decision" if self.state.round_open else "settled"):
             cut()
 
-    def printing(self: TicketPayout, host: Any, request: Any) -> None:
-        if target == "cashout":
+    def cashed_out(self: Payouts, number: int) -> Any:
+        payout = cash_out(self, number)
+        if target == "cashout":  # recorded, the ticket written: no print job yet
             cut()
-        start(self, host, request)
+        return payout
 
-    RoundPlay.deal = dealt  # type: ignore[method-assign]
-    RoundPlay.decide = decided  # type: ignore[method-assign]
-    TicketPayout.start = printing  # type: ignore[method-assign]
+    TablePlay.deal = dealt  # type: ignore[method-assign]
+    TablePlay.decide = decided  # type: ignore[method-assign]
+    Payouts.cash_out = cashed_out  # type: ignore[method-assign]
 
 
 def cabinet(
@@ -148,8 +149,10 @@ def cabinet(
     killed (or until the named point ``target`` cuts it), or (once ``stop_r`` is
     written) cash out and shut down.  ``cash_out``: cash out as soon as there are credits
     (a cycle aimed at the printer)."""
-    devices = CabinetDevices(config, validator_config=VALIDATOR, printer_config=PRINTER)
-    machine = Machine.open(config, rng=SeededRandomSource(seed), payout=devices.payout)
+    machine = Machine.open(config, rng=SeededRandomSource(seed))
+    devices = StationDevices(
+        config, machine.link, validator_config=VALIDATOR, printer_config=PRINTER
+    )
     snap = machine.snapshot()
     if any(t.code == LEDGER_TILT for t in snap.tilts):
         os.write(ready_w, (json.dumps({"ledger": snap.tilts[0].message}) + "\n").encode())
@@ -160,7 +163,7 @@ def cabinet(
         "cashout": snap.cashout is not None,
         "escrow": len(unresolved(machine.ledger)),
     }
-    devices.start(machine)
+    devices.start()
     os.write(ready_w, (json.dumps(found) + "\n").encode())
     if target is not None:
         cut_points(target, ready_w)
@@ -200,7 +203,7 @@ def cabinet(
             elif stopping:
                 if snap.credits:
                     machine.cash_out()
-                elif devices.payout.idle:
+                elif devices.idle:
                     break
                 else:
                     time.sleep(0.003)
@@ -493,12 +496,12 @@ def reconcile(db: Path, held: dict[str, Any]) -> dict[str, Any]:
 def without_recovery() -> None:
     """The mutant the harness must catch: VEND VALID after a restart is only a tilt (the
     accepted escrow is never credited), as before two-phase escrows."""
-    from kiosk.machine.credits_in import CreditsIn
+    from kiosk.table.money_in import MoneyIn
 
-    def tilt_only(self: CreditsIn, event: Any) -> None:
-        self._money_tilt(event, "no escrow in the driver")
+    def tilt_only(self: MoneyIn, number: int, event: Any) -> None:
+        self._money_tilt(number, event, "no escrow in the driver")
 
-    CreditsIn._vend_unmatched = tilt_only  # type: ignore[method-assign]
+    MoneyIn._vend_unmatched = tilt_only  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -16,9 +16,9 @@ from devices.id003.codes import Status
 from devices.sim import Id003Simulator
 from kiosk.config import load_config
 from kiosk.machine.controller import Machine
-from kiosk.machine.credits_in import CreditsIn
-from kiosk.machine.escrows import Escrows
 from kiosk.machine.state import LEDGER_WRITE_TILT
+from kiosk.table import money_in
+from kiosk.table.money_in import MoneyIn
 
 
 @pytest.fixture
@@ -38,12 +38,12 @@ def driver(sim: Id003Simulator, machine: Machine) -> BillValidator:
 def test_a_credit_that_cannot_be_written_is_not_acknowledged(tmp_path: Path, sim, monkeypatch):
     config = load_config(db_path=tmp_path / "uth.db")
     m = Machine.open(config)
-    real = CreditsIn.bill_stacked
+    real = MoneyIn.stacked
 
-    def disk_full(self, cents, txn):
+    def disk_full(self, station, txn):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(CreditsIn, "bill_stacked", disk_full)
+    monkeypatch.setattr(MoneyIn, "stacked", disk_full)
     v = driver(sim, m)
     try:
         sim.insert_bill(2000)
@@ -52,7 +52,7 @@ def test_a_credit_that_cannot_be_written_is_not_acknowledged(tmp_path: Path, sim
     finally:
         v.close()
     m.ledger.close()  # the power goes; the ledger is repaired
-    monkeypatch.setattr(CreditsIn, "bill_stacked", real)
+    monkeypatch.setattr(MoneyIn, "stacked", real)
     m = Machine.open(config)
     v = driver(sim, m)
     try:
@@ -67,10 +67,10 @@ def test_a_credit_that_cannot_be_written_is_not_acknowledged(tmp_path: Path, sim
 def test_a_note_is_returned_when_its_acceptance_cannot_be_written(tmp_path: Path, sim, monkeypatch):
     m = Machine.open(load_config(db_path=tmp_path / "uth.db"))
 
-    def disk_full(self, escrow):
+    def disk_full(escrow):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(Escrows, "record", disk_full)
+    monkeypatch.setattr(money_in, "escrow_detail", disk_full)
     v = driver(sim, m)
     try:
         sim.insert_bill(5000)

@@ -14,19 +14,20 @@ from kiosk.config import load_config
 from kiosk.ledger.ledger import balance
 from kiosk.machine import write_probe
 from kiosk.machine.controller import Machine
-from kiosk.machine.escrows import Escrows
 from kiosk.machine.state import LEDGER_WRITE_TILT
+from kiosk.table import money_in
 
 UNMATCHED = "device:validator:vend_unmatched"
 
 
 class TicketPayout:
-    """Prints ticket 123456789012345678 at once and reports it printed."""
+    """Prints the cash-out's ticket at once and reports it printed."""
 
     method = "ticket"
 
     def start(self, machine: Machine, request) -> None:
-        machine.payout_complete(request.transaction_id, "123456789012345678")
+        ticket = machine.issue_ticket(request.transaction_id)
+        machine.payout_complete(request.transaction_id, ticket.validation)
 
     def resume(self, machine: Machine, request) -> None:
         pass
@@ -147,10 +148,10 @@ def test_a_vend_valid_with_no_accepted_escrow_tilts_with_transaction_and_amount(
 def test_a_failed_acceptance_write_returns_the_note_and_tilts(config, monkeypatch):
     m = Machine.open(config)
 
-    def full(self, escrow):
+    def full(escrow):
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(Escrows, "record", full)
+    monkeypatch.setattr(money_in, "escrow_detail", full)
     assert not m.escrow_decision(2000, "tx1")
     assert LEDGER_WRITE_TILT in {t.code for t in m.snapshot().tilts}
     assert not m.snapshot().playable and m.credits == 0
@@ -163,7 +164,7 @@ def test_the_ledger_is_probed_before_the_validator_takes_notes(config, monkeypat
     m = Machine.open(config)
     assert m.ledger_can_record()
     assert write_probe.write_problem(m.ledger, min_free_bytes=1 << 62) is not None
-    monkeypatch.setattr("kiosk.machine.credits_in.write_problem", lambda ledger: "the disk is full")
+    monkeypatch.setattr("kiosk.table.money_in.write_problem", lambda ledger: "the disk is full")
     assert not m.ledger_can_record()
     tilt = {t.code: t.message for t in m.snapshot().tilts}[LEDGER_WRITE_TILT]
     assert "the disk is full" in tilt
@@ -188,8 +189,9 @@ def test_a_locked_ledger_fails_the_probe(config):
 def test_a_ticket_cut_mid_redemption_is_redeemed_once_or_stays_valid(config):
     m = Machine.open(config, payout=TicketPayout())
     m.insert_credits(2000, "bill:2000")
-    m.cash_out()  # prints ticket 123456789012345678 for $20.00
-    vn = "123456789012345678"
+    m.cash_out()  # prints a ticket for $20.00
+    (printed,) = m.ledger.tickets()
+    vn = printed.validation
     assert m.ticket_escrow(vn, "t1") == 2000  # "redeeming ticket vn for 2000" committed
     accepted = m.ledger.events(("escrow_accepted",))[-1]
     assert accepted.detail == {"item": "ticket", "validation": vn} and accepted.amount == 2000

@@ -37,7 +37,7 @@ from kiosk.link.messages import (
 )
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.table import Table, TableTiming
-from kiosk.table.escrows import SETTLED
+from kiosk.table.wire import SETTLED
 from kiosk.table.host_service import TableHost
 from kiosk.table.remote import RemoteTable
 

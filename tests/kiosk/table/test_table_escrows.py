@@ -15,7 +15,8 @@ from kiosk.ledger.meters import balance
 from kiosk.machine.commands import SetDoor
 from kiosk.machine.errors import MachineError
 from kiosk.table import Table
-from kiosk.table.escrows import UNMATCHED_TILT, AcceptEscrow, SettleEscrow
+from kiosk.table.commands import AcceptEscrow, SettleEscrow
+from kiosk.table.money_in import UNMATCHED_TILT
 
 ROOT = Path(__file__).resolve().parents[3]
 

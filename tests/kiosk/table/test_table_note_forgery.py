@@ -10,7 +10,7 @@ import asyncio
 
 from test_table_escrow_forgery import _forger, _note, _report, floor
 
-from kiosk.table.escrows import FORGERY_LIMIT, FORGERY_TILT
+from kiosk.table.money_in import FORGERY_LIMIT, FORGERY_TILT
 
 __all__ = ["floor"]  # the fixture, imported
 

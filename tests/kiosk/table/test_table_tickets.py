@@ -20,8 +20,7 @@ from kiosk.machine.errors import MachineError, TicketRefused, WrongState
 from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_LIMIT, UNKNOWN_TICKETS_TILT
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.table import Table
-from kiosk.table.escrows import SettleEscrow, TestCredits
-from kiosk.table.tickets import AcceptTicket, ReportPrint, SetPrinter
+from kiosk.table.commands import AcceptTicket, ReportPrint, SetPrinter, SettleEscrow, TestCredits
 
 ROOT = Path(__file__).resolve().parents[3]
 

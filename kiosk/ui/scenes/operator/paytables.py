@@ -22,7 +22,7 @@ from kiosk.config import role_at_least
 from kiosk.machine.commands import ExportPaytable, SetPaytable
 from kiosk.machine.errors import MachineError
 from kiosk.machine.paytable_editor import Listing, PaytableEditor, list_paytables
-from kiosk.machine.paytable_export import default_stem
+from kiosk.table.paytable_export import default_stem
 from kiosk.tournament.export import MOUNTS_FILE
 from kiosk.ui import theme
 from kiosk.ui.events import Key

@@ -1,8 +1,6 @@
-"""Reads of the ledger for the operator screens: verification, meters, events, export.
-
-Each read goes through the controller, under its lock, so a screen never sees the
-ledger half way through an operation.  Amounts are cents.
-"""
+"""Reads of the ledger for the operators: verification, meters, events, export and the
+hold report.  The caller holds the service's lock (:meth:`kiosk.table.table.Table.read`),
+so a page never sees the ledger half way through an operation.  Amounts are cents."""
 
 from __future__ import annotations
 
@@ -12,29 +10,14 @@ from kiosk.config import role_at_least
 from kiosk.ledger.export import export_ledger
 from kiosk.ledger.masking import mask_event
 from kiosk.ledger.records import EventRecord, VerifyReport
-from kiosk.machine.state import LEDGER_TILT, CabinetState
-
-
-def tilt_on_anchor_failure(state: CabinetState) -> None:
-    """Turn every failed anchor write of the cabinet's ledger into the ``ledger`` tilt
-    (play stops: the database can no longer be shown to be the latest), including one
-    that failed while the ledger was being opened."""
-    ledger = state.ledger
-    if ledger is None:
-        return
-
-    def tilt(reason: str) -> None:
-        state.tilts[LEDGER_TILT] = reason
-
-    ledger.on_anchor_problem = tilt
-    if ledger.anchor_problem:
-        tilt(ledger.anchor_problem)
+from kiosk.machine.hold import PaytableHold, ledger_hold
+from kiosk.table.state import TableState
 
 
 class Audit:
-    """Read-only views of the cabinet's ledger (none when it is not open)."""
+    """Read-only views of the game's ledger (none when it is not open)."""
 
-    def __init__(self, state: CabinetState) -> None:
+    def __init__(self, state: TableState) -> None:
         self.state = state
 
     def verify(self, replay: bool = False) -> VerifyReport | None:
@@ -44,18 +27,25 @@ class Audit:
         ledger = self.state.ledger
         return ledger.verify(replay=replay) if ledger is not None else None
 
-    def meters(self) -> dict[str, int] | None:
-        """Every meter by name (cents or counts), or None when no ledger is open."""
+    def meters(self, station: int | None = None) -> dict[str, int] | None:
+        """Every meter by name (cents or counts), the table's or ``station``'s; None when
+        no ledger is open."""
         ledger = self.state.ledger
-        return dict(ledger.meters) if ledger is not None else None
+        if ledger is None:
+            return None
+        return dict(ledger.meters) if station is None else ledger.station_meter_readings(station)
 
-    def events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> list[EventRecord]:
+    def events(
+        self, kinds: tuple[str, ...] = (), last: int | None = None, *, viewer: int = 1
+    ) -> list[EventRecord]:
         """Events of ``kinds`` (all when empty), the ``last`` ones only if given, oldest
         first, with ticket validation numbers masked to their last 4 digits unless the
-        operator logged in is a manager; none when no ledger is open."""
+        operator logged in at station ``viewer`` is a manager; none when no ledger is
+        open."""
         ledger = self.state.ledger
         events = ledger.events(kinds, last=last) if ledger is not None else []
-        if role_at_least(self.state.operator, "manager"):
+        session = self.state.stations[viewer].operator if viewer in self.state.stations else None
+        if session is not None and role_at_least(session.role, "manager"):
             return events
         return [mask_event(e) for e in events]
 
@@ -70,3 +60,9 @@ class Audit:
         be written."""
         ledger = self.state.require_ledger_open()
         return export_ledger(ledger, path, fmt="json", mkdir=True)
+
+    def hold(self, since: str | None = None) -> list[PaytableHold]:
+        """The hold report of the settled rounds per paytable (the optimal figures read
+        only with this machine's signed proof, else marked unproven)."""
+        ledger = self.state.ledger
+        return ledger_hold(ledger, since, compute=False) if ledger is not None else []

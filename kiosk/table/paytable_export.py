@@ -13,7 +13,7 @@ from engine.maths.cache import cached_par
 from engine.maths.par_report import format_report
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.machine.errors import ConfigurationError
-from kiosk.machine.state import CabinetState
+from kiosk.table.state import TableState
 
 #: The ledger event of a paytable export.
 EXPORT_EVENT = "paytable_exported"
@@ -36,15 +36,16 @@ def _write(path: Path, text: str) -> None:
 
 
 def export_paytable(
-    st: CabinetState, source: str | Path, folder: str | Path, stem: str = ""
+    st: TableState, station: int, source: str | Path, folder: str | Path, stem: str = ""
 ) -> list[Path]:
     """Write the paytable file ``source`` as ``<stem>.toml`` and its PAR sheet as
-    ``<stem>-par.txt`` into ``folder`` (created); a manager only.  Returns the files
+    ``<stem>-par.txt`` into ``folder`` (created); a manager logged in at ``station``
+    only.  Returns the files
     written (no PAR sheet when the table's exact RTP is not computed).  Refused
     (:class:`ConfigurationError`) for a file that is not a valid paytable or a folder
     that cannot be written."""
     st.require_ledger()
-    operator = st.require_role("manager")
+    operator = st.require_role(station, "manager")
     try:
         table = load_paytable(source)
         text = Path(source).read_text(encoding="utf-8")
@@ -79,6 +80,8 @@ def export_paytable(
             "folder": str(out),
             "files": [f.name for f in files],
             "par": sheet is not None,
+            **st.at(station),
         },
+        station,
     )
     return files

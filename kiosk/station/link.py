@@ -1,0 +1,139 @@
+"""What a player station needs of its table: the one protocol its screens' controller,
+its validator and its printer talk to, whether the game service is in the same process
+(:class:`kiosk.station.local.LocalTable`, the lone cabinet) or across the network
+(:class:`kiosk.table.remote.RemoteTable`, a shared table's station).
+
+Every answer about money comes from the service, which checks everything it is told:
+the station holds no money state beyond the item in its validator and the ticket in its
+printer.  Amounts are cents; timeouts are seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from engine.uth.paytable import Paytable
+from kiosk.ledger.records import EventRecord, RoundRecord
+from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
+from kiosk.machine.state import Bets
+from kiosk.table.snapshot import StationSnapshot
+
+
+class TableLink(Protocol):
+    """One station's end of its table (thread-safe)."""
+
+    @property
+    def station(self) -> int:
+        """This station's number (its seat)."""
+
+    @property
+    def connected(self) -> bool:
+        """The service can be reached now."""
+
+    @property
+    def resets(self) -> int:
+        """How many times the link's numbering restarted (the service lost this
+        station's state: its printer says again whether it is ready)."""
+
+    @property
+    def keeps_chips(self) -> bool:
+        """Chips placed are kept at the station and sent with Deal (over the link), not
+        placed at the service one by one (in process)."""
+
+    @property
+    def paytable(self) -> Paytable | None:
+        """The paytable in force (None before the service was heard)."""
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        """The limits in force (cents, as :class:`~engine.uth.paytable.Limits` fields)."""
+
+    @property
+    def pending(self) -> Bets:
+        """Chips placed here and not yet sent (always empty in process)."""
+
+    @property
+    def door_open(self) -> bool:
+        """The station's main door as its switch last said."""
+
+    @property
+    def received_at(self) -> float:
+        """When (``time.monotonic()``) the last snapshot arrived."""
+
+    @property
+    def errors(self) -> list[ErrorMessage]:
+        """The service's refusals of what this station sent without waiting for an
+        answer, oldest first."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def snapshot(self) -> StationSnapshot | None:
+        """The station's snapshot (None before the first)."""
+
+    def wait_for(
+        self, predicate: Callable[[StationSnapshot], bool], timeout: float
+    ) -> StationSnapshot | None:
+        """Block until a snapshot satisfies ``predicate`` (returned) or ``timeout``
+        passes (None)."""
+
+    def wait_change(self, since: int, timeout: float) -> int:
+        """Block until :meth:`progress` is past ``since`` or ``timeout`` passes."""
+
+    def progress(self) -> int:
+        """A count that grows with every change the station may show."""
+
+    def execute(self, command: object) -> object:
+        """Send a command of the screens (:mod:`kiosk.machine.commands`) to the service;
+        raises a :class:`~kiosk.machine.errors.MachineError` for one refused at once."""
+
+    def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
+        """Phase one of a note in the validator: the service's answer (``accepted``:
+        stack it), None when none came in ``timeout``."""
+
+    def report_note(
+        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
+    ) -> EscrowAck | None:
+        """Phase two: the validator's report (``vend_valid``, ``stacked``, ``returned``,
+        ``in_doubt``) about escrow ``txn`` (``cents``: the amount reported with a ticket's
+        VEND VALID); the answer (``settled: <how>``), None when none came (then VEND
+        VALID is asked again)."""
+
+    def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
+        """Phase one of a ticket: its amount (stack it), None when refused or no answer
+        came."""
+
+    def escrow_refusal(self, txn: str) -> str:
+        """Why escrow ``txn`` was refused ("" when it was not, or is not known)."""
+
+    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
+        """A device event (a :class:`devices.host.EventKind` value) began or ended."""
+
+    def printer_ready(self, ready: bool) -> None:
+        """Whether this station's ticket printer can print now."""
+
+    def next_print_order(self, timeout: float) -> PrintTicket | None:
+        """The oldest print order not yet taken (None after ``timeout``)."""
+
+    def report_print(
+        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+    ) -> EscrowAck | None:
+        """The printer's report about the ticket of cash-out ``txn``; the answer
+        (``settled: <how>``), None when none came."""
+
+    def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
+        """A note with no validator (the demo keys, a burn-in): both phases."""
+
+    def ledger_can_record(self) -> bool:
+        """Whether the service's ledger can record now (asked before the validator is
+        enabled; a service across the network answers with its snapshot's tilts)."""
+
+    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+        """The service's recorded events of ``kinds`` (the ``last`` ones), when it runs
+        in this process; none over the network (the ledger is the host's)."""
+
+    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
+        """This station's own last ``last`` settled rounds, most recent first; None when
+        the service did not answer in ``timeout``."""

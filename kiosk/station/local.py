@@ -1,0 +1,290 @@
+"""A station in the game service's own process: the lone cabinet's end of its table.
+
+:class:`LocalTable` is the :class:`~kiosk.station.link.TableLink` of station
+``station`` of an in-process :class:`~kiosk.table.table.Table`: no sockets, no TLS, the
+same commands and the same answers a station gets over the link
+(:class:`~kiosk.table.remote.RemoteTable`), so the screens' controller, the validator
+and the printer run the same code on a cabinet and at a table's station.  Chips are
+placed at the service one by one (nothing is kept here); the print orders of this
+station's cash-outs wait here for its printer.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from devices.host import EventKind, make_event
+from engine.uth.paytable import Paytable
+from kiosk.ledger.records import EventRecord, RoundRecord
+from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import MachineError
+from kiosk.machine.state import Bets
+from kiosk.table.commands import (
+    AcceptEscrow,
+    AcceptTicket,
+    ReportPrint,
+    SetPrinter,
+    SettleEscrow,
+)
+from kiosk.table.snapshot import StationSnapshot
+from kiosk.table.table import Table
+from kiosk.table.wire import SETTLED
+
+log = logging.getLogger(__name__)
+
+#: A validator's report -> how its escrow ended.
+OUTCOMES = {
+    "vend_valid": "stacked",
+    "stacked": "stacked",
+    "returned": "returned",
+    "rejected": "returned",
+    "in_doubt": "in_doubt",
+}
+
+
+class LocalTable:
+    """Station ``station`` of ``table``, in process (thread-safe).  Every change of the
+    table counts as progress (its screens redraw); the table's print orders for this
+    station are queued for its printer."""
+
+    keeps_chips = False
+
+    def __init__(self, table: Table, station: int = 1) -> None:
+        self.table = table
+        self._station = station
+        self._cond = threading.Condition()
+        self._progress = 0
+        self._received_at = time.monotonic()
+        self._refusals: dict[str, str] = {}
+        self._orders: list[PrintTicket] = []
+        self._running = False
+        self._unsubscribe: Callable[[], None] | None = None
+        self.errors: list[ErrorMessage] = []
+        self.resets = 0
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Follow the table's changes; a ticket pending since before a restart is
+        ordered printed again (``resume``)."""
+        with self._cond:
+            if self._running:
+                return
+            self._running = True
+        self._unsubscribe = self.table.subscribe(self._changed)
+        self._order(resume=True)
+
+    def stop(self) -> None:
+        with self._cond:
+            self._running = False
+            self._cond.notify_all()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _changed(self) -> None:
+        with self._cond:
+            self._progress += 1
+            self._received_at = time.monotonic()
+            self._cond.notify_all()
+
+    # -- reading -------------------------------------------------------------------------
+    @property
+    def station(self) -> int:
+        return self._station
+
+    @property
+    def connected(self) -> bool:
+        """In process the service is always there (a stopped one says why in its tilts)."""
+        return True
+
+    @property
+    def paytable(self) -> Paytable | None:
+        return self.table.paytable
+
+    @property
+    def limits(self) -> dict[str, Any]:
+        return self.table.limits.model_dump(mode="json")
+
+    @property
+    def pending(self) -> Bets:
+        return Bets()
+
+    @property
+    def door_open(self) -> bool:
+        return self.table.snapshot(self._station).door_open
+
+    @property
+    def received_at(self) -> float:
+        with self._cond:
+            return self._received_at
+
+    def snapshot(self) -> StationSnapshot | None:
+        return self.table.snapshot(self._station)
+
+    def wait_for(
+        self, predicate: Callable[[StationSnapshot], bool], timeout: float
+    ) -> StationSnapshot | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._cond:
+                seen = self._progress
+            snap = self.snapshot()
+            if snap is not None and predicate(snap):
+                return snap
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.wait_change(seen, min(left, 0.25))
+
+    def wait_change(self, since: int, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._progress <= since:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            return self._progress
+
+    def progress(self) -> int:
+        with self._cond:
+            return self._progress
+
+    # -- the front door ------------------------------------------------------------------
+    def execute(self, command: object) -> object:
+        """Carry out ``command`` at the service for this station (a cash-out's ticket is
+        then ordered printed)."""
+        result = self.table.execute(self._station, command)
+        if isinstance(command, cmd.CashOut):
+            self._order(resume=False)
+        return result
+
+    def _order(self, resume: bool) -> None:
+        order = self.table.print_order(self._station, resume)
+        if order is not None:
+            with self._cond:
+                if all(o.txn != order.txn for o in self._orders):
+                    self._orders.append(order)
+                self._cond.notify_all()
+
+    # -- the validator -------------------------------------------------------------------
+    def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
+        return self._escrow(txn, lambda: self.table.execute(self._station, AcceptEscrow(txn, cents)))
+
+    def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
+        found: list[int] = []
+
+        def accept() -> None:
+            amount = self.table.execute(self._station, AcceptTicket(txn, validation))
+            assert isinstance(amount, int)
+            found.append(amount)
+
+        ack = self._escrow(txn, accept)
+        return found[0] if ack is not None and ack.accepted and found else None
+
+    def _escrow(self, txn: str, accept: Callable[[], object]) -> EscrowAck | None:
+        """The service's answer to an escrow; a ledger fault is raised (the item goes
+        back, and the cabinet stands in the ``ledger`` tilt)."""
+        try:
+            accept()
+        except MachineError as exc:
+            if exc.code == "ledger_fault":
+                raise
+            self._refusals[txn] = exc.reason
+            log.warning("escrow %s refused: %s", txn, exc.reason)
+            return _ack(txn, False, exc.reason)
+        self._refusals.pop(txn, None)
+        return _ack(txn, True, "")
+
+    def escrow_refusal(self, txn: str) -> str:
+        return self._refusals.get(txn, "")
+
+    def report_note(
+        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
+    ) -> EscrowAck | None:
+        """The validator's report about escrow ``txn``; None when the service could not
+        record it (a ledger fault: the driver asks again)."""
+        outcome = OUTCOMES.get(event)
+        if outcome is None:
+            raise ValueError(f"not a validator report: {event!r}")
+        try:
+            how = self.table.execute(
+                self._station, SettleEscrow(txn, outcome, reason[:64], cents)  # type: ignore[arg-type]
+            )
+        except MachineError as exc:
+            if exc.code == "ledger_fault":
+                return None
+            return _ack(txn, False, f"{SETTLED}refused: {exc.reason}")
+        return _ack(txn, how == "credited", f"{SETTLED}{how}")
+
+    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
+        try:
+            event = make_event(device, EventKind(kind), detail[:256], active=active)
+            self.table.device_report(self._station, event)
+        except (MachineError, ValueError) as exc:
+            log.warning("%s %s not recorded: %s", device, kind, exc)
+
+    def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
+        """A note with no validator: escrowed, then stacked."""
+        txn = f"note-{secrets.token_hex(8)}"
+        ack = self.escrow_note(cents, txn, timeout)
+        if ack is None or not ack.accepted:
+            return ack
+        self.report_note(txn, "stacked", "vend_valid", timeout)
+        return ack
+
+    # -- the printer -----------------------------------------------------------------------
+    def printer_ready(self, ready: bool) -> None:
+        self.table.execute(self._station, SetPrinter(ready))
+        if ready:
+            self._order(resume=True)
+
+    def next_print_order(self, timeout: float) -> PrintTicket | None:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self._orders:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._running:
+                    return None
+                self._cond.wait(left)
+            return self._orders.pop(0)
+
+    def report_print(
+        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+    ) -> EscrowAck | None:
+        report = ReportPrint(txn, outcome, validation, reason[:128])  # type: ignore[arg-type]
+        try:
+            how = self.table.execute(self._station, report)
+        except MachineError as exc:
+            if exc.code == "ledger_fault":
+                return None
+            return _ack(txn, False, f"{SETTLED}refused: {exc.reason}")
+        return _ack(txn, how in ("issued", "credited"), f"{SETTLED}{how}")
+
+    # -- the ledger ----------------------------------------------------------------------
+    def ledger_can_record(self) -> bool:
+        return self.table.ledger_can_record(self._station)
+
+    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+        found = self.table.read(lambda a: a.events(kinds, last, viewer=self._station))
+        return list(found)
+
+    # -- game recall ---------------------------------------------------------------------
+    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
+        """This station's last ``last`` settled rounds (an open one is not shown)."""
+        found = self.table.recall(last + 1, station=self._station)
+        return [r for r in found if r.state != "open"][:last]
+
+
+def _ack(txn: str, accepted: bool, reason: str) -> EscrowAck:
+    """The answer a station reads, as the link would carry it."""
+    try:
+        return EscrowAck(txn=txn, accepted=accepted, reason=reason[:512])
+    except ValueError:
+        return EscrowAck.model_construct(txn=txn, accepted=accepted, reason=reason[:512])
