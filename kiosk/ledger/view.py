@@ -139,6 +139,14 @@ class LedgerView:
             is not None
         )
 
+    def txn_station(self, txn: str, kind: str) -> int | None:
+        """The station of the ``kind`` event of transaction ``txn`` (None when there is
+        none)."""
+        row = self.conn.execute(
+            "SELECT station FROM events WHERE txn = ? AND kind = ?", (txn, kind)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
     def table_in_force(self) -> tuple[Paytable, Limits]:
         """The paytable in force and the limits in force (the paytable's own, or the
         narrower ones of the last ``limits_changed`` after it), as the events record."""

@@ -5,7 +5,9 @@ when its credits cannot cover a round at the Ante it picks (with ``own_notes`` o
 patron's note instead), sometimes passes, sometimes cashes out, else places a random Ante (a
 multiple of the step within the limits) and sometimes Trips, and presses Deal; in a
 round it picks a random decision among those offered.  It plays the attendant's part
-too: a pending handpay is reset and a jackpot tilt cleared (the jackpot paid by hand).
+too: a pending handpay is reset and a jackpot tilt cleared (the jackpot paid by hand),
+each by an attendant logged in at the station with ``attendant_pin`` (the demo's, by
+default), as the table records every such action with the person.
 It stops after ``rounds`` rounds its seat was settled in, cashing out what is left so
 the table no longer waits for it.  The same seed makes the same choices for the same
 snapshots.
@@ -18,6 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kiosk.config import DEMO_PINS
+from kiosk.link.messages import OperatorLogin, OperatorLogout, OperatorSession
 from kiosk.machine import commands as cmd
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import Pass
@@ -64,8 +68,10 @@ class RandomPlayer:
         own_notes: bool = True,
         say: Say = _quiet,
         test_credits: bool = False,
+        attendant_pin: str | None = DEMO_PINS["attendant"],
     ) -> None:
         self.remote = remote
+        self.attendant_pin = attendant_pin
         self.test_credits = test_credits  # a burn-in's test credits instead of notes
         self.rng = random.Random(seed)
         self.note = note
@@ -181,7 +187,18 @@ class RandomPlayer:
         if self._handpay_window != self.remote.window and time.monotonic() >= self._handpay_after:
             self._handpay_window = self.remote.window
             self._pause()
-            self._send(cmd.HandpayReset())
+            self._attended(cmd.HandpayReset())
+
+    def _attended(self, command: object) -> None:
+        """``command`` sent by the attendant, logged in at this station for it."""
+        if self.attendant_pin is not None:
+            pin = self.attendant_pin
+            answer = self.remote.operator_request(lambda ref: OperatorLogin(ref=ref, pin=pin), 5.0)
+            if not isinstance(answer, OperatorSession) or not answer.accepted:
+                self.say("attendant login refused")
+        self._send(command)
+        if self.attendant_pin is not None:
+            self.remote.operator_request(lambda ref: OperatorLogout(ref=ref), 5.0)
 
     def _tilted(self, snap: StationSnapshot) -> None:
         """A tilt stops the station; the attendant pays a jackpot by hand and clears it."""
@@ -191,7 +208,7 @@ class RandomPlayer:
         self.say(f"tilted {','.join(snap.tilts)}")
         if JACKPOT_TILT in snap.tilts:
             self._pause()
-            self._send(cmd.ClearTilt(JACKPOT_TILT))
+            self._attended(cmd.ClearTilt(JACKPOT_TILT))
 
     def _decide(self, snap: StationSnapshot) -> None:
         if not snap.in_round or not snap.offers or snap.round_id is None or snap.phase is None:

@@ -180,6 +180,15 @@ class TableHost:
         self.operators = OperatorService(table, self._connected)
         self.recalls = RecallService(table)
 
+    @property
+    def burn_in(self) -> bool:
+        """Test credits are allowed outside demo mode (a technician's burn-in)."""
+        return self.table.burn_in
+
+    @burn_in.setter
+    def burn_in(self, on: bool) -> None:
+        self.table.burn_in = on
+
     def _connected(self, seat: int) -> bool:
         with self._lock:
             own = self._seats.get(seat)

@@ -90,17 +90,17 @@ class MoneyIn:
         self._last_refused: dict[int, tuple[str, int]] = {}
 
     # -- phase one ---------------------------------------------------------------------
-    def accept_note(self, n: int, txn: str, cents: int) -> None:
+    def accept_note(self, n: int, txn: str, cents: int) -> bool:
         """Phase one for a note of ``cents`` in station ``n``'s validator as ``txn``:
-        committed (stack it), or already accepted and still open (stack it); else a
-        :class:`MachineError` says why, before anything is written."""
+        True once committed (stack it), or already accepted and still open (stack it);
+        else a :class:`MachineError` says why, before anything is written."""
         st = self.state
         ledger = st.require_ledger()
         own = st.station(n)
         self._offered.add(n)
         if ledger.has_txn(txn, "escrow_accepted"):
             if own.escrows.get(txn) is not None:
-                return
+                return True
             raise WrongState(f"escrow {txn} is already finished", code="escrow_finished")
         self._return_earlier(n)
         try:
@@ -116,6 +116,7 @@ class MoneyIn:
             self._last_refused[n] = (txn, cents if isinstance(cents, int) else 0)
             raise
         self._accept(n, Escrow(txn, "bill", cents))
+        return True
 
     def accept_ticket(self, n: int, txn: str, validation: str, cents: int | None = None) -> int:
         """Phase one for the ticket ``validation`` in station ``n``'s validator as
@@ -257,18 +258,18 @@ class MoneyIn:
         the amount accepted, even if a tilt arose since (the money is in the box); a
         ticket the driver reports for another amount (``cents``) is not redeemed.
         Returns ``credited``, ``rejected`` (a ticket that could no longer be redeemed:
-        tilted), how it was already finished, or ``unknown`` (no accepted escrow of this
-        station: the ``vend_unmatched`` tilt)."""
+        tilted) or how it was already finished; for an escrow finished otherwise, or none
+        accepted at this station (``unknown``), the ``vend_unmatched`` tilt stands."""
         ledger = self.state.require_ledger_open()
         escrow = self.state.station(n).escrows.get(txn)
         if escrow is None:
-            done = resolution(ledger, txn)
+            here = ledger.txn_station(txn, "escrow_accepted") == n
+            done = resolution(ledger, txn) if here else None
             if done in ("credited", "rejected"):
                 return done  # a repeated VEND VALID
-            accepted = ledger.has_txn(txn, "escrow_accepted")
-            why = "VEND VALID for an escrow already finished" if accepted else "no escrow accepted"
+            why = "VEND VALID for an escrow already finished" if here else "no escrow accepted"
             self._unmatched(n, why, txn, self._amount_of(n, txn))
-            return "unknown"
+            return done or "unknown"
         return self._credit(n, escrow, "vend_valid", cents)
 
     def ended(self, n: int, txn: str, reason: str) -> str:
@@ -281,6 +282,8 @@ class MoneyIn:
         own = self.state.station(n)
         escrow = own.escrows.get(txn)
         if escrow is None:
+            if ledger.txn_station(txn, "escrow_accepted") != n:
+                return "unknown"  # no escrow of this station
             return resolution(ledger, txn) or "unknown"
         if reason in STACKED_REASONS:
             return self._credit(n, escrow, reason)

@@ -20,9 +20,9 @@ from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import STATE_KINDS, last_checkpoint
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.machine.controller import Machine
-from kiosk.table.escrows import RESOLUTIONS
 from kiosk.machine.lockout import LOCK_EVENTS
 from kiosk.machine.settings import COACH_EVENT, PAYTABLE_EVENT
+from kiosk.table.escrows import RESOLUTIONS
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 from support.station_floor import FAST, pair_station
+from support.table_money import credit
 
 from kiosk.config import load_config
 from kiosk.link.pairing import HostPairing
-from kiosk.machine.commands import Deal, InsertCredits, PlaceChip, RepeatBets
+from kiosk.machine.commands import Deal, PlaceChip, RepeatBets
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.station.controller import StationController
 from kiosk.table import Table, TableTiming
@@ -45,7 +46,7 @@ def _refusal(call) -> MachineError:
 
 def test_the_station_refuses_the_ante_the_host_refuses_with_the_same_reason(station):
     table, remote, controller = station
-    table.execute(1, InsertCredits(2500, "bill:2500"))
+    credit(table, 1, 2500)
     assert remote.wait_for(lambda s: s.credits == 2500, 10)
     chip = PlaceChip("ante", 1000)  # Ante + Blind + 1x Play: $30 needed, $25 on the meter
     at_station = _refusal(lambda: controller.execute(chip))
@@ -60,7 +61,7 @@ def test_the_station_refuses_the_ante_the_host_refuses_with_the_same_reason(stat
 
 def test_a_rebet_with_no_previous_bet_has_the_cabinets_code(station):
     table, remote, controller = station
-    table.execute(1, InsertCredits(5000, "bill:5000"))
+    credit(table, 1, 5000)
     assert remote.wait_for(lambda s: s.credits == 5000, 10)
     at_station = _refusal(lambda: controller.execute(RepeatBets()))
     at_host = _refusal(lambda: table.execute(1, RepeatBets()))
@@ -69,7 +70,7 @@ def test_a_rebet_with_no_previous_bet_has_the_cabinets_code(station):
 
 def test_a_deal_without_an_ante_is_refused_by_the_same_rule(station):
     table, remote, controller = station
-    table.execute(1, InsertCredits(5000, "bill:5000"))
+    credit(table, 1, 5000)
     assert remote.wait_for(lambda s: s.credits == 5000, 10)
     at_remote = _refusal(lambda: remote.execute(Deal()))
     at_host = _refusal(lambda: table.execute(1, Deal()))
@@ -80,7 +81,7 @@ def test_a_deal_without_an_ante_is_refused_by_the_same_rule(station):
 @pytest.mark.parametrize("cents", [True, 0, -500, 2.5, "500"])
 def test_a_forged_chip_is_refused_at_the_remote_table_as_at_the_host(station, cents):
     table, remote, _controller = station
-    table.execute(1, InsertCredits(5000, "bill:5000"))
+    credit(table, 1, 5000)
     assert remote.wait_for(lambda s: s.credits == 5000, 10)
     chip = PlaceChip("ante", cents)
     at_remote = _refusal(lambda: remote.execute(chip))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from support.fast_devices import FAST_PRINTER, FAST_VALIDATOR, never, wait_for
+from support.table_money import credit
 
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
@@ -17,7 +18,7 @@ from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import DeviceEvent
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import CashOut, InsertCredits
+from kiosk.machine.commands import CashOut
 from kiosk.station.notes import StationValidator
 from kiosk.station.printer import StationPrinter
 from kiosk.table import Table, TableTiming
@@ -79,7 +80,7 @@ def test_a_ticket_printed_at_station_1_is_credited_once_at_station_2(rig):
     assert sim is not None
     try:
         assert wait_for(lambda: rig.table.printer_ready(1), 10)
-        rig.table.execute(1, InsertCredits(7500, "bill:7500"))
+        credit(rig.table, 1, 7500)
         rig.remotes[1].execute(CashOut())
         assert wait_for(lambda: len(printer.printed()) == 1, 15)
         (number,) = printer.printed()
@@ -113,7 +114,7 @@ def test_a_failed_print_voids_the_ticket_and_a_resent_order_is_not_printed_twice
     assert psim is not None
     try:
         assert wait_for(lambda: rig.table.printer_ready(1), 10)
-        rig.table.execute(1, InsertCredits(2000, "bill:2000"))
+        credit(rig.table, 1, 2000)
         psim.fail_next_print("paper_out")
         rig.remotes[1].execute(CashOut())
         assert wait_for(lambda: len(rig.kinds("cashout_failed")) == 1, 20)
@@ -144,7 +145,7 @@ def test_a_ticket_ordered_before_a_host_and_station_restart_is_voided_not_reprin
     printer = StationPrinter(rig.remotes[1], "sim", FAST_PRINTER).start()
     assert wait_for(lambda: rig.table.printer_ready(1), 10)
     printer.close()  # the station goes down with the printer: the order is not taken
-    rig.table.execute(1, InsertCredits(3000, "bill:3000"))
+    credit(rig.table, 1, 3000)
     rig.remotes[1].execute(CashOut())
     assert wait_for(lambda: bool(rig.remotes[1].print_orders), 10)
     (payout,) = [e.txn for e in rig.table.ledger.events(("cashout",))]

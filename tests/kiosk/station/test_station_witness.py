@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.table_money import credit
 
 from kiosk.config import load_config
 from kiosk.link import auth
@@ -70,7 +71,7 @@ def test_a_station_refuses_a_host_whose_ledger_was_rolled_back(tmp_path):
     remote.stop()
     remote = station(host, folder)
     assert remote.wait_for(lambda s: True, 10) is not None
-    host.table.execute(1, cmd.InsertCredits(10_000, "bill:10000"))  # play goes on
+    credit(host.table, 1, 10_000)  # play goes on
     assert remote.wait_for(lambda s: s.credits == 10_000, 10) is not None
     kept = HeadWitness(folder / WITNESS_FILE).kept
     assert kept is not None and kept.seq > 0

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
@@ -20,13 +21,16 @@ from kiosk.machine.commands import (
     Deal,
     Decide,
     HandpayReset,
-    InsertCredits,
+    OperatorLogin,
     PlaceChip,
     SetDoor,
     SetLimits,
 )
-from kiosk.machine.errors import PlayDisabled, WrongState
+from kiosk.machine.errors import NotAuthorised, PlayDisabled, WrongState
 from kiosk.table import ManualClock, Pass, Table, TableTiming
+
+#: The demo configuration's attendant and technician PINs.
+ATTENDANT, TECHNICIAN = "1111", "2222"
 
 
 @pytest.fixture
@@ -45,7 +49,7 @@ def open_table(config, clock, stations=(1, 2, 3), seed=7) -> Table:
 
 def fund(table: Table, *stations: int, cents: int = 5000) -> None:
     for n in stations:
-        table.execute(n, InsertCredits(cents, f"bill:{cents}"))
+        credit(table, n, cents)
 
 
 def bet(table: Table, station: int, ante: int = 500) -> None:
@@ -151,6 +155,7 @@ def test_a_station_tilt_stops_that_station_only(config, clock):
     table.tick()  # the tilted seat times out
     assert table.snapshot(1).phase is Phase.FLOP
     assert {s.seat: s.tilted for s in table.snapshot(1).seats} == {1: False, 2: True}
+    table.execute(2, OperatorLogin(ATTENDANT))  # an attendant at that station clears it
     table.execute(2, ClearTilt("device:printer:paper_out"))
     table.execute(2, Decide(Action.CHECK))
     table.host_tilt("ledger", "the ledger cannot record")
@@ -202,6 +207,7 @@ def test_a_host_cut_resumes_the_round_and_restarts_the_timer(config, clock):
 def test_limits_change_only_with_every_station_at_zero_and_no_round(config, clock):
     table = open_table(config, clock, stations=(1, 2))
     table.execute(1, SetDoor(True))
+    table.execute(1, OperatorLogin(TECHNICIAN))  # a technician at station 1, door open
     fund(table, 2)
     with pytest.raises(WrongState) as refused:
         table.execute(1, SetLimits(ante_max=1000))
@@ -220,7 +226,9 @@ def test_limits_change_only_with_every_station_at_zero_and_no_round(config, cloc
     with pytest.raises(WrongState) as refused:
         table.execute(1, SetLimits(ante_max=1000))
     assert refused.value.code == "payout_in_progress"
-    table.execute(2, HandpayReset())
+    with pytest.raises(NotAuthorised):  # an attendant pays a handpay, and is recorded
+        table.execute(2, HandpayReset())
+    table.execute(2, HandpayReset(), at=1)  # the technician logged in at station 1
     assert table.credits(2) == 0 and payout is not None
     table.execute(1, SetLimits(ante_max=1000))
     assert table.limits.ante_max == 1000

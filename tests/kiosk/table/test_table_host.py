@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
@@ -18,7 +19,7 @@ from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import Bet, Decide, DeviceEvent, Escrow, PassRound
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import Deal, InsertCredits, PlaceChip
+from kiosk.machine.commands import Deal, PlaceChip
 from kiosk.machine.commands import Decide as DecideCmd
 from kiosk.machine.errors import MachineError
 from kiosk.table import Table, TableTiming
@@ -191,7 +192,7 @@ def test_seven_random_players_balance_their_books(rig):
 def test_the_wire_form_rebuilds_a_settled_snapshot(tmp_path):
     table = Table.open(load_config(db_path=tmp_path / "uth.db"), (1, 2), rng=SeededRandomSource(9))
     for n in (1, 2):
-        table.execute(n, InsertCredits(5000, "bill:5000"))
+        credit(table, n, 5000)
     for n in (1, 2):
         table.execute(n, PlaceChip("ante", 500))
         table.execute(n, Deal())

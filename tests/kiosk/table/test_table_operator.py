@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from support.operator_screens import PEOPLE, cabinet_config
 from support.signed_paytables import signed
+from support.table_money import credit
 
+from devices.host import EventKind, make_event
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action
@@ -30,7 +32,7 @@ from kiosk.link.messages import (
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import PlayDisabled
-from kiosk.machine.lockout import MAX_FAILURES
+from kiosk.machine.lockout import LOCK_EVENTS, MAX_FAILURES, RESTORE_EVENTS, PinLockout
 from kiosk.machine.operators import LOCKOUT_TILT
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
@@ -50,8 +52,13 @@ class Rig:
 
     def __init__(self, folder: Path, stations=(1, 2, 3)) -> None:
         self.config = cabinet_config(folder)
+        self.now = [0.0]  # the sessions' clock (monotonic seconds)
         self.table = Table.open(
-            self.config, stations, rng=SeededRandomSource(5), timing=TableTiming(60, 60)
+            self.config,
+            stations,
+            rng=SeededRandomSource(5),
+            timing=TableTiming(60, 60),
+            ticks=lambda: self.now[0],
         )
         self.pairing = HostPairing(folder / "host")
         self.host = TableHost(self.table, self.pairing, limits=FAST, tick_s=0.05)
@@ -161,12 +168,15 @@ def test_wrong_pins_at_any_station_lock_every_station_and_the_lock_survives_a_re
         not refused.accepted and refused.code == "pin_locked" and "locked until" in refused.detail
     )
     assert rig.events("operator_login") == []
-    again = OperatorService(rig.table)  # a restarted host rebuilds the lock from the ledger
-    assert again.lockout.locked_until(rig.table.clock()) is not None
+    again = PinLockout()  # a restarted host rebuilds the lock from the ledger
+    again.restore(rig.table.ledger.events(LOCK_EVENTS, last=RESTORE_EVENTS), ["x"])
+    assert again.locked_until(rig.table.clock()) is not None
 
 
 def test_the_status_page_shows_another_stations_tilt_devices_and_links(rig):
-    rig.table.device_report(3, "validator", "acceptor_jam", "note jammed in the acceptor", True)
+    rig.table.device_report(
+        3, make_event("validator", EventKind.ACCEPTOR_JAM, "note jammed in the acceptor")
+    )
     rig.remotes[1].stop()
     assert rig.login(2, ANN[2]).accepted
     page = rig.ask(2, "status")
@@ -185,13 +195,13 @@ def test_the_status_page_shows_another_stations_tilt_devices_and_links(rig):
 
 
 def test_an_attendant_clears_a_tilt_and_resets_a_handpay_at_another_station(rig):
-    rig.table.device_report(3, "validator", "cheated", "string on the note", True)
+    rig.table.device_report(3, make_event("validator", EventKind.CHEATED, "string on the note"))
     code = "device:validator:cheated"
     assert rig.login(1, ANN[2]).accepted
     done = rig.act(1, "clear_tilt", 3, code=code)
     assert done.ok and code not in rig.table.tilt_texts(3)
     assert rig.act(1, "clear_tilt", 3, code=code).code == "no_tilt"  # once
-    rig.table.execute(2, cmd.InsertCredits(2000, "bill:2000"))
+    credit(rig.table, 2, 2000)
     rig.table.execute(2, cmd.CashOut())
     assert rig.table.statuses()[1].payout_pending == 2000
     assert rig.act(1, "handpay_reset", 2).ok
@@ -223,11 +233,11 @@ def test_roles_are_enforced_and_limits_need_the_door_no_round_and_zero_credits(r
     assert rig.act(2, "set_limits", 2, ante_max=2000).code == "door_closed"
     rig.door(3, False)
     rig.door(2, True)
-    rig.table.execute(3, cmd.InsertCredits(500, "bill:500"))
+    credit(rig.table, 3, 500)
     busy = rig.act(2, "set_limits", 2, ante_max=2000)
     assert busy.code == "credits_on_meter" and "station 3" in busy.detail
     rig.table.execute(3, cmd.CashOut())
-    rig.table.execute(3, cmd.HandpayReset())
+    rig.table.execute(3, cmd.HandpayReset(), at=2)  # paid by the technician at station 2
     done = rig.act(2, "set_limits", 2, ante_max=2000)
     assert done.ok and rig.table.limits.ante_max == 2000
     assert done.data["limits"]["ante_max"] == 2000
@@ -238,7 +248,7 @@ def test_roles_are_enforced_and_limits_need_the_door_no_round_and_zero_credits(r
 
 
 def test_meters_and_recall_pages_are_the_stations_own(rig):
-    rig.table.execute(1, cmd.InsertCredits(1000, "bill:1000"))
+    credit(rig.table, 1, 1000)
     assert rig.login(2, ANN[2]).accepted
     meters = rig.ask(2, "meters", 1)
     assert meters.ok and meters.data["station"] == 1
@@ -249,7 +259,7 @@ def test_meters_and_recall_pages_are_the_stations_own(rig):
 
 
 def test_limits_wait_for_the_round_and_recall_shows_the_stations_rounds(rig):
-    rig.table.execute(1, cmd.InsertCredits(5000, "bill:5000"))
+    credit(rig.table, 1, 5000)
     rig.table.execute(1, cmd.PlaceChip("ante", 500))
     rig.table.execute(1, cmd.Deal())  # the only station with credits: the round opens
     assert rig.table.snapshot(1).round_open
@@ -271,11 +281,10 @@ def test_limits_wait_for_the_round_and_recall_shows_the_stations_rounds(rig):
 
 
 def test_a_session_ends_after_it_stands_idle(rig):
-    now = [0.0]
-    service = OperatorService(rig.table, clock=lambda: now[0])
+    service = OperatorService(rig.table)
     assert service.handle(2, OperatorLogin(ref=1, pin=ANN[2])).accepted
     assert service.handle(2, OperatorQuery(ref=2, page="status")).ok
-    now[0] += SESSION_IDLE_S + 1
+    rig.now[0] += SESSION_IDLE_S + 1
     late = service.handle(2, OperatorQuery(ref=3, page="status"))
     assert not late.ok and late.code == "operator_required"
     assert rig.events("operator_logout")[-1].detail["reason"] == "idle"
@@ -284,7 +293,7 @@ def test_a_session_ends_after_it_stands_idle(rig):
 def test_a_stations_door_reaches_the_host_stops_that_station_and_is_said_again_after_a_restart(
     rig,
 ):
-    rig.table.execute(2, cmd.InsertCredits(5000, "bill:5000"))
+    credit(rig.table, 2, 5000)
     rig.door(2, True)
     assert [(e.station, e.kind) for e in rig.events("door_open", "door_closed")] == [
         (2, "door_open")
@@ -293,7 +302,7 @@ def test_a_stations_door_reaches_the_host_stops_that_station_and_is_said_again_a
         rig.table.execute(2, cmd.PlaceChip("ante", 500))
     assert stopped.value.code == "door_open"
     assert rig.table.snapshot(1).seats[1].tilted  # the others see station 2 stopped
-    rig.table.execute(1, cmd.InsertCredits(5000, "bill:5000"))  # and play on
+    credit(rig.table, 1, 5000)  # and play on
     rig.table.execute(1, cmd.PlaceChip("ante", 500))
     rig.remotes[2].execute(cmd.SetDoor(True))  # the same state again: nothing recorded
     rig.door(2, False)
@@ -350,12 +359,12 @@ def test_a_paytable_change_at_a_station_is_proven_recorded_sent_to_every_station
         rig.door(2, True)
         assert rig.act(2, "set_paytable", 2, sha256=unproven.sha256).code == "rtp_unknown"
         assert rig.act(2, "set_paytable", 2, sha256="0" * 64).code == "no_paytable"
-        rig.table.execute(3, cmd.InsertCredits(500, "bill:500"))
+        credit(rig.table, 3, 500)
         busy = rig.act(2, "set_paytable", 2, sha256=new.sha256)
         assert busy.code == "credits_on_meter" and "station 3" in busy.detail
         assert rig.events("paytable_changed") == [] and rig.table.paytable == old
         rig.table.execute(3, cmd.CashOut())
-        rig.table.execute(3, cmd.HandpayReset())
+        rig.table.execute(3, cmd.HandpayReset(), at=2)  # paid by the technician at station 2
         done = rig.act(2, "set_paytable", 2, sha256=new.sha256)
         assert done.ok and done.data["paytable"]["sha256"] == new.sha256
         assert rig.table.paytable.sha256 == new.sha256
@@ -372,7 +381,7 @@ def test_a_paytable_change_at_a_station_is_proven_recorded_sent_to_every_station
         assert rig.act(2, "set_paytable", 2, sha256=new.sha256).code == "same_paytable"
         # a round under the new paytable, then the whole ledger replays
         rig.door(2, False)
-        rig.table.execute(1, cmd.InsertCredits(5000, "bill:5000"))
+        credit(rig.table, 1, 5000)
         rig.table.execute(1, cmd.PlaceChip("trips", 500))
         rig.table.execute(1, cmd.PlaceChip("ante", 500))
         rig.table.execute(1, cmd.Deal())

@@ -19,7 +19,7 @@ from kiosk.link.events import Inbound
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import Snapshot
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import Deal, PlaceChip, SetDoor, SetLimits
+from kiosk.machine.commands import Deal, OperatorLogin, PlaceChip, SetDoor, SetLimits
 from kiosk.table import Table, TableTiming
 from kiosk.table.commands import Pass
 from kiosk.table.host_service import TableHost
@@ -141,6 +141,7 @@ def test_a_limits_change_reaches_every_station_once(floor):
     before = [len(s.carried) for s in (one, two)]
     narrowed = floor.table.limits.ante_max // 2
     floor.table.execute(1, SetDoor(True))
+    floor.table.execute(1, OperatorLogin("2222"))  # the demo technician, at station 1
     floor.table.execute(1, SetLimits(ante_max=narrowed))
     floor.table.execute(1, SetDoor(False))
     for station, seen in zip((one, two), before, strict=True):

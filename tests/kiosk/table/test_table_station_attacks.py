@@ -6,6 +6,7 @@ A real :class:`Table` on a SQLite file, its :class:`TableHost` on loopback and
 from __future__ import annotations
 
 import pytest
+from support.table_money import credit
 from test_table_operator import ANN, TED, Rig
 
 from engine.uth.round import Action
@@ -46,7 +47,7 @@ def test_test_credits_need_burn_in_mode_and_a_technician_logged_in_at_the_statio
 
 
 def test_an_open_round_is_shown_to_no_operator_until_it_settles(rig):
-    rig.table.execute(1, cmd.InsertCredits(5000, "bill:5000"))
+    credit(rig.table, 1, 5000)
     rig.table.execute(1, cmd.PlaceChip("ante", 500))
     rig.table.execute(1, cmd.Deal())
     assert rig.table.snapshot(1).round_open

@@ -12,11 +12,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.table_money import credit
 
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
-from kiosk.machine.commands import CashOut, ClearTilt, HandpayReset, InsertCredits
-from kiosk.machine.errors import MachineError, TicketRefused, WrongState
+from kiosk.machine.commands import CashOut, ClearTilt, HandpayReset, InsertCredits, OperatorLogin
+from kiosk.machine.errors import MachineError, NotAuthorised, TicketRefused, WrongState
 from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_LIMIT, UNKNOWN_TICKETS_TILT
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.table import Table
@@ -43,9 +44,15 @@ def clock():
     return Clock()
 
 
+#: The demo configuration's attendant PIN.
+ATTENDANT = "1111"
+
+
 @pytest.fixture
 def table(config, clock):
     t = Table.open(config, (1, 2, 5), clock=clock)
+    for n in t.stations:  # an attendant at every station: handpays and tilts are theirs
+        t.execute(n, OperatorLogin(ATTENDANT))
     yield t
     t.close()
 
@@ -67,7 +74,7 @@ def verify(config) -> None:
 
 def cash_out_ticket(table: Table, station: int, cents: int) -> tuple[str, str]:
     """Credit ``cents`` at ``station`` and cash them out to a printed ticket."""
-    table.execute(station, InsertCredits(cents, f"bill:{cents}"))
+    credit(table, station, cents)
     table.execute(station, SetPrinter(True))
     payout = table.execute(station, CashOut())
     order = table.print_order(station)
@@ -77,7 +84,7 @@ def cash_out_ticket(table: Table, station: int, cents: int) -> tuple[str, str]:
 
 
 def test_a_ticket_is_pending_before_it_prints_and_issued_once_by_the_report(table, config):
-    table.execute(2, InsertCredits(5000, "bill:5000"))
+    credit(table, 2, 5000)
     table.execute(2, SetPrinter(True))
     payout = table.execute(2, CashOut())
     assert payout.method == "ticket" and table.credits(2) == 0
@@ -108,7 +115,7 @@ def test_a_ticket_is_pending_before_it_prints_and_issued_once_by_the_report(tabl
 
 
 def test_a_print_that_fails_voids_the_ticket(table, config):
-    table.execute(1, InsertCredits(2000, "bill:2000"))
+    credit(table, 1, 2000)
     table.execute(1, SetPrinter(True))
     payout = table.execute(1, CashOut())
     number = table.print_order(1).validation
@@ -132,7 +139,7 @@ def test_a_print_that_fails_voids_the_ticket(table, config):
     with pytest.raises(TicketRefused):  # the void number is refused
         table.execute(2, AcceptTicket("s2-v", number))
     # a station without a printer keeps the handpay
-    table.execute(5, InsertCredits(1000, "bill:1000"))
+    credit(table, 5, 1000)
     assert table.execute(5, CashOut()).method == "handpay" and table.print_order(5) is None
     table.close()
     verify(config)
@@ -140,7 +147,7 @@ def test_a_print_that_fails_voids_the_ticket(table, config):
 
 def test_a_pending_ticket_resumes_after_a_host_restart(config, clock):
     table = Table.open(config, (1, 2), clock=clock)
-    table.execute(1, InsertCredits(3000, "bill:3000"))
+    credit(table, 1, 3000)
     table.execute(1, SetPrinter(True))
     payout = table.execute(1, CashOut())
     number = table.print_order(1).validation
@@ -156,6 +163,7 @@ def test_a_pending_ticket_resumes_after_a_host_restart(config, clock):
         table.close()
         table = Table.open(config, (1, 2), clock=clock)
         assert table.snapshot(1).payout_pending == 3000 and table.print_order(1) is None
+        table.execute(1, OperatorLogin(ATTENDANT))
         table.execute(1, HandpayReset())
         assert table.snapshot(1).payout_pending == 0
     finally:
@@ -199,7 +207,7 @@ def test_refused_tickets_are_returned_with_the_reason(table, config, clock):
     assert table.credits(1) == 0 and not table.open_escrows(1)
     assert table.execute(1, SettleEscrow("s1-e", "returned")) == "unknown"
     assert table.credits(1) == 0 and table.ledger.ticket(number).status == "issued"
-    table.execute(1, InsertCredits(1000, "bill:1000"))
+    credit(table, 1, 1000)
     table.execute(1, SetPrinter(True))
     pending = table.execute(1, CashOut())
     with pytest.raises(TicketRefused) as printing:  # not reported printed yet
@@ -241,21 +249,22 @@ def test_unknown_ticket_numbers_tried_again_and_again_stop_that_station(table, c
 
 
 def test_notes_keyed_in_go_through_both_phases_and_test_credits_are_test_credits(table):
-    assert table.execute(1, InsertCredits(2000, "bill:2000")) == "credited"
+    assert credit(table, 1, 2000) == "credited"
     events = table.ledger.events(station=1)
     accepted, credited = events[-2], events[-1]
     assert (accepted.kind, credited.kind) == ("escrow_accepted", "bill_in")
     assert accepted.txn == credited.txn and credited.amount == 2000
-    assert table.execute(1, InsertCredits(500, "test:500")) == "credited"
+    with pytest.raises(NotAuthorised):  # test credits: a technician answers for them
+        table.execute(1, TestCredits(None, 500))  # (an attendant is logged in there)
+    table.execute(1, OperatorLogin("2222"))  # a technician
+    assert table.execute(1, TestCredits(None, 500)) == "credited"
     assert table.execute(1, TestCredits("burn-1", 700)) == "credited"
     assert table.execute(1, TestCredits("burn-1", 700)) == "credited"  # once per txn
     meters = table.meter_readings(1)
     assert meters["test_credits_in"] == 1200 and meters["test_credits_in_count"] == 2
     assert meters["bills_in"] == 2000 and table.credits(1) == 3200
-    with pytest.raises(MachineError):
-        table.execute(1, InsertCredits(500, "test:400"))
-    with pytest.raises(MachineError):
-        table.execute(1, InsertCredits(500, "coin:500"))
+    with pytest.raises(TypeError):  # no credit without its two phases: not a command here
+        table.execute(1, InsertCredits(500, "bill:500"))
 
 
 def test_test_credits_need_a_technician_account(tmp_path):
@@ -265,7 +274,11 @@ def test_test_credits_need_a_technician_account(tmp_path):
     table = Table.open(config, (1,))
     try:
         with pytest.raises(MachineError) as refused:
-            table.execute(1, InsertCredits(500, "test:500"))
-        assert refused.value.code == "no_technician" and table.credits(1) == 0
+            table.execute(1, TestCredits(None, 500))
+        assert refused.value.code == "no_test_credits" and table.credits(1) == 0
+        table.burn_in = True  # a technician's burn-in session, but nobody can log in
+        with pytest.raises(MachineError) as refused:
+            table.execute(1, TestCredits(None, 500))
+        assert refused.value.code == "operator_required" and table.credits(1) == 0
     finally:
         table.close()

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from kiosk.config import load_config
-from kiosk.machine.commands import Deal, Decide, InsertCredits, PlaceChip, SetDoor
+from kiosk.machine.commands import Deal, Decide, PlaceChip, SetDoor
 from kiosk.table import ManualClock, Table
 from kiosk.ui.dealer_display import DealerDisplay, countdown, seat_state
 from kiosk.ui.i18n import set_language
@@ -26,7 +27,7 @@ def table(tmp_path):
     config = load_config(db_path=tmp_path / "var" / "uth.db")
     t = Table.open(config, (1, 2, 3), rng=SeededRandomSource(11), clock=clock)
     for n in (1, 2, 3):
-        t.execute(n, InsertCredits(10_000, "bill:10000"))
+        credit(t, n, 10_000)
     yield t, clock
     t.close()
 
