@@ -61,6 +61,7 @@ from kiosk.ledger.errors import (
 )
 from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import event_kind
 from kiosk.ledger.meters import (
     CREDITS,
     METERS,
@@ -454,14 +455,17 @@ class Ledger(LedgerView):
         station: int = 1,
     ) -> int:
         """Append one event about ``station`` (1-7; host events are station 1) and its
-        meter effects, to the station's meters and the table's; returns its id."""
+        meter effects (declared with its kind, :mod:`kiosk.ledger.kinds`), to the
+        station's meters and the table's; returns its id.  Raises
+        :class:`~kiosk.ledger.kinds.UnknownEventKind` for a kind the ledger does not know."""
+        kind = event_kind(kind)
         if not isinstance(amount, int) or amount < 0:
             raise ValueError(f"an event amount is non-negative integer cents, not {amount!r}")
         check_station(station)
         row: dict[str, Any] = {
             "id": self._event_id + 1,
             "at": at or utc_stamp(),
-            "kind": kind,
+            "kind": str(kind),
             "amount": amount,
             "round_id": round_id,
             "txn": txn,

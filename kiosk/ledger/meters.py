@@ -1,5 +1,6 @@
-"""The meters: their names, the fixed meter effects of each event kind and round row,
-and the balance of where the money went (all amounts in cents)."""
+"""The meters: their names, the meter effects of a round row (an event's are declared
+with its kind, :mod:`kiosk.ledger.kinds`), and the balance of where the money went (all
+amounts in cents)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.kinds import CREDITS, event_effects  # noqa: F401 (re-exported)
 
 #: Lifetime meters (never decrease) and what they count.  ``bill.<cents>`` meters
 #: (count of bills of that denomination) are created on first use.
@@ -36,42 +38,9 @@ METERS: dict[str, str] = {
     "ram_clear_credits": "credits removed by RAM clears, cents",
     "ram_clears": "RAM clears",
 }
-#: The current credit meter (cents): the one meter that goes down.
-CREDITS = "credits"
 #: Meters added after ledgers were already in service: a ledger created before them
 #: has no row until first use (then it counts from zero like every meter).
 LATER_METERS = frozenset({"test_credits_in", "test_credits_in_count"})
-
-#: Meter effects of each event kind: (meter, sign), where the amount is the event's
-#: ``amount`` (cents) or 1 for ``#`` (a count).  ``bill.{amount}`` counts per denomination.
-_EVENT_EFFECTS: dict[str, tuple[tuple[str, str], ...]] = {
-    "bill_in": (
-        ("bills_in", "$"),
-        ("bills_in_count", "#"),
-        ("bill.{amount}", "#"),
-        (CREDITS, "+$"),
-    ),
-    "ticket_in": (("tickets_in", "$"), ("tickets_in_count", "#"), (CREDITS, "+$")),
-    "test_credits_in": (
-        ("test_credits_in", "$"),
-        ("test_credits_in_count", "#"),
-        (CREDITS, "+$"),
-    ),
-    "cashout": (("cashout_started", "$"), (CREDITS, "-$")),
-    "cashout_failed": (("cashout_failed", "$"), (CREDITS, "+$")),
-    "handpay": (("handpay", "$"), ("handpay_count", "#")),
-    "ticket_out": (("tickets_out", "$"), ("tickets_out_count", "#")),
-    "ram_clear": (("ram_clear_credits", "$"), ("ram_clears", "#"), (CREDITS, "-$")),
-}
-
-
-def event_effects(kind: str, amount: int) -> dict[str, int]:
-    """Meter changes implied by one event."""
-    out: dict[str, int] = {}
-    for meter, how in _EVENT_EFFECTS.get(kind, ()):
-        value = 1 if how == "#" else amount
-        out[meter.format(amount=amount)] = -value if how.startswith("-") else value
-    return out
 
 
 def round_effects(row: Mapping[str, Any]) -> dict[str, int]:

@@ -5,9 +5,9 @@ values were not recorded, has no tip."""
 
 from __future__ import annotations
 
+from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import RoundRecord
 from kiosk.machine.snapshot import CoachTip
-from kiosk.ledger.ledger import Ledger
 
 #: The last tip read, by (ledger file, round id): the round is read once, not per snapshot.
 _last: tuple[tuple[str, int], CoachTip | None] | None = None

@@ -148,9 +148,11 @@ class Machine:
         operation returns (the role for :class:`OperatorLogin`, the code for
         :class:`RamClearRequest`, the payout for :class:`CashOut`, else ``None``)."""
         if isinstance(command, cmd.InsertCredits):
-            return self.insert_credits(command.cents, command.source)
+            self.insert_credits(command.cents, command.source)
+            return None
         if isinstance(command, cmd.BillCredited):
-            return self.bill_credited(command.denomination_cents, command.transaction_id)
+            self.bill_credited(command.denomination_cents, command.transaction_id)
+            return None
         result = self.station.execute(command)
         if isinstance(command, cmd.CashOut):
             return self._payout_started(result)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-
 from engine.maths.cache import cached_par, cached_rtp
 from engine.uth.paytable import Paytable
 from kiosk.config import CabinetConfig

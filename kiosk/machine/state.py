@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-
 #: A betting spot the player places chips on (the Blind mirrors the Ante).
 Spot = Literal["ante", "trips"]
 #: The player's seat in :class:`engine.uth.round.UthRound`.

@@ -15,8 +15,8 @@ from typing import Any
 from devices.ticket import TicketData
 from devices.validation import new_validation_number
 from engine.money import format_cents as money
-from kiosk.ledger.chain import utc_stamp
 from kiosk.config import CabinetConfig
+from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.machine.errors import TicketRefused

@@ -40,9 +40,9 @@ from kiosk.machine.betting import check_bets, check_chip, require_previous
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
+from kiosk.station.link import TableLink
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
-from kiosk.station.link import TableLink
 from kiosk.table.snapshot import StationSnapshot
 
 #: The tilt shown while the host cannot be reached.

@@ -94,10 +94,8 @@ class StationPrinter:
             self.remote.report_fault(
                 "printer", str(EventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
             )
-        try:
+        if self._opened:  # polled once open (a printer opened later starts then)
             self.driver.start()
-        except Exception as exc:
-            log.error("printer on %s: monitor not started: %s", self.port, exc)
         self._thread.start()
         return self
 
@@ -167,6 +165,7 @@ class StationPrinter:
             try:
                 driver.open()
                 self._opened = True
+                driver.start()
             except Exception as exc:  # nothing was sent
                 return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"printer unavailable: {exc}")
         try:

@@ -33,9 +33,13 @@ from kiosk.wiring import NO_DISPLAY, ScreenOptions, video_driver
 
 
 def station_app(
-    controller: StationController, options: ScreenOptions, config: CabinetConfig
+    controller: StationController,
+    remote: RemoteTable,
+    options: ScreenOptions,
+    config: CabinetConfig,
 ) -> App:
-    """The cabinet's screens over ``controller`` (pygame's display started)."""
+    """The cabinet's screens over ``controller``, the operator menu over ``remote`` (its
+    link to the host; pygame's display started)."""
     pygame.init()
     app = App(
         controller,
@@ -48,7 +52,7 @@ def station_app(
         machine_number=f"{config.machine_number} · "
         + _("Station {n}").format(n=controller.station),
     )
-    app.scenes["operator"] = StationOperatorScene(app, OperatorLink(controller.remote))
+    app.scenes["operator"] = StationOperatorScene(app, OperatorLink(remote))
     return app
 
 
@@ -88,7 +92,7 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
         if not controller.start(run.connect_s):
             print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
             return 1
-        app = station_app(controller, options, config)
+        app = station_app(controller, remote, options, config)
         try:
             code = app.run(fps=run.fps, max_frames=run.frames)
             if run.screenshot is not None:

@@ -88,16 +88,17 @@ from kiosk.link.server import LinkServer
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
-from kiosk.table.commands import Pass
-from kiosk.table.display import TableSnapshot
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
     Outcome,
+    Pass,
+    ReportPrint,
     SetPrinter,
     SettleEscrow,
     TestCredits,
 )
+from kiosk.table.display import TableSnapshot
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
 from kiosk.table.payouts import printer_report
 from kiosk.table.recall_service import RecallService
@@ -506,7 +507,9 @@ class TableHost:
     def _station_money(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
         """The printer's and a burn-in's reports, each naming a transaction answered
         with ``settled: <how>``; ``ready`` orders a pending ticket again."""
-        command: object = printer_report(body.device, body.event, body.detail)
+        command: SetPrinter | ReportPrint | TestCredits | None = printer_report(
+            body.device, body.event, body.detail
+        )
         if command is None and body.device == "burn_in" and body.event == "test_credits":
             txn, cents = body.detail.get("txn"), body.detail.get("cents")
             if isinstance(txn, str) and txn and isinstance(cents, int):
@@ -521,14 +524,15 @@ class TableHost:
                 raise
             log.warning("test credits at seat %d refused: %s", seat, exc.reason)
             why = f"{SETTLED}refused: {exc.reason}"
-            self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
+            if command.txn is not None:
+                self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
             return
         if isinstance(command, SetPrinter):
             if command.ready:
                 self._print_order(inbound.station_id, seat, resume=True)
             return
-        txn = getattr(command, "txn", None)
-        if not isinstance(txn, str):
+        txn = command.txn
+        if txn is None:
             return
         try:
             ack = EscrowAck(txn=txn, accepted=how in ("issued", "credited"), reason=f"{SETTLED}{how}")

@@ -29,11 +29,11 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from pydantic import JsonValue
 
-from kiosk.config import role_at_least
+from kiosk.config import Role, role_at_least
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import (
     OperatorAction,
@@ -129,7 +129,8 @@ class OperatorService:
         found = self.table.session(station)
         assert found is not None
         log.info("station %d: operator %s (%s) logged in", station, found.name, found.role)
-        return OperatorSession(ref=body.ref, accepted=True, name=found.name, role=found.role)
+        role = cast(Role, found.role)
+        return OperatorSession(ref=body.ref, accepted=True, name=found.name, role=role)
 
     def end(self, station: int, reason: str) -> None:
         """End ``station``'s session, if any (its link disconnected: ``reason``)."""

@@ -196,7 +196,8 @@ class Operators:
             )
         st.require_ledger()
         operator = st.require_role(at, "attendant")
-        role = st.station(at).operator.role if st.station(at).operator else None
+        session = st.station(at).operator
+        role = session.role if session is not None else None
         own = st.station(n)
         detail = {"code": code, "operator": operator, "role": role, **st.at(at)}
         if code in own.tilts:

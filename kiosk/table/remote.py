@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.uth.paytable import Paytable
 from engine.uth.round import Action
+from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.client import LinkClient
 from kiosk.link.events import Inbound, LinkEvent
 from kiosk.link.limits import LinkLimits
@@ -71,7 +72,6 @@ from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
 from kiosk.table.commands import Pass
-from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.table.recall_service import rounds_from_reply
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.wire import SETTLED, TICKET_AMOUNT, paytable_from_state, snapshot_from_json

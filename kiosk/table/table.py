@@ -87,8 +87,8 @@ from kiosk.table.commands import (
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
 from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
 from kiosk.table.operators import Operators
-from kiosk.table.paytable_export import export_paytable
 from kiosk.table.payouts import Payouts
+from kiosk.table.paytable_export import export_paytable
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table
 from kiosk.table.settings import Settings
@@ -321,8 +321,9 @@ class Table:
                 if type(command).__module__ == cmd.__name__:  # the screens' own commands
                     own.message = ""
                 try:
+                    result: object = None
                     if values is not None and isinstance(command, cmd.Decide):
-                        result = self._decide_with(station, command, values)
+                        self._decide_with(station, command, values)
                     else:
                         result = handler(station, station if at is None else at, command)
                 except MachineError as exc:

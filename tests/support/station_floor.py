@@ -79,17 +79,20 @@ class StationFloor:
         for other in self.others.values():
             other.start()
         remote = RemoteTable(pair_station(self.pairing, 1), "127.0.0.1", self.port, limits=FAST)
+        self.remote = remote
         self.controller = StationController(remote, self.config)
         assert self.controller.start(10.0)
         for other in self.others.values():
             assert other.wait_for(lambda s: True, 10) is not None
-        self.app = station_app(self.controller, ScreenOptions(size=size, sound=False), self.config)
+        self.app = station_app(
+            self.controller, remote, ScreenOptions(size=size, sound=False), self.config
+        )
         self.app.go("table")
 
     @property
     def first(self) -> RemoteTable:
         """Station 1's own link (under its screens)."""
-        return self.controller.remote
+        return self.remote
 
     def stop_host(self) -> None:
         if self.serving:
