@@ -207,8 +207,7 @@ def draw(host: SceneHost, surface: DamageSurface) -> None:
         return
     ui, lay = host.painter, host.layout
     top, height, _columns, _rows, step = frame(view)
-    panel = ui.panel((lay.px(WIDTH), lay.px(height)), alpha=120, radius=12, border=theme.GOLD)
-    surface.blit(panel, lay.pos(LEFT, top))
+    ui.box(surface, lay.rect(LEFT, top, WIDTH, height), alpha=120, radius=12, border=theme.GOLD)
     y = top + PAD_Y + step / 2
     for text, colour in heads(view):
         ui.fitted(

@@ -173,8 +173,7 @@ class DealerDisplay:
         w = width - 12
         top, h = 290, 410
         border = theme.LOSE if seat.tilted else theme.GOLD if seat.in_round else None
-        panel = ui.panel((lay.px(w), lay.px(h)), alpha=140, radius=14, border=border)
-        surface.blit(panel, lay.pos(x, top))
+        ui.box(surface, lay.rect(x, top, w, h), alpha=140, radius=14, border=border)
         cx = x + w / 2
         ui.fitted(surface, _("Seat {n}").format(n=seat.seat), 24, theme.GOLD, w - 12, bold=True,
                   center=(cx, top + 26))

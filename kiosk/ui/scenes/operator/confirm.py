@@ -48,10 +48,10 @@ def buttons(c: Confirmation) -> list[Button]:
 
 def draw(desk: Desk, surface: pygame.Surface, c: Confirmation) -> None:
     ui, lay = desk.ui, desk.layout
-    surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+    ui.shade(surface, 170)
     x, y, w, h = BOX
     box = lay.rect(*BOX)
-    surface.blit(ui.panel(box.size, (24, 30, 38), 250, radius=18, border=theme.GOLD, border_w=3), box)
+    ui.box(surface, box, (24, 30, 38), 250, radius=18, border=theme.GOLD, border_w=3)
     ui.fitted(surface, c.question, 28, theme.GOLD, w - 60, bold=True, topleft=(x + 30, y + 24))
     cy = y + 78
     col = (w - 60) / 3

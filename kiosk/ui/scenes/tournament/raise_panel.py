@@ -125,7 +125,7 @@ def draw_slider(
 ) -> None:
     """The slider's track, filled up to ``amount``, its knob and the two ends' amounts."""
     r = lay.rect(*SLIDER)
-    surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=14, border=theme.GOLD_DARK), r)
+    ui.box(surface, r, theme.METER_BG, 230, radius=14, border=theme.GOLD_DARK)
     inner = r.inflate(-lay.px(SLIDER_END), 0)
     track = pygame.Rect(inner.x, r.centery - lay.px(5), inner.width, lay.px(10))
     pygame.draw.rect(surface, (70, 78, 86), track, border_radius=lay.px(5))

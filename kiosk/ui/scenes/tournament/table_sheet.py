@@ -121,7 +121,7 @@ def draw_glance(app: SceneHost, surface: pygame.Surface, box: tuple[float, float
         ry = y + 26 + lvl * row_h
         if lvl in STARTING_LEVELS:
             band = lay.rect(x - 6, ry - 2, w + 12, row_h)
-            surface.blit(ui.panel(band.size, theme.GOLD_DARK, 90, radius=6), band)
+            ui.box(surface, band, theme.GOLD_DARK, 90, radius=6)
         size = min(17.0, row_h * 0.8)
         ui.fitted(surface, str(lvl + 1), size, theme.CREAM, col0 - 6, topleft=(x + 6, ry))
         ui.fitted(surface, f"{chips(b.small)}/{chips(b.big)}", size, theme.WHITE, col1 - 6, bold=True,
