@@ -46,7 +46,8 @@ class TextBox:
 class DrawnText:
     """One line of text on the screen: its glyphs' rectangle (``ink``), the point it was
     placed by (``anchor``, inside the frame it belongs to), its size in pixels, whether
-    the fitting found room for it (``fits``), and where the screen's code drew it."""
+    the fitting found room for it (``fits``), where the screen's code drew it, and
+    whether it is a button's key hint (small on purpose)."""
 
     text: str
     ink: Rect
@@ -54,6 +55,7 @@ class DrawnText:
     px: int
     fits: bool
     where: str
+    hint: bool = False
 
 
 @dataclass(frozen=True)

@@ -174,12 +174,12 @@ class Painter:
         return self.log is not None and tuple(surface.get_size()) == self.layout.size
 
     def _drawn(self, surface: Canvas, line: str, px: int, bold: bool, rect: pygame.Rect,
-               anchor: tuple[int, int], fits: bool, lang: str | None = None) -> None:
+               anchor: tuple[int, int], fits: bool, lang: str | None = None, hint: bool = False) -> None:
         """Record a line blitted at ``rect`` (its surface's rect) on the screen."""
         if self.log is None or not line.strip() or not self._on_screen(surface):
             return
         self.log.text(DrawnText(line, self.ink_rect(line, px, bold, rect, lang), anchor, px, fits,
-                                caller(__file__)))
+                                caller(__file__), hint))
 
     def ink_rect(self, line: str, px: int, bold: bool, rect: pygame.Rect,
                  lang: str | None = None) -> tuple[int, int, int, int]:
@@ -351,7 +351,7 @@ class Painter:
         px = lay.px(b.size)
         hint_w = self._hint_size(b)[0] if b.hint else 0
         if b.sublabel:
-            sub_px = lay.px(max(14, b.size * 0.62))
+            sub_px = lay.px(max(MIN_TEXT, b.size * 0.62))
             room = face_h - 2 * lay.px(4)
             lab_h = round(room * 0.56)
             lab = self.fit_px(b.label, px, avail, lab_h, bold=True, max_lines=1)
@@ -456,7 +456,7 @@ class Painter:
                 self._drawn(surface, line, fit.px, bold, r, centre, fit.fits)
         if b.hint and not b.round:
             hint = self._hint_rect(b, w, h - self.layout.px(3)).move(rect.topleft)
-            self._drawn(surface, b.hint, self.layout.px(15), False, hint, centre, True, lang="en")
+            self._drawn(surface, b.hint, self.layout.px(15), False, hint, centre, True, lang="en", hint=True)
 
     @staticmethod
     def hit(layout: Layout, buttons: list[Button], pos: tuple[int, int]) -> Button | None:

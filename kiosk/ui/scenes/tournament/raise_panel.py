@@ -137,12 +137,12 @@ def draw_slider(
     pygame.draw.circle(surface, theme.CREAM, knob, lay.px(20))
     pygame.draw.circle(surface, theme.GOLD_DARK, knob, lay.px(20), max(1, lay.px(3)))
     ui.fitted(
-        surface, chips(rr.min_to), 15, theme.MUTED, 120, topleft=(SLIDER[0] + 20, SLIDER[1] + 4)
+        surface, chips(rr.min_to), 16, theme.MUTED, 120, topleft=(SLIDER[0] + 20, SLIDER[1] + 4)
     )
     ui.fitted(
         surface,
         chips(rr.max_to),
-        15,
+        16,
         theme.MUTED,
         120,
         topright=(SLIDER[0] + SLIDER[2] - 20, SLIDER[1] + 4),
