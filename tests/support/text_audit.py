@@ -1,6 +1,7 @@
 """Where the texts of one drawn frame fail: a text outside the screen or its frame, a
-text entering a frame it does not belong to, two texts on each other, two buttons on
-each other, a text drawn although it did not fit its box.
+text entering a frame it does not belong to (a panel, a button, a card), two texts on
+each other, two buttons on each other, a panel over a card, a text drawn although it did
+not fit its box or smaller than the screens' smallest size.
 
 The frame is the one a :class:`kiosk.ui.textlog.TextLog` recorded (texts, panels and
 buttons in screen pixels, what a dialog's shade covered left out).  A text belongs to
@@ -55,14 +56,17 @@ def _frame_name(f: Frame) -> str:
     return f"{f.kind} {f.label + ' ' if f.label else ''}{f.rect} ({f.where})"
 
 
-def problems(log: TextLog, screen: tuple[int, int]) -> list[str]:
-    """Every fault of the frame ``log`` recorded on a screen of ``screen`` pixels."""
+def problems(log: TextLog, screen: tuple[int, int], min_px: int = 0) -> list[str]:
+    """Every fault of the frame ``log`` recorded on a screen of ``screen`` pixels (a text
+    other than a key hint smaller than ``min_px`` pixels is one)."""
     out: list[str] = []
     whole: Rect = (0, 0, *screen)
     texts = list({(t.text, t.ink): t for t in log.texts}.values())  # drawn twice at one place: one
     for t in texts:
         if not t.fits:
             out.append(f"{_name(t)} does not fit its box at {t.px} px")
+        if t.px < min_px and not t.hint:
+            out.append(f"{_name(t)} is drawn at {t.px} px, under {min_px} px")
         if not _inside(t.ink, whole, 0):
             out.append(f"{_name(t)} leaves the screen: {t.ink}")
         for f in log.frames:
@@ -75,6 +79,10 @@ def problems(log: TextLog, screen: tuple[int, int]) -> list[str]:
         for b in texts[i + 1:]:
             if _overlap(a.ink, b.ink):
                 out.append(f"{_name(a)} {a.ink} and {_name(b)} {b.ink} overlap")
+    for i, f in enumerate(log.frames):  # a panel drawn over a card drawn before it
+        if f.kind == "panel":
+            out.extend(f"{_frame_name(f)} covers a card {c.rect}" for c in log.frames[:i]
+                       if c.kind == "card" and _overlap(f.rect, c.rect))
     buttons = list({(f.rect, f.label): f for f in log.frames if f.kind == "button"}.values())
     for i, a in enumerate(buttons):
         for b in buttons[i + 1:]:

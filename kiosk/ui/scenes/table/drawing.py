@@ -146,6 +146,8 @@ def draw_cards(host: SceneHost, surface: DamageSurface, anim: DealAnimation, res
         rect = img.get_rect(midtop=(pos[0] + w // 2, pos[1] - lift))
         surface.blit(cards.shadow(w), (rect.x + lay.px(2), rect.y + lay.px(4)))
         surface.blit(img, rect)
+        if not moving:
+            host.painter.mark(surface, rect, "card")
         if result is not None and sp.card is not None:
             full = pygame.Rect(pos[0], pos[1] - lift, w, lay.px(CARD_H))
             if sp.card in mine:
