@@ -192,7 +192,7 @@ class Painter:
         """Record a frame drawn on the screen at ``rect`` (pixels) by other means than
         :meth:`box` (a filled rectangle, a bar)."""
         if self._on_screen(surface) and self.log is not None:
-            self.log.frame(Frame(tuple(rect), kind, caller(__file__), label))
+            self.log.frame(Frame((rect.x, rect.y, rect.w, rect.h), kind, caller(__file__), label))
 
     def box(self, surface: Canvas, rect: pygame.Rect, colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
             border: tuple[int, int, int] | None = None, border_w: int = 2) -> pygame.Rect:

@@ -121,7 +121,8 @@ class FeltLayer:
             pygame.draw.circle(surf, theme.GOLD, c, lay.px(r), max(2, lay.px(4)))
             pygame.draw.circle(surf, theme.GOLD_DARK, c, lay.px(r - 9), max(1, lay.px(1.5)))
             anchor, lx, ly, lw = LABEL_AT[spot]
-            ui.fitted(surf, _(SPOT_LABELS[spot]), 19, theme.GOLD, lw, bold=True, max_lines=1, **{anchor: (lx, ly)})
+            fit = ui.fit(_(SPOT_LABELS[spot]), 19, lw, bold=True, max_lines=1)
+            ui.draw_fit(surf, fit, theme.GOLD, bold=True, **{anchor: (lx, ly)})
         ui.label(surf, "=", 44, theme.GOLD, bold=True, center=(172, 330))
         # card outlines
         for slot in SLOTS:
