@@ -15,8 +15,9 @@ from kiosk.ui.linebreak import break_units
 from kiosk.ui.text import TextCache
 
 #: Where libthai's longest-match segmentation itself goes wrong on the cabinet's texts
-#: (ทุกคน|ใช้ read as คนใช้ "servant", การเล่น|ตัวต่อตัว as เล่นตัว, ในมือ|สองใบ as มือสอง).
-LIBTHAI_MISREADS = frozenset({"คนใช้", "เล่นตัว", "มือสอง", "สีน้ำ", "ข้าวหลาม"})
+#: (ทุกคน|ใช้ read as คนใช้ "servant", การเล่น|ตัวต่อตัว as เล่นตัว, ในมือ|สองใบ as มือสอง,
+#: รอ|ให้|การจ่าย as ให้การ "testify", โฮลด์|จริง|อยู่ as ...ง|อ...).
+LIBTHAI_MISREADS = frozenset({"คนใช้", "เล่นตัว", "มือสอง", "สีน้ำ", "ข้าวหลาม", "ให้การ", "งอ"})
 
 
 class ThaiDictionary:
