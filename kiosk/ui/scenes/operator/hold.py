@@ -43,7 +43,7 @@ ROW = 30
 #: Under the tables: what the columns mean.
 LEGEND = N_(
     "Hold: the share of a bet's stakes the cabinet kept. Interval: where the true hold "
-    "lies, 99% sure, from these rounds (wide over few rounds). Decisions made: the hold "
+    "lies (99%) from these rounds, wide over few rounds. Decisions made: the hold "
     "the players' own decisions give in theory. Optimal: the hold against perfect play."
 )
 #: Design height kept for the legend.
