@@ -32,10 +32,14 @@ class NameKeyboard:
         self.open = True
         self.result: str | None = None
 
-    def type(self, ch: str) -> None:
+    def type(self, ch: str, *, as_typed: bool = False) -> None:
+        """Add ``ch``: as typed on a keyboard (``as_typed``: "QA" stays QA), else, from the
+        screen's capital keys, a capital at the start of each word and small letters after."""
         if len(self.text) >= NAME_MAX or not ch.isprintable():
             return
-        # a capital at the start of each word, small letters after
+        if as_typed:
+            self.text += ch
+            return
         self.text += ch.upper() if not self.text or self.text.endswith(" ") else ch.lower()
 
     def buttons(self) -> list[Button]:
@@ -88,7 +92,7 @@ class NameKeyboard:
         elif key.name == "space":
             self.command("kb_space")
         elif len(key.text) == 1 and (key.text.isalnum() or key.text in "-'."):
-            self.type(key.text)
+            self.type(key.text, as_typed=True)
         return True
 
     def draw(self, app: SceneHost, surface: pygame.Surface) -> None:
