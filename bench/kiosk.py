@@ -16,6 +16,20 @@ end, the peak, and the machine it ran on.
 this script starts at the given size (``apt-get install xvfb``).  Each driver runs in
 its own interpreter, so one's libraries and surfaces do not count against the other.
 Targets: p95 < 4 ms/frame at 1920x1080, cold start < 2 s, peak RSS < 200 MB on both.
+
+The cabinet's memory over a session (``--memory``), each case in a fresh interpreter on
+the chosen driver with decision values on, a PAR cache of its own and the peak resident
+memory of the kiosk's process (the maths a child process runs is not the kiosk's):
+
+* ``warm``: the standard table's exact analysis already in the PAR cache; five minutes
+  of cabinet time (``--seconds``): rounds of Ultimate Texas Hold'em with every decision's
+  value, the operator's hold page, then a No-limit Hold'em tournament to its end or the
+  time's end, then rounds again;
+* ``fresh``: an empty PAR cache, as on a new machine: the first deal (its decision
+  values need the table's analysis), then the operator's paytable editor computing a
+  copy's exact RTP (COMPUTE RTP) to the end.
+
+    .venv/bin/python bench/kiosk.py --memory warm,fresh --driver x11 --size 1920x1080
 """
 
 from __future__ import annotations
@@ -150,6 +164,167 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
             "sdl": ".".join(map(str, pygame.get_sdl_version())), "pygame": pygame.version.ver}
 
 
+def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) -> dict[str, object]:
+    """Play the ``case`` session (``warm`` or ``fresh``, see the module's help) in this
+    interpreter; the resident memory after each part and the peak, MB."""
+    from kiosk.ui.sdl_hints import prefer_native_framebuffer
+
+    prefer_native_framebuffer()
+    import pygame
+
+    from engine.rng import SeededRandomSource
+    from kiosk.config import load_config
+    from kiosk.machine.controller import Machine
+    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.tournament.context import TournamentContext
+    from kiosk.ui.app import App
+    from kiosk.ui.demo import DemoTicketPayout
+    from kiosk.ui.events import Command, Key, Touch
+
+    def peak() -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    payout = DemoTicketPayout()
+    config = load_config(None, db_path=str(tmp / "session.db"))
+    machine = Machine.open(config, rng=SeededRandomSource(7), payout=payout)
+    app = App(machine, size, payout=payout, tournament=TournamentContext(None))
+    app.tournament.bot_samples = 0
+    parts: dict[str, float] = {}
+    dt = 1 / 60
+    clock = [0.0]
+
+    def frame() -> None:
+        app.step(dt)
+        app.present()
+        clock[0] += dt
+
+    def touch(bid: str) -> bool:
+        for b in app.scene.buttons():
+            if b.id == bid and b.enabled:
+                app.feed(Touch(app.layout.rect(*b.rect).center))
+                frame()
+                return True
+        return False
+
+    def rounds(until: float) -> None:
+        app.go("table")
+        table = app.scenes["table"]
+        while clock[0] < until:
+            snap = app.model.snap
+            if snap.phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT) and not table.busy:
+                if snap.credits < 20000:
+                    app.feed(Command("bill", 10000))
+                elif snap.bet_ante == 0:
+                    app.feed(Command("chip", "ante"))
+                else:
+                    app.feed(Command("deal"))
+            elif snap.phase is MachinePhase.IN_ROUND and not table.busy and snap.legal:
+                app.feed(Command("check" if any(a.value == "check" for a in snap.legal) else "play_max"))
+            frame()
+
+    def operator(pin: str = "3333") -> None:
+        machine.door(True)
+        app.feed(Command("operator_key"))
+        for d in pin:
+            app.feed(Key(d, d))
+        app.feed(Key("return"))
+        frame()
+
+    app.step(0)
+    app.present()
+    parts["attract"] = rss_mb()
+    app.warm_up()
+    if case == "fresh":
+        app.go("table")
+        app.feed(Command("bill", 10000))
+        app.feed(Command("chip", "ante"))
+        app.feed(Command("deal"))
+        frame()
+        table = app.scenes["table"]
+        while app.model.snap.phase is MachinePhase.IN_ROUND:  # each decision waits for its values
+            snap = app.model.snap
+            if not table.busy and snap.legal:
+                app.feed(Command("check" if any(a.value == "check" for a in snap.legal) else "play_max"))
+            frame()
+        parts["first round"] = rss_mb()
+        for _ in range(3000):  # cash out: the editor needs zero credits
+            if app.model.snap.credits == 0 and app.model.snap.phase is not MachinePhase.CASHOUT:
+                break
+            if app.scene.name == "table" and not touch("confirm_cashout"):
+                app.feed(Command("cashout"))
+            frame()
+        app.go("table")
+        operator()
+        touch("page_paytable")
+        touch("copy_standard")
+        touch("editor_compute")
+        editor = app.scenes["operator"].pages["paytable"].editor
+        if editor is None or editor.session.job is None:
+            raise RuntimeError(f"the paytable editor did not start computing: {app.scenes['operator'].result}")
+        while editor.session.job.running:
+            frame()
+            time.sleep(0.005)
+        parts["COMPUTE RTP"] = rss_mb()
+        machine.door(False)
+        frame()
+    else:
+        rounds(seconds * 0.3)
+        parts["rounds"] = rss_mb()
+        operator()
+        touch("page_hold")
+        for _ in range(60):
+            frame()
+        parts["hold page"] = rss_mb()
+        machine.door(False)
+        frame()
+        app.go("tournament_setup")
+        frame()
+        touch("speed_fast")
+        touch("start")
+        end = seconds * 0.8
+        while clock[0] < end and app.scene.name.startswith("tournament") and app.scene.name != "tournament_results":
+            s = app.tournament.session
+            if s is not None and s.my_turn:
+                app.feed(Key("c", "c"))
+            elif s is not None and s.hand_over:
+                app.feed(Key("space", " "))
+            frame()
+        parts["tournament"] = rss_mb()
+        rounds(seconds)
+        parts["rounds again"] = rss_mb()
+    machine.close()
+    return {"case": case, "driver": pygame.display.get_driver(), "parts": parts, "peak": peak(),
+            "seconds": clock[0]}
+
+
+def run_memory(case: str, driver: str, seconds: float, size: tuple[int, int], tmp: Path,
+               values: bool = True) -> dict[str, object]:
+    """One session case on ``driver`` in a fresh interpreter with its own PAR cache
+    (filled first for ``warm``, by ``uth par`` in a process of its own); ``values``
+    False turns the decision values off (what the maths in the kiosk's process costs)."""
+    cache = tmp / f"par-{case}"
+    env = dict(os.environ, SDL_AUDIODRIVER="dummy", SDL_VIDEODRIVER=driver, UTH_HEADLESS="1",
+               UTH_PAR_CACHE=str(cache), UTH_DECISION_VALUES="1" if values else "0")
+    if case == "warm":
+        subprocess.run([sys.executable, "-m", "kiosk", "par", str(ROOT / "paytables" / "standard.toml")],
+                       cwd=ROOT, env=env, check=True, capture_output=True)
+    args = [sys.executable, __file__, "--child", "--memory", case, "--seconds", str(seconds),
+            "--size", f"{size[0]}x{size[1]}"]
+
+    def measure() -> dict[str, object]:
+        out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
+        if out.returncode != 0:
+            raise RuntimeError(f"the {case} session failed:\n{out.stderr[-3000:]}")
+        got: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+        return got
+
+    if driver == "x11" and not os.environ.get("DISPLAY"):
+        with Xvfb(size) as display:
+            env["DISPLAY"] = display
+            return measure()
+    return measure()
+
+
 class Xvfb:
     """An Xvfb server on a free display number for the life of a ``with`` block."""
 
@@ -227,14 +402,32 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=1000)
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--driver", choices=("both", "dummy", "x11"), default="both")
+    ap.add_argument("--memory", help="session cases for the memory figures: warm, fresh or warm,fresh")
+    ap.add_argument("--seconds", type=float, default=300.0, help="cabinet time of the warm session (default 300)")
+    ap.add_argument("--values", choices=("on", "off"), default="on",
+                    help="decision values during the sessions (default on, as a cabinet)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         if args.child:
-            print(json.dumps(frames(args.frames, (w, h), Path(tmp))))
+            if args.memory:
+                print(json.dumps(session_memory(args.memory, args.seconds, (w, h), Path(tmp))))
+            else:
+                print(json.dumps(frames(args.frames, (w, h), Path(tmp))))
             return 0
         print(f"machine: {machine_info()}")
+        if args.memory:
+            for case in args.memory.split(","):
+                for driver in ("dummy", "x11") if args.driver == "both" else (args.driver,):
+                    got = run_memory(case, driver, args.seconds, (w, h), Path(tmp), args.values == "on")
+                    parts = got["parts"]
+                    assert isinstance(parts, dict)
+                    print(f"[{got['driver']}] {case} session at {w}x{h}, decision values {args.values}, "
+                          f"{got['seconds']:.0f} s of cabinet time: "
+                          + ", ".join(f"{k} {v:.0f} MB" for k, v in parts.items())
+                          + f"; peak RSS {got['peak']:.0f} MB (target <= 200 MB)")
+            return 0
         for driver in ("dummy", "x11") if args.driver == "both" else (args.driver,):
             report(run_driver(driver, args.frames, (w, h), Path(tmp)), (w, h))
     return 0

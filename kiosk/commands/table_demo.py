@@ -11,6 +11,11 @@ stations play by themselves (``--autoplay random``, the burn-in) and the demo ex
 once each has played N settled rounds.  Otherwise it runs until every station window
 is closed, or Ctrl-C / SIGTERM, which stops every process it started.
 
+The windows open side by side, never on each other (:func:`window_places`: the stations
+in rows, the dealer display beside them), each titled with what it is.  The temporary
+folder is removed at the end only when no station holds credits or an open note: a table
+stopped with money on it keeps its ledger, and says where (:func:`money_left`).
+
 Every station drives its own simulated devices (:func:`_devices`), so each note goes the
 real two-phase way (escrowed on the host, stacked, credited once by the validator's
 report): a station with a window runs ``--validator sim`` (its demo bill keys feed the
@@ -22,6 +27,7 @@ process, which the demo feeds a note whenever the seat's credits cannot cover a 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import signal
 import subprocess
@@ -143,6 +149,45 @@ def _children(
     return out
 
 
+def _size(text: str) -> tuple[int, int]:
+    w, _x, h = text.lower().partition("x")
+    return (int(w), int(h)) if w.isdigit() and h.isdigit() else (800, 480)
+
+
+def window_places(stations: int, window: str, display_window: str, *, gap: int = 24,
+                  columns: int = 2) -> list[tuple[int, int]]:
+    """Where each window opens, pixels from the screen's top left (SDL's
+    ``SDL_VIDEO_WINDOW_POS``): the ``stations`` windows of ``window`` size in rows of
+    ``columns``, then the dealer display's to their right; no two overlap."""
+    w, h = _size(window)
+    places = [(gap + (i % columns) * (w + gap), gap + (i // columns) * (h + 2 * gap)) for i in range(stations)]
+    places.append((gap + min(stations, columns) * (w + gap), gap))
+    return places
+
+
+def money_left(table: Table, stations: tuple[int, ...]) -> dict[int, int]:
+    """The stations that still hold credits or an open note: station -> credits (cents)."""
+    out = {}
+    for n in stations:
+        credits = table.credits(n)
+        if credits > 0 or table.open_escrows(n):
+            out[n] = credits
+    return out
+
+
+def tidy(folder: Path, left: dict[int, int], *, keep: bool = False) -> str:
+    """Remove the demo's temporary ``folder`` unless asked to ``keep`` it or stations
+    still hold money (``left``, :func:`money_left`): then keep it and say so (returned)."""
+    if keep:
+        return f"the table is kept in {folder}"
+    if not left:
+        shutil.rmtree(folder, ignore_errors=True)
+        return ""
+    held = ", ".join(f"station {n}: {cents / 100:,.2f}" for n, cents in sorted(left.items()))
+    return (f"stations still hold credits ({held}): the table's ledger is kept in {folder} "
+            f"(uth audit verify --db {folder / 'table.db'})")
+
+
 def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
     """Ask every child still running to stop (SIGINT, as Ctrl-C would), then end it."""
     for proc in procs:
@@ -206,8 +251,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
             for n in args.stations:
                 validators[n] = Id003Simulator().start()
-        for line in _children(args, folder, port, display_port, validators):
-            procs.append(subprocess.Popen(line))
+        places = window_places(len(args.stations), args.window, args.display_window)
+        for line, (x, y) in zip(_children(args, folder, port, display_port, validators), places, strict=True):
+            procs.append(subprocess.Popen(line, env={**os.environ, "SDL_VIDEO_WINDOW_POS": f"{x},{y}"}))
         stations = procs[:-1]
         by_seat = dict(zip(args.stations, stations, strict=True))
         while not stop.wait(0.2):
@@ -227,9 +273,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for sim in validators.values():
             sim.stop()
         service.stop()
+        left = money_left(table, args.stations)
         table.close()
-        if temporary and not args.keep:
-            shutil.rmtree(folder, ignore_errors=True)
+        if temporary:
+            said = tidy(folder, left, keep=args.keep)
+            if said:
+                print(said, flush=True)
 
 
 def _count(text: str) -> tuple[int, ...]:

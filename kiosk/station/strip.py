@@ -19,6 +19,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import pygame
+
 from engine.uth.round import Action
 from kiosk.station.controller import StationView
 from kiosk.table.display import TableSnapshot
@@ -200,15 +202,22 @@ def signature(host: SceneHost) -> tuple[Any, ...]:
     )
 
 
+def caption(station: int) -> None:
+    """Title the window with its station, so that a table's windows tell themselves apart."""
+    title = _("Ultimate Texas Hold'em: station {n}").format(n=station)
+    if pygame.display.get_init() and pygame.display.get_caption()[:1] != (title,):
+        pygame.display.set_caption(title)
+
+
 def draw(host: SceneHost, surface: DamageSurface) -> None:
     """Paint the strip (nothing when the screens are not a station's)."""
     view = view_of(host)
     if view is None:
         return
+    caption(view.snapshot.station)
     ui, lay = host.painter, host.layout
     top, height, _columns, _rows, step = frame(view)
-    panel = ui.panel((lay.px(WIDTH), lay.px(height)), alpha=120, radius=12, border=theme.GOLD)
-    surface.blit(panel, lay.pos(LEFT, top))
+    ui.box(surface, lay.rect(LEFT, top, WIDTH, height), alpha=120, radius=12, border=theme.GOLD)
     y = top + PAD_Y + step / 2
     for text, colour in heads(view):
         ui.fitted(

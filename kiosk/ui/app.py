@@ -69,6 +69,9 @@ CORNER_SIZE = 40
 #: The cabinet's switches (the operator key switch, the main door): they act over every
 #: dialog and overlay.
 SWITCHES = frozenset({"operator_key", "door"})
+#: Window events after which the whole frame is shown again (another window's pixels
+#: may be where this one was covered).
+EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
 #: Demo stand-ins for money going in (a bill, the last printed ticket).
 MONEY_IN = frozenset({"bill", "ticket"})
 
@@ -350,7 +353,9 @@ class App:
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 dt = clock.tick(fps) / 1000.0
-                for ev in translate_all(pygame.event.get(), self.layout.size):
+                events = pygame.event.get()
+                exposed = any(e.type in EXPOSED for e in events)
+                for ev in translate_all(events, self.layout.size):
                     self.feed(ev)
                 if player is not None:
                     scripted = player.next_input(self.scene.name, self.model.snap)
@@ -359,6 +364,8 @@ class App:
                     if player.done:
                         self.running = False
                 self.step(min(dt, 0.1))
+                if exposed:  # uncovered or restored: show the whole frame, not its changes
+                    self.dirty = None
                 self.present()
                 self.watchdog.ping()
         finally:

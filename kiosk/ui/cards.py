@@ -35,6 +35,8 @@ BACK_A = (140, 18, 30)
 BACK_B = (96, 8, 18)
 BACK_LINE = (226, 186, 96)
 CARD_RATIO = 1.4  # height / width
+#: Ranks whose index is underlined: turned round, each would read as the other.
+UNDERLINED = frozenset({"6", "9"})
 
 
 def suit_colour(suit: int, four_colour: bool) -> tuple[int, int, int]:
@@ -105,6 +107,44 @@ class CardRenderer:
         pygame.draw.rect(surf, FACE, rect.inflate(-2, -2), border_radius=radius - 1)
         return surf, rect
 
+    def index(self, card: int, width: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        """A corner index: the rank over the suit, the 6 and the 9 underlined (as printed
+        cards do, so that a card turned round never reads as the other)."""
+        rank, suit = rank_of(card), suit_of(card)
+        letter = RANK_LETTERS[rank]
+        corner_px = max(8, round(width * (0.30 if letter != "10" else 0.27)))
+        label = self.text.render(letter, corner_px, colour, bold=True, lang="en", keep=False)
+        small = self.suit(suit, max(6, round(width * 0.2)), colour)
+        top = -corner_px * 0.12  # the font's line box has room above the digits
+        ink_up, ink_down = self.text.ink(letter, corner_px, True, "en")
+        baseline = top + self.text.baseline(letter, corner_px, True, "en")
+        rule = max(1, round(corner_px / 12)) if letter in UNDERLINED else 0
+        pip_y = max(label.get_height() * 0.82, baseline + ink_down + 3 * rule) if rule else label.get_height() * 0.82
+        w = max(label.get_width(), small.get_width())
+        surf = pygame.Surface((w + 1, round(pip_y) + small.get_height() + 1), pygame.SRCALPHA)
+        surf.blit(label, ((w - label.get_width()) // 2, top))
+        if rule:
+            y = round(baseline + ink_down + rule)
+            glyph = self.text.size(letter, corner_px, True, "en")[0]
+            pygame.draw.rect(surf, colour, pygame.Rect((w - glyph) // 2 + 1, y, max(2, glyph - 2), rule))
+        surf.blit(small, ((w - small.get_width()) // 2, pip_y))
+        del ink_up
+        return surf
+
+    @staticmethod
+    def court_panel(width: int, index_w: int) -> pygame.Rect | None:
+        """Where a court card's framed picture goes on a face ``width`` pixels wide:
+        between the two corner indices (``index_w`` pixels wide each, with the margin),
+        never over them; None on a card too small for one (its indices say it all)."""
+        h = CardRenderer.height(width)
+        pad = max(2, width // 14)
+        side = pad + index_w + max(2, width // 24)
+        if width - 2 * side < width // 4:
+            return None
+        inner = pygame.Rect(side, 0, width - 2 * side, round(h * 0.62))
+        inner.centery = h // 2
+        return inner
+
     def face(self, card: int, width: int, four_colour: bool = False) -> pygame.Surface:
         key = ("face", card, width, four_colour)
         s = self.faces.get(key)
@@ -115,30 +155,23 @@ class CardRenderer:
         colour = suit_colour(suit, four_colour)
         letter = RANK_LETTERS[rank]
         h = rect.height
-        corner_px = max(8, round(width * (0.30 if letter != "10" else 0.27)))
-        label = self.text.render(letter, corner_px, colour, bold=True, lang="en", keep=False)
         pad = max(2, width // 14)
-        surf.blit(label, (pad + (width * 0.2 - label.get_width() / 2) * 0 , pad - corner_px * 0.12))
-        small = self.suit(suit, max(6, round(width * 0.2)), colour)
-        sx = pad + max(0, (label.get_width() - small.get_width()) // 2)
-        surf.blit(small, (sx, pad + label.get_height() * 0.82))
-        # bottom-right corner, upside down
-        corner = pygame.Surface((max(label.get_width(), small.get_width()) + 2,
-                                 round(label.get_height() * 0.82) + small.get_height() + 2), pygame.SRCALPHA)
-        corner.blit(label, (0, -corner_px * 0.12))
-        corner.blit(small, (max(0, (label.get_width() - small.get_width()) // 2), label.get_height() * 0.82))
-        corner = pygame.transform.rotate(corner, 180)
-        surf.blit(corner, (width - pad - corner.get_width(), h - pad - corner.get_height()))
-        if rank >= 9 and rank <= 11:  # J, Q, K: a framed court panel
-            inner = pygame.Rect(0, 0, round(width * 0.54), round(h * 0.56))
-            inner.center = (width // 2 + width // 40, h // 2)
-            pygame.draw.rect(surf, (250, 236, 200), inner, border_radius=max(2, width // 25))
-            pygame.draw.rect(surf, colour, inner, max(1, width // 45), border_radius=max(2, width // 25))
-            big = self.text.render(letter, round(width * 0.42), colour, bold=True, lang="en", keep=False)
+        corner = self.index(card, width, colour)
+        surf.blit(corner, (pad, pad))
+        surf.blit(pygame.transform.rotate(corner, 180), (width - pad - corner.get_width(), h - pad - corner.get_height()))
+        inner = self.court_panel(width, corner.get_width()) if 9 <= rank <= 11 else None
+        if inner is not None:  # J, Q, K: a framed court panel between the indices
+            radius = max(2, width // 25)
+            pygame.draw.rect(surf, (250, 236, 200), inner, border_radius=radius)
+            pygame.draw.rect(surf, colour, inner, max(1, width // 45), border_radius=radius)
+            big_px = round(width * 0.42)
+            while big_px > 6 and self.text.size(letter, big_px, True, "en")[0] > inner.width * 0.86:
+                big_px -= 1
+            big = self.text.render(letter, big_px, colour, bold=True, lang="en", keep=False)
             surf.blit(big, big.get_rect(center=(inner.centerx, inner.centery - inner.height * 0.12)))
-            pip = self.suit(suit, round(width * 0.2), colour)
+            pip = self.suit(suit, min(round(width * 0.2), round(inner.width * 0.6)), colour)
             surf.blit(pip, pip.get_rect(center=(inner.centerx, inner.bottom - inner.height * 0.22)))
-        else:
+        elif not 9 <= rank <= 11:
             big_size = round(width * (0.58 if rank == 12 else 0.46))
             pip = self.suit(suit, big_size, colour)
             surf.blit(pip, pip.get_rect(center=(width // 2 + width // 40, h // 2 + h // 40)))

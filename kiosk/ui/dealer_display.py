@@ -126,7 +126,8 @@ class DealerDisplay:
         for i in range(slots):
             x = left + i * (w + gap)
             if i < len(cards):
-                surface.blit(self.cards.face(cards[i], w), (x, top))
+                face = surface.blit(self.cards.face(cards[i], w), (x, top))
+                self.painter.mark(surface, face, "card")
             else:
                 h = self.cards.height(w)
                 outline = pygame.Rect(x, top, w, h)
@@ -173,8 +174,7 @@ class DealerDisplay:
         w = width - 12
         top, h = 290, 410
         border = theme.LOSE if seat.tilted else theme.GOLD if seat.in_round else None
-        panel = ui.panel((lay.px(w), lay.px(h)), alpha=140, radius=14, border=border)
-        surface.blit(panel, lay.pos(x, top))
+        ui.box(surface, lay.rect(x, top, w, h), alpha=140, radius=14, border=border)
         cx = x + w / 2
         ui.fitted(surface, _("Seat {n}").format(n=seat.seat), 24, theme.GOLD, w - 12, bold=True,
                   center=(cx, top + 26))
@@ -188,7 +188,7 @@ class DealerDisplay:
                 y += 30
         if result is not None:
             self._card_row(surface, result.hole, 2, cx, top + 212, min(60, (w - 30) / 2))
-            ui.fitted(surface, result.hand_name, 17, theme.CREAM, w - 12, max_h=44,
+            ui.fitted(surface, hand_name(result.strength), 17, theme.CREAM, w - 12, max_h=44,
                       center=(cx, top + 330))
             paid, net = result.returned, result.net
             colour = theme.WIN if net > 0 else theme.PUSH if net == 0 else theme.LOSE

@@ -54,6 +54,11 @@ class SceneHost(Protocol):
     def felt(self) -> pygame.Surface: ...
 
     @property
+    def tilted(self) -> bool:
+        """Play is suspended (a tilt or the door open): the overlay covers the screen."""
+        ...
+
+    @property
     def scene(self) -> CurrentScene: ...
 
     @property

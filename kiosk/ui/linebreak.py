@@ -3,7 +3,8 @@
 Latin-script text breaks at spaces only (a no-break space, as in ``100 $``, holds).
 Japanese and Thai write no spaces between words, so a run of either script is cut into
 phrases (Japanese bunsetsu, Thai words) by BudouX's models -- the same small models
-Chrome uses for ``word-break: auto-phrase`` -- so a line never ends inside a word
+Chrome uses for ``word-break: auto-phrase`` -- with the Thai words its model cuts in two
+joined back (:data:`kiosk.ui.thai_words.THAI_WORDS`), so a line never ends inside a word
 (``チェッ/ク。``) or inside a verb and its ending (``でき/ます。``).  Japanese line-start
 rules (kinsoku) still hold across phrases: nothing breaks before closing punctuation,
 small kana or the prolonged sound mark, nor after opening brackets or currency signs.
@@ -18,6 +19,8 @@ import unicodedata
 from collections import OrderedDict
 from functools import cache
 from typing import Protocol
+
+from kiosk.ui.thai_words import THAI_WORDS
 
 ZWSP = "\u200b"
 
@@ -105,10 +108,32 @@ def _space_chunks(text: str) -> list[str]:
 def _phrases(word: str) -> list[str]:
     """A space-free run cut at phrase boundaries (only where it has Japanese or Thai)."""
     if any(is_thai(c) for c in word):
-        return [p for p in _parser("th").parse(word) if p]
+        return _keep_words([p for p in _parser("th").parse(word) if p], THAI_WORDS)
     if any(is_cjk(c) for c in word):
         return [p for p in _parser("ja").parse(word) if p]
     return [word]
+
+
+def _keep_words(pieces: list[str], words: frozenset[str]) -> list[str]:
+    """Join the pieces where a cut between them falls inside one of ``words``."""
+    text = "".join(pieces)
+    inside: set[int] = set()  # cut positions inside a listed word
+    for word in words:
+        start = text.find(word)
+        while start >= 0:
+            inside.update(range(start + 1, start + len(word)))
+            start = text.find(word, start + 1)
+    if not inside:
+        return pieces
+    out: list[str] = []
+    at = 0
+    for p in pieces:
+        if out and at in inside:
+            out[-1] += p
+        else:
+            out.append(p)
+        at += len(p)
+    return out
 
 
 def _apply_kinsoku(pieces: list[str]) -> list[str]:

@@ -14,8 +14,7 @@ each catalogue's translations into the boxes the screens really use.
 from __future__ import annotations
 
 import math
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pygame
@@ -25,6 +24,7 @@ from kiosk.ui import theme
 from kiosk.ui.layout import MIN_TEXT, Layout
 from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache, TextFit
+from kiosk.ui.textlog import DrawnText, Frame, TextBox, TextLog, caller
 
 #: Drawn widgets kept, bytes of pixels.
 WIDGET_CACHE_BYTES = 12 * 1024 * 1024
@@ -62,33 +62,6 @@ class Button:
     colour: tuple[int, int, int] | None = None  # a chip's colour
 
 
-@dataclass(frozen=True)
-class TextBox:
-    """One text laid into a box: the text as drawn, the boxes it may take in pixels (the
-    best one is used; height ``None``: one line), the asked size and floor in pixels,
-    bold, the most lines allowed (0: any number, a paragraph), whether the first box wins
-    whenever it fits, and the file and line of the screen that drew it."""
-
-    text: str
-    boxes: tuple[tuple[int, int | None], ...]
-    px: int
-    floor: int
-    bold: bool
-    max_lines: int
-    prefer_first: bool
-    where: str
-
-
-@dataclass
-class TextLog:
-    """The texts fitted while it is set as :attr:`Painter.log` (for the text-fit test)."""
-
-    boxes: set[TextBox] = field(default_factory=set)
-
-    def add(self, box: TextBox) -> None:
-        self.boxes.add(box)
-
-
 def best_fit(cache: TextCache, text: str, px: int, boxes: tuple[tuple[int, int | None], ...], *,
              bold: bool, max_lines: int, floor: int, prefer_first: bool = False) -> TextFit:
     """The choice :meth:`Painter.fit_choices` makes (also what the text-fit test replays)."""
@@ -97,17 +70,6 @@ def best_fit(cache: TextCache, text: str, px: int, boxes: tuple[tuple[int, int |
         return fits[0]
     ok = [f for f in fits if f.fits]
     return max(ok, key=lambda f: f.px) if ok else fits[0]
-
-
-def _caller() -> str:
-    """``path:line`` of the first frame outside this module."""
-    f = sys._getframe(1)
-    while f is not None and f.f_code.co_filename == __file__:
-        f = f.f_back  # type: ignore[assignment]
-    if f is None:
-        return "?"
-    name = f.f_code.co_filename
-    return f"{name[name.find('kiosk/'):] if 'kiosk/' in name else name}:{f.f_lineno}"
 
 
 class Painter:
@@ -146,7 +108,7 @@ class Painter:
         else the first box's overflowing attempt.  Recorded in :attr:`log`."""
         floor = self.floor_px(px) if floor is None else floor
         if self.log is not None:
-            self.log.add(TextBox(text, boxes, px, floor, bold, max_lines, prefer_first, _caller()))
+            self.log.add(TextBox(text, boxes, px, floor, bold, max_lines, prefer_first, caller(__file__)))
         return best_fit(self.text, text, px, boxes, bold=bold, max_lines=max_lines, floor=floor,
                         prefer_first=prefer_first)
 
@@ -164,33 +126,87 @@ class Painter:
         """Blit a fitted block, lines centred on each other, its bounding box anchored at a
         design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
         (where, (x, y)), = anchor.items()
+        point = self.layout.pos(x, y)
         if len(fit.lines) == 1:  # placed by its surface, as :meth:`label` places text
             surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold)
-            rect = surf.get_rect(**{where: self.layout.pos(x, y)})
+            rect = surf.get_rect(**{where: point})
             surface.blit(surf, rect)
+            self._drawn(surface, fit.lines[0], fit.px, bold, rect, point, fit.fits)
             return rect
         lead = self.text.baseline(fit.lines[0], fit.px, bold) - fit.ascent  # font box above the ink
         block = pygame.Rect(0, 0, fit.width, fit.height + 2 * lead)
-        setattr(block, where, self.layout.pos(x, y))
-        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where))
+        setattr(block, where, point)
+        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where), anchor=point)
         return block
 
-    def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
-                   align: str = "center", keep: bool = True) -> None:
-        """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
-        (by the glyphs' ink, not the font's taller line box)."""
+    def line_rects(self, fit: TextFit, block: pygame.Rect, *, bold: bool = False,
+                   align: str = "center") -> list[tuple[str, pygame.Rect]]:
+        """Where :meth:`blit_lines` puts each line of ``fit`` in ``block``: (line, the rect
+        of its rendered surface), pixels."""
+        out = []
         baseline = block.centery - fit.height / 2 + fit.ascent
         for line in fit.lines:
-            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep)
+            w, h = self.text.size(line, fit.px, bold)
             y = round(baseline - self.text.baseline(line, fit.px, bold))
+            r = pygame.Rect(0, y, w, h)
             if align == "left":
-                r = surf.get_rect(topleft=(block.left, y))
+                r.left = block.left
             elif align == "right":
-                r = surf.get_rect(topright=(block.right, y))
+                r.right = block.right
             else:
-                r = surf.get_rect(midtop=(block.centerx, y))
-            surface.blit(surf, r)
+                r.centerx = block.centerx
+            out.append((line, r))
             baseline += fit.line_step
+        return out
+
+    def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
+                   align: str = "center", keep: bool = True, anchor: tuple[int, int] | None = None) -> None:
+        """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
+        (by the glyphs' ink, not the font's taller line box); ``anchor`` is the point the
+        block was placed by (default its centre), for :attr:`log`."""
+        for line, r in self.line_rects(fit, block, bold=bold, align=align):
+            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep)
+            surface.blit(surf, surf.get_rect(topleft=r.topleft))
+            self._drawn(surface, line, fit.px, bold, r, anchor or block.center, fit.fits)
+
+    # -- the record for the text-fit tests ---------------------------------------------
+    def _on_screen(self, surface: Canvas) -> bool:
+        return self.log is not None and tuple(surface.get_size()) == self.layout.size
+
+    def _drawn(self, surface: Canvas, line: str, px: int, bold: bool, rect: pygame.Rect,
+               anchor: tuple[int, int], fits: bool, lang: str | None = None, hint: bool = False) -> None:
+        """Record a line blitted at ``rect`` (its surface's rect) on the screen."""
+        if self.log is None or not line.strip() or not self._on_screen(surface):
+            return
+        self.log.text(DrawnText(line, self.ink_rect(line, px, bold, rect, lang), anchor, px, fits,
+                                caller(__file__), hint))
+
+    def ink_rect(self, line: str, px: int, bold: bool, rect: pygame.Rect,
+                 lang: str | None = None) -> tuple[int, int, int, int]:
+        """The rectangle of the glyphs of ``line`` drawn with its surface at ``rect``."""
+        up, down = self.text.ink(line, px, bold, lang)
+        base = rect.top + self.text.baseline(line, px, bold, lang)
+        return rect.left, base - up, rect.width, up + down
+
+    def mark(self, surface: Canvas, rect: pygame.Rect, kind: str = "panel", label: str = "") -> None:
+        """Record a frame drawn on the screen at ``rect`` (pixels) by other means than
+        :meth:`box` (a filled rectangle, a bar)."""
+        if self._on_screen(surface) and self.log is not None:
+            self.log.frame(Frame((rect.x, rect.y, rect.w, rect.h), kind, caller(__file__), label))
+
+    def box(self, surface: Canvas, rect: pygame.Rect, colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
+            border: tuple[int, int, int] | None = None, border_w: int = 2) -> pygame.Rect:
+        """Blit a :meth:`panel` over the screen rect ``rect``: a frame the texts placed in
+        it stay within and the others keep out of."""
+        r = surface.blit(self.panel(rect.size, colour, alpha, radius, border, border_w), rect)
+        self.mark(surface, rect)
+        return r
+
+    def shade(self, surface: Canvas, alpha: int = 170, colour=(0, 0, 0)) -> None:
+        """Dim the whole screen under a dialog: what was drawn before is covered."""
+        surface.blit(self.panel(self.layout.size, colour, alpha, radius=0), (0, 0))
+        if self._on_screen(surface) and self.log is not None:
+            self.log.shade((0, 0, *self.layout.size))
 
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
@@ -335,7 +351,7 @@ class Painter:
         px = lay.px(b.size)
         hint_w = self._hint_size(b)[0] if b.hint else 0
         if b.sublabel:
-            sub_px = lay.px(max(14, b.size * 0.62))
+            sub_px = lay.px(max(MIN_TEXT, b.size * 0.62))
             room = face_h - 2 * lay.px(4)
             lab_h = round(room * 0.56)
             lab = self.fit_px(b.label, px, avail, lab_h, bold=True, max_lines=1)
@@ -409,6 +425,38 @@ class Painter:
         for b in buttons:
             s, r = self.button(b, pressed=b.id == pressed_id)
             surface.blit(s, r)
+            if self._on_screen(surface):
+                self._log_button(surface, b, r)
+
+    def _log_button(self, surface: Canvas, b: Button, rect: pygame.Rect) -> None:
+        """Record a drawn button (unpressed) as a frame and its label's lines as texts."""
+        self.mark(surface, rect, "button", b.id)
+        w, h = rect.size
+        centre = rect.center
+        placed: list[tuple[TextFit, pygame.Rect, bool]] = []
+        if b.round:
+            if b.label:
+                d = min(w, h)
+                fit, _plate = self.chip_fits(b.label, d)
+                block = pygame.Rect(0, 0, fit.width, fit.height)
+                block.center = centre
+                placed.append((fit, block, True))
+        elif b.sublabel:
+            face_h = h - self.layout.px(3)
+            lab, sub = self.button_fits(b, (w, h))
+            gap = round(sub.line_step * 0.1)
+            y0 = rect.top + round((face_h - lab.height - sub.height - gap) / 2)
+            placed.append((lab, pygame.Rect(rect.left, y0, w, lab.height), True))
+            placed.append((sub, pygame.Rect(rect.left, y0 + lab.height + gap, w, sub.height), False))
+        elif b.label:
+            lab, block, _hint = self.label_block(b, (w, h))
+            placed.append((lab, block.move(rect.topleft), True))
+        for fit, block, bold in placed:
+            for line, r in self.line_rects(fit, block, bold=bold):
+                self._drawn(surface, line, fit.px, bold, r, centre, fit.fits)
+        if b.hint and not b.round:
+            hint = self._hint_rect(b, w, h - self.layout.px(3)).move(rect.topleft)
+            self._drawn(surface, b.hint, self.layout.px(15), False, hint, centre, True, lang="en", hint=True)
 
     @staticmethod
     def hit(layout: Layout, buttons: list[Button], pos: tuple[int, int]) -> Button | None:
@@ -423,8 +471,10 @@ class Painter:
         """Blit cached text anchored at a design point: ``label(s, "Hi", 24, WHITE, center=(640, 40))``."""
         (where, (x, y)), = anchor.items()
         surf = self.text.render(text, self.layout.px(size), colour, bold=bold)
-        rect = surf.get_rect(**{where: self.layout.pos(x, y)})
+        point = self.layout.pos(x, y)
+        rect = surf.get_rect(**{where: point})
         surface.blit(surf, rect)
+        self._drawn(surface, text, self.layout.px(size), bold, rect, point, True)
         return rect
 
     def fitted(self, surface: Canvas, text: str, size: float, colour, max_w: float, *, bold: bool = False,
@@ -441,14 +491,34 @@ class Painter:
         """Wrapped text from design ``(x, y)`` in ``w`` units wide; returns the design y below it."""
         px = self.layout.px(size)
         if self.log is not None:
-            self.log.add(TextBox(text, ((self.layout.px(w), None),), px, px, bold, 0, False, _caller()))
+            self.log.add(TextBox(text, ((self.layout.px(w), None),), px, px, bold, 0, False, caller(__file__)))
         lines = self.text.wrap(text, px, self.layout.px(w), bold)
+        anchor = self.layout.pos(x, y)
         for line in lines:
             if line:
                 surf = self.text.render(line, px, colour, bold=bold)
-                surface.blit(surf, self.layout.pos(x, y))
+                r = surf.get_rect(topleft=self.layout.pos(x, y))
+                surface.blit(surf, r)
+                self._drawn(surface, line, px, bold, r, anchor, r.width <= self.layout.px(w))
             y += size * line_gap
         return y
+
+    def column(self, surface: Canvas, paras: list[str], size: float, colour, x: float, y: float, w: float,
+               h: float, *, gap: float = 8, line_gap: float = 1.25) -> float:
+        """Paragraphs one under another in the design box ``(x, y, w, h)``, ``gap`` apart:
+        at ``size`` when they fit its height, else at the largest smaller size that does
+        (not below :data:`MIN_TEXT`); returns the design y below the last."""
+        floor = min(size, MIN_TEXT)
+        while size > floor and self.column_height(paras, size, w, gap=gap, line_gap=line_gap) > h:
+            size = max(floor, size - 1)
+        for p in paras:
+            y = self.paragraph(surface, p, size, colour, x, y, w, line_gap=line_gap) + gap
+        return y - gap
+
+    def column_height(self, paras: list[str], size: float, w: float, *, gap: float = 8,
+                      line_gap: float = 1.25) -> float:
+        """The design height :meth:`column` takes for ``paras`` at ``size``."""
+        return sum(self.paragraph_height(p, size, w, line_gap=line_gap) for p in paras) + gap * (len(paras) - 1)
 
     def paragraph_height(self, text: str, size: float, w: float, *, bold: bool = False, line_gap: float = 1.25) -> float:
         lines = self.text.wrap(text, self.layout.px(size), self.layout.px(w), bold)

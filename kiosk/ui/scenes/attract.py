@@ -1,7 +1,8 @@
 """Attract mode: the title, a fanned royal flush that turns over card by card, the top
 pays, and the languages.  A touch (or credits arriving) opens the table.  Beside the fan,
-the tournament: TOURNAMENT (its setup), TABLES (choose your table) and HOW TO PLAY (its
-guide)."""
+a panel for each game, headed by its name: this cabinet's Ultimate Texas Hold'em (RULES,
+PAYS) and the No-limit Hold'em tournament (TOURNAMENT: its setup, TABLES: choose your
+table, HOW TO PLAY: its guide)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ from kiosk.ui.widgets import Button
 
 FAN = [make_card(r, 3) for r in (8, 9, 10, 11, 12)]  # T J Q K A of spades
 CARD_W = 120
+#: The panels beside the fan (design x, y, w, h), each headed by the game it is for:
+#: this cabinet's Ultimate Texas Hold'em (rules, pays) and the No-limit Hold'em
+#: tournament (its tables, its guide, its setup).
+GAME_PANEL = (8, 152, 326, 168)
+TOURNAMENT_PANEL = (946, 152, 326, 256)
 
 
 class AttractScene(Scene):
@@ -45,12 +51,16 @@ class AttractScene(Scene):
             out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), "set_language", lang,
                               style=style, size=30))
             x += 234
+        # this cabinet's game: its rules and pays
+        left, right = GAME_PANEL[0] + 10, TOURNAMENT_PANEL[0] + 10
+        out.append(Button("rules", (left, 204, 149, 86), _("RULES"), "help", style="dark", size=24))
+        out.append(Button("pays", (left + 157, 204, 149, 86), _("PAYS"), "paytable", style="dark", size=24))
         # tournament mode (free play, points only): kiosk/ui/scenes/tournament/
-        out.append(Button("tournament_tables", (962, 168, 146, 86), _("TABLES"), "tournament_tables",
+        out.append(Button("tournament_tables", (right, 204, 149, 86), _("TABLES"), "tournament_tables",
                           style="dark", size=22))
-        out.append(Button("tournament_guide", (1116, 168, 146, 86), _("HOW TO PLAY"), "tournament_guide",
+        out.append(Button("tournament_guide", (right + 157, 204, 149, 86), _("HOW TO PLAY"), "tournament_guide",
                           style="dark", size=22))
-        out.append(Button("tournament", (962, 262, 300, 124), _("TOURNAMENT"), "tournament", style="primary",
+        out.append(Button("tournament", (right, 298, 306, 100), _("TOURNAMENT"), "tournament", style="primary",
                           sublabel=_("Free play · points only"), size=34))
         return out
 
@@ -125,4 +135,7 @@ class AttractScene(Scene):
             _("Insert bills to play."),
         ]
         ui.fitted(surface, lines[int(self.t / 3.0) % len(lines)], 30, theme.CREAM, 1100, center=(640, 540))
+        for (x, y, w, h), heading in ((GAME_PANEL, _(TITLE)), (TOURNAMENT_PANEL, _("No-limit Hold'em tournament"))):
+            ui.box(surface, lay.rect(x, y, w, h), (0, 0, 0), 110, radius=16, border=theme.GOLD_DARK)
+            ui.fitted(surface, heading, 21, theme.GOLD, w - 20, bold=True, max_h=42, center=(x + w / 2, y + 26))
         self.draw_buttons(surface)

@@ -68,7 +68,7 @@ class CashoutScene(Scene):
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         box = lay.rect(190, 60, 900, 530)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 170, radius=24, border=theme.GOLD, border_w=3), box)
+        ui.box(surface, box, (0, 0, 0), 170, radius=24, border=theme.GOLD, border_w=3)
         amount = fmt(self.app, self.amount)
         if self.done_at is None:
             if self.method == "handpay":

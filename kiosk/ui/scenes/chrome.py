@@ -71,7 +71,7 @@ def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
     """The bar, the title and the cabinet's identity (static: cached by the table)."""
     ui, lay = app.painter, app.layout
     bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, TOP_H).bottom)
-    surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
+    ui.box(surface, bar, theme.RAIL, 235, radius=0)
     pygame.draw.line(surface, theme.GOLD_DARK, (0, bar.bottom - 1), (lay.size[0], bar.bottom - 1),
                      max(1, lay.px(2)))
     title_w = top_buttons()[0].rect[0] - 40
@@ -119,7 +119,7 @@ def meter_frame(app: SceneHost, surface: pygame.Surface, rect: tuple[float, floa
     """A meter's panel and title (static)."""
     ui, lay = app.painter, app.layout
     r = lay.rect(*rect)
-    surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=10, border=theme.GOLD_DARK, border_w=2), r)
+    ui.box(surface, r, theme.METER_BG, 230, radius=10, border=theme.GOLD_DARK, border_w=2)
     x, y, w, h = rect
     ui.fitted(surface, title, 17, theme.MUTED, w - 20, bold=True, midleft=(x + 12, y + h / 2))
 
@@ -166,12 +166,11 @@ class TiltOverlay:
 
     def draw(self, surface: pygame.Surface) -> None:
         app, ui, lay = self.app, self.app.painter, self.app.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        ui.shade(surface, 170)
         box = (240, 170, 800, 380)
         r = lay.rect(*box)
         flash = int(app.now * 2) % 2 == 0
-        surface.blit(ui.panel(r.size, theme.RED_DARK, 245, radius=24,
-                              border=theme.GOLD if flash else theme.WHITE, border_w=5), r)
+        ui.box(surface, r, theme.RED_DARK, 245, radius=24, border=theme.GOLD if flash else theme.WHITE, border_w=5)
         ui.fitted(surface, _("CALL ATTENDANT"), 62, theme.WHITE, 740, bold=True, center=(640, 250))
         y = 320
         for line in self.lines()[:4]:
@@ -211,9 +210,9 @@ class RamClearNotice:
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.app.painter, self.app.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        ui.shade(surface, 170)
         r = lay.rect(240, 150, 800, 440)
-        surface.blit(ui.panel(r.size, theme.PANEL, 245, radius=24, border=theme.GOLD, border_w=4), r)
+        ui.box(surface, r, theme.PANEL, 245, radius=24, border=theme.GOLD, border_w=4)
         ui.fitted(surface, _("RAM CLEAR"), 52, theme.GOLD, 740, bold=True, center=(640, 215))
         amount = fmt(self.app, self.app.model.ram_cleared)
         ui.fitted(surface, amount, 64, theme.WHITE, 740, bold=True, center=(640, 305))

@@ -128,7 +128,7 @@ class HelpScene(Scene):
         surface.blit(self.app.felt, (0, 0))
         draw_top_bar(self.app, surface, "help")
         box = lay.rect(40, 108, 1200, 500)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK)
         ui.label(surface, f"{self.page + 1} / {self.pages}", 20, theme.MUTED, topright=(1220, 120))
         if self.page < len(PAGES):
             title, paras = PAGES[self.page]

@@ -94,11 +94,11 @@ class TextKeyboard:
 
     def draw(self, app: SceneHost, surface: pygame.Surface) -> None:
         ui, lay = app.painter, app.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        ui.shade(surface, 170)
         box = lay.rect(*BOX)
-        surface.blit(ui.panel(box.size, (24, 30, 38), 250, radius=20, border=theme.GOLD, border_w=3), box)
+        ui.box(surface, box, (24, 30, 38), 250, radius=20, border=theme.GOLD, border_w=3)
         ui.fitted(surface, self.title, 30, theme.GOLD, 900, bold=True, topleft=(70, 58))
         field = lay.rect(100, 110, 1080, 70)
-        surface.blit(ui.panel(field.size, theme.METER_BG, 240, radius=12, border=theme.GOLD_DARK), field)
+        ui.box(surface, field, theme.METER_BG, 240, radius=12, border=theme.GOLD_DARK)
         ui.fitted(surface, self.text + "_", 34, theme.WHITE, 960, bold=True, midleft=(120, 145))
         ui.fitted(surface, f"{len(self.text)}/{self.limit}", 20, theme.MUTED, 90, midright=(1170, 145))

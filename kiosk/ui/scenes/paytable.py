@@ -38,8 +38,26 @@ def pay_text(pay: Any) -> str:
     return pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
 
 
+#: A pay line's height, and the room kept between a hand's name and its pay, design units.
+ROW_H, ROW_GAP = 40, 14
+
+
 class PaytableScene(Scene):
     name = "paytable"
+
+    def _pay_rows(self, surface: pygame.Surface, lines: dict[Any, Any], x: float, y: float, w: float) -> None:
+        """A table's lines, the hand's name left and its pay right, in ``w`` design units:
+        the pay keeps its width, the name takes the rest (shrunk, or on two lines)."""
+        ui, lay = self.ui, self.layout
+        pays = {cat: pay_text(pay) for cat, pay in lines.items()}
+        pay_fits = {cat: ui.fit(text, 25, w * 0.45, bold=True, max_lines=1) for cat, text in pays.items()}
+        pay_w = max((f.width for f in pay_fits.values()), default=0) / lay.scale
+        for cat, fit in pay_fits.items():
+            name_w = w - pay_w - ROW_GAP
+            ui.fitted(surface, category_name(cat), 25, theme.CREAM, name_w, max_h=ROW_H - 2,
+                      midleft=(x, y + ROW_H / 2 - 4))
+            ui.draw_fit(surface, fit, theme.WHITE, bold=True, midright=(x + w, y + ROW_H / 2 - 4))
+            y += ROW_H
 
     def buttons(self) -> list[Button]:
         return top_buttons("paytable") + [
@@ -58,24 +76,19 @@ class PaytableScene(Scene):
         pt = self.snap.paytable
         for title, lines, x in ((_("BLIND PAYS"), pt.blind.lines(), 40), (_("TRIPS PAYS"), pt.trips.lines(), 452)):
             box = lay.rect(x, 112, 388, 380)
-            surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK), box)
+            ui.box(surface, box, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK)
             ui.fitted(surface, title, 30, theme.GOLD, 360, bold=True, center=(x + 194, 142))
-            y = 178
-            for cat, pay in lines.items():
-                ui.fitted(surface, category_name(cat), 25, theme.CREAM, 230, midleft=(x + 20, y + 16))
-                ui.label(surface, pay_text(pay), 25, theme.WHITE, bold=True, midright=(x + 368, y + 16))
-                y += 40
+            self._pay_rows(surface, lines, x + 20, 178, 348)
         x = 864
         box = lay.rect(x, 112, 376, 380)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 120, radius=16, border=theme.GOLD_DARK)
         ui.fitted(surface, _("ANTE AND PLAY"), 30, theme.GOLD, 350, bold=True, center=(x + 188, 142))
-        y2 = ui.paragraph(surface, _("Ante and Play pay 1 to 1 when you beat the dealer."), 22, theme.CREAM,
-                          x + 20, 174, 340)
-        y2 = ui.paragraph(surface, _("If the dealer does not qualify (less than a pair), the Ante is returned, win or lose (unless you fold)."),
-                          22, theme.CREAM, x + 20, y2 + 6, 340)
-        y2 = ui.paragraph(surface, _("The Blind pays only on a straight or better; it pushes on a smaller winning hand."),
-                          22, theme.CREAM, x + 20, y2 + 6, 340)
-        ui.paragraph(surface, _("Ties push every main bet."), 22, theme.CREAM, x + 20, y2 + 6, 340)
+        ui.column(surface, [
+            _("Ante and Play pay 1 to 1 when you beat the dealer."),
+            _("If the dealer does not qualify (less than a pair), the Ante is returned, win or lose (unless you fold)."),
+            _("The Blind pays only on a straight or better; it pushes on a smaller winning hand."),
+            _("Ties push every main bet."),
+        ], 22, theme.CREAM, x + 20, 172, 340, 308, gap=6)
         # limits and return
         lim = self.snap.limits
         cur = pt.currency

@@ -159,7 +159,7 @@ class RecallScene(Scene):
         surface.blit(self.app.felt, (0, 0))
         draw_top_bar(self.app, surface, "recall")
         box = lay.rect(16, 104, 1248, 508)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 130, radius=18, border=theme.GOLD_DARK)
         if not self.rounds:
             empty = (_("Reading the game history…") if self.asking is not None else
                      _("The game history could not be read.") if self.unreadable else _("No rounds played yet."))

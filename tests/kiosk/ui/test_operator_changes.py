@@ -119,16 +119,11 @@ def test_limits_change_after_confirmation_and_a_refusal_keeps_the_edit(screens):
     page = s.scene.pages["limits"]
     assert page.draft["ante_min"] == 2000 and page.draft["trips_max"] == 20000
     assert s.snap.limits.ante_min == 500  # not yet in force
-    s.touch("apply_limits")
-    assert set(s.buttons()) == {"confirm_limits", "cancel_limits"}  # the dialog is modal
-    assert "$20" in s.drawn() and "Change the table limits?" in s.drawn()
-    s.key("a", "a")  # a player key does nothing behind the dialog
-    s.key("escape")  # Esc cancels the dialog, not the page
-    assert s.scene.state == "page" and s.snap.limits.ante_min == 500
-    s.touch("apply_limits")
-    s.touch("confirm_limits")
+    s.touch("apply_limits")  # credits on the meter: no dialog, the reason instead
+    assert "confirm_limits" not in s.buttons()
     text, ok = s.scene.result
-    assert not ok and "zero credits" in text
+    assert not ok and text == "Cash out or hand pay the credits first: a change needs zero credits (now $20.00)."
+    assert "(" not in text.replace("(now $20.00)", "")  # one reason, nothing nested
     assert s.snap.limits.ante_min == 500
     assert page.draft["ante_min"] == 2000 and s.buttons()["apply_limits"].enabled  # the edit is kept
     s.machine.cash_out()  # the credits leave (a hand pay), then the attendant pays it
@@ -137,8 +132,15 @@ def test_limits_change_after_confirmation_and_a_refusal_keeps_the_edit(screens):
     s.touch("handpay")
     s.touch("menu")
     s.touch("page_limits")
-    for name in ("ante_min_plus", "ante_min_plus", "trips_max_minus", "apply_limits", "confirm_limits"):
+    for name in ("ante_min_plus", "ante_min_plus", "trips_max_minus", "apply_limits"):
         s.touch(name)
+    assert set(s.buttons()) == {"confirm_limits", "cancel_limits"}  # the dialog is modal
+    assert "$20" in s.drawn() and "Change the table limits?" in s.drawn()
+    s.key("a", "a")  # a player key does nothing behind the dialog
+    s.key("escape")  # Esc cancels the dialog, not the page
+    assert s.scene.state == "page" and s.snap.limits.ante_min == 500
+    s.touch("apply_limits")
+    s.touch("confirm_limits")
     assert s.scene.result == ("Limits changed.", True)
     assert s.snap.limits.ante_min == 2000 and s.snap.limits.trips_max == 20000
 

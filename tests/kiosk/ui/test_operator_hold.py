@@ -127,6 +127,18 @@ def test_the_hold_page_at_1920x1080(screens):
     s.shot("/tmp/shots/hold_1920x1080.png")
 
 
+def test_the_hold_report_explains_its_columns(screens):
+    s = screens()
+    s.machine.insert_credits(10000, "bill:10000")
+    play(s, 2)
+    s.login("135790", door=False)
+    s.touch("page_hold")
+    drawn = s.drawn()
+    assert "Main game" in drawn
+    for word in ("Hold:", "Interval:", "Decisions made:", "Optimal:"):
+        assert word in drawn, word
+
+
 def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "empty-cache"))  # the RTP is not known
     s = OperatorScreens(tmp_path)

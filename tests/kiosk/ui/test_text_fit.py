@@ -22,7 +22,8 @@ from kiosk.ui import i18n
 from kiosk.ui.catalogues import po_path, read_po
 from kiosk.ui.i18n import LANGUAGES, hand_name
 from kiosk.ui.text import TextCache
-from kiosk.ui.widgets import TextBox, TextLog, best_fit
+from kiosk.ui.textlog import TextBox, TextLog
+from kiosk.ui.widgets import best_fit
 
 SIZE = (800, 480)
 

@@ -9,7 +9,8 @@ from test_ui import WIN, Kiosk, start_round
 
 from kiosk.ui import i18n
 from kiosk.ui.layout import MIN_TEXT
-from kiosk.ui.widgets import TextLog, best_fit
+from kiosk.ui.textlog import TextLog
+from kiosk.ui.widgets import best_fit
 
 SIZE = (800, 480)
 

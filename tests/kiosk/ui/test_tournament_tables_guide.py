@@ -386,3 +386,18 @@ def test_screenshots_of_tables_setup_and_side_pots(cabinet, monkeypatch, size):
     shot(c, "tournament_menu")
     for path in MY_SHOTS.glob(f"tournament_*_{size[0]}x{size[1]}.png"):
         assert pygame.image.load(str(path)).get_size() == size
+
+
+def test_a_name_typed_on_a_keyboard_keeps_its_capitals(cabinet):
+    c = cabinet()
+    c.run(0.1)
+    c.touch("tournament")
+    c.touch("name")
+    for ch in "QA":
+        c.key(ch.lower(), ch)  # Shift held: the key is q, the text Q
+    c.key("space", " ")
+    for ch in "li":
+        c.key(ch, ch)
+    assert c.scene.keyboard.text == "QA li"  # as typed: never "Qa" nor "qa"
+    c.key("return")
+    assert c.scene.keyboard is None

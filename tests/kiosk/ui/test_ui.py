@@ -384,8 +384,8 @@ def test_operator_login_roles_and_refused_paytable_change(kiosk):
     assert k.snap.operator == "technician"
     k.touch("page_paytable")
     other = next(b for b in k.scene.buttons() if b.id.startswith("table_") and "standard" not in b.id)
-    k.touch(other.id)
-    k.touch("apply_table")
+    k.touch(other.id)  # credits on the meter: the reason, no confirmation
+    assert "apply_table" not in {b.id for b in k.scene.buttons()}
     text, ok = k.scene.result
     assert not ok and "zero credits" in text
     assert k.snap.paytable.name == "Standard"

@@ -8,12 +8,36 @@ from dataclasses import dataclass
 
 import pygame
 
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui import theme
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator.page import Desk
 from kiosk.ui.widgets import Button
 
 BOX = (120, 104, 1040, 560)
+
+#: Why a configuration change cannot be made now, as the snapshot shows it (the
+#: controller checks again when the change is sent).
+NEEDS_DOOR = N_("Open the main door first: changes here need it.")
+NEEDS_ZERO_CREDITS = N_("Cash out or hand pay the credits first: a change needs zero credits (now {amount}).")
+NEEDS_NO_ROUND = N_("Wait for the round in play to end.")
+NEEDS_NO_PAYOUT = N_("Wait for the payout in progress to end.")
+
+
+def blocker(desk: Desk) -> str | None:
+    """Why the paytable or the limits cannot change now (door, credits, round, payout),
+    in the operator's words; None when nothing in the snapshot stands in the way, so a
+    confirmation is offered only for a change that can be made."""
+    snap = desk.snap
+    if not snap.door_open:
+        return _(NEEDS_DOOR)
+    if snap.phase is MachinePhase.CASHOUT or snap.cashout is not None:
+        return _(NEEDS_NO_PAYOUT)
+    if snap.phase is MachinePhase.IN_ROUND:
+        return _(NEEDS_NO_ROUND)
+    if snap.credits > 0:
+        return _(NEEDS_ZERO_CREDITS).format(amount=desk.money(snap.credits))
+    return None
 
 
 @dataclass(frozen=True)
@@ -38,20 +62,21 @@ class Confirmation:
     note: str = ""
 
 
-def buttons(c: Confirmation) -> list[Button]:
+def buttons(c: Confirmation, confirm_label: str | None = None, cancel_label: str | None = None) -> list[Button]:
+    """CANCEL and CONFIRM CHANGE (or the labels given)."""
     x, y, w, h = BOX
-    return [Button(c.cancel_command, (x + 40, y + h - 110, 340, 90), _("CANCEL"), c.cancel_command, style="plain",
-                   hint="Esc"),
-            Button(c.confirm_command, (x + w - 420, y + h - 110, 380, 90), _("CONFIRM CHANGE"), c.confirm_command,
-                   style="primary")]
+    return [Button(c.cancel_command, (x + 40, y + h - 110, 340, 90), cancel_label or _("CANCEL"), c.cancel_command,
+                   style="plain", hint="Esc"),
+            Button(c.confirm_command, (x + w - 420, y + h - 110, 380, 90), confirm_label or _("CONFIRM CHANGE"),
+                   c.confirm_command, style="primary")]
 
 
 def draw(desk: Desk, surface: pygame.Surface, c: Confirmation) -> None:
     ui, lay = desk.ui, desk.layout
-    surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+    ui.shade(surface, 170)
     x, y, w, h = BOX
     box = lay.rect(*BOX)
-    surface.blit(ui.panel(box.size, (24, 30, 38), 250, radius=18, border=theme.GOLD, border_w=3), box)
+    ui.box(surface, box, (24, 30, 38), 250, radius=18, border=theme.GOLD, border_w=3)
     ui.fitted(surface, c.question, 28, theme.GOLD, w - 60, bold=True, topleft=(x + 30, y + 24))
     cy = y + 78
     col = (w - 60) / 3

@@ -48,6 +48,8 @@ class EditorView:
         self.session = session
         self.tab = "blind"
         self.confirming = False
+        self.leaving = False  # asking before the draft is dropped
+        self.started = session.table.sha256 if session.table is not None else ""  # the untouched copy
 
     # -- what is shown --------------------------------------------------------------------
     def fields(self) -> list[str]:
@@ -82,7 +84,19 @@ class EditorView:
         return values[j] if i >= 0 and 0 <= j < len(values) else None
 
     def modal(self) -> bool:
-        return self.confirming
+        return self.confirming or self.leaving
+
+    def dirty(self) -> bool:
+        """Leaving would lose work: the draft was changed, or its RTP is computed or
+        being computed."""
+        s = self.session
+        job = s.job
+        changed = s.table is not None and s.table.sha256 != self.started
+        return changed or s.rtps() is not None or (job is not None and job.running)
+
+    def leave_question(self) -> Confirmation:
+        return Confirmation(_("Leave the editor?"), (), "editor_leave", "editor_stay",
+                            _("The draft and its computed RTP will be lost."))
 
     def confirmation(self) -> Confirmation:
         s, old = self.session, self.desk.snap.paytable
@@ -97,6 +111,8 @@ class EditorView:
 
     # -- buttons and commands -------------------------------------------------------------
     def buttons(self) -> list[Button]:
+        if self.leaving:
+            return confirm.buttons(self.leave_question(), _("LEAVE"), _("STAY"))
         if self.confirming:
             return confirm.buttons(self.confirmation())
         out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, 56), _(title), "editor_tab", t,
@@ -120,10 +136,21 @@ class EditorView:
         return out
 
     def on_key(self, key: Key) -> bool:
-        if self.confirming and key.name == "escape":
-            self.confirming = False
+        if key.name == "escape" and (self.confirming or self.leaving):
+            self.confirming = self.leaving = False
             return True
-        return self.confirming
+        if key.name == "escape" and self.dirty():
+            self.leaving = True  # Esc would drop the draft: ask first
+            return True
+        return self.modal()
+
+    def wants_to_leave(self) -> bool:
+        """PAYTABLES (or Esc) was pressed: True when the editor may close now, else it
+        asks first (:meth:`leave_question`)."""
+        if self.leaving or not self.dirty():
+            return True
+        self.leaving = True
+        return False
 
     def on_command(self, name: str, arg: object = None) -> bool:
         """A button's command; True when the editor used it (``editor_back`` is the
@@ -145,12 +172,14 @@ class EditorView:
             self.confirming = self.session.can_apply()
         elif name == "editor_cancel":
             self.confirming = False
+        elif name == "editor_stay":
+            self.leaving = False
         elif name == "editor_confirm":
             self.confirming = False
             try:
                 path = self.session.apply()
             except MachineError as exc:
-                desk.report(_("Refused.") + f" ({exc.reason})", False)
+                desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
             else:
                 desk.report(_("Paytable {name} in force.").format(name=path.name), True)
         else:
@@ -173,7 +202,9 @@ class EditorView:
             ui.fitted(surface, self.shown(f), 24, theme.LOSE if bad else theme.WIN if changed else theme.WHITE, 200,
                       bold=True, center=(450, y + 26))
         self._draw_panel(surface, refused)
-        if self.confirming:
+        if self.leaving:
+            confirm.draw(desk, surface, self.leave_question())
+        elif self.confirming:
             confirm.draw(desk, surface, self.confirmation())
 
     def _draw_panel(self, surface: pygame.Surface, refused: set[str]) -> None:

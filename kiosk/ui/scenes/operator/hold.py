@@ -40,6 +40,14 @@ COLUMNS = (
     (N_("Optimal"), 0.85),
 )
 ROW = 30
+#: Under the tables: what the columns mean.
+LEGEND = N_(
+    "Hold: the share of a bet's stakes the cabinet kept. Interval: where the true hold "
+    "lies (99%) from these rounds, wide over few rounds. Decisions made: the hold "
+    "the players' own decisions give in theory. Optimal: the hold against perfect play."
+)
+#: Design height kept for the legend.
+LEGEND_H = 100
 
 
 def percent(x: float) -> str:
@@ -132,7 +140,7 @@ class HoldPage(Page):
         for hold in holds:
             t = hold.table
             rows = () if hold.report is None else hold.report.rows
-            if y + 40 + ROW * (1 + len(rows)) + 30 + (30 if hold.unproven else 0) > BOTTOM:
+            if y + 40 + ROW * (1 + len(rows)) + 30 + (30 if hold.unproven else 0) > BOTTOM - LEGEND_H:
                 break
             title = _("{paytable}: {n} settled rounds").format(
                 paytable=f"{t.name} {t.version}", n=f"{hold.rounds:,}"
@@ -175,3 +183,4 @@ class HoldPage(Page):
             if hold.unproven:  # the optimal figures shown are not signed by this cabinet
                 ui.fitted(surface, _(UNPROVEN), 20, theme.LOSE, WIDTH, topleft=(LEFT, y - 8))
                 y += 30
+        ui.column(surface, [_(LEGEND)], 20, theme.MUTED, LEFT, y, WIDTH, BOTTOM - y)

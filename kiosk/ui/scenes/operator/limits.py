@@ -124,7 +124,10 @@ class LimitsPage(Page):
             lo, hi, mult = self.bounds(str(field))
             self.draft[str(field)] = step(self.draft[str(field)], int(sign), lo, hi, mult)
         elif name == "apply_limits":
-            self.confirming = True
+            why = confirm.blocker(desk)
+            self.confirming = why is None
+            if why is not None:
+                desk.report(why, False)
         elif name == "cancel_limits":
             self.confirming = False
         elif name == "reset_limits":

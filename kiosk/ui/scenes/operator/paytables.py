@@ -189,7 +189,12 @@ class PaytablePage(Page):
 
     def on_key(self, key: Key) -> bool:
         if self.editor is not None:
-            return self.editor.on_key(key)
+            if self.editor.on_key(key):
+                return True
+            if key.name == "escape":  # nothing to lose: back to the paytables
+                self.editor = None
+                return True
+            return False
         if self.exporting is not None:
             if key.name == "escape" and not self.exporting.modal():
                 self.exporting = None
@@ -203,19 +208,24 @@ class PaytablePage(Page):
     def on_command(self, name: str, arg: object = None) -> bool:
         desk = self.desk
         if self.editor is not None:
-            if name == "editor_back":
+            if name == "editor_back" and self.editor.wants_to_leave() or name == "editor_leave":
                 self.editor = None
                 return True
+            if name == "editor_back":
+                return True  # the editor asks first
             return self.editor.on_command(name, arg)
         if self.exporting is not None:
             if name == "export_back":
                 self.exporting = None
                 return True
             return self.exporting.on_command(name, arg)
-        if name == "select_table":
-            self.selected, self.confirming = Path(str(arg)), True
-        elif name == "review_table":
-            self.confirming = self.selected is not None
+        if name in ("select_table", "review_table"):
+            if name == "select_table":
+                self.selected = Path(str(arg))
+            why = confirm.blocker(desk)
+            self.confirming = self.selected is not None and why is None
+            if why is not None:
+                desk.report(why, False)
         elif name == "cancel_table":
             self.confirming = False
         elif name == "scroll_tables":
@@ -226,7 +236,7 @@ class PaytablePage(Page):
             try:
                 session.start(Path(str(arg)))
             except MachineError as exc:
-                desk.report(_("Refused.") + f" ({exc.reason})", False)
+                desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
             else:
                 self.editor = EditorView(desk, session)
         elif name == "export_table":

@@ -10,14 +10,16 @@ from kiosk.machine.commands import RamClear, RamClearRequest, RamClearWitness
 from kiosk.pins import PIN_MAX
 from kiosk.ui import theme
 from kiosk.ui.events import Key
-from kiosk.ui.i18n import _
+from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page
 from kiosk.ui.widgets import Button
 
-#: Operator-only texts (English, like the controller's reasons shown beside refusals).
-WITNESS_STEP = "Step 1: a second operator types their PIN on the keypad."
-WITNESSED = "Countersigned by {name}."
+#: The three steps, in order.
+WITNESS_STEP = N_("Step 1 of 3: a second operator types their PIN on the keypad.")
+REQUEST_STEP = N_("Step 2 of 3: request a confirmation code.")
+CODE_STEP = N_("Step 3 of 3: type this code to confirm: {code}")
+WITNESSED = N_("Countersigned by {name}.")
 TEXT_W = 740
 
 
@@ -75,7 +77,7 @@ class RamClearPage(Page):
             who = desk.send(RamClearWitness(self.entry))
             self.entry = ""
             self.witness = str(who) if who else None
-            desk.report(WITNESSED.format(name=who) if who else desk.refusal(), bool(who))
+            desk.report(_(WITNESSED).format(name=who) if who else desk.refusal(), bool(who))
         elif name == "ram_request":
             code = desk.send(RamClearRequest())
             if code:
@@ -97,12 +99,11 @@ class RamClearPage(Page):
         ui.fitted(surface, _("Credits now: {amount}").format(amount=desk.money(desk.snap.credits)), 26, theme.WIN,
                   TEXT_W, bold=True, topleft=(LEFT, y + 12))
         if self.typing:
-            text = (_("Step 2: type this code to confirm: {code}").format(code=self.code) if self.code
-                    else WITNESS_STEP)
+            text = _(CODE_STEP).format(code=self.code) if self.code else _(WITNESS_STEP)
             ui.fitted(surface, text, 24, theme.LOSE, TEXT_W, bold=True, topleft=(LEFT, 360))
             box = desk.layout.rect(LEFT, 410, 380, 56)
             pygame.draw.rect(surface, (0, 0, 0), box, border_radius=desk.layout.px(8))
             shown = self.entry if self.code else "●" * len(self.entry)
             ui.label(surface, shown, 30, theme.WHITE, bold=True, midleft=(LEFT + 16, 438))
         else:
-            ui.fitted(surface, _("Step 1: request a confirmation code."), 24, theme.CREAM, TEXT_W, topleft=(LEFT, 360))
+            ui.fitted(surface, _(REQUEST_STEP), 24, theme.CREAM, TEXT_W, topleft=(LEFT, 360))

@@ -29,6 +29,7 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.machine_messages import GENERIC
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.keypad import keypad_buttons
@@ -72,8 +73,9 @@ PAGE_TYPES: tuple[type[Page], ...] = (
 ROLE_NAMES = {"attendant": N_("Attendant"), "technician": N_("Technician"), "manager": N_("Manager")}
 #: Pages whose changes the controller allows with the main door open only.
 DOOR_PAGES = ("limits", "paytable", "ramclear")
-#: Operator-only text (English, like the controller's reasons shown beside refusals).
-DOOR_HINT = "Open the main door: changes here need it."
+DOOR_HINT = N_("Open the main door: changes here need it.")
+#: ... and how, on the demo cabinet.
+DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
 
 
 class OperatorScene(Scene):
@@ -132,7 +134,13 @@ class OperatorScene(Scene):
         note = self.model.note
         if note is None:
             return _("Refused.")
-        return f"{note.text} ({note.reason})" if note.reason else note.text
+        reason = note.reason.strip()
+        if not reason or reason.lower().rstrip(".") in note.text.lower():
+            return note.text
+        sentence = reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
+        if note.text == _(GENERIC):  # the controller's own reason says it all
+            return sentence
+        return f"{note.text} {sentence}"  # two sentences, never one inside the other
 
     def report(self, text: str, ok: bool) -> None:
         self.result = (text, ok)
@@ -173,8 +181,8 @@ class OperatorScene(Scene):
         if self.state == "pin" and key.name in ("return", "backspace"):
             return self.on_command("enter" if key.name == "return" else "clear")
         page = self.current
-        if key.name == "f12":
-            return False  # the key switch (demo mode): the app's
+        if key.name in ("f12", "f9"):
+            return False  # the key switch and the door (demo mode): the app's
         if page is not None and (page.on_key(key) or page.modal()):
             return True
         if key.name == "escape":
@@ -252,7 +260,8 @@ class OperatorScene(Scene):
         surface.fill((40, 30, 12), bar)
         ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
         if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
-            ui.fitted(surface, DOOR_HINT, 20, theme.LOSE, 1200, midleft=(40, 574))
+            hint = DEMO_DOOR_HINT if self.app.demo_mode else DOOR_HINT
+            ui.fitted(surface, _(hint), 20, theme.LOSE, 1200, midleft=(40, 574))
         if self.result is not None:
             text, ok = self.result
             ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pygame
+
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.scenes.chrome import fmt
@@ -48,7 +50,8 @@ def draw_stack(host: SceneHost, surface: Canvas, chips: Sequence[int], amount: i
                             if k == len(stack) - 1 else "")
         surface.blit(face, face.get_rect(center=lay.pos(x, y - k * CHIP_RISE)))
     if tag:
-        text = host.text.render(fmt(host, amount, compact=True), lay.px(16), theme.CREAM, bold=True)
-        box = text.get_rect(center=lay.pos(x, y + CHIP_D * 0.5 + 4)).inflate(lay.px(12), lay.px(2))
-        surface.blit(ui.panel(box.size, (0, 0, 0), 190, radius=8), box)
-        surface.blit(text, text.get_rect(center=box.center))
+        words = fmt(host, amount, compact=True)
+        box = pygame.Rect((0, 0), host.text.size(words, lay.px(16), True)).inflate(lay.px(12), lay.px(2))
+        box.center = lay.pos(x, y + CHIP_D * 0.5 + 4)
+        ui.box(surface, box, (0, 0, 0), 190, radius=8)
+        ui.label(surface, words, 16, theme.CREAM, bold=True, center=(x, y + CHIP_D * 0.5 + 4))

@@ -14,14 +14,14 @@ import pygame
 from engine.hands.evaluator import evaluate
 from engine.uth.round import RoundSettled, SeatResult
 from kiosk.machine.snapshot import MachineSnapshot
-from kiosk.ui import i18n, theme
+from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, hand_name
 from kiosk.ui.round_words import net_text, paid_text, why
 from kiosk.ui.scenes.chrome import fmt, meter_value
 from kiosk.ui.scenes.table.animation import DealAnimation, ease
 from kiosk.ui.scenes.table.chips import draw_stack
-from kiosk.ui.scenes.table.felt import PAY_ROW_H, pay_rows
+from kiosk.ui.scenes.table.felt import pay_line_band
 from kiosk.ui.scenes.table.geometry import (
     CARD_H,
     CARD_W,
@@ -29,11 +29,10 @@ from kiosk.ui.scenes.table.geometry import (
     FLIP,
     NAME_W,
     NAME_X,
-    PAYS_W,
-    PAYS_X,
     PLAYER_Y,
     SHOE,
     SPOTS,
+    TAG_AT,
     slot_pos,
 )
 from kiosk.ui.scenes.table.meters import meters
@@ -70,27 +69,28 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
                     text, colour = _("PUSH"), theme.PUSH
                 else:
                     text, colour = _("LOSE"), theme.LOSE
-                tag = host.text.render(text, lay.px(17), colour, bold=True)
-                box = tag.get_rect(center=lay.pos(x, y + r + 14)).inflate(lay.px(14), lay.px(4))
-                surface.blit(ui.panel(box.size, (0, 0, 0), 200, radius=10), box)
-                surface.blit(tag, tag.get_rect(center=box.center))
+                anchor, tx, ty = TAG_AT[spot]
+                size = host.text.size(text, lay.px(17), bold=True)
+                box = pygame.Rect((0, 0), size).inflate(lay.px(14), lay.px(4))
+                setattr(box, anchor, lay.pos(tx, ty))
+                ui.box(surface, box, (0, 0, 0), 200, radius=10)
+                ui.label(surface, text, 17, colour, bold=True, center=lay.to_design(box.center))
 
 
 def draw_pay_lines(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot, seat: SeatResult) -> None:
     """Ring the printed Blind and Trips pay lines that paid ``seat``."""
-    rows = pay_rows(snap.paytable)
     lay = host.layout
     hits = []
     if seat.blind_return > seat.blind:
         hits.append(("blind", seat.category))
     if seat.trips and seat.trips_return > 0:
         hits.append(("trips", seat.category))
-    for key in hits:
-        y = rows.get(key)
-        if y is None:
-            continue
-        r = lay.rect(PAYS_X - 2, y - 3, PAYS_W + 8, PAY_ROW_H)
-        surface.blit(host.painter.panel(r.size, theme.WIN, 60, radius=6, border=theme.WIN, border_w=2), r)
+    for table, category in hits:
+        band = pay_line_band(host, snap, table, category)
+        if band is not None:
+            host.painter.box(surface, band, theme.WIN, 70, radius=6)
+            bar = pygame.Rect(band.left, band.top, max(2, lay.px(4)), band.height)
+            surface.rect(theme.WIN, bar, border_radius=max(1, lay.px(2)))
 
 
 def draw_show(host: SceneHost, surface: DamageSurface, show: SettlementShow, chips: Sequence[int],
@@ -106,8 +106,7 @@ def draw_show(host: SceneHost, surface: DamageSurface, show: SettlementShow, chi
             surface.blit(ui.chip_face((d, d), theme.GOLD, ""), lay.pos(x - size / 2, y - size / 2))
         flash = int(clock * 4) % 2 == 0
         box = lay.rect(400, 292, 520, 96)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 200, radius=18, border=theme.WIN if flash else theme.GOLD,
-                              border_w=4), box)
+        ui.box(surface, box, (0, 0, 0), 200, radius=18, border=theme.WIN if flash else theme.GOLD, border_w=4)
         size = (40, 52, 62)[show.level - 1]
         ui.fitted(surface, category_name(show.seat.category).upper(), size, theme.WIN, 490, bold=True,
                   center=(660, 340))
@@ -147,6 +146,8 @@ def draw_cards(host: SceneHost, surface: DamageSurface, anim: DealAnimation, res
         rect = img.get_rect(midtop=(pos[0] + w // 2, pos[1] - lift))
         surface.blit(cards.shadow(w), (rect.x + lay.px(2), rect.y + lay.px(4)))
         surface.blit(img, rect)
+        if not moving:
+            host.painter.mark(surface, rect, "card")
         if result is not None and sp.card is not None:
             full = pygame.Rect(pos[0], pos[1] - lift, w, lay.px(CARD_H))
             if sp.card in mine:
@@ -184,8 +185,8 @@ def draw_names(host: SceneHost, surface: DamageSurface, anim: DealAnimation, sna
         reason = explain(result, seat) if seat is not None else ""
         if reason and not result.dealer_qualifies:
             q, reason = reason, ""  # the reason names the dealer not qualifying
-        ui.fitted(surface, q, 19, theme.PUSH if result.dealer_qualifies else theme.WIN, NAME_W, max_h=48,
-                  topleft=(NAME_X, DEALER_Y + 72))
+        ui.fitted(surface, q, 19, theme.PUSH if result.dealer_qualifies else theme.WIN, NAME_W, max_h=64,
+                  max_lines=3, topleft=(NAME_X, DEALER_Y + 72))
         if reason:
             ui.fitted(surface, reason, 17, theme.CREAM, NAME_W, max_h=44, topleft=(NAME_X, DEALER_Y + 100))
         if seat is not None:
@@ -232,27 +233,24 @@ def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, in
             meter_value(host, surface, rect, title, fmt(host, value), colours[i])
 
 
+#: The prompt's height, design units: from above the meters to the buttons (at 622).
+MESSAGE_H = 60
+
+
 def draw_message(host: SceneHost, surface: DamageSurface, text: str, colour: Colour) -> None:
-    """The prompt line on the rail (two lines when it does not fit on one)."""
-    if not text:
-        return
-    ui, lay = host.painter, host.layout
-    r = lay.rect(858, 564, 406, 48)
-    lines = host.text.wrap(text, lay.px(19), r.width - lay.px(16))
-    if len(lines) == 1:
-        ui.fitted(surface, text, 21, colour, 396, bold=True, midleft=(866, 588))
-    else:
-        ui.fitted(surface, lines[0], 18, colour, 396, bold=True, midleft=(866, 576))
-        ui.fitted(surface, " ".join(lines[1:]) if i18n.language() not in ("ja", "th") else "".join(lines[1:]),
-                  18, colour, 396, bold=True, midleft=(866, 600))
+    """The prompt line on the rail, between the meters and the buttons (wrapped onto up
+    to three lines, and smaller, when it does not fit on one)."""
+    if text:
+        host.painter.fitted(surface, text, 21, colour, 396, bold=True, max_h=MESSAGE_H, max_lines=3,
+                            midleft=(866, 588))
 
 
 def draw_popup(host: SceneHost, surface: DamageSurface, popup: str, credits: int) -> None:
     """The language picker's or the cash-out confirmation's panel (buttons drawn after)."""
     ui, lay = host.painter, host.layout
-    surface.blit(ui.panel(lay.size, (0, 0, 0), 150, radius=0), (0, 0))
+    ui.shade(surface, 150)
     box = lay.rect(330, 140, 620, 460)
-    surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+    ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
     if popup == "language":
         ui.fitted(surface, _("Language"), 34, theme.GOLD, 560, bold=True, center=(640, 186))
     else:

@@ -22,6 +22,7 @@ from kiosk.ui.scenes.table.geometry import (
     CARD_H,
     CARD_W,
     DEALER_Y,
+    LABEL_AT,
     NAME_W,
     NAME_X,
     PAYS_W,
@@ -51,6 +52,42 @@ def pay_rows(paytable: Paytable) -> dict[tuple[str, HandCategory | None], float]
             y += PAY_ROW_H
         y += 12
     return out
+
+
+def pay_words(pay: Any) -> str:
+    """A pay as printed: "500 to 1"."""
+    return pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
+
+
+def pay_name_width(host: SceneHost, paytable: Paytable) -> float:
+    """The design width a printed line's hand name may take: the column less its widest
+    pay and a gap."""
+    lay = host.layout
+    pays = [*paytable.blind.lines().values(), *paytable.trips.lines().values()]
+    widest = max((host.text.size(pay_words(p), lay.px(17), True)[0] for p in pays), default=0)
+    return PAYS_W - 6 - widest / lay.scale - 10
+
+
+def pay_line_band(host: SceneHost, snap: MachineSnapshot, table: str,
+                  category: HandCategory) -> pygame.Rect | None:
+    """The screen rectangle of one printed pay line's band: a row's height, centred on the
+    glyphs of its hand and its pay as :class:`FeltLayer` prints them (so a highlight there
+    holds that line whole and no part of its neighbours); None for a line not printed."""
+    y = pay_rows(snap.paytable).get((table, category))
+    if y is None:
+        return None
+    ui, lay = host.painter, host.layout
+    name = ui.fit(category_name(category), 17, pay_name_width(host, snap.paytable), max_lines=1)
+    top, bottom = [], []
+    for line, px, bold in ((name.lines[0], name.px, False), ("1", lay.px(17), True)):
+        rect = pygame.Rect(lay.pos(PAYS_X + 6, y), host.text.size(line, px, bold))
+        _x, ink_y, _w, ink_h = ui.ink_rect(line, px, bold, rect)
+        top.append(ink_y)
+        bottom.append(ink_y + ink_h)
+    step = lay.px(PAY_ROW_H)
+    band = pygame.Rect(lay.pos(PAYS_X - 2, 0)[0], 0, lay.px(PAYS_W + 8), step - 1)
+    band.centery = (min(top) + max(bottom)) // 2
+    return band
 
 
 class FeltLayer:
@@ -83,7 +120,9 @@ class FeltLayer:
             pygame.draw.circle(surf, (8, 80, 44), c, lay.px(r))
             pygame.draw.circle(surf, theme.GOLD, c, lay.px(r), max(2, lay.px(4)))
             pygame.draw.circle(surf, theme.GOLD_DARK, c, lay.px(r - 9), max(1, lay.px(1.5)))
-            ui.fitted(surf, _(SPOT_LABELS[spot]), 19, theme.GOLD, r * 1.45, bold=True, center=(x, y - r * 0.62))
+            anchor, lx, ly, lw = LABEL_AT[spot]
+            fit = ui.fit(_(SPOT_LABELS[spot]), 19, lw, bold=True, max_lines=1)
+            ui.draw_fit(surf, fit, theme.GOLD, bold=True, **{anchor: (lx, ly)})
         ui.label(surf, "=", 44, theme.GOLD, bold=True, center=(172, 330))
         # card outlines
         for slot in SLOTS:
@@ -96,14 +135,14 @@ class FeltLayer:
         pt = snap.paytable
         titles = {"blind": _("BLIND PAYS"), "trips": _("TRIPS PAYS")}
         rows = pay_rows(snap.paytable)
+        name_w = pay_name_width(host, pt)
         for (table, cat), y in rows.items():
             if cat is None:
                 ui.fitted(surf, titles[table], 21, theme.GOLD, PAYS_W, bold=True, topleft=(PAYS_X, y))
                 continue
             pay = (pt.blind if table == "blind" else pt.trips).lines()[cat]
-            ui.fitted(surf, category_name(cat), 17, theme.CREAM, PAYS_W * 0.62, topleft=(PAYS_X + 6, y))
-            text = pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
-            ui.label(surf, text, 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
+            ui.fitted(surf, category_name(cat), 17, theme.CREAM, name_w, max_lines=1, topleft=(PAYS_X + 6, y))
+            ui.label(surf, pay_words(pay), 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
         y = max(rows.values()) + 24 + 12
         ui.paragraph(surf, _("Dealer needs a pair or better to qualify. Ante and Play pay 1 to 1."), 16,
                      theme.MUTED, PAYS_X, y, PAYS_W)
@@ -111,7 +150,7 @@ class FeltLayer:
         bar = lay.rect(0, BAR_Y, 1280, 720 - BAR_Y)
         bar.x, bar.width = 0, lay.size[0]
         bar.height = lay.size[1] - bar.y
-        surf.blit(ui.panel(bar.size, theme.RAIL, 240, radius=0), bar)
+        ui.box(surf, bar, theme.RAIL, 240, radius=0)
         pygame.draw.line(surf, theme.GOLD_DARK, (0, bar.y), (lay.size[0], bar.y), max(1, lay.px(2)))
         draw_top_background(host, surf)
         for box, title in meters():

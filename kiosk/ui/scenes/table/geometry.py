@@ -31,6 +31,23 @@ SPOT_LABELS = {
     "blind": N_("BLIND"),
     "play": N_("PLAY"),
 }
+#: Where each spot's name is printed, outside its ring so that chips never cover it:
+#: (anchor, design x, design y, width).  Above the Ante and the Blind, right of Trips
+#: and Play (the felt between the spots and the cards).
+LABEL_AT: dict[str, tuple[str, float, float, float]] = {
+    "trips": ("midleft", 242, 166, 134),
+    "ante": ("center", 92, 259, 124),
+    "blind": ("center", 252, 259, 124),
+    "play": ("midleft", 242, 464, 134),
+}
+#: Where each spot's result (+$5.00, PUSH, LOSE) shows: under the Ante and the Blind,
+#: under the name of Trips and of Play (anchor, design x, design y).
+TAG_AT: dict[str, tuple[str, float, float]] = {
+    "trips": ("midleft", 242, 194),
+    "ante": ("center", 92, 406),
+    "blind": ("center", 252, 406),
+    "play": ("midleft", 242, 492),
+}
 #: The spots a chip can be placed on (the Blind follows the Ante; Play is a decision).
 BETTABLE: tuple[Spot, ...] = ("ante", "trips")
 PAYS_X, PAYS_W = 934, 330

@@ -297,6 +297,12 @@ class TableScene(Scene):
 
     # -- buttons -----------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
+        out = self._buttons()
+        if self.app.tilted:  # play is suspended: nothing on the table is lit under the overlay
+            return [b if b.id.startswith("top_") else replace(b, enabled=False) for b in out]
+        return out
+
+    def _buttons(self) -> list[Button]:
         if self.popup == "language":
             return controls.language_buttons()
         if self.popup == "cashout":
@@ -409,6 +415,8 @@ class TableScene(Scene):
     def prompt(self) -> tuple[str, tuple[int, int, int]]:
         """The one line telling the player what happens next (and what a bet needs)."""
         snap = self.view()
+        if self.app.tilted:  # the overlay says why; nothing here asks for a bet
+            return _("Play is suspended. Your credits are safe."), theme.MUTED
         note = self.model.current_note()
         if note is not None:
             return note.text, (theme.LOSE if note.level == "error" else theme.CREAM)

@@ -163,7 +163,7 @@ def short_action(session: TournamentSession, record: Any) -> str:
 def top_background(app: SceneHost, surface: pygame.Surface, h: float = TOP_H) -> None:
     ui, lay = app.painter, app.layout
     bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 1280, h).bottom)
-    surface.blit(ui.panel(bar.size, theme.RAIL, 235, radius=0), bar)
+    ui.box(surface, bar, theme.RAIL, 235, radius=0)
     pygame.draw.line(surface, theme.GOLD_DARK, (0, bar.bottom - 1), (lay.size[0], bar.bottom - 1),
                      max(1, lay.px(2)))
 

@@ -102,7 +102,7 @@ class TournamentGuideScene(Scene):
         title_bar(self.app, surface, _("How to play"), _("Page {n} of {total}").format(
             n=self.page + 1, total=len(PAGES)), width=1080)
         box = lay.rect(*BOX)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         kind, which = PAGES[self.page]
         x, y, w, h = BOX
         if kind == "text":

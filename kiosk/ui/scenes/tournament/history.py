@@ -128,7 +128,7 @@ class TournamentHistoryScene(Scene):
         title_bar(self.app, surface, _("Hand history"), _("Every move of this game, newest hand first."),
                   slim=True)
         box = lay.rect(12, 72, 1256, 546)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         if s is None or not hands:
             ui.fitted(surface, _("No hands played yet."), 30, theme.CREAM, 1000, center=(640, 340))
             self.draw_buttons(surface)

@@ -107,11 +107,11 @@ class TournamentInviteScene(Scene):
             return
         x, y, size = QR
         surface.blit(self._qr_surface(f.link), lay.pos(x, y))
-        ui.fitted(surface, f.link, 15, theme.MUTED, size, midtop=(x + size / 2, y + size + 8))
+        ui.fitted(surface, f.link, 16, theme.MUTED, size, midtop=(x + size / 2, y + size + 8))
         if not f.host.phones_can_reach:  # a loopback link: no phone can open it
-            ui.paragraph(surface, _("Phones cannot open this link: the cabinet serves friends only on itself. "
-                                    "Friends’ play needs friends_bind = \"0.0.0.0\" (the venue network) in the "
-                                    "configuration."), 17, theme.GOLD, x, y + size + 34, size)
+            ui.column(surface, [_("Phones cannot open this link: the cabinet serves friends only on itself. "
+                                  "Friends’ play needs friends_bind = \"0.0.0.0\" (the venue network) in the "
+                                  "configuration.")], 17, theme.GOLD, TEXT_X, 560, TEXT_W, 62)
         ui.fitted(surface, _("Game {code}").format(code=f.code), 56, theme.WHITE, TEXT_W, bold=True,
                   topleft=(TEXT_X, 112))
         below = ui.paragraph(surface, _("Send this link to up to five friends. Each takes a computer player’s seat, "

@@ -148,9 +148,7 @@ class TournamentJoinScene(Scene):
         )
         shown = " ".join(self.code.ljust(CODE_LENGTH, "·"))
         box = lay.rect(440, 150, 400, 86)
-        surface.blit(
-            ui.panel(box.size, theme.PANEL, 235, radius=14, border=theme.GOLD, border_w=2), box
-        )
+        ui.box(surface, box, theme.PANEL, 235, radius=14, border=theme.GOLD, border_w=2)
         ui.fitted(surface, shown, 50, theme.WHITE, 380, bold=True, center=(640, 193))
         ui.fitted(
             surface,

@@ -32,10 +32,14 @@ class NameKeyboard:
         self.open = True
         self.result: str | None = None
 
-    def type(self, ch: str) -> None:
+    def type(self, ch: str, *, as_typed: bool = False) -> None:
+        """Add ``ch``: as typed on a keyboard (``as_typed``: "QA" stays QA), else, from the
+        screen's capital keys, a capital at the start of each word and small letters after."""
         if len(self.text) >= NAME_MAX or not ch.isprintable():
             return
-        # a capital at the start of each word, small letters after
+        if as_typed:
+            self.text += ch
+            return
         self.text += ch.upper() if not self.text or self.text.endswith(" ") else ch.lower()
 
     def buttons(self) -> list[Button]:
@@ -88,18 +92,18 @@ class NameKeyboard:
         elif key.name == "space":
             self.command("kb_space")
         elif len(key.text) == 1 and (key.text.isalnum() or key.text in "-'."):
-            self.type(key.text)
+            self.type(key.text, as_typed=True)
         return True
 
     def draw(self, app: SceneHost, surface: pygame.Surface) -> None:
         ui, lay = app.painter, app.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 170, radius=0), (0, 0))
+        ui.shade(surface, 170)
         box = lay.rect(*BOX)
-        surface.blit(ui.panel(box.size, theme.PANEL, 248, radius=20, border=theme.GOLD, border_w=3), box)
+        ui.box(surface, box, theme.PANEL, 248, radius=20, border=theme.GOLD, border_w=3)
         ui.fitted(surface, _("Type your name"), 30, theme.GOLD, 520, bold=True, topleft=(70, 58))
         ui.fitted(surface, _("Your records and your saved game belong to this name."), 18, theme.MUTED, 600,
                   topright=(1210, 66))
         field = lay.rect(100, 110, 1080, 70)
-        surface.blit(ui.panel(field.size, theme.METER_BG, 240, radius=12, border=theme.GOLD_DARK), field)
+        ui.box(surface, field, theme.METER_BG, 240, radius=12, border=theme.GOLD_DARK)
         ui.fitted(surface, self.text + "_", 36, theme.WHITE, 1040, bold=True, midleft=(120, 145))
         ui.fitted(surface, f"{len(self.text)}/{NAME_MAX}", 16, theme.MUTED, 80, midright=(1170, 145))

@@ -125,7 +125,7 @@ def draw_slider(
 ) -> None:
     """The slider's track, filled up to ``amount``, its knob and the two ends' amounts."""
     r = lay.rect(*SLIDER)
-    surface.blit(ui.panel(r.size, theme.METER_BG, 230, radius=14, border=theme.GOLD_DARK), r)
+    ui.box(surface, r, theme.METER_BG, 230, radius=14, border=theme.GOLD_DARK)
     inner = r.inflate(-lay.px(SLIDER_END), 0)
     track = pygame.Rect(inner.x, r.centery - lay.px(5), inner.width, lay.px(10))
     pygame.draw.rect(surface, (70, 78, 86), track, border_radius=lay.px(5))
@@ -137,12 +137,12 @@ def draw_slider(
     pygame.draw.circle(surface, theme.CREAM, knob, lay.px(20))
     pygame.draw.circle(surface, theme.GOLD_DARK, knob, lay.px(20), max(1, lay.px(3)))
     ui.fitted(
-        surface, chips(rr.min_to), 15, theme.MUTED, 120, topleft=(SLIDER[0] + 20, SLIDER[1] + 4)
+        surface, chips(rr.min_to), 16, theme.MUTED, 120, topleft=(SLIDER[0] + 20, SLIDER[1] + 4)
     )
     ui.fitted(
         surface,
         chips(rr.max_to),
-        15,
+        16,
         theme.MUTED,
         120,
         topright=(SLIDER[0] + SLIDER[2] - 20, SLIDER[1] + 4),

@@ -74,7 +74,7 @@ class TournamentRankingsScene(Scene):
             x = 20 + col * 630
             y = 74 + row * 108
             box = lay.rect(x, y, 610, 100)
-            surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=12), box)
+            ui.box(surface, box, (0, 0, 0), 120, radius=12)
             ui.label(surface, str(i + 1), 26, theme.GOLD, bold=True, midleft=(x + 12, y + 50))
             for j, c in enumerate(parse_cards(example)):
                 surface.blit(self.app.cards.face(c, w, four), lay.pos(x + 44 + j * (CARD_W + 4), y + 15))

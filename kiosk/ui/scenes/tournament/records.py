@@ -182,7 +182,7 @@ class TournamentRecordsScene(Scene):
             return
         tot = PlayerRecords((g for _s, g in games), keep=KEEP_GAMES).totals()
         left = lay.rect(12, 72, 610, 546)
-        surface.blit(ui.panel(left.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), left)
+        ui.box(surface, left, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         avg = tot["average_place"]
         rows = [
             (_("Games"), chips(tot["games"])),
@@ -215,7 +215,7 @@ class TournamentRecordsScene(Scene):
             ui.fitted(surface, place_name(i + 1), 17, theme.CREAM, 90, midtop=(x + 30, floor + 6))
         # by table, by strength, recent
         right = lay.rect(634, 72, 634, 546)
-        surface.blit(ui.panel(right.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), right)
+        ui.box(surface, right, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         x, w = 652, 600
         y = 82
         y = self._section(surface, _("By table"), [(table_name(k), v) for k, v in tot["by_table"].items()][:4],
@@ -259,9 +259,9 @@ class TournamentRecordsScene(Scene):
 
     def _draw_confirm(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+        ui.shade(surface, 160)
         box = lay.rect(200, 100, 880, 520)
-        surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+        ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
         ui.fitted(surface, _("Delete all records?"), 36, theme.GOLD, 820, bold=True, center=(640, 140))
         ui.paragraph(surface, _("Every finished game is deleted. This cannot be undone."), 22, theme.CREAM, 230, 190,
                      380)

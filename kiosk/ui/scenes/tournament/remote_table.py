@@ -278,9 +278,9 @@ class TournamentRemoteTableScene(Scene):
             ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 800, bold=True, topleft=(460, 490))
         if self.confirm_leave:
             lay = self.layout
-            surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+            ui.shade(surface, 160)
             box = lay.rect(300, 200, 680, 340)
-            surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+            ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
             ui.fitted(surface, _("Leave the game?"), 36, theme.GOLD, 620, bold=True, center=(640, 270))
             ui.paragraph(surface, _("The computer plays your seat for good."), 24, theme.CREAM, 340, 320, 600)
         self.draw_buttons(surface)
@@ -336,8 +336,8 @@ class TournamentRemoteTableScene(Scene):
         ui, lay = self.ui, self.layout
         acting = m.get("to_act") == seat["seat"] and m.get("phase") == "play"
         r = lay.rect(x, y, SEAT_W, SEAT_H)
-        surface.blit(ui.panel(r.size, theme.METER_BG, 150 if seat["folded"] or seat["place"] else 225, radius=14,
-                              border=theme.WIN if acting else theme.GOLD_DARK, border_w=4 if acting else 2), r)
+        ui.box(surface, r, theme.METER_BG, 150 if seat["folded"] or seat["place"] else 225, radius=14,
+               border=theme.WIN if acting else theme.GOLD_DARK, border_w=4 if acting else 2)
         ui.fitted(surface, seat["name"], 21, theme.WHITE, SEAT_W - 20, bold=True, topleft=(x + 10, y + 6))
         ui.fitted(surface, chips(seat["chips"]), 22, theme.METER_TEXT, SEAT_W - 20, bold=True,
                   topleft=(x + 10, y + 34))

@@ -103,7 +103,7 @@ class TournamentResultsScene(Scene):
                       theme.MUTED, 1200, center=(640, 154))
         # standings
         box = lay.rect(16, 178, 600, 432)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         ui.fitted(surface, _("Final standings"), 24, theme.GOLD, 560, bold=True, topleft=(36, 190))
         y = 232
         for seat, p, _chips in t.standings():
@@ -111,7 +111,7 @@ class TournamentResultsScene(Scene):
             mine = seat == me
             row = lay.rect(28, y - 4, 576, 56)
             if mine:
-                surface.blit(ui.panel(row.size, theme.GOLD_DARK, 110, radius=10), row)
+                ui.box(surface, row, theme.GOLD_DARK, 110, radius=10)
             ui.fitted(surface, place_name(p), 26, theme.WIN if p == 1 else theme.CREAM, 90, bold=True,
                       topleft=(40, y + 6))
             ui.fitted(surface, seat_name(s, seat), 26, theme.WHITE, 250, bold=mine, topleft=(150, y + 6))
@@ -121,7 +121,7 @@ class TournamentResultsScene(Scene):
             y += 62
         # your numbers
         box = lay.rect(640, 178, 624, 432)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         ui.fitted(surface, _("Your numbers"), 24, theme.GOLD, 580, bold=True, topleft=(660, 190))
         st = t.stats[me]
         summary = s.summary

@@ -314,8 +314,8 @@ class TournamentSetupScene(Scene):
 
     def _draw_question(self, surface: pygame.Surface, title: str, text: str) -> None:
         ui, lay = self.ui, self.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+        ui.shade(surface, 160)
         box = lay.rect(300, 180, 680, 380)
-        surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+        ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
         ui.fitted(surface, title, 36, theme.GOLD, 620, bold=True, center=(640, 250))
         ui.paragraph(surface, text, 24, theme.CREAM, 340, 300, 600)

@@ -51,7 +51,7 @@ class TableFelt:
         bar = lay.rect(0, RAIL_Y, 1280, 720 - RAIL_Y)
         bar.x, bar.width = 0, lay.size[0]
         bar.height = lay.size[1] - bar.y
-        surf.blit(ui.panel(bar.size, theme.RAIL, 240, radius=0), bar)
+        ui.box(surf, bar, theme.RAIL, 240, radius=0)
         pygame.draw.line(surf, theme.GOLD_DARK, (0, bar.y), (lay.size[0], bar.y), max(1, lay.px(2)))
         top_background(self.app, surf)
         self._static = surf.convert() if pygame.display.get_surface() else surf
@@ -74,7 +74,7 @@ class TableFelt:
                 surface.blit(self.app.cards.shadow(w), (r.x + lay.px(2), r.y + lay.px(4)))
                 surface.blit(self.app.cards.face(card, w, s.four_colour), r)
                 if winners_cards and card not in winners_cards:
-                    surface.blit(ui.panel(r.size, (0, 0, 0), 100, radius=8), r)
+                    ui.box(surface, r, (0, 0, 0), 100, radius=8)
             else:
                 pygame.draw.rect(surface, (60, 160, 104), r, max(1, lay.px(2)), border_radius=lay.px(8))
         y = BOARD_Y + ch / lay.scale + 14

@@ -58,7 +58,7 @@ class RailPainter:
                 surface.blit(self.app.cards.shadow(w), (r.x + lay.px(2), r.y + lay.px(4)))
                 surface.blit(self.app.cards.face(cards[i], w, s.four_colour), r)
                 if folded:
-                    surface.blit(ui.panel(r.size, (0, 0, 0), 130, radius=8), r)
+                    ui.box(surface, r, (0, 0, 0), 130, radius=8)
                 elif cards[i] in best:
                     pygame.draw.rect(surface, theme.WIN, r.inflate(lay.px(6), lay.px(6)), max(2, lay.px(4)),
                                      border_radius=lay.px(10))
@@ -172,14 +172,14 @@ class RailPainter:
     def draw_popup(self, surface: pygame.Surface, popup: str) -> None:
         """The menu's or the abandon confirmation's panel (buttons drawn after)."""
         ui, lay = self.ui, self.layout
-        surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
+        ui.shade(surface, 160)
         if popup == "menu":
             box = lay.rect(240, 112, 800, 500)
-            surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+            ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
             ui.fitted(surface, _("Menu"), 34, theme.GOLD, 700, bold=True, center=(640, 156))
         else:
             box = lay.rect(300, 180, 680, 380)
-            surface.blit(ui.panel(box.size, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3), box)
+            ui.box(surface, box, theme.PANEL, 245, radius=20, border=theme.GOLD, border_w=3)
             ui.fitted(surface, _("Abandon this game?"), 36, theme.GOLD, 620, bold=True, center=(640, 250))
             ui.paragraph(surface, _("It is deleted and not recorded in your records."), 24, theme.CREAM, 340, 300,
                          600)

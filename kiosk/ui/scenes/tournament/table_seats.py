@@ -50,8 +50,7 @@ class SeatPainter:
         result = result_for(s, seat)
         border = theme.WIN if acting or (result and result[1]) else theme.GOLD_DARK
         alpha = 150 if (folded or out) else 225
-        surface.blit(ui.panel(r.size, theme.METER_BG, alpha, radius=14, border=border,
-                              border_w=4 if acting or result else 2), r)
+        ui.box(surface, r, theme.METER_BG, alpha, radius=14, border=border, border_w=4 if acting or result else 2)
         ink = theme.MUTED if folded or out else theme.WHITE
         text_w = PANEL_W - 2 * MINI_W - 30
         name = seat_name(s, seat)
@@ -92,7 +91,7 @@ class SeatPainter:
                     cat = hand_class(strength)[0]
                     tag = category_name(cat)
                     tr_ = lay.rect(x + PANEL_W - 2 * MINI_W - 18, y + PANEL_H - 22, 2 * MINI_W + 12, 26)
-                    surface.blit(ui.panel(tr_.size, (0, 0, 0), 210, radius=8), tr_)
+                    ui.box(surface, tr_, (0, 0, 0), 210, radius=8)
                     ui.fitted(surface, tag, 16, theme.WIN if result else theme.CREAM, 2 * MINI_W + 6, bold=True,
                               center=(x + PANEL_W - MINI_W - 12, y + PANEL_H - 9))
         self.draw_badges(surface, markers(s, seat), x + PANEL_W - 6, y - 6)
@@ -119,7 +118,7 @@ class SeatPainter:
         cx, cy = lay.pos(x, y)
         left = cx - total_w // 2
         box = pygame.Rect(left - lay.px(6), cy - size // 2 - lay.px(2), total_w + lay.px(14), size + lay.px(4))
-        surface.blit(ui.panel(box.size, (0, 0, 0), 120, radius=12), box)
+        ui.box(surface, box, (0, 0, 0), 120, radius=12)
         surface.blit(face, (left, cy - size // 2))
         surface.blit(label, label.get_rect(midleft=(left + size + lay.px(6), cy)))
 

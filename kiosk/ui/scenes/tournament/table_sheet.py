@@ -14,6 +14,7 @@ from kiosk.tournament.settings import TABLE_ORDER, TournamentSettings, table_spe
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.layout import MIN_TEXT
 from kiosk.ui.scenes.tournament.common import chips, table_name
 
 #: What each table is like, beside its numbers.
@@ -119,15 +120,16 @@ def draw_glance(app: SceneHost, surface: pygame.Surface, box: tuple[float, float
     starts = {k: dict(level_starts(table_spec(k).starting_level, table_spec(k).hands_per_level)) for k in tables}
     for lvl, b in enumerate(BLIND_LEVELS):
         ry = y + 26 + lvl * row_h
-        if lvl in STARTING_LEVELS:
+        if lvl in STARTING_LEVELS:  # a stripe behind the row (no frame: the row is no box)
             band = lay.rect(x - 6, ry - 2, w + 12, row_h)
             surface.blit(ui.panel(band.size, theme.GOLD_DARK, 90, radius=6), band)
-        size = min(17.0, row_h * 0.8)
-        ui.fitted(surface, str(lvl + 1), size, theme.CREAM, col0 - 6, topleft=(x + 6, ry))
+        size = min(17.0, max(float(MIN_TEXT), row_h * 0.9))
+        mid = ry - 2 + row_h / 2  # each line centred in its band
+        ui.fitted(surface, str(lvl + 1), size, theme.CREAM, col0 - 6, max_lines=1, midleft=(x + 6, mid))
         ui.fitted(surface, f"{chips(b.small)}/{chips(b.big)}", size, theme.WHITE, col1 - 6, bold=True,
-                  topleft=(x + col0, ry))
+                  max_lines=1, midleft=(x + col0, mid))
         for i, key in enumerate(tables):
             hand = starts[key].get(lvl)
             ui.fitted(surface, chips(hand) if hand is not None else "—", size,
-                      theme.WIN if hand == 1 else theme.CREAM, col_w - 8,
-                      topright=(x + col0 + col1 + (i + 1) * col_w - 4, ry))
+                      theme.WIN if hand == 1 else theme.CREAM, col_w - 8, max_lines=1,
+                      midright=(x + col0 + col1 + (i + 1) * col_w - 4, mid))

@@ -93,7 +93,7 @@ class TournamentTablesScene(Scene):
         title_bar(self.app, surface, _("Choose your table"), _("Tap a table, then Next."), width=1080)
         x, y, w, h = SHEET
         box = lay.rect(x - 16, y - 12, w + 30, h + 18)
-        surface.blit(ui.panel(box.size, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK), box)
+        ui.box(surface, box, (0, 0, 0), 140, radius=18, border=theme.GOLD_DARK)
         draw_sheet(self.app, surface, self.chosen, self.app.tournament.settings, SHEET)
         ui.paragraph(surface, _("Chips are points only: no money."), 17, theme.MUTED, LIST_X + 4, 490, 480)
         self.draw_buttons(surface)

@@ -1,0 +1,151 @@
+"""Every screen and overlay, in every language at 800x480 and 1920x1080, measured text by
+text against its frame and its neighbours.
+
+The cabinet's player and operator screens (:func:`screen_tour.cabinet_tour`: attract,
+the table from no credits through every kind of result, its dialogs and refusals, pays,
+every rules page, History, settings, the door tilt, the cash-out, the PIN pad, the menu
+and every operator page with the dialogs its buttons open), the tournament's
+(:func:`screen_tour.tournament_tour`: tables, all 19 guide pages, setup, keyboard, table,
+raise panel, menu, history, rankings, records, invite, join, results), a station's table
+with its seats strip at a full table (:func:`screen_tour.station_tour`) and the dealer
+display (:func:`screen_tour.dealer_display_tour`) are each painted whole with the
+painter's record on, in the language itself (not English with the translations laid in
+afterwards), and :func:`support.text_audit.problems` lists every text outside the screen
+or its frame, entering another frame (a panel, a button, a card), on another text, not
+fitting its box or under the smallest text size, every button on another button and
+every panel over a card.
+
+``PYTHONPATH=tests:tests/kiosk/ui .venv/bin/python -m screen_tour --out DIR`` writes the
+same screens as PNG files.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from screen_tour import (
+    KICKER,
+    LOSE,
+    NO_QUALIFY,
+    NO_QUALIFY_BETTER,
+    PUSH,
+    STRAIGHT,
+    WIN,
+    cabinet_tour,
+    dealer_display_tour,
+    look,
+    station_tour,
+    tournament_tour,
+)
+from support.text_audit import problems
+from test_tournament_ui import Cabinet
+from test_ui import Kiosk
+
+from engine.rng import SeededRandomSource
+from kiosk.config import load_config
+from kiosk.machine.commands import InsertCredits
+from kiosk.table import ManualClock, Table
+from kiosk.ui import i18n
+from kiosk.ui.app import SCENES
+from kiosk.ui.dealer_display import DealerDisplay
+from kiosk.ui.layout import MIN_TEXT
+from kiosk.ui.textlog import TextLog
+
+LANGUAGES = ("en", "fr", "ja", "th")
+SIZES = ((800, 480), (1920, 1080))
+CASES = [(lang, size) for size in SIZES for lang in LANGUAGES]
+IDS = [f"{lang}-{size[0]}x{size[1]}" for lang, size in CASES]
+
+
+@pytest.fixture(autouse=True)
+def english():
+    yield
+    i18n.set_language("en")
+
+
+def audit(app, name: str, found: list[str], seen: set[str]) -> TextLog:
+    log = look(app)
+    seen.add(app.scene.name)
+    found.extend(f"{name}: {p}" for p in problems(log, app.layout.size, app.layout.px(MIN_TEXT)))
+    return log
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize(("language", "size"), CASES, ids=IDS)
+def test_every_cabinet_screen_fits(tmp_path, language, size):
+    k = Kiosk(tmp_path, size, WIN, LOSE, KICKER, NO_QUALIFY, PUSH, STRAIGHT, NO_QUALIFY_BETTER, WIN,
+              language=language)
+    found: list[str] = []
+    seen: set[str] = set()
+    names = []
+    try:
+        for name in cabinet_tour(k):
+            names.append(name)
+            log = audit(k.app, name, found, seen)
+            assert log.texts, f"{name}: nothing drawn"
+    finally:
+        k.close()
+    assert {"attract", "table", "paytable", "help", "recall", "settings", "cashout", "operator"} <= seen
+    assert sum(n.startswith("rules-") for n in names) == 6
+    assert sum(n.startswith("operator-") for n in names) >= 25
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize(("language", "size"), CASES, ids=IDS)
+def test_every_tournament_screen_fits(tmp_path, language, size):
+    c = Cabinet(tmp_path, size, seed=13, language=language)
+    found: list[str] = []
+    seen: set[str] = set()
+    names = []
+    try:
+        for name in tournament_tour(c):
+            names.append(name)
+            audit(c.app, name, found, seen)
+    finally:
+        c.close()
+    tournament = {cls.name for cls in SCENES if cls.name.startswith("tournament")}
+    assert tournament - seen == {"tournament_remote"}  # a seat in another cabinet's game: test_tournament_join
+    assert sum(n.startswith("tournament-guide-") for n in names) == 19
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize(("language", "size"), CASES, ids=IDS)
+def test_a_stations_table_and_seats_strip_fit(tmp_path, language, size):
+    from support.station_floor import StationFloor
+
+    from kiosk.table import TableTiming
+
+    floor = StationFloor(tmp_path, size, stations=(1, 2, 3, 4, 5, 6, 7), timing=TableTiming(30, 1.0), seed=11)
+    found: list[str] = []
+    try:
+        i18n.set_language(language)
+        names = []
+        for name in station_tour(floor):
+            names.append(name)
+            audit(floor.app, name, found, set())
+    finally:
+        floor.close()
+    assert names == ["station-betting", "station-deciding", "station-settled"]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(("language", "size"), CASES, ids=IDS)
+def test_the_dealer_display_fits(tmp_path, language, size):
+    pygame.init()
+    i18n.set_language(language)
+    table = Table.open(load_config(db_path=tmp_path / "var" / "uth.db"), (1, 2, 3), rng=SeededRandomSource(11),
+                       clock=ManualClock())
+    found: list[str] = []
+    try:
+        for n in (1, 2, 3):
+            table.execute(n, InsertCredits(10_000, "bill:10000"))
+        display = DealerDisplay(size)
+        for name, _surface in dealer_display_tour(table, display, size):
+            log = display.painter.log
+            assert isinstance(log, TextLog) and log.texts
+            found += [f"{name}: {p}" for p in problems(log, size, display.layout.px(MIN_TEXT))]
+    finally:
+        table.close()
+    assert found == [], "\n".join(found)
