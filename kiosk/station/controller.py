@@ -94,8 +94,7 @@ class StationController:
         self._last_bets = Bets()
         self._errors_seen = 0
         self._message = ""
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="station-watch", daemon=True)
+        self._unlisten: Callable[[], None] | None = None
         self._recall: Future[list[RoundRecord]] | None = None  # the request in flight
 
     @property
@@ -111,24 +110,15 @@ class StationController:
         ready = self.remote.wait_for(lambda _s: self.remote.paytable is not None, timeout)
         while ready is not None and self.remote.paytable is None and self.clock() < deadline:
             time.sleep(0.02)
-        self._thread.start()
+        if self._unlisten is None:
+            self._unlisten = self.remote.listen(self._notify)
         return self.remote.paytable is not None and self.remote.snapshot() is not None
 
     def stop(self) -> None:
-        self._stopping.set()
-        if self._thread.is_alive():
-            self._thread.join(2.0)
+        if self._unlisten is not None:
+            self._unlisten()
+            self._unlisten = None
         self.remote.stop()
-
-    def _watch(self) -> None:
-        seen = self.remote.progress()
-        connected = self.remote.connected
-        while not self._stopping.is_set():
-            now = self.remote.wait_change(seen, 0.25)
-            link = self.remote.connected
-            if now != seen or link != connected:
-                seen, connected = now, link
-                self._notify()
 
     # -- the Model's controller -------------------------------------------------------------
     def snapshot(self) -> MachineSnapshot:
@@ -188,6 +178,9 @@ class StationController:
                 return self._recall
             future: Future[list[RoundRecord]] = Future()
             self._recall = future
+        if self.remote.in_process:  # the service answers at once: no thread to wait on
+            self._ask_recall(future, last)
+            return future
         if not self.remote.connected:
             future.set_exception(_unreadable("the table host cannot be reached"))
             return future
@@ -239,12 +232,12 @@ class StationController:
     def _execute(self, command: object) -> object:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code="no_snapshot")
-        if isinstance(command, cmd.PlaceChip) and self.remote.keeps_chips:
+        if isinstance(command, cmd.PlaceChip) and not self.remote.in_process:
             self._check_chip(command)
             return self.remote.execute(command)
-        if isinstance(command, cmd.RepeatBets) and self.remote.keeps_chips:
+        if isinstance(command, cmd.RepeatBets) and not self.remote.in_process:
             return self._repeat()
-        if isinstance(command, cmd.Deal) and self.remote.keeps_chips:
+        if isinstance(command, cmd.Deal) and not self.remote.in_process:
             bets = self.remote.pending
             seq = self.remote.execute(command)
             self._last_bets, self._message = bets, ""
@@ -268,7 +261,7 @@ class StationController:
         :func:`~kiosk.machine.betting.check_bets`, so the two cannot disagree."""
         snap, _paytable, limits = self._received()
         check_chip(chip.spot, chip.cents)
-        placed = self.remote.pending if self.remote.keeps_chips else snap.pending
+        placed = snap.pending if self.remote.in_process else self.remote.pending
         check_bets(limits, snap.credits, placed.add(chip.spot, chip.cents), complete=False)
 
     def _repeat(self) -> object:

@@ -37,9 +37,9 @@ class TableLink(Protocol):
         station's state: its printer says again whether it is ready)."""
 
     @property
-    def keeps_chips(self) -> bool:
-        """Chips placed are kept at the station and sent with Deal (over the link), not
-        placed at the service one by one (in process)."""
+    def in_process(self) -> bool:
+        """The service runs in this process: it answers at once, and chips are placed at
+        it one by one (over the link they are kept at the station and sent with Deal)."""
 
     @property
     def paytable(self) -> Paytable | None:
@@ -81,6 +81,10 @@ class TableLink(Protocol):
 
     def wait_change(self, since: int, timeout: float) -> int:
         """Block until :meth:`progress` is past ``since`` or ``timeout`` passes."""
+
+    def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after every change the station may show; returns a
+        function that stops it."""
 
     def progress(self) -> int:
         """A count that grows with every change the station may show."""

@@ -25,6 +25,7 @@ from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
+from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
@@ -53,7 +54,7 @@ class LocalTable:
     table counts as progress (its screens redraw); the table's print orders for this
     station are queued for its printer."""
 
-    keeps_chips = False
+    in_process = True
 
     def __init__(self, table: Table, station: int = 1) -> None:
         self.table = table
@@ -67,6 +68,7 @@ class LocalTable:
         self._unsubscribe: Callable[[], None] | None = None
         self.errors: list[ErrorMessage] = []
         self.resets = 0
+        self._listeners: Subscribers[[]] = Subscribers()
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -92,6 +94,13 @@ class LocalTable:
             self._progress += 1
             self._received_at = time.monotonic()
             self._cond.notify_all()
+        self._listeners.notify()
+
+    def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after every change of the table, in the thread that made
+        it (under the table's lock: it should only note the change); returns a function
+        that stops it."""
+        return self._listeners.add(callback)
 
     # -- reading -------------------------------------------------------------------------
     @property

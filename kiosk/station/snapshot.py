@@ -117,4 +117,5 @@ def machine_snapshot(
         offers=snap.offers,
         coach=snap.coach,
         coach_tip=tip,
+        anchor_beside_db=snap.anchor_beside_db,
     )

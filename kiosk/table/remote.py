@@ -71,6 +71,7 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
+from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.recall_service import rounds_from_reply
 from kiosk.table.snapshot import StationSnapshot
@@ -84,7 +85,7 @@ class RemoteTable:
     """The table as one station sees it over the link (thread-safe): the
     :class:`~kiosk.station.link.TableLink` of a shared table's station."""
 
-    keeps_chips = True
+    in_process = False
 
     def __init__(
         self,
@@ -118,6 +119,7 @@ class RemoteTable:
         self.recall_answers: dict[int, RecallReply] = {}  # by ref
         self._refs = 0
         self._door: bool | None = None  # the door switch as last sent (None: never)
+        self._listeners: Subscribers[[]] = Subscribers()
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -171,6 +173,7 @@ class RemoteTable:
             elif isinstance(body, RecallReply):
                 self.recall_answers[body.ref] = body
             self._cond.notify_all()
+        self._listeners.notify()
 
     def _take_paytable(self, data: object) -> None:
         """Keep the paytable a snapshot carries (absent: the last one stays in force)."""
@@ -197,6 +200,7 @@ class RemoteTable:
                 self.resets += 1
                 self._seen = 0
             self._cond.notify_all()
+        self._listeners.notify()
 
     # -- reading ----------------------------------------------------------------------------
     def snapshot(self) -> StationSnapshot | None:
@@ -252,6 +256,11 @@ class RemoteTable:
         """The chips placed here since the last Deal (not yet sent)."""
         with self._cond:
             return self._pending
+
+    def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` (on the link's thread) after every message and every change
+        of the connection; returns a function that stops it."""
+        return self._listeners.add(callback)
 
     def wait_for(
         self, predicate: Callable[[StationSnapshot], bool], timeout: float

@@ -6,9 +6,12 @@ countdowns are seconds (None when no timer runs)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from engine.uth.round import Action, Phase, SeatResult
 from kiosk.ledger.records import value_text
+from kiosk.ledger.startup import anchor_beside
 from kiosk.machine.coach import coach_tip
 from kiosk.machine.snapshot import ActionOffer, Tilt
 from kiosk.machine.state import Bets
@@ -79,6 +82,7 @@ class StationSnapshot:
     payout_at: str = ""
     coach: bool = False  # the strategy coach is on
     coach_note: CoachNote | None = None  # its note on the round shown, if any
+    anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -152,7 +156,14 @@ def station_snapshot(
         payout_at=payout.at if payout else "",
         coach=st.coach,
         coach_note=_coach_note(st, number, round_id) if station.show_result else None,
+        anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
     )
+
+
+@lru_cache(maxsize=8)
+def _anchor_beside(db: Path, anchor: Path) -> bool:
+    """:func:`kiosk.ledger.startup.anchor_beside`, once per pair of paths."""
+    return anchor_beside(db, anchor)
 
 
 def _coach_note(st: TableState, number: int, round_id: int | None) -> CoachNote | None:

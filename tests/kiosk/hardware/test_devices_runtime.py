@@ -41,7 +41,7 @@ def test_the_configuration_names_the_ports(tmp_path):
         load_config(None, ticket_expiry_days=-1)
 
 
-def test_ports_that_cannot_be_opened_tilt_the_cabinet_and_keep_the_credits(tmp_path):
+def test_ports_that_cannot_be_opened_tilt_the_cabinet_and_a_cash_out_is_a_handpay(tmp_path):
     sims = load_config(None, db_path=str(tmp_path / "uth.db"))
     cab = boot(sims)
     cab.insert_bill(2000)
@@ -57,10 +57,13 @@ def test_ports_that_cannot_be_opened_tilt_the_cabinet_and_keep_the_credits(tmp_p
     m = cab.machine
     tilts = {t.code for t in m.snapshot().tilts}
     assert {"device:validator:comm_error", "device:printer:comm_error"} <= tilts
-    cab.cash_out()  # the patron's money is never held: the payout is tried, and fails
-    assert m.credits == 2000 and m.snapshot().cashout is None
-    (ticket,) = m.ledger.tickets()
-    assert ticket.status == "void" and "printer unavailable" in ticket.void_reason
+    cab.cash_out()  # the patron's money is never held: no printer, so an attendant pays
+    cashout = m.snapshot().cashout
+    assert cashout is not None and cashout.method == "handpay" and cashout.amount == 2000
+    assert m.ledger.tickets() == []  # no ticket is written for a printer that is not there
+    m.operator_login("1111")
+    m.handpay_reset()
+    assert m.credits == 0 and m.ledger.meters["handpay"] == 2000
     cab.close()
 
 

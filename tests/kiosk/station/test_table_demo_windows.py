@@ -7,11 +7,11 @@ from __future__ import annotations
 import pygame
 import pytest
 from support.operator_screens import OperatorScreens
+from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from kiosk.commands.table_demo import money_left, tidy, window_places
 from kiosk.config import load_config
-from kiosk.machine.commands import InsertCredits
 from kiosk.station.strip import caption
 from kiosk.table import ManualClock, Table
 
@@ -64,7 +64,7 @@ def test_a_table_stopped_with_credits_keeps_its_ledger(tmp_path):
                        clock=ManualClock())
     try:
         assert money_left(table, (1, 2, 3)) == {}
-        table.execute(2, InsertCredits(2_000, "bill:2000"))
+        credit(table, 2, 2_000)
         left = money_left(table, (1, 2, 3))
     finally:
         table.close()

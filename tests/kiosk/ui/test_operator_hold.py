@@ -30,7 +30,7 @@ def play(s: OperatorScreens, rounds: int) -> None:
         m.deal()
         while m.snapshot().phase == MachinePhase.IN_ROUND:
             legal = m.snapshot().legal
-            values = m._round.values
+            values = m.decision_values()
             if values is not None:
                 phase = (
                     Phase.PREFLOP

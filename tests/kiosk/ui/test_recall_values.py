@@ -27,7 +27,7 @@ def play_round(s: OperatorScreens, choose) -> None:
     m.deal()
     while m.snapshot().phase == MachinePhase.IN_ROUND:
         legal = m.snapshot().legal
-        values = m._round.values
+        values = m.decision_values()
         if values is not None:
             phase = (
                 Phase.PREFLOP
