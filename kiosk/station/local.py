@@ -27,6 +27,7 @@ from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
+    REPORT_OUTCOMES,
     AcceptEscrow,
     AcceptTicket,
     ReportPrint,
@@ -39,14 +40,6 @@ from kiosk.table.wire import SETTLED
 
 log = logging.getLogger(__name__)
 
-#: A validator's report -> how its escrow ended.
-OUTCOMES = {
-    "vend_valid": "stacked",
-    "stacked": "stacked",
-    "returned": "returned",
-    "rejected": "returned",
-    "in_doubt": "in_doubt",
-}
 
 
 class LocalTable:
@@ -219,7 +212,7 @@ class LocalTable:
     ) -> EscrowAck | None:
         """The validator's report about escrow ``txn``; None when the service could not
         record it (a ledger fault: the driver asks again)."""
-        outcome = OUTCOMES.get(event)
+        outcome = REPORT_OUTCOMES.get(event)
         if outcome is None:
             raise ValueError(f"not a validator report: {event!r}")
         try:

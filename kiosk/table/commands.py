@@ -9,10 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from devices.host import DeviceEvent
 from kiosk.table.payouts import ReportPrint, SetPrinter
 
 #: How a station's validator ended an escrow, as the link reports it.
 Outcome = Literal["stacked", "returned", "in_doubt"]
+#: A validator's report (its word on the link) -> how its escrow ended.
+REPORT_OUTCOMES: dict[str, Outcome] = {
+    "vend_valid": "stacked",
+    "stacked": "stacked",
+    "returned": "returned",
+    "rejected": "returned",
+    "in_doubt": "in_doubt",
+}
 
 
 @dataclass(frozen=True)
@@ -72,10 +81,38 @@ class SetTablePaytable:
     sha256: str
 
 
+
+
+@dataclass(frozen=True)
+class DeviceReport:
+    """What one of the station's devices reported (a fault, its end, the validator's own
+    reports after a restart): see :meth:`kiosk.table.money_in.MoneyIn.device_event`."""
+
+    event: DeviceEvent
+
+
+@dataclass(frozen=True)
+class ProbeLedger:
+    """May the station's validator be enabled?  Probes the ledger (True when it can
+    record; False, with the station's ``ledger_write`` tilt, when it cannot)."""
+
+
+@dataclass(frozen=True)
+class StopStation:
+    """Stop the station with the tilt ``code`` (recorded); the other stations play on."""
+
+    code: str
+    message: str
+
+
 __all__ = [
     "AcceptEscrow",
     "AcceptTicket",
+    "DeviceReport",
+    "ProbeLedger",
+    "StopStation",
     "Outcome",
+    "REPORT_OUTCOMES",
     "Pass",
     "ReportPrint",
     "SetPrinter",

@@ -89,34 +89,33 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import (
+    REPORT_OUTCOMES,
     AcceptEscrow,
     AcceptTicket,
-    Outcome,
     Pass,
     ReportPrint,
     SetPrinter,
     SettleEscrow,
     TestCredits,
 )
-from kiosk.table.display import TableSnapshot
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
 from kiosk.table.payouts import printer_report
 from kiosk.table.recall_service import RecallService
-from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
-from kiosk.table.wire import SETTLED, TICKET_AMOUNT, paytable_state, snapshot_state, to_json
+from kiosk.table.wire import (
+    SETTLED,
+    TICKET_AMOUNT,
+    describe_decision,
+    open_decision,
+    paytable_state,
+    snapshot_state,
+    steady,
+    steady_view,
+    to_json,
+)
 
 log = logging.getLogger(__name__)
 
-_DECIDING = (Phase.PREFLOP, Phase.FLOP, Phase.RIVER)
-#: A validator's report (``DeviceEvent.event``) -> how its escrow ended.
-_OUTCOMES: dict[str, Outcome] = {
-    "vend_valid": "stacked",
-    "stacked": "stacked",
-    "returned": "returned",
-    "rejected": "returned",
-    "in_doubt": "in_doubt",
-}
 #: Tilts a station's attendant may clear over the link (a jackpot paid by hand).
 LINK_CLEARABLE = frozenset({JACKPOT_TILT})
 
@@ -265,7 +264,7 @@ class TableHost:
             if not screens:
                 return
             view = self.table.display()
-            steady = _steady_view(view)
+            steady = steady_view(view)
             for station_id in screens:
                 if not force and self._screens.get(station_id) == steady:
                     continue
@@ -310,7 +309,7 @@ class TableHost:
             limits = self.table.limits.model_dump(mode="json")
             paytable = self.table.paytable_in_force()
             sha = paytable[0] if paytable is not None else None
-            same = (_steady(snap), window, limits, sha)
+            same = (steady(snap), window, limits, sha)
             if not force and same == own.last:
                 return
             state = snapshot_state(snap, window)
@@ -331,7 +330,7 @@ class TableHost:
                 own.limits = limits
             if "paytable" in state:
                 own.paytable = sha
-            opening = _open_decision(snap, seat)
+            opening = open_decision(snap, seat)
             if opening != own.opened or (own.renumbered and opening is not None):
                 if opening is None:
                     own.guard.close()
@@ -441,11 +440,11 @@ class TableHost:
             offered = {o.action for o in self.table.snapshot(seat).offers}
             if body.action not in offered and own.opened == (body.round_id, body.phase):
                 # refused before the guard spends the seat's one decision of the phase
-                self._refuse(inbound, "table.not-offered", _describe(body))
+                self._refuse(inbound, "table.not-offered", describe_decision(body))
                 return
             verdict = own.guard.check(body, sent=own.sent)
             if verdict is not Verdict.ACCEPTED:
-                self._refuse(inbound, f"decision.{verdict.value}", _describe(body))
+                self._refuse(inbound, f"decision.{verdict.value}", describe_decision(body))
                 return
             self.table.execute(seat, cmd.Decide(body.action))
 
@@ -481,7 +480,7 @@ class TableHost:
         if body.device in ("printer", "burn_in"):
             self._station_money(inbound, seat, body)
             return
-        outcome = _OUTCOMES.get(body.event) if body.device == "validator" else None
+        outcome = REPORT_OUTCOMES.get(body.event) if body.device == "validator" else None
         if outcome is None:
             log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
             return
@@ -587,39 +586,3 @@ class TableHost:
             for own in self._seats.values():
                 if own.station_id == station_id:
                     own.sent = max(own.sent, seq)
-
-
-def _steady(snap: StationSnapshot) -> StationSnapshot:
-    """``snap`` with its countdowns reduced to whether they run."""
-    return dataclasses.replace(
-        snap,
-        betting_seconds=None if snap.betting_seconds is None else -1.0,
-        decision_seconds=None if snap.decision_seconds is None else -1.0,
-    )
-
-
-def _steady_view(view: TableSnapshot) -> TableSnapshot:
-    """``view`` with its countdowns reduced to whether they run."""
-    return dataclasses.replace(
-        view,
-        betting_seconds=None if view.betting_seconds is None else -1.0,
-        decision_seconds=None if view.decision_seconds is None else -1.0,
-    )
-
-
-def _open_decision(snap: StationSnapshot, seat: int) -> tuple[int, Phase] | None:
-    """The (round, phase) the seat has still to decide in, if any."""
-    if not (snap.round_open and snap.in_round and snap.round_id is not None):
-        return None
-    if snap.phase not in _DECIDING:
-        return None
-    own = next((s for s in snap.seats if s.seat == seat), None)
-    if own is None or own.decided:
-        return None
-    return snap.round_id, snap.phase
-
-
-def _describe(body: Decide) -> str:
-    return (
-        f"{body.action.value} for round {body.round_id} {body.phase.value} (seen {body.last_seen})"
-    )

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.uth.paytable import PAYTABLE_DIR, PaytableError, load_paytable
 from engine.uth.replay import replay
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.round_book import reopen
-from kiosk.machine.state import DEVICE_TILT_PREFIX, RESTORED_DEVICE_KINDS, Bets
+from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT, RESTORED_DEVICE_KINDS, Bets
 from kiosk.table.escrows import StationEscrows, unresolved
 from kiosk.table.payouts import pending_payout
 from kiosk.table.state import Station, TableState
@@ -96,3 +97,37 @@ def _restore_round(st: TableState, ledger: Ledger) -> None:
     for seat, bets in found.bets.items():
         if seat in st.stations:
             st.stations[seat].last_bets = bets
+
+
+def stopped_state(
+    config: CabinetConfig, clock: Clock, stations: Iterable[int], timing: TableTiming, fault: str
+) -> TableState:
+    """The state of a service whose ledger could not be opened: stopped in the
+    ``ledger`` host tilt with ``fault``, showing the configured paytable (or, when that
+    cannot be read, the shipped standard one)."""
+    problem = ""
+    try:
+        table = load_paytable(config.paytable)
+    except PaytableError as exc:
+        table = load_paytable(PAYTABLE_DIR / "standard.toml")
+        problem = f"PAYTABLE FAULT - play stopped: {exc}"
+    own = {n: Station(n, StationEscrows()) for n in sorted(stations)}
+    st = TableState(config, None, clock, table, table.limits, timing, own)
+    st.host_tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
+    return st
+
+
+def tilt_on_anchor_failure(st: TableState) -> None:
+    """Turn every failed anchor write of the ledger into the ``ledger`` host tilt (play
+    stops: the database can no longer be shown to be the latest), including one that
+    failed while the ledger was being opened."""
+    ledger = st.ledger
+    if ledger is None:
+        return
+
+    def tilt(reason: str) -> None:
+        st.host_tilts[LEDGER_TILT] = reason
+
+    ledger.on_anchor_problem = tilt
+    if ledger.anchor_problem:
+        tilt(ledger.anchor_problem)

@@ -54,7 +54,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
 
 from devices.host import DeviceEvent
 from engine.rng import RandomSource, SystemRandomSource
@@ -67,7 +68,7 @@ from kiosk.ledger.startup import open_or_create
 from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.link.messages import PrintTicket
 from kiosk.machine import commands as cmd
-from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled
+from kiosk.machine.errors import MachineError, PlayDisabled
 from kiosk.machine.first_paytable import first_paytable
 from kiosk.machine.lockout import PinLockout
 from kiosk.machine.round_values import VALUE_WAIT_S, SeatValues
@@ -77,30 +78,31 @@ from kiosk.table.audit import Audit
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
-    Pass,
+    DeviceReport,
+    ProbeLedger,
     ReportPrint,
-    SetPrinter,
     SetTablePaytable,
     SettleEscrow,
+    StopStation,
     TestCredits,
 )
+from kiosk.table.dispatch import Parts, dispatch
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
-from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
+from kiosk.table.money_in import MoneyIn
 from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
-from kiosk.table.paytable_export import export_paytable
 from kiosk.table.play import TablePlay
-from kiosk.table.restore import restore_table
+from kiosk.table.restore import restore_table, stopped_state, tilt_on_anchor_failure
 from kiosk.table.settings import Settings
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
-from kiosk.table.state import Session, Station, TableState
+from kiosk.table.state import PendingPayout, Session, Station
 from kiosk.table.timing import Clock, TableTiming
+
+if TYPE_CHECKING:
+    from engine.maths.decision_values import DecisionValues
 
 log = logging.getLogger(__name__)
 
-#: A command's handler: the station it is for, the station whose operator answers for
-#: it, the command; returns the command's result.
-Handler = Callable[[int, int, Any], object]
 
 
 class Table:
@@ -125,7 +127,7 @@ class Table:
         self._subscribers: Subscribers[[]] = Subscribers()
         timing = timing or TableTiming()
         if ledger is None:
-            self._state = _stopped_state(config, self.clock, stations, timing, fault)
+            self._state = stopped_state(config, self.clock, stations, timing, fault)
         else:
             self._state = restore_table(config, ledger, self.clock, stations, timing)
         self._state.ticks = ticks
@@ -136,14 +138,15 @@ class Table:
         self._operators = Operators(st, self._play, self._payouts)
         self._settings = Settings(st)
         self._audit = Audit(st)
-        self._handlers = self._handler_map()
+        self._parts = Parts(st, self._play, self._money, self._payouts, self._operators,
+                            self._settings)
         self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
         #: Test credits outside demo mode: a technician's burn-in session (its runner sets it).
         self.burn_in = False
         if st.ledger is not None:
             self._play.start_values()  # a resumed round's values
             self._play.start_timer()  # a resumed round's phase starts its full timer again
-            _tilt_on_anchor_failure(st)
+            tilt_on_anchor_failure(st)
 
     # -- opening and closing -------------------------------------------------------------
     @classmethod
@@ -249,100 +252,76 @@ class Table:
                 st.host_tilts.setdefault(LEDGER_TILT, "the machine is shut down")
 
     # -- the front door ------------------------------------------------------------------
-    def _handler_map(self) -> dict[type, Handler]:
-        """Each command type -> what carries it out for station ``n`` (``at``: where the
-        operator answering for it is logged in)."""
-        play, money, pay = self._play, self._money, self._payouts
-        ops, settings = self._operators, self._settings
-        st = self._state
-
-        def door_change(at: int, what: str) -> str:
-            return ops.require_door_change(at, "technician", what)
-
-        return {
-            cmd.PlaceChip: lambda n, at, c: play.add_chip(n, c.spot, c.cents),
-            cmd.ClearBets: lambda n, at, c: play.clear_bets(n),
-            cmd.RepeatBets: lambda n, at, c: play.repeat_bets(n),
-            cmd.Deal: lambda n, at, c: play.press_deal(n),
-            Pass: lambda n, at, c: play.press_pass(n),
-            cmd.Decide: lambda n, at, c: play.decide(n, c.action),
-            AcceptEscrow: lambda n, at, c: money.accept_note(n, c.txn, c.cents),
-            AcceptTicket: lambda n, at, c: money.accept_ticket(n, c.txn, c.validation, c.cents),
-            SettleEscrow: lambda n, at, c: self._settle(n, c),
-            TestCredits: lambda n, at, c: self._test_credits(n, at, c),
-            SetPrinter: lambda n, at, c: setattr(st.station(n), "printer", c.ready),
-            ReportPrint: lambda n, at, c: pay.report(n, c),
-            cmd.CashOut: lambda n, at, c: pay.cash_out(n),
-            cmd.HandpayReset: lambda n, at, c: pay.handpay_reset(n, st.require_role(at, "attendant")),
-            cmd.SetDoor: lambda n, at, c: ops.door(n, c.open),
-            cmd.ClearTilt: lambda n, at, c: ops.clear_tilt(n, c.code, at),
-            cmd.OperatorLogin: lambda n, at, c: ops.login(n, c.pin).role,
-            cmd.OperatorLogout: lambda n, at, c: ops.logout(n),
-            cmd.RamClearWitness: lambda n, at, c: ops.ram_clear_witness(n, c.pin),
-            cmd.RamClearRequest: lambda n, at, c: ops.ram_clear_request(n),
-            cmd.RamClear: lambda n, at, c: ops.ram_clear(n, c.confirm_code),
-            cmd.SetPaytable: lambda n, at, c: settings.set_paytable_file(
-                at, door_change(at, "a paytable change"), c.path
-            ),
-            SetTablePaytable: lambda n, at, c: settings.set_paytable_offered(
-                at, door_change(at, "a paytable change"), c.sha256
-            ),
-            cmd.SetLimits: lambda n, at, c: settings.set_limits(
-                at,
-                door_change(at, "a limits change"),
-                ante_min=c.ante_min,
-                ante_max=c.ante_max,
-                trips_min=c.trips_min,
-                trips_max=c.trips_max,
-            ),
-            cmd.SetStrategyCoach: lambda n, at, c: settings.set_coach(at, c.on),
-            cmd.ExportPaytable: lambda n, at, c: export_paytable(
-                st, at, c.path, c.folder, c.stem
-            ),
-        }
+    @overload
+    def execute(self, station: int, command: cmd.CashOut, *, at: int | None = None) -> PendingPayout: ...
+    @overload
+    def execute(
+        self,
+        station: int,
+        command: cmd.OperatorLogin | cmd.RamClearWitness | cmd.RamClearRequest,
+        *,
+        at: int | None = None,
+    ) -> str: ...
+    @overload
+    def execute(
+        self, station: int, command: SettleEscrow | ReportPrint | TestCredits, *, at: int | None = None
+    ) -> str: ...
+    @overload
+    def execute(self, station: int, command: AcceptTicket, *, at: int | None = None) -> int: ...
+    @overload
+    def execute(
+        self, station: int, command: AcceptEscrow | ProbeLedger, *, at: int | None = None
+    ) -> bool: ...
+    @overload
+    def execute(
+        self, station: int, command: cmd.SetPaytable | SetTablePaytable, *, at: int | None = None
+    ) -> dict[str, str]: ...
+    @overload
+    def execute(self, station: int, command: cmd.ExportPaytable, *, at: int | None = None) -> list[Path]: ...
+    @overload
+    def execute(self, station: int, command: object, *, at: int | None = None) -> object: ...
 
     def execute(self, station: int, command: object, *, at: int | None = None) -> object:
         """Carry out ``command`` for ``station`` under the lock (timers are run first);
         ``at`` is the station whose logged-in operator answers for it (default: the same
         station).  Returns what the operation returns (the payout for :class:`CashOut`,
         the role for :class:`OperatorLogin`, a ticket's amount for
-        :class:`AcceptTicket`...); a refusal raises a :class:`MachineError` subclass
-        before any state changes."""
-        handler = self._handlers.get(type(command))
-        if handler is None:
-            raise TypeError(f"not a game command: {command!r}")
+        :class:`AcceptTicket`...: :mod:`kiosk.table.dispatch`); a refusal raises a
+        :class:`MachineError` subclass before any state changes.  A device's reports and
+        a printer's come through here too: every change of the game goes through one
+        door."""
         values = self._values_for(station, command)
         with self._lock:
             try:
                 self._tick()
-                own = self._state.station(station)
-                if at is not None:
-                    self._state.station(at)
+                st = self._state
+                own = st.station(station)
+                answering = station if at is None else at
+                st.station(answering)
                 if type(command).__module__ == cmd.__name__:  # the screens' own commands
                     own.message = ""
                 try:
-                    result: object = None
-                    if values is not None and isinstance(command, cmd.Decide):
-                        self._decide_with(station, command, values)
-                    else:
-                        result = handler(station, station if at is None else at, command)
+                    result = dispatch(
+                        self._parts, station, answering, command, values, burn_in=self.burn_in
+                    )
                 except MachineError as exc:
                     own.message = exc.reason
                     raise
                 except (LedgerError, sqlite3.Error) as exc:
                     reason = f"ledger write failed: {exc}"
                     log.error(reason)
-                    self._state.host_tilts[LEDGER_TILT] = reason
+                    st.host_tilts[LEDGER_TILT] = reason
                     own.message = reason
                     raise PlayDisabled(reason, code="ledger_fault") from exc
-                self._operators.touch(station if at is None else at)
+                self._operators.touch(answering)
                 return result
             finally:
                 self._notify()
 
-    def _values_for(self, station: int, command: object) -> Any:
+    def _values_for(self, station: int, command: object) -> DecisionValues | None:
         """A decision's exact values, waited for (at most ``VALUE_WAIT_S`` seconds)
-        before the lock is taken; None when none are computed."""
+        before the lock is taken, None when none are computed; values that arrive after
+        the round moved on belong to another decision and are dropped by the round."""
         if not isinstance(command, cmd.Decide):
             return None
         with self._lock:
@@ -350,50 +329,10 @@ class Table:
         if found is None:
             return None
         values, phase = found
-        return (phase, values.get(phase, VALUE_WAIT_S))
-
-    def _decide_with(self, station: int, command: cmd.Decide, values: Any) -> None:
-        phase, found = values
-        rnd = self._state.round
-        fresh = rnd is not None and rnd.phase is phase  # the values of this very decision
-        self._play.decide(station, command.action, found if fresh else None)
-
-    def _settle(self, n: int, c: SettleEscrow) -> str:
-        """A station validator's report about escrow ``c.txn`` (phase two)."""
-        if c.outcome == "stacked" and c.reason in ("", "vend_valid"):
-            return self._money.stacked(n, c.txn, c.cents)
-        reason = c.reason or c.outcome
-        if c.outcome == "stacked" and reason not in STACKED_REASONS:
-            reason = "stacked_without_vend_valid"
-        elif c.outcome == "returned" and reason not in RETURNED_REASONS:
-            reason = "returned"
-        elif c.outcome == "in_doubt" and reason in (*STACKED_REASONS, *RETURNED_REASONS):
-            reason = "in_doubt"
-        return self._money.ended(n, c.txn, reason)
-
-    def _test_credits(self, n: int, at: int, c: TestCredits) -> str:
-        """Test credits need demo or burn-in mode and a technician logged in at ``at``."""
-        st = self._state
-        if not (self.config.demo or self.burn_in):
-            raise PlayDisabled(
-                "test credits: only in demo or burn-in mode", code="no_test_credits"
-            )
-        session = st.station(at).operator
-        if session is None and self.config.demo:  # the demo's technician answers
-            account = next((a for a in self.config.accounts if a.role == "technician"), None)
-            if account is not None:
-                return self._money.test_credits(n, c.cents, c.txn, (account.name, account.role))
-        try:
-            name = st.require_role(at, "technician")
-        except NotAuthorised as exc:
-            raise NotAuthorised(
-                f"test credits need a technician logged in at this station ({exc.reason})",
-                code=exc.code,
-                params=exc.params,
-            ) from None
-        session = st.station(at).operator
-        role = session.role if session is not None else "technician"
-        return self._money.test_credits(n, c.cents, c.txn, (name, role))
+        ready = values.get(phase, VALUE_WAIT_S)
+        with self._lock:
+            rnd = self._state.round
+            return ready if rnd is not None and rnd.phase is phase else None
 
     def tick(self) -> None:
         """Run the timers: close an expired betting window, time out the seats still to
@@ -424,32 +363,16 @@ class Table:
 
     # -- devices -----------------------------------------------------------------------
     def device_report(self, station: int, event: DeviceEvent) -> None:
-        """What ``station``'s device reported (see :meth:`MoneyIn.device_event`)."""
-        with self._lock:
-            try:
-                self._money.device_event(station, event)
-            except (LedgerError, sqlite3.Error) as exc:
-                self._state.host_tilts[LEDGER_TILT] = f"ledger write failed: {exc}"
-                raise PlayDisabled(str(exc), code="ledger_fault") from exc
-            finally:
-                self._notify()
+        """What ``station``'s device reported (:class:`DeviceReport`)."""
+        self.execute(station, DeviceReport(event))
 
     def ledger_can_record(self, station: int) -> bool:
-        """Probe the ledger before ``station``'s validator is enabled (False, with that
-        station's ``ledger_write`` tilt, when it cannot record)."""
-        with self._lock:
-            try:
-                return self._money.check_ledger(station)
-            finally:
-                self._notify()
+        """Probe the ledger before ``station``'s validator is enabled (:class:`ProbeLedger`)."""
+        return bool(self.execute(station, ProbeLedger()))
 
     def tilt(self, station: int, code: str, message: str) -> None:
         """Stop ``station`` with a tilt (recorded); the other stations play on."""
-        with self._lock:
-            try:
-                self._operators.tilt(station, code, message)
-            finally:
-                self._notify()
+        self.execute(station, StopStation(code, message))
 
     def host_tilt(self, code: str, message: str) -> None:
         """Stop every station (a host fault: the program, the ledger)."""
@@ -618,40 +541,3 @@ class Table:
                     return None
                 self._paytable_text = (sha, text)
             return self._paytable_text
-
-
-def _stopped_state(
-    config: CabinetConfig, clock: Clock, stations: Iterable[int], timing: TableTiming, fault: str
-) -> TableState:
-    """The state of a service whose ledger could not be opened: stopped in the
-    ``ledger`` host tilt with ``fault``, showing the configured paytable (or, when that
-    cannot be read, the shipped standard one)."""
-    from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-    from kiosk.table.escrows import StationEscrows
-
-    problem = ""
-    try:
-        table = load_paytable(config.paytable)
-    except PaytableError as exc:
-        table = load_paytable(PAYTABLE_DIR / "standard.toml")
-        problem = f"PAYTABLE FAULT - play stopped: {exc}"
-    own = {n: Station(n, StationEscrows()) for n in sorted(stations)}
-    st = TableState(config, None, clock, table, table.limits, timing, own)
-    st.host_tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
-    return st
-
-
-def _tilt_on_anchor_failure(st: TableState) -> None:
-    """Turn every failed anchor write of the ledger into the ``ledger`` host tilt (play
-    stops: the database can no longer be shown to be the latest), including one that
-    failed while the ledger was being opened."""
-    ledger = st.ledger
-    if ledger is None:
-        return
-
-    def tilt(reason: str) -> None:
-        st.host_tilts[LEDGER_TILT] = reason
-
-    ledger.on_anchor_problem = tilt
-    if ledger.anchor_problem:
-        tilt(ledger.anchor_problem)

@@ -27,6 +27,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from engine.uth.round import Phase
+from kiosk.link.messages import Decide
+from kiosk.table.display import TableSnapshot
 from kiosk.table.snapshot import StationSnapshot
 
 #: An ``EscrowAck`` answering a validator's or printer's report starts its ``reason``
@@ -182,3 +185,40 @@ def paytable_from_state(data: Any) -> Paytable:
     if table.sha256 != sha:
         raise ValueError(f"the host's paytable text hashes to {table.sha256}, not {sha!r}")
     return table
+
+
+def steady(snap: StationSnapshot) -> StationSnapshot:
+    """``snap`` with its countdowns reduced to whether they run."""
+    return dataclasses.replace(
+        snap,
+        betting_seconds=None if snap.betting_seconds is None else -1.0,
+        decision_seconds=None if snap.decision_seconds is None else -1.0,
+    )
+
+
+def steady_view(view: TableSnapshot) -> TableSnapshot:
+    """``view`` with its countdowns reduced to whether they run."""
+    return dataclasses.replace(
+        view,
+        betting_seconds=None if view.betting_seconds is None else -1.0,
+        decision_seconds=None if view.decision_seconds is None else -1.0,
+    )
+
+
+def open_decision(snap: StationSnapshot, seat: int) -> tuple[int, Phase] | None:
+    """The (round, phase) the seat has still to decide in, if any."""
+    if not (snap.round_open and snap.in_round and snap.round_id is not None):
+        return None
+    phase = snap.phase
+    if phase is None or phase not in (Phase.PREFLOP, Phase.FLOP, Phase.RIVER):
+        return None
+    own = next((s for s in snap.seats if s.seat == seat), None)
+    if own is None or own.decided:
+        return None
+    return snap.round_id, phase
+
+
+def describe_decision(body: Decide) -> str:
+    return (
+        f"{body.action.value} for round {body.round_id} {body.phase.value} (seen {body.last_seen})"
+    )

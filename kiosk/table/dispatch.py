@@ -1,0 +1,201 @@
+"""Which part of the game carries out each command: the one handler table of the
+service, for the screens' commands (:mod:`kiosk.machine.commands`), a station's devices
+and the link's (:mod:`kiosk.table.commands`).
+
+Each case names the part that owns the command's concept and what it returns: the
+round (:mod:`~kiosk.table.play`), money in (:mod:`~kiosk.table.money_in`), payouts
+(:mod:`~kiosk.table.payouts`), the operators (:mod:`~kiosk.table.operators`) and the
+configuration (:mod:`~kiosk.table.settings`).  ``n`` is the station the command is for;
+``at`` the station whose logged-in operator answers for it.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kiosk.machine import commands as cmd
+from kiosk.machine.errors import NotAuthorised, PlayDisabled
+from kiosk.table.commands import (
+    AcceptEscrow,
+    AcceptTicket,
+    DeviceReport,
+    Pass,
+    ProbeLedger,
+    ReportPrint,
+    SetPrinter,
+    SetTablePaytable,
+    SettleEscrow,
+    StopStation,
+    TestCredits,
+)
+from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
+from kiosk.table.operators import Operators
+from kiosk.table.payouts import Payouts
+from kiosk.table.paytable_export import export_paytable
+from kiosk.table.play import TablePlay
+from kiosk.table.settings import Settings
+from kiosk.table.state import TableState
+
+if TYPE_CHECKING:
+    from engine.maths.decision_values import DecisionValues
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The parts of the game, each owning one concept, all on one state."""
+
+    state: TableState
+    play: TablePlay
+    money: MoneyIn
+    payouts: Payouts
+    operators: Operators
+    settings: Settings
+
+
+def dispatch(
+    parts: Parts,
+    n: int,
+    at: int,
+    command: object,
+    values: DecisionValues | None = None,
+    *,
+    burn_in: bool = False,
+) -> object:
+    """Carry out ``command`` for station ``n`` (see the module); ``values``: a decision's
+    exact values, fetched before the lock; ``burn_in``: test credits allowed outside
+    demo mode.  Raises :class:`TypeError` for an object that is not a command."""
+    st, play, money, pay = parts.state, parts.play, parts.money, parts.payouts
+    ops, settings = parts.operators, parts.settings
+    match command:
+        # the round
+        case cmd.PlaceChip(spot=spot, cents=cents):
+            play.add_chip(n, spot, cents)
+            return None
+        case cmd.ClearBets():
+            play.clear_bets(n)
+            return None
+        case cmd.RepeatBets():
+            play.repeat_bets(n)
+            return None
+        case cmd.Deal():
+            play.press_deal(n)
+            return None
+        case Pass():
+            play.press_pass(n)
+            return None
+        case cmd.Decide(action=action):
+            play.decide(n, action, values)
+            return None
+        # money in
+        case AcceptEscrow(txn=txn, cents=cents):
+            return money.accept_note(n, txn, cents)
+        case AcceptTicket(txn=txn, validation=validation, cents=cents):
+            return money.accept_ticket(n, txn, validation, cents)
+        case SettleEscrow():
+            return settle(money, n, command)
+        case TestCredits(txn=txn, cents=cents):
+            return money.test_credits(n, cents, txn, test_credits_operator(st, at, burn_in))
+        case DeviceReport(event=event):
+            money.device_event(n, event)
+            return None
+        case ProbeLedger():
+            return money.check_ledger(n)
+        # payouts
+        case cmd.CashOut():
+            return pay.cash_out(n)
+        case SetPrinter(ready=ready):
+            st.station(n).printer = ready
+            return None
+        case ReportPrint():
+            return pay.report(n, command)
+        case cmd.HandpayReset():
+            pay.handpay_reset(n, st.require_role(at, "attendant"))
+            return None
+        # the operators
+        case cmd.SetDoor(open=open_):
+            ops.door(n, open_)
+            return None
+        case cmd.ClearTilt(code=code):
+            ops.clear_tilt(n, code, at)
+            return None
+        case StopStation(code=code, message=message):
+            ops.tilt(n, code, message)
+            return None
+        case cmd.OperatorLogin(pin=pin):
+            return ops.login(n, pin).role
+        case cmd.OperatorLogout():
+            ops.logout(n)
+            return None
+        case cmd.RamClearWitness(pin=pin):
+            return ops.ram_clear_witness(n, pin)
+        case cmd.RamClearRequest():
+            return ops.ram_clear_request(n)
+        case cmd.RamClear(confirm_code=code):
+            ops.ram_clear(n, code)
+            return None
+        # the configuration
+        case cmd.SetPaytable(path=path):
+            name = ops.require_door_change(at, "technician", "a paytable change")
+            return settings.set_paytable_file(at, name, path)
+        case SetTablePaytable(sha256=sha256):
+            name = ops.require_door_change(at, "technician", "a paytable change")
+            return settings.set_paytable_offered(at, name, sha256)
+        case cmd.SetLimits():
+            name = ops.require_door_change(at, "technician", "a limits change")
+            settings.set_limits(
+                at,
+                name,
+                ante_min=command.ante_min,
+                ante_max=command.ante_max,
+                trips_min=command.trips_min,
+                trips_max=command.trips_max,
+            )
+            return None
+        case cmd.SetStrategyCoach(on=on):
+            settings.set_coach(at, on)
+            return None
+        case cmd.ExportPaytable(path=path, folder=folder, stem=stem):
+            return export_paytable(st, at, path, folder, stem)
+    raise TypeError(f"not a game command: {command!r}")
+
+
+def settle(money: MoneyIn, n: int, c: SettleEscrow) -> str:
+    """A station validator's report about escrow ``c.txn`` (phase two), its reason read
+    as the outcome word the link carries allows."""
+    if c.outcome == "stacked" and c.reason in ("", "vend_valid"):
+        return money.stacked(n, c.txn, c.cents)
+    reason = c.reason or c.outcome
+    if c.outcome == "stacked" and reason not in STACKED_REASONS:
+        reason = "stacked_without_vend_valid"
+    elif c.outcome == "returned" and reason not in RETURNED_REASONS:
+        reason = "returned"
+    elif c.outcome == "in_doubt" and reason in (*STACKED_REASONS, *RETURNED_REASONS):
+        reason = "in_doubt"
+    return money.ended(n, c.txn, reason)
+
+
+def test_credits_operator(st: TableState, at: int, burn_in: bool) -> tuple[str, str]:
+    """Who answers for test credits keyed in at station ``at`` (name, role): only in demo
+    or burn-in mode, a technician logged in there (in demo mode the demo's technician
+    when nobody is)."""
+    if not (st.config.demo or burn_in):
+        raise PlayDisabled("test credits: only in demo or burn-in mode", code="no_test_credits")
+    session = st.station(at).operator
+    if session is None and st.config.demo:
+        account = next((a for a in st.config.accounts if a.role == "technician"), None)
+        if account is not None:
+            return account.name, account.role
+    try:
+        name = st.require_role(at, "technician")
+    except NotAuthorised as exc:
+        raise NotAuthorised(
+            f"test credits need a technician logged in at this station ({exc.reason})",
+            code=exc.code,
+            params=exc.params,
+        ) from None
+    session = st.station(at).operator
+    return name, session.role if session is not None else "technician"
+
+
+test_credits_operator.__test__ = False  # type: ignore[attr-defined]  # not a test case
