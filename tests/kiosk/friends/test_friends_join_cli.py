@@ -62,7 +62,7 @@ def test_join_creates_a_new_records_file_and_comes_back_after_a_power_cut_of_the
 
 
 def test_join_with_a_records_file_in_a_missing_folder_says_so_in_a_line(tmp_path):
-    join = Proc("join", "tournament", "join", "--host", "127.0.0.1:9", "--code", "ABCD", "--autoplay",
+    join = Proc("join", "tournament", "join", "--host", "127.0.0.1:9", "--code", "ABCDEF", "--autoplay",
                 "random", "--headless", "--db", str(tmp_path / "nowhere" / "new.db"))
     assert join.finish(30) == 2
     out = "\n".join(join.lines)
