@@ -7,7 +7,6 @@ by its token.  Real pygame screens (dummy driver), real sockets, the host a proc
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
