@@ -172,7 +172,7 @@
       marks.append(...markEls(m, s.seat));
       const cards = document.createElement("div"); cards.className = "cards";
       if (s.cards) cards.append(...s.cards.map(cardEl));
-      el.append(name, chips, status, bet, marks, cards);
+      el.append(marks, name, chips, status, bet, cards);  // the markers first: a long name wraps round them
       // showdown: this seat's hand, and what it won, at the seat itself
       const shownHere = m.result ? m.result.shown.find((h) => h.seat === s.seat) : null;
       if (shownHere) { const h = document.createElement("div"); h.className = "hand"; h.textContent = handName(shownHere.hand); el.append(h); }
