@@ -48,3 +48,34 @@ def test_the_lobby_counts_down_and_another_seats_turn_is_named_with_its_time(tmp
         if tom is not None:
             tom.close()
         host.kill()
+
+
+@pytest.mark.heavy
+def test_the_page_says_the_host_is_gone_and_takes_its_seat_back_when_the_host_comes_back(tmp_path, browser):
+    command = ("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "0",
+               "--turn-s", "120", "--chips", "20000", "--speed", "fast")
+    host = CliHost(*command)
+    try:
+        page = browser(390, 844)
+        page.get(host.link)
+        wait_for(lambda: by_id(page, "screen-join").is_displayed(), what="the join page")
+        by_id(page, "name").send_keys("Mia")
+        by_id(page, "take-seat").click()
+        wait_for(lambda: page.execute_script("return document.body.dataset.turn") == "1", timeout=60,
+                 what="Mia's turn")
+        hand = int(page.execute_script("return document.body.dataset.hand"))
+        host.kill()  # the power cut
+        wait_for(lambda: by_id(page, "notice").text == "Connection lost: trying again…", timeout=30,
+                 what="the lost connection said")
+        page.execute_script("window.friends.lostAt = Date.now() - 61000")  # a minute without the host
+        wait_for(lambda: by_id(page, "notice").text.startswith("The host has not come back"), timeout=30,
+                 what="the host gone said")
+        host = CliHost(*command, name="host again")
+        host.proc.wait_line(r"^Resumed game", timeout=60)
+        wait_for(lambda: not by_id(page, "notice").is_displayed()
+                 and page.execute_script("return document.body.dataset.turn") == "1", timeout=60,
+                 what="the seat back, at its turn")
+        assert by_id(page, "me-name").text == "Mia"
+        assert int(page.execute_script("return document.body.dataset.hand")) == hand, "the hand in progress"
+    finally:
+        host.kill()
