@@ -73,7 +73,7 @@ def test_ten_power_cuts_of_the_host_and_the_game_goes_on_to_a_champion(tmp_path)
     tables = cuts = 0
     hands_at_cut: list[int] = []
     next_cut = time.monotonic() + rng.uniform(0.5, 2.0)
-    end = time.monotonic() + 300
+    end = time.monotonic() + 480  # generous: ten restarts and the end game on a loaded machine
     try:
         while True:
             assert time.monotonic() < end, f"no champion after {cuts} cuts: {seats['127.0.0.2'].state}"

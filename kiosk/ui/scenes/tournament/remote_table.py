@@ -324,8 +324,8 @@ class TournamentRemoteTableScene(Scene):
             ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 800, bold=True, topleft=(460, 490))
         if self.lost:
             box = self.layout.rect(240, 300, 800, 110)
-            surface.blit(ui.panel(box.size, theme.PANEL, 240, radius=16, border=theme.WIN, border_w=3), box)
-            ui.paragraph(surface, self._lost_text(), 26, theme.WHITE, 264, 318, 752)
+            surface.blit(ui.panel(box.size, theme.PANEL, 252, radius=16, border=theme.WIN, border_w=3), box)
+            ui.fitted(surface, self._lost_text(), 26, theme.WHITE, 752, max_h=90, center=(640, 355))
         if self.confirm_leave:
             lay = self.layout
             surface.blit(ui.panel(lay.size, (0, 0, 0), 160, radius=0), (0, 0))
@@ -372,6 +372,8 @@ class TournamentRemoteTableScene(Scene):
             draw_slider(ui, self.layout, surface, rr, self.amount)
 
     def _turn_text(self, m: dict[str, Any]) -> str:
+        if self.lost:
+            return ""  # whose turn it was is stale until the host is back
         if m.get("host_wait_s") is not None:
             return _("The host has left: the game waits for them.")
         if m.get("phase") == "hand_over":
