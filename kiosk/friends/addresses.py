@@ -4,6 +4,8 @@ A server bound to every interface (``0.0.0.0``) is reached at the address of the
 interface that carries the venue's traffic (the one the default route leaves by); a
 server bound to loopback (``127.x``, the default configuration) is reached by nobody but
 the cabinet itself, and :func:`is_loopback` says so for the Invite screen.
+:func:`client_key` is what the server counts a client by: its IPv4 address, or the /64
+of an IPv6 address (one device may hold a whole /64).
 """
 
 from __future__ import annotations
@@ -44,3 +46,18 @@ def advertised(bind: str, advertise: str | None) -> str:
     if bind in ANY:
         return lan_address() or "127.0.0.1"
     return bind
+
+
+def client_key(address: str) -> str:
+    """What the server limits and locks out a client by: an IPv4 address as it is (an
+    IPv4-mapped IPv6 address as its IPv4 one), an IPv6 address by its /64 network (one
+    phone or router may use any address of its /64), anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)

@@ -26,6 +26,7 @@ import logging
 import queue
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,7 +34,7 @@ from typing import Any, Protocol
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from kiosk.friends.codes import is_code
+from kiosk.friends.codes import CODE_LENGTH, is_code, typed_code
 from kiosk.friends.link_seats import LinkTransport
 from kiosk.link.errors import LinkError
 from kiosk.link.limits import LinkLimits
@@ -45,8 +46,11 @@ Json = dict[str, Any]
 
 class JoinRefused(Exception):
     """No game to join: ``reason`` is ``code.shape`` (not a game code), ``code.unknown``
-    (no host has it), ``link.unpaired`` (this cabinet has no pairing), ``link.refused``
-    (the host's link refused this cabinet: not paired there, or a wrong key),
+    (no host has it), ``code.locked`` (a host locked this address out after wrong
+    codes), ``host.busy`` (a host had no room for another socket), ``game.over`` (the
+    game has ended), ``host.none`` (no host to ask), ``host.unreached`` (no host
+    answered), ``link.unpaired`` (this cabinet has no pairing), ``link.refused`` (the
+    host's link refused this cabinet: not paired there, or a wrong key),
     ``link.unreached`` (no answer on the link) or a refusal code of the host
     (``seat.full``...)."""
 
@@ -54,6 +58,15 @@ class JoinRefused(Exception):
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
+
+
+#: Host answers that say more than "no such game", most telling first:
+#: (HTTP status, :class:`JoinRefused` reason, detail).
+_REFUSALS = (
+    (429, "code.locked", "too many wrong game codes from this cabinet: try again in 15 minutes"),
+    (410, "game.over", "this game has ended"),
+    (503, "host.busy", "the host has no room for another connection now: try again in a moment"),
+)
 
 
 class Transport(Protocol):
@@ -114,29 +127,49 @@ class FriendsClient:
         self.refused: Json | None = None  # the latest refusal
         self.closed = False
         self.trace: Callable[[Json], None] | None = None  # sees every message, as it is taken
+        self.reopening = False  # a reopen on its own thread is trying (reopen_in_background)
+        self.gave_up = False  # the last reopen found no host with this game in time
+        self._closing = threading.Event()
         self._inbox = transport.inbox
 
     @classmethod
-    def open(cls, hosts: Iterable[str], code: str, timeout: float = 3.0) -> FriendsClient:
+    def open(
+        cls, hosts: Iterable[str], code: str, timeout: float = 3.0, token: str | None = None
+    ) -> FriendsClient:
         """Connect to the first of ``hosts`` that has game ``code``; :class:`JoinRefused`
-        when none has."""
-        code = code.strip().upper()
+        when none has: ``host.none`` when ``hosts`` is empty, ``code.locked`` when a host has locked this cabinet's address out
+        after wrong codes (HTTP 429), ``host.busy`` when a host had no room (503),
+        ``game.over`` when the game has ended (410), else ``code.unknown``.  ``token``
+        (a seat this cabinet has in that game) asks for the room the host keeps for
+        seated players' reconnects."""
+        code = typed_code(code)
         if not is_code(code):
-            raise JoinRefused("code.shape", "a game code has four letters and digits")
+            raise JoinRefused("code.shape", f"a game code has {CODE_LENGTH} letters and digits")
+        hosts = list(hosts)
+        if not hosts:
+            raise JoinRefused("host.none", "no host cabinet is set (friends_hosts)")
+        query = f"?seat={urllib.parse.quote(token)}" if token else ""
+        answers: set[int] = set()
         for address in hosts:
-            url = f"ws://{address}/g/{code}/ws"
+            url = f"ws://{address}/g/{code}/ws{query}"
             try:
                 ws = connect(
                     url, open_timeout=timeout, close_timeout=1.0, max_size=256 * 1024, legacy=True
                 )
-            except InvalidStatus:
-                continue  # this host has no such game
+            except InvalidStatus as exc:
+                answers.add(exc.response.status_code)
+                continue  # this host has no such game, or will not take this cabinet now
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 log.info("friends host %s not reached: %s", address, exc)
                 continue
             log.info("joined friends game %s on %s", code, address)
             return cls(WebSocketTransport(ws), address, code)
-        raise JoinRefused("code.unknown", "no game has this code")
+        for status, reason, detail in _REFUSALS:
+            if status in answers:
+                raise JoinRefused(reason, detail)
+        if answers:
+            raise JoinRefused("code.unknown", "no game has this code")
+        raise JoinRefused("host.unreached", "no host answered")
 
     @classmethod
     def open_link(
@@ -151,9 +184,9 @@ class FriendsClient:
         """Join game ``code`` over the table link to ``host:port`` with the pairing saved
         in ``pairing_folder``; :class:`JoinRefused` when this cabinet is not paired, the
         link refuses it, or the host's game has another code."""
-        code = code.strip().upper()
+        code = typed_code(code)
         if not is_code(code):
-            raise JoinRefused("code.shape", "a game code has four letters and digits")
+            raise JoinRefused("code.shape", f"a game code has {CODE_LENGTH} letters and digits")
         try:
             pairing = StationPairing.load(Path(pairing_folder))
         except LinkError as exc:
@@ -262,29 +295,65 @@ class FriendsClient:
             elif msg.get("type") == "refused":
                 self.refused = msg
 
+    @property
+    def can_reopen(self) -> bool:
+        """Whether :meth:`reopen` can bring this seat back (the web socket; the table
+        link reconnects by itself)."""
+        return isinstance(self.transport, WebSocketTransport)
+
     def reopen(self, wait_s: float, every_s: float = 0.5) -> bool:
         """The host's socket closed before the end (a power cut of the host): connect
-        again to the same game on the same host for up to ``wait_s`` seconds; the seat
+        again to the same game on the same host for up to ``wait_s`` seconds, asking
+        with the seat's token for the room the host keeps for seated players; the seat
         is taken back by its token when the host greets the new connection.  False when
-        the host did not come back (or this seat's transport is the link, which
-        reconnects by itself)."""
-        if not isinstance(self.transport, WebSocketTransport):
+        the host did not come back in time, answers that it has no such game any more
+        (it was started again with a new one: trying on would only count wrong codes
+        against this address), the seat was closed, or this seat's transport is the
+        link (which reconnects by itself)."""
+        if not self.can_reopen:
             return False
+        token = str(self.welcome["token"]) if self.welcome is not None else None
         end = time.monotonic() + max(0.0, wait_s)
-        while True:
+        while not self._closing.is_set():
             try:
-                fresh = FriendsClient.open([self.address], self.code, timeout=min(3.0, max(0.5, wait_s)))
-            except JoinRefused:
+                fresh = FriendsClient.open([self.address], self.code, timeout=min(3.0, max(0.5, wait_s)),
+                                           token=token)
+            except JoinRefused as exc:
+                if exc.reason in ("code.unknown", "game.over", "code.locked"):
+                    log.warning("friends game %s: the host answers without it (%s)", self.code, exc.reason)
+                    return False
                 if time.monotonic() + every_s >= end:
                     return False
-                time.sleep(every_s)  # the host is not back yet: try again
+                self._closing.wait(every_s)  # the host is not back yet: try again
                 continue
+            if self._closing.is_set():
+                fresh.transport.close()
+                return False
             log.info("friends game %s: the host is back; taking the seat back", self.code)
             self.transport = fresh.transport
             self._inbox = fresh.transport.inbox
             self.closed = False
             return True
+        return False
+
+    def reopen_in_background(self, wait_s: float) -> None:
+        """:meth:`reopen` on a thread of its own, for a screen whose frame loop must not
+        wait: :attr:`reopening` is True while it tries; :attr:`gave_up` is True when the
+        host did not come back (a later call tries again)."""
+        if self.reopening:
+            return
+        self.reopening = True
+        self.gave_up = False
+
+        def run() -> None:
+            try:
+                self.gave_up = not self.reopen(wait_s)
+            finally:
+                self.reopening = False
+
+        threading.Thread(target=run, name="friends-reopen", daemon=True).start()
 
     def close(self) -> None:
+        self._closing.set()
         self.transport.close()
         self.closed = True

@@ -246,7 +246,10 @@ class FriendsGame:
             self._rev += 1
 
     def host_back(self) -> None:
+        """The host cabinet is back: the game goes on, and a friend's decision on the
+        table has the time it had when the host left (nobody could move meanwhile)."""
         if self.host_gone_at is not None:
+            self.turns.stood_still(self.clock() - self.host_gone_at)
             self.host_gone_at = None
             log.info("friends game %s: the host is back", self.code)
             self._rev += 1
@@ -480,10 +483,10 @@ class FriendsGame:
 
     def _turn_timer(self, s: TournamentSession, now: float) -> None:
         """Start the clock of a friend's move; it runs while their connection is down
-        (then the away timer plays the seat) and a reconnect never starts it again for
-        the same decision: back after it ran out, the move is played at once.  When it
-        runs out the seat's computer player makes that one move (and
-        the seat is away after too many in a row)."""
+        and a reconnect never starts it again for the same decision.  When it runs out,
+        connected or not, the seat's computer player makes that one move (and the seat
+        is away after too many in a row): closing the socket never holds the table
+        longer than the clock."""
         t = s.t
         seat = t.to_act
         friend = self.roster.at(seat) if seat is not None else None
@@ -498,8 +501,8 @@ class FriendsGame:
         if key != self.turns.key:
             self._rev += 1
         self.turns.watch(key, now)
-        if not friend.connected or not self.turns.expired(now):
-            return  # disconnected: the clock runs on, and the away timer plays the seat
+        if not self.turns.expired(now):
+            return
         ctrl = t.controllers[seat]
         assert isinstance(ctrl, RemoteSeat)
         action = ctrl.fallback.decide(s.view_for(seat))

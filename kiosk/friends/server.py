@@ -8,7 +8,8 @@ Routes: ``GET /`` and ``GET /g/CODE`` (the page), ``GET /assets/NAME`` (its asse
 ``/favicon.ico`` is its icon),
 ``GET /g/CODE/ws`` (the socket); anything else is 404, a wrong code 404, a full
 server 503.  Codes cannot be walked: an address that asks for ``code_misses`` wrong codes
-is locked out of every game for ``lockout_s`` (429; the README has the arithmetic).
+is locked out of every game for ``lockout_s`` (429; the README has the arithmetic).  An
+"address" is :func:`kiosk.friends.addresses.client_key`'s: an IPv6 client by its /64.
 Sockets cannot be hoarded: an address holds at most ``per_address`` sockets that have
 not taken a seat, all addresses together ``max_pending``; a seated player's reconnect
 (``/g/CODE/ws?seat=TOKEN``, a token of the game) always has room, up to
@@ -43,12 +44,17 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
+from kiosk.friends.addresses import client_key
 from kiosk.friends.messages import MAX_FRAME_BYTES, ClientMessage, Refusal, decode
 from kiosk.friends.web import Assets
 from kiosk.link.limits import TokenBucket
 from kiosk.link.runtime import LoopThread
 
 log = logging.getLogger("kiosk.friends")
+
+#: Addresses with recent wrong codes or a lockout kept before the expired ones are
+#: forgotten (bounds the memory a stream of new addresses can take).
+MAX_TRACKED = 4096
 
 
 @dataclass(frozen=True)
@@ -226,6 +232,9 @@ class FriendsServer:
     def _miss(self, address: str) -> None:
         """A wrong code from ``address``: ``code_misses`` within ``lockout_s`` lock it out."""
         now = self._clock()
+        if len(self._misses) + len(self._locked) > MAX_TRACKED:  # forget what has expired
+            self._misses = {a: ts for a, ts in self._misses.items() if now - ts[-1] < self.limits.lockout_s}
+            self._locked = {a: until for a, until in self._locked.items() if until > now}
         recent = [t for t in self._misses.get(address, []) if now - t < self.limits.lockout_s] + [now]
         self._misses[address] = recent
         if len(recent) >= self.limits.code_misses:
@@ -248,7 +257,7 @@ class FriendsServer:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path, _, query = request.path.partition("?")
         peer = _peer(connection)
-        address = peer.rsplit(":", 1)[0]
+        address = client_key(peer.rsplit(":", 1)[0])
         if path.startswith("/g/"):
             left = self._locked_out(address)
             if left > 0:
@@ -285,7 +294,7 @@ class FriendsServer:
         queue: asyncio.Queue[str | None] = asyncio.Queue()
         with self._lock:
             self._conns[conn] = ws
-            self._peers[conn] = peer.rsplit(":", 1)[0]
+            self._peers[conn] = client_key(peer.rsplit(":", 1)[0])
         self._queues[conn] = queue
         self._on_event(Opened(conn, peer))
         writer = asyncio.create_task(self._write(ws, queue))

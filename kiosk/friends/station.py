@@ -3,14 +3,15 @@ technician's burn-in of the joining side.
 
 ::
 
-    uth tournament join --host ADDR:PORT --code CODE [--name NAME] --autoplay random
-                        [--seed S] --headless [--db PATH] [--trace FILE.jsonl]
+    uth tournament join --host ADDR:PORT --code CODE [--name NAME] --autoplay random|passive
+                        [--seed S] --headless [--db PATH] [--trace FILE.jsonl] [--wait S]
     uth tournament join --link --pairing FOLDER --host ADDR --port P --code CODE ...
 
 Joins game ``CODE`` on the host (:class:`~kiosk.friends.client.FriendsClient`, the same
 socket and checks as a cabinet's Join a game; with ``--link``, over the table link to
 ``ADDR:P`` with the station pairing saved in ``FOLDER``), then plays every decision with a random
-legal move (:class:`RandomPlayer`, reproducible with ``--seed``), taps Next hand after
+legal move (:class:`RandomPlayer`, reproducible with ``--seed``; ``passive``: check, else
+fold, :class:`PassivePlayer`, a seat that never risks more than its blinds), taps Next hand after
 each hand and, when the game ends, records the result under ``NAME`` in the cabinet's
 records (``--db``, :mod:`kiosk.friends.joined`).  ``--trace`` writes every message the
 host sent, one JSON object a line.  Prints the seat, each hand's number and the final
@@ -24,6 +25,7 @@ import argparse
 import json
 import logging
 import random
+import sys
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -57,9 +59,18 @@ class RandomPlayer:
         return ("check", None) if legal["can_check"] else ("call", None)
 
 
+class PassivePlayer:
+    """Check when it may, else fold: the seat never puts in more than its blinds, so it
+    cannot be knocked out before the blinds have eaten its stack (a burn-in that keeps a
+    game going)."""
+
+    def move(self, legal: Json) -> tuple[str, int | None]:
+        return ("check", None) if legal["can_check"] else ("fold", None)
+
+
 def play(
     client: FriendsClient,
-    player: RandomPlayer,
+    player: RandomPlayer | PassivePlayer,
     *,
     timeout_s: float = 3600.0,
     wait_s: float = 120.0,
@@ -129,7 +140,8 @@ def add_join(tsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     j.add_argument(
         "--name", default="Station", help="the name the table sees, and the records' player"
     )
-    j.add_argument("--autoplay", choices=("random",), required=True, help="how the seat is played")
+    j.add_argument("--autoplay", choices=("random", "passive"), required=True,
+                   help="how the seat is played: random legal moves, or passive (check, else fold)")
     j.add_argument("--seed", type=int, default=None, help="seed of the random moves")
     j.add_argument(
         "--headless", action="store_true", help="no screen (required: the screen is Join a game)"
@@ -185,7 +197,8 @@ def run_join(args: argparse.Namespace) -> int:
         if trace is not None:
             client.trace = lambda msg: print(json.dumps(msg), file=trace, flush=True)
         client.join(args.name)
-        over = play(client, RandomPlayer(args.seed), timeout_s=args.timeout, wait_s=args.wait, out=None)
+        player = RandomPlayer(args.seed) if args.autoplay == "random" else PassivePlayer()
+        over = play(client, player, timeout_s=args.timeout, wait_s=args.wait, out=sys.stdout)
         if over is None:
             print(f"the host went away before the end and did not come back within {args.wait:.0f} s",
                   flush=True)

@@ -2,7 +2,9 @@
 seconds (about 30) for a move; then the computer plays that one move for them and the
 seat stays theirs.  After :attr:`FriendsTimers.expiries_away` such moves in a row the
 seat is away (the computer plays it until they open the link again); a move of their
-own resets the count.  Seconds are monotonic clock seconds.
+own resets the count.  The clock runs whether or not the friend is connected (a
+reconnect never starts it again), and stands still only while the whole game waits for
+the host cabinet.  Seconds are monotonic clock seconds.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ class TurnClock:
         else:
             self.started = now
             self.last = (key, now)
+
+    def stood_still(self, seconds: float) -> None:
+        """The game stood still for ``seconds`` (it waited for the host cabinet, and no
+        friend could move): the decision on the table does not lose them."""
+        self.started += seconds
+        if self.last is not None:
+            self.last = (self.last[0], self.last[1] + seconds)
 
     def seconds_left(self, now: float) -> float | None:
         """Seconds left for the move on the table (``None``: no friend's turn)."""

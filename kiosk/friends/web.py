@@ -1,5 +1,6 @@
 """The web seat's files: the page and its assets, read once from ``web/`` beside this
-module, and the words of :mod:`kiosk.friends.strings` as a script."""
+module, and the words of :mod:`kiosk.friends.strings` and the shape of a game code
+(:mod:`kiosk.friends.codes`) as a script."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.friends.codes import CODE_ALPHABET, CODE_LENGTH
 from kiosk.friends.strings import catalogue
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
@@ -35,5 +37,6 @@ class Assets:
             if p.suffix in _TYPES
         }
         words = "window.FRIENDS_WORDS = " + json.dumps(catalogue(), ensure_ascii=False) + ";\n"
+        words += "window.FRIENDS_CODE = " + json.dumps({"alphabet": CODE_ALPHABET, "length": CODE_LENGTH}) + ";\n"
         files["strings.js"] = Asset(words.encode("utf-8"), _TYPES[".js"])
         return cls((folder / "index.html").read_bytes(), files)

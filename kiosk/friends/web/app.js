@@ -3,6 +3,8 @@
 "use strict";
 (function () {
   const WORDS = window.FRIENDS_WORDS;
+  const CODE = window.FRIENDS_CODE;  // a game code: CODE.length characters of CODE.alphabet
+  const CODE_RE = new RegExp("^[" + CODE.alphabet + "]{" + CODE.length + "}$");
   const $ = (id) => document.getElementById(id);
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   const HOST_GONE_MS = 60000;  // without the host this long, the notice says it has not come back
@@ -115,8 +117,8 @@
   });
   $("code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const code = $("code").value.trim().toUpperCase();
-    if (/^[A-Z2-9]{4}$/.test(code)) location.href = "/g/" + code;
+    const code = $("code").value.toUpperCase().replace(/[\s-]/g, "");  // groups may be typed apart
+    if (CODE_RE.test(code)) location.href = "/g/" + code;
     else { $("code-error").textContent = w("no_game"); $("code-error").hidden = false; }
   });
 
@@ -170,7 +172,7 @@
       marks.append(...markEls(m, s.seat));
       const cards = document.createElement("div"); cards.className = "cards";
       if (s.cards) cards.append(...s.cards.map(cardEl));
-      el.append(name, chips, status, bet, marks, cards);
+      el.append(marks, name, chips, status, bet, cards);  // the markers first: a long name wraps round them
       // showdown: this seat's hand, and what it won, at the seat itself
       const shownHere = m.result ? m.result.shown.find((h) => h.seat === s.seat) : null;
       if (shownHere) { const h = document.createElement("div"); h.className = "hand"; h.textContent = handName(shownHere.hand); el.append(h); }
@@ -384,8 +386,8 @@
   const browser = (navigator.language || "en").slice(0, 2);
   app.lang = WORDS[saved] ? saved : (WORDS[browser] ? browser : "en");
   translateStatic();
-  const match = location.pathname.match(/^\/g\/([A-Z2-9]{4})$/);
-  if (!match) { show("screen-code"); return; }
+  const match = location.pathname.match(/^\/g\/([^/]+)$/);
+  if (!match || !CODE_RE.test(match[1])) { $("code").maxLength = CODE.length + 2; show("screen-code"); return; }
   app.code = match[1];
   connect();
 })();

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import urllib.request
 
-from kiosk.friends.addresses import is_loopback, lan_address
+from kiosk.friends.addresses import client_key, is_loopback, lan_address
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.host import FriendsHost
 
@@ -24,3 +24,10 @@ def test_a_host_on_loopback_says_phones_cannot_reach_it(small_table):
     with FriendsHost(FriendsGame(small_table(players=2)), bind="127.0.0.1") as host:
         assert not host.phones_can_reach
     assert is_loopback("localhost") and is_loopback("127.0.0.5") and not is_loopback("192.168.1.20")
+
+
+def test_an_ipv6_client_is_counted_by_its_64_so_it_cannot_walk_codes_from_many_addresses():
+    assert client_key("2001:db8:1:2::5") == client_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::5") != client_key("2001:db8:1:2::5")
+    assert client_key("::ffff:192.168.1.20") == "192.168.1.20" and client_key("192.168.1.20") == "192.168.1.20"
+    assert client_key("?") == "?"

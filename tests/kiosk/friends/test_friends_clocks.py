@@ -100,3 +100,22 @@ def test_the_host_coming_back_in_time_carries_on(small_table, fast_pacing):
     t.game.host_back()
     t.pump(0.0)
     assert not t.game.over and t.last(1)["host_wait_s"] is None
+
+
+def test_a_friends_clock_stands_still_while_the_game_waits_for_the_host(small_table, fast_pacing):
+    t = Table(small_table(players=3, chips=5000), timers=FriendsTimers(next_hand_s=1.0))
+    welcome = t.join(1, "Mia")
+    t.game.start()
+    session = t.game.session
+    m = _to_my_turn(t, 1)
+    t.pump(10.0)
+    assert 19.5 < t.game.turn_left() <= 20.0
+    t.game.host_left()
+    t.pump(300.0)
+    t.game.host_back()
+    t.pump(0.0)
+    assert session.t.to_act == welcome["seat"] and (t.last(1)["hand"], t.last(1)["seq"]) == (m["hand"], m["seq"]), \
+        "the move is still hers to make"
+    assert 19.5 < t.game.turn_left() <= 20.0, "and she has the time she had when the host left"
+    t.send(1, {"type": "act", "hand": m["hand"], "seq": m["seq"], "action": "fold"})
+    assert session.t.to_act != welcome["seat"] or t.last(1)["seq"] != m["seq"]

@@ -9,7 +9,7 @@ import zxingcpp
 
 from kiosk.friends.invite import invite_png, invite_surface
 
-LINK = "http://192.168.1.20:8765/g/K7PX"
+LINK = "http://192.168.1.20:8765/g/K7PXM3"
 
 
 def _decode(pixels: np.ndarray) -> list[str]:

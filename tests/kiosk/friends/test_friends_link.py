@@ -95,7 +95,7 @@ def test_a_paired_cabinet_joins_by_code_and_a_wrong_code_is_refused(hosted, tmp_
     pair(pairing, tmp_path / "cab", "cab-2", 2)
     port = host.link_seats.port
     with pytest.raises(JoinRefused) as wrong:
-        FriendsClient.open_link(tmp_path / "cab", "127.0.0.1", port, "ZZZZ", limits=FAST_LINK)
+        FriendsClient.open_link(tmp_path / "cab", "127.0.0.1", port, "ZZZZZZ", limits=FAST_LINK)
     assert wrong.value.reason == "code.unknown"
     client = FriendsClient.open_link(
         tmp_path / "cab", "127.0.0.1", port, host.game.code.lower(), limits=FAST_LINK
@@ -295,7 +295,7 @@ def test_a_paired_cabinet_process_plays_a_game_over_the_link_to_the_end(tmp_path
 def test_the_join_command_over_the_link_refuses_an_unpaired_cabinet(tmp_path, capsys) -> None:
     from kiosk.cli import main
 
-    base = ["tournament", "join", "--link", "--host", "127.0.0.1", "--code", "AB3D"]
+    base = ["tournament", "join", "--link", "--host", "127.0.0.1", "--code", "AB3DEF"]
     tail = ["--autoplay", "random", "--headless"]
     assert main([*base, *tail]) == 2
     assert "--link needs --pairing and --port" in capsys.readouterr().out

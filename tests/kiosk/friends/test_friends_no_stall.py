@@ -27,11 +27,20 @@ def _host(hosts: list[CliHost], tmp_path, *args: str) -> CliHost:
     return h
 
 
+def _vote(seat: Seat) -> None:
+    s = seat.state
+    if s and s.get("phase") == "hand_over" and s.get("vote") and not s["vote"]["voted"] and s["vote"]["counts"]:
+        seat.send(type="next", hand=s["hand"])
+        seat.state = dict(s, vote=dict(s["vote"], voted=True))
+
+
 def _answer(seat: Seat) -> bool:
+    """Check, else fold: the seat never risks more than its blinds, so the game cannot
+    end while it is in (the others cannot all be knocked out within a few hands)."""
     s = seat.state
     if not s or s.get("phase") != "play" or not s.get("your_turn"):
         return False
-    seat.send(type="act", hand=s["hand"], seq=s["seq"], action="check" if s["legal"]["can_check"] else "call")
+    seat.send(type="act", hand=s["hand"], seq=s["seq"], action="check" if s["legal"]["can_check"] else "fold")
     seat.state = dict(s, your_turn=False)
     return True
 
@@ -90,6 +99,38 @@ def test_reconnecting_at_your_turn_never_gives_the_decision_its_clock_back(hosts
     assert seat.welcome["seat"] == seat_no
 
 
+@pytest.mark.heavy
+def test_closing_the_socket_at_your_turn_never_holds_the_table_past_the_clock(hosts, tmp_path):
+    h = _host(hosts, tmp_path, "--players", "3", "--start-after", "2", "--turn-s", "3", "--chips", "20000")
+    mia, tom = Seat(h.link, "127.0.0.2"), Seat(h.link, "127.0.0.3")
+    for seat, name in ((mia, "Mia"), (tom, "Tom")):
+        seat.send(type="join", name=name, lang="en")
+        seat.wait_for(lambda c: c.welcome is not None)
+    mia_seat = mia.welcome["seat"]
+    end = time.monotonic() + 60
+    while not (mia.state and mia.state.get("phase") == "play" and mia.state.get("your_turn")):
+        assert time.monotonic() < end, f"Mia's turn never came: {mia.state}"
+        mia.poll(0.02)
+        tom.poll(0.02)
+        _answer(tom)
+        _vote(tom)
+        _vote(mia)
+    decision = (mia.state["hand"], mia.state["seq"])
+    mia.close()  # and never comes back: the away timer would take 45 s
+    gone = time.monotonic()
+
+    def moved_on(c: Seat) -> bool:  # a later decision point than the one Mia left
+        s = c.state
+        return bool(s) and (s["hand"], s.get("seq", 1 << 30)) > decision
+
+    tom.wait_for(moved_on, timeout=60)
+    held = time.monotonic() - gone
+    assert held < 20.0, f"a closed socket held the table {held:.1f} s on a 3 s clock"
+    assert not any(s["status"] == "away" for s in tom.state["seats"] if s["seat"] == mia_seat), \
+        "one move out of time: the seat is still hers"
+
+
+@pytest.mark.heavy
 def test_every_seat_sees_whose_turn_it_is_and_their_time(hosts, tmp_path):
     h = _host(hosts, tmp_path, "--players", "3", "--start-after", "2", "--turn-s", "20", "--chips", "20000")
     mia, tom = Seat(h.link, "127.0.0.2"), Seat(h.link, "127.0.0.3")
@@ -98,7 +139,14 @@ def test_every_seat_sees_whose_turn_it_is_and_their_time(hosts, tmp_path):
     tom.send(type="join", name="Tom", lang="en")
     tom.wait_for(lambda c: c.welcome is not None)
     mia_seat = mia.welcome["seat"]
-    mia.wait_for(lambda c: bool(c.state and c.state.get("your_turn")), timeout=45)
+    end = time.monotonic() + 60
+    while not (mia.state and mia.state.get("phase") == "play" and mia.state.get("your_turn")):
+        assert time.monotonic() < end, f"Mia's turn never came: {mia.state}"
+        mia.poll(0.02)
+        tom.poll(0.02)
+        _answer(tom)
+        _vote(tom)
+        _vote(mia)
     hand, seq = mia.state["hand"], mia.state["seq"]
     other = tom.wait_for(lambda c: bool(c.state and c.state.get("hand") == hand and c.state.get("seq") == seq))
     assert other["to_act"] == mia_seat, "another seat is told who is to act"

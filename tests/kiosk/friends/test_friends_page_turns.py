@@ -34,8 +34,18 @@ def test_the_lobby_counts_down_and_another_seats_turn_is_named_with_its_time(tmp
         tom = Seat(host.link, "127.0.0.3")
         tom.send(type="join", name="Tom", lang="en")
         tom.wait_for(lambda c: c.welcome is not None)
-        tom.wait_for(lambda c: bool(c.state and c.state.get("phase") == "play" and c.state.get("your_turn")),
-                     timeout=30)
+
+        def toms_turn() -> bool:  # Mia's own turns are answered on the page (check, else fold)
+            if page.execute_script("return document.body.dataset.turn") == "1" and by_id(page, "btn-fold").is_enabled():
+                by_id(page, "btn-fold").click()
+            tom.poll(0.05)
+            s = tom.state
+            if s and s.get("phase") == "hand_over" and s.get("vote") and not s["vote"]["voted"]:
+                tom.send(type="next", hand=s["hand"])
+                tom.state = dict(s, vote=dict(s["vote"], voted=True))
+            return bool(s and s.get("phase") == "play" and s.get("your_turn"))
+
+        wait_for(toms_turn, timeout=90, what="Tom's turn")
         seat = tom.welcome["seat"]
         turn = wait_for(lambda: re.match(r"Tom’s turn · (\d+) s", by_id(page, "turn").text), timeout=10,
                         what="Tom's turn on Mia's page")
@@ -50,72 +60,32 @@ def test_the_lobby_counts_down_and_another_seats_turn_is_named_with_its_time(tmp
         host.kill()
 
 
-SIZES = """
-const out = {};
-for (const id of arguments[0]) {
-  const e = document.getElementById(id); const r = e.getBoundingClientRect();
-  out[id] = [Math.round(r.width), Math.round(r.height)];
-}
-out.marks = Array.from(document.querySelectorAll('.mark')).map(e => parseFloat(getComputedStyle(e).fontSize));
-return out;
-"""
-
-
 @pytest.mark.heavy
-def test_every_touch_target_on_the_phone_is_at_least_44_px_and_the_markers_legible(tmp_path, browser):
-    host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "4", "--start-after", "0",
-                   "--turn-s", "60", "--chips", "20000", "--speed", "fast")
+def test_the_page_says_the_host_is_gone_and_takes_its_seat_back_when_the_host_comes_back(tmp_path, browser):
+    command = ("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "0",
+               "--turn-s", "120", "--chips", "20000", "--speed", "fast")
+    host = CliHost(*command)
     try:
         page = browser(390, 844)
         page.get(host.link)
         wait_for(lambda: by_id(page, "screen-join").is_displayed(), what="the join page")
         by_id(page, "name").send_keys("Mia")
         by_id(page, "take-seat").click()
-        wait_for(lambda: page.execute_script("return document.body.dataset.turn") == "1", timeout=30,
+        wait_for(lambda: page.execute_script("return document.body.dataset.turn") == "1", timeout=60,
                  what="Mia's turn")
-        wait_for(lambda: by_id(page, "btn-raise").is_displayed(), what="the raise button")
-        by_id(page, "btn-raise").click()
-        wait_for(lambda: by_id(page, "preset-half").is_displayed(), what="the raise panel")
-        ids = ["preset-min", "preset-half", "preset-three_quarters", "preset-pot", "preset-all_in", "minus", "plus",
-               "lang", "btn-leave"]
-        sizes = page.execute_script(SIZES, ids)
-        small = {i: sizes[i] for i in ids if sizes[i][0] < 44 or sizes[i][1] < 44}
-        assert not small, f"touch targets under 44 × 44 px: {small}"
-        assert sizes["marks"] and min(sizes["marks"]) >= 12, sizes["marks"]
-    finally:
-        host.kill()
-
-
-@pytest.mark.heavy
-def test_at_showdown_each_hand_is_at_its_seat_and_the_winners_have_their_amount(tmp_path, browser):
-    host = CliHost("--port", "0", "--db", str(tmp_path / "host.db"), "--players", "3", "--start-after", "0",
-                   "--chips", "20000", "--speed", "fast")
-    try:
-        page = browser(390, 844)
-        page.get(host.link)
-        wait_for(lambda: by_id(page, "screen-join").is_displayed(), what="the join page")
-        by_id(page, "name").send_keys("Mia")
-        by_id(page, "take-seat").click()
-
-        def showdown() -> dict | None:
-            if page.execute_script("return document.body.dataset.turn") == "1":
-                for button in ("btn-call", "btn-check"):
-                    e = page.execute_script(f"return document.getElementById('{button}')")
-                    if e is not None and e.is_displayed() and e.is_enabled():
-                        e.click()
-                        break
-            return page.execute_script(
-                "const r = document.getElementById('result'); if (!r || r.hidden) return null;"
-                "const hands = Array.from(document.querySelectorAll('.seat .hand')).map(e => e.textContent);"
-                "if (!hands.length) return null;"
-                "return {hands: hands, won: Array.from(document.querySelectorAll('.seat.winner .won, #me-tags'))"
-                ".map(e => e.textContent), lines: Array.from(r.querySelectorAll('.win-line')).map(e => e.textContent),"
-                "pots: document.getElementById('pots').textContent}")
-
-        seen = wait_for(showdown, timeout=60, what="a showdown")
-        assert all(seen["hands"]), seen
-        assert seen["lines"] and all(" wins " in line for line in seen["lines"]), seen
-        assert any(re.search(r"\+\d", t) for t in seen["won"]), seen
-        assert seen["pots"] != "Pot 0", seen
+        hand = int(page.execute_script("return document.body.dataset.hand"))
+        host.kill()  # the power cut
+        wait_for(lambda: by_id(page, "notice").text == "Connection lost: trying again…", timeout=30,
+                 what="the lost connection said")
+        page.execute_script("window.friends.lostAt = Date.now() - 61000")  # a minute without the host
+        wait_for(lambda: by_id(page, "notice").text.startswith("The host has not come back"), timeout=30,
+                 what="the host gone said")
+        host = CliHost(*command, name="host again")
+        host.proc.wait_line(r"^Resumed game", timeout=60)
+        wait_for(lambda: not by_id(page, "notice").is_displayed()
+                 and page.execute_script("return document.body.dataset.turn") == "1", timeout=60,
+                 what="the seat back, at its turn")
+        assert by_id(page, "me-name").text == "Mia"
+        assert int(page.execute_script("return document.body.dataset.hand")) == hand, "the hand in progress"
     finally:
         host.kill()

@@ -67,7 +67,7 @@ def _type_code(st: CabinetScreens, code: str) -> None:
 
 def test_a_wrong_code_is_refused_on_the_join_screen(station, hosted) -> None:
     st = station()
-    wrong = next(c for c in ("AAAA", "BBBB") if c != hosted.game.code)
+    wrong = next(c for c in ("AAAAAA", "BBBBBB") if c != hosted.game.code)
     _type_code(st, wrong)
     st.touch("join")
     assert st.scene.name == "tournament_join" and st.scene.problem == "code.unknown"

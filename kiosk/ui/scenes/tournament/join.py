@@ -27,6 +27,9 @@ from kiosk.ui.widgets import Button
 KEYS_PER_ROW = 8
 KEY_W, KEY_H, KEY_GAP = 120, 80, 10
 KEYS_X, KEYS_Y = 640 - (KEYS_PER_ROW * KEY_W + (KEYS_PER_ROW - 1) * KEY_GAP) / 2, 250
+#: The typed code's box: left edge, width and centre (design units), wide enough for
+#: every character of a code at the box's type size.
+CODE_BOX = (380, 520, 640)
 
 
 class TournamentJoinScene(Scene):
@@ -147,21 +150,28 @@ class TournamentJoinScene(Scene):
             topleft=(40, 112),
         )
         shown = " ".join(self.code.ljust(CODE_LENGTH, "·"))
-        box = lay.rect(440, 150, 400, 86)
+        box = lay.rect(CODE_BOX[0], 150, CODE_BOX[1], 86)
         ui.box(surface, box, theme.PANEL, 235, radius=14, border=theme.GOLD, border_w=2)
-        ui.fitted(surface, shown, 50, theme.WHITE, 380, bold=True, center=(640, 193))
+        ui.fitted(
+            surface, shown, 50, theme.WHITE, CODE_BOX[1] - 24, bold=True, center=(CODE_BOX[2], 193)
+        )
         ui.fitted(
             surface,
             _("You play as {name}").format(name=self.joining_name()),
             20,
             theme.MUTED,
-            380,
-            topleft=(860, 180),
+            1240 - CODE_BOX[0] - CODE_BOX[1] - 20,
+            topleft=(CODE_BOX[0] + CODE_BOX[1] + 20, 180),
         )
         if self.problem is not None:
             words = {
                 "code.unknown": _("No game has this code."),
-                "code.shape": _("A game code has four letters and digits."),
+                "code.shape": _("A game code has {n} letters and digits.").format(n=CODE_LENGTH),
+                "code.locked": _("Too many wrong codes from this cabinet: try again in 15 minutes."),
+                "host.busy": _("The host cabinet is busy: try again in a moment."),
+                "host.unreached": _("The host cabinet does not answer."),
+                "host.none": _("No host cabinet is set: friends_hosts in the configuration names them."),
+                "game.over": _("This game has ended."),
                 "link.unpaired": _("This cabinet is not paired with the host cabinet."),
                 "link.refused": _("The host cabinet refused this cabinet's pairing."),
                 "link.unreached": _("The host cabinet does not answer."),

@@ -5,7 +5,14 @@ Check or Call, Bet or Raise and the raise panel the host cabinet's table has: Mi
 ¾ pot, Pot, All in, − / + and a slider that follows a finger or the mouse), Next hand,
 and Leave the game; at the end, the standings (recorded in the cabinet player's records,
 :mod:`kiosk.friends.joined`).  Everything shown comes from the latest table of
-:class:`kiosk.friends.client.FriendsClient`; the host checks every move.
+:class:`kiosk.friends.client.FriendsClient`; the host checks every move.  At a showdown
+each seat shows its hand and what it won, and the felt the pots that were won.
+
+When the host's socket closes before the end (a power cut of the host cabinet) the
+screen says so and connects again on a thread of its own for :data:`REOPEN_S` seconds
+(the seat is taken back by its token when the host is back); after :data:`HOST_GONE_S`
+it says the host has not come back, and when the wait is over that the game stopped.
+The lobby says when the host deals by itself, with the countdown.
 """
 
 from __future__ import annotations
@@ -40,6 +47,11 @@ SEATS_Y = 104
 BOARD_Y = 250
 CARD_W = 84
 ROW = 631
+#: Seconds a seat whose host went away keeps trying to connect again (the host cabinet's
+#: own wait for a cabinet that left, seed 003: 10 minutes).
+REOPEN_S = 600.0
+#: Seconds without the host before the screen says it has not come back.
+HOST_GONE_S = 60.0
 
 
 def move_name(last: str | None, bet: int) -> str:
@@ -68,6 +80,7 @@ class TournamentRemoteTableScene(Scene):
         self.sliding = False  # a press began on the slider and the finger has not let go elsewhere
         self._panel_for: tuple[int, int] | None = None  # (hand, seq) the panel was opened for
         self.recorded = False
+        self.lost_s: float | None = None  # seconds since the host's socket closed (None: connected)
 
     @property
     def client(self) -> FriendsClient | None:
@@ -83,14 +96,21 @@ class TournamentRemoteTableScene(Scene):
         self.panel = False
         self.sliding = False
         self.recorded = False
+        self.lost_s = None
         if self.client is None:
             self.app.go("tournament_join")
+
+    @property
+    def lost(self) -> bool:
+        """The host's socket closed before the end of the game (the table shown is stale)."""
+        return self.lost_s is not None
 
     def update(self, dt: float) -> None:
         c = self.client
         if c is None:
             return
         c.poll()
+        self._watch_connection(c, dt)
         if c.welcome is not None:
             self.app.tournament.joined_tokens[c.code] = str(c.welcome["token"])
         m = c.state
@@ -99,6 +119,24 @@ class TournamentRemoteTableScene(Scene):
             self.sliding = False
         if m is not None and m.get("phase") == "over" and not self.recorded:
             self._record(m)
+
+    def _watch_connection(self, c: FriendsClient, dt: float) -> None:
+        """Count the time without the host and connect again in the background."""
+        over = c.state is not None and c.state.get("phase") == "over"
+        if not c.closed or over or c.welcome is None or not c.can_reopen:
+            self.lost_s = None
+            return
+        self.lost_s = 0.0 if self.lost_s is None else self.lost_s + dt
+        if not c.reopening and not c.gave_up:
+            c.reopen_in_background(REOPEN_S)
+
+    def _lost_text(self) -> str:
+        c = self.client
+        if c is not None and c.gave_up:
+            return _("The host did not come back: the game has stopped.")
+        if (self.lost_s or 0.0) >= HOST_GONE_S:
+            return _("The host has not come back: the game is stopped. This cabinet keeps trying.")
+        return _("Connection to the host lost: trying again…")
 
     def _record(self, over: dict[str, Any]) -> None:
         """The result into the cabinet player's records (once)."""
@@ -126,6 +164,12 @@ class TournamentRemoteTableScene(Scene):
         m = self.state
         if m is None:
             return out
+        c = self.client
+        if self.lost and c is not None and c.gave_up:
+            out.append(Button("done", (890, ROW, 380, 86), _("BACK TO TITLE"), "done", style="primary", size=28))
+            return out
+        if self.lost:
+            return out  # the table shown is stale until the host is back
         if m.get("phase") == "over":
             out.append(Button("done", (890, ROW, 380, 86), _("BACK TO TITLE"), "done", style="primary", size=28))
             return out
@@ -268,14 +312,20 @@ class TournamentRemoteTableScene(Scene):
         elif m.get("phase") == "lobby":
             ui.fitted(surface, _("Game {code}").format(code=m["code"]), 34, theme.GOLD, 900, bold=True,
                       topleft=(22, 18))
-            ui.fitted(surface, _("Waiting… the game starts when the host taps Start."), 24, theme.CREAM, 1200,
-                      topleft=(40, 140))
+            starts_in = m.get("starts_in")
+            text = (_("Waiting… the game starts when the host taps Start.") if starts_in is None
+                    else _("The game starts by itself in {n} s.").format(n=int(starts_in)))
+            ui.fitted(surface, text, 24, theme.CREAM, 1200, topleft=(40, 140))
         elif m.get("phase") == "over":
             self._draw_over(surface, m)
         else:
             self._draw_table(surface, m)
         if c is not None and c.refused is not None:
             ui.fitted(surface, str(c.refused.get("detail", "")), 20, theme.WIN, 800, bold=True, topleft=(460, 490))
+        if self.lost:
+            box = self.layout.rect(240, 300, 800, 110)
+            surface.blit(ui.panel(box.size, theme.PANEL, 252, radius=16, border=theme.WIN, border_w=3), box)
+            ui.fitted(surface, self._lost_text(), 26, theme.WHITE, 752, max_h=90, center=(640, 355))
         if self.confirm_leave:
             lay = self.layout
             ui.shade(surface, 160)
@@ -295,19 +345,23 @@ class TournamentRemoteTableScene(Scene):
             self._draw_seat(surface, m, seat, 20 + i * (SEAT_W + 12), SEATS_Y)
         for i, name in enumerate(m["board"]):
             self._card(surface, name, 640 - 2.5 * (CARD_W + 8) + i * (CARD_W + 8), BOARD_Y, CARD_W)
-        pots = m.get("pots") or [0]
+        result = m.get("result")
+        # at a showdown the felt shows the pots that were won, not an empty pot
+        pots = [int(p["amount"]) for p in result["pots"]] if result and result.get("pots") else m.get("pots") or [0]
         ui.fitted(surface, _("Pot {amount}").format(amount=chips(sum(pots))), 24, theme.WHITE, 400, bold=True,
                   midtop=(640, BOARD_Y + 128))
         me = m["seats"][m["you"]]
         for i, name in enumerate(m["cards"]):
             self._card(surface, name, 24 + i * (CARD_W + 8), 440, CARD_W)
         ui.fitted(surface, me["name"], 24, theme.WHITE, 240, bold=True, topleft=(210, 440))
-        ui.fitted(surface, chips(me["chips"]), 26, theme.METER_TEXT, 240, bold=True, topleft=(210, 474))
+        mine = chips(me["chips"])
+        if result is not None and result["won"][m["you"]] > 0:
+            mine += "  +" + chips(result["won"][m["you"]])
+        ui.fitted(surface, mine, 26, theme.METER_TEXT, 240, bold=True, topleft=(210, 474))
         hand = m.get("hand_name")
         if hand is not None:
             ui.fitted(surface, category_name(HandCategory(int(hand["cat"]))), 20, theme.CREAM, 240,
                       topleft=(210, 510))
-        result = m.get("result")
         if result is not None:
             won = [(i, n) for i, n in enumerate(result["won"]) if n > 0]
             text = "  ·  ".join(_("{name} wins {amount}").format(name=m["seats"][i]["name"], amount=chips(n))
@@ -318,6 +372,8 @@ class TournamentRemoteTableScene(Scene):
             draw_slider(ui, self.layout, surface, rr, self.amount)
 
     def _turn_text(self, m: dict[str, Any]) -> str:
+        if self.lost:
+            return ""  # whose turn it was is stale until the host is back
         if m.get("host_wait_s") is not None:
             return _("The host has left: the game waits for them.")
         if m.get("phase") == "hand_over":
@@ -339,9 +395,16 @@ class TournamentRemoteTableScene(Scene):
         ui.box(surface, r, theme.METER_BG, 150 if seat["folded"] or seat["place"] else 225, radius=14,
                border=theme.WIN if acting else theme.GOLD_DARK, border_w=4 if acting else 2)
         ui.fitted(surface, seat["name"], 21, theme.WHITE, SEAT_W - 20, bold=True, topleft=(x + 10, y + 6))
+        result = m.get("result")
+        won = int(result["won"][seat["seat"]]) if result is not None else 0
+        shown = next((h for h in result["shown"] if h["seat"] == seat["seat"]), None) if result else None
         ui.fitted(surface, chips(seat["chips"]), 22, theme.METER_TEXT, SEAT_W - 20, bold=True,
                   topleft=(x + 10, y + 34))
-        if seat["place"]:
+        if won > 0:  # a winner of this hand, with what it won
+            ui.fitted(surface, "+" + chips(won), 19, theme.WIN, SEAT_W - 20, bold=True, topleft=(x + 10, y + 87))
+        if shown is not None:  # its hand at the showdown, at its seat
+            line = category_name(HandCategory(int(shown["hand"]["cat"])))
+        elif seat["place"]:
             line = _("Out · {place}").format(place=place_name(seat["place"]))
         elif seat["status"] == "away":
             line = _("Computer playing")
