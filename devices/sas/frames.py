@@ -115,8 +115,10 @@ def general_poll(address: int) -> bytes:
 
 def long_poll(address: int, command: int, data: bytes = b"", *, crc: bool | None = None) -> bytes:
     """A long poll: ``addr cmd data`` and, unless it is a type R poll (``crc`` None: by
-    the command's length), its CRC."""
+    the command's length), its CRC; a variable-length poll gets its length byte."""
     check_address(address, allow_zero=True)
+    if REQUEST_LENGTHS.get(command) == VARIABLE:
+        return with_length(address, command, data)
     body = bytes((address, command)) + data
     if crc is None:
         crc = REQUEST_LENGTHS.get(command) != _R
