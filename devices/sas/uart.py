@@ -65,7 +65,12 @@ class UartLine:
         self._decoder = MarkDecoder()
         self._space = _flags(self._fd, mark=False)
         self._mark = _flags(self._fd, mark=True)
-        termios.tcsetattr(self._fd, termios.TCSANOW, self._space)
+        try:
+            termios.tcsetattr(self._fd, termios.TCSANOW, self._space)
+        except termios.error:  # a pty may refuse parity: keep the marking flags at least
+            self._space[2] &= ~(termios.PARENB | CMSPAR)
+            self._mark = self._space
+            termios.tcsetattr(self._fd, termios.TCSANOW, self._space)
 
     def fileno(self) -> int:
         return self._fd
@@ -150,7 +155,12 @@ def probe(path: str, loopback: bool = False) -> ProbeReport:
         report.add("open at 19,200 8-N-1", True, path)
         pty = is_pty(fd)
         for name, wanted in (("space", line._space), ("mark", line._mark)):
-            termios.tcsetattr(fd, termios.TCSANOW, wanted)
+            try:
+                termios.tcsetattr(fd, termios.TCSANOW, wanted)
+            except termios.error as exc:
+                why = " (a pseudo-terminal has no UART: the kernel refuses parity)" if pty else ""
+                report.add(f"{name} parity", False, f"tcsetattr refused: {exc}{why}")
+                continue
             got = termios.tcgetattr(fd)
             stick = bool(got[2] & CMSPAR)
             parenb = bool(got[2] & termios.PARENB)
@@ -159,8 +169,11 @@ def probe(path: str, loopback: bool = False) -> ProbeReport:
             detail = f"CMSPAR {stick}, PARENB {parenb}, PARODD as asked {odd}, INPCK+PARMRK {marking}"
             if pty and not parenb:
                 detail += " (a pseudo-terminal drops PARENB: it has no UART)"
-            report.add(f"{name} parity", stick and odd and marking and (parenb or pty), detail)
+            report.add(f"{name} parity", stick and odd and marking and parenb, detail)
         termios.tcsetattr(fd, termios.TCSANOW, line._space)
+        got = termios.tcgetattr(fd)
+        marking = bool(got[0] & termios.PARMRK) and bool(got[0] & termios.INPCK)
+        report.add("parity marking (INPCK + PARMRK)", marking, "set" if marking else "refused")
         report.add("baud rate", termios.tcgetattr(fd)[4] == termios.B19200, "19,200")
         if loopback:
             line.receive(0.05)
