@@ -19,7 +19,7 @@ def to_bcd(value: int, size: int) -> bytes:
 def from_bcd(data: bytes | bytearray) -> int:
     """The number in packed BCD ``data``; raises :class:`BcdError` on a nibble above 9."""
     text = bytes(data).hex()
-    if not text.isdigit():
+    if text and not text.isdigit():
         raise BcdError(f"not BCD: {text}")
     return int(text) if text else 0
 

@@ -2,10 +2,10 @@
 :class:`~kiosk.machine.controller.Machine` (one station, station 1), through its public
 API only; the game service replaces it.
 
-Reads: ``meter_readings()``, ``ledger_events()``, ``recall()``, ``snapshot()`` (each
-under the machine's lock, briefly, on the link's updater thread).  Events and rounds are
-read as the latest :data:`WINDOW` of each; more than that between two passes is seen as
-a gap (exception 70), which the notifications after every operation make rare.
+Reads: ``meter_readings()`` and ``snapshot()`` (under the machine's lock, briefly, on the
+link's updater thread); events, round rows and tickets through a read-only connection of
+its own to the ledger's file, with the cabinet key (every event row authenticated as it
+is read), which sees committed rows only and never waits for the machine's lock.
 
 What the Machine cannot do, it says: host shutdown (01) raises the
 :data:`~kiosk.sas.exceptions.HOST_SHUTDOWN_TILT` tilt (play stops, cash-out still
@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kiosk.ledger.records import EventRecord, RoundRecord
+from kiosk.ledger.key import CabinetKey, KeyFileError
+from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.records import EventRecord
 from kiosk.machine.controller import Machine, MachineError
 from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
 from kiosk.sas.port import (
@@ -37,17 +39,14 @@ from kiosk.sas.port import (
     ValidationRecord,
 )
 
-#: Events and rounds read back per pass.
-WINDOW = 256
-
 
 def _event(ev: EventRecord) -> GameEvent:
     return GameEvent(ev.id, ev.kind, ev.station, ev.amount, ev.at, dict(ev.detail), ev.txn)
 
 
-def _row(r: RoundRecord) -> RoundRow:
-    staked = r.ante + r.blind + r.trips + r.play
-    return RoundRow(r.id, r.seat, r.state, staked, r.paid or 0, r.jackpot or 0)
+def _row(r: Mapping[str, Any]) -> RoundRow:
+    staked = r["ante"] + r["blind"] + r["trips"] + r["play"]
+    return RoundRow(r["id"], r["seat"], r["state"], staked, r["paid"] or 0, r["jackpot"] or 0)
 
 
 def base_pct(machine: Machine) -> int:
@@ -68,6 +67,23 @@ class MachinePort:
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
         self._info: MachineInfo | None = None
+        self._reader: Ledger | None = None
+
+    def _view(self) -> Ledger:
+        """The read-only connection (opened on first use, on the updater thread)."""
+        if self._reader is None:
+            config = self.machine.config
+            try:
+                key: CabinetKey | None = CabinetKey.load(config.key_path)
+            except KeyFileError:
+                key = None
+            self._reader = Ledger.open(config.db_path, readonly=True, key=key)
+        return self._reader
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
 
     def stations(self) -> tuple[int, ...]:
         return (1,)
@@ -97,12 +113,19 @@ class MachinePort:
         return self.machine.meter_readings() or {}
 
     def events_after(self, event_id: int, limit: int) -> Sequence[GameEvent]:
-        window = self.machine.ledger_events(last=min(limit, WINDOW))
-        return [_event(ev) for ev in window if ev.id > event_id]
+        view = self._view()
+        if event_id == 0 and limit == 1:
+            return [_event(ev) for ev in view.events(last=1)]
+        events = view.events(after=event_id, last=None)[:limit]
+        return [_event(ev) for ev in events]
 
     def rounds_after(self, round_id: int, limit: int) -> Sequence[RoundRow]:
-        rows = self.machine.recall(min(limit, WINDOW))
-        return [_row(r) for r in reversed(rows) if r.id > round_id]
+        view = self._view()
+        if round_id == 0 and limit == 1:
+            rows = view.round_rows("ORDER BY id DESC LIMIT 1")
+        else:
+            rows = view.round_rows("WHERE id > ? ORDER BY id LIMIT ?", (round_id, limit))
+        return [_row(r) for r in rows]
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         def wake(_snapshot: Any) -> None:
@@ -133,14 +156,16 @@ class MachinePort:
         raise PortRefused("the cabinet issues its own validation numbers")
 
     def validation_records(self, station: int, limit: int) -> Sequence[ValidationRecord]:
-        out = []
-        for ev in self.machine.ledger_events(("ticket_out",), last=limit):
-            number = str(ev.detail.get("reference", ""))
-            ticket = self.machine.ticket(number)
-            if ticket is None:
-                continue
-            out.append(ValidationRecord(ev.id, number, ev.amount, ticket.sequence, ev.at, ticket.expires_on))
-        return out
+        printed = [
+            t
+            for t in self._view().tickets(last=limit + 8)
+            if t.print_event is not None and t.printed_at is not None and t.station == station
+        ]
+        return [
+            ValidationRecord(t.print_event or 0, t.validation, t.amount, t.sequence,
+                             t.printed_at or "", t.expires_on)  # fmt: skip
+            for t in printed[-limit:]
+        ]
 
     def ticket_in_escrow(self, station: int) -> TicketInEscrow | None:
         return None

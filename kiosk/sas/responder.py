@@ -78,11 +78,13 @@ class Responder:
         egms: dict[int, Egm],
         *,
         chirp: bool = True,
+        chirp_after: float = CHIRP_AFTER_S,
         keep_timings: int = 200_000,
     ) -> None:
         self._open_line = open_line
         self.egms = egms
         self.chirp = chirp
+        self.chirp_after = chirp_after
         self.keep_timings = keep_timings
         self.stats = LinkStats()
         self._in_hand: dict[int, _InHand] = {}
@@ -132,7 +134,7 @@ class Responder:
                 wait = max(0.0, last_byte + INTER_BYTE_S - now)
             else:
                 wait = 0.05
-                if self.chirp and now - last_address > CHIRP_AFTER_S:
+                if self.chirp and now - last_address > self.chirp_after:
                     wait = min(wait, max(0.0, last_chirp + CHIRP_EVERY_S - now))
             items = line.receive(wait)
             now = time.monotonic()
@@ -140,7 +142,7 @@ class Responder:
                 if message and now - last_byte >= INTER_BYTE_S:
                     self._drop(bytes(message))
                     message.clear()
-                elif self.chirp and now - last_address > CHIRP_AFTER_S and now - last_chirp >= CHIRP_EVERY_S:
+                elif self.chirp and now - last_address > self.chirp_after and now - last_chirp >= CHIRP_EVERY_S:
                     for address in self.egms:
                         line.send(bytes((address,)), wakeup_first=True)
                         self.stats.chirps += 1

@@ -48,13 +48,15 @@ class SasService:
         *,
         signer: Callable[[int], int] = program_signature,
         chirp: bool = True,
+        chirp_after: float = 5.0,
     ) -> None:
         stations = port.stations()
         self.addresses = addresses_for(first_address, stations)
         self.store = SasStore(db_path)
         self.link = SasLink(port, self.store, stations, signer)
         self.egms = {a: Egm(a, st, self.link.shared, port) for a, st in self.addresses.items()}
-        self.responder = Responder(line_opener, self.egms, chirp=chirp)
+        self.responder = Responder(line_opener, self.egms, chirp=chirp, chirp_after=chirp_after)
+        self.port = port
 
     def start(self) -> SasService:
         self.link.start()
@@ -65,6 +67,9 @@ class SasService:
         self.responder.stop()
         self.link.stop()
         self.store.close()
+        close = getattr(self.port, "close", None)
+        if close is not None:
+            close()
 
 
 def serve_port(port: GamePort, db_path: str | Path, sas_port: str, first_address: int) -> SasService:
