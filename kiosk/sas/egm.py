@@ -305,7 +305,12 @@ class Egm:
         escrow = station.escrow
         if r.code == 0xFF:
             return Answer(self._redeem_status(station))
-        if escrow is None:
+        if escrow is None:  # the same 71 after the cycle ended: how it ended
+            with self.shared.lock:
+                done = [k[2] for k, ex in self.shared.exchanges.items()
+                        if k[:2] == (self.station, "redeem") and ex.detail.get("validation") == r.validation]  # fmt: skip
+            if done:
+                return Answer(self._redeem_status(station, done[-1]))
             return Answer(codec.build_redeem_status(a, 0xC0))  # no redemption cycle
         ex = self.shared.exchange(self.station, "redeem", escrow.escrow_id)
         if ex is not None:  # the same 71 again: how it stands, nothing asked twice

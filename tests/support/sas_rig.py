@@ -83,3 +83,33 @@ def start_rig(db: Path, signer: Callable[[int], int] = lambda seed: 0xBEEF, **kw
     rig = Rig(config, machine, pair, service, host)
     rig.settle()
     return rig
+
+
+def storm(line: object, seed: int, *, frames: int | None = None, seconds: float | None = None) -> int:
+    """Send random frames to the line: random bytes, random wakeup bits, random lengths,
+    now and then a well-formed long poll of a random command with a good CRC (a read or
+    a request, never one that can move money at the cabinet).  Returns how many frames."""
+    import random
+
+    from devices.sas.frames import long_poll
+    from devices.sas.marks import encode
+
+    rng = random.Random(seed)
+    sent = 0
+    end = None if seconds is None else time.monotonic() + seconds
+    while (frames is None or sent < frames) and (end is None or time.monotonic() < end):
+        kind = rng.random()
+        if kind < 0.15:
+            cmd = rng.choice((0x0F, 0x19, 0x1A, 0x1C, 0x1F, 0x21, 0x2F, 0x4D, 0x54, 0x57, 0x58,
+                              0x6F, 0x70, 0x71, 0x7B, 0x7E, 0x8A, 0x72, 0xA0, 0x0E))  # fmt: skip
+            data = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 12)))
+            raw = encode([(b, i == 0) for i, b in enumerate(long_poll(rng.randrange(0, 4), cmd, data, crc=True))])
+        else:
+            n = rng.randrange(1, 40)
+            raw = encode((rng.randrange(256), rng.random() < 0.1) for _ in range(n))
+        line.write_raw(raw)  # type: ignore[attr-defined]
+        sent += 1
+        # drain what comes back so the pty never fills
+        while line.receive(0):  # type: ignore[attr-defined]
+            pass
+    return sent
