@@ -141,17 +141,17 @@ class SasLink:
 
     def _read_ledger(self, meters: dict[int, dict[str, int]]) -> None:
         ev_cursor, rd_cursor, started = self.store.cursors()
-        raised: list[Raised] = []
+        timed: list[tuple[str, Raised]] = []  # (ledger stamp, exception): in time order
         if ev_cursor is None:  # a first start: from the ledger's end
             latest = self.port.events_after(0, 1)
             ev_cursor = latest[-1].id if latest else 0
         events = self.port.events_after(ev_cursor, READ_LIMIT)
         if events and events[0].id > ev_cursor + 1:  # more came than one pass reads
-            raised += [Raised(st, Exc.BUFFER_OVERFLOW) for st in self.stations]
+            timed += [("", Raised(st, Exc.BUFFER_OVERFLOW)) for st in self.stations]
         for ev in events:
             if ev.station not in self.stations:
                 continue
-            raised += event_exceptions(ev, meters.get(ev.station, {}))
+            timed += [(ev.at, r) for r in event_exceptions(ev, meters.get(ev.station, {}))]
             self._count(ev.station, ev.kind)
         if events:
             ev_cursor = events[-1].id
@@ -171,12 +171,14 @@ class SasLink:
             if row.station not in self.stations:
                 continue
             if row.id not in started:
-                raised.append(game_started(row, meters.get(row.station, {}).get("coin_in", 0)))
+                coin_in = meters.get(row.station, {}).get("coin_in", 0)
+                timed.append((row.started_at, game_started(row, coin_in)))
                 started.add(row.id)
             if row.state != "open":
-                raised.append(game_ended(row))
+                timed.append((row.ended_at, game_ended(row)))
                 started.discard(row.id)
         started = {r for r in started if r > closed_to}
+        raised = [r for _, r in sorted(timed, key=lambda t: t[0])]
         if raised or events or closed_to != rd_cursor or self.store.meta("event_cursor") is None:
             written = self.store.append(
                 ((r.station, int(r.code), r.data) for r in raised), ev_cursor, closed_to, started

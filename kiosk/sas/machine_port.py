@@ -46,7 +46,10 @@ def _event(ev: EventRecord) -> GameEvent:
 
 def _row(r: Mapping[str, Any]) -> RoundRow:
     staked = r["ante"] + r["blind"] + r["trips"] + r["play"]
-    return RoundRow(r["id"], r["seat"], r["state"], staked, r["paid"] or 0, r["jackpot"] or 0)
+    return RoundRow(
+        r["id"], r["seat"], r["state"], staked, r["paid"] or 0, r["jackpot"] or 0,
+        r["started_at"] or "", r["settled_at"] or "",
+    )  # fmt: skip
 
 
 def base_pct(machine: Machine) -> int:

@@ -127,7 +127,8 @@ class GameEvent:
 class RoundRow:
     """One seat's row of a round: ``state`` open, settled or voided; ``staked`` and
     ``paid`` cents (``paid`` what settlement put on the credit meter, ``jackpot`` what an
-    attendant pays instead)."""
+    attendant pays instead); ``started_at`` and ``ended_at`` UTC stamps as the ledger's
+    (``ended_at`` empty while open), which order its exceptions among the events'."""
 
     id: int
     station: int
@@ -135,6 +136,8 @@ class RoundRow:
     staked: int
     paid: int = 0
     jackpot: int = 0
+    started_at: str = ""
+    ended_at: str = ""
 
 
 @dataclass(frozen=True)

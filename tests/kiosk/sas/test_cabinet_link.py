@@ -155,10 +155,10 @@ def test_legacy_bonus_and_aft_are_refused_cleanly(rig):
 
 
 def test_rom_signature_is_computed_off_the_poll_thread(tmp_path):
-    rig = start_rig(tmp_path / "uth.db", signer=lambda seed: __import__("time").sleep(0.5) or seed ^ 0x5A5A)
+    rig = start_rig(tmp_path / "uth.db", signer=lambda seed: time.sleep(1.0) or seed ^ 0x5A5A)
     try:
         h = rig.host
-        h.retries = 0
+        h.retries, h.answer_timeout = 0, 0.05
         assert h.long_poll(1, 0x21, b"\x34\x12").kind == "none"  # nothing said now
         polls = 0
         while True:
