@@ -4,6 +4,7 @@ address over the pty transport to the project's host."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
