@@ -12,6 +12,7 @@ stations it serves.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +24,9 @@ from kiosk.sas.link import SasLink, program_signature
 from kiosk.sas.port import GamePort
 from kiosk.sas.responder import Responder
 from kiosk.sas.store import SasStore
+
+#: The interpreter's thread switch interval while the link runs, seconds.
+SWITCH_INTERVAL_S = 0.001
 
 
 def addresses_for(first_address: int, stations: tuple[int, ...]) -> dict[int, int]:
@@ -59,6 +63,9 @@ class SasService:
         self.port = port
 
     def start(self) -> SasService:
+        # the poll thread waits at most this long for the interpreter while the game's
+        # threads compute (Python's default is 5 ms)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self.link.start()
         self.responder.start()
         return self
