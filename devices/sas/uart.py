@@ -179,13 +179,13 @@ def probe(path: str, loopback: bool = False) -> ProbeReport:
             line.receive(0.05)
             line.send(b"\x05", wakeup_first=True)
             line.send(b"\x06\xff")
-            got: list[Item] = []
+            back: list[Item] = []
             for _ in range(20):
-                got += line.receive(0.05)
-                if len(got) >= 3:
+                back += line.receive(0.05)
+                if len(back) >= 3:
                     break
             want = [(0x05, True), (0x06, False), (0xFF, False)]
-            report.add("loopback wakeup bit", got == want, f"sent {want}, read {got}")
+            report.add("loopback wakeup bit", back == want, f"sent {want}, read {back}")
     except (OSError, termios.error) as exc:
         report.add("termios", False, str(exc))
     finally:

@@ -129,8 +129,12 @@ class Egm:
             assert code in PRIORITY
             real_time = self.station in self.shared.real_time
             data = codec.build_event(self.address, code, b"") if real_time else bytes((code,))
-            return Answer(data, lambda key=key: self.shared.announced.add(key))
+            return Answer(data, self._announce(key))
         return None
+
+    def _announce(self, key: tuple[int, int, str]) -> Callable[[], None]:
+        """The host acknowledged priority exception ``key``: not raised again."""
+        return lambda: self.shared.announced.add(key)
 
     # -- long polls -----------------------------------------------------------------------
     def _long(self, req: Request, station: StationView, view) -> Answer | None:  # noqa: ANN001

@@ -75,10 +75,10 @@ def event_exceptions(event: GameEvent, meters: Mapping[str, int]) -> list[Raised
         code = tilt_code(str(detail.get("code", "")))
         return [] if code is None else [Raised(st, code)]
     if kind == "tilt_cleared":
-        code = str(detail.get("code", ""))
-        if code == "jackpot":
+        cleared = str(detail.get("code", ""))
+        if cleared == "jackpot":
             return [Raised(st, Exc.HANDPAY_RESET)]
-        if code == "device:validator:stacker_open":
+        if cleared == "device:validator:stacker_open":
             return [Raised(st, Exc.CASHBOX_INSTALLED)]
         return []
     if kind == "cashout" and detail.get("method") == "handpay" or kind == "cashout_handpay":
