@@ -116,6 +116,7 @@ def test_the_queue_overflows_to_exception_70_and_keeps_the_newest(rig):
 
 def test_bad_crc_truncated_frames_and_other_addresses_are_not_answered(rig):
     h, stats = rig.host, rig.service.responder.stats
+    h.retries, h.answer_timeout = 0, 0.1
     rig.machine.door(True)
     rig.settle()
     before = rig.machine.meter_readings()
@@ -148,6 +149,7 @@ def test_shutdown_and_startup(rig):
 
 def test_legacy_bonus_and_aft_are_refused_cleanly(rig):
     h, stats = rig.host, rig.service.responder.stats
+    h.retries, h.answer_timeout = 0, 0.1
     for cmd, data in ((0x8A, b"\x00\x00\x10\x00\x00"), (0x74, b"\x00\x00\x00\x00")):
         assert h.long_poll(1, cmd, data).kind == "none"
     assert h.send_poll(1, with_length(1, 0x72, bytes(20))).kind == "none"
