@@ -121,9 +121,14 @@ def lossless(rig: Rig, polls: int) -> None:
     expected = [0x11 if e.kind == "door_open" else 0x12
                 for e in m.ledger_events(("door_open", "door_closed")) if e.id > first]  # fmt: skip
     lost = len(expected) - len(got)
+    if got != expected:
+        at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        print(f"  first difference at {at}: got {got[max(0, at - 3):at + 4]}, "
+              f"expected {expected[max(0, at - 3):at + 4]}")
     print(f"{polls:,} general polls in {elapsed:.1f} s ({polls / elapsed:,.0f}/s): "
           f"{len(expected):,} exceptions raised by the ledger's door events, {len(got):,} received, "
-          f"in order: {got == expected}, lost {lost}, overflows {got.count(0x70)}")  # fmt: skip
+          f"in order: {got == expected}, lost {lost}, overflows {got.count(0x70)}; host: polls "
+          f"sent again {h.stats.retries}, late bytes dropped {h.stats.stale}")  # fmt: skip
 
 
 def storm_bench(rig: Rig, frames: int) -> None:

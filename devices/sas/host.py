@@ -62,12 +62,15 @@ class Exchange:
 
 @dataclass
 class HostStats:
-    """Every answer's start time and largest inter-byte gap (seconds), and the chirps
-    heard."""
+    """Every answer's start time and largest inter-byte gap (seconds), polls sent again,
+    bytes that came after their poll had timed out (dropped before the next poll), and the
+    chirps heard."""
 
     starts: list[float] = field(default_factory=list)
     gaps: list[float] = field(default_factory=list)
     timeouts: int = 0
+    retries: int = 0
+    stale: int = 0
     chirps: int = 0
 
 
@@ -132,6 +135,8 @@ class SasHost:
 
     # -- the line ---------------------------------------------------------------------
     def _send(self, message: bytes) -> None:
+        while stale := self.line.receive(0):  # an answer that came too late: not this one's
+            self.stats.stale += len(stale)
         self.line.send(message, wakeup_first=True)
         self._sent_at = time.monotonic()
 
@@ -190,6 +195,7 @@ class SasHost:
         return answer_kind(address, raw)
 
     def _record(self, exchange: Exchange) -> Exchange:
+        self.stats.retries += exchange.tries - 1
         if exchange.start_s is None:
             self.stats.timeouts += 1
         else:
