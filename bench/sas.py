@@ -122,7 +122,7 @@ def lossless(rig: Rig, polls: int) -> None:
                 for e in m.ledger_events(("door_open", "door_closed")) if e.id > first]  # fmt: skip
     lost = len(expected) - len(got)
     if got != expected:
-        at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        at = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), min(len(got), len(expected)))
         print(f"  first difference at {at}: got {got[max(0, at - 3):at + 4]}, "
               f"expected {expected[max(0, at - 3):at + 4]}")
     print(f"{polls:,} general polls in {elapsed:.1f} s ({polls / elapsed:,.0f}/s): "
