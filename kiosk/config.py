@@ -313,6 +313,11 @@ class CabinetConfig(BaseModel):
     friends_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
     friends_link_pairing: FilePath | None = None
     friends_link_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
+    #: The casino's slot system (SAS 6.02, :mod:`kiosk.sas`): the serial port of its line
+    #: (none: no link; a UART path, or a pseudo-terminal for the test transport) and the
+    #: machine address of station 1 (each further station takes the next address).
+    sas_port: Port | None = None
+    sas_address: int = Field(1, ge=1, le=127)
 
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:
@@ -346,6 +351,14 @@ class CabinetConfig(BaseModel):
                     "local serial port (/dev/serial/by-id/...), never a network link "
                     "(socket://, rfc2217://) or a loopback (loop://)",
                 )
+        if self.sas_port is not None and not self.sas_port.startswith("/"):
+            raise RuleError(
+                "sas_port",
+                f"must be a serial device path (/dev/serial/by-id/..., /dev/ttyS0) or a "
+                f"pseudo-terminal (/dev/pts/N), not {shown(self.sas_port)}: the slot system's "
+                "line is a local serial port, never a network link (socket://, rfc2217://) "
+                "or a loopback (loop://)",
+            )
         self._check_operators()
         self._check_files()
         if self.witness_counter is not None:

@@ -1,0 +1,100 @@
+"""What the poll thread answers from: an immutable picture of each station, replaced
+whole by the link's updater thread after every change of the game (never read from the
+ledger inside a poll), and the exception queue held in memory over its store."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kiosk.sas.port import (
+    Capabilities,
+    MachineInfo,
+    PendingCashout,
+    Redemption,
+    TicketInEscrow,
+    ValidationRecord,
+)
+from kiosk.sas.store import CAPACITY, Queued
+
+
+@dataclass(frozen=True)
+class StationView:
+    """One station at one moment: its meters (cents or counts, and ``credits``), the
+    cash-out waiting for a validation number, the latest tickets printed (oldest first),
+    the ticket in escrow, the redemptions the link asked for (by escrow id), and the
+    slot door openings and power-ups the link has counted since it was installed."""
+
+    meters: Mapping[str, int] = field(default_factory=dict)
+    pending_cashout: PendingCashout | None = None
+    records: tuple[ValidationRecord, ...] = ()
+    escrow: TicketInEscrow | None = None
+    redemptions: Mapping[str, Redemption] = field(default_factory=dict)
+    door_opens: int = 0
+    power_ups: int = 0
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """The machine and every station it serves."""
+
+    info: MachineInfo
+    capabilities: Capabilities
+    stations: Mapping[int, StationView]
+
+
+class ExceptionQueue:
+    """Each station's FIFO of exceptions in memory, over :class:`~kiosk.sas.store.SasStore`.
+
+    The updater appends (already written to the store); the poll thread peeks and, on the
+    host's implied ACK, removes; the removals reach the store on the updater's next pass
+    (:meth:`take_acknowledged`).  A power cut in between sends that exception again: one
+    is never lost, at worst repeated."""
+
+    def __init__(self, queues: dict[int, deque[Queued]], overflow: set[int]) -> None:
+        self._lock = threading.Lock()
+        self._queues = queues
+        self._overflow = set(overflow)
+        self._acked: list[int] = []
+        self._cleared: list[int] = []
+
+    def extend(self, rows: list[tuple[int, Queued]]) -> None:
+        with self._lock:
+            for station, row in rows:
+                q = self._queues.setdefault(station, deque())
+                q.append(row)
+                while len(q) > CAPACITY:
+                    q.popleft()
+                    self._overflow.add(station)
+
+    def peek(self, station: int) -> Queued | None:
+        """The oldest exception of ``station``: exception 70 first when one was lost."""
+        with self._lock:
+            if station in self._overflow:
+                return Queued(-1, 0x70)
+            q = self._queues.get(station)
+            return q[0] if q else None
+
+    def acknowledge(self, station: int, row: Queued) -> None:
+        with self._lock:
+            if row.id == -1:
+                if station in self._overflow:
+                    self._overflow.discard(station)
+                    self._cleared.append(station)
+                return
+            q = self._queues.get(station)
+            if q and q[0].id == row.id:
+                q.popleft()
+                self._acked.append(row.id)
+
+    def take_acknowledged(self) -> tuple[list[int], list[int]]:
+        with self._lock:
+            acked, cleared = self._acked, self._cleared
+            self._acked, self._cleared = [], []
+            return acked, cleared
+
+    def depth(self, station: int) -> int:
+        with self._lock:
+            return len(self._queues.get(station, ()))

@@ -1,0 +1,44 @@
+"""``uth sas probe``, ``uth sas serve`` and ``uth sas host`` as a technician runs them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from devices.sas.line import PtyPair
+from kiosk.cli import main
+
+
+def test_probe_reports_each_check_and_fails_on_a_pty(capsys):
+    with PtyPair() as pair:
+        assert main(["sas", "probe", pair.port]) == 1
+    out = capsys.readouterr().out
+    assert "parity marking (INPCK + PARMRK)" in out and "cannot carry" in out
+    assert main(["sas", "probe", "/nonexistent/tty"]) == 1
+
+
+def test_host_refuses_a_port_it_cannot_open(capsys):
+    assert main(["sas", "host", "/nonexistent/tty", "--seconds", "0"]) == 2
+    assert "cannot open" in capsys.readouterr().err
+
+
+@pytest.mark.heavy
+def test_serve_and_host_over_a_pty(tmp_path, capsys):
+    child = subprocess.Popen(
+        [sys.executable, "-m", "kiosk.cli", "sas", "serve", "--pty", "--db", str(tmp_path / "u.db"),
+         "--rounds", "2", "--seconds", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert child.stdout is not None
+        port = child.stdout.readline().split(" on ", 1)[1].split(":", 1)[0]
+        assert main(["sas", "host", port, "--meters", "--seconds", "3", "--every", "50",
+                     "--timeout", "200"]) == 0  # fmt: skip
+        out = capsys.readouterr().out
+        assert "'version': '602'" in out and "'games_played':" in out
+        assert "game started" in out or "game ended" in out or "bill accepted" in out
+    finally:
+        child.terminate()
+        child.wait(timeout=30)

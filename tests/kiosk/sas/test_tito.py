@@ -1,0 +1,242 @@
+"""TITO through the casino's host: cash-outs validated by the host (57 / 58), tickets
+from other machines redeemed here (67 / 70 / 71 / 68), and their faults.  The game side
+is the stand-in of :mod:`tests.support.sas_game` (the port's contract, on a real SQLite
+file); the host is the project's, over the pty transport."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from devices.sas.bcd import to_bcd
+from devices.sas.host import SasHost, decode
+from devices.sas.line import PtyLine, PtyPair
+from devices.sas.session import HostSession, TicketBook
+from kiosk.sas import link as link_module
+from kiosk.sas.service import SasService
+from tests.support.sas_game import StandInGame
+from tests.support.sas_rig import wait_for
+
+
+@dataclass
+class Floor:
+    game: StandInGame
+    pair: PtyPair
+    service: SasService
+    host: SasHost
+    session: HostSession
+
+    def settle(self) -> None:
+        before = self.service.link.passes
+        self.service.link.shared.wake.set()
+        assert wait_for(lambda: self.service.link.passes >= before + 2)
+
+    def stop(self, orderly: bool = True) -> None:
+        if orderly:
+            self.service.stop()
+        else:  # the power goes: threads stop, nothing more is written
+            self.service.responder.stop()
+            self.service.link._stop.set()
+            self.service.link.shared.wake.set()
+            assert self.service.link._thread is not None
+            self.service.link._thread.join()
+        self.game.close()
+        self.pair.close()
+
+
+def open_floor(db: Path, book: TicketBook, stations: int = 1, address: int = 1) -> Floor:
+    game = StandInGame(db, stations)
+    pair = PtyPair()
+    service = SasService(game, db, lambda: PtyLine.open(pair.port), address, signer=lambda s: 0)
+    service.start()
+    host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
+    session = HostSession(host, list(service.addresses), book)
+    floor = Floor(game, pair, service, host, session)
+    floor.settle()
+    return floor
+
+
+@pytest.fixture
+def floor(tmp_path: Path) -> Iterator[Floor]:
+    f = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
+    yield f
+    f.stop()
+
+
+def poll_until(floor: Floor, code: int, tries: int = 40) -> list[int]:
+    seen: list[int] = []
+    for _ in range(tries):
+        floor.settle()
+        got = [x.code for x in floor.session.cycle()]
+        seen += got
+        if code in got:
+            return seen
+    raise AssertionError(f"exception {code:02X} never came: {seen}")
+
+
+def test_a_cash_out_is_printed_with_the_hosts_validation_number(floor):
+    g = floor.game
+    g.insert_bill(1, 5000)
+    g.cash_out(1)
+    poll_until(floor, 0x57)  # the session read 57 and sent 58
+    floor.settle()
+    printed = g.tickets_printed()
+    assert len(printed) == 1 and printed[0][1] == 5000
+    number = printed[0][0]
+    assert number in floor.session.book.tickets and number.startswith("01")
+    poll_until(floor, 0x3D)
+    rec = decode(0x4D, floor.host.long_poll(1, 0x4D, b"\x00").answer)
+    assert rec["validation"] == number[2:] and rec["system_id"] == 1 and rec["amount"] == 5000
+
+
+def test_a_58_after_the_printer_reported_done_changes_nothing(floor):
+    g = floor.game
+    g.insert_bill(1, 2000)
+    g.cash_out(1)
+    poll_until(floor, 0x57)
+    floor.settle()
+    assert len(g.tickets_printed()) == 1
+    late = to_bcd(2, 1) + bytes.fromhex("1234567890123456")
+    answer = floor.host.long_poll(1, 0x58, late)
+    assert decode(0x58, answer.answer)["status"] == 0x80  # not in a cash-out
+    floor.settle()
+    assert g.tickets_printed() == [(g.tickets_printed()[0][0], 2000)]
+    assert decode(0x57, floor.host.long_poll(1, 0x57).answer)["cashout_type"] == 0x80
+
+
+def test_a_denied_or_unanswered_validation_becomes_a_handpay(floor, monkeypatch):
+    g = floor.game
+    g.insert_bill(1, 3000)
+    g.cash_out(1)
+    floor.settle()
+    deny = b"\x00" + bytes(8)
+    assert decode(0x58, floor.host.long_poll(1, 0x58, deny).answer)["status"] == 0x00
+    floor.settle()
+    assert g.meters(1).get("handpay") == 3000 and g.tickets_printed() == []
+    monkeypatch.setattr(link_module, "VALIDATION_TIMEOUT_S", 0.3)
+    g.insert_bill(1, 1000)
+    g.cash_out(1)
+    assert wait_for(lambda: g.meters(1).get("handpay") == 4000, 5)  # nobody answered
+
+
+def test_a_ticket_from_the_floor_is_redeemed_once(floor):
+    g = floor.game
+    number = floor.session.book.issue(2500)
+    escrow = g.insert_ticket(1, number)
+    poll_until(floor, 0x67)  # 70 read, 71 sent: authorised
+    floor.settle()
+    assert dict((i, (s, a)) for i, s, a in g.escrows())[escrow] == ("authorised", 2500)
+    assert g.meters(1).get("credits", 0) == 0  # not before the stacker
+    status = decode(0x71, floor.host.long_poll(1, 0x71, b"\xff").answer)
+    assert status["status"] == 0x40  # pending
+    assert g.validator_stacked(escrow)
+    assert not g.validator_stacked(escrow)  # the stacker's report again: nothing more
+    poll_until(floor, 0x68)
+    assert decode(0x71, floor.session.exchanges[-1].answer)["status"] == 0x00
+    assert g.meters(1)["credits"] == 2500 and g.meters(1)["tickets_in"] == 2500
+
+
+def test_a_duplicated_71_is_answered_and_never_redeemed_twice(floor):
+    g = floor.game
+    number = floor.session.book.issue(700)
+    escrow = g.insert_ticket(1, number)
+    poll_until(floor, 0x67)
+    redeem = floor.session.exchanges[-1].sent
+    floor.host.acknowledge()
+    for _ in range(3):  # the host sends the same redeem again, each time acknowledged
+        again = floor.host.send_poll(1, redeem)
+        assert decode(0x71, again.answer)["status"] in (0x40, 0x00)
+        floor.host.acknowledge()
+    floor.settle()
+    assert g.redeem_calls == 1
+    g.validator_stacked(escrow)
+    floor.settle()
+    again = floor.host.send_poll(1, redeem)
+    assert decode(0x71, again.answer)["status"] == 0x00
+    assert g.meters(1)["credits"] == 700
+
+
+def test_a_ticket_the_host_refuses_is_returned_and_credits_nothing(floor):
+    g = floor.game
+    escrow = g.insert_ticket(1, "019999999999999999")  # not in the host's book
+    poll_until(floor, 0x67)
+    assert decode(0x71, floor.session.exchanges[-1].answer)["status"] == 0x80
+    poll_until(floor, 0x68)
+    assert dict((i, s) for i, s, _ in g.escrows())[escrow] == "returned"
+    assert g.meters(1).get("credits", 0) == 0
+
+
+def test_a_power_cut_between_redeem_and_stacker_credits_once(tmp_path):
+    book = TicketBook(tmp_path / "book.json")
+    f = open_floor(tmp_path / "a.db", book)
+    number = book.issue(1500)
+    escrow = f.game.insert_ticket(1, number)
+    poll_until(f, 0x67)
+    f.settle()
+    f.stop(orderly=False)  # the power goes after "redeem", before the stacker
+    again = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
+    try:
+        g = again.game
+        assert dict((i, s) for i, s, _ in g.escrows())[escrow] == "authorised"
+        assert g.meters(1).get("credits", 0) == 0
+        assert g.validator_stacked(escrow)  # the validator's report at power-up
+        poll_until(again, 0x68)
+        assert decode(0x71, again.session.exchanges[-1].answer)["status"] == 0x00
+        assert g.meters(1)["credits"] == 1500
+        assert g.redeem_calls == 0  # nothing asked twice after the restart
+    finally:
+        again.stop()
+    third = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
+    try:
+        assert not third.game.validator_stacked(escrow)
+        assert third.game.meters(1)["credits"] == 1500
+    finally:
+        third.stop()
+
+
+def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host(tmp_path):
+    book_path = tmp_path / "book.json"
+    a = open_floor(tmp_path / "a.db", TicketBook(book_path))
+    b = open_floor(tmp_path / "b.db", TicketBook(book_path), address=9)
+    try:
+        a.game.insert_bill(1, 4000)
+        a.game.cash_out(1)
+        poll_until(a, 0x57)
+        a.settle()
+        number, amount = a.game.tickets_printed()[0]
+        b.session.book = TicketBook(book_path)  # the host's book, as the other line sees it
+        escrow = b.game.insert_ticket(1, number)
+        poll_until(b, 0x67)
+        b.game.validator_stacked(escrow)
+        poll_until(b, 0x68)
+        assert b.game.meters(1)["credits"] == amount == 4000
+        # the same ticket again, anywhere: refused by the host, nothing credited
+        b.session.book = TicketBook(book_path)
+        second = b.game.insert_ticket(1, number)
+        poll_until(b, 0x67)
+        poll_until(b, 0x68)
+        assert dict((i, s) for i, s, _ in b.game.escrows())[second] == "returned"
+        assert b.game.meters(1)["credits"] == 4000
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_seven_station_table_answers_at_seven_addresses(tmp_path):
+    f = open_floor(tmp_path / "t.db", TicketBook(), stations=7, address=11)
+    try:
+        assert f.service.addresses == {11 + i: 1 + i for i in range(7)}
+        for st in range(1, 8):
+            f.game.insert_bill(st, 100 * st)
+        f.settle()
+        for st in range(1, 8):
+            addr = 10 + st
+            assert decode(0x1A, f.host.long_poll(addr, 0x1A).answer)["credits"] == 100 * st
+            assert f.host.general_poll(addr).code == 0x4F
+        for st in range(1, 8):
+            assert f.host.general_poll(10 + st).code == 0x00  # the other polls acknowledged them
+    finally:
+        f.stop()
