@@ -56,7 +56,7 @@ STATE_KINDS = (
     "cashout", "handpay", "ticket_out", "cashout_failed", "cashout_handpay",
     "operator_login", "operator_login_failed", "operator_lockout", "ram_clear_witnessed",
     "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt", "witness",
-    "operator_accounts_locked", "note_refused",
+    "operator_accounts_locked", "note_refused", "note_acceptance",
 )  # fmt: skip
 
 _MOD = 1 << 256

@@ -73,8 +73,8 @@ class EventKind(StrEnum):
     DOOR_CLOSED = "door_closed"
     DEVICE = "device"
     # the casino's slot system
-    HOST_SHUTDOWN = "host_shutdown"
-    HOST_STARTUP = "host_startup"
+    NOTE_ACCEPTANCE = "note_acceptance"
+    SYSTEM_TICKET_IN = "system_ticket_in"
     HOST_TIME_SET = "host_time_set"
 
 
@@ -119,6 +119,11 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
         _CREDIT_ON,
     ),
     EventKind.TICKET_IN: (_cents("tickets_in"), _count("tickets_in_count"), _CREDIT_ON),
+    EventKind.SYSTEM_TICKET_IN: (
+        _cents("system_tickets_in"),
+        _count("system_tickets_in_count"),
+        _CREDIT_ON,
+    ),
     EventKind.TEST_CREDITS_IN: (
         _cents("test_credits_in"),
         _count("test_credits_in_count"),

@@ -29,6 +29,8 @@ METERS: dict[str, str] = {
     "test_credits_in_count": "test credits of a burn-in session, insertions",
     "tickets_in": "tickets redeemed, cents",
     "tickets_in_count": "tickets redeemed",
+    "system_tickets_in": "tickets of other machines redeemed through the casino's system, cents",
+    "system_tickets_in_count": "tickets of other machines redeemed through the casino's system",
     "tickets_out": "tickets printed, cents",
     "tickets_out_count": "tickets printed",
     "handpay": "cancelled credits paid by an attendant, cents",
@@ -40,7 +42,9 @@ METERS: dict[str, str] = {
 }
 #: Meters added after ledgers were already in service: a ledger created before them
 #: has no row until first use (then it counts from zero like every meter).
-LATER_METERS = frozenset({"test_credits_in", "test_credits_in_count"})
+LATER_METERS = frozenset(
+    {"test_credits_in", "test_credits_in_count", "system_tickets_in", "system_tickets_in_count"}
+)
 
 
 def round_effects(row: Mapping[str, Any]) -> dict[str, int]:
@@ -67,13 +71,17 @@ def balance(meters: Mapping[str, int]) -> dict[str, Any]:
     credits in = credits out + credits on the meter + pending payout + RAM-cleared
     + house net win,
 
-    with credits in = bills + tickets in + test credits (a burn-in session's, never
-    counted as bills in), credits out = handpays + tickets out + jackpots,
+    with credits in = bills + tickets in (this machine's, and other machines' redeemed
+    through the casino's system) + test credits (a burn-in session's, never counted as
+    bills in), credits out = handpays + tickets out + jackpots,
     and house net win = coin in - coin out - jackpots.
     """
     m = {k: meters.get(k, 0) for k in (*METERS, CREDITS)}
     out = {
-        "credits_in": m["bills_in"] + m["tickets_in"] + m["test_credits_in"],
+        "credits_in": m["bills_in"]
+        + m["tickets_in"]
+        + m["system_tickets_in"]
+        + m["test_credits_in"],
         "credits_out": m["handpay"] + m["tickets_out"] + m["jackpot"],
         "credits": m[CREDITS],
         "payout_pending": m["cashout_started"]

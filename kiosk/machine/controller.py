@@ -116,10 +116,10 @@ class Machine:
         self._payout: Payout = payout or HandpayPayout()
         self._handed: set[str] = set()  # cash-outs whose ticket went to the printer
         self._lock = threading.Lock()
+        self._resume_payout()  # before the station's printer may be ordered it again
         self.link.start()
         self.station.start(0.0)
         self._printer_ready(self._payout)
-        self._resume_payout()
 
     @classmethod
     def open(

@@ -30,6 +30,9 @@ LEDGER_WRITE_TILT = "ledger_write"
 #: A note or ticket was accepted (STACK sent) and where it went is unknown (a fault
 #: ended the escrow): an attendant counts the box.  The tilt names the transaction.
 ESCROW_TILT = "escrow"
+#: The casino's slot system stopped play at a station (SAS long poll 01): its round in
+#: progress finishes, cash-out is still allowed; the system's startup (02) clears it.
+HOST_SHUTDOWN_TILT = "sas:host_shutdown"
 
 
 @dataclass(frozen=True)

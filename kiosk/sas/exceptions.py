@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from devices.sas.bcd import to_bcd
+from kiosk.machine.state import HOST_SHUTDOWN_TILT as HOST_SHUTDOWN
 from kiosk.sas.codes import BILL_CODES, COUNTRY_US, Exc
 from kiosk.sas.port import GameEvent, RoundRow
 
-#: The tilt the link itself raises for a host shutdown: no exception of its own.
-HOST_SHUTDOWN_TILT = "sas:host_shutdown"
-
+#: The tilt of a host shutdown: no exception of its own.
+HOST_SHUTDOWN_TILT = HOST_SHUTDOWN
 
 @dataclass(frozen=True)
 class Raised:

@@ -22,7 +22,6 @@ from devices.host import EventKind, make_event
 from engine.uth.paytable import Paytable
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
-from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
 from kiosk.subscribers import Subscribers
@@ -34,6 +33,7 @@ from kiosk.table.commands import (
     SetPrinter,
     SettleEscrow,
 )
+from kiosk.table.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
 from kiosk.table.wire import SETTLED
@@ -87,6 +87,12 @@ class LocalTable:
             self._progress += 1
             self._received_at = time.monotonic()
             self._cond.notify_all()
+        if self._running:  # a ticket whose number arrived since (the casino's system)
+            fresh = self.table.fresh_print_order(self._station)
+            if fresh is not None:
+                with self._cond:
+                    self._orders.append(fresh)
+                    self._cond.notify_all()
         self._listeners.notify()
 
     def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -161,40 +167,53 @@ class LocalTable:
     # -- the front door ------------------------------------------------------------------
     def execute(self, command: object) -> object:
         """Carry out ``command`` at the service for this station (a cash-out's ticket is
-        then ordered printed)."""
-        result = self.table.execute(self._station, command)
-        if isinstance(command, cmd.CashOut):
-            self._order(resume=False)
-        return result
+        ordered printed as the table changes: :meth:`_changed`)."""
+        return self.table.execute(self._station, command)
 
     def _order(self, resume: bool) -> None:
+        """Queue the print order of the station's pending ticket, once (again with
+        ``resume``: after a restart or when the printer comes back)."""
         order = self.table.print_order(self._station, resume)
-        if order is not None:
-            with self._cond:
-                if all(o.txn != order.txn for o in self._orders):
-                    self._orders.append(order)
-                self._cond.notify_all()
+        if order is None:
+            return
+        with self._cond:
+            if all(o.txn != order.txn for o in self._orders):
+                self._orders.append(order)
+            self._cond.notify_all()
 
     # -- the validator -------------------------------------------------------------------
     def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
         return self._escrow(txn, lambda: self.table.execute(self._station, AcceptEscrow(txn, cents)))
 
     def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
+        """The ticket's amount to stack it, None to return it.  A ticket of another
+        machine is asked of the casino's system: this waits (not holding the table) for
+        its answer, up to :data:`~kiosk.table.slot_system.REDEMPTION_DEADLINE_S` more."""
         found: list[int] = []
 
         def accept() -> None:
-            amount = self.table.execute(self._station, AcceptTicket(txn, validation))
-            assert isinstance(amount, int)
-            found.append(amount)
+            found.append(self.table.execute(self._station, AcceptTicket(txn, validation)))
 
-        ack = self._escrow(txn, accept)
-        return found[0] if ack is not None and ack.accepted and found else None
+        deadline = time.monotonic() + max(timeout, REDEMPTION_DEADLINE_S + 1.0)
+        while True:
+            seen = self.progress()
+            try:
+                ack = self._escrow(txn, accept)
+            except AwaitingSystem:
+                if time.monotonic() > deadline:
+                    self._refusals[txn] = "the casino's system did not answer"
+                    return None
+                self.wait_change(seen, 0.2)
+                continue
+            return found[0] if ack is not None and ack.accepted and found else None
 
     def _escrow(self, txn: str, accept: Callable[[], object]) -> EscrowAck | None:
         """The service's answer to an escrow; a ledger fault is raised (the item goes
         back, and the cabinet stands in the ``ledger`` tilt)."""
         try:
             accept()
+        except AwaitingSystem:
+            raise
         except MachineError as exc:
             if exc.code == "ledger_fault":
                 raise

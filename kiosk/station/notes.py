@@ -168,6 +168,7 @@ class StationValidator:
             and not snap.tilts
             and not snap.door_open
             and not snap.payout_pending
+            and not snap.notes_off
         )
 
     def _follow(self) -> None:

@@ -105,10 +105,58 @@ class StopStation:
     message: str
 
 
+
+@dataclass(frozen=True)
+class HostPlay:
+    """The casino's system stops play at the station after its round, or lets it
+    resume (``by``: the link that asked, recorded)."""
+
+    enabled: bool
+    by: str
+
+
+@dataclass(frozen=True)
+class HostNotes:
+    """The casino's system turns the station's note acceptance on or off."""
+
+    enabled: bool
+    by: str
+
+
+@dataclass(frozen=True)
+class DeliverValidation:
+    """The casino's system's 18-digit validation number for the station's ticket
+    cash-out ``txn`` (None: denied)."""
+
+    txn: str
+    validation: str | None
+
+
+@dataclass(frozen=True)
+class HostRedeem:
+    """The casino's system says the ticket the station holds as ``txn`` is worth
+    ``cents``: record its redemption before the validator stacks it."""
+
+    txn: str
+    cents: int
+
+
+@dataclass(frozen=True)
+class HostRefuse:
+    """The casino's system refuses the ticket the station holds as ``txn``."""
+
+    txn: str
+
+
 __all__ = [
     "AcceptEscrow",
     "AcceptTicket",
+    "DeliverValidation",
     "DeviceReport",
+    "HostNotes",
+    "HostPlay",
+    "HostRedeem",
+    "HostRefuse",
     "ProbeLedger",
     "StopStation",
     "Outcome",

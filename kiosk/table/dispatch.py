@@ -19,7 +19,12 @@ from kiosk.machine.errors import NotAuthorised, PlayDisabled
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
+    DeliverValidation,
     DeviceReport,
+    HostNotes,
+    HostPlay,
+    HostRedeem,
+    HostRefuse,
     Pass,
     ProbeLedger,
     ReportPrint,
@@ -35,6 +40,7 @@ from kiosk.table.payouts import Payouts
 from kiosk.table.paytable_export import export_paytable
 from kiosk.table.play import TablePlay
 from kiosk.table.settings import Settings
+from kiosk.table.slot_system import SlotSystem
 from kiosk.table.state import TableState
 
 if TYPE_CHECKING:
@@ -51,6 +57,7 @@ class Parts:
     payouts: Payouts
     operators: Operators
     settings: Settings
+    system: SlotSystem
 
 
 def dispatch(
@@ -154,6 +161,21 @@ def dispatch(
             return None
         case cmd.SetStrategyCoach(on=on):
             settings.set_coach(at, on)
+            return None
+        # the casino's slot system
+        case HostPlay(enabled=enabled, by=by):
+            parts.system.set_play(n, enabled, by)
+            return None
+        case HostNotes(enabled=enabled, by=by):
+            parts.system.set_notes(n, enabled, by)
+            return None
+        case DeliverValidation(txn=txn, validation=validation):
+            return parts.system.deliver_validation(n, txn, validation)
+        case HostRedeem(txn=txn, cents=cents):
+            parts.system.redeem(n, txn, cents)
+            return None
+        case HostRefuse(txn=txn):
+            parts.system.refuse(n, txn)
             return None
         case cmd.ExportPaytable(path=path, folder=folder, stem=stem):
             return export_paytable(st, at, path, folder, stem)

@@ -31,6 +31,7 @@ from kiosk.ledger.ledger import Ledger
 RESOLUTIONS: dict[str, str] = {
     "bill_in": "credited",
     "ticket_in": "credited",
+    "system_ticket_in": "credited",
     "ticket_rejected": "rejected",
     "escrow_aborted": "returned",
     "escrow_in_doubt": "in_doubt",
@@ -45,12 +46,14 @@ Item = Literal["bill", "ticket"]
 @dataclass(frozen=True)
 class Escrow:
     """One accepted escrow: ``amount`` cents; ``validation`` is a ticket's number
-    (empty for a note)."""
+    (empty for a note); ``system``: a ticket of another machine, its amount the casino's
+    system's."""
 
     txn: str
     item: Item
     amount: int
     validation: str = ""
+    system: bool = False
 
     @property
     def what(self) -> str:
@@ -81,7 +84,9 @@ def unresolved(ledger: Ledger, station: int | None = None) -> list[Escrow]:
     for ev in ledger.events(("escrow_accepted",), last=RECENT, station=station):
         if ev.txn and not is_resolved(ledger, ev.txn):
             item: Item = "ticket" if ev.detail.get("item") == "ticket" else "bill"
-            found.append(Escrow(ev.txn, item, ev.amount, str(ev.detail.get("validation", ""))))
+            validation = str(ev.detail.get("validation", ""))
+            system = ev.detail.get("source") == "system"
+            found.append(Escrow(ev.txn, item, ev.amount, validation, system))
     return found
 
 
@@ -139,6 +144,8 @@ class StationEscrows:
 
 def escrow_detail(escrow: Escrow) -> dict[str, object]:
     """The ``escrow_accepted`` event's detail of ``escrow``."""
+    if escrow.item == "ticket" and escrow.system:
+        return {"item": "ticket", "validation": escrow.validation, "source": "system"}
     if escrow.item == "ticket":
         return {"item": "ticket", "validation": escrow.validation}
     return {"item": "bill", "denomination": escrow.amount}

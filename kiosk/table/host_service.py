@@ -55,13 +55,11 @@ an event.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
 from dataclasses import dataclass, field
 
-from devices.host import EventKind, make_event
 from engine.uth.round import Phase
 from kiosk.link.decisions import DecisionGuard, Verdict
 from kiosk.link.events import Inbound, LinkEvent
@@ -76,7 +74,6 @@ from kiosk.link.messages import (
     DoorSwitch,
     ErrorMessage,
     Escrow,
-    EscrowAck,
     HandpayReset,
     PassRound,
     RecallRequest,
@@ -89,22 +86,13 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import JACKPOT_TILT
 from kiosk.table.commands import (
-    REPORT_OUTCOMES,
-    AcceptEscrow,
-    AcceptTicket,
     Pass,
-    ReportPrint,
-    SetPrinter,
-    SettleEscrow,
-    TestCredits,
 )
 from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
-from kiosk.table.payouts import printer_report
 from kiosk.table.recall_service import RecallService
+from kiosk.table.station_reports import StationReports
 from kiosk.table.table import Table
 from kiosk.table.wire import (
-    SETTLED,
-    TICKET_AMOUNT,
     describe_decision,
     open_decision,
     paytable_state,
@@ -179,6 +167,9 @@ class TableHost:
         self.refusals = 0
         self.operators = OperatorService(table, self._connected)
         self.recalls = RecallService(table)
+        self.reports = StationReports(
+            table, self._send, self._refuse, self._print_order, self._stopping
+        )
 
     @property
     def burn_in(self) -> bool:
@@ -251,10 +242,23 @@ class TableHost:
                 self.publish()
 
     def publish(self, force: bool = False) -> None:
-        """Send each connected station its snapshot if it changed (``force``: always)."""
+        """Send each connected station its snapshot if it changed (``force``: always),
+        and the print order of a ticket numbered since (by the casino's system)."""
         for seat in self.table.stations:
             self._publish(seat, force)
+            self._order_new(seat)
         self._publish_displays(force)
+
+    def _order_new(self, seat: int) -> None:
+        with self._lock:
+            own = self._seats.get(seat)
+            if own is None or not own.connected:
+                return
+            order = self.table.fresh_print_order(seat)
+            if order is None:
+                return
+            station_id = own.station_id
+        self._send(station_id, order)
 
     def _publish_displays(self, force: bool, only: str | None = None) -> None:
         if self.displays is None:
@@ -387,7 +391,7 @@ class TableHost:
             if self._in_window(inbound, body.round_id):
                 self.table.execute(seat, Pass())
         elif isinstance(body, Escrow):
-            self._escrow(inbound, seat, body)
+            self.reports.escrow(inbound, seat, body)
         elif isinstance(body, CashOutRequest):
             self.table.execute(seat, cmd.CashOut())
             self._print_order(inbound.station_id, seat)
@@ -399,7 +403,7 @@ class TableHost:
             else:
                 self.table.execute(seat, cmd.ClearTilt(body.code))
         elif isinstance(body, DeviceEvent):
-            self._device_event(inbound, seat, body)
+            self.reports.device_event(inbound, seat, body)
         elif isinstance(body, DoorSwitch):
             self.table.execute(seat, cmd.SetDoor(body.open))
         elif isinstance(body, OPERATOR_BODIES):
@@ -448,120 +452,10 @@ class TableHost:
                 return
             self.table.execute(seat, cmd.Decide(body.action))
 
-    def _escrow(self, inbound: Inbound, seat: int, body: Escrow) -> None:
-        """Phase one: the note's or ticket's acceptance committed before the station
-        stacks it (a repeat of an open escrow is accepted again, nothing written).  A
-        ticket's amount is the host's: the answer's ``reason`` is ``amount: <cents>``."""
-        if body.ticket is not None:
-            try:
-                cents = self.table.execute(seat, AcceptTicket(body.txn, body.ticket))
-            except MachineError as exc:
-                ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
-            else:
-                ack = EscrowAck(txn=body.txn, accepted=True, reason=f"{TICKET_AMOUNT}{cents}")
-        elif body.denomination_cents is None:
-            ack = EscrowAck(txn=body.txn, accepted=False, reason="an escrow holds a note or ticket")
-        else:
-            try:
-                self.table.execute(seat, AcceptEscrow(body.txn, body.denomination_cents))
-            except MachineError as exc:
-                ack = EscrowAck(txn=body.txn, accepted=False, reason=exc.reason[:512])
-            else:
-                ack = EscrowAck(txn=body.txn, accepted=True)
-        if not ack.accepted:
-            log.warning("escrow %s of seat %d refused: %s", body.txn, seat, ack.reason)
-        self._send(inbound.station_id, ack)
-
-    def _device_event(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
-        """Phase two: the validator's report settles the escrow it names (see module)."""
-        if body.event == "fault":
-            self._fault(inbound, seat, body)
-            return
-        if body.device in ("printer", "burn_in"):
-            self._station_money(inbound, seat, body)
-            return
-        outcome = REPORT_OUTCOMES.get(body.event) if body.device == "validator" else None
-        if outcome is None:
-            log.info("seat %d %s: %s %s", seat, body.device, body.event, body.detail)
-            return
-        txn, reason = body.detail.get("txn"), body.detail.get("reason", "")
-        if not isinstance(txn, str) or not isinstance(reason, str):
-            self._refuse(inbound, "table.bad-report", "a report names its txn and reason")
-            return
-        cents = body.detail.get("cents")
-        if body.event == "vend_valid":
-            reason = "vend_valid"
-        if not (cents is None or (isinstance(cents, int) and not isinstance(cents, bool))):
-            self._refuse(inbound, "table.bad-report", "a report's cents are a whole number")
-            return
-        how = self.table.execute(seat, SettleEscrow(txn, outcome, reason[:64], cents))
-        if how == "unknown":
-            log.warning("seat %d %s for %s matches no escrow of the seat", seat, body.event, txn)
-        try:
-            ack = EscrowAck(txn=txn, accepted=how == "credited", reason=f"{SETTLED}{how}")
-        except ValueError:
-            return  # not a transaction name a station sends: nothing to answer
-        self._send(inbound.station_id, ack)
-
-    def _station_money(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
-        """The printer's and a burn-in's reports, each naming a transaction answered
-        with ``settled: <how>``; ``ready`` orders a pending ticket again."""
-        command: SetPrinter | ReportPrint | TestCredits | None = printer_report(
-            body.device, body.event, body.detail
-        )
-        if command is None and body.device == "burn_in" and body.event == "test_credits":
-            txn, cents = body.detail.get("txn"), body.detail.get("cents")
-            if isinstance(txn, str) and txn and isinstance(cents, int):
-                command = TestCredits(txn, cents)
-        if command is None:
-            self._refuse(inbound, "table.bad-report", f"{body.device} {body.event}")
-            return
-        try:
-            how = self.table.execute(seat, command)
-        except MachineError as exc:
-            if not isinstance(command, TestCredits):
-                raise
-            log.warning("test credits at seat %d refused: %s", seat, exc.reason)
-            why = f"{SETTLED}refused: {exc.reason}"
-            if command.txn is not None:
-                self._send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
-            return
-        if isinstance(command, SetPrinter):
-            if command.ready:
-                self._print_order(inbound.station_id, seat, resume=True)
-            return
-        txn = command.txn
-        if txn is None:
-            return
-        try:
-            ack = EscrowAck(txn=txn, accepted=how in ("issued", "credited"), reason=f"{SETTLED}{how}")
-        except ValueError:
-            return  # not a transaction name a station sends: nothing to answer
-        self._send(inbound.station_id, ack)
-
     def _print_order(self, station_id: str, seat: int, resume: bool = False) -> None:
         order = self.table.print_order(seat, resume)
         if order is not None:
             self._send(station_id, order)
-
-    def _fault(self, inbound: Inbound, seat: int, body: DeviceEvent) -> None:
-        """A station's device event (a fault, its end, the validator's own reports after
-        a restart): the service tilts, clears or settles that station's escrow.
-        ``host_error`` is recorded only: a station's driver callbacks raise on purpose
-        while the host has not answered (the driver then retries), no fault of the
-        device."""
-        kind, detail, active = (body.detail.get(k) for k in ("kind", "detail", "active"))
-        if not (isinstance(kind, str) and isinstance(detail, str) and isinstance(active, bool)):
-            self._refuse(inbound, "table.bad-report", "a fault names its kind, detail and state")
-            return
-        try:
-            event = make_event(body.device, EventKind(kind), detail[:256], active=active)
-        except ValueError:
-            self._refuse(inbound, "table.bad-report", f"no device event {kind!r}")
-            return
-        if event.kind is EventKind.HOST_ERROR:
-            event = dataclasses.replace(event, tilt=False)
-        self.table.device_report(seat, event)
 
     def _refuse(self, inbound: Inbound, code: str, detail: str) -> None:
         self.refusals += 1

@@ -58,6 +58,7 @@ from kiosk.machine.ticket_rules import (
 from kiosk.machine.write_probe import write_problem
 from kiosk.table.escrows import RECENT as RECENT_ESCROWS
 from kiosk.table.escrows import Escrow, escrow_detail, resolution
+from kiosk.table.slot_system import AwaitingSystem, SlotSystem
 from kiosk.table.state import TableState
 
 log = logging.getLogger(__name__)
@@ -84,8 +85,9 @@ class MoneyIn:
     Keeps, per station, whether its validator offered an escrow since power-up and the
     last escrow refused (transaction, cents), which a ``vend_unmatched`` tilt names."""
 
-    def __init__(self, state: TableState) -> None:
+    def __init__(self, state: TableState, system: SlotSystem) -> None:
         self.state = state
+        self.system = system  # asked about tickets not issued here (system redemption)
         self._offered: set[int] = set()
         self._last_refused: dict[int, tuple[str, int]] = {}
 
@@ -109,6 +111,10 @@ class MoneyIn:
                     f"a note is a positive whole number of cents, not {cents!r}", code="bad_amount"
                 )
             st.require_playable(n)
+            if own.notes_off:
+                raise PlayDisabled(
+                    "the casino's system turned note acceptance off", code="notes_off"
+                )
             if cents not in st.config.accepted_bills:
                 self._forged(n, txn, cents)
             st.require_credit_room(n, cents)
@@ -143,10 +149,17 @@ class MoneyIn:
             assert ticket is not None
             st.require_credit_room(n, ticket.amount)
         except MachineError as exc:
+            if exc.code == "ticket_unknown" and st.system_redemption:
+                try:
+                    self.system.hold(n, txn, validation)  # the casino's system is asked
+                except AwaitingSystem:
+                    raise
+                except MachineError as refused:
+                    exc = refused
             self._rejected(n, txn, validation, exc, cents)
-            if exc.code == "ticket_unknown":
+            if exc.code in ("ticket_unknown", "ticket_refused_by_system"):
                 self._count_unknown(n)
-            raise
+            raise exc from None
         self._accept(n, Escrow(txn, "ticket", ticket.amount, validation))
         return ticket.amount
 
@@ -293,6 +306,8 @@ class MoneyIn:
         if reason in RETURNED_REASONS:
             self.state.event("escrow_aborted", {"reason": reason}, n, txn=txn)
             own.escrows.forget(txn)
+            if own.held is not None and own.held.txn == txn:
+                own.held = None
             return "returned"
         self._in_doubt(n, escrow, reason)
         return "in_doubt"
@@ -301,6 +316,12 @@ class MoneyIn:
         """The item of ``escrow`` is in the box: credit the note, redeem the ticket (for
         ``cents`` when the driver reported them)."""
         st = self.state
+        if escrow.item == "ticket" and escrow.system:  # redeemed through the casino's system
+            redeemed = {"validation": escrow.validation, "source": "system"}
+            st.event("system_ticket_in", redeemed, n, amount=escrow.amount, txn=escrow.txn)
+            st.station(n).escrows.forget(escrow.txn)
+            st.station(n).held = None
+            return "credited"
         if escrow.item == "ticket":
             return self._redeem(n, escrow, escrow.amount if cents is None else cents)
         detail: dict[str, object] = {"denomination": escrow.amount}

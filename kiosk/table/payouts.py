@@ -96,7 +96,9 @@ def pending_payout(ledger: Ledger, station: int) -> PendingPayout | None:
     method = str(last[0].detail.get("method", "handpay"))
     if method == "ticket" and ledger.has_txn(txn, "cashout_handpay"):
         method = "handpay"
-    return PendingPayout(txn, last[0].amount, method, last[0].at)
+    awaiting = method == "ticket" and ledger.ticket_for_cashout(txn) is None
+    # pending at power-up: it may have been ordered; only a resumed order prints it now
+    return PendingPayout(txn, last[0].amount, method, last[0].at, awaiting, ordered=not awaiting)
 
 
 class Payouts:
@@ -123,16 +125,17 @@ class Payouts:
             raise InsufficientCredits("there are no credits to cash out", code="no_credits")
         txn = f"cashout-{uuid.uuid4().hex[:16]}"
         method = "ticket" if own.printer else "handpay"
+        awaiting = method == "ticket" and st.system_validation  # the system numbers it
         at = st.stamp()
         with ledger.transaction():
             st.event("cashout", {"method": method}, n, amount=amount, txn=txn, at=at)
-            if method == "ticket":
+            if method == "ticket" and not awaiting:
                 cfg = st.config
                 detail = ticket_issue_detail(
                     ledger, st.now(), cfg.ticket_expiry_days, cfg.machine_number
                 )
                 st.event("ticket_issue", detail, n, amount=amount, txn=txn)
-        own.payout = PendingPayout(txn, amount, method, at)
+        own.payout = PendingPayout(txn, amount, method, at, awaiting, st.ticks())
         own.reset_window()
         own.show_result = False
         return own.payout
@@ -147,6 +150,7 @@ class Payouts:
         ticket = st.ledger.ticket_for_cashout(payout.txn)
         if ticket is None or ticket.status != "pending":
             return None
+        st.station(n).payout = replace(payout, ordered=True)
         data = ticket_data(st.config, ticket)
         return PrintTicket(
             txn=payout.txn,
@@ -160,6 +164,14 @@ class Payouts:
             machine_number=data.machine_number,
             resume=resume,
         )
+
+    def fresh_order(self, n: int) -> PrintTicket | None:
+        """The order to print station ``n``'s pending ticket when it was never ordered
+        (its number came from the casino's system since the cash-out), else None."""
+        payout = self.state.station(n).payout
+        if payout is None or payout.ordered or payout.awaiting:
+            return None
+        return self.print_order(n)
 
     def pending_ticket(self, n: int, txn: str) -> TicketRecord:
         """The ticket written for station ``n``'s pending ticket cash-out ``txn``."""
@@ -231,6 +243,18 @@ class Payouts:
             detail = {"reference": f"attendant:{name}", "operator": name}
             st.event("handpay", detail, n, amount=payout.amount, txn=payout.txn)
         own.payout = None
+
+    def handpay_instead(self, n: int, reason: str) -> None:
+        """Station ``n``'s ticket cash-out waiting for the system's validation number is
+        paid by an attendant instead (``cashout_handpay``)."""
+        st = self.state
+        own = st.station(n)
+        payout = own.payout
+        if payout is None or payout.method != "ticket":
+            return
+        detail = {"reason": reason[:128], "validation": None}
+        st.event("cashout_handpay", detail, n, amount=payout.amount, txn=payout.txn)
+        own.payout = replace(payout, method="handpay", awaiting=False)
 
     def cancel(self, n: int, reason: str) -> None:
         """Fail station ``n``'s pending payout, if any (its pending ticket voided),

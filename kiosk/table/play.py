@@ -25,12 +25,16 @@ from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.round_values import SeatValues
 from kiosk.machine.snapshot import ActionOffer
-from kiosk.machine.state import JACKPOT_TILT, Bets, Spot
+from kiosk.machine.state import HOST_SHUTDOWN_TILT, JACKPOT_TILT, Bets, Spot
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
 if TYPE_CHECKING:
     from engine.maths.decision_values import DecisionValues
+
+
+#: Tilts that let the round in progress finish (only new bets and deals stop).
+FINISHING = frozenset({HOST_SHUTDOWN_TILT})
 
 
 class TablePlay:
@@ -199,7 +203,9 @@ class TablePlay:
         the Play each wagers (cents)."""
         st = self.state
         rnd = st.round
-        if not st.round_open or rnd is None or number not in rnd.seats or not st.playable(number):
+        if not st.round_open or rnd is None or number not in rnd.seats:
+            return ()
+        if not st.playable(number, FINISHING):
             return ()
         return affordable(rnd, number, st.credits(number))
 
@@ -209,7 +215,7 @@ class TablePlay:
         """Station ``number``'s decision for its seat (with its exact ``values`` when
         known); the last one settles every seat."""
         st = self.state
-        st.require_playable(number)
+        st.require_playable(number, FINISHING)
         rnd = st.round
         if not st.round_open or rnd is None:
             raise WrongState("no round in progress", code="no_round")

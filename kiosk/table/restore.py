@@ -64,6 +64,8 @@ def restore_table(
             station.door_open = ev.kind == "door_open"
     for number, station in st.stations.items():
         station.payout = pending_payout(ledger, number)
+        notes = ledger.events(("note_acceptance",), last=1, station=number)
+        station.notes_off = bool(notes) and not notes[-1].detail.get("enabled", True)
     _restore_round(st, ledger)
     return st
 

@@ -15,6 +15,7 @@ from kiosk.ledger.startup import anchor_beside
 from kiosk.machine.coach import coach_tip
 from kiosk.machine.snapshot import ActionOffer, Tilt
 from kiosk.machine.state import Bets
+from kiosk.table.play import FINISHING
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import seconds_left
 
@@ -83,6 +84,7 @@ class StationSnapshot:
     coach: bool = False  # the strategy coach is on
     coach_note: CoachNote | None = None  # its note on the round shown, if any
     anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
+    notes_off: bool = False  # the casino's system turned note acceptance off here
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -122,6 +124,8 @@ def station_snapshot(
     seats = seat_statuses(st)
     view = rnd.view(number) if in_round and rnd is not None else None
     tilts = st.tilts_of(number)
+    if st.round_open and in_round:  # its round finishes first: not shown as stopped yet
+        tilts = {c: m for c, m in tilts.items() if c not in FINISHING}
     payout = station.payout
     round_id = st.row_ids.get(number) if in_round else st.round_id
     return StationSnapshot(
@@ -157,6 +161,7 @@ def station_snapshot(
         coach=st.coach,
         coach_note=_coach_note(st, number, round_id) if station.show_result else None,
         anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
+        notes_off=station.notes_off,
     )
 
 

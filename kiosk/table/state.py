@@ -56,6 +56,9 @@ class PendingPayout:
     amount: int
     method: str = "handpay"
     at: str = ""
+    awaiting: bool = False  # a ticket waiting for the casino's system's validation number
+    since: float = 0.0  # monotonic seconds it has waited from
+    ordered: bool = False  # its ticket was ordered printed (or was pending at power-up)
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,19 @@ class Session:
     name: str
     role: str
     seen: float
+
+
+@dataclass(frozen=True)
+class HeldTicket:
+    """A ticket of another machine in a station's validator escrow, waiting for the
+    casino's system to say it is worth ``amount`` cents (``state`` waiting, authorised or
+    refused); ``since``: monotonic seconds."""
+
+    txn: str
+    validation: str
+    state: str = "waiting"
+    amount: int = 0
+    since: float = 0.0
 
 
 @dataclass
@@ -87,6 +103,8 @@ class Station:
     operator: Session | None = None  # who is logged in at this station
     show_result: bool = False  # the settled round stays shown until the next bet
     jackpot: int = 0  # the hand-paid part of its last round, cents
+    notes_off: bool = False  # the casino's system turned the station's note acceptance off
+    held: HeldTicket | None = None  # a ticket of another machine waiting for the system
 
     def reset_window(self) -> None:
         self.pending, self.ready, self.passed = Bets(), False, False
@@ -112,6 +130,8 @@ class TableState:
     decision_deadline: datetime | None = None  # the current phase's timer
     coach: bool = False  # the strategy coach is shown to the players
     lockout: PinLockout = field(default_factory=PinLockout)  # wrong PINs, the whole table's
+    system_validation: bool = False  # tickets out numbered by the casino's system
+    system_redemption: bool = False  # tickets of other machines redeemed through it
     ticks: Callable[[], float] = time.monotonic  # for operator sessions and codes
 
     # -- reading -----------------------------------------------------------------------
@@ -219,22 +239,24 @@ class TableState:
             raise PlayDisabled(self.host_tilts[LEDGER_TILT], code="ledger_fault")
         return ledger
 
-    def playable(self, number: int) -> bool:
-        """Whether ``number`` may play now (no host tilt, no tilt of its own, door shut)."""
+    def playable(self, number: int, finishing: frozenset[str] = frozenset()) -> bool:
+        """Whether ``number`` may play now (no host tilt, no tilt of its own but for the
+        ``finishing`` ones, door shut)."""
         station = self.stations.get(number)
         return (
             self.ledger is not None
             and not self.host_tilts
             and station is not None
-            and not station.tilts
+            and not (set(station.tilts) - finishing)
             and not station.door_open
         )
 
-    def require_playable(self, number: int) -> Ledger:
-        """The ledger, when the host and station ``number`` are untilted and its door is
+    def require_playable(self, number: int, finishing: frozenset[str] = frozenset()) -> Ledger:
+        """The ledger, when the host and station ``number`` are untilted (but for the
+        ``finishing`` tilts, which let a round in progress finish) and its door is
         closed: a tilt at one station stops that station only."""
         ledger = self.require_ledger()
-        tilts = self.tilts_of(number)
+        tilts = {c: m for c, m in self.tilts_of(number).items() if c not in finishing}
         if tilts:
             code, message = next(iter(tilts.items()))
             raise PlayDisabled(

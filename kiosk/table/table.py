@@ -94,8 +94,9 @@ from kiosk.table.payouts import Payouts
 from kiosk.table.play import TablePlay
 from kiosk.table.restore import restore_table, stopped_state, tilt_on_anchor_failure
 from kiosk.table.settings import Settings
+from kiosk.table.slot_system import SlotSystem
 from kiosk.table.snapshot import StationSnapshot, station_snapshot
-from kiosk.table.state import PendingPayout, Session, Station
+from kiosk.table.state import HeldTicket, PendingPayout, Session, Station
 from kiosk.table.timing import Clock, TableTiming
 
 if TYPE_CHECKING:
@@ -133,13 +134,16 @@ class Table:
         self._state.ticks = ticks
         st = self._state
         self._play = TablePlay(st, rng or SystemRandomSource())
-        self._money = MoneyIn(st)
         self._payouts = Payouts(st)
+        self._system = SlotSystem(st, self._payouts)
+        self._money = MoneyIn(st, self._system)
         self._operators = Operators(st, self._play, self._payouts)
         self._settings = Settings(st)
         self._audit = Audit(st)
-        self._parts = Parts(st, self._play, self._money, self._payouts, self._operators,
-                            self._settings)
+        self._parts = Parts(
+            st, self._play, self._money, self._payouts, self._operators, self._settings,
+            self._system,
+        )
         self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
         #: Test credits outside demo mode: a technician's burn-in session (its runner sets it).
         self.burn_in = False
@@ -355,6 +359,7 @@ class Table:
         st = self._state
         if st.host_tilts or st.ledger is None:
             return
+        self._system.expire()
         now = st.now()
         if st.betting_deadline is not None and now >= st.betting_deadline and not st.round_open:
             self._play.window_expired()
@@ -386,6 +391,12 @@ class Table:
         """Whether ``station``'s ticket printer has reported it can print."""
         with self._lock:
             return self._state.station(station).printer
+
+    def fresh_print_order(self, station: int) -> PrintTicket | None:
+        """The order to print ``station``'s ticket numbered since its cash-out (by the
+        casino's system), once; None otherwise."""
+        with self._lock:
+            return self._payouts.fresh_order(station)
 
     def print_order(self, station: int, resume: bool = False) -> PrintTicket | None:
         """The order to print ``station``'s pending cash-out ticket, if one is pending."""
@@ -436,6 +447,29 @@ class Table:
         with self._lock:
             found = self._play.values_for(station)
         return None if found is None else found[0]
+
+    def held_ticket(self, station: int) -> HeldTicket | None:
+        """The ticket of another machine ``station`` holds for the casino's system."""
+        with self._lock:
+            return self._system.held_ticket(station)
+
+    def redemption(self, station: int, txn: str) -> tuple[str, str, int] | None:
+        """How the system's redemption of ``txn`` at ``station`` stands (state, ticket
+        number, cents), None when the system was never asked about it."""
+        with self._lock:
+            return self._system.redemption(station, txn)
+
+    def pending_payout(self, station: int) -> PendingPayout | None:
+        """``station``'s payout in progress, if any."""
+        with self._lock:
+            return self._state.station(station).payout
+
+    def use_slot_system(self, validation: bool, redemption: bool) -> None:
+        """The casino's system numbers this machine's tickets (``validation``) and
+        redeems other machines' tickets here (``redemption``)."""
+        with self._lock:
+            self._state.system_validation = validation
+            self._state.system_redemption = redemption
 
     def station_tilts(self, station: int) -> dict[str, str]:
         """``station``'s own standing tilts (not the host's), code -> text."""
