@@ -318,6 +318,12 @@ class CabinetConfig(BaseModel):
     #: machine address of station 1 (each further station takes the next address).
     sas_port: Port | None = None
     sas_address: int = Field(1, ge=1, le=127)
+    #: Tickets numbered by the casino's system (SAS 57 / 58: a ticket cash-out waits for
+    #: the system's validation number, a handpay when it does not come), and tickets of
+    #: other machines redeemed here through it (67 / 70 / 71 / 68).  Off: this cabinet
+    #: numbers its tickets and redeems its own only, as without a system.
+    sas_system_validation: bool = False
+    sas_ticket_redemption: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:

@@ -3,6 +3,7 @@
     config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> StationDevices(config, machine.link).start()  (validator and printer)
+           -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
            -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
@@ -30,7 +31,10 @@ from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig
 from kiosk.integrity.startup import startup_check
 from kiosk.machine.controller import Machine
+from kiosk.sas.game_port import TablePort
+from kiosk.sas.service import SasService, serve_port
 from kiosk.station.devices import StationDevices
+from kiosk.table.table import Table
 from kiosk.tournament.context import TournamentContext
 from kiosk.ui import memory, sdl_hints
 from kiosk.ui.app import App
@@ -95,6 +99,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     machine = Machine.open(config, rng=rng)
     startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
     devices = StationDevices(config, machine.link)
+    slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)
     try:
@@ -117,10 +122,23 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         finally:
             signal.signal(signal.SIGTERM, previous)
     finally:
+        if slot_system is not None:
+            slot_system.stop()
         devices.close()
         machine.close()
         tournament.close()
         pygame.quit()
+
+
+def start_slot_system(table: Table) -> SasService | None:
+    """The link to the casino's slot system when the configuration names its port
+    (``sas_port``): every station of ``table`` at its address from ``sas_address``, the
+    system's validation and redemption as configured; None without one."""
+    config = table.config
+    if config.sas_port is None or table.ledger is None:
+        return None
+    table.use_slot_system(config.sas_system_validation, config.sas_ticket_redemption)
+    return serve_port(TablePort(table), config.db_path, config.sas_port, config.sas_address)
 
 
 def friends_network(tournament: TournamentContext, config: CabinetConfig) -> None:

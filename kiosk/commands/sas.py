@@ -114,7 +114,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from engine.rng import SystemRandomSource
     from kiosk.config import ConfigError, load_config
     from kiosk.machine.controller import Machine, MachineError, MachinePhase
-    from kiosk.sas.machine_port import MachinePort
+    from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
 
     try:
@@ -133,10 +133,10 @@ def run_serve(args: argparse.Namespace) -> int:
         return 1
     address = args.address or config.sas_address
     if pair is not None:
-        service = SasService(MachinePort(machine), config.db_path, lambda: pair.line, address)
+        service = SasService(TablePort(machine.table), config.db_path, lambda: pair.line, address)
         print(f"SAS address {address} on {pair.port}: uth sas host {pair.port}", flush=True)
     else:
-        service = SasService(MachinePort(machine), config.db_path, lambda: open_line(path), address)
+        service = SasService(TablePort(machine.table), config.db_path, lambda: open_line(path), address)
         print(f"SAS address {address} on {path}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

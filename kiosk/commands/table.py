@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kiosk.table.host_service import TableHost
+    from kiosk.wiring import start_slot_system
 
 
 def parse_stations(text: str) -> tuple[int, ...]:
@@ -108,13 +109,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         display_port=0 if args.port == 0 else display_port,
         burn_in=bool(getattr(args, "burn_in", False)),
     )
+    slot_system = None
     try:
         port = service.start()
+        slot_system = start_slot_system(table)
+        if slot_system is not None:
+            _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(slot_system.addresses)}")
         seats = ",".join(str(n) for n in table.stations)
         _say(f"table host listening on {args.host}:{port} stations {seats}")
         _say(f"dealer displays on {args.host}:{service.display_port}")
         _serve(service, stop, args.pair_code)
     finally:
+        if slot_system is not None:
+            slot_system.stop()
         service.stop()
         table.close()
     _say("table host stopped")

@@ -338,6 +338,9 @@ class FriendsGame:
         friend.away = False
         if self.session is not None:
             self.session.set_connected(friend.seat, True)
+            # the clock of the decision on the table is the one the seat left (never a
+            # fresh one), and the state the seat gets next already carries it
+            self._turn_timer(self.session, self.clock())
             self._persist()
         log.info("friends game %s: %s back in seat %d", self.code, friend.name, friend.seat)
         self._welcome(conn, friend)

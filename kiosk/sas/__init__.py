@@ -2,7 +2,7 @@
 table) answers the casino's host.
 
 * :mod:`kiosk.sas.port` -- the one port to the game service (:class:`GamePort`);
-  :mod:`kiosk.sas.machine_port` implements it over today's cabinet controller.
+  :mod:`kiosk.sas.game_port` implements it over the game service.
 * :mod:`kiosk.sas.codes`, :mod:`kiosk.sas.codec` -- the vocabulary and the long-poll codec.
 * :mod:`kiosk.sas.exceptions` -- which exception each ledger event or round raises.
 * :mod:`kiosk.sas.store`, :mod:`kiosk.sas.view`, :mod:`kiosk.sas.shared` -- the queue

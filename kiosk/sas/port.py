@@ -1,8 +1,8 @@
 """The one port between the casino's slot system link and the game service.
 
 The SAS link (:mod:`kiosk.sas`) knows nothing of rounds, tilts or devices: it reads and
-asks through :class:`GamePort`, which the game service implements (today over the
-cabinet's :class:`~kiosk.machine.controller.Machine`: :mod:`kiosk.sas.machine_port`).
+asks through :class:`GamePort`, which the game service implements
+(:class:`~kiosk.table.table.Table`: :mod:`kiosk.sas.game_port`).
 
 Units and invariants
 --------------------

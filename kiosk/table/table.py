@@ -464,6 +464,12 @@ class Table:
         with self._lock:
             return self._state.station(station).payout
 
+    def slot_system_use(self) -> tuple[bool, bool]:
+        """Whether the casino's system numbers this machine's tickets, and redeems other
+        machines' tickets here."""
+        with self._lock:
+            return self._state.system_validation, self._state.system_redemption
+
     def use_slot_system(self, validation: bool, redemption: bool) -> None:
         """The casino's system numbers this machine's tickets (``validation``) and
         redeems other machines' tickets here (``redemption``)."""

@@ -13,7 +13,7 @@ from devices.sas.line import PtyLine, PtyPair
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig, load_config
 from kiosk.machine.controller import Machine, MachinePhase
-from kiosk.sas.machine_port import MachinePort
+from kiosk.sas.game_port import TablePort
 from kiosk.sas.service import SasService
 
 
@@ -75,7 +75,7 @@ def start_rig(db: Path, signer: Callable[[int], int] = lambda seed: 0xBEEF, **kw
     machine = Machine.open(config, rng=SeededRandomSource(7))
     pair = PtyPair()
     service = SasService(
-        MachinePort(machine), config.db_path, lambda: PtyLine.open(pair.port), 1,
+        TablePort(machine.table), config.db_path, lambda: PtyLine.open(pair.port), 1,
         signer=signer, **kw,  # type: ignore[arg-type]
     )  # fmt: skip
     service.start()

@@ -138,13 +138,21 @@ def test_shutdown_and_startup(rig):
     assert wait_for(lambda: any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts))
     with pytest.raises(PlayDisabled):
         m.add_chip("ante", 500)
-    assert h.long_poll(1, 0x02).kind == "ack"  # refused by the Machine: an attendant clears it
-    rig.settle()
-    assert any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts)
-    m.operator_login("1111")
-    m.clear_tilt(HOST_SHUTDOWN_TILT)
-    m.operator_logout()
-    rig.play_round()
+    assert h.long_poll(1, 0x02).kind == "ack"  # the system lets play resume: no attendant
+    assert wait_for(lambda: not any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts))
+    m.add_chip("ante", 500)
+    m.deal()  # a round in progress when the system stops play finishes
+    assert h.long_poll(1, 0x01).kind == "ack"
+    assert wait_for(lambda: HOST_SHUTDOWN_TILT in m.table.station_tilts(1))
+    assert not m.snapshot().tilts and m.snapshot().legal  # not shown stopped mid-round
+    while m.snapshot().legal:
+        m.decide(m.snapshot().legal[-1])
+    assert any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts)  # now it is
+    with pytest.raises(PlayDisabled):
+        m.add_chip("ante", 500)
+    assert m.snapshot().cashout is None and m.cash_out().amount > 0  # cash-out still allowed
+    events = [e for e in m.ledger.events(("tilt", "tilt_cleared")) if e.detail["code"] == HOST_SHUTDOWN_TILT]
+    assert [e.kind for e in events] == ["tilt", "tilt_cleared", "tilt"]
 
 
 def test_legacy_bonus_and_aft_are_refused_cleanly(rig):
@@ -200,13 +208,13 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
     from devices.sas.host import SasHost
     from devices.sas.line import PtyLine, PtyPair
     from kiosk.config import load_config
-    from kiosk.sas.machine_port import MachinePort
+    from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
     from tests.support.tito_helpers import boot
 
     cab = boot(load_config(db_path=tmp_path / "uth.db"))
     pair = PtyPair()
-    svc = SasService(MachinePort(cab.machine), tmp_path / "uth.db", lambda: PtyLine.open(pair.port), 1, signer=lambda s: 0)
+    svc = SasService(TablePort(cab.machine.table), tmp_path / "uth.db", lambda: PtyLine.open(pair.port), 1, signer=lambda s: 0)
     svc.start()
     try:
         host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
@@ -214,7 +222,7 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
         cab.cash_out()
         ticket = cab.machine.ledger.events(("ticket_out",))[-1]
         svc.link.shared.wake.set()
-        assert wait_for(lambda: svc.link.shared.queue.depth(1) >= 1)
+        assert wait_for(lambda: svc.link.shared.queue.depth(1) >= 2)  # the note, the ticket
         codes = []
         for _ in range(10):
             c = host.general_poll(1).code

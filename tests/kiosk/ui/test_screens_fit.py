@@ -37,13 +37,13 @@ from screen_tour import (
     station_tour,
     tournament_tour,
 )
+from support.table_money import credit
 from support.text_audit import problems
 from test_tournament_ui import Cabinet
 from test_ui import Kiosk
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine.commands import InsertCredits
 from kiosk.table import ManualClock, Table
 from kiosk.ui import i18n
 from kiosk.ui.app import SCENES
@@ -140,7 +140,7 @@ def test_the_dealer_display_fits(tmp_path, language, size):
     found: list[str] = []
     try:
         for n in (1, 2, 3):
-            table.execute(n, InsertCredits(10_000, "bill:10000"))
+            credit(table, n, 10_000)
         display = DealerDisplay(size)
         for name, _surface in dealer_display_tour(table, display, size):
             log = display.painter.log

@@ -1,20 +1,17 @@
-"""The :class:`~kiosk.sas.port.GamePort` over today's cabinet controller,
-:class:`~kiosk.machine.controller.Machine` (one station, station 1), through its public
-API only; the game service replaces it.
+"""The :class:`~kiosk.sas.port.GamePort` over the game service
+(:class:`~kiosk.table.table.Table`): every station of a lone cabinet (station 1) or of a
+shared table, each its own machine address.
 
-Reads: ``meter_readings()`` and ``snapshot()`` (under the machine's lock, briefly, on the
-link's updater thread); events, round rows and tickets through a read-only connection of
-its own to the ledger's file, with the cabinet key (every event row authenticated as it
-is read), which sees committed rows only and never waits for the machine's lock.
+Reads: the stations' meters through the service (under its lock, briefly, on the link's
+updater thread); events, round rows and tickets through a read-only connection of the
+port's own to the ledger's file, with the cabinet key (every event row authenticated as
+it is read), which sees committed rows only and never waits for the service's lock.
 
-What the Machine cannot do, it says: host shutdown (01) raises the
-:data:`~kiosk.sas.exceptions.HOST_SHUTDOWN_TILT` tilt (play stops, cash-out still
-allowed) and startup (02) is refused unless an attendant clears that tilt (the Machine
-clears tilts only for a logged-in operator); the bill validator is not reachable from the
-Machine (06 / 07 are not answered); system validation and ticket redemption through the
-host need money paths the Machine does not have (A0 reports them off, 57 answers "not
-waiting", 70 "no ticket", 71 "redemption disabled").  The cabinet keeps its own
-validation numbers and redeems its own tickets, as without a host.
+Requests go to the service as its commands (:mod:`kiosk.table.slot_system`): play
+stopped and resumed, note acceptance, the system's validation numbers, tickets of other
+machines redeemed or refused; a refusal comes back as :class:`PortRefused`.  The SAS
+ticket-in meters count this machine's tickets and other machines' redeemed here
+(``tickets_in`` + ``system_tickets_in``).
 """
 
 from __future__ import annotations
@@ -25,8 +22,7 @@ from typing import Any
 from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord
-from kiosk.machine.controller import Machine, MachineError
-from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
+from kiosk.machine.errors import MachineError
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
@@ -34,10 +30,13 @@ from kiosk.sas.port import (
     PendingCashout,
     PortRefused,
     Redemption,
+    RedemptionState,
     RoundRow,
     TicketInEscrow,
     ValidationRecord,
 )
+from kiosk.table.commands import DeliverValidation, HostNotes, HostPlay, HostRedeem, HostRefuse
+from kiosk.table.table import Table
 
 
 def _event(ev: EventRecord) -> GameEvent:
@@ -52,30 +51,30 @@ def _row(r: Mapping[str, Any]) -> RoundRow:
     )  # fmt: skip
 
 
-def base_pct(machine: Machine) -> int:
+def base_pct(table: Table) -> int:
     """The paytable's main-game return under optimal play, hundredths of a percent, when
     the PAR cache has it (else 0: not known)."""
     from engine.maths.cache import cached_rtp
 
     try:
-        rtps = cached_rtp(machine.snapshot().paytable)
+        rtps = cached_rtp(table.paytable)
     except (OSError, ValueError):
         return 0
     return 0 if not rtps else round(rtps["main_total"] * 10_000)
 
 
-class MachinePort:
-    """One :class:`Machine` as station 1."""
+class TablePort:
+    """The game service ``table``, each of its stations."""
 
-    def __init__(self, machine: Machine) -> None:
-        self.machine = machine
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self._info: MachineInfo | None = None
         self._reader: Ledger | None = None
 
     def _view(self) -> Ledger:
         """The read-only connection (opened on first use, on the updater thread)."""
         if self._reader is None:
-            config = self.machine.config
+            config = self.table.config
             try:
                 key: CabinetKey | None = CabinetKey.load(config.key_path)
             except KeyFileError:
@@ -89,19 +88,18 @@ class MachinePort:
             self._reader = None
 
     def stations(self) -> tuple[int, ...]:
-        return (1,)
+        return self.table.stations
 
     def machine_info(self) -> MachineInfo:
         if self._info is None:
-            snap = self.machine.snapshot()
-            config = self.machine.config
-            limits = snap.limits
+            table, config = self.table, self.table.config
+            limits = table.limits
             number = "".join(c for c in config.machine_number if c.isdigit()) or "0"
             self._info = MachineInfo(
                 game_id="UT",
                 additional_id="000",
-                paytable_id=(snap.paytable.name.replace(" ", "")[:4] + snap.paytable.sha256[:2]).upper(),
-                base_pct=base_pct(self.machine),
+                paytable_id=(table.paytable.name.replace(" ", "")[:4] + table.paytable.sha256[:2]).upper(),
+                base_pct=base_pct(table),
                 max_bet=6 * limits.ante_max + limits.trips_max,
                 serial=config.machine_number,
                 asset_number=int(number) % 2**32,
@@ -110,10 +108,18 @@ class MachinePort:
         return self._info
 
     def capabilities(self) -> Capabilities:
-        return Capabilities()
+        system = self.table.slot_system_use()
+        return Capabilities(
+            system_validation=system[0], ticket_redemption=system[1], note_acceptor_control=True
+        )
 
     def meters(self, station: int) -> Mapping[str, int]:
-        return self.machine.meter_readings() or {}
+        out = dict(self.table.meter_readings(station))
+        out["tickets_in"] = out.get("tickets_in", 0) + out.get("system_tickets_in", 0)
+        out["tickets_in_count"] = out.get("tickets_in_count", 0) + out.get(
+            "system_tickets_in_count", 0
+        )
+        return out
 
     def events_after(self, event_id: int, limit: int) -> Sequence[GameEvent]:
         view = self._view()
@@ -131,32 +137,28 @@ class MachinePort:
         return [_row(r) for r in rows]
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        def wake(_snapshot: Any) -> None:
-            callback()
+        return self.table.subscribe(callback)
 
-        return self.machine.subscribe(wake)
+    def _ask(self, station: int, command: object) -> object:
+        try:
+            return self.table.execute(station, command)
+        except MachineError as exc:
+            raise PortRefused(exc.reason) from None
 
     def set_enabled(self, station: int, enabled: bool, by: str) -> None:
-        tilts = {t.code for t in self.machine.snapshot().tilts}
-        if not enabled:
-            if HOST_SHUTDOWN_TILT not in tilts:
-                self.machine.tilt(HOST_SHUTDOWN_TILT, f"play stopped by the slot system ({by})")
-            return
-        if HOST_SHUTDOWN_TILT not in tilts:
-            return
-        try:
-            self.machine.clear_tilt(HOST_SHUTDOWN_TILT)
-        except MachineError as exc:
-            raise PortRefused(f"play resumes when an attendant clears it: {exc.reason}") from None
+        self._ask(station, HostPlay(enabled, by))
 
     def set_note_acceptance(self, station: int, enabled: bool, by: str) -> None:
-        raise PortRefused("the cabinet's validator is not reachable from the controller")
+        self._ask(station, HostNotes(enabled, by))
 
     def pending_cashout(self, station: int) -> PendingCashout | None:
-        return None
+        payout = self.table.pending_payout(station)
+        if payout is None or not payout.awaiting:
+            return None
+        return PendingCashout(payout.txn, payout.amount)
 
     def deliver_validation(self, station: int, cashout_id: str, validation: str | None) -> None:
-        raise PortRefused("the cabinet issues its own validation numbers")
+        self._ask(station, DeliverValidation(cashout_id, validation))
 
     def validation_records(self, station: int, limit: int) -> Sequence[ValidationRecord]:
         printed = [
@@ -171,13 +173,18 @@ class MachinePort:
         ]
 
     def ticket_in_escrow(self, station: int) -> TicketInEscrow | None:
-        return None
+        held = self.table.held_ticket(station)
+        return None if held is None else TicketInEscrow(held.txn, held.validation)
 
     def redeem_ticket(self, station: int, escrow_id: str, amount: int, restricted: bool) -> None:
-        raise PortRefused("the cabinet redeems only its own tickets")
+        self._ask(station, HostRedeem(escrow_id, amount))
 
     def refuse_ticket(self, station: int, escrow_id: str, code: int) -> None:
-        raise PortRefused("the cabinet redeems only its own tickets")
+        self._ask(station, HostRefuse(escrow_id))
 
     def redemption(self, station: int, escrow_id: str) -> Redemption | None:
-        return None
+        found = self.table.redemption(station, escrow_id)
+        if found is None:
+            return None
+        state, validation, amount = found
+        return Redemption(escrow_id, validation, amount, RedemptionState(state))

@@ -1,7 +1,8 @@
 """TITO through the casino's host: cash-outs validated by the host (57 / 58), tickets
 from other machines redeemed here (67 / 70 / 71 / 68), and their faults.  The game side
-is the stand-in of :mod:`tests.support.sas_game` (the port's contract, on a real SQLite
-file); the host is the project's, over the pty transport."""
+is the game service itself on a real ledger file (:mod:`tests.support.sas_game`), its
+devices' reports sent as a station sends them; the host is the project's, over the pty
+transport."""
 
 from __future__ import annotations
 
@@ -17,19 +18,20 @@ from devices.sas.line import PtyLine, PtyPair
 from devices.sas.session import HostSession, TicketBook
 from kiosk.sas import link as link_module
 from kiosk.sas.service import SasService
-from tests.support.sas_game import StandInGame
+from tests.support.sas_game import GameFloor
 from tests.support.sas_rig import wait_for
 
 
 @dataclass
 class Floor:
-    game: StandInGame
+    game: GameFloor
     pair: PtyPair
     service: SasService
     host: SasHost
     session: HostSession
 
     def settle(self) -> None:
+        self.game.print_ordered()  # the stations' printers print what they were ordered
         before = self.service.link.passes
         self.service.link.shared.wake.set()
         assert wait_for(lambda: self.service.link.passes >= before + 2)
@@ -43,12 +45,12 @@ class Floor:
             self.service.link.shared.wake.set()
             assert self.service.link._thread is not None
             self.service.link._thread.join()
-        self.game.close()
+        self.game.shut(orderly)
         self.pair.close()
 
 
 def open_floor(db: Path, book: TicketBook, stations: int = 1, address: int = 1) -> Floor:
-    game = StandInGame(db, stations)
+    game = GameFloor(db, stations)
     pair = PtyPair()
     service = SasService(game, db, lambda: PtyLine.open(pair.port), address, signer=lambda s: 0)
     service.start()
@@ -115,11 +117,14 @@ def test_a_denied_or_unanswered_validation_becomes_a_handpay(floor, monkeypatch)
     deny = b"\x00" + bytes(8)
     assert decode(0x58, floor.host.long_poll(1, 0x58, deny).answer)["status"] == 0x00
     floor.settle()
-    assert g.meters(1).get("handpay") == 3000 and g.tickets_printed() == []
+    assert g.pending_payout_method(1) == "handpay" and g.tickets_printed() == []
     monkeypatch.setattr(link_module, "VALIDATION_TIMEOUT_S", 0.3)
+    g.attendant_pays(1)
     g.insert_bill(1, 1000)
     g.cash_out(1)
-    assert wait_for(lambda: g.meters(1).get("handpay") == 4000, 5)  # nobody answered
+    assert wait_for(lambda: g.pending_payout_method(1) == "handpay", 5)  # nobody answered
+    g.attendant_pays(1)
+    assert g.meters(1).get("handpay") == 4000
 
 
 def test_a_ticket_from_the_floor_is_redeemed_once(floor):
@@ -128,15 +133,16 @@ def test_a_ticket_from_the_floor_is_redeemed_once(floor):
     escrow = g.insert_ticket(1, number)
     poll_until(floor, 0x67)  # 70 read, 71 sent: authorised
     floor.settle()
-    assert dict((i, (s, a)) for i, s, a in g.escrows())[escrow] == ("authorised", 2500)
+    assert g.escrow_state(1, escrow) == "authorised"
     assert g.meters(1).get("credits", 0) == 0  # not before the stacker
     status = decode(0x71, floor.host.long_poll(1, 0x71, b"\xff").answer)
     assert status["status"] == 0x40  # pending
-    assert g.validator_stacked(escrow)
-    assert not g.validator_stacked(escrow)  # the stacker's report again: nothing more
+    assert g.validator_stacked(1, escrow)
+    assert not g.validator_stacked(1, escrow)  # the stacker's report again: nothing more
     poll_until(floor, 0x68)
     assert decode(0x71, floor.session.exchanges[-1].answer)["status"] == 0x00
     assert g.meters(1)["credits"] == 2500 and g.meters(1)["tickets_in"] == 2500
+    assert g.table.meter_readings(1)["system_tickets_in"] == 2500
 
 
 def test_a_duplicated_71_is_answered_and_never_redeemed_twice(floor):
@@ -151,8 +157,8 @@ def test_a_duplicated_71_is_answered_and_never_redeemed_twice(floor):
         assert decode(0x71, again.answer)["status"] in (0x40, 0x00)
         floor.host.acknowledge()
     floor.settle()
-    assert g.redeem_calls == 1
-    g.validator_stacked(escrow)
+    assert g.redemptions(escrow) == 1
+    g.validator_stacked(1, escrow)
     floor.settle()
     again = floor.host.send_poll(1, redeem)
     assert decode(0x71, again.answer)["status"] == 0x00
@@ -165,7 +171,7 @@ def test_a_ticket_the_host_refuses_is_returned_and_credits_nothing(floor):
     poll_until(floor, 0x67)
     assert decode(0x71, floor.session.exchanges[-1].answer)["status"] == 0x80
     poll_until(floor, 0x68)
-    assert dict((i, s) for i, s, _ in g.escrows())[escrow] == "returned"
+    assert g.escrow_state(1, escrow) == "returned"
     assert g.meters(1).get("credits", 0) == 0
 
 
@@ -180,18 +186,20 @@ def test_a_power_cut_between_redeem_and_stacker_credits_once(tmp_path):
     again = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
     try:
         g = again.game
-        assert dict((i, s) for i, s, _ in g.escrows())[escrow] == "authorised"
+        assert g.escrow_state(1, escrow) == "authorised"
         assert g.meters(1).get("credits", 0) == 0
-        assert g.validator_stacked(escrow)  # the validator's report at power-up
+        g._tickets[escrow] = number
+        assert g.validator_stacked(1, escrow)  # the validator's report at power-up
         poll_until(again, 0x68)
         assert decode(0x71, again.session.exchanges[-1].answer)["status"] == 0x00
         assert g.meters(1)["credits"] == 1500
-        assert g.redeem_calls == 0  # nothing asked twice after the restart
+        assert g.redemptions(escrow) == 1  # recorded once, across the restart
     finally:
         again.stop()
     third = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
     try:
-        assert not third.game.validator_stacked(escrow)
+        third.game._tickets[escrow] = number
+        assert not third.game.validator_stacked(1, escrow)
         assert third.game.meters(1)["credits"] == 1500
     finally:
         third.stop()
@@ -210,7 +218,7 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         b.session.book = TicketBook(book_path)  # the host's book, as the other line sees it
         escrow = b.game.insert_ticket(1, number)
         poll_until(b, 0x67)
-        b.game.validator_stacked(escrow)
+        b.game.validator_stacked(1, escrow)
         poll_until(b, 0x68)
         assert b.game.meters(1)["credits"] == amount == 4000
         # the same ticket again, anywhere: refused by the host, nothing credited
@@ -218,7 +226,7 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         second = b.game.insert_ticket(1, number)
         poll_until(b, 0x67)
         poll_until(b, 0x68)
-        assert dict((i, s) for i, s, _ in b.game.escrows())[second] == "returned"
+        assert b.game.escrow_state(1, second) == "returned"
         assert b.game.meters(1)["credits"] == 4000
     finally:
         a.stop()
@@ -229,12 +237,13 @@ def test_a_seven_station_table_answers_at_seven_addresses(tmp_path):
     f = open_floor(tmp_path / "t.db", TicketBook(), stations=7, address=11)
     try:
         assert f.service.addresses == {11 + i: 1 + i for i in range(7)}
+        notes = {st: note for st, note in enumerate((100, 500, 1000, 2000, 5000, 10000, 500), 1)}
         for st in range(1, 8):
-            f.game.insert_bill(st, 100 * st)
+            f.game.insert_bill(st, notes[st])  # one note each: one bill exception each
         f.settle()
         for st in range(1, 8):
             addr = 10 + st
-            assert decode(0x1A, f.host.long_poll(addr, 0x1A).answer)["credits"] == 100 * st
+            assert decode(0x1A, f.host.long_poll(addr, 0x1A).answer)["credits"] == notes[st]
             assert f.host.general_poll(addr).code == 0x4F
         for st in range(1, 8):
             assert f.host.general_poll(10 + st).code == 0x00  # the other polls acknowledged them
