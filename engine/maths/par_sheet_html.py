@@ -262,24 +262,26 @@ def intervals_section(columns: Sequence[SheetColumn], rounds: Sequence[int] = SH
     for col in columns:
         if col.moments is None:
             continue
-        head = "".join(f"<th colspan=2>N = {n:,}, {lvl}</th>" for n in rounds for lvl, _ in LEVELS)
+        head = "".join(f"<th colspan=2>{lvl}</th>" for lvl, _ in LEVELS)
         body = [f"<h3>{html.escape(col.label)}</h3><table><tr><th class=l>return</th>"
-                f"<th>exact</th><th>s per round</th>{head}</tr>"]
+                f"<th>exact</th><th>s per round</th><th>rounds N</th>{head}</tr>"]
         for name, path in RETURNS:
             var = col.moments.return_variance.get(name)
             if var is None:
                 continue
             rtp = figure(col.report, path).value
-            cells = ""
-            for n in rounds:
+            for i, n in enumerate(rounds):
+                cells = ""
                 for lvl, z in LEVELS:
                     lo, hi = interval(rtp, var, n, z)
                     cells += (f"<td class=ci data-key='{col.key}:interval.{name}.{n}.{lvl}' "
                               f"data-low='{lo!r}' data-high='{hi!r}'>{pct(lo)}</td>"
                               f"<td>{pct(hi)}</td>")
-            body.append(f"<tr><td class=l>{RETURN_LABELS[name]}</td><td>{pct(rtp)}</td>"
-                        f"<td class=sd data-key='{col.key}:sigma.{name}' data-exact="
-                        f"'{_frac(var)}'>{float(var) ** 0.5:.6f}</td>{cells}</tr>")
+                lead = (f"<td class=l rowspan={len(rounds)}>{RETURN_LABELS[name]}</td>"
+                        f"<td rowspan={len(rounds)}>{pct(rtp)}</td><td class=sd rowspan="
+                        f"{len(rounds)} data-key='{col.key}:sigma.{name}' data-exact="
+                        f"'{_frac(var)}'>{float(var) ** 0.5:.6f}</td>") if i == 0 else ""
+                body.append(f"<tr>{lead}<td>{n:,}</td>{cells}</tr>")
         out.append("".join(body) + "</table>")
     return "".join(out)
 
