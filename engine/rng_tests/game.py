@@ -1,8 +1,9 @@
 """Game-level tests on dealt decks (what bit batteries cannot see): 25 CFR 547.14's list.
 
-Every test takes decks as an array (n, 52) of cards by position and returns a
-:class:`GameTest`; a test passes at the 99% level (``p >= ALPHA``).  The per-position
-test also keeps its 52 p-values, which should be uniform on a good shuffle.
+Every test reads a :class:`engine.rng_tests.tally.GameTally` (the counts over decks in
+deal order) and returns a :class:`GameTest`; a test passes at the 99% level
+(``p >= ALPHA``).  The per-position and per-seat tests also keep their p-values, which
+should be uniform on a good shuffle.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.hands import category_batch, evaluate_batch
 from engine.hands.categories import SEVEN_CARD_COUNTS as PUBLISHED_SEVEN_CARD_COUNTS
 from engine.hands.categories import HandCategory
 from engine.rng_tests.stats import chi2_sf, normal_two_sided
+from engine.rng_tests.tally import COUPON_LAST, GameTally
+from engine.uth.round import HOLE_POSITIONS
 
 #: The significance level: a test fails when its p-value is below it (99% confidence).
 ALPHA = 0.01
@@ -29,9 +31,7 @@ SEVEN_CARD_COUNTS = (
     PUBLISHED_SEVEN_CARD_COUNTS[HandCategory.STRAIGHT_FLUSH] + PUBLISHED_SEVEN_CARD_COUNTS[HandCategory.ROYAL_FLUSH],
 )
 #: The first deck position of each seat at a seven-seat table (engine.uth.round).
-SEAT_FIRST_POSITIONS = (0, 9, 11, 13, 15, 17, 19)
-#: The dealer's two cards and the board (engine.uth.round).
-DEALER_AND_BOARD = (1, 3, 4, 5, 6, 7, 8)
+SEAT_FIRST_POSITIONS = tuple(HOLE_POSITIONS[seat][0] for seat in sorted(HOLE_POSITIONS))
 
 
 @dataclass(frozen=True)
@@ -63,17 +63,15 @@ def _pooled(observed: np.ndarray, expected: np.ndarray, minimum: float = 5.0
 
 def position_matrix(decks: np.ndarray) -> np.ndarray:
     """Counts (52 cards, 52 positions): how often each card lay at each position."""
-    n = decks.shape[0]
-    flat = decks.astype(np.int64) * 52 + np.arange(52)
-    return np.bincount(flat.ravel(), minlength=52 * 52).reshape(52, 52)[:, :] if n else \
-        np.zeros((52, 52), dtype=np.int64)
+    flat = np.asarray(decks).astype(np.int64) * 52 + np.arange(52)
+    return np.bincount(flat.ravel(), minlength=52 * 52).reshape(52, 52)
 
 
-def card_position(decks: np.ndarray) -> GameTest:
+def card_position(t: GameTally) -> GameTest:
     """Chi-square of the 52 x 52 card-by-position matrix: per position (df 51) and
     overall (df 51 x 51, the rows and columns both sum to n)."""
-    counts = position_matrix(decks)
-    expected = decks.shape[0] / 52.0
+    counts = t.positions
+    expected = t.decks / 52.0
     per = [chi2_sf(_chi2(counts[:, p], np.full(52, expected)), 51) for p in range(52)]
     stat = _chi2(counts, np.full((52, 52), expected))
     p = chi2_sf(stat, 51 * 51)
@@ -83,13 +81,12 @@ def card_position(decks: np.ndarray) -> GameTest:
                     f"{fails} of 52 positions below {ALPHA}")
 
 
-def seat_first_card(decks: np.ndarray) -> GameTest:
+def seat_first_card(t: GameTally) -> GameTest:
     """Each of the seven seats' first card against the uniform 1/52 (chi-square, df
     7 x 51)."""
-    n = decks.shape[0]
     stat, per = 0.0, []
     for pos in SEAT_FIRST_POSITIONS:
-        one = _chi2(np.bincount(decks[:, pos].astype(np.int64), minlength=52), np.full(52, n / 52))
+        one = _chi2(t.positions[:, pos], np.full(52, t.decks / 52))
         per.append(chi2_sf(one, 51))
         stat += one
     df = 51 * len(SEAT_FIRST_POSITIONS)
@@ -97,70 +94,52 @@ def seat_first_card(decks: np.ndarray) -> GameTest:
     return GameTest("seat first card (7 seats)", stat, df, p, p >= ALPHA, tuple(per))
 
 
-def dealer_category(decks: np.ndarray) -> GameTest:
+def dealer_category(t: GameTally) -> GameTest:
     """The dealer's seven-card category (two cards and the board) against the exact
     distribution of seven-card hands."""
-    strengths = evaluate_batch(decks[:, DEALER_AND_BOARD].astype(np.int64))
-    cats = np.minimum(category_batch(strengths).astype(np.int64), 8)
-    observed = np.bincount(cats, minlength=9)[:9]
     total = float(sum(SEVEN_CARD_COUNTS))
-    expected = np.array(SEVEN_CARD_COUNTS) / total * decks.shape[0]
+    expected = np.array(SEVEN_CARD_COUNTS) / total * t.decks
     order = np.argsort(-expected, kind="stable")  # pool the rare categories together
-    obs, exp = _pooled(observed[order], expected[order])
+    obs, exp = _pooled(t.dealer_categories[order], expected[order])
     stat = _chi2(obs, exp)
     p = chi2_sf(stat, len(exp) - 1)
     return GameTest("dealer hand category", stat, len(exp) - 1, p, p >= ALPHA)
 
 
-def pair_adjacency(decks: np.ndarray) -> GameTest:
+def pair_adjacency(t: GameTally) -> GameTest:
     """Ordered pairs of neighbouring cards: each of the 52 x 51 pairs expected n/52 times."""
-    a = decks[:, :-1].astype(np.int64).ravel()
-    b = decks[:, 1:].astype(np.int64).ravel()
-    counts = np.bincount(a * 52 + b, minlength=52 * 52).reshape(52, 52)
     off = ~np.eye(52, dtype=bool)
-    stat = _chi2(counts[off], np.full(52 * 51, decks.shape[0] / 52.0))
+    stat = _chi2(t.adjacency[off], np.full(52 * 51, t.decks / 52.0))
     df = 52 * 51 - 1
     p = chi2_sf(stat, df)
     return GameTest("card pair adjacency", stat, df, p, p >= ALPHA)
 
 
-def serial_correlation(decks: np.ndarray) -> GameTest:
+def serial_correlation(t: GameTally) -> GameTest:
     """Pearson correlation of every card's position in one deck and the next; under
     independence the mean over n - 1 pairs is N(0, 1 / (51 (n - 1)))."""
-    pos = np.argsort(decks, axis=1).astype(float)  # position of each card
-    centred = pos - 25.5
-    r = (centred[:-1] * centred[1:]).sum(axis=1) / (centred[0] ** 2).sum()
-    z = float(r.mean() * math.sqrt(51 * (len(r))))
+    pairs = max(t.serial_pairs, 1)
+    mean = t.serial_r_sum / pairs
+    z = float(mean * math.sqrt(51 * pairs))
     p = normal_two_sided(z)
     return GameTest("serial correlation between decks", abs(z), 0, p, p >= ALPHA,
-                    detail=f"mean r = {r.mean():.2e}")
+                    detail=f"mean r = {mean:.2e}")
 
 
-def runs_up(decks: np.ndarray) -> GameTest:
+def runs_up(t: GameTally) -> GameTest:
     """Ascending runs in each deck: for a random permutation of 52 the count has mean
     53/2 and variance 53/12; the total over n decks is tested as a z-score."""
-    runs = 1 + (np.diff(decks.astype(np.int64), axis=1) < 0).sum(axis=1)
-    n = decks.shape[0]
-    z = float((runs.sum() - n * 26.5) / math.sqrt(n * 53 / 12))
+    n = t.decks
+    z = float((t.runs_total - n * 26.5) / math.sqrt(n * 53 / 12))
     p = normal_two_sided(z)
     return GameTest("runs (ascending runs per deck)", abs(z), 0, p, p >= ALPHA)
 
 
-def gap(decks: np.ndarray, classes: int = 160) -> GameTest:
+def gap(t: GameTally) -> GameTest:
     """Gaps (decks between) successive appearances of each card on top of the deck:
-    geometric with p = 1/52 on a good shuffle; chi-square over gap lengths."""
-    top = decks[:, 0].astype(np.int64)
-    gaps: list[np.ndarray] = []
-    for card in range(52):
-        where = np.flatnonzero(top == card)
-        if len(where) > 1:
-            gaps.append(np.diff(where) - 1)
-    allgaps = np.concatenate(gaps) if gaps else np.zeros(0, dtype=np.int64)
-    q = 1 / 52
-    probs = q * (1 - q) ** np.arange(classes)
-    probs = np.append(probs, 1 - probs.sum())
-    observed = np.bincount(np.minimum(allgaps, classes), minlength=classes + 1)
-    obs, exp = _pooled(observed, probs * len(allgaps))
+    geometric with p = 1/52 on a good shuffle, cut short at the stream's end
+    (:meth:`GameTally.gap_shape`); chi-square over gap lengths."""
+    obs, exp = _pooled(t.gaps, t.gap_shape() * int(t.gaps.sum()))
     stat = _chi2(obs, exp)
     p = chi2_sf(stat, len(exp) - 1)
     return GameTest("gap (top card)", stat, len(exp) - 1, p, p >= ALPHA)
@@ -183,21 +162,11 @@ def coupon_probabilities(d: int, last: int) -> np.ndarray:
     return np.append(probs, 1 - probs.sum())
 
 
-def coupon_collector(decks: np.ndarray, last: int = 100) -> GameTest:
+def coupon_collector(t: GameTally) -> GameTest:
     """Decks until the top card has shown all 13 ranks, against the exact distribution."""
-    ranks = decks[:, 0].astype(np.int64) // 4
-    lengths = []
-    seen, count = 0, 0
-    for r in ranks:
-        count += 1
-        seen |= 1 << int(r)
-        if seen == (1 << 13) - 1:
-            lengths.append(count)
-            seen, count = 0, 0
-    probs = coupon_probabilities(13, last)
-    observed = np.bincount(np.minimum(np.array(lengths, dtype=np.int64), last) - 13,
-                           minlength=last - 12)
-    obs, exp = _pooled(observed, probs * len(lengths))
+    sets = int(t.coupons.sum())
+    probs = coupon_probabilities(13, COUPON_LAST)
+    obs, exp = _pooled(t.coupons, probs * sets)
     # pool the rare short sequences at the front too
     while len(exp) > 2 and exp[0] < 5:
         exp[1] += exp[0]
@@ -206,16 +175,23 @@ def coupon_collector(decks: np.ndarray, last: int = 100) -> GameTest:
     stat = _chi2(obs, exp)
     p = chi2_sf(stat, len(exp) - 1)
     return GameTest("coupon collector (13 ranks on top)", stat, len(exp) - 1, p, p >= ALPHA,
-                    detail=f"{len(lengths)} complete sets")
+                    detail=f"{sets} complete sets")
 
 
 #: Every game-level test, in report order.
-GAME_TESTS: tuple[Callable[[np.ndarray], GameTest], ...] = (
+GAME_TESTS: tuple[Callable[[GameTally], GameTest], ...] = (
     card_position, seat_first_card, dealer_category, pair_adjacency, serial_correlation,
     runs_up, gap, coupon_collector,
 )
 
 
+def game_results(tally: GameTally) -> list[GameTest]:
+    """Every game-level test on the decks counted in ``tally``."""
+    return [test(tally) for test in GAME_TESTS]
+
+
 def run_game_tests(decks: np.ndarray) -> list[GameTest]:
-    """Every game-level test on ``decks`` (n, 52)."""
-    return [test(decks) for test in GAME_TESTS]
+    """Every game-level test on ``decks`` (n, 52), one stream in deal order."""
+    tally = GameTally()
+    tally.add(decks)
+    return game_results(tally)

@@ -89,3 +89,28 @@ def cut_card_decks(seed: int, count: int) -> np.ndarray:
         deck = np.roll(deck, -(20 + rng.randrange(13)))
         out[i] = deck
     return out
+
+
+def lcg_bytes(count: int, seed: int = 1) -> bytes:
+    """A deliberately weak bit source for the batteries: the low byte of the C library's
+    classic linear congruential generator ``x = 1103515245 x + 12345 mod 2^31`` (its
+    low bits have short periods).  For showing that the batteries can fail."""
+    out = np.empty(count, dtype=np.uint8)
+    x = seed & 0x7FFFFFFF
+    block = 1 << 16
+    # x_{k+j} = a^j x_k + c (a^j - 1) / (a - 1) mod 2^31, for j = 1..block, vectorised
+    a, c, mod = 1103515245, 12345, 1 << 31
+    mult = np.empty(block, dtype=object)
+    add = np.empty(block, dtype=object)
+    m, s = 1, 0
+    for j in range(block):
+        m, s = (m * a) % mod, (s * a + c) % mod
+        mult[j], add[j] = m, s
+    mult64 = mult.astype(np.int64)
+    add64 = add.astype(np.int64)
+    for start in range(0, count, block):
+        xs = (((mult64 * x) % mod) + add64) % mod  # products fit: both below 2^31
+        n = min(block, count - start)
+        out[start:start + n] = (xs[:n] & 0xFF).astype(np.uint8)
+        x = int(xs[-1])
+    return out.tobytes()

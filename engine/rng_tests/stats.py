@@ -39,16 +39,28 @@ def _gamma_q_fraction(a: float, x: float) -> float:
     return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
 
 
+def igamc(a: float, x: float) -> float:
+    """The regularised upper incomplete gamma function Q(a, x) (``a`` > 0): SP 800-22's
+    ``igamc``."""
+    if a <= 0:
+        raise ValueError("a must be positive")
+    if x <= 0:
+        return 1.0
+    if x < a + 1.0:
+        return max(0.0, 1.0 - _gamma_p_series(a, x))
+    return min(1.0, _gamma_q_fraction(a, x))
+
+
 def chi2_sf(statistic: float, df: int) -> float:
     """P(X >= ``statistic``) for X chi-square with ``df`` degrees of freedom (df >= 1)."""
     if df < 1:
         raise ValueError("df must be at least 1")
-    if statistic <= 0:
-        return 1.0
-    a, x = df / 2.0, statistic / 2.0
-    if x < a + 1.0:
-        return max(0.0, 1.0 - _gamma_p_series(a, x))
-    return min(1.0, _gamma_q_fraction(a, x))
+    return igamc(df / 2.0, statistic / 2.0)
+
+
+def normal_cdf(z: float) -> float:
+    """P(Z <= z) for a standard normal Z."""
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
 
 
 def normal_two_sided(z: float) -> float:

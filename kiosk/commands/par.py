@@ -7,11 +7,14 @@ import sys
 import time
 
 from engine.cards import CardParseError, parse_cards
-from engine.maths.par import par
-from engine.maths.par_report import format_report
+from engine.maths.par import main_analysis, par
+from engine.maths.par_report import ParReport, cell_values, format_report
+from engine.maths.par_sheet import cell_moments
+from engine.maths.par_sheet_html import SheetColumn, sheet_html
 from engine.maths.par_tables import FULL_DECK
 from engine.maths.strategies import STRATEGIES
-from engine.uth.paytable import PaytableError, load_paytable
+from engine.uth.paytable import Paytable, PaytableError, load_paytable
+from kiosk.integrity.manifest import software_version
 
 
 def parse_deck(text: str | None) -> tuple[int, ...]:
@@ -46,13 +49,75 @@ def progress_for_terminal(label: str, stream=None):
     return show
 
 
+#: The strategies of a sheet unless ``--strategies`` says otherwise.
+SHEET_STRATEGIES = "optimal,simple,cautious"
+
+
+def deck_option(deck: tuple[int, ...]) -> str:
+    """The ``--deck`` option that gives ``deck`` ("" for the full deck)."""
+    if deck == FULL_DECK:
+        return ""
+    return ' --deck "' + " ".join("23456789TJQKA"[c >> 2] + "cdhs"[c & 3] for c in deck) + '"'
+
+
+def strategy_column(table: Paytable, report: ParReport, args: argparse.Namespace,
+                    deck: tuple[int, ...]) -> SheetColumn:
+    """A strategy's column of the sheet: its report and the exact moments of its
+    analysis (read from the cache the report was built from)."""
+    analysis = main_analysis(table, report.strategy, deck=deck, workers=args.workers,
+                             cache=args.cache_dir, use_cache=not args.no_cache)
+    moments = cell_moments(analysis.game_counts(), cell_values(table))
+    return SheetColumn(report.strategy, f"{report.strategy} play", report, moments)
+
+
+def write_sheet(table: Paytable, reports: list[ParReport], args: argparse.Namespace,
+                deck: tuple[int, ...]) -> None:
+    """``--sheet FILE``: the PAR sheet of ``reports`` (one per strategy), as HTML."""
+    columns = [strategy_column(table, r, args, deck) for r in reports]
+    deals = reports[0].extra.get("deals")
+    path, dk = args.paytable, deck_option(deck)
+    how = ("1,326 player hands x 19,600 flops x 1,081 turn-river pairs x 990 dealer hands"
+           if deck == FULL_DECK else f"a reduced deck of {len(deck)} cards, for verification")
+    preface = (f"<p>Exact analysis of every deal ({deals or 0:,} deals per strategy: {how}) "
+               f"by uth-cabinet {software_version()}.</p>")
+    commands = [f"uth par {path}{dk} --strategy {r.strategy} --json   # the {r.strategy} column"
+                for r in reports]
+    commands += [
+        f"uth par {path}{dk} --sheet {args.sheet} --strategies "
+        + ",".join(r.strategy for r in reports) + "   # this sheet",
+        f"uth simulate {path}{dk} --rounds 100000000 --strategy simple --seed 1 --workers 2 "
+        "--sheet simulation.html   # a simulation's sheet, held to the intervals above",
+    ]
+    text = sheet_html(table, columns, title=f"PAR sheet: Ultimate Texas Hold'em, "
+                      f"{table.name} {table.version}", preface=preface, commands=commands)
+    with open(args.sheet, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         table = load_paytable(args.paytable)
         deck = parse_deck(args.deck)
-    except (PaytableError, CardParseError) as exc:
+        chosen = args.strategies or (SHEET_STRATEGIES if args.sheet else args.strategy)
+        strategies = [s.strip() for s in chosen.split(",")]
+        unknown = [s for s in strategies if s not in STRATEGIES]
+        if unknown:
+            raise ValueError(f"unknown strategy {unknown[0]!r}; choose from "
+                             + ", ".join(sorted(STRATEGIES)))
+    except (PaytableError, CardParseError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.sheet:
+        reports = [par(table, s, deck=deck, workers=args.workers, cache=args.cache_dir,
+                       use_cache=not args.no_cache,
+                       progress=progress_for_terminal(f"par {s}")) for s in strategies]
+        try:
+            write_sheet(table, reports, args, deck)
+        except OSError as exc:
+            print(f"error: cannot write the sheet: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.sheet}")
+        return 0
     report = par(
         table,
         args.strategy,
@@ -79,6 +144,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--strategy", default="optimal", choices=sorted(STRATEGIES), help="default: optimal"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--sheet", default=None, metavar="FILE",
+                   help="write the PAR sheet a lab files (HTML), for --strategies")
+    p.add_argument("--strategies", default=None, metavar="S,S",
+                   help="the sheet's strategies (default: optimal,simple,cautious)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument(
         "--cache-dir",

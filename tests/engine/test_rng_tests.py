@@ -10,12 +10,14 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.rng_tests import (
+    GameTally,
     ModuloBiasedSource,
     RecordingSource,
     chi2_sf,
     cut_card_decks,
     decks,
     dump_bytes,
+    game_results,
     run_game_tests,
 )
 
@@ -83,15 +85,27 @@ def test_ent_sees_the_dump_as_random(tmp_path):
     assert chi2_sf(float(fields["Chi-square"]), 255) > 0.001 and abs(float(fields["Serial-Correlation"])) < 0.01
 
 
-def test_the_rng_commands(tmp_path, capsysbinary):
+def test_the_dump_command(tmp_path):
     from kiosk.cli import main
 
     out = tmp_path / "d.bin"
     assert main(["rng", "dump", "--bytes", "4096", "--out", str(out)]) == 0
     assert len(out.read_bytes()) == 4096
     assert main(["rng", "dump", "--bytes", "0"]) == 2
-    report = tmp_path / "r.html"
-    assert main(["rng", "test", "--decks", "5000", "--report", str(report)]) in (0, 1)
-    text = report.read_text()
-    assert "card x position" in text and "coupon collector" in text
-    assert "data:image/png;base64" in text or "need matplotlib" in text
+
+
+def test_a_tally_counted_in_batches_equals_one_count_and_streams_merge():
+    d = decks(SeededRandomSource(4), 6000)
+    whole = {t.name: t for t in run_game_tests(d)}
+    tally = GameTally()
+    for start in range(0, 6000, 1700):
+        tally.add(d[start:start + 1700])
+    assert [(t.name, t.statistic) for t in game_results(tally)] == [
+        (t.name, pytest.approx(whole[t.name].statistic, rel=1e-9)) for t in game_results(tally)]
+    first, second = GameTally(), GameTally()
+    first.add(d[:2500])
+    second.add(d[2500:])
+    first.merge(second)
+    assert first.decks == 6000 and first.serial_pairs == 5998  # no pair across streams
+    assert (first.positions == tally.positions).all()
+    assert first.stream_lengths() == [2500, 3500]
