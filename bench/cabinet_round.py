@@ -31,9 +31,9 @@ def main() -> None:
 
     from engine.rng import SeededRandomSource
     from engine.uth.round import Action
+    from kiosk.cabinet import Machine
     from kiosk.config import load_config
     from kiosk.machine import commands as cmd
-    from kiosk.machine.controller import Machine
 
     folder = Path(tempfile.mkdtemp(prefix="bench-cabinet-"))
     config = load_config(db_path=folder / "uth.db", decision_values=False)

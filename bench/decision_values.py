@@ -5,7 +5,7 @@ and without.
     .venv/bin/python -m bench.decision_values                # 100 rounds each way
     .venv/bin/python -m bench.decision_values --rounds 300 --dir /tmp/bench
 
-Each way plays ``--rounds`` $5 rounds through :class:`kiosk.machine.controller.Machine`
+Each way plays ``--rounds`` $5 rounds through :class:`kiosk.cabinet.Machine`
 on a fresh ledger in ``--dir`` (WAL, synchronous=FULL, its anchor beside it), each
 decision chosen at random (seeded) among the legal ones.  With values on, a decision is
 taken once the values of its own phase are ready (a player takes longer than the 0.1 s
@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 from bench.machine import describe_machine  # noqa: E402
 from engine.rng import SeededRandomSource  # noqa: E402
 from engine.uth.round import Action, Phase  # noqa: E402
+from kiosk.cabinet import Machine, MachinePhase  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.machine import round_values  # noqa: E402
-from kiosk.machine.controller import Machine, MachinePhase  # noqa: E402
 
 
 def _phase(legal: tuple[Action, ...]) -> Phase:

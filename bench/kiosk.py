@@ -56,7 +56,7 @@ t0 = float(sys.argv[1])
 from kiosk.ui.sdl_hints import prefer_native_framebuffer
 prefer_native_framebuffer()
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
+from kiosk.cabinet import Machine
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoTicketPayout
 payout = DemoTicketPayout()
@@ -108,8 +108,8 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     import pygame
 
     from engine.rng import SeededRandomSource
+    from kiosk.cabinet import Machine
     from kiosk.config import load_config
-    from kiosk.machine.controller import Machine
     from kiosk.machine.snapshot import MachinePhase
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
@@ -173,10 +173,10 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
     import pygame
 
     from engine.rng import SeededRandomSource
+    from kiosk.cabinet import Machine
     from kiosk.config import load_config
-    from kiosk.machine.controller import Machine
+    from kiosk.friends.context import TournamentContext
     from kiosk.machine.snapshot import MachinePhase
-    from kiosk.tournament.context import TournamentContext
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command, Key, Touch

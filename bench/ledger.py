@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.ledger --big 0         # skip the million-round database
     .venv/bin/python -m bench.ledger --verify-big    # also time the verifications of it
 
-1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.machine.controller.Machine`
+1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.cabinet.Machine`
    on a fresh ledger (WAL, synchronous=FULL) in ``--dir`` (default ``var/bench``, on the
    cabinet's disk), its anchor beside it.  Reported: the median time of the COMMIT of the
    transaction that settles a round (the fsync), of the anchor write that follows it
@@ -43,6 +43,7 @@ from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck  # noq
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
 from engine.uth.replay import replay  # noqa: E402
 from engine.uth.round import BetsPlaced, Decision  # noqa: E402
+from kiosk.cabinet import Machine, MachinePhase  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.ledger.checkpoint import (  # noqa: E402
@@ -64,7 +65,6 @@ from kiosk.ledger.ledger import (  # noqa: E402
 )
 from kiosk.ledger.records import DecisionRecord, dump_decisions  # noqa: E402
 from kiosk.ledger.startup import check_head, default_anchor_path, default_key_path  # noqa: E402
-from kiosk.machine.controller import Machine, MachinePhase  # noqa: E402
 from kiosk.machine.rows import dealt_columns, settled_columns  # noqa: E402
 
 BIG_BILL = 10000

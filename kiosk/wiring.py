@@ -9,82 +9,48 @@
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
 window closes (or SIGTERM, or the demo's scripted player has played its rounds), and
 tears everything down in the reverse order, whatever happened (the ledger records an
-orderly power down).
+orderly power down).  :func:`run_station` is ``uth kiosk --station N``: the same screens
+over a station of a shared table, its link, validator and printer.
 
 It first says which SDL video driver it got, and refuses the drivers that show nothing
-(:data:`HEADLESS_DRIVERS`: SDL falls back to ``offscreen`` when there is no display)
-unless they are asked for: ``ScreenOptions(headless=True)`` or ``UTH_HEADLESS=1`` in the
+(:data:`kiosk.ui.screen_options.HEADLESS_DRIVERS`: SDL falls back to ``offscreen`` when
+there is no display) unless they are asked for: ``ScreenOptions(headless=True)`` or ``UTH_HEADLESS=1`` in the
 environment (tests and benchmarks).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pygame
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig
+from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
-from kiosk.machine.controller import Machine
+from kiosk.link.pairing import WITNESS_FILE, StationPairing
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.service import SasService, serve_port
+from kiosk.station.controller import StationController
 from kiosk.station.devices import StationDevices
+from kiosk.station.notes import StationValidator
+from kiosk.station.operator_link import OperatorLink
+from kiosk.station.printer import StationPrinter
+from kiosk.table.remote import RemoteTable
 from kiosk.table.table import Table
-from kiosk.tournament.context import TournamentContext
-from kiosk.ui import memory, sdl_hints
+from kiosk.table.witness import HeadWitness
 from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
+from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
+from kiosk.ui.station.screens import station_app
 
 log = logging.getLogger(__name__)
-
-#: SDL video drivers that draw into memory only: a cabinet on one shows a black screen.
-HEADLESS_DRIVERS = frozenset({"offscreen", "dummy"})
-#: The environment variable that asks for a headless driver on purpose.
-HEADLESS_ENV = "UTH_HEADLESS"
-#: The exit code when the screens cannot be shown.
-NO_DISPLAY = 3
-
-
-@dataclass(frozen=True)
-class ScreenOptions:
-    """How the screens run: ``size`` ``None`` is fullscreen at the display's size;
-    ``seed`` makes the shuffles reproducible (testing only, never on a real cabinet)."""
-
-    size: tuple[int, int] | None = None
-    language: str = "en"
-    sound: bool = True
-    demo_keys: bool = True  # the demo keys work when the devices are simulated
-    seed: int | None = None
-    headless: bool = False  # run on an invisible SDL driver on purpose (also $UTH_HEADLESS=1)
-    autoplay_rounds: int | None = None  # demo: a scripted player plays this many rounds, then the kiosk ends
-
-
-def video_driver(options: ScreenOptions) -> str | None:
-    """Start SDL's video and return the driver it picked, or ``None`` (with the reason
-    on stderr) when it picked one that shows nothing and headless was not asked for."""
-    sdl_hints.prefer_native_framebuffer()  # no OpenGL probe: ~115 MB less on X11
-    memory.bound_heap()
-    try:
-        pygame.display.init()
-    except pygame.error as exc:
-        print(f"error: no video driver: {exc}", file=sys.stderr)
-        return None
-    driver = pygame.display.get_driver()
-    asked = options.headless or os.environ.get(HEADLESS_ENV, "") == "1"
-    log.info("video driver: %s", driver)
-    if driver in HEADLESS_DRIVERS and not asked:
-        print(f"error: SDL picked the {driver!r} video driver, which shows nothing (no display?). "
-              f"Set DISPLAY or WAYLAND_DISPLAY, or SDL_VIDEODRIVER (e.g. kmsdrm); "
-              f"to run headless on purpose set {HEADLESS_ENV}=1.", file=sys.stderr)
-        pygame.display.quit()
-        return None
-    return driver
 
 
 def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
@@ -150,3 +116,58 @@ def friends_network(tournament: TournamentContext, config: CabinetConfig) -> Non
     tournament.friends_link_port = config.friends_link_port
     tournament.friends_link_pairing = config.friends_link_pairing
     tournament.friends_link_hosts = list(config.friends_link_hosts)
+
+
+@dataclass(frozen=True)
+class StationRun:
+    """Where a station connects and how long it runs (``frames`` None: until the window
+    closes; ``screenshot``: a file saved at the end, for tests)."""
+
+    host: str
+    port: int
+    folder: Path
+    fps: int = 60
+    frames: int | None = None
+    screenshot: Path | None = None
+    connect_s: float = 15.0
+    validator: str | None = None  # the bill validator's port ("sim": simulated)
+    printer: str | None = None  # the ticket printer's port ("sim": simulated)
+
+
+def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) -> int:
+    """A player station of a shared table (``uth kiosk --station N``): its link to the
+    host (the host's ledger head witnessed in the pairing folder), its validator and
+    printer, its controller and screens; connect, run, disconnect; returns the exit code."""
+    pairing = StationPairing.load(run.folder)
+    if video_driver(options) is None:
+        return NO_DISPLAY
+    witness = HeadWitness(Path(run.folder) / WITNESS_FILE)  # keeps the host's ledger head
+    remote = RemoteTable(pairing, run.host, run.port, witness=witness)
+    validator = StationValidator(remote, run.validator) if run.validator else None
+    insert = validator.insert_bill if validator is not None and validator.sim else None
+    real_validator = validator is not None and validator.sim is None
+    controller = StationController(
+        remote, config, insert_bill=insert, demo_notes=not real_validator
+    )
+    if validator is not None:
+        validator.start()
+    printer = StationPrinter(remote, run.printer).start() if run.printer else None
+    try:
+        if not controller.start(run.connect_s):
+            print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
+            return 1
+        app = station_app(controller, OperatorLink(remote), options, config)
+        try:
+            code = app.run(fps=run.fps, max_frames=run.frames)
+            if run.screenshot is not None:
+                app.screenshot(run.screenshot)
+            return code
+        finally:
+            app.close()
+    finally:
+        if validator is not None:
+            validator.close()
+        if printer is not None:
+            printer.close()
+        controller.stop()
+        pygame.quit()

@@ -1,9 +1,13 @@
 """The shape of the code: layers, import cycles, module sizes, types.
 
 The import rule: ``engine`` imports none of kiosk, devices, pygame, serial, sqlite or
-sockets; ``devices`` imports neither kiosk nor pygame; ``kiosk.machine`` and
-``kiosk.ledger`` import no pygame; and no module reaches itself through imports (lazy
-imports inside functions and ``TYPE_CHECKING`` imports count: a cycle is a cycle).
+sockets; ``devices`` imports neither kiosk nor pygame; the ledger imports no controller;
+the game's rules (``kiosk.machine``), the game service (``kiosk.table``) and a station's
+controller import no screen; the screens talk to a controller, never to a station's or
+the service's internals; only the composition root (``kiosk.wiring``) and the command
+line build the parts.  No module reaches itself through imports and no package reaches
+itself through other packages (lazy imports inside functions and ``TYPE_CHECKING``
+imports count: a cycle is a cycle).
 """
 
 from __future__ import annotations
@@ -23,8 +27,25 @@ MAX_LINES = 600
 LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("kiosk", "devices", "pygame", "serial", "sqlite3", "sqlite_utils", "socket")),
     ("devices", ("kiosk", "pygame")),
-    ("kiosk.machine", ("pygame",)),
-    ("kiosk.ledger", ("pygame",)),
+    # the ledger imports no controller, no screen, no link
+    ("kiosk.ledger", ("pygame", "kiosk.machine", "kiosk.table", "kiosk.station", "kiosk.cabinet", "kiosk.sas",
+                      "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    # the game's vocabulary and rules: no service, station or screen
+    ("kiosk.machine", ("pygame", "kiosk.table", "kiosk.station", "kiosk.cabinet", "kiosk.sas", "kiosk.ui",
+                       "kiosk.wiring", "kiosk.commands")),
+    # the game service (the controller): no screen, no station, no composition
+    ("kiosk.table", ("pygame", "kiosk.station", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    # a station's controller and devices: no screen
+    ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    # the screens talk to a controller, never to a station's or the service's internals
+    ("kiosk.ui", ("kiosk.station.local", "kiosk.station.link", "kiosk.station.notes", "kiosk.station.printer",
+                  "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
+                  "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
+                  "kiosk.table.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
+                  "kiosk.commands")),
+    # only the composition root and the command line build things out of the parts
+    ("kiosk.sas", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
 )
 
 
@@ -133,6 +154,26 @@ def test_no_import_cycles():
         imported.discard(module)
     cycles = _cycles(graph)
     assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def _package_of(module: str) -> str:
+    """The package a module belongs to: ``kiosk.table.play`` -> ``kiosk.table``; a module
+    at the top of ``kiosk`` (``kiosk.wiring``, ``kiosk.cabinet``) is its own."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else parts[0]
+
+
+def test_no_package_cycles():
+    """Packages form layers: no two reach each other, even through third ones."""
+    graph: dict[str, set[str]] = {}
+    for module, imported in _graph().items():
+        mine = _package_of(module)
+        targets = graph.setdefault(mine, set())
+        targets.update(_package_of(t) for t in imported if t.split(".")[0] in PACKAGES)
+    for package, targets in graph.items():
+        targets.discard(package)
+    cycles = _cycles(graph)
+    assert not cycles, "package cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
 def test_the_cycle_finder_finds_a_cycle():

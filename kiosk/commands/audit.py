@@ -37,6 +37,7 @@ from pathlib import Path
 from engine.cards import format_cards
 from engine.maths.hold import FLAG_MIN_ROUNDS, HoldReport
 from engine.uth.paytable import PaytableError, load_paytable
+from kiosk.cabinet import money
 from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
 from kiosk.ledger.errors import LedgerCorruptError
@@ -55,7 +56,6 @@ from kiosk.ledger.ledger import (
 from kiosk.ledger.masking import mask_event, mask_ticket
 from kiosk.ledger.startup import check_head
 from kiosk.ledger.stations import check_station
-from kiosk.machine.controller import money
 from kiosk.machine.hold import ledger_hold
 
 #: ``uth audit verify``: the checks that ran passed, but the key or the anchor was missing.

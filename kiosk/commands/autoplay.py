@@ -28,9 +28,7 @@ from typing import cast
 from engine.maths.strategies import STRATEGIES
 from engine.rng import SeededRandomSource, SystemRandomSource
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action, SeatView
-from kiosk.config import CabinetConfig, ConfigError, load_config, role_at_least
-from kiosk.machine.betting import deal_cost
-from kiosk.machine.controller import (
+from kiosk.cabinet import (
     JACKPOT_TILT,
     Machine,
     MachineError,
@@ -38,6 +36,8 @@ from kiosk.machine.controller import (
     MachineSnapshot,
     money,
 )
+from kiosk.config import CabinetConfig, ConfigError, load_config, role_at_least
+from kiosk.machine.betting import deal_cost
 from kiosk.machine.state import Bets
 
 Strategy = Callable[[SeatView], Action]

@@ -27,7 +27,7 @@ from kiosk.ui.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from kiosk.config import CabinetConfig
-    from kiosk.wiring import ScreenOptions
+    from kiosk.ui.screen_options import ScreenOptions
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    from kiosk.wiring import ScreenOptions, run_cabinet
+    from kiosk.ui.screen_options import ScreenOptions
+    from kiosk.wiring import run_cabinet
 
     options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
                             demo_keys=not args.no_demo, seed=args.seed, headless=args.headless,
@@ -70,7 +71,7 @@ def _station_screens(args: argparse.Namespace, config: CabinetConfig, options: S
     from pathlib import Path
 
     from kiosk.link.errors import LinkError
-    from kiosk.station.screens import StationRun, run_station
+    from kiosk.wiring import StationRun, run_station
 
     if not args.host:
         print("error: a station needs the table host's address (--host)", file=sys.stderr)

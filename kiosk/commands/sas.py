@@ -112,8 +112,8 @@ def run_probe(args: argparse.Namespace) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     from engine.rng import SystemRandomSource
+    from kiosk.cabinet import Machine, MachineError, MachinePhase
     from kiosk.config import ConfigError, load_config
-    from kiosk.machine.controller import Machine, MachineError, MachinePhase
     from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
 

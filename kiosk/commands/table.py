@@ -314,9 +314,9 @@ def station_from_kiosk(args: argparse.Namespace) -> int:
 def cmd_display(args: argparse.Namespace) -> int:
     from kiosk.config import ConfigError
     from kiosk.link.errors import LinkError
-    from kiosk.station.display import DisplayRun, run_display
     from kiosk.ui.layout import parse_size
-    from kiosk.wiring import ScreenOptions
+    from kiosk.ui.screen_options import ScreenOptions
+    from kiosk.ui.station.display import DisplayRun, run_display
 
     try:
         size = parse_size(args.window) if args.window else None

@@ -1,7 +1,7 @@
 """Commands into the cabinet controller: small frozen records, one per operation.
 
 A screen, the CLI, a network station and a test all say the same thing the same way:
-``machine.execute(PlaceChip("ante", 500))``.  :meth:`kiosk.machine.controller.Machine.execute`
+``machine.execute(PlaceChip("ante", 500))``.  :meth:`kiosk.cabinet.Machine.execute`
 dispatches each command type through one handler map; a refusal is raised as a
 :class:`kiosk.machine.errors.MachineError` subclass (caught by type), before any state
 changes.  Amounts are integer cents.

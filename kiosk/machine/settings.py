@@ -21,7 +21,7 @@ from kiosk.ledger.key import CabinetKey
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError, verify_proof
 
-log = logging.getLogger("kiosk.machine.controller")
+log = logging.getLogger("kiosk.cabinet")
 
 #: RTP figures of the PAR cache held to the configured bounds: the main game per total
 #: wager, and Trips.

@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.uth.paytable import Limits, Paytable
 from kiosk.config import CabinetConfig
-from kiosk.ledger.records import RoundRecord
+from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_bets, check_chip, require_previous
@@ -203,9 +203,23 @@ class StationController:
         else:
             future.set_result(rounds)
 
-    def station_view(self) -> StationView:
-        """The station's own snapshot with its countdowns running."""
-        snap = self._received()[0]
+    @property
+    def recall_kept_elsewhere(self) -> bool:
+        """True at a remote station: its recalled rounds are the host's copies, without
+        the deck (the shuffle is verified at the host)."""
+        return not self.remote.in_process
+
+    def ticket(self, validation: str) -> TicketRecord | None:
+        """None: a station does not read the host's book of tickets."""
+        return None
+
+    def station_view(self) -> StationView | None:
+        """The station's own snapshot with its countdowns running (None before the host's
+        first snapshot)."""
+        try:
+            snap = self._received()[0]
+        except ValueError:  # no snapshot from the host yet
+            return None
         gone = max(0.0, self.clock() - self.remote.received_at)
         return StationView(
             snapshot=snap,

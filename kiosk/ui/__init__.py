@@ -1,4 +1,4 @@
-"""The cabinet's screens: a thin pygame skin over :class:`kiosk.machine.controller.Machine`.
+"""The cabinet's screens: a thin pygame skin over :class:`kiosk.cabinet.Machine`.
 
 Where things live:
 

@@ -13,14 +13,15 @@ Tests and the benchmark drive :class:`App` without a real screen or input device
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pygame
 
+from kiosk.friends.context import TournamentContext
 from kiosk.machine.commands import SetDoor
 from kiosk.machine.snapshot import MachinePhase
-from kiosk.tournament.context import TournamentContext
 from kiosk.ui import i18n, memory, sdl_hints, sdnotify, theme
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer
@@ -94,10 +95,11 @@ SCENES: tuple[type[Scene], ...] = (
 
 
 class App:
-    """The screens of one cabinet over ``machine`` (a :class:`kiosk.machine.controller.Machine`).
+    """The screens of one cabinet over ``machine`` (a :class:`kiosk.cabinet.Machine`).
 
     ``casino_name`` and ``machine_number`` are shown on the screens (the configuration's);
-    ``tournament`` is the cabinet's tournament (default: one with no database, whose games
+    ``operator_scene`` builds the operator menu instead of the cabinet's (a station's
+    menu answered by the host); ``tournament`` is the cabinet's tournament (default: one with no database, whose games
     are neither saved nor recorded); ``payout`` the demo keys' way to the (simulated)
     devices when ``demo`` is on."""
 
@@ -116,6 +118,7 @@ class App:
         casino_name: str = "",
         machine_number: str = "",
         tournament: TournamentContext | None = None,
+        operator_scene: Callable[[App], Scene] | None = None,
     ) -> None:
         sdl_hints.prefer_native_framebuffer()  # before the display starts: no OpenGL probe
         memory.bound_heap()
@@ -152,7 +155,10 @@ class App:
         self.watchdog = sdnotify.Watchdog()
         self._corners: list[tuple[str, float]] = []
         self._felt: pygame.Surface | None = None
-        self.scenes: dict[str, Scene] = {cls.name: cls(self) for cls in SCENES}
+        builders: dict[str, Callable[[App], Scene]] = {cls.name: cls for cls in SCENES}
+        if operator_scene is not None:  # a station's menu is the host's, not the cabinet's
+            builders[OperatorScene.name] = operator_scene
+        self.scenes: dict[str, Scene] = {name: build(self) for name, build in builders.items()}
         self.scene: Scene = self.scenes[start]
         self.previous = start
         self.scene.enter()

@@ -130,7 +130,7 @@ class DemoDevices:
                 return None
             self._seen = len(printed)
             barcode = printed[-1]
-            record = getattr(self.model.machine, "ticket", lambda _n: None)(barcode)
+            record = self.model.machine.ticket(barcode)
             amount = record.amount if record is not None else 0
             self.last_ticket = DemoTicket(barcode, amount, self.sims.clock())
             self.model.refresh(force=True)

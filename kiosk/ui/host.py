@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import pygame
 
-from kiosk.tournament.context import TournamentContext
+from kiosk.friends.context import TournamentContext
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices
 from kiosk.ui.layout import Layout

@@ -17,13 +17,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig
+from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.machine.commands import Command
 from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.station.controller import StationView
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
@@ -44,7 +47,7 @@ class Note:
 
 class Controller(Protocol):
     """What :class:`Model` needs of a controller: a cabinet's
-    :class:`kiosk.machine.controller.Machine`, or a player station's
+    :class:`kiosk.cabinet.Machine`, or a player station's
     :class:`kiosk.station.controller.StationController`."""
 
     @property
@@ -58,13 +61,33 @@ class Controller(Protocol):
 
     def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> Sequence[Any]: ...
 
+    def recall_async(self, last: int = 10) -> Future[list[RoundRecord]]:
+        """The seat's last ``last`` settled rounds, most recent first, answered on a
+        future (a screen never waits for the ledger or the network)."""
+        ...
+
+    @property
+    def recall_kept_elsewhere(self) -> bool:
+        """True when recalled rounds are a host's copies without the deck (their
+        shuffle is verified at the host, not here)."""
+        ...
+
+    def ticket(self, validation: str) -> TicketRecord | None:
+        """The ledger's record of a printed ticket (None: unknown here)."""
+        ...
+
+    def station_view(self) -> StationView | None:
+        """The shared table's view from this station (None: a lone cabinet, or no
+        snapshot from the host yet)."""
+        ...
+
 
 class Model:
     """The latest snapshot of ``machine`` and the commands the screens send it;
     ``clock`` gives seconds (monotonic) for how long a note stays up."""
 
     def __init__(self, machine: Controller, clock: Callable[[], float] = time.monotonic) -> None:
-        self.machine: Any = machine
+        self.machine: Controller = machine
         self.clock = clock
         self._lock = threading.Lock()
         self._pending: MachineSnapshot | None = None

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cabinet import Machine
 from kiosk.config import ConfigError, load_config
-from kiosk.machine.controller import Machine
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cabinet import Machine
 from kiosk.cli import main
 from kiosk.config import load_config
 from kiosk.integrity import (
@@ -31,7 +32,6 @@ from kiosk.integrity import (
     write_manifest,
 )
 from kiosk.integrity.files import program_stream
-from kiosk.machine.controller import Machine
 
 #: Every kind of file the program holds, by suffix (code, tables, paytables, catalogues,
 #: fonts, sounds, the phones' web page, the fonts' licence), read from the program itself

@@ -18,9 +18,9 @@ from typing import Any
 
 import pygame
 
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
+from kiosk.friends.context import TournamentContext
 from kiosk.ui.app import App
 from kiosk.ui.events import Touch
 from kiosk.ui.input import translate_all

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from devices.sas.host import SasHost
 from devices.sas.line import PtyLine, PtyPair
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import CabinetConfig, load_config
-from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.service import SasService
 

@@ -23,12 +23,13 @@ from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.station.controller import StationController
-from kiosk.station.screens import station_app
+from kiosk.station.operator_link import OperatorLink
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
 from kiosk.table.remote import RemoteTable
 from kiosk.ui.events import Touch
-from kiosk.wiring import ScreenOptions
+from kiosk.ui.screen_options import ScreenOptions
+from kiosk.ui.station.screens import station_app
 
 SHOTS = Path("/tmp/shots")
 FAST = LinkLimits(
@@ -85,7 +86,7 @@ class StationFloor:
         for other in self.others.values():
             assert other.wait_for(lambda s: True, 10) is not None
         self.app = station_app(
-            self.controller, remote, ScreenOptions(size=size, sound=False), self.config
+            self.controller, OperatorLink(remote), ScreenOptions(size=size, sound=False), self.config
         )
         self.app.go("table")
 

@@ -19,9 +19,9 @@ from devices.id003 import Status
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.ledger import balance
-from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.station.devices import StationDevices
 
 

@@ -12,6 +12,7 @@ shows the rounds when they arrive, or says the history could not be read.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from fractions import Fraction
 from typing import Any
 
@@ -85,25 +86,16 @@ class RecallScene(Scene):
         self.rounds: list[RoundRecord] = []
         self.index = 0
         self.step = len(ORDER)
-        self.asking: Any = None  # the controller's future while its answer is awaited
+        self.asking: Future[list[RoundRecord]] | None = None  # the answer awaited
         self.unreadable = False
         self.from_host = False  # the rounds are a station's copies (no deck: other seats' cards)
 
     def enter(self, **kwargs: Any) -> None:
         self.index, self.step, self.rounds, self.unreadable = 0, len(ORDER), [], False
-        ask = getattr(self.app.model.machine, "recall_async", None)
-        self.from_host = ask is not None
-        if ask is not None:
-            self.asking = ask(10)
-            self.update(0.0)
-            return
-        try:
-            self.rounds = list(self.app.model.machine.recall(10))
-        except MachineError as exc:  # a refusal (ledger fault) shows as a note
-            self.app.model.error(exc)
-            self.rounds = []
-        self.index = 0
-        self.step = len(ORDER)
+        machine = self.app.model.machine
+        self.from_host = machine.recall_kept_elsewhere
+        self.asking = machine.recall_async(10)
+        self.update(0.0)
 
     def update(self, dt: float) -> None:
         asking = self.asking
@@ -263,7 +255,7 @@ class RecallScene(Scene):
             if reason:
                 ui.fitted(surface, reason, 17, theme.CREAM, 500, max_h=42, topleft=(x, y))
                 y += 44
-            ok = r.commitment_ok() if hasattr(r, "commitment_ok") else False
+            ok = r.commitment_ok()
             kept = not ok and self.from_host
             ui.fitted(surface, _("Shuffle verified against its commitment") if ok else
                       _("Shuffle kept at the table host for audit") if kept else

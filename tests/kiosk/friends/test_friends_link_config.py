@@ -10,8 +10,8 @@ from test_friends_link import FAST_LINK, pair, seated
 
 from kiosk.config import ConfigError, load_config
 from kiosk.friends import FriendsClient
+from kiosk.friends.context import TournamentContext
 from kiosk.link.pairing import HostPairing
-from kiosk.tournament.context import TournamentContext
 from kiosk.wiring import friends_network
 
 

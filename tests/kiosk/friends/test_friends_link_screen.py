@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
+from kiosk.friends.context import TournamentContext
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
 from kiosk.ui.app import App
 from kiosk.ui.events import Touch
 

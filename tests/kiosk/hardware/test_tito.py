@@ -17,8 +17,8 @@ from support.fast_devices import never
 from support.tito_helpers import FAST_PRINTER, Clock, balanced, cabinets, play_rounds, wait_for
 
 from devices.tcl import PrintOutcome
+from kiosk.cabinet import MachinePhase, TicketRefused
 from kiosk.cli import main as uth
-from kiosk.machine.controller import MachinePhase, TicketRefused
 
 BILLS = (100, 500, 1000, 2000, 5000, 10000)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, PlayDisabled
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine, PlayDisabled
 
 
 @contextlib.contextmanager

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, plain_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import GENESIS, chain_hash
-from kiosk.machine.controller import Machine
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from test_ledger_integrity import play, tilt_of
 import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import CHECKPOINT_KIND, last_checkpoint
@@ -20,7 +21,6 @@ from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.verify import Verifier
-from kiosk.machine.controller import Machine
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
 EVERY = 4

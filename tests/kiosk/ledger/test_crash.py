@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, random_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.controller import LEDGER_TILT, Machine
 
 # many processes each: run one after another on one worker, never two at once
 pytestmark = pytest.mark.xdist_group("processes")

@@ -14,11 +14,11 @@ from engine.maths.cache import cache_dir, report_path
 from engine.maths.par_tables import FULL_DECK
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as cli
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
-from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.machine.hold import ledger_hold
 
 

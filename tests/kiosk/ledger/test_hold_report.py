@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as cli
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine, MachinePhase
 
 
 def test_audit_hold_reports_every_bet_of_the_settled_rounds(tmp_path, capsys):

@@ -321,8 +321,8 @@ def test_newer_schema_is_refused(paths):
 
 
 def test_replay_verification_re_settles_rounds(paths):
+    from kiosk.cabinet import Machine
     from kiosk.config import load_config
-    from kiosk.machine.controller import Machine
 
     config = load_config(db_path=paths[0])
     m = Machine.open(config, rng=SeededRandomSource(5))

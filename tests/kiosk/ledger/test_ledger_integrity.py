@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.anchor import Head, read_anchor
@@ -25,7 +26,6 @@ from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import _sub, round_effects
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
-from kiosk.machine.controller import Machine, MachinePhase
 
 MacFn = Callable[[str], str | None]
 

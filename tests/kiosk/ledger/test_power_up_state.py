@@ -15,11 +15,11 @@ from test_ledger_integrity import audit_verify, play, tilt_of
 import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, parse_paytable
+from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import STATE_KINDS, last_checkpoint
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
-from kiosk.machine.controller import Machine
 from kiosk.machine.lockout import LOCK_EVENTS
 from kiosk.machine.settings import COACH_EVENT, PAYTABLE_EVENT
 from kiosk.table.escrows import RESOLUTIONS

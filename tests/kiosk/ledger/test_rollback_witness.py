@@ -14,12 +14,12 @@ from support.signed_paytables import signed
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.cabinet import Machine, PayoutRequest
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.startup import open_or_create
-from kiosk.machine.controller import Machine, PayoutRequest
 
 TICKET = 8400  # $84
 

@@ -21,13 +21,13 @@ from test_ledger_integrity import db_files, forge_payout, play
 
 from engine.cards import format_cards
 from engine.rng import SeededRandomSource, shuffled_deck
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
-from kiosk.machine.controller import Machine
 
 Attack = Callable[[CabinetConfig, Path], None]
 

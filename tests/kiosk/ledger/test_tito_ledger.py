@@ -14,10 +14,7 @@ import pytest
 from support.tito_helpers import Clock
 
 from engine.rng import SeededRandomSource
-from kiosk.cli import main as uth
-from kiosk.config import load_config
-from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
-from kiosk.machine.controller import (
+from kiosk.cabinet import (
     LEDGER_TILT,
     TICKET_TILT,
     Machine,
@@ -27,6 +24,9 @@ from kiosk.machine.controller import (
     PlayDisabled,
     TicketRefused,
 )
+from kiosk.cli import main as uth
+from kiosk.config import load_config
+from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
@@ -307,7 +307,7 @@ def test_the_machine_lock_serialises_device_threads(config):
 
 # -- the screens' words for refusals ----------------------------------------------------
 def test_every_machine_error_has_a_code_the_screens_translate():
-    import kiosk.machine.controller as machine
+    import kiosk.cabinet as machine
 
     classes = [
         c for c in vars(machine).values() if isinstance(c, type) and issubclass(c, MachineError)

@@ -9,11 +9,11 @@ import shutil
 from pathlib import Path
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.files import key_record_path
 from kiosk.ledger.ledger import Ledger
-from kiosk.machine.controller import Machine
 
 #: The cabinet's people (an installed cabinet without any is tilted).
 OPERATORS = "".join(

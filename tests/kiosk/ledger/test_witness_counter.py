@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, PayoutRequest
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import WITNESS_KIND, FileCounter, TpmCounter, witness_power_up
-from kiosk.machine.controller import Machine, PayoutRequest
 
 
 class InstantPrinter:

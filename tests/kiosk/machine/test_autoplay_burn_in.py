@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.controller import Machine
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Bob Jones", "technician", "135792"))
 

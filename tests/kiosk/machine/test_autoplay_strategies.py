@@ -6,9 +6,9 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.commands.autoplay import Session, affordable_choice, load_strategy
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine, MachinePhase
 
 
 def test_simple_strategy_with_credits_for_3x_but_not_4x_plays_3x(tmp_path):

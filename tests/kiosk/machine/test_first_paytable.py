@@ -15,9 +15,9 @@ import pytest
 from support.signed_paytables import signed
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
-from kiosk.machine.controller import LEDGER_TILT, Machine
 from kiosk.machine.first_paytable import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS, trips_rtp
 
 

@@ -13,10 +13,7 @@ from support.fast_devices import never, wait_for  # noqa: E402
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.round import Action, Phase
-from kiosk.config import load_config
-from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine import settings
-from kiosk.machine.controller import (
+from kiosk.cabinet import (
     JACKPOT_TILT,
     LEDGER_TILT,
     BetOutOfLimits,
@@ -29,6 +26,9 @@ from kiosk.machine.controller import (
     PlayDisabled,
     WrongState,
 )
+from kiosk.config import load_config
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine import settings
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 

@@ -8,11 +8,11 @@ import types
 import kiosk.commands.autoplay as autoplay_command
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase, SeatView
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import load_strategy, plain_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.controller import Machine
 
 
 def autoplay(capsys, *argv: str) -> dict:

@@ -12,6 +12,7 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
+from kiosk.cabinet import Machine, NotAuthorised
 from kiosk.config import ConfigError, load_config
 from kiosk.machine import settings
 from kiosk.machine.commands import (
@@ -26,7 +27,6 @@ from kiosk.machine.commands import (
     SetLimits,
     SetPaytable,
 )
-from kiosk.machine.controller import Machine, NotAuthorised
 from kiosk.machine.lockout import MAX_FAILURES
 from kiosk.machine.operators import LOCKOUT_TILT, OPERATORS_TILT
 from kiosk.pins import hash_pin

@@ -16,11 +16,11 @@ from engine.maths.par_report import ParReport
 from engine.maths.par_tables import FULL_DECK
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
+from kiosk.cabinet import ConfigurationError, Machine
 from kiosk.cli import main as cli
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.commands import OperatorLogin, SetDoor, SetPaytable
-from kiosk.machine.controller import ConfigurationError, Machine
 from kiosk.machine.par_proof import ProofError, proof_path, proven_rtp, sign_proof, verify_proof
 
 STANDARD_PATH = PAYTABLE_DIR / "standard.toml"

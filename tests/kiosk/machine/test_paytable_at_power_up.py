@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import PAYTABLE_DIR
+from kiosk.cabinet import LEDGER_TILT, Machine, PlayDisabled
 from kiosk.config import load_config
-from kiosk.machine.controller import LEDGER_TILT, Machine, PlayDisabled
 
 
 def cabinet(tmp_path: Path):

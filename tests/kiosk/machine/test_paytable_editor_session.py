@@ -14,9 +14,9 @@ import pytest
 from engine.maths.par_report import ParReport
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.machine.commands import SetDoor
-from kiosk.machine.controller import Machine
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
 from kiosk.machine.paytable_draft import EditError
 from kiosk.machine.paytable_editor import PaytableEditor, list_paytables

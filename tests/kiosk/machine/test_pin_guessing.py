@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine, NotAuthorised
 from kiosk.config import load_config
 from kiosk.machine.commands import OperatorLogin, OperatorLogout
-from kiosk.machine.controller import Machine, NotAuthorised
 from kiosk.machine.lockout import ACCOUNTS_LOCKED, LOCK_DURATION, MAX_FAILURES
 
 PEOPLE = (

@@ -12,10 +12,10 @@ from support.table_money import credit
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action, Phase
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import Deal, Decide, PlaceChip
-from kiosk.machine.controller import Machine
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action, reopen
 from kiosk.machine.state import Bets

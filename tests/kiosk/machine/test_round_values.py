@@ -12,10 +12,10 @@ from engine.maths.decision_values import DecisionValuer
 from engine.maths.par import main_analysis
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import load_config
 from kiosk.ledger.records import parse_decisions
 from kiosk.machine import round_values
-from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.machine.round_values import VALUE_WAIT_S
 
 

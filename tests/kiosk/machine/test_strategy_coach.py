@@ -8,11 +8,11 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
+from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import load_config
 from kiosk.machine import round_values
 from kiosk.machine.coach import tip_of
 from kiosk.machine.commands import OperatorLogin, OperatorLogout, SetStrategyCoach
-from kiosk.machine.controller import Machine, MachinePhase
 from kiosk.machine.errors import NotAuthorised
 
 

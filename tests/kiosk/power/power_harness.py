@@ -44,10 +44,10 @@ from typing import Any
 from devices.id003 import ValidatorConfig
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import LEDGER_TILT, Machine, MachineError, MachinePhase
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.controller import LEDGER_TILT, Machine, MachineError, MachinePhase
 from kiosk.station.devices import StationDevices
 from kiosk.table.escrows import unresolved
 

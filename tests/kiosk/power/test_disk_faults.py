@@ -25,8 +25,8 @@ from support.fast_devices import FAST_VALIDATOR, never, wait_for
 from devices.id003 import BillValidator
 from devices.sim import Id003Simulator
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import LEDGER_TILT, Machine, MachinePhase, PlayDisabled
 from kiosk.config import CabinetConfig, load_config
-from kiosk.machine.controller import LEDGER_TILT, Machine, MachinePhase, PlayDisabled
 
 ROOT = Path(__file__).resolve().parents[3]
 NOBODY = 65534
@@ -181,7 +181,7 @@ def test_a_read_only_directory_is_a_clear_tilt_and_the_ledger_is_kept(tmp_path):
 OPEN_AS_NOBODY = """
 import encodings.ascii, encodings.latin_1, encodings.utf_8, json, os, sys
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
+from kiosk.cabinet import Machine
 os.setgid({uid}); os.setuid({uid})
 config = load_config(db_path=sys.argv[1], ledger_key_path=sys.argv[2], anchor_path=sys.argv[3])
 m = Machine.open(config)

@@ -14,8 +14,8 @@ from support.fast_devices import FAST_VALIDATOR, wait_for
 from devices.id003 import BillValidator
 from devices.id003.codes import Status
 from devices.sim import Id003Simulator
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
 from kiosk.machine.state import LEDGER_WRITE_TILT
 from kiosk.table import money_in
 from kiosk.table.money_in import MoneyIn

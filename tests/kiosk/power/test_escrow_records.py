@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from devices.host import EventKind, make_event
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.ledger import balance
 from kiosk.machine import write_probe
-from kiosk.machine.controller import Machine
 from kiosk.machine.state import LEDGER_WRITE_TILT
 from kiosk.table import money_in
 

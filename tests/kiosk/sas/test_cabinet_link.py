@@ -10,9 +10,9 @@ import pytest
 
 from devices.sas.frames import with_length
 from devices.sas.host import decode
+from kiosk.cabinet import PlayDisabled
 from kiosk.cli import main
 from kiosk.integrity import program_crc16
-from kiosk.machine.controller import PlayDisabled
 from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
 from tests.support.sas_rig import start_rig, wait_for
 

@@ -22,8 +22,8 @@ from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
 from kiosk.machine import commands as cmd  # noqa: E402
-from kiosk.station.operator_scene import StationOperatorScene  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
+from kiosk.ui.station.operator_scene import StationOperatorScene  # noqa: E402
 
 ANN, TED, _CY = PEOPLE
 JAM = "note jammed in the acceptor"

@@ -19,12 +19,12 @@ from support.station_floor import StationFloor  # noqa: E402
 from engine.uth.paytable import load_paytable  # noqa: E402
 from kiosk.machine.commands import Deal, PlaceChip  # noqa: E402
 from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.station.strip import lines, others  # noqa: E402
 from kiosk.table import TableTiming  # noqa: E402
 from kiosk.table.commands import Pass  # noqa: E402
 from kiosk.table.wire import paytable_from_state, paytable_state  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+from kiosk.ui.station.strip import lines, others  # noqa: E402
 
 
 @pytest.fixture

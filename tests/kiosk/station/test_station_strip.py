@@ -18,12 +18,12 @@ from support.station_floor import StationFloor  # noqa: E402
 from engine.uth.round import Action  # noqa: E402
 from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others, signed  # noqa: E402
 from kiosk.table import TableTiming  # noqa: E402
 from kiosk.table.commands import Pass  # noqa: E402
 from kiosk.ui.events import Command, Touch  # noqa: E402
 from kiosk.ui.layout import MIN_TEXT  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+from kiosk.ui.station.strip import LEFT, NUMBER_W, WIDTH, cells, frame, others, signed  # noqa: E402
 
 OTHERS = (2, 3, 4, 5, 6, 7)
 

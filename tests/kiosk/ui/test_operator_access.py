@@ -10,8 +10,8 @@ import pygame
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.input import translate

@@ -11,8 +11,8 @@ import pytest
 from support.operator_screens import PEOPLE, OperatorScreens
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
 from kiosk.ui.app import App
 
 WARNING = "the ledger's anchor is beside the database; a copied-back database cannot be detected"

@@ -12,9 +12,9 @@ from support.operator_screens import OperatorScreens
 
 from engine.maths.hold import hold_report
 from engine.uth.round import Action, Phase
+from kiosk.cabinet import MachinePhase
 from kiosk.cli import main as cli
 from kiosk.machine import round_values
-from kiosk.machine.controller import MachinePhase
 from kiosk.machine.hold import PaytableHold
 from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 

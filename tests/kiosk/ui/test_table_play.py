@@ -11,7 +11,8 @@ from engine.uth.round import Action
 from kiosk.config import load_config
 from kiosk.ui.scenes.table.chips import stack_of
 from kiosk.ui.scenes.table.settle import celebration_level
-from kiosk.wiring import NO_DISPLAY, ScreenOptions, run_cabinet
+from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions
+from kiosk.wiring import run_cabinet
 
 
 def test_the_prompt_says_what_a_bet_needs_before_the_deal(kiosks):
@@ -142,7 +143,7 @@ def production_kiosk(tmp_path) -> Kiosk:
     from kiosk.pins import hash_pin
 
     k = Kiosk.__new__(Kiosk)
-    from kiosk.machine.controller import Machine
+    from kiosk.cabinet import Machine
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
 

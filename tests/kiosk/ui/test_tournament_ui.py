@@ -16,9 +16,9 @@ import pygame
 import pytest
 
 from engine.rng import SeededRandomSource
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.controller import Machine
-from kiosk.tournament.context import TournamentContext
+from kiosk.friends.context import TournamentContext
 from kiosk.ui import i18n
 from kiosk.ui.app import App
 from kiosk.ui.events import Drag, Key, Touch

@@ -18,9 +18,9 @@ from engine.cards import parse_cards
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from engine.uth.settlement import Outcome
+from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.machine.commands import OperatorLogin
-from kiosk.machine.controller import Machine
 from kiosk.ui import i18n
 from kiosk.ui.app import App
 from kiosk.ui.demo import DemoTicketPayout

@@ -101,8 +101,8 @@ def test_sd_notify_sends_datagrams(tmp_path, monkeypatch):
 
 
 def test_main_loop_reports_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
+    from kiosk.cabinet import Machine
     from kiosk.config import load_config
-    from kiosk.machine.controller import Machine
     from kiosk.ui.app import App
 
     sock = listen(tmp_path)

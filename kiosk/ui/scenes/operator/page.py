@@ -14,8 +14,8 @@ from typing import Any, Protocol, TypeVar
 
 import pygame
 
+from kiosk.cabinet import Machine
 from kiosk.machine.commands import Command
-from kiosk.machine.controller import Machine
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import theme
 from kiosk.ui.events import Key

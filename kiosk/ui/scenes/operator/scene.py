@@ -21,9 +21,9 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
+from kiosk.cabinet import Machine
 from kiosk.config import role_at_least
 from kiosk.machine.commands import Command, OperatorLogin, OperatorLogout
-from kiosk.machine.controller import Machine
 from kiosk.pins import PIN_MAX
 from kiosk.ui import theme
 from kiosk.ui.events import Key

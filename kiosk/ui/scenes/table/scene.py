@@ -23,7 +23,6 @@ import pygame
 from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
 from kiosk.machine.errors import MachineError
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
-from kiosk.station import strip as station_strip
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
@@ -52,6 +51,7 @@ from kiosk.ui.scenes.table.intents import (
 )
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
 from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
+from kiosk.ui.station import strip as station_strip
 from kiosk.ui.widgets import Button, DamageSurface
 
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).

@@ -2,7 +2,7 @@
 
 The tournament (free play, chips are points) lives beside the casino game: its screens
 never read or change the credit meter.  The host's ``tournament``
-(:class:`kiosk.tournament.context.TournamentContext`) holds the store, the session being
+(:class:`kiosk.friends.context.TournamentContext`) holds the store, the session being
 played and the setup screen's choices.  Everything shown is translated when drawn (names of actions, places, tables) from the
 session's structured records, so the language can change in the middle of a game.
 """

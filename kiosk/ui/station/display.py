@@ -31,7 +31,7 @@ from kiosk.link.pairing import StationPairing
 from kiosk.table.display import TableSnapshot
 from kiosk.table.wire import from_json
 from kiosk.ui.dealer_display import DealerDisplay
-from kiosk.wiring import NO_DISPLAY, ScreenOptions, video_driver
+from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ the table's state does not allow, with the reason shown on the result line.  Pag
 * **Meters**: this station's and the table's;
 * **Game recall**: this station's last 10 rounds (its seat and the dealer);
 * **Limits** and **Paytable** (technician): the table's limits and the paytables the
-  host may switch to, each change confirmed first (:mod:`kiosk.station.operator_config`).
+  host may switch to, each change confirmed first (:mod:`kiosk.ui.station.operator_config`).
 
 Geometry is in design units (1280 x 720), as the cabinet's operator scenes.
 """
@@ -37,8 +37,6 @@ from kiosk.link.messages import (
     OperatorSession,
 )
 from kiosk.pins import PIN_MAX
-from kiosk.station.operator_config import PAGES as CONFIG_PAGES
-from kiosk.station.operator_config import ConfigPages
 from kiosk.station.operator_link import Answer, OperatorLink
 from kiosk.ui import theme
 from kiosk.ui.events import Key
@@ -50,6 +48,8 @@ from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
 from kiosk.ui.scenes.operator.scene import ROLE_NAMES
+from kiosk.ui.station.operator_config import PAGES as CONFIG_PAGES
+from kiosk.ui.station.operator_config import ConfigPages
 from kiosk.ui.widgets import Button
 
 #: page -> (title, least role), in the menu's order.

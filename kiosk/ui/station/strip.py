@@ -47,14 +47,7 @@ HEAD, TEXT, PAD_X, PAD_Y, GAP, NUMBER_W = 17, 16, 6, 3, 4, 14
 
 def view_of(host: SceneHost) -> StationView | None:
     """The station's view when the screens run at a station (else None)."""
-    station_view = getattr(host.model.machine, "station_view", None)
-    if station_view is None:
-        return None
-    try:
-        view = station_view()
-    except ValueError:  # no snapshot from the host yet
-        return None
-    return view if isinstance(view, StationView) else None
+    return host.model.machine.station_view()
 
 
 def table_view(view: StationView) -> TableSnapshot:

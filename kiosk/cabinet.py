@@ -35,9 +35,9 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from devices.host import DeviceEvent
 from engine.money import format_cents as money
@@ -182,8 +182,18 @@ class Machine:
         configuration does not record them or no round is open)."""
         return self.table.decision_values(SEAT)
 
-    def recall_async(self, last: int = 10) -> Any:
+    def recall_async(self, last: int = 10) -> Future[list[RoundRecord]]:
+        """The player's last ``last`` settled rounds (the local station answers at once)."""
         return self.station.recall_async(last)
+
+    @property
+    def recall_kept_elsewhere(self) -> bool:
+        """False: the cabinet's rounds are its own, deck included."""
+        return False
+
+    def station_view(self) -> None:
+        """None: a lone cabinet shows no table of other seats."""
+        return None
 
     # -- the player's and the operator's commands, one method each ---------------------------
     def add_chip(self, spot: Spot, cents: int) -> None:

@@ -1,0 +1,47 @@
+"""The station's window: the cabinet's screens over a :class:`StationController`.
+
+    uth kiosk --station 2 --host 10.0.0.2 --port 7300 --window 800x480
+
+:func:`kiosk.wiring.run_station` connects to the host with the station's pairing, waits
+for the host's first snapshot, and runs :func:`station_app` (the cabinet's
+:class:`~kiosk.ui.app.App`) on the controller until the window closes.  The operator menu is the host's: on a station the
+key switch (and the demo's corner sequence, and a touch with the door open) opens
+:class:`~kiosk.ui.station.operator_scene.StationOperatorScene`, a PIN and then the table's
+pages and actions answered by the host.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.config import CabinetConfig
+from kiosk.station.controller import StationController
+from kiosk.station.operator_link import OperatorLink
+from kiosk.ui.app import App
+from kiosk.ui.i18n import _
+from kiosk.ui.screen_options import ScreenOptions
+from kiosk.ui.station.operator_scene import StationOperatorScene
+
+
+def station_app(
+    controller: StationController,
+    operator: OperatorLink,
+    options: ScreenOptions,
+    config: CabinetConfig,
+) -> App:
+    """The cabinet's screens over ``controller``, the operator menu over ``operator``
+    (the host's answers; pygame's display started)."""
+    pygame.init()
+    app = App(
+        controller,
+        options.size,
+        fullscreen=options.size is None,
+        demo=options.demo_keys,
+        language=options.language,
+        sound=options.sound,
+        casino_name=config.casino_name,
+        machine_number=f"{config.machine_number} · "
+        + _("Station {n}").format(n=controller.station),
+        operator_scene=lambda app: StationOperatorScene(app, operator),
+    )
+    return app
