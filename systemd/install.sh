@@ -166,8 +166,10 @@ echo "== exact RTP of the shipped paytables (once; minutes on a Pi)"
 # state directory because the service cannot read home directories (ProtectHome).
 install -d -o uth -g uth -m 0750 "$STATE_DIR/par-cache"
 for table in "$PREFIX"/paytables/*.toml; do
-    runuser -u uth -- env UTH_PAR_CACHE="$STATE_DIR/par-cache" \
-        "$PREFIX/.venv/bin/uth" paytable check "$table" || echo "   (refused: $table)"
+    # with the configuration, the proof is signed with the cabinet key just made: the
+    # cabinet knows every shipped table's RTP from its first start
+    runuser -u uth -- "$PREFIX/.venv/bin/uth" paytable check "$table" \
+        --config "$CONF_DIR/cabinet.toml" --cache-dir "$STATE_DIR/par-cache" || echo "   (refused: $table)"
 done
 
 echo "== udev rules"

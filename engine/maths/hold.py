@@ -25,6 +25,7 @@ dealer's cards holds the house far below its band; a fault that pays wrongly mov
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -71,13 +72,18 @@ class HoldRow:
             "bet": self.bet,
             "rounds": self.rounds,
             "handle_cents": self.handle,
-            "actual_hold": self.actual,
-            "actual_interval_99": list(self.interval),
-            "optimal_hold": self.optimal,
-            "decisions_hold": self.decisions,
-            "band_999": list(self.band),
+            "actual_hold": _number(self.actual),
+            "actual_interval_99": [_number(x) for x in self.interval],
+            "optimal_hold": _number(self.optimal),
+            "decisions_hold": None if self.decisions is None else _number(self.decisions),
+            "band_999": [_number(x) for x in self.band],
             "flagged": self.flagged,
         }
+
+
+def _number(x: float) -> float | None:
+    """``x`` for JSON: None for NaN (no figure)."""
+    return None if math.isnan(x) else x
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,8 @@ def _row(
     decisions = None if extra is None else optimal + extra / handle
     reference = optimal if decisions is None else decisions
     band = (reference - Z_999 * stderr, reference + Z_999 * stderr)
-    flagged = bet in FLAGGED and n >= min_rounds and not band[0] <= actual <= band[1]
+    flagged = (bet in FLAGGED and n >= min_rounds and not math.isnan(reference)
+               and not band[0] <= actual <= band[1])
     interval = (actual - Z_99 * stderr, actual + Z_99 * stderr)
     return HoldRow(
         bet, n, int(handle), actual, stderr, interval, optimal, decisions, reference, band, flagged
@@ -128,7 +135,7 @@ def _row(
 def hold_report(
     stakes: Mapping[str, np.ndarray],
     returns: Mapping[str, np.ndarray],
-    optimal_rtp: Mapping[str, float],
+    optimal_rtp: Mapping[str, float] | None,
     decision_loss: np.ndarray | None = None,
     *,
     min_rounds: int = FLAG_MIN_ROUNDS,
@@ -137,12 +144,18 @@ def hold_report(
     (cents, one entry per round), the RTP of each bet under optimal play (fractions of 1,
     keyed as :meth:`engine.maths.par_report.ParReport.rtps`: ``ante``, ``blind``, ``play``,
     ``trips``, ``main_total``) and, when known, each round's decision loss in cents (the
-    sum of its decisions' losses in Antes times its Ante)."""
+    sum of its decisions' losses in Antes times its Ante).  ``optimal_rtp`` None (the
+    paytable's RTP is not known): the actual hold alone, the optimal and decision
+    figures NaN and nothing flagged."""
+    nan = float("nan")
+    rtp = optimal_rtp if optimal_rtp is not None else dict.fromkeys((*RTP_NAMES.values(), "main_total"), nan)
+    if optimal_rtp is None:
+        decision_loss = None
     arrays = {b: np.asarray(stakes[b], np.int64) for b in BETS}
     backs = {b: np.asarray(returns[b], np.int64) for b in BETS}
     loss = None if decision_loss is None else float(np.asarray(decision_loss, np.float64).sum())
     rows = [
-        _row(b, arrays[b], backs[b], 1.0 - optimal_rtp[RTP_NAMES[b]], None, min_rounds)
+        _row(b, arrays[b], backs[b], 1.0 - rtp[RTP_NAMES[b]], None, min_rounds)
         for b in BETS
     ]
     main_s = sum(arrays[b] for b in MAIN_BETS)
@@ -152,7 +165,7 @@ def hold_report(
             MAIN,
             np.asarray(main_s),
             np.asarray(main_r),
-            1.0 - optimal_rtp["main_total"],
+            1.0 - rtp["main_total"],
             loss,
             min_rounds,
         )

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -446,12 +447,18 @@ def format_hold(report: HoldReport, rounds: int, paytable: str) -> str:
         f"  {'bet':6s} {'rounds':>7s} {'actual':>8s} {'99% interval':>19s} {'decisions':>9s} "
         f"{'optimal':>8s} {'99.9% band':>19s}",
     ]
+    def pct(x: float) -> str:  # a figure not known (NaN) as a dash
+        return "       —" if math.isnan(x) else f"{100 * x:7.3f}%"
+
+    def num(x: float) -> str:
+        return "      —" if math.isnan(x) else f"{100 * x:7.3f}"
+
     for r in report.rows:
-        dec = "" if r.decisions is None else f"{100 * r.decisions:8.3f}%"
+        dec = "" if r.decisions is None or math.isnan(r.decisions) else f"{100 * r.decisions:8.3f}%"
         lines.append(
-            f"  {r.bet:6s} {r.rounds:7d} {100 * r.actual:7.3f}% "
-            f"[{100 * r.interval[0]:7.3f}, {100 * r.interval[1]:7.3f}] {dec:>9s} "
-            f"{100 * r.optimal:7.3f}% [{100 * r.band[0]:7.3f}, {100 * r.band[1]:7.3f}]"
+            f"  {r.bet:6s} {r.rounds:7d} {pct(r.actual)} "
+            f"[{num(r.interval[0])}, {num(r.interval[1])}] {dec:>9s} "
+            f"{pct(r.optimal)} [{num(r.band[0])}, {num(r.band[1])}]"
             + ("  FLAG" if r.flagged else "")
         )
     if report.flagged:
@@ -470,8 +477,9 @@ def cmd_hold(args: argparse.Namespace, ledger: Ledger) -> int:
         print("no settled rounds" + (f" since {args.since}" if args.since else ""))
     for h in [] if args.json else out:
         t = h.table
-        assert h.report is not None  # computed when not cached
         print(format_hold(h.report, h.rounds, f"{t.name} {t.version} ({t.sha256[:12]})"))
+        if not h.rtp_known:
+            print("the exact RTP of this paytable is not known: the actual hold is shown alone")
         if h.unproven:
             print(f"UNPROVEN optimal figures: {h.unproven}")
     return 1 if any(h.flagged for h in out) else 0

@@ -34,19 +34,21 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PaytableHold:
-    """The hold of the ``rounds`` settled rounds played on ``table``; ``report`` is None
-    when the table's exact RTP is not known (not computed on this cabinet yet)."""
+    """The hold of the ``rounds`` settled rounds played on ``table``.  ``report`` always
+    has the actual hold; its optimal and decision figures are NaN when ``rtp_known`` is
+    False (the table's exact RTP is not computed on this cabinet yet)."""
 
     table: Paytable
     rounds: int
-    report: HoldReport | None
+    report: HoldReport
+    rtp_known: bool = True
     #: Why the optimal figures are not proven on this cabinet ("" when they are MAC'd
     #: with its key, or were computed just now).
     unproven: str = ""
 
     @property
     def flagged(self) -> bool:
-        return self.report is not None and self.report.flagged
+        return self.report.flagged
 
     def as_dict(self) -> dict[str, Any]:
         head = {
@@ -56,14 +58,15 @@ class PaytableHold:
         }
         return {
             **head,
-            **(self.report.as_dict() if self.report is not None else {"rtp_unknown": True}),
+            **self.report.as_dict(),
+            **({} if self.rtp_known else {"rtp_unknown": True}),
             **({"rtp_unproven": self.unproven} if self.unproven else {}),
         }
 
 
-def hold_of_rounds(rounds: Sequence[RoundRecord], rtps: dict[str, float]) -> HoldReport:
+def hold_of_rounds(rounds: Sequence[RoundRecord], rtps: dict[str, float] | None) -> HoldReport:
     """The hold report (:func:`engine.maths.hold.hold_report`) of settled ``rounds`` against
-    the optimal RTPs ``rtps`` (fractions of 1); each round's decision loss is the sum of
+    the optimal RTPs ``rtps`` (fractions of 1; None: the actual hold alone); each round's decision loss is the sum of
     its decisions' losses (Antes) times its Ante, when every decision has its values."""
     stakes = {b: np.array([getattr(r, b) for r in rounds], np.int64) for b in BETS}
     returns = {b: np.array([getattr(r, f"{b}_return") for r in rounds], np.int64) for b in BETS}
@@ -128,6 +131,7 @@ def ledger_hold(
     for sha, rounds in groups.items():
         table = ledger.paytable(sha)
         rtps, unproven = optimal_rtps(table, compute, ledger.key)
-        report = None if rtps is None else hold_of_rounds(rounds, rtps)
-        out.append(PaytableHold(table, len(rounds), report, unproven if report else ""))
+        report = hold_of_rounds(rounds, rtps)
+        known = rtps is not None
+        out.append(PaytableHold(table, len(rounds), report, known, unproven if known else ""))
     return out

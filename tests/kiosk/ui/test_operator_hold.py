@@ -150,7 +150,14 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
         drawn = s.drawn()
         assert "Standard 1.0: 2 settled rounds" in drawn
         assert "The exact RTP of this paytable is not known on this cabinet yet." in drawn
-        assert "Main game" not in drawn
+        # the actual hold is shown whatever the theory's state: the main game's row has
+        # its rounds and actual hold, its optimal and decision figures are dashes
+        (hold,) = s.machine.hold()
+        main = hold.report.row("main")
+        assert not hold.rtp_known and main.rounds == 2 and main.handle == 2 * 1000 + sum(
+            r.play for r in s.machine.recall(2))
+        assert "Main game" in drawn and "Actual hold" in drawn and percent(main.actual) in drawn
+        assert percent(main.optimal) == "—" and main.decisions is None and not hold.flagged
     finally:
         s.close()
     n = 50

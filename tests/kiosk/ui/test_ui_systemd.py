@@ -56,6 +56,19 @@ def test_install_script_parses():
     subprocess.run(["bash", "-n", str(script)], check=True)
 
 
+def test_install_script_signs_the_shipped_tables_with_the_cabinet_key():
+    """Every ``uth`` command the installer runs for the cabinet names its configuration
+    (without it ``paytable check`` leaves the proofs unsigned and a fresh cabinet knows
+    no table's RTP), and the proofs go to the service's PAR cache."""
+    script = (SYSTEMD / "install.sh").read_text().replace("\\\n", " ")  # continuation lines joined
+    calls = re.findall(r'bin/uth" ((?:audit keygen|paytable check)[^|\n]*)', script)
+    assert any(c.startswith("paytable check") for c in calls), calls
+    for call in calls:
+        assert '--config "$CONF_DIR/cabinet.toml"' in call, call
+        if call.startswith("paytable check"):
+            assert '--cache-dir "$STATE_DIR/par-cache"' in call, call
+
+
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed")
 def test_install_script_passes_shellcheck():
     out = subprocess.run(["shellcheck", str(SYSTEMD / "install.sh")], capture_output=True, text=True)

@@ -82,7 +82,7 @@ UNPROVEN = N_(
 
 def verdict(hold: PaytableHold) -> tuple[str, tuple[int, int, int]]:
     """The line under a table: the flag, or why there is none."""
-    if hold.report is None:
+    if not hold.rtp_known:  # the actual hold is shown alone
         return _("The exact RTP of this paytable is not known on this cabinet yet."), theme.MUTED
     if hold.report.flagged:
         return _(
@@ -139,7 +139,7 @@ class HoldPage(Page):
             return
         for hold in holds:
             t = hold.table
-            rows = () if hold.report is None else hold.report.rows
+            rows = hold.report.rows
             if y + 40 + ROW * (1 + len(rows)) + 30 + (30 if hold.unproven else 0) > BOTTOM - LEGEND_H:
                 break
             title = _("{paytable}: {n} settled rounds").format(
