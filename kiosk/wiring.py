@@ -34,15 +34,13 @@ from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
 from kiosk.link.pairing import WITNESS_FILE, StationPairing
-from kiosk.sas.game_port import TablePort
-from kiosk.sas.service import SasService, serve_port
+from kiosk.sas.start import start_slot_system
 from kiosk.station.controller import StationController
 from kiosk.station.devices import StationDevices
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.printer import StationPrinter
 from kiosk.table.remote import RemoteTable
-from kiosk.table.table import Table
 from kiosk.table.witness import HeadWitness
 from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
@@ -94,17 +92,6 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         machine.close()
         tournament.close()
         pygame.quit()
-
-
-def start_slot_system(table: Table) -> SasService | None:
-    """The link to the casino's slot system when the configuration names its port
-    (``sas_port``): every station of ``table`` at its address from ``sas_address``, the
-    system's validation and redemption as configured; None without one."""
-    config = table.config
-    if config.sas_port is None or table.ledger is None:
-        return None
-    table.use_slot_system(config.sas_system_validation, config.sas_ticket_redemption)
-    return serve_port(TablePort(table), config.db_path, config.sas_port, config.sas_address)
 
 
 def friends_network(tournament: TournamentContext, config: CabinetConfig) -> None:

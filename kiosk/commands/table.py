@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kiosk.table.host_service import TableHost
-    from kiosk.wiring import start_slot_system
 
 
 def parse_stations(text: str) -> tuple[int, ...]:
@@ -112,6 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     slot_system = None
     try:
         port = service.start()
+        from kiosk.sas.start import start_slot_system
+
         slot_system = start_slot_system(table)
         if slot_system is not None:
             _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(slot_system.addresses)}")

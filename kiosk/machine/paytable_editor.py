@@ -25,7 +25,6 @@ Amounts are cents; pays are ``"N:D"`` texts; RTPs are fractions of 1 unless name
 from __future__ import annotations
 
 import re
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import SetPaytable
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
+from kiosk.machine.maths_child import exact_report_afresh, run_in_child
 from kiosk.machine.par_proof import proven_rtp, sign_proof
 from kiosk.machine.paytable_draft import (
     PAY_SECTIONS,
@@ -77,11 +77,9 @@ def paytables_folder(config: CabinetConfig) -> Path:
 
 def exact_report(table: Paytable, progress: Progress) -> ParReport:
     """The exact full-deck report of ``table`` under optimal play, computed afresh in a
-    scratch folder (no file of the PAR cache is read)."""
-    from engine.maths.par import par
-
-    with tempfile.TemporaryDirectory(prefix="uth-par-") as scratch:
-        return par(table, "optimal", cache=scratch, progress=progress)
+    scratch folder (no file of the PAR cache is read), in a child process (the
+    cabinet's heap never holds the analysis's working arrays)."""
+    return run_in_child(exact_report_afresh, table, progress=progress)
 
 
 @dataclass(frozen=True)

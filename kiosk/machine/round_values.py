@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from engine.maths.decision_values import DecisionValuer, DecisionValues
 from engine.uth.paytable import Paytable
 from engine.uth.round import Phase
+from kiosk.machine.maths_child import ChildMathsError, cache_optimal_analysis, run_in_child
 
 log = logging.getLogger("kiosk.machine.round_values")
 
@@ -32,14 +33,27 @@ _valuers_lock = threading.Lock()
 
 
 def valuer_for(table: Paytable) -> DecisionValuer:
-    """The valuer of ``table`` with its optimal analysis (read from the PAR cache or
-    computed once, one process), kept for the life of the program."""
+    """The valuer of ``table`` with its optimal analysis, kept for the life of the
+    program.  The analysis is read from the PAR cache; when it is not there it is
+    computed once into the cache by a child process (the cabinet's heap never holds the
+    computation's working arrays), then read; only a cache that cannot be written makes
+    this process compute it itself."""
+    from engine.maths.cache import load_analysis
     from engine.maths.par import main_analysis
+    from engine.maths.par_flop import main_params
+    from engine.maths.par_tables import FULL_DECK
 
     with _valuers_lock:
         found = _valuers.get(table.sha256)
         if found is None:
-            found = DecisionValuer(table, main_analysis(table, "optimal", workers=1))
+            analysis = load_analysis(main_params(table).key, "optimal", FULL_DECK)
+            if analysis is None:
+                try:
+                    run_in_child(cache_optimal_analysis, table)
+                except ChildMathsError as exc:
+                    log.warning("the optimal analysis was not computed apart: %s", exc)
+                analysis = main_analysis(table, "optimal", workers=1)
+            found = DecisionValuer(table, analysis)
             _valuers[table.sha256] = found
         return found
 
