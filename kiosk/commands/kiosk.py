@@ -8,7 +8,7 @@
 The bill validator and the ticket printer run on the ports the configuration names
 (``validator_port``, ``printer_port``): ``"sim"`` (the default) starts the protocol
 simulators on pseudo-terminals and the real drivers over them
-(:mod:`kiosk.hardware.runtime`).
+(:mod:`kiosk.station.devices`).
 
 Demo keys (simulated validator): 1-6 insert a $1..$100 bill into the simulator, T inserts
 the last ticket the simulated printer printed, F9 opens/closes the door, F12 is the

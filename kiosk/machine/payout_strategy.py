@@ -32,7 +32,7 @@ class PayoutHost(Protocol):
 
 class Payout(Protocol):
     """How credits leave the machine (:class:`HandpayPayout`, or the ticket printer:
-    :class:`kiosk.hardware.ticket_payout.TicketPayout`).
+    :class:`kiosk.station.printer.StationPrinter` through the station's link).
 
     The cash-out has already moved the credits into ``request`` (recorded) when
     ``start`` is called, under the machine's lock: ``start`` must return at once (hand

@@ -1,5 +1,5 @@
 """TITO on one cabinet, end to end: the Machine with the real ID-003 and TCL drivers over
-the protocol simulators on real pseudo-terminals (:mod:`kiosk.hardware.runtime`).
+the protocol simulators on real pseudo-terminals (:mod:`kiosk.station.devices`).
 
 Bills go in through the ID-003 handshake, rounds are played through the Machine, the
 cash-out ticket is printed by the TCL driver, and the printed barcode goes back into the
