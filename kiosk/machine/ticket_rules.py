@@ -19,6 +19,7 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
+from kiosk.link.messages import PrintTicket
 from kiosk.machine.errors import TicketRefused
 
 #: The tilt of an acceptor that refused too many unknown ticket numbers.
@@ -117,16 +118,35 @@ def unknown_tickets_text(count: int) -> tuple[dict[str, int], str]:
     return {"count": count, "window_minutes": minutes}, message
 
 
-def ticket_data(config: CabinetConfig, ticket: TicketRecord) -> TicketData:
-    """What is printed for ``ticket`` (raises TicketDataError for unprintable data)."""
-    issued = datetime.strptime(ticket.issued_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-    return TicketData(
+def print_order(config: CabinetConfig, ticket: TicketRecord, txn: str, resume: bool = False) -> PrintTicket:
+    """The order to print ``ticket`` (the cash-out ``txn``'s), its text as the ledger and
+    ``config`` give it; raises TicketDataError when it could not be printed."""
+    order = PrintTicket(
+        txn=txn,
+        validation=ticket.validation,
+        amount_cents=ticket.amount,
+        sequence=ticket.sequence % 100_000_000,
+        issued_at=ticket.issued_at,
+        expires_on=ticket.expires_on,
         casino_name=config.casino_name,
         address=config.casino_address,
         machine_number=config.machine_number,
+        resume=resume,
+    )
+    order_ticket(order)  # the printer's own checks, before the order is sent
+    return order
+
+
+def order_ticket(order: PrintTicket) -> TicketData:
+    """What is printed for ``order`` (raises TicketDataError for unprintable data)."""
+    issued = datetime.strptime(order.issued_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return TicketData(
+        casino_name=order.casino_name,
+        address=order.address,
+        machine_number=order.machine_number,
         issued_at=issued,
-        amount_cents=ticket.amount,
-        sequence_number=ticket.sequence % 100_000_000,
-        validation_number=ticket.validation,
-        expires_on=date.fromisoformat(ticket.expires_on) if ticket.expires_on else None,
+        amount_cents=order.amount_cents,
+        sequence_number=order.sequence,
+        validation_number=order.validation,
+        expires_on=date.fromisoformat(order.expires_on) if order.expires_on else None,
     )

@@ -26,33 +26,17 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import replace
-from datetime import UTC, date, datetime
 
 from devices.errors import TicketDataError
 from devices.host import DeviceEvent, EventKind
 from devices.sim import TclSimulator
 from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
-from devices.ticket import TicketData
 from kiosk.config import SIMULATED_PORT
 from kiosk.link.messages import PrintTicket
+from kiosk.machine.ticket_rules import order_ticket
 from kiosk.station.link import TableLink
 
 log = logging.getLogger(__name__)
-
-
-def order_ticket(order: PrintTicket) -> TicketData:
-    """What is printed for ``order`` (raises TicketDataError for unprintable data)."""
-    issued = datetime.strptime(order.issued_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-    return TicketData(
-        casino_name=order.casino_name,
-        address=order.address,
-        machine_number=order.machine_number,
-        issued_at=issued,
-        amount_cents=order.amount_cents,
-        sequence_number=order.sequence,
-        validation_number=order.validation,
-        expires_on=date.fromisoformat(order.expires_on) if order.expires_on else None,
-    )
 
 
 class StationPrinter:

@@ -39,7 +39,8 @@ from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
 from kiosk.machine.errors import InsufficientCredits, WrongState
-from kiosk.machine.ticket_rules import ticket_data, ticket_issue_detail
+from kiosk.machine.ticket_rules import print_order as ticket_print_order
+from kiosk.machine.ticket_rules import ticket_issue_detail
 from kiosk.table.state import PendingPayout, TableState
 
 log = logging.getLogger(__name__)
@@ -151,19 +152,7 @@ class Payouts:
         if ticket is None or ticket.status != "pending":
             return None
         st.station(n).payout = replace(payout, ordered=True)
-        data = ticket_data(st.config, ticket)
-        return PrintTicket(
-            txn=payout.txn,
-            validation=ticket.validation,
-            amount_cents=ticket.amount,
-            sequence=data.sequence_number,
-            issued_at=ticket.issued_at,
-            expires_on=ticket.expires_on,
-            casino_name=data.casino_name,
-            address=data.address,
-            machine_number=data.machine_number,
-            resume=resume,
-        )
+        return ticket_print_order(st.config, ticket, payout.txn, resume)
 
     def fresh_order(self, n: int) -> PrintTicket | None:
         """The order to print station ``n``'s pending ticket when it was never ordered
