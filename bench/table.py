@@ -105,8 +105,9 @@ def settle_times(settles: int) -> list[float]:
     """The last decision of a 7-seat round (settling every seat), in process."""
     from engine.uth.round import Action
     from kiosk.config import load_config
-    from kiosk.machine.commands import Deal, Decide, InsertCredits, PlaceChip
+    from kiosk.machine.commands import Deal, Decide, PlaceChip
     from kiosk.table import Table, TableTiming
+    from kiosk.table.commands import AcceptEscrow, SettleEscrow
 
     folder = Path(tempfile.mkdtemp(prefix="bench-table-settle-"))
     table = Table.open(
@@ -116,8 +117,10 @@ def settle_times(settles: int) -> list[float]:
     times = []
     for _ in range(settles):
         for n in STATIONS:
-            if table.credits(n) < 6 * ante:
-                table.execute(n, InsertCredits(100_000, "bill:100000"))
+            while table.credits(n) < 6 * ante:  # a $100 note, as a validator's go: two phases
+                txn = f"s{n}-note-{len(times)}-{table.credits(n)}"
+                table.execute(n, AcceptEscrow(txn, 10_000))
+                table.execute(n, SettleEscrow(txn, "stacked", "vend_valid"))
         for n in STATIONS:
             table.execute(n, PlaceChip("ante", ante))
             table.execute(n, Deal())
