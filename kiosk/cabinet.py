@@ -48,6 +48,7 @@ from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
 from kiosk.machine import commands as cmd
 from kiosk.machine.commands import Command
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import (
     BetOutOfLimits,
     ConfigurationError,
@@ -274,16 +275,16 @@ class Machine:
             raise MachineError(
                 f"unknown credit source {source!r} "
                 "(use bill:<cents>, ticket:<number> or test:<cents>)",
-                code="bad_credit_source",
+                code=ErrorCode.BAD_CREDIT_SOURCE,
             )
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code="bad_amount"
+                f"credits are a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
             )
         if kind == "test":
             if ref != str(cents):
                 raise MachineError(
-                    f"test credits {source!r} do not match {cents} cents", code="bad_amount"
+                    f"test credits {source!r} do not match {cents} cents", code=ErrorCode.BAD_AMOUNT
                 )
             self.table.execute(SEAT, TestCredits(None, cents))
             return
@@ -294,7 +295,7 @@ class Machine:
             if ref != str(cents):
                 raise MachineError(
                     f"bill {source!r} is not an accepted denomination of {cents} cents",
-                    code="bill_not_accepted",
+                    code=ErrorCode.BILL_NOT_ACCEPTED,
                     params={"cents": cents},
                 )
             self.table.execute(SEAT, AcceptEscrow(txn, cents))
@@ -395,7 +396,7 @@ class Machine:
                 raise WrongState(
                     f"ticket {ticket.validation} was already issued for {transaction_id}: "
                     "a cash-out prints one ticket",
-                    code="ticket_already_issued",
+                    code=ErrorCode.TICKET_ALREADY_ISSUED,
                 )
             self._handed.add(transaction_id)
             return ticket
@@ -406,7 +407,7 @@ class Machine:
         request = self.snapshot().cashout
         if ticket is None or request is None or request.transaction_id != transaction_id:
             raise WrongState(
-                f"no ticket payout {transaction_id} is pending", code="no_payout_pending"
+                f"no ticket payout {transaction_id} is pending", code=ErrorCode.NO_PAYOUT_PENDING
             )
         return ticket
 
@@ -426,7 +427,7 @@ class Machine:
     def _report(self, report: ReportPrint) -> None:
         how = self.table.execute(SEAT, report)
         if how == "unknown":
-            raise WrongState(f"no payout {report.txn} is pending", code="no_payout_pending")
+            raise WrongState(f"no payout {report.txn} is pending", code=ErrorCode.NO_PAYOUT_PENDING)
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -451,7 +452,7 @@ class Machine:
         try:
             return self.table.read(lambda a: a.export(path))  # type: ignore[no-any-return]
         except MachineError:
-            raise PlayDisabled("the ledger is not available", code="ledger_fault") from None
+            raise PlayDisabled("the ledger is not available", code=ErrorCode.LEDGER_FAULT) from None
 
     def hold(self, since: str | None = None) -> list[PaytableHold]:
         return self.table.read(lambda a: a.hold(since))  # type: ignore[no-any-return]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits
 from engine.uth.round import PLAY_MULTIPLE, Action
+from kiosk.machine.error_codes import BetRule, ErrorCode
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.machine.state import Bets, Spot
 
@@ -38,28 +39,28 @@ def check_bets(limits: Limits, credits: int, bets: Bets, *, complete: bool) -> N
     if ante > limits.ante_max:
         raise BetOutOfLimits(
             f"the Ante maximum is {money(limits.ante_max)}",
-            params={"rule": "ante_max", "cents": limits.ante_max},
+            params={"rule": BetRule.ANTE_MAX, "cents": limits.ante_max},
         )
     if trips > limits.trips_max:
         raise BetOutOfLimits(
             f"the Trips maximum is {money(limits.trips_max)}",
-            params={"rule": "trips_max", "cents": limits.trips_max},
+            params={"rule": BetRule.TRIPS_MAX, "cents": limits.trips_max},
         )
     if ante % limits.ante_step:
         raise BetOutOfLimits(
             f"the Ante goes in steps of {money(limits.ante_step)}",
-            params={"rule": "ante_step", "cents": limits.ante_step},
+            params={"rule": BetRule.ANTE_STEP, "cents": limits.ante_step},
         )
     if complete:
         if ante < limits.ante_min:
             raise BetOutOfLimits(
                 f"the Ante minimum is {money(limits.ante_min)}",
-                params={"rule": "ante_min", "cents": limits.ante_min},
+                params={"rule": BetRule.ANTE_MIN, "cents": limits.ante_min},
             )
         if trips and trips < limits.trips_min:
             raise BetOutOfLimits(
                 f"the Trips minimum is {money(limits.trips_min)}",
-                params={"rule": "trips_min", "cents": limits.trips_min},
+                params={"rule": BetRule.TRIPS_MIN, "cents": limits.trips_min},
             )
     need = deal_cost(bets)
     if need > credits:
@@ -83,11 +84,11 @@ def require_ante(bets: Bets) -> None:
     """Refuse a deal of ``bets`` without an Ante (:class:`BetOutOfLimits`, rule
     ``no_ante``)."""
     if not bets.ante:
-        raise BetOutOfLimits("place an Ante first", params={"rule": "no_ante"})
+        raise BetOutOfLimits("place an Ante first", params={"rule": BetRule.NO_ANTE})
 
 
 def require_previous(bets: Bets) -> None:
     """Refuse a rebet when ``bets`` (the previous round's) hold no Ante
     (:class:`WrongState`, code ``no_previous_bet``)."""
     if not bets.ante:
-        raise WrongState("there is no previous bet to repeat", code="no_previous_bet")
+        raise WrongState("there is no previous bet to repeat", code=ErrorCode.NO_PREVIOUS_BET)

@@ -10,62 +10,71 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.machine.error_codes import ErrorCode
+
 
 class MachineError(ValueError):
     """An operation the machine refuses now.
 
     ``code`` is the class's own (e.g. ``insufficient_credits``) unless a more precise one
-    is given (such as ``credit_limit`` or ``ticket_redeemed``).
+    is given (such as ``credit_limit`` or ``ticket_redeemed``).  A code is an
+    :class:`ErrorCode`: a string that is not one raises :class:`ValueError` at once, so a
+    misspelt code fails where it is raised, not on a screen.
     """
 
-    code = "refused"
+    code: ErrorCode = ErrorCode.REFUSED
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.code = ErrorCode(cls.code)  # a subclass's own code is a member too
 
     def __init__(
-        self, reason: str, *, code: str | None = None, params: dict[str, Any] | None = None
+        self, reason: str, *, code: ErrorCode | None = None, params: dict[str, Any] | None = None
     ) -> None:
         super().__init__(reason)
         self.reason = reason
-        if code:
-            self.code = code
+        if code is not None:
+            self.code = ErrorCode(code)
         self.params: dict[str, Any] = dict(params or {})
 
 
 class InsufficientCredits(MachineError):
     """Not enough credits for the bet or the Play, or nothing to cash out."""
 
-    code = "insufficient_credits"
+    code = ErrorCode.INSUFFICIENT_CREDITS
 
 
 class BetOutOfLimits(MachineError):
     """A bet above the maximum, below the minimum or off the Ante step; ``params["rule"]``
-    names the limit (``ante_max``, ``trips_max``, ``ante_step``, ``ante_min``,
-    ``trips_min``, ``no_ante``) and ``params["cents"]`` its value."""
+    names the limit (a :class:`~kiosk.machine.error_codes.BetRule`: ``ante_max``,
+    ``trips_max``, ``ante_step``, ``ante_min``, ``trips_min``, ``no_ante``) and
+    ``params["cents"]`` its value."""
 
-    code = "bet_out_of_limits"
+    code = ErrorCode.BET_OUT_OF_LIMITS
 
 
 class PlayDisabled(MachineError):
     """A tilt stands or the door is open: no play and no bill acceptance."""
 
-    code = "play_disabled"
+    code = ErrorCode.PLAY_DISABLED
 
 
 class NotAuthorised(MachineError):
     """Wrong PIN, no operator logged in, or a role without the right."""
 
-    code = "not_authorised"
+    code = ErrorCode.NOT_AUTHORISED
 
 
 class WrongState(MachineError):
     """Not now: deal during a round, cash out during a round, paytable with credits..."""
 
-    code = "wrong_state"
+    code = ErrorCode.WRONG_STATE
 
 
 class ConfigurationError(MachineError):
     """A paytable or limits change that is invalid (bad file, RTP out of bounds...)."""
 
-    code = "configuration_error"
+    code = ErrorCode.CONFIGURATION_ERROR
 
 
 class TicketRefused(MachineError):
@@ -73,4 +82,4 @@ class TicketRefused(MachineError):
     ``ticket_pending``, ``ticket_void``, ``ticket_redeemed``, ``ticket_expired``,
     ``ticket_altered`` (amount mismatch) or ``ticket_in_escrow``."""
 
-    code = "ticket_refused"
+    code = ErrorCode.TICKET_REFUSED

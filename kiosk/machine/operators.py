@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig, OperatorAccount
 from kiosk.ledger.chain import utc_stamp
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import NotAuthorised
 from kiosk.machine.lockout import (
     ACCOUNTS_LOCKED,
@@ -66,13 +67,13 @@ def pin_accounts(
     if not config.accounts:
         raise NotAuthorised(
             "operator login is disabled: the configuration names no operator",
-            code="login_disabled",
+            code=ErrorCode.LOGIN_DISABLED,
         )
     until = lockout.locked_until(now)
     if until is not None:
         raise NotAuthorised(
             f"the PIN pad is locked until {until:%H:%M} UTC after {MAX_FAILURES} wrong PINs",
-            code="pin_locked",
+            code=ErrorCode.PIN_LOCKED,
             params={"until": until.isoformat()},
         )
     found = config.accounts_for_pin(pin)
@@ -90,11 +91,11 @@ def wrong_pin_refusal(lockout: PinLockout, now: datetime) -> NotAuthorised:
     """The refusal of a wrong PIN at ``now``: the same for a locked account's right PIN."""
     until = lockout.accounts_locked(now)
     if until is None:
-        return NotAuthorised("wrong PIN", code="wrong_pin")
+        return NotAuthorised("wrong PIN", code=ErrorCode.WRONG_PIN)
     return NotAuthorised(
         f"wrong PIN, or the PIN of an account locked until {until:%H:%M} UTC after "
         f"{MAX_FAILURES} wrong PINs",
-        code="wrong_pin",
+        code=ErrorCode.WRONG_PIN,
         params={"until": until.isoformat()},
     )
 

@@ -38,6 +38,7 @@ from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import SetPaytable
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
 from kiosk.machine.maths_child import exact_report_afresh, run_in_child
 from kiosk.machine.par_proof import proven_rtp, sign_proof
@@ -220,29 +221,29 @@ class PaytableEditor:
         open, the credit meter is zero and no round or payout is in progress."""
         snap = self.machine.snapshot()
         if snap.operator is None:
-            raise NotAuthorised("an operator must log in first", code="operator_required")
+            raise NotAuthorised("an operator must log in first", code=ErrorCode.OPERATOR_REQUIRED)
         if not role_at_least(snap.operator, "manager"):
             raise NotAuthorised(
                 f"this needs a manager (logged in: {snap.operator})",
-                code="role_required",
+                code=ErrorCode.ROLE_REQUIRED,
                 params={"role": "manager"},
             )
         if not snap.door_open:
             raise NotAuthorised(
                 "a paytable change needs the main door open",
-                code="door_closed",
+                code=ErrorCode.DOOR_CLOSED,
                 params={"what": "a paytable change"},
             )
         if snap.phase is MachinePhase.IN_ROUND:
-            raise WrongState("a paytable change only between rounds", code="round_in_progress")
+            raise WrongState("a paytable change only between rounds", code=ErrorCode.ROUND_IN_PROGRESS)
         if snap.cashout is not None:
             raise WrongState(
-                "a paytable change not while a payout is pending", code="payout_in_progress"
+                "a paytable change not while a payout is pending", code=ErrorCode.PAYOUT_IN_PROGRESS
             )
         if snap.credits:
             raise WrongState(
                 "a paytable change only with zero credits",
-                code="credits_on_meter",
+                code=ErrorCode.CREDITS_ON_METER,
                 params={"credits": snap.credits},
             )
 
@@ -259,7 +260,7 @@ class PaytableEditor:
 
     def _draft(self) -> tuple[Paytable, Paytable]:
         if self.base is None or self.table is None:
-            raise WrongState("no paytable is being edited", code="no_draft")
+            raise WrongState("no paytable is being edited", code=ErrorCode.NO_DRAFT)
         return self.base, self.table
 
     def set(self, field: str, value: str) -> Paytable:
@@ -357,18 +358,18 @@ class PaytableEditor:
         report = self.report()
         if report is None:
             raise ConfigurationError(
-                f"the exact RTP of {table.name} is not computed yet", code="rtp_unknown"
+                f"the exact RTP of {table.name} is not computed yet", code=ErrorCode.RTP_UNKNOWN
             )
         refused = self.refusals()
         if refused:
             raise ConfigurationError(
                 "outside the bounds: " + "; ".join(str(r) for r in refused),
-                code="out_of_bounds",
+                code=ErrorCode.OUT_OF_BOUNDS,
                 params={"fields": [r.field for r in refused]},
             )
         ledger = self.machine.ledger
         if ledger is None or ledger.key is None:
-            raise ConfigurationError("no ledger key to sign the RTP with", code="rtp_unproven")
+            raise ConfigurationError("no ledger key to sign the RTP with", code=ErrorCode.RTP_UNPROVEN)
         path = self.file_for(table)
         created = not path.exists()
         text = paytable_toml(table)
@@ -378,7 +379,7 @@ class PaytableEditor:
             tmp.replace(path)
         written = load_paytable(path)
         if written.sha256 != table.sha256:
-            raise ConfigurationError(f"{path.name} holds another paytable", code="file_exists")
+            raise ConfigurationError(f"{path.name} holds another paytable", code=ErrorCode.FILE_EXISTS)
         sign_proof(ledger.key, written, report, cache=self.cache)
         try:
             self.machine.execute(SetPaytable(str(path)))

@@ -30,6 +30,7 @@ from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced, Decision, Phase,
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import append_decision, parse_decisions
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.rows import dealt_columns, settled_columns
 from kiosk.machine.snapshot import ActionOffer
@@ -97,7 +98,7 @@ def checked_action(
     if action not in legal:
         raise WrongState(
             f"{action.value} is not allowed now ({', '.join(a.value for a in legal)})",
-            code="action_not_allowed",
+            code=ErrorCode.ACTION_NOT_ALLOWED,
             params={"action": action.value},
         )
     if action not in {o.action for o in offers}:

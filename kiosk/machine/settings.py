@@ -18,6 +18,7 @@ from engine.maths.cache import cached_par, cached_rtp
 from engine.uth.paytable import Paytable
 from kiosk.config import CabinetConfig
 from kiosk.ledger.key import CabinetKey
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError, verify_proof
 
@@ -50,7 +51,7 @@ def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) ->
     unknown = ConfigurationError(
         f"the exact RTP of {table.name} {table.version} is not known: "
         f"run `uth paytable check {table.source_name or 'FILE'}` first",
-        code="rtp_unknown",
+        code=ErrorCode.RTP_UNKNOWN,
     )
     try:
         figures = cached_rtp(table)
@@ -86,7 +87,7 @@ def _require_proof(table: Paytable, figures: dict[str, float], key: CabinetKey |
         f"the exact RTP of {table.name} {table.version} is not proven on this cabinet: "
         f"{reason}; run `uth paytable check {table.source_name or 'FILE'} --config "
         "<this cabinet's configuration>` to compute and sign it",
-        code="rtp_unproven",
+        code=ErrorCode.RTP_UNPROVEN,
     )
 
 

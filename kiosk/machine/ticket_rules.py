@@ -20,6 +20,7 @@ from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import TicketRefused
 
 #: The tilt of an acceptor that refused too many unknown ticket numbers.
@@ -62,7 +63,7 @@ def ticket_refusal(
     ticket = ledger.checked_ticket(validation)
     params: dict[str, Any] = {"validation": validation}
 
-    def refuse(code: str, why: str) -> TicketRefused:
+    def refuse(code: ErrorCode, why: str) -> TicketRefused:
         offered = "a " if cents is None else f"a {money(cents)} "
         return TicketRefused(
             f"ticket {validation} is not {offered}ticket of this cabinet still to be "
@@ -72,21 +73,21 @@ def ticket_refusal(
         )
 
     if ticket is None:
-        return refuse("ticket_unknown", "unknown: not issued here")
+        return refuse(ErrorCode.TICKET_UNKNOWN, "unknown: not issued here")
     params["amount"] = ticket.amount
     if ticket.status == "redeemed":
-        return refuse("ticket_redeemed", f"already redeemed at {ticket.redeemed_at}")
+        return refuse(ErrorCode.TICKET_REDEEMED, f"already redeemed at {ticket.redeemed_at}")
     if ticket.status == "void":
-        return refuse("ticket_void", f"void: {ticket.void_reason}")
+        return refuse(ErrorCode.TICKET_VOID, f"void: {ticket.void_reason}")
     if ticket.status == "pending":
-        return refuse("ticket_pending", "never reported printed")
+        return refuse(ErrorCode.TICKET_PENDING, "never reported printed")
     if cents is not None and cents != ticket.amount:
-        return refuse("ticket_altered", f"altered: it was issued for {money(ticket.amount)}")
+        return refuse(ErrorCode.TICKET_ALTERED, f"altered: it was issued for {money(ticket.amount)}")
     if expiry and ticket.expires_on is not None and today.isoformat() > ticket.expires_on:
         params["expires_on"] = ticket.expires_on
-        return refuse("ticket_expired", f"expired after {ticket.expires_on}")
+        return refuse(ErrorCode.TICKET_EXPIRED, f"expired after {ticket.expires_on}")
     if in_escrow:
-        return refuse("ticket_in_escrow", "already in the validator's escrow")
+        return refuse(ErrorCode.TICKET_IN_ESCROW, "already in the validator's escrow")
     return None
 
 

@@ -37,6 +37,7 @@ from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_bets, check_chip, require_previous
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
@@ -52,7 +53,7 @@ NOTE_ANSWER_S = 5.0
 #: Seconds the game recall waits for the host's answer.
 RECALL_ANSWER_S = 2.0
 #: The refusal's code when the host's game recall could not be read.
-RECALL_UNAVAILABLE = "recall_unavailable"
+RECALL_UNAVAILABLE = ErrorCode.RECALL_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +233,7 @@ class StationController:
     def _received(self) -> tuple[StationSnapshot, Paytable, Limits]:
         snap, paytable = self.remote.snapshot(), self.remote.paytable
         if snap is None or paytable is None:
-            raise WrongState("the table host has not been heard yet", code="no_snapshot")
+            raise WrongState("the table host has not been heard yet", code=ErrorCode.NO_SNAPSHOT)
         limits = self.remote.limits
         return snap, paytable, Limits.model_validate(limits) if limits else paytable.limits
 
@@ -245,7 +246,7 @@ class StationController:
 
     def _execute(self, command: object) -> object:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
-            raise WrongState("the table host cannot be reached", code="no_snapshot")
+            raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
         if isinstance(command, cmd.PlaceChip) and not self.remote.in_process:
             self._check_chip(command)
             return self.remote.execute(command)
@@ -258,9 +259,9 @@ class StationController:
             return seq
         if isinstance(command, cmd.InsertCredits):
             if not command.source.startswith("bill:"):
-                raise WrongState("a station takes notes only", code="not_at_station")
+                raise WrongState("a station takes notes only", code=ErrorCode.NOT_AT_STATION)
             if not self.demo_notes:
-                raise WrongState("notes go into the validator", code="not_at_station")
+                raise WrongState("notes go into the validator", code=ErrorCode.NOT_AT_STATION)
             worker = threading.Thread(
                 target=self.insert_bill, args=(command.cents,), name="station-note", daemon=True
             )
@@ -302,7 +303,7 @@ class StationController:
 
 
 def _unreadable(reason: str) -> WrongState:
-    return WrongState(f"the game history could not be read: {reason}", code=RECALL_UNAVAILABLE)
+    return WrongState(f"the game history could not be read: {reason}", code=ErrorCode.RECALL_UNAVAILABLE)
 
 
 def _less(seconds: float | None, gone: float) -> float | None:

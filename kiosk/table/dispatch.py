@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kiosk.machine import commands as cmd
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import NotAuthorised, PlayDisabled
 from kiosk.table.commands import (
     AcceptEscrow,
@@ -202,7 +203,7 @@ def test_credits_operator(st: TableState, at: int, burn_in: bool) -> tuple[str, 
     or burn-in mode, a technician logged in there (in demo mode the demo's technician
     when nobody is)."""
     if not (st.config.demo or burn_in):
-        raise PlayDisabled("test credits: only in demo or burn-in mode", code="no_test_credits")
+        raise PlayDisabled("test credits: only in demo or burn-in mode", code=ErrorCode.NO_TEST_CREDITS)
     session = st.station(at).operator
     if session is None and st.config.demo:
         account = next((a for a in st.config.accounts if a.role == "technician"), None)

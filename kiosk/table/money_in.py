@@ -42,6 +42,7 @@ from devices.host import ONE_SHOT_KINDS, DeviceEvent, EventKind
 from engine.money import format_cents as money
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.records import TicketRecord
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused, WrongState
 from kiosk.machine.state import (
     DEVICE_TILT_PREFIX,
@@ -103,17 +104,17 @@ class MoneyIn:
         if ledger.has_txn(txn, "escrow_accepted"):
             if own.escrows.get(txn) is not None:
                 return True
-            raise WrongState(f"escrow {txn} is already finished", code="escrow_finished")
+            raise WrongState(f"escrow {txn} is already finished", code=ErrorCode.ESCROW_FINISHED)
         self._return_earlier(n)
         try:
             if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
                 raise MachineError(
-                    f"a note is a positive whole number of cents, not {cents!r}", code="bad_amount"
+                    f"a note is a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
                 )
             st.require_playable(n)
             if own.notes_off:
                 raise PlayDisabled(
-                    "the casino's system turned note acceptance off", code="notes_off"
+                    "the casino's system turned note acceptance off", code=ErrorCode.NOTES_OFF
                 )
             if cents not in st.config.accepted_bills:
                 self._forged(n, txn, cents)
@@ -137,7 +138,7 @@ class MoneyIn:
             mine = own.escrows.get(txn)
             if mine is not None and mine.validation == validation:
                 return mine.amount
-            raise WrongState(f"escrow {txn} is already finished", code="escrow_finished")
+            raise WrongState(f"escrow {txn} is already finished", code=ErrorCode.ESCROW_FINISHED)
         self._return_earlier(n)
         try:
             st.require_playable(n)
@@ -175,7 +176,7 @@ class MoneyIn:
                          txn=escrow.txn)
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(n, f"the {escrow.what} in escrow ({escrow.txn}) was returned: {exc}")
-            raise PlayDisabled("the ledger cannot record the escrow", code="ledger_write") from exc
+            raise PlayDisabled("the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE) from exc
         st.station(n).escrows.opened(escrow)
         self._last_refused.pop(n, None)
 
@@ -197,7 +198,7 @@ class MoneyIn:
                              txn=old.txn)
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(n, f"earlier escrows could not be closed: {exc}")
-            raise PlayDisabled("the ledger cannot record the escrow", code="ledger_write") from exc
+            raise PlayDisabled("the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE) from exc
         for old in earlier:
             own.escrows.forget(old.txn)
 
@@ -222,7 +223,7 @@ class MoneyIn:
         bills = ", ".join(money(b) for b in st.config.accepted_bills)
         raise MachineError(
             f"a note of {money(cents)} is not an accepted denomination ({bills})",
-            code="bill_not_accepted",
+            code=ErrorCode.BILL_NOT_ACCEPTED,
             params={"cents": cents},
         )
 
@@ -410,7 +411,7 @@ class MoneyIn:
             return "credited"  # a repeated report
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code="bad_amount"
+                f"credits are a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
             )
         st.require_credit_room(n, cents)
         detail = {"operator": operator[0], "role": operator[1], "source": "burn-in"}

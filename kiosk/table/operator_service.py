@@ -44,6 +44,7 @@ from kiosk.link.messages import (
     OperatorSession,
 )
 from kiosk.machine import commands as cmd
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
 from kiosk.machine.lockout import PinLockout
 from kiosk.machine.paytable_editor import Listing, list_paytables
@@ -139,7 +140,7 @@ class OperatorService:
     def _session(self, station: int) -> Session:
         found = self.table.session(station)
         if found is None:
-            raise NotAuthorised("an operator must log in first", code="operator_required")
+            raise NotAuthorised("an operator must log in first", code=ErrorCode.OPERATOR_REQUIRED)
         return found
 
     # -- pages ---------------------------------------------------------------------------
@@ -152,7 +153,7 @@ class OperatorService:
             return {"paytables": found, "in_force": sha}
         target = body.station or station
         if target not in self.table.stations:
-            raise WrongState(f"station {target} is not at this table", code="no_station")
+            raise WrongState(f"station {target} is not at this table", code=ErrorCode.NO_STATION)
         if body.page == "meters":
             return {
                 "station": target,
@@ -207,7 +208,7 @@ class OperatorService:
         if not role_at_least(account.role, needed):
             raise NotAuthorised(
                 f"this needs a {needed} (logged in: {account.role})",
-                code="role_required",
+                code=ErrorCode.ROLE_REQUIRED,
                 params={"role": needed},
             )
         target = station if body.action in CONFIGURATION else body.station
@@ -222,13 +223,13 @@ class OperatorService:
             assert body.code is not None
             if body.code == LEDGER_TILT:
                 raise NotAuthorised(
-                    "a ledger fault is cleared only by restoring the ledger", code="ledger_fault"
+                    "a ledger fault is cleared only by restoring the ledger", code=ErrorCode.LEDGER_FAULT
                 )
             if body.code not in self.table.station_tilts(target):
                 raise WrongState(
                     f"no tilt {body.code!r} at station {target} (a host tilt is cleared at "
                     "the host)",
-                    code="no_tilt",
+                    code=ErrorCode.NO_TILT,
                 )
             self.table.execute(target, cmd.ClearTilt(body.code), at=station)
             detail["code"] = body.code

@@ -31,6 +31,7 @@ from typing import Any
 
 from kiosk.config import OperatorAccount
 from kiosk.ledger.meters import CREDITS
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
 from kiosk.machine.lockout import LOCK_EVENTS, MAX_FAILURES, RESTORE_EVENTS
 from kiosk.machine.operators import (
@@ -192,7 +193,7 @@ class Operators:
         st = self.state
         if code == LEDGER_TILT:
             raise NotAuthorised(
-                "a ledger fault is cleared only by restoring the ledger", code="ledger_fault"
+                "a ledger fault is cleared only by restoring the ledger", code=ErrorCode.LEDGER_FAULT
             )
         st.require_ledger()
         operator = st.require_role(at, "attendant")
@@ -207,7 +208,7 @@ class Operators:
             st.event("tilt_cleared", {**detail, "host": True}, n)
             del st.host_tilts[code]
         else:
-            raise WrongState(f"no tilt {code!r} stands", code="no_tilt", params={"tilt": code})
+            raise WrongState(f"no tilt {code!r} stands", code=ErrorCode.NO_TILT, params={"tilt": code})
 
     def door(self, n: int, open: bool) -> None:
         """Station ``n``'s main door switch, recorded when it changes (the station stops
@@ -242,7 +243,7 @@ class Operators:
         st.require_door_open(n, "a RAM clear")
         account = self._account(n, pin, "ram_clear_witness")
         if account.name == manager:
-            raise NotAuthorised("the second PIN must be another operator's", code="same_operator")
+            raise NotAuthorised("the second PIN must be another operator's", code=ErrorCode.SAME_OPERATOR)
         st.lockout.succeeded(account.name)
         session = st.station(n).operator
         detail = {
@@ -262,7 +263,7 @@ class Operators:
             self._witness.pop(n, None)
             raise NotAuthorised(
                 "a RAM clear needs a second operator's PIN first (valid for two minutes)",
-                code="witness_required",
+                code=ErrorCode.WITNESS_REQUIRED,
             )
         return witness[0]
 
@@ -296,10 +297,10 @@ class Operators:
         if pending is None or st.ticks() > pending[1]:
             raise WrongState(
                 "request a RAM clear first (the code expires after two minutes)",
-                code="ram_clear_not_requested",
+                code=ErrorCode.RAM_CLEAR_NOT_REQUESTED,
             )
         if not secrets.compare_digest(confirm_code.encode(), pending[0].encode()):
-            raise NotAuthorised("wrong RAM clear confirmation code", code="wrong_code")
+            raise NotAuthorised("wrong RAM clear confirmation code", code=ErrorCode.WRONG_CODE)
         witness = self._require_witness(n)
         session = st.station(n).operator
         with ledger.transaction():

@@ -38,6 +38,7 @@ from typing import Literal, cast
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.ticket_rules import print_order as ticket_print_order
 from kiosk.machine.ticket_rules import ticket_issue_detail
@@ -118,12 +119,12 @@ class Payouts:
         own = st.station(n)
         rnd = st.round
         if st.round_open and rnd is not None and n in rnd.seats:
-            raise WrongState("finish the round before cashing out", code="round_in_progress")
+            raise WrongState("finish the round before cashing out", code=ErrorCode.ROUND_IN_PROGRESS)
         if own.payout is not None:
-            raise WrongState("a payout is already in progress", code="payout_in_progress")
+            raise WrongState("a payout is already in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
         amount = st.credits(n)
         if amount <= 0:
-            raise InsufficientCredits("there are no credits to cash out", code="no_credits")
+            raise InsufficientCredits("there are no credits to cash out", code=ErrorCode.NO_CREDITS)
         txn = f"cashout-{uuid.uuid4().hex[:16]}"
         method = "ticket" if own.printer else "handpay"
         awaiting = method == "ticket" and st.system_validation  # the system numbers it
@@ -168,7 +169,7 @@ class Payouts:
         payout = st.station(n).payout
         ticket = st.require_ledger().ticket_for_cashout(txn)
         if payout is None or payout.txn != txn or payout.method != "ticket" or ticket is None:
-            raise WrongState(f"no ticket payout {txn} is pending", code="no_payout_pending")
+            raise WrongState(f"no ticket payout {txn} is pending", code=ErrorCode.NO_PAYOUT_PENDING)
         return ticket
 
     def report(self, n: int, order: ReportPrint) -> str:
@@ -220,12 +221,12 @@ class Payouts:
         own = st.station(n)
         payout = own.payout
         if payout is None:
-            raise WrongState("no handpay is pending", code="no_payout_pending")
+            raise WrongState("no handpay is pending", code=ErrorCode.NO_PAYOUT_PENDING)
         ledger = st.require_ledger_open()
         with ledger.transaction():
             if payout.method == "ticket":
                 if own.printer:
-                    raise WrongState("the ticket is being printed", code="ticket_printing")
+                    raise WrongState("the ticket is being printed", code=ErrorCode.TICKET_PRINTING)
                 ticket = ledger.ticket_for_cashout(payout.txn)
                 if ticket is not None and ticket.status == "pending":
                     self._to_handpay(n, payout, ticket, "paid by an attendant")

@@ -12,6 +12,7 @@ from pathlib import Path
 from engine.maths.cache import cached_par
 from engine.maths.par_report import format_report
 from engine.uth.paytable import PaytableError, load_paytable
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError
 from kiosk.table.state import TableState
 
@@ -51,11 +52,11 @@ def export_paytable(
         text = Path(source).read_text(encoding="utf-8")
     except (PaytableError, OSError) as exc:
         raise ConfigurationError(
-            f"{Path(source).name} cannot be exported: {exc}", code="export_failed"
+            f"{Path(source).name} cannot be exported: {exc}", code=ErrorCode.EXPORT_FAILED
         ) from None
     stem = stem or default_stem(table.name, table.sha256)
     if not stem or "/" in stem or stem.startswith("."):
-        raise ConfigurationError(f"not a file name: {stem!r}", code="export_failed")
+        raise ConfigurationError(f"not a file name: {stem!r}", code=ErrorCode.EXPORT_FAILED)
     sheet = cached_par(table, "optimal")
     out = Path(folder)
     files = [out / f"{stem}.toml"]
@@ -68,7 +69,7 @@ def export_paytable(
             _write(files[1], head + format_report(sheet) + "\n")
     except OSError as exc:
         raise ConfigurationError(
-            f"cannot write to {out}: {exc.strerror or exc}", code="export_failed"
+            f"cannot write to {out}: {exc.strerror or exc}", code=ErrorCode.EXPORT_FAILED
         ) from None
     st.event(
         EXPORT_EVENT,

@@ -21,6 +21,7 @@ from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, Decision, Phase, UthRound
 from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.round_values import SeatValues
@@ -71,7 +72,7 @@ class TablePlay:
         self._between_rounds(number)
         station = self.state.station(number)
         if station.ready:
-            raise WrongState("Deal was pressed: the bets are placed", code="bets_placed")
+            raise WrongState("Deal was pressed: the bets are placed", code=ErrorCode.BETS_PLACED)
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
@@ -218,9 +219,9 @@ class TablePlay:
         st.require_playable(number, FINISHING)
         rnd = st.round
         if not st.round_open or rnd is None:
-            raise WrongState("no round in progress", code="no_round")
+            raise WrongState("no round in progress", code=ErrorCode.NO_ROUND)
         if number not in rnd.seats:
-            raise WrongState("this station sits this round out", code="not_in_round")
+            raise WrongState("this station sits this round out", code=ErrorCode.NOT_IN_ROUND)
         action = checked_action(rnd, number, action, self.offers(number))
         self._apply(rnd, number, action, timed_out=False, values=values)
 

@@ -69,6 +69,7 @@ from kiosk.link.messages import (
 from kiosk.link.pairing import StationPairing
 from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_chip, require_ante
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
 from kiosk.subscribers import Subscribers
@@ -304,7 +305,7 @@ class RemoteTable:
         command that cannot be sent now (no snapshot yet, no Ante placed)."""
         with self._cond:
             if self.host_behind:
-                raise PlayDisabled(self.host_behind, code=WITNESS_TILT)
+                raise PlayDisabled(self.host_behind, code=ErrorCode.HOST_LEDGER_BEHIND)
             body = self._body(command)
             if body is None:
                 return 0
@@ -332,7 +333,7 @@ class RemoteTable:
             return PassRound(round_id=self._window_id())
         if isinstance(command, cmd.Decide):
             if snap is None or snap.round_id is None or snap.phase is None:
-                raise WrongState("no round in progress", code="no_round")
+                raise WrongState("no round in progress", code=ErrorCode.NO_ROUND)
             return Decide(
                 round_id=snap.round_id,
                 phase=snap.phase,
@@ -340,7 +341,7 @@ class RemoteTable:
                 last_seen=self._seen,
             )
         if isinstance(command, cmd.InsertCredits):
-            raise WrongState("a note goes through insert_note", code="not_at_station")
+            raise WrongState("a note goes through insert_note", code=ErrorCode.NOT_AT_STATION)
         if isinstance(command, cmd.CashOut):
             return CashOutRequest()
         if isinstance(command, cmd.HandpayReset):
@@ -354,7 +355,7 @@ class RemoteTable:
 
     def _window_id(self) -> int:
         if self._window < 1:
-            raise WrongState("the table has not been seen yet", code="no_snapshot")
+            raise WrongState("the table has not been seen yet", code=ErrorCode.NO_SNAPSHOT)
         return self._window
 
     def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError, WrongState
 from kiosk.machine.paytable_editor import list_paytables
 from kiosk.machine.settings import COACH_EVENT, PAYTABLE_EVENT, check_rtp, paytable_change
@@ -60,12 +61,12 @@ class Settings:
         st = self.state
         st.require_ledger()
         if sha256 == st.paytable.sha256:
-            raise WrongState("that paytable is already in force", code="same_paytable")
+            raise WrongState("that paytable is already in force", code=ErrorCode.SAME_PAYTABLE)
         found = next(
             (e.table for e in list_paytables(st) if e.table and e.table.sha256 == sha256), None
         )
         if found is None:
-            raise WrongState(f"no paytable {sha256[:12]}… in the paytables folder", code="no_paytable")
+            raise WrongState(f"no paytable {sha256[:12]}… in the paytables folder", code=ErrorCode.NO_PAYTABLE)
         return self._put_in_force(n, operator, found)
 
     def _put_in_force(self, n: int, operator: str, table: Paytable) -> dict[str, str]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kiosk.ledger.kinds import EventKind
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.state import HOST_SHUTDOWN_TILT
 from kiosk.machine.ticket_rules import ticket_issue_detail
@@ -44,7 +45,7 @@ REDEMPTION_DEADLINE_S = 10.0
 class AwaitingSystem(WrongState):
     """The ticket in escrow is a question for the casino's system: ask again shortly."""
 
-    code = "awaiting_system"
+    code = ErrorCode.AWAITING_SYSTEM
 
 
 class SlotSystem:
@@ -87,12 +88,12 @@ class SlotSystem:
         own = st.station(n)
         payout = own.payout
         if payout is None or payout.txn != txn or not payout.awaiting:
-            raise WrongState(f"cash-out {txn} waits for no validation number", code="not_waiting")
+            raise WrongState(f"cash-out {txn} waits for no validation number", code=ErrorCode.NOT_WAITING)
         if validation is None:
             self.payouts.handpay_instead(n, "the casino's system denied a validation number")
             return "handpay"
         if not (len(validation) == 18 and validation.isascii() and validation.isdigit()):
-            raise WrongState(f"not an 18-digit validation number: {validation!r}", code="bad_number")
+            raise WrongState(f"not an 18-digit validation number: {validation!r}", code=ErrorCode.BAD_NUMBER)
         if ledger.validation_taken(validation):
             self.payouts.handpay_instead(n, f"the system's number {validation} is already used")
             return "handpay"
@@ -132,7 +133,7 @@ class SlotSystem:
             raise AwaitingSystem(f"ticket {validation} is asked of the casino's system")
         own.held = None
         raise WrongState(
-            f"ticket {validation} was refused by the casino's system", code="ticket_refused_by_system"
+            f"ticket {validation} was refused by the casino's system", code=ErrorCode.TICKET_REFUSED_BY_SYSTEM
         )
 
     def held_ticket(self, n: int) -> HeldTicket | None:
@@ -150,9 +151,9 @@ class SlotSystem:
             return  # said again
         held = own.held
         if held is None or held.txn != txn or held.state != "waiting":
-            raise WrongState(f"no ticket waits for the system as {txn}", code="not_waiting")
+            raise WrongState(f"no ticket waits for the system as {txn}", code=ErrorCode.NOT_WAITING)
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise MachineError(f"a ticket's amount is positive cents, not {amount!r}", code="bad_amount")
+            raise MachineError(f"a ticket's amount is positive cents, not {amount!r}", code=ErrorCode.BAD_AMOUNT)
         st.require_credit_room(n, amount)
         escrow = Escrow(txn, "ticket", amount, held.validation, system=True)
         st.event("escrow_accepted", escrow_detail(escrow), n, amount=amount, txn=txn)

@@ -30,6 +30,7 @@ from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled, WrongState
 from kiosk.machine.lockout import PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets
@@ -152,7 +153,7 @@ class TableState:
         if found is None:
             raise WrongState(
                 f"station {number} is not at this table",
-                code="no_station",
+                code=ErrorCode.NO_STATION,
                 params={"station": number},
             )
         return found
@@ -176,12 +177,12 @@ class TableState:
         """Station ``number`` may take ``cents`` more credits: no payout pending there, and
         its meter stays within the credit limit; raises before anything is written."""
         if self.station(number).payout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
+            raise WrongState("a payout is in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
         limit = self.config.credit_limit_cents
         if self.credits(number) + cents > limit:
             raise MachineError(
                 f"the credit limit is {money(limit)}",
-                code="credit_limit",
+                code=ErrorCode.CREDIT_LIMIT,
                 params={"limit": limit},
             )
 
@@ -228,7 +229,7 @@ class TableState:
         if self.ledger is None:
             raise PlayDisabled(
                 self.host_tilts.get(LEDGER_TILT, "the ledger is not available"),
-                code="ledger_fault",
+                code=ErrorCode.LEDGER_FAULT,
             )
         return self.ledger
 
@@ -236,7 +237,7 @@ class TableState:
         """The ledger, unless it is missing or faulty (the ``ledger`` host tilt)."""
         ledger = self.require_ledger_open()
         if LEDGER_TILT in self.host_tilts:
-            raise PlayDisabled(self.host_tilts[LEDGER_TILT], code="ledger_fault")
+            raise PlayDisabled(self.host_tilts[LEDGER_TILT], code=ErrorCode.LEDGER_FAULT)
         return ledger
 
     def playable(self, number: int, finishing: frozenset[str] = frozenset()) -> bool:
@@ -260,29 +261,29 @@ class TableState:
         if tilts:
             code, message = next(iter(tilts.items()))
             raise PlayDisabled(
-                f"machine tilted ({code}): {message}", code="tilted", params={"tilt": code}
+                f"machine tilted ({code}): {message}", code=ErrorCode.TILTED, params={"tilt": code}
             )
         if self.station(number).door_open:
-            raise PlayDisabled("the door is open", code="door_open")
+            raise PlayDisabled("the door is open", code=ErrorCode.DOOR_OPEN)
         return ledger
 
     def require_between_rounds(self, number: int) -> None:
         """No round open and no payout pending at station ``number``."""
         if self.round_open:
-            raise WrongState("the round is in progress", code="round_in_progress")
+            raise WrongState("the round is in progress", code=ErrorCode.ROUND_IN_PROGRESS)
         if self.station(number).payout is not None:
-            raise WrongState("a payout is in progress", code="payout_in_progress")
+            raise WrongState("a payout is in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
 
     def require_role(self, number: int, role: str) -> str:
         """The name of the operator logged in at station ``number``, when their role is
         ``role`` or above."""
         session = self.station(number).operator
         if session is None:
-            raise NotAuthorised("an operator must log in first", code="operator_required")
+            raise NotAuthorised("an operator must log in first", code=ErrorCode.OPERATOR_REQUIRED)
         if not role_at_least(session.role, role):
             raise NotAuthorised(
                 f"this needs a {role} (logged in: {session.role})",
-                code="role_required",
+                code=ErrorCode.ROLE_REQUIRED,
                 params={"role": role},
             )
         return session.name
@@ -292,21 +293,21 @@ class TableState:
         RAM clears need it."""
         if not self.station(number).door_open:
             raise NotAuthorised(
-                f"{what} needs the main door open", code="door_closed", params={"what": what}
+                f"{what} needs the main door open", code=ErrorCode.DOOR_CLOSED, params={"what": what}
             )
 
     def require_quiet(self, what: str) -> None:
         """No round open and every station at zero credits with no payout pending: the
         only time the table's configuration may change."""
         if self.round_open:
-            raise WrongState(f"{what} only between rounds", code="round_in_progress")
+            raise WrongState(f"{what} only between rounds", code=ErrorCode.ROUND_IN_PROGRESS)
         single = len(self.stations) == 1
         for number, station in sorted(self.stations.items()):
             where = "" if single else f"station {number}'s "
             if station.payout is not None:
                 raise WrongState(
                     f"{what} not while {where or 'a '}payout is pending",
-                    code="payout_in_progress",
+                    code=ErrorCode.PAYOUT_IN_PROGRESS,
                     params={"station": number},
                 )
             credits = self.credits(number)
@@ -315,6 +316,6 @@ class TableState:
                 now = f" (now {money(credits)})" if single else ""
                 raise WrongState(
                     f"{what} only with zero credits{at}{now}",
-                    code="credits_on_meter",
+                    code=ErrorCode.CREDITS_ON_METER,
                     params={"station": number, "credits": credits},
                 )

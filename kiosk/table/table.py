@@ -68,6 +68,7 @@ from kiosk.ledger.startup import open_or_create
 from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.link.messages import PrintTicket
 from kiosk.machine import commands as cmd
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, PlayDisabled
 from kiosk.machine.first_paytable import first_paytable
 from kiosk.machine.lockout import PinLockout
@@ -316,7 +317,7 @@ class Table:
                     log.error(reason)
                     st.host_tilts[LEDGER_TILT] = reason
                     own.message = reason
-                    raise PlayDisabled(reason, code="ledger_fault") from exc
+                    raise PlayDisabled(reason, code=ErrorCode.LEDGER_FAULT) from exc
                 self._operators.touch(answering)
                 return result
             finally:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from kiosk.config import CabinetConfig
 from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.machine.commands import Command
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.station.controller import StationView
@@ -169,7 +170,7 @@ class Model:
         detail = e.detail if isinstance(e.detail, dict) else {}
         reason = str(detail.get("reason", ""))
         code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
-        text = message(code, {}, currency=self.snap.paytable.currency, class_code="ticket_refused")
+        text = message(code, {}, currency=self.snap.paytable.currency, class_code=ErrorCode.TICKET_REFUSED)
         self.note = Note(text, str(detail.get("detail", reason)), "error", now + 5.0, "TicketRefused")
         return True
 

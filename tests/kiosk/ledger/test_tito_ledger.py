@@ -316,8 +316,10 @@ def test_every_machine_error_has_a_code_the_screens_translate():
     used = {
         code
         for path in (ROOT / "kiosk" / "machine").glob("*.py")
-        for code in re.findall(r'code="([a-z_]+)"', path.read_text())
+        for code in re.findall(r"code=ErrorCode\.([A-Z_]+)", path.read_text())
     }
+    assert used, "the controller's precise codes are found"
+    used = {code.lower() for code in used}
     used |= {
         "ticket_unknown",
         "ticket_pending",
@@ -339,8 +341,10 @@ def test_every_machine_error_has_a_code_the_screens_translate():
     assert describe(err) == "La limite de crédit est de 10\u202f000,00\u00a0$."
     i18n.set_language("ja")
     assert describe(TicketRefused("x", code="ticket_redeemed")) == MESSAGES_JA_REDEEMED
-    assert (
-        describe(PlayDisabled("x", code="no_such_code"))
+    with pytest.raises(ValueError):  # a code that is not an ErrorCode is refused at once
+        PlayDisabled("x", code="no_such_code")  # type: ignore[arg-type]
+    assert (  # one read off the link falls back to its class's message
+        message("no_such_code", class_code=PlayDisabled.code)
         == "プレイは停止中です。係員をお呼びください。"
     )
     i18n.set_language("en")
