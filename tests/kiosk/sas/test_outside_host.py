@@ -25,12 +25,10 @@ import threading
 import time
 import tty
 
-import pytest
 import sas_comm_py  # the test extra installs it: a missing outside host fails, never skips
 
 from devices.sas.bcd import from_bcd
 from devices.sas.marks import encode
-
 
 
 class AdaptedSlotMachine(sas_comm_py.SlotMachine):
