@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import sqlite_utils
 
@@ -79,7 +79,7 @@ from kiosk.ledger.records import (
     TicketRecord,
     VerifyReport,
 )
-from kiosk.ledger.round_rows import changed_rows, new_rows
+from kiosk.ledger.round_rows import DealtColumns, RoundChange, RoundRow, changed_rows, new_rows
 from kiosk.ledger.schema import (
     EVENT_COLUMNS,
     LEDGER_TABLES,
@@ -144,7 +144,7 @@ class Ledger(LedgerView):
         self._round_head = GENESIS  # hash of the last round row
         self._round_prev = GENESIS  # hash before the open round's rows, if any
         self._round_id = 0
-        self._open_rows: list[dict[str, Any]] = []  # the open round, one row per seat
+        self._open_rows: list[RoundRow] = []  # the open round, one row per seat
         self.meta: dict[str, str] = {}
         self._lock: IO[bytes] | None = None
         self.key: CabinetKey | None = None
@@ -304,7 +304,8 @@ class Ledger(LedgerView):
         self._checkpoint_rows = 0 if cp is None else cp.event_id + cp.rounds
         closed = self.conn.execute("SELECT MAX(id) FROM rounds WHERE state <> 'open'")
         last_closed = closed.fetchone()[0] or 0
-        self._open_rows = self.round_rows("WHERE id > ? ORDER BY id", (last_closed,))
+        # every column of the table, as the rows were written
+        self._open_rows = cast(list[RoundRow], self.round_rows("WHERE id > ? ORDER BY id", (last_closed,)))
         rows = self.round_rows("WHERE id <= ? ORDER BY id DESC LIMIT 1", (last_closed,))
         self._round_prev = rows[0]["hash"] if rows else GENESIS
         last = self._open_rows[-1] if self._open_rows else (rows[0] if rows else None)
@@ -517,7 +518,7 @@ class Ledger(LedgerView):
             )
 
     def begin_rounds(
-        self, rows: Sequence[Mapping[str, Any]], deck: list[int], salt: bytes
+        self, rows: Sequence[DealtColumns], deck: list[int], salt: bytes
     ) -> list[int]:
         """Insert the open rows of a new round, one per seat (distinct stations), sharing
         the commitment of ``deck`` and ``salt``, each with its recovery deck; returns their
@@ -543,7 +544,7 @@ class Ledger(LedgerView):
             self._round_id, self._open_rows = fulls[-1]["id"], fulls
         return [f["id"] for f in fulls]
 
-    def update_rounds(self, changes: Mapping[int, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    def update_rounds(self, changes: Mapping[int, RoundChange]) -> list[RoundRow]:
         """Change open rows (round id -> columns) in one transaction with the meters;
         returns every open row as it now is.  The rows close together: when ``changes``
         closes them (``state`` settled or voided) their recovery decks and salts are
@@ -566,9 +567,9 @@ class Ledger(LedgerView):
         apply_station_meters(self.conn, self.station_meters, seat, effects)
 
     @property
-    def open_rounds(self) -> list[dict[str, Any]]:
+    def open_rounds(self) -> list[RoundRow]:
         """The open round's rows, one per seat (copies; empty when no round is open)."""
-        return [dict(r) for r in self._open_rows]
+        return [r.copy() for r in self._open_rows]
 
     def counts(self) -> tuple[int, int]:
         """(rounds, events) written so far: the ids of the last round and event."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import IllegalActionError
 from engine.money import format_cents as money
@@ -30,6 +30,7 @@ from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced, Decision, Phase,
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import append_decision, parse_decisions
+from kiosk.ledger.round_rows import RoundChange
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.rows import dealt_columns, settled_columns
@@ -162,7 +163,7 @@ class RoundBook:
         row = rows[seat]
         new = rnd.copy()
         decision = new.act(seat, action)
-        changes: dict[int, dict[str, Any]] = {
+        changes: dict[int, RoundChange] = {
             row["id"]: {
                 "play": new.view(seat).play,
                 "decisions": append_decision(row["decisions"], seat, decision, at, values),
@@ -193,7 +194,7 @@ class RoundBook:
         rows = ledger.open_rounds
         if not rows:
             return None
-        changes = {
+        changes: dict[int, RoundChange] = {
             r["id"]: {
                 "state": "voided",
                 "settled_at": at,

@@ -3,15 +3,14 @@ single cabinet's seat is seat 1."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.cards import format_cards
 from engine.uth.round import RoundSettled, UthRound
 from engine.uth.settlement import Outcome
+from kiosk.ledger.round_rows import DealtColumns, RoundChange
 from kiosk.machine.state import SEAT
 
 
-def dealt_columns(rnd: UthRound, credits_before: int, at: str, seat: int = SEAT) -> dict[str, Any]:
+def dealt_columns(rnd: UthRound, credits_before: int, at: str, seat: int = SEAT) -> DealtColumns:
     """The row's columns of ``seat`` at the deal: bets, hole cards, its station's credits."""
     view = rnd.view(seat)
     return {
@@ -32,7 +31,7 @@ def dealt_columns(rnd: UthRound, credits_before: int, at: str, seat: int = SEAT)
 
 def settled_columns(
     result: RoundSettled, credits_before: int, at: str, jackpot_limit: int, seat_number: int = SEAT
-) -> dict[str, Any]:
+) -> RoundChange:
     """The row's columns of seat ``seat_number`` filled at settlement.  A return of
     ``jackpot_limit`` cents or more is hand-paid (``jackpot``) instead of credited."""
     seat = result.seat(seat_number)
