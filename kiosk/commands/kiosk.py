@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     from kiosk.ui.screen_options import ScreenOptions
-    from kiosk.wiring import run_cabinet
+    from kiosk.wiring.cabinet import run_cabinet
 
     options = ScreenOptions(size=size, language=args.language, sound=not args.no_sound,
                             demo_keys=not args.no_demo, seed=args.seed, headless=args.headless,
@@ -71,7 +71,7 @@ def _station_screens(args: argparse.Namespace, config: CabinetConfig, options: S
     from pathlib import Path
 
     from kiosk.link.errors import LinkError
-    from kiosk.wiring import StationRun, run_station
+    from kiosk.wiring.station import StationRun, run_station
 
     if not args.host:
         print("error: a station needs the table host's address (--host)", file=sys.stderr)

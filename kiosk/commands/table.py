@@ -73,9 +73,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from engine.rng import SeededRandomSource
     from kiosk.config import ConfigError, load_config
     from kiosk.ledger.errors import LedgerError
-    from kiosk.link.pairing import HostPairing
-    from kiosk.table import Table, TableTiming
-    from kiosk.table.host_service import TableHost
+    from kiosk.table import TableTiming
+    from kiosk.wiring.host import HostPlan, open_table_host
 
     logging.basicConfig(
         level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -88,43 +87,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     folder = Path(args.folder) if args.folder else config.db_path.with_name("link-host")
     rng = SeededRandomSource(args.seed) if args.seed is not None else None
+    plan = HostPlan(
+        tuple(args.stations),
+        folder,
+        host=args.host,
+        port=args.port,
+        display_port=args.display_port,
+        burn_in=bool(getattr(args, "burn_in", False)),
+        reopen_pairing=bool(getattr(args, "reopen_pairing", False)),
+    )
+    stop = _stop_on_signals()
     try:
-        table = Table.open(config, args.stations, rng=rng, timing=timing)
+        parts = open_table_host(config, plan, rng=rng, timing=timing)
     except (LedgerError, ValueError) as exc:
         print(f"error: the table's ledger: {exc}", file=sys.stderr)
         return 1
-    stop = _stop_on_signals()
-    pairing = HostPairing(folder)
-    if getattr(args, "reopen_pairing", False):
-        pairing.reopen()  # a technician at the host
-        _say("pairing reopened")
-    display_port = args.display_port if args.display_port is not None else args.port + 1
-    service = TableHost(
-        table,
-        pairing,
-        host=args.host,
-        port=args.port,
-        displays=HostPairing(folder / "displays"),
-        display_port=0 if args.port == 0 else display_port,
-        burn_in=bool(getattr(args, "burn_in", False)),
-    )
-    slot_system = None
     try:
-        port = service.start()
-        from kiosk.sas.start import start_slot_system
-
-        slot_system = start_slot_system(table)
-        if slot_system is not None:
-            _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(slot_system.addresses)}")
-        seats = ",".join(str(n) for n in table.stations)
-        _say(f"table host listening on {args.host}:{port} stations {seats}")
-        _say(f"dealer displays on {args.host}:{service.display_port}")
-        _serve(service, stop, args.pair_code)
+        if plan.reopen_pairing:
+            _say("pairing reopened")
+        if parts.slot_system is not None:
+            _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(parts.slot_system.addresses)}")
+        seats = ",".join(str(n) for n in parts.table.stations)
+        _say(f"table host listening on {args.host}:{parts.port} stations {seats}")
+        _say(f"dealer displays on {args.host}:{parts.service.display_port}")
+        _serve(parts.service, stop, args.pair_code)
     finally:
-        if slot_system is not None:
-            slot_system.stop()
-        service.stop()
-        table.close()
+        parts.close()
     _say("table host stopped")
     return 0
 

@@ -2,7 +2,7 @@
 
     uth kiosk --station 2 --host 10.0.0.2 --port 7300 --window 800x480
 
-:func:`kiosk.wiring.run_station` connects to the host with the station's pairing, waits
+:func:`kiosk.wiring.station.run_station` connects to the host with the station's pairing, waits
 for the host's first snapshot, and runs :func:`station_app` (the cabinet's
 :class:`~kiosk.ui.app.App`) on the controller until the window closes.  The operator menu is the host's: on a station the
 key switch (and the demo's corner sequence, and a touch with the door open) opens

@@ -12,7 +12,7 @@ from kiosk.config import ConfigError, load_config
 from kiosk.friends import FriendsClient
 from kiosk.friends.context import TournamentContext
 from kiosk.link.pairing import HostPairing
-from kiosk.wiring import friends_network
+from kiosk.wiring.cabinet import friends_network
 
 
 def write(folder: Path, text: str) -> Path:

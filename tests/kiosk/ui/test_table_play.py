@@ -12,7 +12,7 @@ from kiosk.config import load_config
 from kiosk.ui.scenes.table.chips import stack_of
 from kiosk.ui.scenes.table.settle import celebration_level
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions
-from kiosk.wiring import run_cabinet
+from kiosk.wiring.cabinet import run_cabinet
 
 
 def test_the_prompt_says_what_a_bet_needs_before_the_deal(kiosks):

@@ -1,4 +1,4 @@
-"""The one composition root: the cabinet built from its configuration, and torn down.
+"""The lone cabinet built from its configuration, and torn down.
 
     config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
@@ -9,13 +9,12 @@
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
 window closes (or SIGTERM, or the demo's scripted player has played its rounds), and
 tears everything down in the reverse order, whatever happened (the ledger records an
-orderly power down).  :func:`run_station` is ``uth kiosk --station N``: the same screens
-over a station of a shared table, its link, validator and printer.
+orderly power down).
 
 It first says which SDL video driver it got, and refuses the drivers that show nothing
 (:data:`kiosk.ui.screen_options.HEADLESS_DRIVERS`: SDL falls back to ``offscreen`` when
-there is no display) unless they are asked for: ``ScreenOptions(headless=True)`` or ``UTH_HEADLESS=1`` in the
-environment (tests and benchmarks).
+there is no display) unless they are asked for: ``ScreenOptions(headless=True)`` or
+``UTH_HEADLESS=1`` in the environment (tests and benchmarks).
 """
 
 from __future__ import annotations
@@ -23,8 +22,6 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 import pygame
 
@@ -33,20 +30,12 @@ from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
-from kiosk.link.pairing import WITNESS_FILE, StationPairing
 from kiosk.sas.start import start_slot_system
-from kiosk.station.controller import StationController
 from kiosk.station.devices import StationDevices
-from kiosk.station.notes import StationValidator
-from kiosk.station.operator_link import OperatorLink
-from kiosk.station.printer import StationPrinter
-from kiosk.table.remote import RemoteTable
-from kiosk.table.witness import HeadWitness
 from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
-from kiosk.ui.station.screens import station_app
 
 log = logging.getLogger(__name__)
 
@@ -103,58 +92,3 @@ def friends_network(tournament: TournamentContext, config: CabinetConfig) -> Non
     tournament.friends_link_port = config.friends_link_port
     tournament.friends_link_pairing = config.friends_link_pairing
     tournament.friends_link_hosts = list(config.friends_link_hosts)
-
-
-@dataclass(frozen=True)
-class StationRun:
-    """Where a station connects and how long it runs (``frames`` None: until the window
-    closes; ``screenshot``: a file saved at the end, for tests)."""
-
-    host: str
-    port: int
-    folder: Path
-    fps: int = 60
-    frames: int | None = None
-    screenshot: Path | None = None
-    connect_s: float = 15.0
-    validator: str | None = None  # the bill validator's port ("sim": simulated)
-    printer: str | None = None  # the ticket printer's port ("sim": simulated)
-
-
-def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) -> int:
-    """A player station of a shared table (``uth kiosk --station N``): its link to the
-    host (the host's ledger head witnessed in the pairing folder), its validator and
-    printer, its controller and screens; connect, run, disconnect; returns the exit code."""
-    pairing = StationPairing.load(run.folder)
-    if video_driver(options) is None:
-        return NO_DISPLAY
-    witness = HeadWitness(Path(run.folder) / WITNESS_FILE)  # keeps the host's ledger head
-    remote = RemoteTable(pairing, run.host, run.port, witness=witness)
-    validator = StationValidator(remote, run.validator) if run.validator else None
-    insert = validator.insert_bill if validator is not None and validator.sim else None
-    real_validator = validator is not None and validator.sim is None
-    controller = StationController(
-        remote, config, insert_bill=insert, demo_notes=not real_validator
-    )
-    if validator is not None:
-        validator.start()
-    printer = StationPrinter(remote, run.printer).start() if run.printer else None
-    try:
-        if not controller.start(run.connect_s):
-            print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
-            return 1
-        app = station_app(controller, OperatorLink(remote), options, config)
-        try:
-            code = app.run(fps=run.fps, max_frames=run.frames)
-            if run.screenshot is not None:
-                app.screenshot(run.screenshot)
-            return code
-        finally:
-            app.close()
-    finally:
-        if validator is not None:
-            validator.close()
-        if printer is not None:
-            printer.close()
-        controller.stop()
-        pygame.quit()
