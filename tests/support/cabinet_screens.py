@@ -90,6 +90,29 @@ class CabinetScreens:
             assert time.monotonic() < end, f"timed out waiting for {what}"
             self.run(0.03)
 
+    def drawn_words(self) -> str:
+        """The words the current screen draws (each ``fitted``/``paragraph`` call's
+        text, in order, joined by `` | ``)."""
+        seen: list[str] = []
+        ui = self.scene.ui
+        fitted, paragraph = ui.fitted, ui.paragraph
+
+        def spy_fitted(surface: Any, text: str, *a: Any, **k: Any) -> Any:
+            seen.append(text)
+            return fitted(surface, text, *a, **k)
+
+        def spy_paragraph(surface: Any, text: str, *a: Any, **k: Any) -> Any:
+            seen.append(text)
+            return paragraph(surface, text, *a, **k)
+
+        ui.fitted, ui.paragraph = spy_fitted, spy_paragraph  # type: ignore[method-assign]
+        try:
+            self.scene.invalidate()
+            self.scene.draw(self.app.screen)
+        finally:
+            del ui.fitted, ui.paragraph
+        return " | ".join(seen)
+
     def shot(self, name: str) -> Path:
         """The whole screen, repainted, saved as a PNG."""
         self.scene.invalidate()

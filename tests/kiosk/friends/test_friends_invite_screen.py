@@ -32,29 +32,6 @@ def _qr_link(cab: CabinetScreens) -> str:
     return texts[0]
 
 
-def _drawn_words(cab: CabinetScreens) -> str:
-    """The words the current screen draws (each ``fitted``/``paragraph`` call's text)."""
-    seen: list[str] = []
-    ui = cab.scene.ui
-    fitted, paragraph = ui.fitted, ui.paragraph
-
-    def spy_fitted(surface, text, *a, **k):
-        seen.append(text)
-        return fitted(surface, text, *a, **k)
-
-    def spy_paragraph(surface, text, *a, **k):
-        seen.append(text)
-        return paragraph(surface, text, *a, **k)
-
-    ui.fitted, ui.paragraph = spy_fitted, spy_paragraph  # type: ignore[method-assign]
-    try:
-        cab.scene.invalidate()
-        cab.scene.draw(cab.app.screen)
-    finally:
-        del ui.fitted, ui.paragraph
-    return " | ".join(seen)
-
-
 def _invite(cab: CabinetScreens) -> None:
     cab.run(0.1)
     cab.touch("tournament")
@@ -82,7 +59,7 @@ def test_on_loopback_the_invite_screen_says_phones_cannot_open_the_link(cabinets
     _invite(cab)
     link = _qr_link(cab)
     assert link == cab.ctx.friends.link and ipaddress.ip_address(urllib.parse.urlsplit(link).hostname).is_loopback
-    words = _drawn_words(cab)
+    words = cab.drawn_words()
     assert WARNING in words and 'friends_bind = "0.0.0.0"' in words, words
 
 
@@ -94,10 +71,10 @@ def test_on_every_interface_the_qr_names_the_venue_address_and_a_phone_takes_a_s
     host = urllib.parse.urlsplit(link).hostname
     venue = lan_address()
     if venue is None:  # a machine with no network but loopback: the screen says so
-        assert WARNING in _drawn_words(cab)
+        assert WARNING in cab.drawn_words()
         return
     assert host == venue and host != "0.0.0.0" and not ipaddress.ip_address(host).is_loopback, link
-    assert WARNING not in _drawn_words(cab)
+    assert WARNING not in cab.drawn_words()
     assert link.endswith("/g/" + cab.ctx.friends.code)
     phone = browser(390, 844)
     phone.get(link)  # the address the QR code names, as a phone opens it
@@ -115,5 +92,5 @@ def test_on_every_interface_the_qr_names_the_venue_address_and_a_phone_takes_a_s
         return [f.name for f in cab.ctx.friends.friends()] == ["Mia"]
 
     wait_for(seated, what="Mia at the table")
-    assert "• Mia" in _drawn_words(cab)
+    assert "• Mia" in cab.drawn_words()
     cab.shot("invite-lan")

@@ -16,29 +16,6 @@ from support.friends_cli_host import CliHost
 from kiosk.friends.codes import CODE_ALPHABET
 
 
-def _drawn_words(cab: CabinetScreens) -> str:
-    """The words the current screen draws (each ``fitted``/``paragraph`` call's text)."""
-    seen: list[str] = []
-    ui = cab.scene.ui
-    fitted, paragraph = ui.fitted, ui.paragraph
-
-    def spy_fitted(surface, text, *a, **k):
-        seen.append(text)
-        return fitted(surface, text, *a, **k)
-
-    def spy_paragraph(surface, text, *a, **k):
-        seen.append(text)
-        return paragraph(surface, text, *a, **k)
-
-    ui.fitted, ui.paragraph = spy_fitted, spy_paragraph  # type: ignore[method-assign]
-    try:
-        cab.scene.invalidate()
-        cab.scene.draw(cab.app.screen)
-    finally:
-        del ui.fitted, ui.paragraph
-    return " | ".join(seen)
-
-
 def _type(cab: CabinetScreens, code: str) -> None:
     for _ in range(8):
         cab.touch("delete")
@@ -77,18 +54,18 @@ def test_the_join_screen_says_when_this_cabinet_is_locked_out_after_wrong_codes(
     for code in wrong:
         _type(cab, code)
         assert cab.scene.problem == "code.unknown", code
-        assert "No game has this code." in _drawn_words(cab)
+        assert "No game has this code." in cab.drawn_words()
     _type(cab, host.code)
     assert cab.scene.name == "tournament_join" and cab.ctx.joined is None, "the address is locked out"
     assert cab.scene.problem == "code.locked"
-    assert "Too many wrong codes from this cabinet: try again in 15 minutes." in _drawn_words(cab)
+    assert "Too many wrong codes from this cabinet: try again in 15 minutes." in cab.drawn_words()
     # a cabinet with no host to ask is told what to configure
     bare = CabinetScreens(tmp_path / "bare", friends_hosts=[])
     made.append(bare)
     _to_join_screen(bare)
     _type(bare, host.code)
     assert bare.scene.problem == "host.none"
-    assert "friends_hosts" in _drawn_words(bare)
+    assert "friends_hosts" in bare.drawn_words()
 
 
 @pytest.mark.heavy
@@ -106,13 +83,13 @@ def test_a_joined_cabinet_comes_back_by_itself_after_a_power_cut_of_the_host(mad
     cab.until(lambda: client.welcome is not None and client.state is not None, what="a seat")
     seat, token = client.welcome["seat"], client.welcome["token"]
     if client.state["phase"] == "lobby":
-        words = _drawn_words(cab)
+        words = cab.drawn_words()
         assert "The game starts by itself in" in words and "taps Start" not in words, words
     cab.until(lambda: client.state.get("phase") == "play", timeout=30, what="the deal")
     hand = client.state["hand"]
     host.kill()  # the power cut
     cab.until(lambda: cab.scene.lost, what="the lost connection")
-    assert "Connection to the host lost: trying again…" in _drawn_words(cab)
+    assert "Connection to the host lost: trying again…" in cab.drawn_words()
     assert [b.id for b in cab.scene.buttons()] == ["leave"], "no move on a stale table"
     cab.shot("host-lost")
     host = CliHost(*command, name="host again")
@@ -122,7 +99,7 @@ def test_a_joined_cabinet_comes_back_by_itself_after_a_power_cut_of_the_host(mad
     cab.until(lambda: client.welcome is not None and client.state is not None and client.state.get("hand", 0) >= hand,
               timeout=15, what="the table again")
     assert client.welcome["seat"] == seat and client.welcome["token"] == token, "the same seat, by its token"
-    assert "Connection to the host lost" not in _drawn_words(cab)
+    assert "Connection to the host lost" not in cab.drawn_words()
     # and the seat plays on: the cabinet's own move reaches the host
     def my_turn() -> bool:
         s = client.state

@@ -71,35 +71,12 @@ def _until(h: CabinetScreens, predicate, timeout: float = 10.0) -> None:
         time.sleep(0.01)
 
 
-def _drawn_words(h: CabinetScreens) -> str:
-    """The words of the current screen (each ``fitted``/``paragraph`` call's text)."""
-    seen: list[str] = []
-    ui = h.scene.ui
-    fitted, paragraph = ui.fitted, ui.paragraph
-
-    def spy_fitted(surface, text, *a, **k):
-        seen.append(text)
-        return fitted(surface, text, *a, **k)
-
-    def spy_paragraph(surface, text, *a, **k):
-        seen.append(text)
-        return paragraph(surface, text, *a, **k)
-
-    ui.fitted, ui.paragraph = spy_fitted, spy_paragraph  # type: ignore[method-assign]
-    try:
-        h.scene.invalidate()
-        h.scene.draw(h.app.screen)
-    finally:
-        del ui.fitted, ui.paragraph
-    return " | ".join(seen)
-
-
 def test_the_invitation_shows_the_code_and_starts_once_a_friend_has_joined(host) -> None:
     h = host()
     _to_invite(h)
     f = h.ctx.friends
     assert f is not None and f.link.endswith("/g/" + f.code)
-    words = _drawn_words(h)
+    words = h.drawn_words()
     assert f"Game {f.code}" in words and SEED003_INVITE in words and "Waiting…" in words
     assert not h.button("start").enabled, "Start waits for a friend"
     mia = FriendClient(f.link)
@@ -107,7 +84,7 @@ def test_the_invitation_shows_the_code_and_starts_once_a_friend_has_joined(host)
         mia.join("Mia")
         mia.wait_for(lambda c: c.welcome is not None, pump=h.run)
         h.run(0.1)
-        assert "• Mia" in _drawn_words(h)
+        assert "• Mia" in h.drawn_words()
         assert h.button("start").enabled
         h.touch("start")
         assert h.scene.name == "tournament"
@@ -162,7 +139,7 @@ def test_the_hosted_game_runs_on_the_cabinet_with_a_friend_and_an_away_seat(host
                 h.app.feed(Key("space", " "))
         assert s.t.hand_number >= 2 and s.my_turn, "the cabinet's Next hand tap and Mia's vote deal the next hand"
         assert votes > 0
-        words = _drawn_words(h)
+        words = h.drawn_words()
         assert "Mia" in words and "Computer playing" in words
         assert h.shot("hosted-game").exists()
     finally:
