@@ -87,10 +87,23 @@ def _hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the whole exact analysis, or is marked slow, is heavy (left out
-    of the fast tier)."""
+    of the fast tier).
+
+    The longest tests run first: slow ones, then heavy ones, then the rest, each in the
+    order collected.  The workers take their next test as they free up (``--dist
+    loadgroup``), so the long tests overlap each other and the short ones fill the gaps,
+    instead of a long test starting last and the others waiting for it."""
     for item in items:
         if "standard_optimal_par" in getattr(item, "fixturenames", ()) or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.heavy)
+    items.sort(key=_start_order)
+
+
+def _start_order(item: pytest.Item) -> int:
+    """0 for a slow test, 1 for another heavy one, 2 for the rest (a stable sort key)."""
+    if item.get_closest_marker("slow"):
+        return 0
+    return 1 if item.get_closest_marker("heavy") else 2
 
 
 @pytest.fixture(scope="session")

@@ -159,7 +159,9 @@ class FriendsClient:
             except InvalidStatus as exc:
                 answers.add(exc.response.status_code)
                 continue  # this host has no such game, or will not take this cabinet now
-            except (OSError, InvalidHandshake, TimeoutError) as exc:
+            except (OSError, InvalidHandshake, ConnectionClosed, TimeoutError) as exc:
+                # ConnectionClosed: a host starting up or going down closed the socket
+                # before the handshake's request went out
                 log.info("friends host %s not reached: %s", address, exc)
                 continue
             log.info("joined friends game %s on %s", code, address)

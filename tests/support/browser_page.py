@@ -19,6 +19,30 @@ def by_id(driver: Any, element_id: str) -> Any:
     return driver.find_element(By.ID, element_id)
 
 
+def shown(driver: Any, element_id: str) -> bool:
+    """Whether the element is on the page, visible and enabled (a button a player can tap)."""
+    return bool(driver.execute_script(
+        f"const e=document.getElementById('{element_id}'); return !!e && !e.hidden "
+        "&& e.offsetParent !== null && !e.disabled"))
+
+
+def clicked(driver: Any, *element_ids: str) -> bool:
+    """Click each of ``element_ids`` in turn, as a player taps; False when the page changed
+    under a tap (the button hid or was redrawn between being seen and being clicked: the
+    seat's clock ran out and the host acted), as a late tap misses."""
+    from selenium.common.exceptions import (
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
+
+    try:
+        for element_id in element_ids:
+            by_id(driver, element_id).click()
+    except (ElementNotInteractableException, StaleElementReferenceException):
+        return False
+    return True
+
+
 def wait_for(cond: Callable[[], T], timeout: float = 15.0, what: str = "condition") -> T:
     """``cond()``'s first true value, polled every 50 ms; fails after ``timeout`` s."""
     end = time.monotonic() + timeout

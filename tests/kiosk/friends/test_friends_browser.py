@@ -10,13 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
-from support.browser_page import by_id, wait_for, ws_frames
+from support.browser_page import by_id, clicked, shown, wait_for, ws_frames
 
 from engine.rng import SeededRandomSource
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
-
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
 
 SHOTS = Path("/tmp/shots")
 
@@ -49,26 +46,15 @@ def _join(driver, link, name, shot=None):
     wait_for(lambda: driver.execute_script("return document.body.dataset.phase") == "lobby", what="the lobby")
 
 
-def _shown(driver, element_id) -> bool:
-    return driver.execute_script(f"const e=document.getElementById('{element_id}'); return !!e && !e.hidden "
-                                 "&& e.offsetParent !== null && !e.disabled")
-
-
 def _play_one(driver, n: int) -> bool:
-    """Click whatever the page offers now; True if something was clicked."""
-    if driver.execute_script("return document.body.dataset.turn") == "1" and _shown(driver, "btn-call"):
-        if n % 7 == 3 and _shown(driver, "btn-raise"):
-            by_id(driver, "btn-raise").click()
-            by_id(driver, "preset-half").click()
-            by_id(driver, "btn-confirm").click()
-        elif n % 11 == 5:
-            by_id(driver, "btn-fold").click()
-        else:
-            by_id(driver, "btn-call").click()
-        return True
-    if _shown(driver, "btn-next"):
-        by_id(driver, "btn-next").click()
-        return True
+    """Click whatever the page offers now; True if something was clicked (False also
+    when the page changed under the tap)."""
+    if driver.execute_script("return document.body.dataset.turn") == "1" and shown(driver, "btn-call"):
+        if n % 7 == 3 and shown(driver, "btn-raise"):
+            return clicked(driver, "btn-raise", "preset-half", "btn-confirm")
+        return clicked(driver, "btn-fold" if n % 11 == 5 else "btn-call")
+    if shown(driver, "btn-next"):
+        return clicked(driver, "btn-next")
     return False
 
 
@@ -97,11 +83,10 @@ def test_two_browser_seats_and_bots_play_a_tournament_to_the_end(host, browser, 
             if "turn" not in shots and d.execute_script("return document.body.dataset.turn") == "1":
                 d.save_screenshot(str(SHOTS / "friends-turn.png"))
                 shots.add("turn")
-                if _shown(d, "btn-raise"):
-                    by_id(d, "btn-raise").click()
+                if shown(d, "btn-raise") and clicked(d, "btn-raise"):
                     d.save_screenshot(str(SHOTS / "friends-raise.png"))
-                    by_id(d, "btn-back").click()
-            if "over" not in shots and _shown(d, "btn-next"):
+                    clicked(d, "btn-back")
+            if "over" not in shots and shown(d, "btn-next"):
                 d.save_screenshot(str(SHOTS / "friends-hand-over.png"))
                 shots.add("over")
             if _play_one(d, clicks):

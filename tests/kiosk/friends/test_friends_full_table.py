@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.browser_page import by_id, wait_for, ws_frames
+from support.browser_page import by_id, clicked, shown, wait_for, ws_frames
 
 from kiosk.tournament.store import TournamentStore
 
@@ -36,32 +36,23 @@ DEADLINE_S = 90.0
 
 
 
-def _shown(driver, element_id) -> bool:
-    return driver.execute_script(
-        f"const e=document.getElementById('{element_id}'); return !!e && !e.hidden "
-        "&& e.offsetParent !== null && !e.disabled"
-    )
-
-
 def _click_what_is_offered(driver, n: int) -> str | None:
     """On the seat's turn: check when it may, else mostly fold (the web seats stay in the
     game longer), sometimes call or raise by a preset; Next hand after a hand.  What was
-    clicked: ``move``, ``next`` or ``None``."""
+    clicked: ``move``, ``next`` or ``None`` (nothing offered, or the page changed under
+    the tap)."""
     turn = driver.execute_script("return document.body.dataset.turn") == "1"
-    if turn and _shown(driver, "btn-call"):
+    if turn and shown(driver, "btn-call"):
         checks = "check" in by_id(driver, "btn-call").text.lower()
-        if n % 4 == 1 and _shown(driver, "btn-raise"):
-            by_id(driver, "btn-raise").click()
-            by_id(driver, "preset-min" if n % 8 == 1 else "preset-half").click()
-            by_id(driver, "btn-confirm").click()
-        elif not checks and n % 3 != 0 and _shown(driver, "btn-fold"):
-            by_id(driver, "btn-fold").click()
+        if n % 4 == 1 and shown(driver, "btn-raise"):
+            taps = ("btn-raise", "preset-min" if n % 8 == 1 else "preset-half", "btn-confirm")
+        elif not checks and n % 3 != 0 and shown(driver, "btn-fold"):
+            taps = ("btn-fold",)
         else:
-            by_id(driver, "btn-call").click()
-        return "move"
-    if _shown(driver, "btn-next"):
-        by_id(driver, "btn-next").click()
-        return "next"
+            taps = ("btn-call",)
+        return "move" if clicked(driver, *taps) else None
+    if shown(driver, "btn-next"):
+        return "next" if clicked(driver, "btn-next") else None
     return None
 
 

@@ -32,9 +32,6 @@ from kiosk.commands.autoplay import Session, random_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 FORK_KILLS = 220
 CLI_KILLS = 4
 ROOT = Path(__file__).resolve().parents[3]

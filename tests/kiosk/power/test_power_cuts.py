@@ -14,9 +14,6 @@ from typing import Any
 
 import pytest
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 CUTS = 600

@@ -31,7 +31,13 @@ class Floor:
     session: HostSession
 
     def settle(self) -> None:
-        self.game.print_ordered()  # the stations' printers print what they were ordered
+        """The link reads every change (a validation number the host just sent included),
+        the stations' printers print what they were ordered, and the link reads that."""
+        self._passes()
+        self.game.print_ordered()
+        self._passes()
+
+    def _passes(self) -> None:
         before = self.service.link.passes
         self.service.link.shared.wake.set()
         assert wait_for(lambda: self.service.link.passes >= before + 2)

@@ -17,9 +17,6 @@ from pathlib import Path
 import pytest
 from support.cli_process import Proc
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 ROOT = Path(__file__).resolve().parents[3]
 #: (who is cut, the validator state that cuts it): each with a note in flight.
 CUTS = (

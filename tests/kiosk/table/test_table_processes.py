@@ -15,9 +15,6 @@ from pathlib import Path
 import pytest
 from support.cli_process import Proc
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 ROOT = Path(__file__).resolve().parents[3]
 TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1.5"]
 

@@ -15,9 +15,6 @@ import pytest
 from support.table_soak import CUT_KINDS, Plan, Soak, tickets_in_hand
 from support.table_soak_check import StationBook, check
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 PLAN = Plan(seed=7, seconds=75.0, cut_every=(2.0, 4.5))
 NUMBER = "123456789012345678"
 
