@@ -96,7 +96,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "standard_optimal_par" in getattr(item, "fixturenames", ()) or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.heavy)
+        shared = _shared_fixture(item)
+        if shared is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(shared))
     items.sort(key=_start_order)
+
+
+def _shared_fixture(item: pytest.Item) -> str | None:
+    """The first module- or session-scoped fixture of the tests' own that ``item`` uses
+    (an exact analysis, a dossier, a scan of the source), named ``where::fixture``: the
+    tests that use it run on one worker, which computes it once instead of once on each
+    worker (``--dist loadgroup``).  Fixtures named with a leading underscore (autouse
+    settings of a module) are not shared work."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in info.names_closure:
+        defs = info.name2fixturedefs.get(name)
+        if not defs or name.startswith("_"):
+            continue
+        fixture = defs[-1]
+        if fixture.scope in ("module", "session") and fixture.baseid.startswith("tests"):
+            return f"{fixture.baseid}::{name}"
+    return None
 
 
 def _start_order(item: pytest.Item) -> int:

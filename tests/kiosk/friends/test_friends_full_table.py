@@ -21,9 +21,6 @@ from support.browser_page import by_id, clicked, shown, wait_for, ws_frames
 
 from kiosk.tournament.store import TournamentStore
 
-# many processes each: run one after another on one worker, never two at once
-pytestmark = pytest.mark.xdist_group("processes")
-
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
 TOTAL = 6 * 200  # six seats of 200 chips
