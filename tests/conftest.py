@@ -85,6 +85,7 @@ def _hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
     yield work
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the whole exact analysis, or is marked slow, is heavy (left out
     of the fast tier).
@@ -116,7 +117,8 @@ def _shared_fixture(item: pytest.Item) -> str | None:
         if not defs or name.startswith("_"):
             continue
         fixture = defs[-1]
-        if fixture.scope in ("module", "session") and fixture.baseid.startswith("tests"):
+        # baseid: where the fixture is defined ("" for pytest's and plugins' own)
+        if fixture.scope in ("module", "session") and fixture.baseid:
             return f"{fixture.baseid}::{name}"
     return None
 
