@@ -18,6 +18,8 @@ from tests.conftest import pytest_collection_modifyitems  # the suite's own orde
 
 SHARED = """
 import os
+
+import pytest
 @pytest.fixture(scope="module")
 def shared(tmp_path_factory):
     with open(os.environ["SHARED_LOG"], "a") as log:
@@ -47,7 +49,9 @@ def _suite(tmp_path: Path) -> Path:
 
 
 def _pytest(suite: Path, log: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SHARED_LOG": str(log)}
+    # not this run's worker variables (PYTEST_XDIST_WORKER...): the child is a run of its own
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env.update(PYTHONPATH=str(ROOT), SHARED_LOG=str(log))
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-W", "ignore", *args],
         cwd=suite, env=env, capture_output=True, text=True, timeout=120,

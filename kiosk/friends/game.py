@@ -38,7 +38,7 @@ from kiosk.friends.codes import NameRefused, clean_name, new_code
 from kiosk.friends.messages import Act, Join, Leave, NextHand, Refusal, Resume, SetLang, to_action
 from kiosk.friends.outbox import Outbox
 from kiosk.friends.roster import Friend, FriendsTimers, Roster
-from kiosk.friends.turns import TurnClock
+from kiosk.friends.turns import TurnClock, TurnKey
 from kiosk.friends.vote import NextHandVote
 from kiosk.tournament.session import AI_DELAYS, TournamentSession
 from kiosk.tournament.settings import TournamentSettings
@@ -261,8 +261,13 @@ class FriendsGame:
         return max(0.0, self.timers.host_wait_s - (self.clock() - self.host_gone_at))
 
     def turn_left(self) -> float | None:
-        """Seconds left for the friend to act (``None``: no friend's turn)."""
-        return self.turns.seconds_left(self.clock())
+        """Seconds left for the friend to act (``None``: no friend's turn).  The clock
+        first watches the decision on the table now: a decision reached since the last
+        step (a move, a new hand) is sent with its clock, never without one."""
+        now = self.clock()
+        if self.session is not None:
+            self.turns.watch(self._turn_key(self.session), now)
+        return self.turns.seconds_left(now)
 
     # -- connections --------------------------------------------------------------------
     def connect(self, conn: int) -> None:
@@ -490,22 +495,15 @@ class FriendsGame:
         connected or not, the seat's computer player makes that one move (and the seat
         is away after too many in a row): closing the socket never holds the table
         longer than the clock."""
-        t = s.t
-        seat = t.to_act
-        friend = self.roster.at(seat) if seat is not None else None
-        if (seat is None or friend is None or friend.away or friend.left
-                or s.hand_over or t.hand is None
-                or not isinstance(t.controllers[seat], RemoteSeat)):
-            if self.turns.key is not None:
-                self._rev += 1
-            self.turns.watch(None, now)
-            return
-        key = (t.hand_number, len(t.hand.history), seat)
+        key = self._turn_key(s)
         if key != self.turns.key:
             self._rev += 1
         self.turns.watch(key, now)
-        if not self.turns.expired(now):
+        if key is None or not self.turns.expired(now):
             return
+        t, seat = s.t, key[2]
+        friend = self.roster.at(seat)
+        assert friend is not None
         ctrl = t.controllers[seat]
         assert isinstance(ctrl, RemoteSeat)
         action = ctrl.fallback.decide(s.view_for(seat))
@@ -520,6 +518,19 @@ class FriendsGame:
                      self.timers.expiries_away)
             self._persist()
         self._rev += 1
+
+    def _turn_key(self, s: TournamentSession) -> TurnKey | None:
+        """The decision on the table that a friend's clock times: (hand, length of its
+        history, seat); ``None`` when no connected-or-not friend of their own is to act
+        (a computer player, an away seat, between hands)."""
+        t = s.t
+        seat = t.to_act
+        friend = self.roster.at(seat) if seat is not None else None
+        if (seat is None or friend is None or friend.away or friend.left
+                or s.hand_over or t.hand is None
+                or not isinstance(t.controllers[seat], RemoteSeat)):
+            return None
+        return (t.hand_number, len(t.hand.history), seat)
 
     def _end_without_host(self) -> None:
         """The host did not come back: the game ends for everyone, the players still in

@@ -95,6 +95,7 @@ def test_reconnecting_at_your_turn_never_gives_the_decision_its_clock_back(hosts
         assert time.monotonic() - first_seen < 10, f"the decision was held {time.monotonic() - first_seen:.1f} s"
     held = time.monotonic() - first_seen
     assert held < 8.0, f"the decision was held {held:.1f} s on a 4 s clock"
+    assert None not in clocks, f"a state said your turn without its clock: {clocks}"
     assert clocks == sorted(clocks, reverse=True) and clocks[-1] < clocks[0], clocks
     assert seat.welcome["seat"] == seat_no
 

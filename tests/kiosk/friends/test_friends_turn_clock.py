@@ -4,6 +4,12 @@ clock does not run out a second time for the same decision."""
 
 from __future__ import annotations
 
+import json
+
+from support.friends_table import Table
+
+from kiosk.friends.messages import decode
+from kiosk.friends.roster import FriendsTimers
 from kiosk.friends.turns import TurnClock
 
 
@@ -28,3 +34,31 @@ def test_no_friend_to_act_is_no_clock():
     clock.watch((1, 0, 2), now=0.0)
     clock.watch(None, now=1.0)
     assert clock.seconds_left(1.0) is None and not clock.expired(10.0)
+
+
+def test_every_state_that_says_your_turn_carries_the_clock(small_table, fast_pacing):
+    """What a move or a new hand sends at once (before the game's next step) says whose
+    turn it is with that turn's clock."""
+    t = Table(small_table(players=2, chips=5000), timers=FriendsTimers(next_hand_s=1.0))
+    t.join(1, "Mia")
+    t.game.start()
+    turns = 0
+    for _ in range(4000):
+        messages, _ = t.game.outgoing()  # sent as it is, no step of the game in between
+        states = [json.loads(text) for conn, text in messages if conn == 1]
+        states = [m for m in states if m["type"] == "state"]
+        mine = [m for m in states if m["phase"] == "play" and m["your_turn"]]
+        for m in mine:
+            assert m["turn_s"] is not None, m
+        if mine and turns < 60:
+            turns += 1
+            m = mine[-1]
+            action = "check" if m["legal"]["can_check"] else "call"
+            t.game.receive(1, decode(json.dumps({"type": "act", "hand": m["hand"], "seq": m["seq"],
+                                                 "action": action})))
+            continue
+        if any(m["phase"] == "hand_over" for m in states):
+            t.game.receive(1, decode(json.dumps({"type": "next", "hand": states[-1]["hand"]})))
+        t.clock.now += 0.05
+        t.game.update(0.05)
+    assert turns >= 20, turns

@@ -154,6 +154,7 @@ def production_kiosk(tmp_path) -> Kiosk:
     k.machine = Machine.open(config, payout=k.payout)
     k.app = App(k.machine, (800, 480), payout=k.payout, demo=True)
     k.size = (800, 480)
+    k.shots = []
     return k
 
 
