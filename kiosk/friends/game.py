@@ -261,9 +261,8 @@ class FriendsGame:
         return max(0.0, self.timers.host_wait_s - (self.clock() - self.host_gone_at))
 
     def turn_left(self) -> float | None:
-        """Seconds left for the friend to act (``None``: no friend's turn).  The clock
-        first watches the decision on the table now: a decision reached since the last
-        step (a move, a new hand) is sent with its clock, never without one."""
+        """Seconds left for the friend to act (``None``: no friend's turn), the clock first
+        watching the decision on the table now: a state is never sent without its clock."""
         now = self.clock()
         if self.session is not None:
             self.turns.watch(self._turn_key(self.session), now)
@@ -520,9 +519,8 @@ class FriendsGame:
         self._rev += 1
 
     def _turn_key(self, s: TournamentSession) -> TurnKey | None:
-        """The decision on the table that a friend's clock times: (hand, length of its
-        history, seat); ``None`` when no connected-or-not friend of their own is to act
-        (a computer player, an away seat, between hands)."""
+        """The decision a friend's clock times, (hand, length of its history, seat);
+        ``None`` when no friend is to act (a computer player, an away seat, between hands)."""
         t = s.t
         seat = t.to_act
         friend = self.roster.at(seat) if seat is not None else None
