@@ -172,6 +172,13 @@ def test_the_whole_program_matches_a_manifest_written_for_it(tree):
         (tree / "kiosk/integrity/manifest.json").read_text())["digest"]
 
 
+def test_the_shipped_manifest_matches_this_program():
+    """A change to a program file comes with its manifest (``uth verify manifest --write``):
+    otherwise the demo warns at every start and an installed cabinet tilts."""
+    check = check_program(PROGRAM_ROOT, bound_s=60.0)
+    assert check.ok, f"run uth verify manifest --write: {check.problems}"
+
+
 def test_the_shipped_manifest_is_packaged_and_readable():
     data = json.loads((PROGRAM_ROOT / "kiosk/integrity/manifest.json").read_text())
     assert data["format"] == 1 and data["algorithm"] == "sha256"
