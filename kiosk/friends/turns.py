@@ -26,11 +26,10 @@ class TurnClock:
     started: float = 0.0
     expiries: dict[int, int] = field(default_factory=dict)
     last: tuple[TurnKey, float] | None = None  # the latest decision point and its start
-    #: the decision whose clock ran out (and when): the computer's move for it is
-    #: delivered and is played at the session's next step; until then the seat's clock
-    #: shows 0 (never no clock, never a fresh one), and it runs out again only if that
-    #: move has not landed a whole clock later (the table never waits on a seat)
-    spent: tuple[TurnKey, float] | None = None
+    #: the decision whose clock ran out: the computer's move for it is delivered and is
+    #: played at the session's next step; until then the seat's clock shows 0 (never no
+    #: clock, never a fresh one) and it does not run out twice
+    spent: TurnKey | None = None
 
     def watch(self, key: TurnKey | None, now: float) -> None:
         """The decision point on the table now (``None``: no friend to act); a new one
@@ -58,23 +57,18 @@ class TurnClock:
         """Seconds left for the move on the table (``None``: no friend's turn)."""
         if self.key is None:
             return None
-        if self.spent is not None and self.spent[0] == self.key:
+        if self.key == self.spent:
             return 0.0
         return max(0.0, self.turn_s - (now - self.started))
 
     def expired(self, now: float) -> bool:
-        """Whether the clock of the decision on the table ran out now."""
-        if self.key is None:
-            return False
-        if self.spent is not None and self.spent[0] == self.key:
-            return now - self.spent[1] >= self.turn_s
-        return now - self.started >= self.turn_s
+        """Whether the clock of the decision on the table ran out now (once per decision)."""
+        return self.key is not None and self.key != self.spent and now - self.started >= self.turn_s
 
     def expire(self, seat: int) -> bool:
         """Count an expiry of ``seat`` (the computer's move for the decision on the table
         is on its way); True when the seat is now away."""
-        if self.key is not None:
-            self.spent = (self.key, self.started + self.turn_s)
+        self.spent = self.key
         self.last = None  # the computer's move ends this decision
         n = self.expiries.get(seat, 0) + 1
         self.expiries[seat] = n

@@ -23,8 +23,7 @@ def test_a_spent_decision_shows_zero_and_runs_out_once_then_the_next_decision_ha
     # the computer's move is delivered, not yet on the table: the same decision is watched
     clock.watch(decision, now=104.1)
     assert clock.seconds_left(104.1) == 0.0 and clock.seconds_left(200.0) == 0.0
-    assert not clock.expired(107.9), "one clock runs out once"
-    assert clock.expired(108.0), "a move that never landed is played again a clock later"
+    assert not clock.expired(200.0), "one decision runs out once"
     # the move is on the table; the seat's next decision has a whole clock of its own
     clock.watch((7, 5, 1), now=104.2)
     assert clock.seconds_left(104.2) == 4.0 and not clock.expired(108.1) and clock.expired(108.2)
