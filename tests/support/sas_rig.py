@@ -26,6 +26,14 @@ def wait_for(cond: Callable[[], object], timeout: float = 5.0) -> bool:
     return bool(cond())
 
 
+def link_read_everything(service: SasService) -> None:
+    """Wake the service's link and wait for two whole passes: every change of the game
+    made before the call has been read."""
+    before = service.link.passes
+    service.link.shared.wake.set()
+    assert wait_for(lambda: service.link.passes >= before + 2)
+
+
 @dataclass
 class Rig:
     config: CabinetConfig
@@ -36,9 +44,7 @@ class Rig:
 
     def settle(self) -> None:
         """Wait until the link has read every change of the game."""
-        before = self.service.link.passes
-        self.service.link.shared.wake.set()
-        assert wait_for(lambda: self.service.link.passes >= before + 2)
+        link_read_everything(self.service)
 
     def exceptions(self, address: int = 1, limit: int = 60) -> list[int]:
         """General polls until 00, each exception acknowledged."""

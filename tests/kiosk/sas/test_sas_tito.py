@@ -19,7 +19,7 @@ from devices.sas.session import HostSession, TicketBook
 from kiosk.sas import link as link_module
 from kiosk.sas.service import SasService
 from tests.support.sas_game import GameFloor
-from tests.support.sas_rig import wait_for
+from tests.support.sas_rig import link_read_everything, wait_for
 
 
 @dataclass
@@ -33,14 +33,9 @@ class Floor:
     def settle(self) -> None:
         """The link reads every change (a validation number the host just sent included),
         the stations' printers print what they were ordered, and the link reads that."""
-        self._passes()
+        link_read_everything(self.service)
         self.game.print_ordered()
-        self._passes()
-
-    def _passes(self) -> None:
-        before = self.service.link.passes
-        self.service.link.shared.wake.set()
-        assert wait_for(lambda: self.service.link.passes >= before + 2)
+        link_read_everything(self.service)
 
     def stop(self, orderly: bool = True) -> None:
         if orderly:
