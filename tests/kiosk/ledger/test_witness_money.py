@@ -21,7 +21,7 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine, PayoutRequest
+from kiosk.cabinet import Machine, MachineError, PayoutRequest
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
@@ -215,5 +215,29 @@ def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
         tilt = ledger_tilt(m)
         assert "counter ahead of the ledger" in tilt and str(tpm / "counter") in tilt
         assert m.ledger is None  # the ticket's 84.00 cannot be played or paid again
+    finally:
+        m.close()
+
+
+def test_a_counter_that_cannot_move_with_the_money_stops_play(tmp_path, other_medium):
+    """The counter's medium goes away while the cabinet runs: the note already stacked
+    is credited (the money is never undone), then the cabinet tilts and refuses more."""
+    counter = other_medium / "counter" / "uth.counter"
+    counter.parent.mkdir()
+    config = load_config(
+        None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}"
+    )
+    m = Machine.open(config, rng=SeededRandomSource(5))
+    try:
+        m.insert_credits(2000, "bill:2000")
+        assert ledger_tilt(m) == "" and FileCounter(counter).read() == 2
+        shutil.rmtree(counter.parent)  # the medium unplugged
+        m.insert_credits(5000, "bill:5000")
+        assert m.credits == 7000
+        tilt = ledger_tilt(m)
+        assert f"witness counter file:{counter} not moved with the money" in tilt
+        assert "is missing" in tilt
+        with pytest.raises(MachineError):
+            m.insert_credits(100, "bill:100")
     finally:
         m.close()
