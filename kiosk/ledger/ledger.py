@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import IO, Any, cast
 
 import sqlite_utils
 
@@ -60,6 +60,7 @@ from kiosk.ledger.errors import (
     LedgerMissingError,
 )
 from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
+from kiosk.ledger.hooks import CommitWitness
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import event_kind
 from kiosk.ledger.meters import (
@@ -106,9 +107,6 @@ from kiosk.ledger.tickets import (
 )
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
-
-if TYPE_CHECKING:
-    from kiosk.ledger.witness import MoneyWitness
 
 __all__ = [  # the ledger's vocabulary, for the controller, the CLI and the tools
     "CREDITS", "DecisionRecord", "EVENT_COLUMNS", "EventRecord", "GENESIS", "Ledger",
@@ -161,7 +159,7 @@ class Ledger(LedgerView):
         self._checkpoint_rows = 0  # events + rounds at the latest checkpoint
         #: Whether this open migrated the ledger from an older schema or one without row MACs.
         self.migrated = False
-        self.witness: MoneyWitness | None = None  # told of each commit: kiosk.ledger.witness
+        self.witness: CommitWitness | None = None  # told of each commit: kiosk.ledger.hooks
         self._kinds: set[str] = set()  # the kinds of event written in this transaction
 
     # -- opening ------------------------------------------------------------------------
