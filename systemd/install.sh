@@ -48,9 +48,24 @@ esac
 # it (tmpfs, overlay; accepted with UTH_WITNESS_WITHOUT_DISK=1 in tests and containers
 # only).  The check is the power-up's own (kiosk/ledger/media.py, standard library).
 echo "== second medium $WITNESS_DIR"
-if ! PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)" python3 -m kiosk.ledger.media "$STATE_DIR" "$WITNESS_DIR"; then
-    echo "mount another device there (and in /etc/fstab), then run again" >&2
-    exit 2
+if command -v python3 >/dev/null; then
+    if ! PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)" python3 -m kiosk.ledger.media "$STATE_DIR" "$WITNESS_DIR"; then
+        echo "mount another device there (and in /etc/fstab), then run again" >&2
+        exit 2
+    fi
+else
+    # no python3 yet (a minimal root): the filesystems at least; power-up checks the disks
+    device_of() {
+        local p="$1"
+        while [ ! -e "$p" ]; do p="$(dirname "$p")"; done
+        stat -c %d "$p"
+    }
+    if [ "$(device_of "$WITNESS_DIR")" = "$(device_of "$STATE_DIR")" ]; then
+        echo "$WITNESS_DIR is on the same filesystem as the ledger directory $STATE_DIR:" >&2
+        echo "mount another device there (and in /etc/fstab), then run again" >&2
+        exit 2
+    fi
+    echo "   python3 missing: the disks under $WITNESS_DIR are checked at every power-up"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
