@@ -197,7 +197,7 @@ def open_or_create(
         witnesses.update({"witness_counter": Path(counter_file)} if counter_file else {})
         name, problem = media(path, witnesses)
         if problem:
-            raise LedgerError(f"installed cabinet: {name} {problem}")
+            raise LedgerError(f"installed cabinet, {name}: {problem}")
     else:
         _warn_if_beside(path, key_path, anchor_path)
     if path.exists():

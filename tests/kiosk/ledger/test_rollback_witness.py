@@ -132,7 +132,7 @@ def test_power_up_refuses_a_witness_on_the_database_filesystem(tmp_path, other_m
     db, witness = tmp_path / "var" / "uth.db", tmp_path / "boot"
     table = load_paytable(PAYTABLE_DIR / "standard.toml")
     witness.mkdir()
-    with pytest.raises(LedgerError, match="anchor_path the witness .* the same filesystem"):
+    with pytest.raises(LedgerError, match="anchor_path: the witness .* the same filesystem"):
         open_or_create(
             db, witness / "uth.install", paytable=lambda: table,
             anchor_path=witness / "uth.anchor", installed=True,
