@@ -260,7 +260,7 @@ class CabinetConfig(BaseModel):
     #: database's directory on a cabinet, mode 0600.  Default (demo): db_path + ".key".
     ledger_key_path: FilePath | None = None
     #: Where each commit's head is anchored (see :mod:`kiosk.ledger.anchor`): another
-    #: partition or medium on a cabinet.  Default (demo): db_path + ".anchor".
+    #: device on a cabinet.  Default (demo): db_path + ".anchor".
     anchor_path: FilePath | None = None
     paytable: FilePath = PAYTABLE_DIR / "standard.toml"
     machine_number: Text = "0001"

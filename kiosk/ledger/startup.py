@@ -3,7 +3,7 @@ key and the anchor.
 
 Paths: the database, its install marker, the key file and the anchor file.  In
 production the key lives outside the database's directory and the anchor on another
-partition or medium; the defaults (``<db>.key``, ``<db>.anchor``, beside the database)
+device (:mod:`kiosk.ledger.media`); the defaults (``<db>.key``, ``<db>.anchor``, beside the database)
 are for demo mode, and opening with them logs a warning.
 """
 
@@ -57,7 +57,7 @@ def _warn_if_beside(db: Path, key_path: Path, anchor_path: Path) -> None:
     if anchor_beside(db, anchor_path):
         log.warning(
             "ledger anchor %s is beside the database (demo mode): a rollback of the whole "
-            "directory goes undetected; keep the anchor on another partition or medium",
+            "directory goes undetected; keep the anchor on another device",
             anchor_path,
         )
 
