@@ -74,7 +74,9 @@ def test_without_a_second_medium_the_rollback_goes_unseen(tmp_path):
 
 def test_the_counter_on_another_medium_sees_the_rollback(tmp_path, other_medium):
     counter = other_medium / "counter"
-    config = load_config(None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}")
+    config = load_config(
+        None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}"
+    )
     message = roll_back(config, tmp_path)
     assert "counter ahead of the ledger" in message and str(counter) in message
 
@@ -84,7 +86,9 @@ def test_cuts_inside_the_counter_steps_are_taken_back(tmp_path, other_medium):
     from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 
     ledger = Ledger.create(
-        db, paytable=load_paytable(PAYTABLE_DIR / "standard.toml"), key=CabinetKey.create(tmp_path / "k")
+        db,
+        paytable=load_paytable(PAYTABLE_DIR / "standard.toml"),
+        key=CabinetKey.create(tmp_path / "k"),
     )
     path = other_medium / "counter"
 
