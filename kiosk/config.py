@@ -66,7 +66,6 @@ from engine.uth.paytable_rules import (
     field_name,
     shown,
 )
-from kiosk.ledger.media import shared_medium_problem
 from kiosk.pins import (
     DEMO_PINS,
     PIN_MAX,
@@ -244,10 +243,9 @@ class CabinetConfig(BaseModel):
 
     #: Demo mode: demo PINs without ``[[operators]]``, DEMO on the operator screens.
     demo: bool = True
-    #: An installed cabinet (``systemd/install.sh`` writes ``installed = true``): its
-    #: ``anchor_path`` and ``install_marker`` must be on another filesystem than
-    #: ``db_path`` (refused at load and at power-up), so a copy of the database's medium
-    #: put back is seen (:mod:`kiosk.ledger.media`).  Not in demo mode.
+    #: An installed cabinet (``systemd/install.sh`` writes it; not in demo mode): the
+    #: ledger's witnesses (anchor, marker, file counter) are outside ``db_path``'s folder
+    #: (refused at load) and on another device (else a power-up tilt: kiosk.ledger.media).
     installed: bool = False
     #: A hardware monotonic counter that witnesses the ledger's power cycles
     #: (:mod:`kiosk.ledger.witness`): ``"tpm:0x1500016"`` (a TPM 2.0 NV counter through
@@ -262,7 +260,7 @@ class CabinetConfig(BaseModel):
     #: database's directory on a cabinet, mode 0600.  Default (demo): db_path + ".key".
     ledger_key_path: FilePath | None = None
     #: Where each commit's head is anchored (see :mod:`kiosk.ledger.anchor`): another
-    #: partition or medium on a cabinet.  Default (demo): db_path + ".anchor".
+    #: device on a cabinet.  Default (demo): db_path + ".anchor".
     anchor_path: FilePath | None = None
     paytable: FilePath = PAYTABLE_DIR / "standard.toml"
     machine_number: Text = "0001"
@@ -366,7 +364,6 @@ class CabinetConfig(BaseModel):
                 "or a loopback (loop://)",
             )
         self._check_operators()
-        self._check_files()
         if self.witness_counter is not None:
             kind, _, rest = self.witness_counter.partition(":")
             if not (
@@ -378,11 +375,13 @@ class CabinetConfig(BaseModel):
                     f"must be tpm:<NV index, 0x...> or file:<absolute path>, not "
                     f"{shown(self.witness_counter)}",
                 )
+        self._check_files()
         return self
 
     def _check_files(self) -> None:
-        """Every file the ledger uses is a distinct file, none is a folder, and an
-        installed cabinet's anchor and marker are on another filesystem than the database."""
+        """Every file the ledger uses (a file counter too) is a distinct file, none is a
+        folder, and an installed cabinet's witnesses are not in the database's folder
+        (their devices are checked at power-up, where a medium not mounted is a tilt)."""
         if self.db_path.is_dir():
             raise RuleError("db_path", f"{self.db_path} is a folder; name the database file in it")
         db = self.db_path.absolute()
@@ -394,11 +393,13 @@ class CabinetConfig(BaseModel):
             )
         }  # fmt: skip
         taken[Path(os.path.normpath(db))] = "db_path"
-        for name, path in (
+        files = [
             ("ledger_key_path", self.key_path),
             ("anchor_path", self.anchor_file),
             ("install_marker", self.marker_path),
-        ):
+        ]
+        files += [("witness_counter", self.counter_file)] if self.counter_file else []
+        for name, path in files:
             if path.is_dir():
                 raise RuleError(name, f"{path} is a folder; name a file in it")
             full = Path(os.path.normpath(path.absolute()))
@@ -414,9 +415,16 @@ class CabinetConfig(BaseModel):
         if self.installed:
             if self.demo:
                 raise RuleError("installed", "an installed cabinet is not in demo mode")
-            name, problem = shared_medium_problem(self.db_path, self.witness_files)
-            if problem:
-                raise RuleError(name, problem)
+            folder = Path(os.path.normpath(db.parent))
+            for name, path in self.witness_files.items():
+                if Path(os.path.normpath(path.absolute())).parent == folder:
+                    raise RuleError(
+                        name,
+                        f"{path} is in the ledger's folder {folder}, on the same filesystem "
+                        "as the database: a copy of that medium put back would roll the "
+                        "ledger back unseen.  Put it on another medium, another device than "
+                        "the ledger's (systemd/install.sh --witness-dir DIR)",
+                    )
 
     def _check_operators(self) -> None:
         names: dict[str, int] = {}
@@ -491,8 +499,17 @@ class CabinetConfig(BaseModel):
     @property
     def witness_files(self) -> dict[str, Path]:
         """The files that witness the database from another medium on an installed
-        cabinet: field name -> path (anchor and install marker)."""
-        return {"anchor_path": self.anchor_file, "install_marker": self.marker_path}
+        cabinet: field name -> path (anchor, install marker, file counter)."""
+        files = {"anchor_path": self.anchor_file, "install_marker": self.marker_path}
+        if self.counter_file is not None:
+            files["witness_counter"] = self.counter_file
+        return files
+
+    @property
+    def counter_file(self) -> Path | None:
+        """The file of a ``file:`` witness counter (None for a TPM counter or none)."""
+        spec = self.witness_counter or ""
+        return Path(spec.removeprefix("file:")) if spec.startswith("file:") else None
 
     @property
     def anchor_file(self) -> Path:

@@ -4,10 +4,10 @@
 # Creates the uth user, installs the code under /opt/uth with its own virtual
 # environment, a configuration in /etc/uth, the ledger directory /var/lib/uth,
 # the udev rules and the systemd unit, then enables (and starts) the kiosk.
-# --witness-dir DIR: a folder on another medium than /var/lib/uth (a second partition,
-# the boot partition, a USB key mounted at boot) where the ledger's anchor and install
-# marker live; the script refuses a folder on the ledger's own filesystem, because a
-# copy of that medium put back would roll the ledger back unseen.
+# --witness-dir DIR: a folder on another device than /var/lib/uth (a USB key or a second
+# card mounted at boot) where the ledger's anchor and install marker live; the script
+# refuses a folder on the ledger's own filesystem or on another partition of its disk,
+# because one image of that disk put back would roll the ledger back unseen.
 # Operator accounts: a cabinet has no default PINs.  The script asks for an attendant,
 # a technician and a manager (name and PIN, 6 to 12 digits, not all one digit, one PIN
 # per person), or takes them from UTH_OPERATORS ("name role pin" lines), and writes them
@@ -34,8 +34,8 @@ while [ "$#" -gt 0 ]; do
 done
 
 if [ -z "$WITNESS_DIR" ]; then
-    echo "name the second medium: --witness-dir DIR (a folder on another partition or device" >&2
-    echo "than $STATE_DIR, e.g. /boot/firmware/uth or a USB key's mount point)" >&2
+    echo "name the second medium: --witness-dir DIR (a folder on another device than" >&2
+    echo "$STATE_DIR's disk, e.g. a USB key's mount point)" >&2
     exit 2
 fi
 case "$WITNESS_DIR" in
@@ -43,17 +43,29 @@ case "$WITNESS_DIR" in
     *) echo "--witness-dir must be an absolute path, not $WITNESS_DIR" >&2; exit 2 ;;
 esac
 
-# st_dev of a path, or of its nearest existing parent folder
-device_of() {
-    local p="$1"
-    while [ ! -e "$p" ]; do p="$(dirname "$p")"; done
-    stat -c %d "$p"
-}
+# Another DEVICE than the ledger's: not its filesystem, not another partition of its
+# disk (one image of the card would put both back), not a filesystem with no disk under
+# it (tmpfs, overlay; accepted with UTH_WITNESS_WITHOUT_DISK=1 in tests and containers
+# only).  The check is the power-up's own (kiosk/ledger/media.py, standard library).
 echo "== second medium $WITNESS_DIR"
-if [ "$(device_of "$WITNESS_DIR")" = "$(device_of "$STATE_DIR")" ]; then
-    echo "$WITNESS_DIR is on the same filesystem as the ledger directory $STATE_DIR:" >&2
-    echo "mount another partition or device there (and in /etc/fstab), then run again" >&2
-    exit 2
+if command -v python3 >/dev/null; then
+    if ! PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)" python3 -m kiosk.ledger.media "$STATE_DIR" "$WITNESS_DIR"; then
+        echo "mount another device there (and in /etc/fstab), then run again" >&2
+        exit 2
+    fi
+else
+    # no python3 yet (a minimal root): the filesystems at least; power-up checks the disks
+    device_of() {
+        local p="$1"
+        while [ ! -e "$p" ]; do p="$(dirname "$p")"; done
+        stat -c %d "$p"
+    }
+    if [ "$(device_of "$WITNESS_DIR")" = "$(device_of "$STATE_DIR")" ]; then
+        echo "$WITNESS_DIR is on the same filesystem as the ledger directory $STATE_DIR:" >&2
+        echo "mount another device there (and in /etc/fstab), then run again" >&2
+        exit 2
+    fi
+    echo "   python3 missing: the disks under $WITNESS_DIR are checked at every power-up"
 fi
 
 if [ "$(id -u)" -ne 0 ]; then

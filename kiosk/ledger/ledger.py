@@ -60,6 +60,7 @@ from kiosk.ledger.errors import (
     LedgerMissingError,
 )
 from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
+from kiosk.ledger.hooks import CommitWitness
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import event_kind
 from kiosk.ledger.meters import (
@@ -158,6 +159,8 @@ class Ledger(LedgerView):
         self._checkpoint_rows = 0  # events + rounds at the latest checkpoint
         #: Whether this open migrated the ledger from an older schema or one without row MACs.
         self.migrated = False
+        self.witness: CommitWitness | None = None  # told of each commit: kiosk.ledger.hooks
+        self._kinds: set[str] = set()  # the kinds of event written in this transaction
 
     # -- opening ------------------------------------------------------------------------
     @classmethod
@@ -305,7 +308,9 @@ class Ledger(LedgerView):
         closed = self.conn.execute("SELECT MAX(id) FROM rounds WHERE state <> 'open'")
         last_closed = closed.fetchone()[0] or 0
         # every column of the table, as the rows were written
-        self._open_rows = cast(list[RoundRow], self.round_rows("WHERE id > ? ORDER BY id", (last_closed,)))
+        self._open_rows = cast(
+            list[RoundRow], self.round_rows("WHERE id > ? ORDER BY id", (last_closed,))
+        )
         rows = self.round_rows("WHERE id <= ? ORDER BY id DESC LIMIT 1", (last_closed,))
         self._round_prev = rows[0]["hash"] if rows else GENESIS
         last = self._open_rows[-1] if self._open_rows else (rows[0] if rows else None)
@@ -419,13 +424,18 @@ class Ledger(LedgerView):
                 self._seq,
                 self._checkpoint_rows,
             )
+            self._kinds = set()
             with immediate(self.conn, on_rollback=self._restore):
                 yield
+                if self.witness is not None:
+                    self.witness.before_commit(self, self._kinds)
                 self._checkpoint_if_due()
                 self._write_head()
             self._write_anchor()
         finally:
             self._depth -= 1
+        if self.witness is not None:  # committed: the witness follows it
+            self.witness.after_commit(self)
 
     def _restore(self) -> None:
         """Put the in-memory meters and heads back as they were before the transaction."""
@@ -495,6 +505,7 @@ class Ledger(LedgerView):
                     ticket,
                 )
             self._event_id, self._event_head = row["id"], row["hash"]
+            self._kinds.add(kind)
         return row["id"]
 
     def _mac(self, row_hash: str) -> str | None:
@@ -517,9 +528,7 @@ class Ledger(LedgerView):
                 (table.sha256, table.name, table.version, table.source_name, text),
             )
 
-    def begin_rounds(
-        self, rows: Sequence[DealtColumns], deck: list[int], salt: bytes
-    ) -> list[int]:
+    def begin_rounds(self, rows: Sequence[DealtColumns], deck: list[int], salt: bytes) -> list[int]:
         """Insert the open rows of a new round, one per seat (distinct stations), sharing
         the commitment of ``deck`` and ``salt``, each with its recovery deck; returns their
         ids.  Each row's meter effects go to its seat's station and to the table."""

@@ -3,7 +3,7 @@ key and the anchor.
 
 Paths: the database, its install marker, the key file and the anchor file.  In
 production the key lives outside the database's directory and the anchor on another
-partition or medium; the defaults (``<db>.key``, ``<db>.anchor``, beside the database)
+device (:mod:`kiosk.ledger.media`); the defaults (``<db>.key``, ``<db>.anchor``, beside the database)
 are for demo mode, and opening with them logs a warning.
 """
 
@@ -21,9 +21,13 @@ from kiosk.ledger.errors import LedgerCorruptError, LedgerError, LedgerMissingEr
 from kiosk.ledger.files import key_record_path, key_signed_ledger, read_marker, write_key_record
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.media import SameFilesystem, same_filesystem, shared_medium_problem
+from kiosk.ledger.media import second_medium_problem
 
 log = logging.getLogger(__name__)
+
+#: ``media(db, witnesses)``: why the witnesses (field name -> file) cannot witness the
+#: database ``db`` where they are, as (field, reason), or ``("", "")``.
+MediaCheck = Callable[[Path, dict[str, Path]], tuple[str, str]]
 
 
 def default_key_path(db: Path) -> Path:
@@ -53,7 +57,7 @@ def _warn_if_beside(db: Path, key_path: Path, anchor_path: Path) -> None:
     if anchor_beside(db, anchor_path):
         log.warning(
             "ledger anchor %s is beside the database (demo mode): a rollback of the whole "
-            "directory goes undetected; keep the anchor on another partition or medium",
+            "directory goes undetected; keep the anchor on another device",
             anchor_path,
         )
 
@@ -166,15 +170,17 @@ def open_or_create(
     key_path: Path | None = None,
     anchor_path: Path | None = None,
     installed: bool = False,
-    same: SameFilesystem = same_filesystem,
+    counter_file: Path | None = None,
+    media: MediaCheck = second_medium_problem,
 ) -> tuple[Ledger, bool]:
     """Open the cabinet's ledger with its key and anchor, creating ledger, key and anchor
     only on a first run (no database, no marker, no anchor, no record of a ledger beside
     the key) with the paytable ``paytable()`` in force.
 
-    ``installed``: the cabinet is installed, so the anchor and the marker must be on
-    another filesystem than the database (``same`` tells; the real check compares
-    ``st_dev``), else :class:`LedgerError` with the fix, before anything is read.
+    ``installed``: the cabinet is installed, so the anchor, the marker and the file
+    counter ``counter_file`` (if any) must be in mounted folders on another device than
+    the database (``media`` tells: :func:`kiosk.ledger.media.second_medium_problem`),
+    else :class:`LedgerError` naming both devices, before anything is read.
 
     Returns ``(ledger, created)``.  Raises :class:`LedgerMissingError` when the database
     is gone but the marker, the anchor or the record beside the key
@@ -187,11 +193,11 @@ def open_or_create(
     key_path = Path(key_path) if key_path is not None else default_key_path(path)
     anchor_path = Path(anchor_path) if anchor_path is not None else default_anchor_path(path)
     if installed:
-        name, problem = shared_medium_problem(
-            path, {"anchor_path": anchor_path, "install_marker": marker}, same
-        )
+        witnesses = {"anchor_path": anchor_path, "install_marker": marker}
+        witnesses.update({"witness_counter": Path(counter_file)} if counter_file else {})
+        name, problem = media(path, witnesses)
         if problem:
-            raise LedgerError(f"installed cabinet: {name} {problem}")
+            raise LedgerError(f"installed cabinet, {name}: {problem}")
     else:
         _warn_if_beside(path, key_path, anchor_path)
     if path.exists():

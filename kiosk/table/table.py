@@ -180,6 +180,7 @@ class Table:
             key_path=config.key_path,
             anchor_path=config.anchor_file,
             installed=config.installed,
+            counter_file=config.counter_file,
         )
         try:
             report = ledger.verify_power_up()

@@ -30,6 +30,7 @@ from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
+from kiosk.machine.errors import PlayDisabled
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
 from kiosk.ui.app import App
@@ -50,7 +51,10 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     config.db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
     machine = Machine.open(config, rng=rng)
-    startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
+    try:
+        startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
+    except PlayDisabled as exc:  # no ledger to record it: the ledger's tilt stops play and says why
+        log.error("program check not recorded as a tilt: %s", exc)
     devices = StationDevices(config, machine.link)
     slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)

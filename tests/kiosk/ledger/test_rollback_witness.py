@@ -125,29 +125,22 @@ def test_an_installed_cabinet_is_never_in_demo_mode(tmp_path, other_medium):
     assert err.value.field == "installed"
 
 
-def test_power_up_refuses_a_witness_on_the_database_filesystem(tmp_path):
-    """The start-up check: a witness medium that is not mounted leaves its folder on
-    the database's filesystem; the cabinet refuses to start and creates nothing."""
+def test_power_up_refuses_a_witness_on_the_database_filesystem(tmp_path, other_medium):
+    """The start-up check: a witness medium that is not mounted leaves its folder (the
+    mount point) on the database's filesystem; the cabinet refuses to start, names both
+    devices, and creates nothing."""
     db, witness = tmp_path / "var" / "uth.db", tmp_path / "boot"
     table = load_paytable(PAYTABLE_DIR / "standard.toml")
     witness.mkdir()
-
-    def same_medium(a: Path, b: Path) -> bool:  # the two folders play one medium
-        return True
-
-    with pytest.raises(LedgerError, match="anchor_path .* same filesystem"):
+    with pytest.raises(LedgerError, match="anchor_path: the witness .* the same filesystem"):
         open_or_create(
             db, witness / "uth.install", paytable=lambda: table,
-            anchor_path=witness / "uth.anchor", installed=True, same=same_medium,
+            anchor_path=witness / "uth.anchor", installed=True,
         )  # fmt: skip
     assert not db.exists() and not (witness / "uth.anchor").exists()
-
-    def two_media(a: Path, b: Path) -> bool:
-        return Path(a).parent == Path(b).parent
-
     ledger, created = open_or_create(
-        db, witness / "uth.install", paytable=lambda: table,
-        anchor_path=witness / "uth.anchor", installed=True, same=two_media,
+        db, other_medium / "uth.install", paytable=lambda: table,
+        anchor_path=other_medium / "uth.anchor", installed=True,
     )  # fmt: skip
     assert created
     ledger.close()

@@ -74,9 +74,11 @@ def test_without_a_second_medium_the_rollback_goes_unseen(tmp_path):
 
 def test_the_counter_on_another_medium_sees_the_rollback(tmp_path, other_medium):
     counter = other_medium / "counter"
-    config = load_config(None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}")
+    config = load_config(
+        None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}"
+    )
     message = roll_back(config, tmp_path)
-    assert "behind its witness" in message and str(counter) in message
+    assert "counter ahead of the ledger" in message and str(counter) in message
 
 
 def test_cuts_inside_the_counter_steps_are_taken_back(tmp_path, other_medium):
@@ -84,7 +86,9 @@ def test_cuts_inside_the_counter_steps_are_taken_back(tmp_path, other_medium):
     from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 
     ledger = Ledger.create(
-        db, paytable=load_paytable(PAYTABLE_DIR / "standard.toml"), key=CabinetKey.create(tmp_path / "k")
+        db,
+        paytable=load_paytable(PAYTABLE_DIR / "standard.toml"),
+        key=CabinetKey.create(tmp_path / "k"),
     )
     path = other_medium / "counter"
 
@@ -109,11 +113,12 @@ def test_cuts_inside_the_counter_steps_are_taken_back(tmp_path, other_medium):
     assert FileCounter(path).read() == 4
     states = [(e.detail["value"], e.detail["state"]) for e in ledger.events((WITNESS_KIND,))]
     assert states[-2:] == [(4, "pending"), (4, "done")] and (3, "done") in states
-    path.write_text("9\n")  # a counter that is not this ledger's
-    with pytest.raises(LedgerError, match="behind its witness"):
+    path.write_text("9\n")  # the counter moved without the ledger
+    with pytest.raises(LedgerError, match="counter ahead of the ledger: it reads 9") as err:
         witness_power_up(ledger, FileCounter(path))
+    assert "older copy put back" not in err.value.reason
     path.write_text("1\n")
-    with pytest.raises(LedgerError, match="not this ledger's"):
+    with pytest.raises(LedgerError, match="counter behind the ledger: .*not this ledger's"):
         witness_power_up(ledger, FileCounter(path))
     ledger.close()
 

@@ -57,11 +57,13 @@ def test_a_first_paytable_outside_the_bounds_is_refused(tmp_path):
 
 
 @pytest.fixture
-def other_medium(tmp_path: Path) -> Iterator[Path]:
-    """A folder on another filesystem than ``tmp_path`` (tmpfs), removed after."""
+def other_medium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder on another filesystem than ``tmp_path`` (tmpfs, accepted as another
+    device in tests: kiosk.ledger.media), removed after."""
     base = Path("/dev/shm")
     if not base.is_dir() or os.stat(base).st_dev == os.stat(tmp_path).st_dev:
         pytest.skip("no second filesystem (/dev/shm) on this machine")
+    monkeypatch.setenv("UTH_WITNESS_WITHOUT_DISK", "1")
     folder = Path(tempfile.mkdtemp(prefix="uth-witness-", dir=base))
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
