@@ -240,12 +240,14 @@ class Snapshot(_Model):
 
 class EscrowAck(_Model):
     """Host -> station: escrow ``txn`` is recorded (``accepted``: stack it) or refused
-    (return it; ``reason`` says why)."""
+    (return it; ``reason`` says why; ``code``: the refusal's
+    :class:`~kiosk.machine.error_codes.ErrorCode`, when the service refused it)."""
 
     type: Literal["escrow_ack"] = "escrow_ack"
     txn: Name
     accepted: bool
     reason: Text = ""
+    code: Name | None = None
 
 
 class PrintTicket(_Model):
