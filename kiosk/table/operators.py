@@ -144,24 +144,28 @@ class Operators:
         found = pin_accounts(st.config, st.lockout, pin, st.now())
         if len(found) == 1:
             return found[0]
-        self._failed(n, purpose, shared=len(found) > 1)
+        self.failed(n, purpose, shared=len(found) > 1)
         raise wrong_pin_refusal(st.lockout, st.now())
 
-    def _failed(self, n: int, purpose: str, *, shared: bool) -> None:
+    def failed(self, n: int, purpose: str, *, shared: bool, at_host: bool = False) -> None:
+        """Record and count one wrong PIN typed at station ``n`` (``at_host``: at the
+        table host's console, about station 1, tilting nothing) for ``purpose``."""
         st = self.state
         ledger = st.require_ledger()
         names = account_names(st.config)
         failure = st.lockout.next_failure(st.now(), names)
-        session = st.station(n).operator  # who was logged in (a second PIN's manager)
+        session = None if at_host else st.station(n).operator  # a second PIN's manager
         who: dict[str, Any] = {
             "operator": session.name if session else None,
             "role": session.role if session else None,
-            **st.at(n),
+            **({"at_host": True} if at_host else st.at(n)),
         }
         with ledger.transaction():
             for kind, detail in failure_events(failure, purpose, shared, who):
                 st.event(kind, detail, n)
         st.lockout.apply(failure, names)
+        if at_host:
+            return
         if failure.pad_until is not None:
             st.set_tilt(
                 n,
