@@ -13,7 +13,7 @@ from engine.rng import SeededRandomSource
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ui.app import App
-from kiosk.ui.events import Command, Touch
+from kiosk.ui.events import Command, Key, Touch
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
 
@@ -88,3 +88,28 @@ def test_the_screens_read_installed_from_the_configuration(tmp_path):
         app.close()
     finally:
         machine.close()
+
+
+def type_pin(app: App, pin: str) -> None:
+    feed(app, *(Key(d, d) for d in pin), Key("return"))
+
+
+def test_a_locked_pin_pad_is_lifted_on_the_keypad_with_the_door_open(screens):
+    app = screens(demo=False, installed=True)
+    feed(app, Command("operator_key"))
+    for i in range(5):
+        type_pin(app, f"80808{i}")
+    type_pin(app, PEOPLE[0][2])
+    assert app.model.machine.snapshot().operator is None  # locked for everyone
+    assert "lift" not in {b.id for b in app.scene.buttons()}  # the door is closed
+    app.model.machine.door(True)
+    app.step(1 / 60)
+    (lift,) = [b for b in app.scene.buttons() if b.id == "lift"]
+    feed(app, Touch(app.layout.rect(*lift.rect).center))
+    type_pin(app, PEOPLE[1][2])  # the manager
+    type_pin(app, PEOPLE[0][2])  # a second person
+    assert app.scene.result == ("Cy Young lifted the PIN locks.", True)
+    type_pin(app, PEOPLE[0][2])
+    assert app.model.machine.snapshot().operator == "attendant"
+    lifted = app.model.machine.ledger.last_event("operator_lockout_lifted")
+    assert (lifted.detail["operator"], lifted.detail["witness"]) == ("Cy Young", "Ann Smith")
