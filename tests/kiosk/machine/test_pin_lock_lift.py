@@ -7,6 +7,7 @@ driven by their typed commands over real SQLite ledgers, with a clock the test m
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from kiosk.machine.lockout import LOCK_DURATION, MAX_FAILURES, MAX_LOCK, parse_s
 from kiosk.machine.operators import LOCKOUT_TILT
 from kiosk.table import Table, TableTiming
 from kiosk.table.commands import LiftLockoutAtHost
+from kiosk.wiring.host import HostPlan, open_table_host
 
 PEOPLE = (
     ("Ann Smith", "attendant", "246810"),
@@ -153,3 +155,27 @@ def test_a_technicians_pin_at_the_table_host_lifts_the_locks_of_every_station(tm
         assert table.execute(2, OperatorLogin(CY[2])) == "manager"
     finally:
         table.close()
+
+
+def test_the_table_host_lifts_the_locks_when_started_with_a_technicians_pin(tmp_path):
+    """``uth table serve --lift-lockout``: the PIN typed at the host, checked before the
+    host listens; a wrong one starts nothing."""
+    config = config_file(tmp_path)
+    table = Table.open(config, (1, 2), rng=SeededRandomSource(5), timing=TableTiming(60, 60))
+    for i in range(MAX_FAILURES):
+        with pytest.raises(NotAuthorised):
+            table.execute(2, OperatorLogin(f"60606{i}"))
+    table.close()
+    plan = HostPlan((1, 2), tmp_path / "link-host", lift_pin="121212")
+    with pytest.raises(NotAuthorised) as wrong:
+        open_table_host(config, plan, timing=TableTiming(60, 60))
+    assert wrong.value.code == "wrong_pin"
+    parts = open_table_host(
+        config, dataclasses.replace(plan, lift_pin=CY[2]), timing=TableTiming(60, 60)
+    )
+    try:
+        assert parts.table.execute(1, OperatorLogin(ANN[2])) == "attendant"
+        lifted = parts.table.ledger.last_event("operator_lockout_lifted")
+        assert lifted.detail == {"operator": CY[0], "role": "manager", "how": "host"}
+    finally:
+        parts.close()
