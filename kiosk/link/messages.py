@@ -317,6 +317,18 @@ class OperatorLogout(_Model):
     ref: OperatorRef
 
 
+class OperatorLift(_Model):
+    """Station -> host: with the station's main door open, a manager or technician
+    (``pin``) and a second person (``witness_pin``) lift every PIN lock of the table.
+    The PINs travel as :class:`OperatorLogin`'s do.  Answered by an
+    :class:`OperatorReply` (``data["operator"]``: the first person's name)."""
+
+    type: Literal["operator_lift"] = "operator_lift"
+    ref: OperatorRef
+    pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
+    witness_pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
+
+
 class OperatorQuery(_Model):
     """Station -> host: an operator page's data: ``status`` (every station), ``meters``
     (station ``station``'s and the table's), ``recall`` (station ``station``'s last 10
@@ -445,6 +457,7 @@ Body = Annotated[
     | OperatorQuery
     | OperatorAction
     | OperatorReply
+    | OperatorLift
     | RecallRequest
     | RecallReply
     | FriendsFrame,
@@ -473,6 +486,7 @@ STATION_TYPES = frozenset(
         "operator_logout",
         "operator_query",
         "operator_action",
+        "operator_lift",
         "recall_request",
     }
 )
