@@ -19,7 +19,8 @@ Every login, failed login and operator action is recorded with the person (event
 the whole table (:class:`~kiosk.machine.lockout.PinLockout`, rebuilt from the ledger at
 power-up): :data:`~kiosk.machine.lockout.MAX_FAILURES` in a row lock the PIN pad of every
 station, as many since an account's own right PIN lock that account, each for 15 minutes
-doubling with every recent lock, and tilt the station they were typed at.  A
+doubling with every recent lock up to 4 hours, and tilt the station they were typed at;
+people who prove presence lift them before their time (:mod:`kiosk.table.locks`).  A
 configuration with no accounts (outside demo mode, without ``[[operators]]``) has login
 disabled and the host stands in the ``operators`` tilt.
 """
