@@ -73,6 +73,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from engine.rng import SeededRandomSource
     from kiosk.config import ConfigError, load_config
     from kiosk.ledger.errors import LedgerError
+    from kiosk.machine.errors import MachineError
     from kiosk.table import TableTiming
     from kiosk.wiring.host import HostPlan, open_table_host
 
@@ -87,6 +88,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     folder = Path(args.folder) if args.folder else config.db_path.with_name("link-host")
     rng = SeededRandomSource(args.seed) if args.seed is not None else None
+    reopen = bool(getattr(args, "reopen_pairing", False))
+    lift = bool(getattr(args, "lift_lockout", False))
     plan = HostPlan(
         tuple(args.stations),
         folder,
@@ -94,16 +97,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         display_port=args.display_port,
         burn_in=bool(getattr(args, "burn_in", False)),
-        reopen_pairing=bool(getattr(args, "reopen_pairing", False)),
+        reopen_pin=_host_pin("reopen pairing") if reopen else None,
+        lift_pin=_host_pin("lift the PIN pad's locks") if lift else None,
     )
     stop = _stop_on_signals()
     try:
         parts = open_table_host(config, plan, rng=rng, timing=timing)
+    except MachineError as exc:
+        print(f"error: refused ({exc.code}): {exc.reason}", file=sys.stderr)
+        return 1
     except (LedgerError, ValueError) as exc:
         print(f"error: the table's ledger: {exc}", file=sys.stderr)
         return 1
     try:
-        if plan.reopen_pairing:
+        if lift:
+            _say("PIN locks lifted")
+        if reopen:
             _say("pairing reopened")
         if parts.slot_system is not None:
             _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(parts.slot_system.addresses)}")
@@ -115,6 +124,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         parts.close()
     _say("table host stopped")
     return 0
+
+
+def _host_pin(what: str) -> str:
+    """A technician's PIN typed at the host's console (not echoed), or the first line of
+    standard input when it is not a terminal."""
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass(f"technician's PIN to {what}: ")
+    return sys.stdin.readline().strip()
 
 
 def _serve(service: TableHost, stop: threading.Event, pairing_codes: bool) -> None:
@@ -357,7 +376,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument(
         "--reopen-pairing",
         action="store_true",
-        help="reopen pairing locked by repeated wrong codes (a technician at the host)",
+        help="reopen pairing locked by repeated wrong codes (asks a technician's PIN)",
+    )
+    q.add_argument(
+        "--lift-lockout",
+        action="store_true",
+        help="end the PIN pad's locks after wrong PINs (asks a technician's PIN)",
     )
     q.add_argument(
         "--burn-in",

@@ -212,6 +212,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from kiosk.link.pairing import HostPairing
     from kiosk.table import Table, TableTiming
     from kiosk.table.host_service import TableHost
+    from kiosk.table.pairing_book import LedgerMissBook
 
     temporary = args.folder is None
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="uth-table-"))
@@ -233,9 +234,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     host_folder = folder / "host"
     service = TableHost(
         table,
-        HostPairing(host_folder),
+        HostPairing(host_folder, LedgerMissBook(table, "stations")),
         port=0,
-        displays=HostPairing(host_folder / "displays"),
+        displays=HostPairing(host_folder / "displays", LedgerMissBook(table, "displays")),
         display_port=0,
     )
     procs: list[subprocess.Popen[bytes]] = []

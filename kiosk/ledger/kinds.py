@@ -76,6 +76,11 @@ class EventKind(StrEnum):
     NOTE_ACCEPTANCE = "note_acceptance"
     SYSTEM_TICKET_IN = "system_ticket_in"
     HOST_TIME_SET = "host_time_set"
+    # locks lifted by people, and the table host's pairing lock
+    OPERATOR_LOCKOUT_LIFTED = "operator_lockout_lifted"
+    PAIRING_CODE_WRONG = "pairing_code_wrong"
+    PAIRING_LOCKED = "pairing_locked"
+    PAIRING_REOPENED = "pairing_reopened"
 
 
 #: The credit meter (cents): the one meter that goes down.

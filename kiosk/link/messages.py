@@ -240,12 +240,14 @@ class Snapshot(_Model):
 
 class EscrowAck(_Model):
     """Host -> station: escrow ``txn`` is recorded (``accepted``: stack it) or refused
-    (return it; ``reason`` says why)."""
+    (return it; ``reason`` says why; ``code``: the refusal's
+    :class:`~kiosk.machine.error_codes.ErrorCode`, when the service refused it)."""
 
     type: Literal["escrow_ack"] = "escrow_ack"
     txn: Name
     accepted: bool
     reason: Text = ""
+    code: Name | None = None
 
 
 class PrintTicket(_Model):
@@ -313,6 +315,18 @@ class OperatorLogout(_Model):
 
     type: Literal["operator_logout"] = "operator_logout"
     ref: OperatorRef
+
+
+class OperatorLift(_Model):
+    """Station -> host: with the station's main door open, a manager or technician
+    (``pin``) and a second person (``witness_pin``) lift every PIN lock of the table.
+    The PINs travel as :class:`OperatorLogin`'s do.  Answered by an
+    :class:`OperatorReply` (``data["operator"]``: the first person's name)."""
+
+    type: Literal["operator_lift"] = "operator_lift"
+    ref: OperatorRef
+    pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
+    witness_pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
 
 
 class OperatorQuery(_Model):
@@ -443,6 +457,7 @@ Body = Annotated[
     | OperatorQuery
     | OperatorAction
     | OperatorReply
+    | OperatorLift
     | RecallRequest
     | RecallReply
     | FriendsFrame,
@@ -471,6 +486,7 @@ STATION_TYPES = frozenset(
         "operator_logout",
         "operator_query",
         "operator_action",
+        "operator_lift",
         "recall_request",
     }
 )

@@ -11,12 +11,16 @@ shows an 8-digit code; typing it on the station (:func:`kiosk.link.client.pair_s
 pairs that station to one seat.  The code is single-use, expires after ``ttl_s`` seconds
 and is withdrawn after ``attempts`` wrong proofs.
 
-Wrong codes are also counted across windows, from any address, in ``pairing.json``
-(kept across restarts): the :data:`MAX_PAIRING_MISSES`-th since a technician last
-reopened pairing locks it (no window opens, every proof is refused ``locked``) until a
-technician reopens it at the host (:meth:`HostPairing.reopen`, ``uth table serve
---reopen-pairing``).  A guesser therefore gets at most :data:`MAX_PAIRING_MISSES` tries
-at a code of :data:`CODE_DIGITS` digits per reopening: a chance of 10 in 10^8.
+Wrong codes are also counted across windows, from any address, in a :class:`MissBook`:
+the :data:`MAX_PAIRING_MISSES`-th since a technician last reopened pairing locks it (no
+window opens, every proof is refused ``locked``) until a technician reopens it at the
+host.  A table host keeps that count in its ledger (chained, MAC'd rows:
+:class:`kiosk.table.pairing_book.LedgerMissBook`; reopened with a technician's PIN,
+``uth table serve --reopen-pairing``), so deleting or editing any file of this folder
+neither reopens pairing nor resets the count; a host without a ledger keeps it in
+``pairing.json`` (:class:`FileMissBook`).  A guesser therefore gets at most
+:data:`MAX_PAIRING_MISSES` tries at a code of :data:`CODE_DIGITS` digits per reopening:
+a chance of 10 in 10^8.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from kiosk.link import auth
 from kiosk.link.certs import HostIdentity, make_host_identity
@@ -44,8 +48,44 @@ MAX_PAIRING_MISSES = 10
 
 LOCKED_TEXT = (
     f"pairing is locked after {MAX_PAIRING_MISSES} wrong codes: a technician reopens it at "
-    "the host (uth table serve --reopen-pairing)"
+    "the host with their PIN (uth table serve --reopen-pairing)"
 )
+
+
+class MissBook(Protocol):
+    """Where a host counts wrong pairing codes (across windows and restarts)."""
+
+    def misses(self) -> int:
+        """The wrong codes since pairing was last reopened (:data:`MAX_PAIRING_MISSES`
+        or more: locked; a count that cannot be read is locked)."""
+        ...
+
+    def missed(self, station_id: str, seat: int) -> int:
+        """Record one more wrong code (from ``station_id`` for ``seat``); the new count."""
+        ...
+
+
+class FileMissBook:
+    """The count in ``pairing.json`` in the host's folder (a host without a ledger);
+    an unreadable record counts as locked."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / "pairing.json"
+
+    def misses(self) -> int:
+        if not self.path.exists():
+            return 0
+        try:
+            misses = json.loads(self.path.read_text(encoding="utf-8"))["misses"]
+        except (ValueError, KeyError, TypeError, OSError):
+            return MAX_PAIRING_MISSES
+        return misses if isinstance(misses, int) and misses >= 0 else MAX_PAIRING_MISSES
+
+    def missed(self, station_id: str, seat: int) -> int:
+        misses = self.misses() + 1
+        body = json.dumps({"misses": misses, "limit": MAX_PAIRING_MISSES}) + "\n"
+        write_private(self.path, body.encode())
+        return misses
 
 
 @dataclass(frozen=True)
@@ -65,9 +105,10 @@ class _Window:
 
 
 class HostPairing:
-    """The host's pairing data in ``folder`` (created on first use).  Thread-safe."""
+    """The host's pairing data in ``folder`` (created on first use), its wrong codes
+    counted in ``book`` (default: :class:`FileMissBook` in ``folder``).  Thread-safe."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, book: MissBook | None = None) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.identity: HostIdentity = make_host_identity(self.folder)
@@ -75,37 +116,19 @@ class HostPairing:
         self._lock = threading.Lock()
         self._stations = self._load()
         self._window: _Window | None = None
-        self.misses = self._load_misses()
+        self.book: MissBook = book if book is not None else FileMissBook(self.folder)
 
     @property
-    def _misses_path(self) -> Path:
-        return self.folder / "pairing.json"
-
-    def _load_misses(self) -> int:
-        """The wrong codes since the last reopening; an unreadable record counts as locked."""
-        if not self._misses_path.exists():
-            return 0
-        try:
-            misses = json.loads(self._misses_path.read_text(encoding="utf-8"))["misses"]
-        except (ValueError, KeyError, TypeError, OSError):
-            return MAX_PAIRING_MISSES
-        return misses if isinstance(misses, int) and misses >= 0 else MAX_PAIRING_MISSES
-
-    def _save_misses(self) -> None:
-        body = json.dumps({"misses": self.misses, "limit": MAX_PAIRING_MISSES}) + "\n"
-        write_private(self._misses_path, body.encode())
+    def misses(self) -> int:
+        """The wrong codes since pairing was last reopened (see :class:`MissBook`)."""
+        return self.book.misses()
 
     @property
     def locked(self) -> bool:
-        """Whether repeated wrong codes have locked pairing (until :meth:`reopen`)."""
+        """Whether repeated wrong codes have locked pairing (until a technician reopens
+        it)."""
         with self._lock:
-            return self.misses >= MAX_PAIRING_MISSES
-
-    def reopen(self) -> None:
-        """A technician at the host reopens pairing: the count of wrong codes restarts."""
-        with self._lock:
-            self.misses = 0
-            self._save_misses()
+            return self.book.misses() >= MAX_PAIRING_MISSES
 
     @property
     def _path(self) -> Path:
@@ -134,7 +157,7 @@ class HostPairing:
         :class:`PairingRefused` (``locked``) while repeated wrong codes lock pairing."""
         digits = "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
         with self._lock:
-            if self.misses >= MAX_PAIRING_MISSES:
+            if self.book.misses() >= MAX_PAIRING_MISSES:
                 raise PairingRefused("locked", LOCKED_TEXT)
             self._window = _Window(digits, time.monotonic() + ttl_s, attempts)
         return f"{digits[:4]}-{digits[4:]}"
@@ -155,7 +178,7 @@ class HostPairing:
         returns the new pairing and the host's proof.  Raises :class:`PairingRefused`
         (``locked``, ``no-window``, ``expired``, ``bad-code``, ``seat-taken``)."""
         with self._lock:
-            if self.misses >= MAX_PAIRING_MISSES:
+            if self.book.misses() >= MAX_PAIRING_MISSES:
                 self._window = None
                 raise PairingRefused("locked", LOCKED_TEXT)
             window = self._window
@@ -169,9 +192,8 @@ class HostPairing:
             )
             if not hmac.compare_digest(expected, proof):
                 window.attempts -= 1
-                self.misses += 1
-                self._save_misses()
-                if window.attempts <= 0 or self.misses >= MAX_PAIRING_MISSES:
+                misses = self.book.missed(station_id, seat)
+                if window.attempts <= 0 or misses >= MAX_PAIRING_MISSES:
                     self._window = None
                 raise PairingRefused("bad-code", "the pairing code does not match")
             holder = self._holder_of(seat)

@@ -142,6 +142,16 @@ class RamClearWitness:
 
 
 @dataclass(frozen=True)
+class LiftLockout:
+    """A manager or technician (``pin``) and a second person (``witness_pin``) end the PIN
+    locks before their time, the main door of the station open with its key; the result
+    is the first person's name."""
+
+    pin: str
+    witness_pin: str
+
+
+@dataclass(frozen=True)
 class RamClearRequest:
     """A manager asks for a RAM clear (door open, countersigned); the result is the
     confirmation code."""
@@ -175,4 +185,5 @@ Command = (
     | RamClearWitness
     | RamClearRequest
     | RamClear
+    | LiftLockout
 )

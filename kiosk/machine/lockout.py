@@ -15,8 +15,20 @@ resets a count nor lifts a lock:
   one), so a guesser cannot tell that a guess matched.
 
 Each lock lasts :data:`LOCK_DURATION` doubled for every earlier lock of the same pad or
-account within :data:`BACKOFF_WINDOW` (15, 30, 60 ... minutes), at most
-:data:`MAX_LOCK`.  Times are the cabinet clock's (UTC).
+account within :data:`BACKOFF_WINDOW` (15, 30, 60, 120 minutes), at most
+:data:`MAX_LOCK` (4 hours).  Times are the cabinet clock's (UTC).
+
+The cap's arithmetic: a guesser gets :data:`MAX_FAILURES` wrong PINs per lock, so at most
+5 x 24 h / 4 h = 30 guesses a day once the cap is reached (about 50 on the first day).
+A PIN has 6 to 12 digits (:mod:`kiosk.pins`), so at least 10^6 - 10 of them; each guess
+is tried against every account at once, so with ``k`` accounts the expected number of
+guesses before one matches is about 10^6 / (k + 1): 500,000 guesses (45 years) for one
+account, 90,900 (8.3 years) for ten; every lock tilts the station it was typed at and
+is recorded.  What the cap bounds in turn is how long a guesser can keep the staff out:
+4 hours, and a lock ends before its time when a manager or technician proves presence
+another way (``operator_lockout_lifted``, recorded with the people: the main door opened
+with its key and two people's PINs, or a technician's PIN at the table host):
+:meth:`PinLockout.lift`.
 """
 
 from __future__ import annotations
@@ -31,12 +43,14 @@ from kiosk.ledger.records import EventRecord
 MAX_FAILURES = 5
 #: How long a first lock lasts; each earlier lock within :data:`BACKOFF_WINDOW` doubles it.
 LOCK_DURATION = timedelta(minutes=15)
-#: The longest lock.
-MAX_LOCK = timedelta(hours=24)
+#: The longest lock (the cap of the doubling; see the module for the arithmetic).
+MAX_LOCK = timedelta(hours=4)
 #: Locks this recent make the next one longer.
 BACKOFF_WINDOW = timedelta(hours=24)
 #: The event kind of accounts locked by wrong PINs.
 ACCOUNTS_LOCKED = "operator_accounts_locked"
+#: The event kind of every lock lifted before its time by people who proved presence.
+LOCKOUT_LIFTED = "operator_lockout_lifted"
 #: The event kinds the locks are rebuilt from.
 LOCK_EVENTS = (
     "operator_login",
@@ -44,6 +58,7 @@ LOCK_EVENTS = (
     "operator_login_failed",
     "operator_lockout",
     ACCOUNTS_LOCKED,
+    LOCKOUT_LIFTED,
 )
 #: How many of the last :data:`LOCK_EVENTS` power-up reads (enough for a day of locks).
 RESTORE_EVENTS = 5000
@@ -145,6 +160,16 @@ class PinLockout:
         if name is not None:
             self.account_failures.pop(name, None)
 
+    def locked(self, now: datetime) -> bool:
+        """Whether the PIN pad or any account is locked at ``now``."""
+        return self.locked_until(now) is not None or self.accounts_locked(now) is not None
+
+    def lift(self) -> None:
+        """Every lock ends now and every count starts again (people proved presence); the
+        history stays, so the next lock is as long as it would have been."""
+        self.failures, self.until = 0, None
+        self.account_failures, self.account_until = {}, {}
+
     def _lock(self, name: str, at: datetime, until: datetime) -> None:
         self.account_failures.pop(name, None)
         self.account_until[name] = until
@@ -177,3 +202,5 @@ class PinLockout:
                 until = parse_stamp(str(d["until"]))
                 for name in d.get("accounts", []):
                     self._lock(str(name), at, until)
+            elif ev.kind == LOCKOUT_LIFTED:
+                self.lift()

@@ -12,8 +12,9 @@ keeps the history and the lifetime meters.
 Every login, failed login and operator action is recorded with the person: events carry
 ``operator`` (the account's name) and ``role``.  :data:`~kiosk.machine.lockout.MAX_FAILURES`
 wrong PINs in a row lock the PIN pad, and as many since an account's own right PIN lock
-that account, for 15 minutes doubling with each recent lock (:mod:`kiosk.machine.lockout`;
-the ``operator_lockout`` / ``operator_accounts_locked`` events and the tilt).  A cabinet with no accounts (outside demo mode, without ``[[operators]]``) has
+that account, for 15 minutes doubling with each recent lock up to 4 hours
+(:mod:`kiosk.machine.lockout`; the ``operator_lockout`` / ``operator_accounts_locked``
+events and the tilt), unless people lift them (``operator_lockout_lifted``).  A cabinet with no accounts (outside demo mode, without ``[[operators]]``) has
 operator login disabled and stands in the ``operators`` tilt.
 """
 

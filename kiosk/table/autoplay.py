@@ -7,7 +7,11 @@ multiple of the step within the limits) and sometimes Trips, and presses Deal; i
 round it picks a random decision among those offered.  It plays the attendant's part
 too: a pending handpay is reset and a jackpot tilt cleared (the jackpot paid by hand),
 each by an attendant logged in at the station with ``attendant_pin`` (the demo's, by
-default), as the table records every such action with the person.
+default), as the table records every such action with the person.  A refused login
+(``pin_locked``: the PIN pad locked by wrong PINs; ``wrong_pin``) or refused test credits
+(``credit_limit``...) are tried again only after a back-off that doubles from
+``backoff[0]`` to ``backoff[1]`` seconds; what it waits for is said once, and again when
+it ends.
 It stops after ``rounds`` rounds its seat was settled in, cashing out what is left so
 the table no longer waits for it.  The same seed makes the same choices for the same
 snapshots.
@@ -16,6 +20,7 @@ snapshots.
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +35,9 @@ from kiosk.table.snapshot import StationSnapshot
 
 #: The most one round can take from the meter, in Antes (Ante, Blind and a 4x Play).
 ROUND_ANTES = 6
+#: The first and the longest wait (seconds) before a refused login or test credits are
+#: tried again.
+BACKOFF_S = (1.0, 60.0)
 
 
 @dataclass
@@ -53,6 +61,33 @@ def _quiet(_: str) -> None:
     pass
 
 
+class Backoff:
+    """Waits between tries of one refused request: none until the first refusal, then
+    ``first`` seconds doubling to ``longest``; :meth:`ok` ends the wait."""
+
+    def __init__(self, first: float, longest: float) -> None:
+        self.first, self.longest = first, longest
+        self.delay = 0.0
+        self.after = 0.0  # monotonic time before which the request is not sent again
+        self.why: str | None = None  # the refusal's code while backing off
+
+    def ready(self) -> bool:
+        return time.monotonic() >= self.after
+
+    def refused(self, code: str) -> bool:
+        """Count a refusal of ``code``; True when it starts a wait (say it once)."""
+        self.delay = min(self.longest, self.delay * 2 if self.delay else self.first)
+        self.after = time.monotonic() + self.delay
+        first, self.why = self.why != code, code
+        return first
+
+    def ok(self) -> bool:
+        """The request went through; True when that ends a wait (say so)."""
+        ended = self.why is not None
+        self.delay, self.after, self.why = 0.0, 0.0, None
+        return ended
+
+
 class RandomPlayer:
     """A seeded random player (see module); :meth:`run` plays until done."""
 
@@ -69,8 +104,11 @@ class RandomPlayer:
         say: Say = _quiet,
         test_credits: bool = False,
         attendant_pin: str | None = DEMO_PINS["attendant"],
+        backoff: tuple[float, float] = BACKOFF_S,
     ) -> None:
         self.remote = remote
+        self.login_wait = Backoff(*backoff)  # after a refused attendant login
+        self.credits_wait = Backoff(*backoff)  # after refused test credits
         self.attendant_pin = attendant_pin
         self.test_credits = test_credits  # a burn-in's test credits instead of notes
         self.rng = random.Random(seed)
@@ -88,22 +126,25 @@ class RandomPlayer:
         self._last_decision: tuple[int, str] | None = None
         self._resets = 0
         self._tilts: tuple[str, ...] = ()
+        self._said_tilts: tuple[str, ...] = ()
         self._handpay_window = 0
         self._handpay_after = 0.0  # no handpay reset before then (a ticket is printing)
         self._mark = (0, 0.0)  # progress and time when the last action was sent
         self._waiting = False
 
-    def run(self, rounds: int, timeout: float = 120.0) -> AutoplayReport:
-        """Play until the seat has been settled in ``rounds`` rounds, then cash out.
-        Raises :class:`TimeoutError` when the table shows nothing new for ``timeout``
-        seconds."""
+    def run(
+        self, rounds: int, timeout: float = 120.0, stop: threading.Event | None = None
+    ) -> AutoplayReport:
+        """Play until the seat has been settled in ``rounds`` rounds, then cash out (or
+        until ``stop`` is set).  Raises :class:`TimeoutError` when the table shows nothing
+        new for ``timeout`` seconds."""
         first = self.remote.wait_for(lambda s: True, timeout)
         if first is None:
             raise TimeoutError("no snapshot from the table host")
         self.say(f"resynced credits={first.credits} round_open={first.round_open}")
         progress = -1
         idle_since = time.monotonic()
-        while True:
+        while stop is None or not stop.is_set():
             snap = self.remote.snapshot()
             assert snap is not None
             self._note(snap)
@@ -115,13 +156,14 @@ class RandomPlayer:
                 if self._finish(snap):
                     return self.report
             else:
-                self._tilts = ()
+                self._tilts = self._said_tilts = ()
                 self._step(snap)
             now = self.remote.wait_change(progress, 0.5)
-            if now != progress:
-                progress, idle_since = now, time.monotonic()
+            if now != progress or self.login_wait.why or self.credits_wait.why:
+                progress, idle_since = now, time.monotonic()  # a back-off is no idle table
             elif time.monotonic() - idle_since > timeout:
                 raise TimeoutError(f"the table showed nothing new for {timeout} s")
+        return self.report
 
     # -- one look at the table ---------------------------------------------------------------
     def _send(self, command: object) -> None:
@@ -185,30 +227,51 @@ class RandomPlayer:
     def _handpay(self) -> None:
         """The attendant pays the pending handpay and resets it (once per window)."""
         if self._handpay_window != self.remote.window and time.monotonic() >= self._handpay_after:
+            if not self.login_wait.ready():
+                return
             self._handpay_window = self.remote.window
             self._pause()
             self._attended(cmd.HandpayReset())
 
-    def _attended(self, command: object) -> None:
-        """``command`` sent by the attendant, logged in at this station for it."""
+    def _attended(self, command: object) -> bool:
+        """``command`` sent by the attendant, logged in at this station for it; False
+        (nothing sent) when the login is refused: the next try waits (:class:`Backoff`)."""
         if self.attendant_pin is not None:
+            if not self.login_wait.ready():
+                return False
             pin = self.attendant_pin
             answer = self.remote.operator_request(lambda ref: OperatorLogin(ref=ref, pin=pin), 5.0)
             if not isinstance(answer, OperatorSession) or not answer.accepted:
-                self.say("attendant login refused")
+                code = "no_answer" if answer is None else str(getattr(answer, "code", "refused"))
+                detail = getattr(answer, "detail", "") or "the host did not answer"
+                self._acted_window = self._handpay_window = 0  # try again after the wait
+                if self.login_wait.refused(code):
+                    self.say(
+                        f"attendant login refused ({code}): {detail}; waiting, trying again "
+                        f"at most every {self.login_wait.longest:g} s"
+                    )
+                return False
+            if self.login_wait.ok():
+                self.say("attendant login accepted again")
         self._send(command)
         if self.attendant_pin is not None:
             self.remote.operator_request(lambda ref: OperatorLogout(ref=ref), 5.0)
+        return True
 
     def _tilted(self, snap: StationSnapshot) -> None:
         """A tilt stops the station; the attendant pays a jackpot by hand and clears it."""
         if snap.tilts == self._tilts:
             return
+        if JACKPOT_TILT in snap.tilts and not self.login_wait.ready():
+            return  # the attendant's login waits (the PIN pad's lock)
+        if snap.tilts != self._said_tilts:
+            self._said_tilts = snap.tilts
+            self.say(f"tilted {','.join(snap.tilts)}")
         self._tilts = snap.tilts
-        self.say(f"tilted {','.join(snap.tilts)}")
         if JACKPOT_TILT in snap.tilts:
             self._pause()
-            self._attended(cmd.ClearTilt(JACKPOT_TILT))
+            if not self._attended(cmd.ClearTilt(JACKPOT_TILT)):
+                self._tilts = ()  # looked at again once the wait is over
 
     def _decide(self, snap: StationSnapshot) -> None:
         if not snap.in_round or not snap.offers or snap.round_id is None or snap.phase is None:
@@ -238,11 +301,22 @@ class RandomPlayer:
                 return
         if snap.credits < ROUND_ANTES * low:
             if self.test_credits:
+                if not self.credits_wait.ready():
+                    return
                 self._pause()
                 ack = self.remote.test_credits(self.note, 10.0)
                 if ack is not None and ack.accepted:
                     self.report.test_credits_in += self.note
+                    self.credits_wait.ok()
                     self.say(f"test credits in cents={self.note}")
+                    return
+                code = "no_answer" if ack is None else ack.code or "refused"
+                if self.credits_wait.refused(code):
+                    why = "the host did not answer" if ack is None else ack.reason
+                    self.say(
+                        f"test credits refused ({code}): {why}; trying again at most every "
+                        f"{self.credits_wait.longest:g} s"
+                    )
                 return
             if not self.own_notes:
                 return  # a note of its own would supersede the validator's escrow

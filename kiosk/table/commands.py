@@ -148,7 +148,39 @@ class HostRefuse:
     txn: str
 
 
+@dataclass(frozen=True)
+class PairingMiss:
+    """A wrong pairing code at the table host (``scope``: ``stations`` or ``displays``)
+    from ``station_id`` for ``seat``: recorded; returns the wrong codes since the last
+    reopening, the lock recorded too when they reach ``limit``."""
+
+    scope: str
+    station_id: str
+    seat: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ReopenPairing:
+    """A technician at the table host reopens pairing (``scope``) with their PIN;
+    returns their name."""
+
+    scope: str
+    pin: str
+
+
+@dataclass(frozen=True)
+class LiftLockoutAtHost:
+    """A technician (or manager) at the table host ends the PIN locks with their PIN;
+    returns their name."""
+
+    pin: str
+
+
 __all__ = [
+    "LiftLockoutAtHost",
+    "PairingMiss",
+    "ReopenPairing",
     "AcceptEscrow",
     "AcceptTicket",
     "DeliverValidation",

@@ -26,8 +26,11 @@ from kiosk.table.commands import (
     HostPlay,
     HostRedeem,
     HostRefuse,
+    LiftLockoutAtHost,
+    PairingMiss,
     Pass,
     ProbeLedger,
+    ReopenPairing,
     ReportPrint,
     SetPrinter,
     SetTablePaytable,
@@ -35,6 +38,7 @@ from kiosk.table.commands import (
     StopStation,
     TestCredits,
 )
+from kiosk.table.locks import Locks
 from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
 from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
@@ -59,6 +63,7 @@ class Parts:
     operators: Operators
     settings: Settings
     system: SlotSystem
+    locks: Locks
 
 
 def dispatch(
@@ -142,6 +147,15 @@ def dispatch(
         case cmd.RamClear(confirm_code=code):
             ops.ram_clear(n, code)
             return None
+        # locks lifted by people (the PIN pad's, pairing's at the host)
+        case cmd.LiftLockout(pin=pin, witness_pin=witness_pin):
+            return parts.locks.lift_at_door(n, pin, witness_pin)
+        case LiftLockoutAtHost(pin=pin):
+            return parts.locks.lift_at_host(pin)
+        case PairingMiss(scope=scope, station_id=station_id, seat=seat, limit=limit):
+            return parts.locks.pairing_miss(scope, station_id, seat, limit)
+        case ReopenPairing(scope=scope, pin=pin):
+            return parts.locks.reopen_pairing(scope, pin)
         # the configuration
         case cmd.SetPaytable(path=path):
             name = ops.require_door_change(at, "technician", "a paytable change")

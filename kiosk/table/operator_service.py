@@ -13,6 +13,9 @@ The host answers each station's operator messages (:mod:`kiosk.link.messages`):
   station's and the table's, cents or counts), ``recall`` (a station's last 10 finished
   rounds, its seat and the dealer: a round still open is shown to nobody, its cards
   neither) or ``paytables`` (the paytables folder's, each with its RTP per bet);
+* :class:`OperatorLift` -> an :class:`OperatorReply`: the door of that station open, a
+  manager's or technician's PIN and a second person's lift every PIN lock of the table
+  (:mod:`kiosk.table.locks`);
 * :class:`OperatorAction` -> an :class:`OperatorReply`: ``clear_tilt`` and
   ``handpay_reset`` at a station (attendant or above; a host tilt is not cleared here),
   ``set_limits`` and ``set_paytable`` (technician or above) for the table, made from the
@@ -37,6 +40,7 @@ from kiosk.config import Role, role_at_least
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import (
     OperatorAction,
+    OperatorLift,
     OperatorLogin,
     OperatorLogout,
     OperatorQuery,
@@ -57,7 +61,7 @@ from kiosk.table.table import Table
 log = logging.getLogger(__name__)
 
 #: The bodies this service answers.
-OPERATOR_BODIES = (OperatorLogin, OperatorLogout, OperatorQuery, OperatorAction)
+OPERATOR_BODIES = (OperatorLogin, OperatorLogout, OperatorQuery, OperatorAction, OperatorLift)
 #: The rounds a station's recall page shows.
 RECALL_ROUNDS = 10
 #: action -> the least role that may take it.
@@ -101,6 +105,8 @@ class OperatorService:
             if isinstance(body, OperatorLogout):
                 self.table.end_session(station, "logout")
                 return OperatorReply(ref=body.ref, ok=True)
+            if isinstance(body, OperatorLift):
+                return self._lift(station, body)
             if not isinstance(body, (OperatorQuery, OperatorAction)):
                 raise TypeError(f"not an operator message: {type(body).__name__}")
             try:
@@ -132,6 +138,16 @@ class OperatorService:
         log.info("station %d: operator %s (%s) logged in", station, found.name, found.role)
         role = cast(Role, found.role)
         return OperatorSession(ref=body.ref, accepted=True, name=found.name, role=role)
+
+    def _lift(self, station: int, body: OperatorLift) -> OperatorReply:
+        try:
+            name = self.table.execute(station, cmd.LiftLockout(body.pin, body.witness_pin))
+        except MachineError as exc:
+            return OperatorReply(
+                ref=body.ref, ok=False, code=_code(exc.code), detail=exc.reason[:512]
+            )
+        log.info("station %d: %s lifted the PIN locks", station, name)
+        return OperatorReply(ref=body.ref, ok=True, data={"operator": str(name)})
 
     def end(self, station: int, reason: str) -> None:
         """End ``station``'s session, if any (its link disconnected: ``reason``)."""

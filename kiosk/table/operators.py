@@ -19,7 +19,8 @@ Every login, failed login and operator action is recorded with the person (event
 the whole table (:class:`~kiosk.machine.lockout.PinLockout`, rebuilt from the ledger at
 power-up): :data:`~kiosk.machine.lockout.MAX_FAILURES` in a row lock the PIN pad of every
 station, as many since an account's own right PIN lock that account, each for 15 minutes
-doubling with every recent lock, and tilt the station they were typed at.  A
+doubling with every recent lock up to 4 hours, and tilt the station they were typed at;
+people who prove presence lift them before their time (:mod:`kiosk.table.locks`).  A
 configuration with no accounts (outside demo mode, without ``[[operators]]``) has login
 disabled and the host stands in the ``operators`` tilt.
 """
@@ -144,24 +145,28 @@ class Operators:
         found = pin_accounts(st.config, st.lockout, pin, st.now())
         if len(found) == 1:
             return found[0]
-        self._failed(n, purpose, shared=len(found) > 1)
+        self.failed(n, purpose, shared=len(found) > 1)
         raise wrong_pin_refusal(st.lockout, st.now())
 
-    def _failed(self, n: int, purpose: str, *, shared: bool) -> None:
+    def failed(self, n: int, purpose: str, *, shared: bool, at_host: bool = False) -> None:
+        """Record and count one wrong PIN typed at station ``n`` (``at_host``: at the
+        table host's console, about station 1, tilting nothing) for ``purpose``."""
         st = self.state
         ledger = st.require_ledger()
         names = account_names(st.config)
         failure = st.lockout.next_failure(st.now(), names)
-        session = st.station(n).operator  # who was logged in (a second PIN's manager)
+        session = None if at_host else st.station(n).operator  # a second PIN's manager
         who: dict[str, Any] = {
             "operator": session.name if session else None,
             "role": session.role if session else None,
-            **st.at(n),
+            **({"at_host": True} if at_host else st.at(n)),
         }
         with ledger.transaction():
             for kind, detail in failure_events(failure, purpose, shared, who):
                 st.event(kind, detail, n)
         st.lockout.apply(failure, names)
+        if at_host:
+            return
         if failure.pad_until is not None:
             st.set_tilt(
                 n,

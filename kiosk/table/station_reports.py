@@ -158,7 +158,10 @@ class StationReports:
             log.warning("test credits at seat %d refused: %s", seat, exc.reason)
             why = f"{SETTLED}refused: {exc.reason}"
             if command.txn is not None:
-                self.send(inbound.station_id, EscrowAck(txn=command.txn, accepted=False, reason=why))
+                ack = EscrowAck(
+                    txn=command.txn, accepted=False, reason=why[:512], code=str(exc.code)
+                )
+                self.send(inbound.station_id, ack)
             return
         if isinstance(command, SetPrinter):
             if command.ready:

@@ -89,6 +89,7 @@ from kiosk.table.commands import (
 )
 from kiosk.table.dispatch import Parts, dispatch
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
+from kiosk.table.locks import Locks
 from kiosk.table.money_in import MoneyIn
 from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
@@ -143,7 +144,7 @@ class Table:
         self._audit = Audit(st)
         self._parts = Parts(
             st, self._play, self._money, self._payouts, self._operators, self._settings,
-            self._system,
+            self._system, Locks(st, self._operators),
         )
         self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
         #: Test credits outside demo mode: a technician's burn-in session (its runner sets it).

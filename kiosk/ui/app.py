@@ -60,8 +60,8 @@ from kiosk.ui.widgets import Painter
 
 #: Seconds without a touch, at zero credits, before the attract screen comes back.
 ATTRACT_AFTER = 60.0
-#: Hidden operator sequence (demo mode only): touch these corners in order within this
-#: many seconds.
+#: Hidden operator sequence (demo mode only, never on an installed cabinet): touch these
+#: corners in order within this many seconds.
 CORNER_SEQUENCE = ("tl", "tr", "br", "bl")
 CORNER_WINDOW = 6.0
 #: The corner squares (design units) belong to the hidden sequence: touches there never
@@ -80,7 +80,7 @@ MONEY_IN = frozenset({"bill", "ticket"})
 #: ``paytable``, ``help``, ``recall`` and ``settings`` a touch away; ``cashout`` while a
 #: payout runs; ``operator`` behind the key switch (the ``operator_key`` input, F12 in demo
 #: mode), a touch while the main door is open, or in demo mode the hidden corner
-#: sequence, and a PIN.  The Tournament button on the attract screen opens ``tournament_setup`` ->
+#: sequence, and a PIN (on an installed cabinet the key switch only).  The Tournament button on the attract screen opens ``tournament_setup`` ->
 #: ``tournament`` (the table; free play, chips are points) with ``tournament_history``,
 #: ``tournament_rankings``, ``tournament_results`` and ``tournament_records``;
 #: ``tournament_tables`` (choose your table), ``tournament_guide`` (how to play) and
@@ -119,6 +119,7 @@ class App:
         machine_number: str = "",
         tournament: TournamentContext | None = None,
         operator_scene: Callable[[App], Scene] | None = None,
+        installed: bool | None = None,
     ) -> None:
         sdl_hints.prefer_native_framebuffer()  # before the display starts: no OpenGL probe
         memory.bound_heap()
@@ -152,6 +153,10 @@ class App:
             payout.clock = lambda: self.now
         self.demo = DemoDevices(self.model, payout) if demo else None
         self.demo_mode = demo
+        #: An installed cabinet (default: the machine's configuration says so): only the
+        #: key switch opens the operator menu, never a touch (the corners, the open door).
+        config = getattr(machine, "config", None)
+        self.installed = bool(getattr(config, "installed", False) if installed is None else installed)
         self.watchdog = sdnotify.Watchdog()
         self._corners: list[tuple[str, float]] = []
         self._felt: pygame.Surface | None = None
@@ -211,11 +216,13 @@ class App:
         if isinstance(event, Key) and not self.demo_mode and command and command.name in DEMO_ONLY_COMMANDS:
             return  # the keyboard stands in for the key and door switches in demo mode only
         player = self.scene.player
-        if isinstance(event, Touch) and player and self.model.snap.door_open:
+        touch_opens = not self.installed  # an installed cabinet: the key switch only
+        if isinstance(event, Touch) and player and self.model.snap.door_open and touch_opens:
             self.go("operator", via="door")  # the attendant's screen, behind the door
             return
         dialog = (player and self.notice.showing) or self.scene.modal()
-        if isinstance(event, Touch) and (self.demo_mode or self.model.demo) and not dialog:
+        demo = self.demo_mode or self.model.demo
+        if isinstance(event, Touch) and demo and touch_opens and not dialog:
             # the corners open the menu wherever the screens say DEMO (its PINs are the
             # demo's), also with the demo keys off (``--no-demo``)
             seq = self._corner_sequence(event.pos)

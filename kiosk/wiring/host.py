@@ -1,7 +1,8 @@
 """The table host built from its configuration: ``uth table serve``.
 
     config -> Table.open(config, stations, rng=, timing=)   (the one game service)
-           -> TableHost(table, HostPairing(folder), displays=..., burn_in=)  (its link)
+           -> TableHost(table, HostPairing(folder, LedgerMissBook(table, "stations")),
+                        displays=..., burn_in=)  (its link; wrong pairing codes in the ledger)
            -> start_slot_system(table)   (the casino's SAS link, when configured)
 
 :func:`open_table_host` builds and starts them; :meth:`HostParts.close` stops them in
@@ -11,7 +12,7 @@ the screens: a host runs without pygame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.rng import RandomSource
@@ -19,7 +20,9 @@ from kiosk.config import CabinetConfig
 from kiosk.link.pairing import HostPairing
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
+from kiosk.table.commands import LiftLockoutAtHost
 from kiosk.table.host_service import TableHost
+from kiosk.table.pairing_book import LedgerMissBook
 from kiosk.table.table import Table
 from kiosk.table.timing import TableTiming
 
@@ -36,7 +39,8 @@ class HostPlan:
     port: int = 0
     display_port: int | None = None
     burn_in: bool = False
-    reopen_pairing: bool = False
+    reopen_pin: str | None = field(default=None, repr=False)
+    lift_pin: str | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -64,19 +68,27 @@ def open_table_host(
     timing: TableTiming | None = None,
 ) -> HostParts:
     """Open the table's ledger, start its link and (when configured) its slot-system
-    link.  Raises what :meth:`Table.open` raises (LedgerError, ValueError) before
-    anything listens."""
+    link.  Raises what :meth:`Table.open` raises (LedgerError, ValueError), or the
+    :class:`MachineError` of a refused PIN, before anything listens."""
     table = Table.open(config, plan.stations, rng=rng, timing=timing)
-    pairing = HostPairing(plan.folder)
-    if plan.reopen_pairing:
-        pairing.reopen()  # a technician at the host
+    books = [LedgerMissBook(table, "stations"), LedgerMissBook(table, "displays")]
+    try:  # a technician at the host, with their PIN
+        if plan.reopen_pin is not None:
+            for book in books:
+                book.reopen(plan.reopen_pin)
+        if plan.lift_pin is not None:
+            table.execute(1, LiftLockoutAtHost(plan.lift_pin))
+    except BaseException:
+        table.close()
+        raise
+    pairing = HostPairing(plan.folder, books[0])
     display_port = plan.display_port if plan.display_port is not None else plan.port + 1
     service = TableHost(
         table,
         pairing,
         host=plan.host,
         port=plan.port,
-        displays=HostPairing(plan.folder / "displays"),
+        displays=HostPairing(plan.folder / "displays", books[1]),
         display_port=0 if plan.port == 0 else display_port,
         burn_in=plan.burn_in,
     )

@@ -19,16 +19,23 @@ ROOT = Path(__file__).resolve().parents[2]
 class Proc:
     """A ``python -m kiosk.cli`` process whose output lines are collected."""
 
-    def __init__(self, name: str, *args: str) -> None:
+    def __init__(self, name: str, *args: str, stdin: str | None = None) -> None:
+        """``stdin``: text the process reads on its standard input (else none: it is
+        closed)."""
         self.name = name
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
         self.p = subprocess.Popen(
             [sys.executable, "-m", "kiosk.cli", *args],
             env=env,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
+        assert self.p.stdin is not None
+        if stdin:
+            self.p.stdin.write(stdin)
+        self.p.stdin.close()
         self.lines: list[str] = []
         self._cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()

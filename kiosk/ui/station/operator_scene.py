@@ -15,6 +15,10 @@ the table's state does not allow, with the reason shown on the result line.  Pag
 * **Limits** and **Paytable** (technician): the table's limits and the paytables the
   host may switch to, each change confirmed first (:mod:`kiosk.ui.station.operator_config`).
 
+While wrong PINs lock the table's PIN pad, this station's main door open lets a manager or
+technician and a second person lift every lock (LIFT THE LOCK: an
+:class:`~kiosk.link.messages.OperatorLift`, recorded by the host with both people).
+
 Geometry is in design units (1280 x 720), as the cabinet's operator scenes.
 """
 
@@ -30,6 +34,7 @@ from kiosk.config import role_at_least
 from kiosk.ledger.meters import CREDITS
 from kiosk.link.messages import (
     OperatorAction,
+    OperatorLift,
     OperatorLogin,
     OperatorLogout,
     OperatorQuery,
@@ -47,7 +52,7 @@ from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
-from kiosk.ui.scenes.operator.scene import ROLE_NAMES
+from kiosk.ui.scenes.operator.scene import LIFT_BUTTON, LIFT_FIRST, LIFT_SECOND, LIFTED, ROLE_NAMES
 from kiosk.ui.station.operator_config import PAGES as CONFIG_PAGES
 from kiosk.ui.station.operator_config import ConfigPages
 from kiosk.ui.widgets import Button
@@ -80,6 +85,7 @@ class StationOperatorScene(Scene):
         self.state = "pin"  # pin | menu | page
         self.page = ""
         self.entry = ""
+        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
         self.person: tuple[str, str] | None = None  # (name, role) logged in at the host
         self.result: tuple[str, bool] | None = None
         self.data: dict[str, dict[str, Any]] = {}  # page -> the host's last answer
@@ -96,6 +102,7 @@ class StationOperatorScene(Scene):
         if self.app.previous != "operator":
             self.back = self.app.previous if self.app.previous != "cashout" else "table"
         self.state, self.entry, self.result = ("menu" if self.person else "pin"), "", None
+        self.lift = None
 
     def leave(self) -> None:
         self.entry = ""
@@ -183,6 +190,8 @@ class StationOperatorScene(Scene):
                 self.exit()
         elif self.state == "pin" and name in ("digit", "clear", "enter"):
             self._pin(name, arg)
+        elif self.state == "pin" and name == "lift":
+            self.lift, self.entry, self.result = [], "", None
         elif name == "open":
             self.state, self.page, self.result = "page", str(arg), None
             self.config.open(self.page)
@@ -203,9 +212,26 @@ class StationOperatorScene(Scene):
                 self.entry += str(arg)
         elif name == "clear":
             self.entry = ""
+        elif self.lift is not None:
+            self.lift.append(self.entry)
+            self.entry = ""
+            if len(self.lift) == 2:
+                first, second = self.lift
+                self.lift = None
+                self.link.submit(
+                    lambda r: OperatorLift(ref=r, pin=first, witness_pin=second), self._lifted
+                )
         else:
             pin, self.entry = self.entry, ""
             self.link.submit(lambda r: OperatorLogin(ref=r, pin=pin), self._logged_in)
+
+    def _lifted(self, answer: Answer) -> None:
+        if isinstance(answer, OperatorReply) and answer.ok:
+            self.result = (_(LIFTED).format(name=answer.data.get("operator", "")), True)
+        elif isinstance(answer, OperatorReply):
+            self.result = (answer.detail or _("Refused."), False)
+        else:
+            self.result = (_(NO_HOST), False)
 
     # -- buttons ------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -222,6 +248,12 @@ class StationOperatorScene(Scene):
         busy = self.link.busy
         if self.state == "pin":
             keys = keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
+            if self.snap.door_open and self.lift is None:
+                out.append(
+                    Button(
+                        "lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24
+                    )
+                )
             return out + [k if k.command != "enter" else replace(k, enabled=not busy) for k in keys]
         if self.state == "menu":
             for i, (pid, (title, least)) in enumerate(PAGES.items()):
@@ -312,7 +344,9 @@ class StationOperatorScene(Scene):
         surface.fill((40, 30, 12), bar)
         ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
         if self.state == "pin":
-            ui.fitted(surface, _("Enter your PIN"), 30, theme.CREAM, 600, center=(640, 126))
+            lift = self.lift
+            prompt = _("Enter your PIN") if lift is None else _(LIFT_SECOND if lift else LIFT_FIRST)
+            ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
             box = lay.rect(448, 146, 384, 46)
             pygame.draw.rect(surface, (0, 0, 0), box, border_radius=lay.px(8))
             ui.label(surface, "●" * len(self.entry), 28, theme.WHITE, center=(640, 169))

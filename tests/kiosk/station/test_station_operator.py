@@ -21,6 +21,7 @@ from support.signed_paytables import signed  # noqa: E402
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
+from kiosk.link.messages import OperatorLogin  # noqa: E402
 from kiosk.machine import commands as cmd  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.station.operator_scene import StationOperatorScene  # noqa: E402
@@ -235,3 +236,24 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     assert f.app.model.snap.paytable.sha256 == new.sha256  # what the screens show
     (change,) = f.table.ledger.events(("paytable_changed",))
     assert change.station == 1 and change.detail["operator"] == TED[0]
+
+
+def test_a_station_with_its_door_open_lifts_the_tables_pin_locks_on_its_keypad(floor):
+    f = floor((800, 480))
+    for i in range(5):  # another station's guesses lock the table's PIN pad
+        f.host.operators.handle(2, OperatorLogin(ref=1, pin=f"51515{i}"))
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    assert "lift" not in {b.id for b in f.menu.buttons()}  # the door is closed
+    f.controller.execute(cmd.SetDoor(True))  # the station's main door, opened with its key
+    f.frames(lambda: "lift" in {b.id for b in f.menu.buttons()})
+    f.press("lift")
+    assert "a manager's or technician's PIN" in f.frame()
+    f.type_pin(TED[2])
+    assert "a second person's PIN" in f.frame()
+    f.type_pin(ANN[2])
+    f.frames(lambda: f.menu.result is not None)
+    assert f.menu.result == (f"{TED[0]} lifted the PIN locks.", True)
+    f.type_pin(ANN[2])
+    f.frames(lambda: f.menu.state == "menu")
+    assert f.menu.person == (ANN[0], "attendant")

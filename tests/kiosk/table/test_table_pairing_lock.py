@@ -1,13 +1,17 @@
 """Guessing pairing codes at a real host process (``uth table serve --pair-code``, which
 shows a new code whenever a window closes): wrong codes from anywhere, across windows,
-lock pairing until a technician reopens it at the host, and a restart keeps the lock.
+lock pairing until a technician reopens it at the host with their PIN, and neither a
+restart nor deleting the host's pairing folder lifts the lock (it is in the ledger).
 The guesser is the project's own client (:func:`kiosk.link.pair_station`) over TLS."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from support.cli_process import Proc
 
+from kiosk.config import DEMO_PINS
 from kiosk.link import PairingRefused, pair_station
 from kiosk.link.pairing import MAX_PAIRING_MISSES
 
@@ -23,7 +27,7 @@ def procs():
             proc.p.wait(10)
 
 
-def serve(tmp_path, procs, *extra: str) -> tuple[Proc, int]:
+def serve(tmp_path, procs, *extra: str, stdin: str | None = None) -> tuple[Proc, int]:
     db = tmp_path / "host" / "uth.db"
     host = Proc(
         "host",
@@ -37,6 +41,7 @@ def serve(tmp_path, procs, *extra: str) -> tuple[Proc, int]:
         "0",
         "--pair-code",
         *extra,
+        stdin=stdin,
     )
     procs.append(host)
     port = int(host.wait_line(r"listening on 127\.0\.0\.1:(\d+)").group(1))
@@ -78,8 +83,33 @@ def test_wrong_codes_across_windows_lock_pairing_until_a_technician_reopens_it(t
     assert not any("pairing code" in ln and "display" not in ln for ln in again.lines)
     again.p.terminate()
     again.p.wait(20)
-    # a technician at the host reopens it
-    reopened, port = serve(tmp_path, procs, "--reopen-pairing")
+    # every file of the host's pairing folder deleted (the old count among them): still locked
+    shutil.rmtree(tmp_path / "host" / "link-host")
+    again, port = serve(tmp_path, procs)
+    again.wait_line("pairing locked")
+    again.p.terminate()
+    again.p.wait(20)
+    # a wrong PIN, or none, reopens nothing
+    for typed in ("", "999999\n"):
+        refused = Proc(
+            "host",
+            "table",
+            "serve",
+            "--db",
+            str(tmp_path / "host" / "uth.db"),
+            "--port",
+            "0",
+            "--reopen-pairing",
+            stdin=typed,
+        )
+        procs.append(refused)
+        assert refused.finish(30) == 1
+        assert any("wrong_pin" in ln for ln in refused.lines), refused.lines
+    # a technician at the host reopens it with their PIN
+    reopened, port = serve(
+        tmp_path, procs, "--reopen-pairing", stdin=DEMO_PINS["technician"] + "\n"
+    )
+    reopened.wait_line("pairing reopened")
     code = reopened.wait_line(r"pairing code (\d{4}-\d{4})").group(1)
     pair_station("127.0.0.1", port, code, "bar-1", 1, tmp_path / "s1")
     assert (tmp_path / "s1" / "station.json").exists()

@@ -108,6 +108,8 @@ def sentence(ev: EventRecord, money: Money) -> str:
         return _("Wrong PIN ({failures} in a row).").format(failures=d.get("failures", UNKNOWN))
     if kind == "operator_lockout":
         return _("PIN pad locked after {failures} wrong PINs.").format(failures=d.get("failures", UNKNOWN))
+    if kind == "operator_lockout_lifted":
+        return _("{name} lifted the PIN locks.").format(name=_who(d))
     if kind == "tilt":
         return _("Tilt: {what}").format(what=tilt_text(str(d.get("code", ""))))
     if kind == "tilt_cleared":

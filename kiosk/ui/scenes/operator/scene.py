@@ -10,6 +10,10 @@ meter, a round or a payout in progress, or out of the approved bounds.  In demo 
 screen says DEMO, and while the ledger's anchor is beside the database the menu says
 what that leaves undetected.
 
+While the PIN pad is locked by wrong PINs, the main door open with its key lets a manager
+or technician and then a second person type their PINs to lift every lock (LIFT THE
+LOCK: :class:`~kiosk.machine.commands.LiftLockout`, recorded with both people).
+
 Each page (:mod:`kiosk.ui.scenes.operator.page`) owns its state; this scene owns the
 PIN entry, the menu, the title bar and the result line, and is the pages' :class:`Desk`.
 """
@@ -23,7 +27,7 @@ import pygame
 
 from kiosk.cabinet import Machine
 from kiosk.config import role_at_least
-from kiosk.machine.commands import Command, OperatorLogin, OperatorLogout
+from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
 from kiosk.pins import PIN_MAX
 from kiosk.ui import theme
 from kiosk.ui.events import Key
@@ -76,6 +80,11 @@ DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
+#: Lifting the PIN locks at the open main door: the button, its two PINs, the result.
+LIFT_BUTTON = N_("LIFT THE LOCK")
+LIFT_FIRST = N_("To lift the lock (main door open): a manager's or technician's PIN")
+LIFT_SECOND = N_("Now a second person's PIN")
+LIFTED = N_("{name} lifted the PIN locks.")
 
 
 class OperatorScene(Scene):
@@ -87,6 +96,7 @@ class OperatorScene(Scene):
         self.state = "pin"  # pin | menu | page
         self.page = ""
         self.entry = ""  # the PIN being typed
+        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
         self.result: tuple[str, bool] | None = None  # (text, ok) of the last action
         self.came_from = "attract"
         self.opened_by = "key"  # key | door | corners
@@ -101,6 +111,7 @@ class OperatorScene(Scene):
             self.came_from = prev if prev != "cashout" else "table"
         self.state = "menu" if self.snap.operator else "pin"
         self.entry = ""
+        self.lift = None
         self.result = None
         self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
 
@@ -201,6 +212,8 @@ class OperatorScene(Scene):
         elif name == "open":
             self.state, self.page, self.result = "page", str(arg), None
             self.pages[self.page].open()
+        elif name == "lift" and self.state == "pin":
+            self.lift, self.entry, self.result = [], "", None
         elif self.state == "pin" and name in ("digit", "clear", "enter"):
             self._pin(name, arg)
         elif page is not None:
@@ -215,6 +228,8 @@ class OperatorScene(Scene):
                 self.entry += str(arg)
         elif name == "clear":
             self.entry = ""
+        elif self.lift is not None:
+            self._lift_step()
         else:
             role = self.model.send(OperatorLogin(self.entry))
             self.entry = ""
@@ -222,6 +237,18 @@ class OperatorScene(Scene):
                 self.state, self.result = "menu", None
             else:
                 self.result = (self.refusal(), False)
+
+    def _lift_step(self) -> None:
+        """The first PIN (a manager's or technician's) kept; with the second, the lift."""
+        assert self.lift is not None
+        self.lift.append(self.entry)
+        self.entry = ""
+        if len(self.lift) < 2:
+            return
+        first, second = self.lift
+        self.lift = None
+        name = self.model.send(LiftLockout(first, second))
+        self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
 
     # -- buttons ---------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -231,6 +258,8 @@ class OperatorScene(Scene):
         out = [Button("logout", (1064, 6, 200, 86), _("LOG OUT") if self.role else _("CANCEL"), "logout",
                       style="fold", size=24)]
         if self.state == "pin":
+            if self.snap.door_open and self.lift is None:
+                out.append(Button("lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24))
             return out + keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
         if self.state == "menu":
             for i, (pid, (title, _role)) in enumerate(PAGES.items()):
@@ -277,7 +306,8 @@ class OperatorScene(Scene):
 
     def _draw_pin(self, surface: pygame.Surface) -> None:
         ui = self.ui
-        ui.fitted(surface, _("Enter your PIN"), 30, theme.CREAM, 600, center=(640, 126))
+        prompt = _("Enter your PIN") if self.lift is None else _(LIFT_SECOND if self.lift else LIFT_FIRST)
+        ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
         box = self.layout.rect(448, 146, 384, 46)
         pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
         ui.label(surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169))
