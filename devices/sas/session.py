@@ -5,6 +5,15 @@ numbers of cash-outs, 57 / 58, and validates tickets inserted anywhere on the fl
 
 What ``uth sas host`` runs; the tests and the bench use it as the casino's system.
 Amounts are cents.
+
+Each exception is logged once (SAS 6.02 section 2, the implied ACK and NACK): a machine
+sends an exception again until the host's next poll acknowledges it, and takes the ACK
+for good before it answers that next poll.  So after a poll of an address went
+unanswered (the machine lost power, the line broke), the same answer again (code and
+event data) as the first thing that address says is that exception sent again, not a
+new one: the ACK of it had not landed.  (SAS exceptions carry no serial number: two
+identical exceptions in a row across such an outage, without real-time event data to
+tell them apart, are counted as one.)
 """
 
 from __future__ import annotations
@@ -80,7 +89,10 @@ class HostSession:
         self.tito = tito
         self.log: list[Logged] = []
         self.exchanges: list[Exchange] = []
+        self.repeats = 0  # exceptions sent again after an outage, not logged twice
         self._next = 0
+        self._last: dict[int, bytes] = {}  # address -> the last exception's answer
+        self._outage: set[int] = set()  # addresses that left a poll unanswered since
 
     def cycle(self) -> list[Logged]:
         """One general poll of the next address; its exception recorded and acknowledged
@@ -89,15 +101,25 @@ class HostSession:
         self._next += 1
         ex = self.host.general_poll(address)
         got: list[Logged] = []
+        if ex.start_s is None:
+            self._outage.add(address)
+            return got
         code = ex.code
         if ex.kind == "event":
             code = ex.answer[2]
+        again = address in self._outage and self._last.get(address) == ex.answer
+        self._outage.discard(address)
         if code is None or code == 0:
+            self._last.pop(address, None)
             return got
-        got.append(Logged(address, code))
-        self.log.append(got[-1])
-        if self.tito:
-            self._act(address, code)
+        self._last[address] = ex.answer
+        if again:
+            self.repeats += 1
+        else:
+            got.append(Logged(address, code))
+            self.log.append(got[-1])
+        if self.tito and (not again or code in (0x57, 0x67, 0x68)):
+            self._act(address, code)  # a request for action is acted on again
         if len(self.addresses) == 1:
             self.host.acknowledge()
         return got
