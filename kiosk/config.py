@@ -28,6 +28,7 @@ Example ``cabinet.toml``::
     ticket_expiry_days = 30            # 0: tickets do not expire
     validator_port = "/dev/serial/by-id/usb-JCM_..."   # or "sim" (the default)
     printer_port = "sim"               # or /dev/serial/by-id/usb-FutureLogic_...
+    door = "gpio:/dev/gpiochip0:17"    # the slot door switch (devices.door), or sim:/path
 
     [[operators]]                      # one table per person (python -m kiosk.pins)
     name = "Ann Smith"
@@ -51,12 +52,14 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PlainValidator,
     ValidationError,
     field_validator,
     model_validator,
 )
 from pydantic_core import ErrorDetails
 
+from devices.door import DoorSpec, door_value
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.paytable_rules import (
     INT64_MAX,
@@ -127,6 +130,7 @@ FilePath = Annotated[Path, Field(strict=False), AfterValidator(_check_path)]
 #: An amount in cents: a TOML integer in 1..2**63-1.
 Cents = Annotated[int, Field(gt=0, le=INT64_MAX)]
 Port = Annotated[str, AfterValidator(_check_port)]
+
 
 
 #: The bets whose RTP the bounds may hold, as the PAR report names them
@@ -290,6 +294,8 @@ class CabinetConfig(BaseModel):
     #: ``/dev/serial/by-id/...`` (stable across reboots and USB re-plugs).
     validator_port: Port = SIMULATED_PORT
     printer_port: Port = SIMULATED_PORT
+    #: The slot door switch (:mod:`devices.door`): none, a GPIO line or a simulated door.
+    door: Annotated[DoorSpec, PlainValidator(door_value)] | None = None
     #: Bill denominations accepted, cents (each at most ``credit_limit_cents``).
     accepted_bills: Annotated[tuple[Cents, ...], Field(strict=False, max_length=MAX_BILLS)] = (
         100, 500, 1000, 2000, 5000, 10000,
