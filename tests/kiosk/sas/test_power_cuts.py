@@ -5,6 +5,7 @@ specification) polls on the same pseudo-terminal throughout, alive across every 
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import time
 from collections import Counter
@@ -36,7 +37,8 @@ class Floor:
     def __init__(self, tmp: Path) -> None:
         self.db, self.door = tmp / "uth.db", tmp / "door"
         self.toml = tmp / "cabinet.toml"
-        self.toml.write_text(f'db_path = "{self.db}"\ndoor = "sim:{self.door}"\n')
+        # demo: the demo's operators (a cabinet without any stands tilted, nobody plays)
+        self.toml.write_text(f'demo = true\ndb_path = "{self.db}"\ndoor = "sim:{self.door}"\n')
         SimulatedDoor.set(self.door, False)
         self.pair = PtyPair()
         self.host = SasHost(self.pair.line, answer_timeout=0.1, silence=0.02, retries=0)
@@ -45,9 +47,9 @@ class Floor:
         self.open = False
         self.starts = 0
 
-    def power_up(self) -> None:
-        self.proc = Proc("cabinet", "sas", "serve", "--config", str(self.toml),
-                         "--port", self.pair.port, "--seconds", "600")  # fmt: skip
+    def power_up(self, rounds: int = 0) -> None:
+        self.proc = Proc("cabinet", "sas", "serve", "--config", str(self.toml), "--port",
+                         self.pair.port, "--seconds", "600", "--rounds", str(rounds))  # fmt: skip
         self.proc.wait_line(r"SAS address 1 on", 60)
         self.starts += 1
 
@@ -66,6 +68,18 @@ class Floor:
             if self.session.quiet(1):
                 return
         raise AssertionError(f"no end: {self.session.log}")
+
+    def poll_for(self, seconds: float) -> None:
+        """Poll and acknowledge, as a host does, for ``seconds``."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.session.poll(1)
+            self.session.acknowledge()
+
+    def count(self, sql: str, *args: object) -> int:
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True) as conn:
+            (n,) = conn.execute(sql, args).fetchone()
+        return int(n)
 
     def toggle(self) -> int:
         """Open the door if closed, close it if open; wait until the ledger has it."""
@@ -124,6 +138,41 @@ def test_each_exception_is_received_once_whatever_step_the_power_is_cut_at(tmp_p
         got = Counter(entry.code for entry in f.session.log)
         assert got == {0x11: 3, 0x12: 2, 0x18: 5, 0x17: 5}, f.session.log
         assert f.session.repeats >= 3  # the sent, sent again and perhaps-acknowledged cases
+    finally:
+        if f.proc is not None and f.proc.p.poll() is None:
+            f.proc.p.terminate()
+            f.proc.finish(30)
+        f.pair.close()
+
+
+@pytest.mark.heavy
+def test_a_playing_cabinet_cut_at_random_instants_reports_each_exception_once(tmp_path):
+    f = Floor(tmp_path)
+    rng = random.Random(31)
+    try:
+        f.power_up()
+        f.drain()
+        f.session.log.clear()
+        rounds0 = f.count("SELECT COALESCE(MAX(id), 0) FROM rounds")
+        event0 = f.count("SELECT COALESCE(MAX(id), 0) FROM events")
+        f.cut()
+        for _ in range(4):  # each run plays, the power goes at a random instant
+            f.power_up(rounds=40)
+            f.poll_for(rng.uniform(0.2, 1.5))
+            f.cut()
+        f.power_up(rounds=1)  # finishes a round left open, plays no more than one
+        f.poll_for(2.0)
+        f.drain()
+        started = f.count("SELECT COUNT(*) FROM rounds WHERE id > ?", rounds0)
+        ended = f.count("SELECT COUNT(*) FROM rounds WHERE id > ? AND state != 'open'", rounds0)
+        notes = f.count("SELECT COUNT(*) FROM events WHERE id > ? AND kind = 'bill_in'", event0)
+        powers = f.count("SELECT COUNT(*) FROM events WHERE id > ? AND kind = 'power_up'", event0)
+        resumed = f.count(
+            "SELECT COUNT(*) FROM events WHERE id > ? AND kind = 'round_resumed'", event0
+        )
+        got = Counter(entry.code for entry in f.session.log)
+        assert powers == 5 and started > 4 and resumed >= 1
+        assert got == {0x7E: started, 0x7F: ended, 0x4F: notes, 0x18: powers, 0x17: powers}
     finally:
         if f.proc is not None and f.proc.p.poll() is None:
             f.proc.p.terminate()
