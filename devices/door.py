@@ -159,7 +159,7 @@ class DoorWatch:
     """Reads ``source`` and calls ``on_change(open)`` with its state at :meth:`start` and
     at each change; a failing read is logged and retried (the last state stands)."""
 
-    def __init__(self, source: DoorSource, on_change: Callable[[bool], None]) -> None:
+    def __init__(self, source: DoorSource, on_change: Callable[[bool], object]) -> None:
         self.source = source
         self.on_change = on_change
         self.state: bool | None = None

@@ -153,7 +153,7 @@ def run_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     service.start()
     try:
-        door = start_door(config, machine)
+        door = start_door(config, machine.door)
     except DoorError as exc:
         print(f"error: door: {exc.reason}", file=sys.stderr)
         service.stop()

@@ -4,7 +4,7 @@
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> StationDevices(config, machine.link).start()  (validator and printer)
            -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
-           -> start_door(config, machine)  (the slot door switch, when configured)
+           -> start_door(config, machine.door)  (the slot door switch, when configured)
            -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
@@ -60,7 +60,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     door = None
     try:
         devices.start()
-        door = start_door(config, machine)
+        door = start_door(config, machine.door)
         demo = devices.simulated and options.demo_keys
         pygame.init()
         app = App(machine, options.size, fullscreen=options.size is None, demo=demo,

@@ -17,7 +17,7 @@ from tests.support.sas_rig import wait_for
 def test_the_simulated_door_drives_11_and_12_and_the_door_rules(rig, tmp_path, capsys):
     door = tmp_path / "door"
     config = load_config(db_path=rig.config.db_path, door=f"sim:{door}")
-    watch = start_door(config, rig.machine)
+    watch = start_door(config, rig.machine.door)
     assert watch is not None
     try:
         m = rig.machine
@@ -70,3 +70,19 @@ def test_door_sources_are_checked_where_they_are_read(tmp_path, capsys):
     except ImportError:  # without libgpiod's bindings a GPIO door says what it needs
         with pytest.raises(DoorError, match="pip install gpiod"):
             open_door(spec)
+
+
+def test_the_cabinet_watches_its_configured_door(tmp_path):
+    from kiosk.cabinet import Machine
+    from kiosk.ui.screen_options import ScreenOptions
+    from kiosk.wiring.cabinet import run_cabinet
+
+    SimulatedDoor.set(tmp_path / "door", True)  # open when the cabinet comes up
+    config = load_config(db_path=tmp_path / "k.db", door=f"sim:{tmp_path / 'door'}")
+    options = ScreenOptions(size=(800, 480), sound=False, headless=True)
+    assert run_cabinet(config, options, max_frames=2) == 0
+    m = Machine.open(load_config(db_path=tmp_path / "k.db"))
+    try:
+        assert [e.kind for e in m.ledger.events(("door_open", "door_closed"))] == ["door_open"]
+    finally:
+        m.close()
