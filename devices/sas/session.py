@@ -135,6 +135,7 @@ class HostSession:
             self.log.append(got[-1])
         if self.tito and (not again or code in (0x57, 0x67, 0x68)):
             self._act(address, code)  # a request for action is acted on again
+            self._unacked.discard(address)  # its long polls acknowledged it
             if self.exchanges and self.exchanges[-1].start_s is not None:
                 self._last.pop(address, None)  # answered after the ACK: it landed
         return got
@@ -165,8 +166,6 @@ class HostSession:
         return address not in self._last and address not in self._outage
 
     def _act(self, address: int, code: int) -> None:
-        """The host's side of a TITO exception (its long polls acknowledge it)."""
-        self._unacked.discard(address)
         h = self.host
         if code == 0x57:
             pending = h.long_poll(address, 0x57)
