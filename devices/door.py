@@ -27,7 +27,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
+
+from pydantic import PlainValidator
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,10 @@ def door_value(value: object) -> DoorSpec:
     if not isinstance(value, str):
         raise DoorError(f"a door source is text, not {type(value).__name__}")
     return parse_door(value)
+
+
+#: A configuration field holding a door source (text at load, a :class:`DoorSpec` after).
+DoorField = Annotated[DoorSpec, PlainValidator(door_value)]
 
 
 class DoorSource(Protocol):

@@ -28,7 +28,6 @@ Example ``cabinet.toml``::
     ticket_expiry_days = 30            # 0: tickets do not expire
     validator_port = "/dev/serial/by-id/usb-JCM_..."   # or "sim" (the default)
     printer_port = "sim"               # or /dev/serial/by-id/usb-FutureLogic_...
-    door = "gpio:/dev/gpiochip0:17"    # the slot door switch (devices.door), or sim:/path
 
     [[operators]]                      # one table per person (python -m kiosk.pins)
     name = "Ann Smith"
@@ -52,14 +51,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PlainValidator,
     ValidationError,
     field_validator,
     model_validator,
 )
 from pydantic_core import ErrorDetails
 
-from devices.door import DoorSpec, door_value
+from devices.door import DoorField
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.paytable_rules import (
     INT64_MAX,
@@ -130,7 +128,6 @@ FilePath = Annotated[Path, Field(strict=False), AfterValidator(_check_path)]
 #: An amount in cents: a TOML integer in 1..2**63-1.
 Cents = Annotated[int, Field(gt=0, le=INT64_MAX)]
 Port = Annotated[str, AfterValidator(_check_port)]
-
 
 
 #: The bets whose RTP the bounds may hold, as the PAR report names them
@@ -295,7 +292,7 @@ class CabinetConfig(BaseModel):
     validator_port: Port = SIMULATED_PORT
     printer_port: Port = SIMULATED_PORT
     #: The slot door switch (:mod:`devices.door`): none, a GPIO line or a simulated door.
-    door: Annotated[DoorSpec, PlainValidator(door_value)] | None = None
+    door: DoorField | None = None
     #: Bill denominations accepted, cents (each at most ``credit_limit_cents``).
     accepted_bills: Annotated[tuple[Cents, ...], Field(strict=False, max_length=MAX_BILLS)] = (
         100, 500, 1000, 2000, 5000, 10000,
@@ -319,15 +316,13 @@ class CabinetConfig(BaseModel):
     friends_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
     friends_link_pairing: FilePath | None = None
     friends_link_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
-    #: The casino's slot system (SAS 6.02, :mod:`kiosk.sas`): the serial port of its line
-    #: (none: no link; a UART path, or a pseudo-terminal for the test transport) and the
-    #: machine address of station 1 (each further station takes the next address).
+    #: The casino's slot system (SAS 6.02, :mod:`kiosk.sas`): its line's serial port (a UART,
+    #: or a pty for the test transport), the address of station 1 (then the next ones).
     sas_port: Port | None = None
     sas_address: int = Field(1, ge=1, le=127)
-    #: Tickets numbered by the casino's system (SAS 57 / 58: a ticket cash-out waits for
-    #: the system's validation number, a handpay when it does not come), and tickets of
-    #: other machines redeemed here through it (67 / 70 / 71 / 68).  Off: this cabinet
-    #: numbers its tickets and redeems its own only, as without a system.
+    #: Tickets numbered by the casino's system (57 / 58: a cash-out waits for its number, a
+    #: handpay when none comes), others' tickets redeemed through it (67 / 70 / 71 / 68).
+    #: Off: this cabinet numbers its tickets and redeems its own only.
     sas_system_validation: bool = False
     sas_ticket_redemption: bool = False
 
