@@ -316,8 +316,7 @@ class CabinetConfig(BaseModel):
     friends_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
     friends_link_pairing: FilePath | None = None
     friends_link_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
-    #: The casino's slot system (SAS 6.02, :mod:`kiosk.sas`): its line's serial port (a UART,
-    #: or a pty for the test transport), the address of station 1 (then the next ones).
+    #: The casino's slot system (:mod:`kiosk.sas`): its line's port, station 1's address.
     sas_port: Port | None = None
     sas_address: int = Field(1, ge=1, le=127)
     #: Tickets numbered by the casino's system (57 / 58: a cash-out waits for its number, a
