@@ -57,6 +57,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
+from devices.door import DoorField
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.paytable_rules import (
     INT64_MAX,
@@ -288,6 +289,8 @@ class CabinetConfig(BaseModel):
     #: ``/dev/serial/by-id/...`` (stable across reboots and USB re-plugs).
     validator_port: Port = SIMULATED_PORT
     printer_port: Port = SIMULATED_PORT
+    #: The slot door switch (:mod:`devices.door`): none, a GPIO line or a simulated door.
+    door: DoorField | None = None
     #: Bill denominations accepted, cents (each at most ``credit_limit_cents``).
     accepted_bills: Annotated[tuple[Cents, ...], Field(strict=False, max_length=MAX_BILLS)] = (
         100, 500, 1000, 2000, 5000, 10000,
@@ -311,15 +314,12 @@ class CabinetConfig(BaseModel):
     friends_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
     friends_link_pairing: FilePath | None = None
     friends_link_hosts: Annotated[tuple[Text, ...], Field(strict=False, max_length=16)] = ()
-    #: The casino's slot system (SAS 6.02, :mod:`kiosk.sas`): the serial port of its line
-    #: (none: no link; a UART path, or a pseudo-terminal for the test transport) and the
-    #: machine address of station 1 (each further station takes the next address).
+    #: The casino's slot system (:mod:`kiosk.sas`): its line's port, station 1's address.
     sas_port: Port | None = None
     sas_address: int = Field(1, ge=1, le=127)
-    #: Tickets numbered by the casino's system (SAS 57 / 58: a ticket cash-out waits for
-    #: the system's validation number, a handpay when it does not come), and tickets of
-    #: other machines redeemed here through it (67 / 70 / 71 / 68).  Off: this cabinet
-    #: numbers its tickets and redeems its own only, as without a system.
+    #: Tickets numbered by the casino's system (57 / 58: a cash-out waits for its number, a
+    #: handpay when none comes), others' tickets redeemed through it (67 / 70 / 71 / 68).
+    #: Off: this cabinet numbers its tickets and redeems its own only.
     sas_system_validation: bool = False
     sas_ticket_redemption: bool = False
 

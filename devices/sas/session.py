@@ -5,6 +5,16 @@ numbers of cash-outs, 57 / 58, and validates tickets inserted anywhere on the fl
 
 What ``uth sas host`` runs; the tests and the bench use it as the casino's system.
 Amounts are cents.
+
+Each exception is logged once (SAS 6.02 section 2, the implied ACK and NACK): a machine
+sends an exception again until the host's next poll acknowledges it, and takes the ACK
+for good before it answers that next poll.  So the same answer again (code and event
+data) is that exception sent again, not a new one, when the host sent the same general
+poll again (an implied NACK), or when a poll of that address went unanswered between
+(the machine lost power, the line broke: the ACK may not have landed) and no poll after
+the ACK had been answered (an answer after it shows the ACK landed).  (SAS exceptions carry no serial number: two
+identical exceptions in a row across such an outage, without real-time event data to
+tell them apart, are counted as one.)
 """
 
 from __future__ import annotations
@@ -80,27 +90,80 @@ class HostSession:
         self.tito = tito
         self.log: list[Logged] = []
         self.exchanges: list[Exchange] = []
+        self.repeats = 0  # exceptions sent again after an outage, not logged twice
         self._next = 0
+        self._last: dict[int, bytes] = {}  # address -> the last exception's answer
+        self._outage: set[int] = set()  # addresses that left a poll unanswered since
+        self._unacked: set[int] = set()  # addresses whose exception no poll followed yet
 
     def cycle(self) -> list[Logged]:
-        """One general poll of the next address; its exception recorded and acknowledged
-        (and acted on).  Returns what was recorded."""
+        """One general poll of the next address; its exception recorded, acted on and
+        (polling one address) acknowledged.  Returns what was recorded."""
         address = self.addresses[self._next % len(self.addresses)]
         self._next += 1
+        got = self.poll(address)
+        if len(self.addresses) == 1:
+            self.acknowledge()
+        return got
+
+    def poll(self, address: int) -> list[Logged]:
+        """One general poll of ``address``: its exception recorded and acted on, not
+        acknowledged (the next poll of this or another address does that; the same
+        general poll again is an implied NACK).  Returns what was recorded."""
+        nack = address in self._unacked  # the same poll again, nothing between
+        self._unacked &= {address}  # this poll acknowledges the other addresses' answers
         ex = self.host.general_poll(address)
         got: list[Logged] = []
-        code = ex.code
-        if ex.kind == "event":
-            code = ex.answer[2]
-        if code is None or code == 0:
+        if ex.start_s is None:
+            self._outage.add(address)
             return got
-        got.append(Logged(address, code))
-        self.log.append(got[-1])
-        if self.tito:
-            self._act(address, code)
-        if len(self.addresses) == 1:
-            self.host.acknowledge()
+        if ex.kind not in ("exception", "event"):
+            return got  # busy, or a ROM signature: nothing of the queue
+        code = ex.code if ex.kind == "exception" else ex.answer[2]
+        again = (nack or address in self._outage) and self._last.get(address) == ex.answer
+        self._outage.discard(address)
+        if not code:
+            self._last.pop(address, None)
+            self._unacked.discard(address)
+            return got
+        self._last[address] = ex.answer
+        self._unacked.add(address)
+        if again:
+            self.repeats += 1
+        else:
+            got.append(Logged(address, code))
+            self.log.append(got[-1])
+        if self.tito and (not again or code in (0x57, 0x67, 0x68)):
+            self._act(address, code)  # a request for action is acted on again
+            self._unacked.discard(address)  # its long polls acknowledged it
+            if self.exchanges and self.exchanges[-1].start_s is not None:
+                self._last.pop(address, None)  # answered after the ACK: it landed
         return got
+
+    def acknowledge(self) -> None:
+        """The general poll of address 0: the implied ACK of every machine's answer."""
+        self.host.acknowledge()
+        self._unacked.clear()
+
+    def long_poll(self, address: int, command: int, data: bytes = b"") -> Exchange:
+        """A long poll of ``address`` (it acknowledges that address's last answer)."""
+        self._unacked &= {address}
+        ex = self.host.long_poll(address, command, data)
+        self._unacked.discard(address)
+        if ex.start_s is not None:  # answered after the ACK: it landed for good
+            self._last.pop(address, None)
+        return ex
+
+    def last_code(self, address: int) -> int | None:
+        """The exception ``address`` answered last (None: no activity, or nothing yet)."""
+        answer = self._last.get(address)
+        if answer is None:
+            return None
+        return answer[0] if len(answer) == 1 else answer[2]
+
+    def quiet(self, address: int) -> bool:
+        """Whether ``address`` answered its last poll, with no activity."""
+        return address not in self._last and address not in self._outage
 
     def _act(self, address: int, code: int) -> None:
         h = self.host

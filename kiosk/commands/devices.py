@@ -3,12 +3,16 @@
     uth devices probe /dev/serial/by-id/usb-JCM-...      identify what answers there
     uth devices simulate validator                       ID-003 validator on a new pty
     uth devices simulate printer                         TCL printer on a new pty
+    uth devices simulate door open|close [--config F | --path P]
+                                                         the simulated slot door
 
 ``simulate`` prints the pty path and runs until Ctrl-C.  While it runs, lines typed on
 stdin drive it: for the validator ``bill 20`` (dollars), ``ticket <18 digits>``,
 ``fault <name>`` / ``clear <name>``, ``power``, ``cashbox`` (what the box holds and what
 was returned); for the printer ``fault <name>`` / ``clear <name>``, ``power``,
-``printed``; ``help`` lists them.
+``printed``; ``help`` lists them.  ``simulate door`` opens or closes the configuration's
+simulated door (``door = "sim:/path"``, or the file ``--path`` names) and returns: the
+cabinet watching it records the door's change (SAS exceptions 11 / 12).
 """
 
 from __future__ import annotations
@@ -47,7 +51,10 @@ def _add_subcommands(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=0.5, help="seconds per attempt")
     p.set_defaults(func=cmd_probe)
     s = sub.add_parser("simulate", help="run a device simulator on a new pseudo-terminal")
-    s.add_argument("device", choices=("validator", "printer"))
+    s.add_argument("device", choices=("validator", "printer", "door"))
+    s.add_argument("state", nargs="?", choices=("open", "close"), help="door: open or close it")
+    s.add_argument("--config", help="door: the cabinet configuration naming its door")
+    s.add_argument("--path", help="door: the simulated door's file (instead of --config)")
     s.set_defaults(func=cmd_simulate)
 
 
@@ -113,8 +120,39 @@ def _handle_line(sim: Id003Simulator | TclSimulator, device: str, line: str) -> 
     return "ok"
 
 
+def simulate_door(args: argparse.Namespace) -> int:
+    """Open or close the simulated door of ``--path`` or of the configuration."""
+    from pathlib import Path
+
+    from devices.door import SimulatedDoor
+    from kiosk.config import ConfigError, load_config
+
+    if args.state is None:
+        print("error: simulate door needs open or close", file=sys.stderr)
+        return 2
+    if args.path:
+        path = Path(args.path)
+    else:
+        try:
+            door = load_config(args.config).door
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        if door is None or door.kind != "sim":
+            shown = "no door" if door is None else f"door {door}"
+            print(f"error: the configuration has {shown}, not a simulated one (sim:/path)",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        path = door.path
+    SimulatedDoor.set(path, args.state == "open")
+    print(f"door {'open' if args.state == 'open' else 'closed'} ({path})")
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run a simulator until Ctrl-C (or ``quit`` on stdin)."""
+    if args.device == "door":
+        return simulate_door(args)
     sim: Id003Simulator | TclSimulator = (
         Id003Simulator() if args.device == "validator" else TclSimulator()
     )

@@ -10,7 +10,10 @@
         must come back marked
     uth sas serve [--config F] [--db F] [--port PATH | --pty] [--address N] [--rounds N]
         the cabinet headless with its SAS link on PORT (or on a new pseudo-terminal,
-        whose path it prints for ``uth sas host``); ``--rounds`` plays random rounds
+        whose path it prints for ``uth sas host``), its slot door the configuration's
+        ``door``; ``--rounds N`` plays N random rounds, inserting a note whenever the
+        credits cannot cover a round, and first finishes a round a power cut left open
+        (it counts as one of the N); while the door is open or a tilt stands it waits
 
 A pseudo-terminal carries the test transport (the wakeup bit as ``FF 00 b``, a plain
 ``FF`` as ``FF FF``: :mod:`devices.sas.marks`); any other port is a UART at 19,200 baud
@@ -26,11 +29,15 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from devices.sas.host import SasHost, decode, describe_exception
 from devices.sas.line import PtyLine, PtyPair, WakeupLine
 from devices.sas.session import HostSession, TicketBook
 from devices.sas.uart import open_line, probe
+
+if TYPE_CHECKING:
+    from kiosk.cabinet import Machine
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -111,11 +118,13 @@ def run_probe(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from devices.door import DoorError
     from engine.rng import SystemRandomSource
-    from kiosk.cabinet import Machine, MachineError, MachinePhase
+    from kiosk.cabinet import Machine
     from kiosk.config import ConfigError, load_config
     from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
+    from kiosk.wiring.door import start_door
 
     try:
         config = load_config(args.config, db_path=args.db)
@@ -136,30 +145,30 @@ def run_serve(args: argparse.Namespace) -> int:
         service = SasService(TablePort(machine.table), config.db_path, lambda: pair.line, address)
         print(f"SAS address {address} on {pair.port}: uth sas host {pair.port}", flush=True)
     else:
-        service = SasService(TablePort(machine.table), config.db_path, lambda: open_line(path), address)
+        service = SasService(
+            TablePort(machine.table), config.db_path, lambda: open_line(path), address
+        )
         print(f"SAS address {address} on {path}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     service.start()
-    rng = random.Random()
     try:
-        for _ in range(args.rounds):
-            if stop.is_set():
-                break
-            try:
-                if machine.credits < 500:
-                    machine.insert_credits(10_000, "bill:10000")
-                machine.add_chip("ante", 500)
-                machine.deal()
-                while machine.snapshot().phase == MachinePhase.IN_ROUND:
-                    machine.decide(rng.choice(machine.snapshot().legal))
-            except MachineError as exc:
-                print(f"round not played: {exc.reason}", file=sys.stderr)
-                break
+        door = start_door(config, machine.door)
+    except DoorError as exc:
+        print(f"error: door: {exc.reason}", file=sys.stderr)
+        service.stop()
+        machine.close()
+        return 2
+    try:
+        played = play_rounds(machine, args.rounds, stop)
+        if args.rounds:
+            print(f"rounds played: {played}", flush=True)
         stop.wait(args.seconds if args.seconds > 0 else None)
     except KeyboardInterrupt:
         pass
     finally:
+        if door is not None:
+            door.stop()
         if pair is not None:
             # the pair's master is the service's line: keep it until the service stops
             service.stop()
@@ -168,6 +177,44 @@ def run_serve(args: argparse.Namespace) -> int:
             service.stop()
         machine.close()
     return 0
+
+
+#: The ante of a served round, cents, and the note inserted when credits run short.
+ANTE = 500
+NOTE = 10_000
+
+
+def play_rounds(machine: Machine, rounds: int, stop: threading.Event) -> int:
+    """Play ``rounds`` random rounds on ``machine`` (a round left open by a power cut is
+    finished first and counts); returns how many were played.  Credits short of a whole
+    round (ante, blind and the largest play bet: 6 antes) get a note; while the door is
+    open or a tilt stands, play waits; any other refusal ends the run."""
+    from kiosk.cabinet import MachineError, MachinePhase
+
+    rng = random.Random()
+    played = 0
+    while played < rounds and not stop.is_set():
+        try:
+            snap = machine.snapshot()
+            if snap.phase != MachinePhase.IN_ROUND:
+                if snap.door_open or snap.tilts or snap.phase == MachinePhase.CASHOUT:
+                    stop.wait(0.1)
+                    continue
+                if snap.available < 6 * ANTE:
+                    machine.insert_credits(NOTE, f"bill:{NOTE}")
+                if snap.bet_ante == 0:
+                    machine.add_chip("ante", ANTE)
+                machine.deal()
+            while machine.snapshot().phase == MachinePhase.IN_ROUND:
+                machine.decide(rng.choice(machine.snapshot().legal))
+            played += 1
+        except MachineError as exc:
+            snap = machine.snapshot()
+            if snap.door_open or snap.tilts:
+                continue  # waits above
+            print(f"round not played: {exc.reason}", file=sys.stderr)
+            break
+    return played
 
 
 __all__ = ["PtyLine", "register"]

@@ -10,7 +10,8 @@ acknowledgement) and every :data:`TICK_S`.  Each pass:
 2. reads the ledger events and round rows after its cursors, derives their exceptions
    (:mod:`kiosk.sas.exceptions`) and writes them to the queue *with* the new cursors in
    one transaction, so after a power cut nothing is lost and nothing is raised twice;
-3. writes down what the host acknowledged;
+3. writes down what the host acknowledged (already durable in the acknowledgement
+   journal, :class:`~kiosk.sas.store.AckJournal`, since the poll that carried it);
 4. builds a fresh :class:`~kiosk.sas.view.LinkView` and swaps it in.
 
 A first start begins at the ledger's end: history is not replayed as exceptions.
@@ -67,7 +68,7 @@ class SasLink:
         self.stations = stations
         self.signer = signer
         queues, overflow = store.load_queues()
-        self.shared = Shared(None, ExceptionQueue(queues, overflow))
+        self.shared = Shared(None, ExceptionQueue(queues, overflow, store.journal))
         for kind in ("validation", "redeem"):
             for ex in store.exchanges(kind):
                 self.shared.exchanges[(ex.station, ex.kind, ex.ref)] = ex
@@ -131,8 +132,9 @@ class SasLink:
         self.passes += 1
 
     def _flush(self) -> None:
-        acked, cleared = self.shared.queue.take_acknowledged()
+        acked, cleared, records = self.shared.queue.take_acknowledged()
         self.store.acknowledged(acked, cleared)
+        self.shared.queue.applied(records)
         for ex in self.shared.take_dirty():
             self.store.put_exchange(ex)
         for st, event_id in list(self.shared.read_tickets.items()):
@@ -192,7 +194,10 @@ class SasLink:
     def _count(self, station: int, kind: str) -> None:
         if kind in ("door_open", "power_up"):
             doors, powers = self._counts.setdefault(str(station), [0, 0])
-            self._counts[str(station)] = [doors + (kind == "door_open"), powers + (kind == "power_up")]
+            self._counts[str(station)] = [
+                doors + (kind == "door_open"),
+                powers + (kind == "power_up"),
+            ]
 
     def _build_view(self, meters: dict[int, dict[str, int]]) -> LinkView:
         caps = self.port.capabilities()

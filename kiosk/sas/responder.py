@@ -6,13 +6,19 @@ dropped and counted); the message ends at its length by command
 (:data:`devices.sas.frames.REQUEST_LENGTHS`), or after 5 ms without a byte (then it is
 dropped: truncated, or a long poll this machine does not know).
 
-Acknowledgement (SAS 3): the answer to a poll stays in hand until the host moves on.
+Acknowledgement (SAS 6.02 section 2, the implied ACK and NACK; 2.2, the general poll
+and the exception queue): the answer to a poll stays in hand until the host moves on.
 The same poll again to the same address is an implied NACK: the same answer is sent
-again, without doing the request twice (at most :data:`MAX_REPEATS` times).  Any other
-poll to that address, a poll to another address (address 0 included) or a global
-broadcast is the implied ACK: the answer's ``on_ack`` runs (the exception leaves the
-queue).  A real-time event sent instead of a long poll's answer is acknowledged by the
-host sending that long poll again.
+again, without doing the request twice.  An exception (or any answer whose
+acknowledgement does something) is sent again to every repeat of its poll until the host
+acknowledges it, however many: SAS keeps an exception at the head of the queue until the
+implied ACK, and a host that missed answers must not lose one.  Another long poll's
+answer is repeated at most :data:`MAX_REPEATS` times, and a general poll answered "no
+activity" (00) is answered afresh.  Any other poll to that address, a poll to another
+address (address 0 included) or a global broadcast is the implied ACK: the answer's
+``on_ack`` runs (the exception leaves the queue, durably: the ACK is on disk before
+that poll is answered, :class:`~kiosk.sas.store.AckJournal`).  A real-time event sent
+instead of a long poll's answer is acknowledged by the host sending that long poll again.
 
 Chirp: after :data:`~devices.sas.frames.CHIRP_AFTER_S` without any address byte, each
 served address is sent with the wakeup bit every 200 ms until a poll comes.
@@ -40,7 +46,8 @@ from kiosk.sas.egm import Answer, Egm
 
 log = logging.getLogger(__name__)
 
-#: How many times one answer is sent again for the same poll (implied NACK).
+#: How many times a long poll's answer with nothing to acknowledge is sent again for the
+#: same poll (implied NACK); an exception is sent again until acknowledged.
 MAX_REPEATS = 2
 
 
@@ -142,7 +149,11 @@ class Responder:
                 if message and now - last_byte >= INTER_BYTE_S:
                     self._drop(bytes(message))
                     message.clear()
-                elif self.chirp and now - last_address > self.chirp_after and now - last_chirp >= CHIRP_EVERY_S:
+                elif (
+                    self.chirp
+                    and now - last_address > self.chirp_after
+                    and now - last_chirp >= CHIRP_EVERY_S
+                ):
                     for address in self.egms:
                         line.send(bytes((address,)), wakeup_first=True)
                         self.stats.chirps += 1
@@ -208,7 +219,7 @@ class Responder:
             return
         held = self._in_hand.get(req.address)
         if held is not None:
-            if held.raw == raw and held.repeats < MAX_REPEATS and not held.answer.event_for_poll:
+            if held.raw == raw and self._repeats(held):
                 held.repeats += 1
                 self.stats.repeats += 1
                 self._send(line, held.answer.data, received)
@@ -220,6 +231,17 @@ class Responder:
             return
         self._send(line, answer.data, received)
         self._in_hand[req.address] = _InHand(raw, answer)
+
+    @staticmethod
+    def _repeats(held: _InHand) -> bool:
+        """Whether the same poll again gets ``held``'s answer again (implied NACK)."""
+        if held.answer.event_for_poll:
+            return False  # the long poll again acknowledges the event
+        if held.answer.on_ack is not None:
+            return True  # until the implied ACK, however many times
+        if len(held.raw) == 1:
+            return False  # a general poll answered 00: whatever is new now
+        return held.repeats < MAX_REPEATS
 
     def _send(self, line: WakeupLine, data: bytes, received: float) -> None:
         line.send(data)

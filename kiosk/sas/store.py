@@ -22,12 +22,22 @@ Tables
 
 Every change is one transaction; the connection is WAL with ``synchronous=FULL`` (a
 commit is on disk when it returns).  Only the link's updater thread writes.
+
+The host's acknowledgements are durable the moment the poll thread takes them, before
+the poll that carried the implied ACK is answered: :class:`AckJournal`, a file of its
+own beside the database (``<db>-sas-acks``), one record appended and ``fdatasync``-ed
+per ACK, with no lock shared with the ledger's writers.  The updater deletes the
+acknowledged rows from ``sas_exceptions`` on its next pass and empties the journal;
+opening the store applies whatever the journal holds (a power cut in between), so an
+acknowledged exception is never sent again.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import struct
 import threading
 from collections import deque
 from collections.abc import Iterable
@@ -88,8 +98,63 @@ class Exchange:
     detail: dict[str, Any]
 
 
+class AckJournal:
+    """The acknowledgements not yet applied to the queue's table, durable on return of
+    :meth:`add`: 8-byte little-endian records, a queue row id (positive) or a station
+    whose overflow (exception 70) was acknowledged (negated).  A record torn by a power
+    cut (the file's length not a multiple of 8) was never acknowledged to anyone: the
+    answer to the poll carrying that ACK had not been sent."""
+
+    RECORD = struct.Struct("<q")
+
+    def __init__(self, path: Path) -> None:
+        created = not path.exists()
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        self._lock = threading.Lock()
+        self.records = 0  # appended since the journal was last emptied
+        if created:  # the new name itself must survive a power cut
+            folder = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+
+    def read(self) -> tuple[list[int], list[int]]:
+        """(row ids, stations whose overflow was cleared) in the journal."""
+        with self._lock:
+            size = os.fstat(self._fd).st_size
+            data = os.pread(self._fd, size - size % self.RECORD.size, 0)
+        values = [v for (v,) in self.RECORD.iter_unpack(data)]
+        return [v for v in values if v > 0], [-v for v in values if v < 0]
+
+    def add(self, value: int) -> None:
+        """Append ``value`` and wait until it is on disk."""
+        with self._lock:
+            os.write(self._fd, self.RECORD.pack(value))
+            os.fdatasync(self._fd)
+            self.records += 1
+
+    def empty(self, records: int | None = None) -> None:
+        """Empty the journal (only if it still holds ``records`` records, when given:
+        an ACK taken since then is not yet applied)."""
+        with self._lock:
+            if records is not None and records != self.records:
+                return
+            os.ftruncate(self._fd, 0)
+            os.fsync(self._fd)
+            self.records = 0
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+
+
 class SasStore:
-    """The link's tables in ``path`` (the ledger's database, which must exist)."""
+    """The link's tables in ``path`` (the ledger's database, which must exist), and the
+    acknowledgement journal beside it."""
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
@@ -102,9 +167,11 @@ class SasStore:
             raise StoreError(f"{path}: {exc}") from None
         self.path = path
         self.lock = threading.Lock()
+        self.journal = AckJournal(path.with_name(path.name + "-sas-acks"))
 
     def close(self) -> None:
         close(self.conn)
+        self.journal.close()
 
     # -- cursors ----------------------------------------------------------------------
     def meta(self, key: str, default: str | None = None) -> str | None:
@@ -120,6 +187,12 @@ class SasStore:
 
     # -- the queue ----------------------------------------------------------------------
     def load_queues(self) -> tuple[dict[int, deque[Queued]], set[int]]:
+        """Each station's queue and the overflowed stations, after applying the
+        acknowledgements the journal holds."""
+        acked, cleared = self.journal.read()
+        if acked or cleared:
+            self.acknowledged(acked, cleared)
+        self.journal.empty()
         queues: dict[int, deque[Queued]] = {}
         for rid, station, code, data in self.conn.execute(
             "SELECT id, station, code, data FROM sas_exceptions ORDER BY id"
@@ -177,7 +250,9 @@ class SasStore:
             )
 
     def _set(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO sas_meta (key, value) VALUES (?, ?)", (key, value))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO sas_meta (key, value) VALUES (?, ?)", (key, value)
+        )
 
     # -- TITO exchanges -------------------------------------------------------------------
     def exchange(self, station: int, kind: str, ref: str) -> Exchange | None:

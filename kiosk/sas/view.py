@@ -17,7 +17,7 @@ from kiosk.sas.port import (
     TicketInEscrow,
     ValidationRecord,
 )
-from kiosk.sas.store import CAPACITY, Queued
+from kiosk.sas.store import CAPACITY, AckJournal, Queued
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,17 @@ class ExceptionQueue:
     """Each station's FIFO of exceptions in memory, over :class:`~kiosk.sas.store.SasStore`.
 
     The updater appends (already written to the store); the poll thread peeks and, on the
-    host's implied ACK, removes; the removals reach the store on the updater's next pass
-    (:meth:`take_acknowledged`).  A power cut in between sends that exception again: one
-    is never lost, at worst repeated."""
+    host's implied ACK, writes the ACK to the journal (on disk when :meth:`acknowledge`
+    returns, before the poll that carried it is answered) and removes it; the removals
+    reach the queue's table on the updater's next pass (:meth:`take_acknowledged`), and
+    the journal is emptied then.  A power cut at any instant neither loses an exception
+    nor sends an acknowledged one again."""
 
-    def __init__(self, queues: dict[int, deque[Queued]], overflow: set[int]) -> None:
+    def __init__(
+        self, queues: dict[int, deque[Queued]], overflow: set[int], journal: AckJournal
+    ) -> None:
         self._lock = threading.Lock()
+        self._journal = journal
         self._queues = queues
         self._overflow = set(overflow)
         self._acked: list[int] = []
@@ -81,19 +86,30 @@ class ExceptionQueue:
         with self._lock:
             if row.id == -1:
                 if station in self._overflow:
+                    self._journal.add(-station)
                     self._overflow.discard(station)
                     self._cleared.append(station)
                 return
             q = self._queues.get(station)
             if q and q[0].id == row.id:
+                self._journal.add(row.id)
                 q.popleft()
                 self._acked.append(row.id)
 
-    def take_acknowledged(self) -> tuple[list[int], list[int]]:
+    def take_acknowledged(self) -> tuple[list[int], list[int], int]:
+        """The acknowledgements since the last call, and the journal's count of records
+        then (for :meth:`applied`)."""
         with self._lock:
             acked, cleared = self._acked, self._cleared
             self._acked, self._cleared = [], []
-            return acked, cleared
+            return acked, cleared, self._journal.records
+
+    def applied(self, records: int) -> None:
+        """The acknowledgements taken with ``records`` are in the queue's table: the
+        journal is emptied unless another was taken since."""
+        with self._lock:
+            if self._journal.records:
+                self._journal.empty(records)
 
     def depth(self, station: int) -> int:
         with self._lock:

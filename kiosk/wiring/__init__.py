@@ -8,7 +8,8 @@ torn down, in one place.
   --station N``): its link, validator, printer, controller and screens;
 * :mod:`kiosk.wiring.host`: the table host (``uth table serve``, also the burn-in): the
   game service of 1-7 stations, its link, the dealer displays' link and the
-  slot-system link; nothing of the screens.
+  slot-system link; nothing of the screens;
+* :mod:`kiosk.wiring.door`: the slot door switch of the configuration, on a cabinet.
 
 The submodules are imported by name (this package imports none of them), so a host
 never loads the screens.

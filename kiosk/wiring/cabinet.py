@@ -4,6 +4,7 @@
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> StationDevices(config, machine.link).start()  (validator and printer)
            -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
+           -> start_door(config, machine.door)  (the slot door switch, when configured)
            -> TournamentContext(config.db_path) -> App(...)
 
 :func:`run_cabinet` is ``uth kiosk``: it builds the cabinet, runs the screens until the
@@ -37,6 +38,7 @@ from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
+from kiosk.wiring.door import start_door
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +61,10 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)
+    door = None
     try:
         devices.start()
+        door = start_door(config, machine.door)
         demo = devices.simulated and options.demo_keys
         pygame.init()
         app = App(machine, options.size, fullscreen=options.size is None, demo=demo,
@@ -79,6 +83,8 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         finally:
             signal.signal(signal.SIGTERM, previous)
     finally:
+        if door is not None:
+            door.stop()
         if slot_system is not None:
             slot_system.stop()
         devices.close()

@@ -19,6 +19,7 @@ import pygame
 
 from kiosk.config import CabinetConfig
 from kiosk.link.pairing import WITNESS_FILE, StationPairing
+from kiosk.machine.commands import SetDoor
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
@@ -27,6 +28,7 @@ from kiosk.table.remote import RemoteTable
 from kiosk.table.witness import HeadWitness
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 from kiosk.ui.station.screens import station_app
+from kiosk.wiring.door import start_door
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +67,12 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     if validator is not None:
         validator.start()
     printer = StationPrinter(remote, run.printer).start() if run.printer else None
+    door = None
     try:
         if not controller.start(run.connect_s):
             print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
             return 1
+        door = start_door(config, lambda open: controller.execute(SetDoor(open)))
         app = station_app(controller, OperatorLink(remote), options, config)
         try:
             code = app.run(fps=run.fps, max_frames=run.frames)
@@ -78,6 +82,8 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
         finally:
             app.close()
     finally:
+        if door is not None:
+            door.stop()
         if validator is not None:
             validator.close()
         if printer is not None:

@@ -42,3 +42,42 @@ def test_serve_and_host_over_a_pty(tmp_path, capsys):
     finally:
         child.terminate()
         child.wait(timeout=30)
+
+
+def _serve_rounds(db, rounds: int) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "sas", "serve", "--pty", "--db", str(db),
+         "--rounds", str(rounds), "--seconds", "0.1"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "round not played" not in done.stderr, done.stderr
+    return done.stdout
+
+
+@pytest.mark.heavy
+def test_serve_rounds_inserts_notes_as_needed_and_finishes_a_round_left_open(tmp_path):
+    from engine.rng import SeededRandomSource
+    from kiosk.cabinet import Machine, MachinePhase
+    from kiosk.config import load_config
+
+    config = load_config(db_path=tmp_path / "u.db")
+    m = Machine.open(config, rng=SeededRandomSource(3))
+    for note in (500, 100, 100):  # 7.00: an ante, not a blind
+        m.insert_credits(note, f"bill:{note}")
+    m.close()
+    assert "rounds played: 3" in _serve_rounds(config.db_path, 3)
+    m = Machine.open(config, rng=SeededRandomSource(4))
+    assert m.meter_readings()["games_played"] == 3
+    m.insert_credits(10_000, "bill:10000")
+    m.add_chip("ante", 500)
+    m.deal()
+    assert m.snapshot().phase == MachinePhase.IN_ROUND
+    m.ledger.close()  # the power goes mid-round
+    assert "rounds played: 4" in _serve_rounds(config.db_path, 4)
+    m = Machine.open(config, rng=SeededRandomSource(5))
+    try:
+        assert m.meter_readings()["games_played"] == 3 + 4
+        assert m.snapshot().phase != MachinePhase.IN_ROUND
+    finally:
+        m.close()
