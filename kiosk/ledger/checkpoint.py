@@ -57,6 +57,7 @@ STATE_KINDS = (
     "operator_login", "operator_login_failed", "operator_lockout", "ram_clear_witnessed",
     "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt", "witness",
     "operator_accounts_locked", "note_refused", "note_acceptance",
+    "operator_lockout_lifted", "pairing_code_wrong", "pairing_locked", "pairing_reopened",
 )  # fmt: skip
 
 _MOD = 1 << 256
