@@ -2,6 +2,7 @@
 
     config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
+           -> rtp_gate(machine.table, config).start()  (the paytable's return proven first)
            -> StationDevices(config, machine.link).start()  (validator and printer)
            -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
            -> TournamentContext(config.db_path) -> App(...)
@@ -30,6 +31,7 @@ from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
+from kiosk.machine.rtp_record import rtp_gate
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
 from kiosk.ui.app import App
@@ -51,6 +53,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
     machine = Machine.open(config, rng=rng)
     startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
+    rtp_gate(machine.table, config).start()  # play waits for the paytable's proven return
     devices = StationDevices(config, machine.link)
     slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)

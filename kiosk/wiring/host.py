@@ -17,6 +17,7 @@ from pathlib import Path
 from engine.rng import RandomSource
 from kiosk.config import CabinetConfig
 from kiosk.link.pairing import HostPairing
+from kiosk.machine.rtp_record import rtp_gate
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
 from kiosk.table.host_service import TableHost
@@ -67,6 +68,7 @@ def open_table_host(
     link.  Raises what :meth:`Table.open` raises (LedgerError, ValueError) before
     anything listens."""
     table = Table.open(config, plan.stations, rng=rng, timing=timing)
+    rtp_gate(table, config).start()  # play waits for the paytable's proven return
     pairing = HostPairing(plan.folder)
     if plan.reopen_pairing:
         pairing.reopen()  # a technician at the host
