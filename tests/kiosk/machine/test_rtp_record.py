@@ -157,3 +157,12 @@ def test_the_hold_report_and_the_paytable_page_read_the_same_record(tmp_path):
         assert listing.proven and dict(listing.rtps) == dict(record.figures)
     finally:
         machine.close()
+
+
+@pytest.mark.heavy
+def test_uth_paytable_records_writes_again_exactly_the_shipped_file(capsys):
+    """What an auditor runs: every shipped table computed afresh gives the shipped file."""
+    from kiosk.cli import main as cli
+
+    assert cli(["paytable", "records"]) == 0
+    assert capsys.readouterr().out == (program_root() / SHIPPED_NAME).read_text(encoding="utf-8")
