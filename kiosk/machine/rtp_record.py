@@ -154,10 +154,12 @@ def shipped_records(root: Path | None = None) -> dict[str, dict[str, float]]:
     except ValueError as exc:
         raise RtpRecordError(f"the shipped records are not JSON ({exc})") from None
     tables = body.get("tables") if isinstance(body, dict) else None
-    if body.get("format") != SHIPPED_FORMAT or not isinstance(tables, dict):
+    if not isinstance(tables, dict) or body.get("format") != SHIPPED_FORMAT:
         raise RtpRecordError(f"the shipped records are not of format {SHIPPED_FORMAT}")
     return {
-        str(sha): _figures(entry.get("rtp"), f"shipped record {sha[:12]}")
+        str(sha): _figures(
+            entry.get("rtp") if isinstance(entry, dict) else None, f"shipped record {sha[:12]}"
+        )
         for sha, entry in tables.items()
     }
 

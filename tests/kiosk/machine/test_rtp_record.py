@@ -98,6 +98,11 @@ def test_a_shipped_record_altered_after_release_is_refused(tmp_path):
     (root / MANIFEST_NAME).write_text(json.dumps(build_manifest(root)))
     with pytest.raises(RtpRecordError, match="not its exact"):
         shipped_record(rich, root)
+    for body in ([], {"format": 1, "tables": {STANDARD.sha256: "99.47"}}):
+        path.write_text(json.dumps(body))
+        (root / MANIFEST_NAME).write_text(json.dumps(build_manifest(root)))
+        with pytest.raises(RtpRecordError, match="format|figures"):
+            shipped_record(STANDARD, root)
     (root / MANIFEST_NAME).unlink()
     with pytest.raises(RtpRecordError, match="manifest"):
         shipped_record(STANDARD, root)
