@@ -203,3 +203,24 @@ def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(scre
     assert UNPROVEN in s.drawn()
     assert [(t, px) for t, px in s.texts if px < MIN_PX and t.strip()
             and t not in {b.hint for b in s.scene.buttons()}] == []
+
+
+def test_a_fresh_cabinets_hold_page_and_paytable_page_give_the_same_proven_return(tmp_path):
+    """A cold PAR cache: the hold page's optimal figures are proven (no "not proven yet"
+    note) and the paytable page gives the same record's figures."""
+    s = OperatorScreens(tmp_path)
+    try:
+        s.machine.insert_credits(10000, "bill:10000")
+        play(s, 2)
+        s.login("975310", door=False)
+        s.touch("page_hold")
+        hold_page = s.drawn()
+        (hold,) = s.machine.hold()
+        assert hold.rtp_known and hold.unproven == ""
+        assert UNPROVEN not in hold_page and "not known" not in hold_page
+        assert percent(hold.report.row("trips").optimal) in hold_page  # 3.50%
+        s.touch("menu")
+        s.touch("page_paytable")
+        assert "Main game 99.474%  ·  Trips 96.502%" in s.drawn()
+    finally:
+        s.close()
