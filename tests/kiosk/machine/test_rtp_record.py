@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable, shipped_paytables
-from kiosk.cabinet import Machine, PlayDisabled
+from kiosk.cabinet import Machine, PlayDisabled, WrongState
 from kiosk.config import load_config
 from kiosk.integrity.manifest import MANIFEST_NAME, build_manifest
 from kiosk.ledger.key import CabinetKey
@@ -125,6 +125,11 @@ def test_a_table_with_no_record_is_computed_before_play_opens_and_an_altered_rec
         assert {t.code: t.message for t in machine.snapshot().tilts}.get(RTP_GATE) == COMPUTING
         with pytest.raises(PlayDisabled, match="Computing the paytable's return"):
             machine.deal()
+        machine.operator_login("1111")  # an attendant cannot open play before the record
+        with pytest.raises(WrongState, match="Computing the paytable's return") as refused:
+            machine.clear_tilt(RTP_GATE)
+        assert refused.value.code == "rtp_unknown"
+        machine.operator_logout()
         gate.thread.join(120)
         assert not machine.snapshot().tilts, machine.snapshot().tilts
         record = rtp_record(table, key)
@@ -171,3 +176,22 @@ def test_uth_paytable_records_writes_again_exactly_the_shipped_file(capsys):
 
     assert cli(["paytable", "records"]) == 0
     assert capsys.readouterr().out == (program_root() / SHIPPED_NAME).read_text(encoding="utf-8")
+
+
+def test_neither_an_attendant_nor_a_ram_clear_opens_play_before_the_record(tmp_path):
+    config = load_config(None, db_path=tmp_path / "uth.db")
+    machine = Machine.open(config)
+    try:
+        machine.table.gate(RTP_GATE, COMPUTING)  # as the gate shuts it at power-up
+        machine.operator_login("3333")
+        machine.door(True)  # a RAM clear needs the main door open
+        machine.ram_clear_witness("1111")  # and a second operator's PIN
+        machine.ram_clear(machine.ram_clear_request())
+        assert [t.code for t in machine.snapshot().tilts] == [RTP_GATE]
+        with pytest.raises(WrongState) as refused:
+            machine.clear_tilt(RTP_GATE)
+        assert refused.value.code == "rtp_unknown"
+        machine.table.gate(RTP_GATE, None)  # the record is known: play opens
+        assert machine.snapshot().tilts == ()
+    finally:
+        machine.close()
