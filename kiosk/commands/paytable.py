@@ -209,6 +209,30 @@ def new(args: argparse.Namespace) -> int:
     return print_rtps(args, table)
 
 
+def records(args: argparse.Namespace) -> int:
+    """``uth paytable records [--write]``: the shipped records of the program's paytables
+    (:mod:`kiosk.machine.rtp_record`), each computed afresh in a scratch folder; printed,
+    or written to the program's file (then the program manifest is written again)."""
+    from engine.maths.par import par
+    from engine.uth.paytable import shipped_paytables
+    from kiosk.machine.rtp_record import SHIPPED_NAME, program_root, shipped_text
+
+    reports = {}
+    for path in shipped_paytables():
+        with tempfile.TemporaryDirectory(prefix="uth-par-") as scratch:
+            reports[path.name] = par(load_paytable(path), "optimal", cache=scratch)
+    text = shipped_text(reports)
+    if not args.write:
+        print(text, end="")
+        return 0
+    (program_root() / SHIPPED_NAME).write_text(text, encoding="utf-8")
+    print(
+        f"wrote {program_root() / SHIPPED_NAME}; write the program manifest again "
+        "(uth verify manifest --write)"
+    )
+    return 0
+
+
 def _bounds_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument(
         "--min-rtp",
@@ -243,6 +267,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("file")
     _bounds_arguments(c)
     c.set_defaults(func=check)
+    r = psub.add_parser(
+        "records",
+        help="compute the shipped paytables' RTP records (paytables/rtp.json)",
+        description="Compute the exact RTP of every shipped paytable afresh and print the "
+        "program's records of them; --write replaces the program's file.",
+    )
+    r.add_argument("--write", action="store_true", help="write paytables/rtp.json")
+    r.set_defaults(func=records)
     n = psub.add_parser(
         "new",
         help="derive a paytable from another, write it validated and print its exact RTP",

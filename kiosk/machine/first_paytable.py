@@ -1,48 +1,39 @@
 """The first paytable of a new ledger is held to the same bounds as every paytable put
 in force later (:func:`kiosk.machine.settings.check_rtp`).
 
-An installed cabinet needs its exact RTP proven on this cabinet, as a change does
-(``systemd/install.sh`` runs ``uth paytable check`` on the shipped tables).  Elsewhere
-(demo, the bench) the figures known are checked: the PAR cache's when it holds the
-table, and the Trips RTP always, exactly, from the published counts of the 133,784,560
-seven-card hands by category (no enumeration needed).
+Its figures are its proven record (:mod:`kiosk.machine.rtp_record`: the one signed on
+this cabinet, or the program's shipped one).  A table with no record yet is held to the
+Trips bound alone, exactly, from the published counts of the 133,784,560 seven-card
+hands by category (no enumeration needed): its whole record is computed at power-up
+before play opens (:class:`kiosk.machine.rtp_record.RtpGate`), which keeps play shut
+if the main game lies outside the bounds.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 
 from engine.hands.categories import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
-from engine.maths.cache import cached_rtp
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig
-from kiosk.ledger.key import CabinetKey, KeyFileError
-from kiosk.machine.errors import MachineError
-from kiosk.machine.settings import BOUNDED_RTPS, check_rtp
+from kiosk.machine.rtp_record import cabinet_key, known_rtp, trips_rtp
+from kiosk.machine.settings import BOUNDED_RTPS
 
-
-def trips_rtp(table: Paytable) -> Fraction:
-    """The exact Trips RTP of ``table`` (return per unit staked, a fraction of 1)."""
-    return sum(
-        (Fraction(SEVEN_CARD_COUNTS[k], SEVEN_CARD_HANDS) * (1 + p.ratio)
-         for k, p in table.trips.lines().items()),
-        Fraction(0),
-    )  # fmt: skip
+__all__ = [
+    "SEVEN_CARD_COUNTS",
+    "SEVEN_CARD_HANDS",
+    "check_first_paytable",
+    "first_paytable",
+    "trips_rtp",
+]
 
 
 def check_first_paytable(table: Paytable, config: CabinetConfig) -> None:
     """Raise :class:`PaytableError` naming the figure when ``table`` may not be the
     first paytable of a new ledger on the cabinet ``config`` (see the module docstring)."""
     where = str(table.source_name or config.paytable)
-    if config.installed:
-        try:
-            key = CabinetKey.load(config.key_path)
-            check_rtp(table, config, key)
-        except (MachineError, KeyFileError) as exc:
-            raise PaytableError(where, "(rtp)", f"not put in force: {exc}") from None
-        return
-    figures = {str(k): float(v) for k, v in (cached_rtp(table) or {}).items()}
+    record = known_rtp(table, cabinet_key(Path(config.key_path)))
+    figures = dict(record.figures) if record is not None else {}
     figures["trips"] = float(trips_rtp(table))
     lo, hi = config.rtp_min_pct, config.rtp_max_pct
     for name in BOUNDED_RTPS:

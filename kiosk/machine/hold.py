@@ -5,9 +5,9 @@ For each paytable the settled rounds were played on: the actual hold per bet aga
 theoretical hold of the decisions made and the optimal theoretical hold, with 99%
 intervals and the flag (:func:`engine.maths.hold.hold_report`).
 
-The optimal RTPs are read only as MAC'd figures: the PAR report with this cabinet's
-signed proof beside it (:func:`kiosk.machine.par_proof.verify_proof`), since anyone with
-file access can write the PAR cache.  Without a proof, ``compute`` computes the report
+The optimal RTPs are the paytable's proven record (:func:`kiosk.machine.rtp_record.rtp_record`:
+the PAR report with this cabinet's signed proof beside it, or the program's shipped
+record), since anyone with file access can write the PAR cache.  Without a proof, ``compute`` computes the report
 afresh (in a private folder, from no cached file) and signs it; otherwise the cache's
 figure is used but marked unproven (:attr:`PaytableHold.unproven` says why).
 """
@@ -27,7 +27,8 @@ from engine.uth.paytable import Paytable
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.view import LedgerView
-from kiosk.machine.par_proof import ProofError, sign_proof, verify_proof
+from kiosk.machine.par_proof import ProofError, sign_proof
+from kiosk.machine.rtp_record import RtpRecordError, rtp_record
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +90,15 @@ def optimal_rtps(
     table: Paytable, compute: bool, key: CabinetKey | None = None
 ) -> tuple[dict[str, float] | None, str]:
     """The exact optimal-play RTPs of ``table`` (fractions of 1) and why they are
-    unproven ("" when proven): the figures ``key`` signed; else, with ``compute``, the
+    unproven ("" when proven): its proven record; else, with ``compute``, the
     report computed now from no cached file (and signed with ``key``); else the PAR
     cache's unsigned figures with the reason; ``(None, ...)`` when none is known."""
     from engine.maths.cache import cached_rtp
 
     try:
-        return verify_proof(key, table), ""
-    except ProofError as exc:
-        reason = f"the PAR cache's figures are not signed with this cabinet's key ({exc})"
+        return dict(rtp_record(table, key).figures), ""
+    except RtpRecordError as exc:
+        reason = f"the PAR cache's figures are not this paytable's proven record ({exc})"
     if compute:
         from engine.maths.par import par
 

@@ -32,7 +32,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.maths.cache import cached_rtp
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig, role_at_least
@@ -41,7 +40,7 @@ from kiosk.machine.commands import SetPaytable
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
 from kiosk.machine.maths_child import exact_report_afresh, run_in_child
-from kiosk.machine.par_proof import proven_rtp, sign_proof
+from kiosk.machine.par_proof import sign_proof
 from kiosk.machine.paytable_draft import (
     PAY_SECTIONS,
     BoundRefusal,
@@ -51,6 +50,7 @@ from kiosk.machine.paytable_draft import (
     paytable_toml,
     rtp_refusals,
 )
+from kiosk.machine.rtp_record import known_rtp
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 
 #: ``(done, total)`` steps of the exact analysis.
@@ -86,8 +86,8 @@ def exact_report(table: Paytable, progress: Progress) -> ParReport:
 @dataclass(frozen=True)
 class Listing:
     """One file of the paytables folder: the table, or ``error`` saying why it cannot be
-    read; ``rtps`` its exact RTP per bet (fractions of 1) when known, ``proven`` True
-    when they are signed with this cabinet's key."""
+    read; ``rtps`` its exact RTP per bet (fractions of 1) from its proven record
+    (:func:`kiosk.machine.rtp_record.known_rtp`), ``proven`` True when it has one."""
 
     path: Path
     table: Paytable | None
@@ -118,12 +118,9 @@ def list_paytables(machine: Keeper, folder: Path | None = None) -> list[Listing]
         except PaytableError as exc:
             out.append(Listing(path, None, str(exc)))
             continue
-        proven = proven_rtp(key, table)
-        try:
-            rtps = proven if proven is not None else cached_rtp(table)
-        except Exception:  # noqa: BLE001 - an unreadable cache knows no figures
-            rtps = None
-        out.append(Listing(path, table, rtps=rtps, proven=proven is not None))
+        record = known_rtp(table, key)
+        rtps = dict(record.figures) if record is not None else None
+        out.append(Listing(path, table, rtps=rtps, proven=record is not None))
     return out
 
 

@@ -20,7 +20,8 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError
-from kiosk.machine.par_proof import ProofError, verify_proof
+from kiosk.machine.par_proof import ProofError
+from kiosk.machine.rtp_record import RtpRecordError, rtp_record
 
 log = logging.getLogger("kiosk.cabinet")
 
@@ -34,14 +35,18 @@ PAYTABLE_EVENT = "paytable_changed"
 
 
 def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
-    """The RTP figures of ``table`` (fractions of 1) that this cabinet's key has signed
-    (:func:`kiosk.machine.par_proof.verify_proof` on the PAR cache); raises
-    :class:`~kiosk.machine.par_proof.ProofError` with the reason they are not proven."""
-    return verify_proof(key, table)
+    """The RTP figures of ``table`` (fractions of 1) of its proven record
+    (:func:`kiosk.machine.rtp_record.rtp_record`: signed with this cabinet's key, or
+    shipped with the program); raises :class:`~kiosk.machine.par_proof.ProofError` with
+    the reason it has none."""
+    try:
+        return dict(rtp_record(table, key).figures)
+    except RtpRecordError as exc:
+        raise ProofError(str(exc)) from None
 
 
 def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) -> dict[str, float]:
-    """RTP of ``table`` (percent) from the PAR cache, with the main game (per total
+    """RTP of ``table`` (percent) from its proven record, with the main game (per total
     wager) and Trips checked against ``config``'s bounds.
 
     Refused: a table whose exact RTP is not known (not computed yet, or the maths
@@ -54,13 +59,19 @@ def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) ->
         code=ErrorCode.RTP_UNKNOWN,
     )
     try:
-        figures = cached_rtp(table)
-    except Exception as exc:  # noqa: BLE001 - any failure means the RTP is not proven
-        log.warning("RTP of %s unavailable: %s", table.name, exc)
-        raise unknown from None
+        figures = proof_of(table, key)
+    except ProofError:
+        figures = None
     if not figures:
-        raise unknown
-    _require_proof(table, figures, key)
+        try:
+            cached = cached_rtp(table)
+        except Exception as exc:  # noqa: BLE001 - any failure means the RTP is not proven
+            log.warning("RTP of %s unavailable: %s", table.name, exc)
+            raise unknown from None
+        if not cached:
+            raise unknown
+        _require_proof(table, cached, key)  # raises: figures of the cache alone
+        figures = cached
     pct = {str(k): round(float(v) * 100, 4) for k, v in figures.items()}
     lo, hi = config.rtp_min_pct, config.rtp_max_pct
     for name in BOUNDED_RTPS:

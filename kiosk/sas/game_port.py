@@ -23,6 +23,7 @@ from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord
 from kiosk.machine.errors import MachineError
+from kiosk.machine.rtp_record import cabinet_key, known_rtp
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
@@ -51,16 +52,12 @@ def _row(r: Mapping[str, Any]) -> RoundRow:
     )  # fmt: skip
 
 
-def base_pct(table: Table) -> int:
-    """The paytable's main-game return under optimal play, hundredths of a percent, when
-    the PAR cache has it (else 0: not known)."""
-    from engine.maths.cache import cached_rtp
-
-    try:
-        rtps = cached_rtp(table.paytable)
-    except (OSError, ValueError):
-        return 0
-    return 0 if not rtps else round(rtps["main_total"] * 10_000)
+def base_pct(table: Table, key: CabinetKey | None) -> int:
+    """The paytable's main-game return under optimal play, hundredths of a percent, from
+    its proven record (:func:`kiosk.machine.rtp_record.known_rtp`, checked with the
+    cabinet ``key``); 0 when it has none (not known, or computing at power-up)."""
+    record = known_rtp(table.paytable, key)
+    return 0 if record is None else record.base_pct
 
 
 class TablePort:
@@ -69,6 +66,7 @@ class TablePort:
     def __init__(self, table: Table) -> None:
         self.table = table
         self._info: MachineInfo | None = None
+        self._info_of = ""  # the paytable's SHA-256 of ``_info``
         self._reader: Ledger | None = None
 
     def _view(self) -> Ledger:
@@ -91,21 +89,25 @@ class TablePort:
         return self.table.stations
 
     def machine_info(self) -> MachineInfo:
-        if self._info is None:
+        """The machine's identity (long poll 1F), built again when the paytable changes
+        or while its return is not known yet."""
+        info, sha = self._info, self.table.paytable.sha256
+        if info is None or info.base_pct == 0 or self._info_of != sha:
             table, config = self.table, self.table.config
             limits = table.limits
             number = "".join(c for c in config.machine_number if c.isdigit()) or "0"
-            self._info = MachineInfo(
+            info = self._info = MachineInfo(
                 game_id="UT",
                 additional_id="000",
                 paytable_id=(table.paytable.name.replace(" ", "")[:4] + table.paytable.sha256[:2]).upper(),
-                base_pct=base_pct(table),
+                base_pct=base_pct(table, cabinet_key(config.key_path)),
                 max_bet=6 * limits.ante_max + limits.trips_max,
                 serial=config.machine_number,
                 asset_number=int(number) % 2**32,
                 expiry_days=config.ticket_expiry_days,
             )
-        return self._info
+            self._info_of = sha
+        return info
 
     def capabilities(self) -> Capabilities:
         system = self.table.slot_system_use()

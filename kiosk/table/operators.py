@@ -44,6 +44,7 @@ from kiosk.machine.operators import (
     pin_accounts,
     wrong_pin_refusal,
 )
+from kiosk.machine.rtp_record import RTP_GATE
 from kiosk.machine.state import LEDGER_TILT, Bets
 from kiosk.table.payouts import Payouts
 from kiosk.table.play import TablePlay
@@ -200,6 +201,10 @@ class Operators:
             raise NotAuthorised(
                 "a ledger fault is cleared only by restoring the ledger", code=ErrorCode.LEDGER_FAULT
             )
+        if code == RTP_GATE:  # play opens by itself once the paytable's return is proven
+            raise WrongState(
+                st.host_tilts.get(code, "no proven return"), code=ErrorCode.RTP_UNKNOWN
+            )
         st.require_ledger()
         operator = st.require_role(at, "attendant")
         session = st.station(at).operator
@@ -327,7 +332,10 @@ class Operators:
                 }
                 st.event("ram_clear", detail, number, amount=credits)
         self._witness.pop(n, None)
+        gate = st.host_tilts.get(RTP_GATE)  # a state of the power-up: a RAM clear keeps it
         st.host_tilts.clear()
+        if gate is not None:
+            st.host_tilts[RTP_GATE] = gate
         for station in st.stations.values():
             station.tilts.clear()
             station.reset_window()

@@ -390,6 +390,16 @@ class Table:
             finally:
                 self._notify()
 
+    def gate(self, code: str, message: str | None) -> None:
+        """Hold every station back, saying ``message`` (None: let them play): a state of
+        this power-up, not a fault, so not recorded (the paytable's return computing)."""
+        with self._lock:
+            if message is None:
+                self._state.host_tilts.pop(code, None)
+            else:
+                self._state.host_tilts[code] = message
+            self._notify()
+
     def printer_ready(self, station: int) -> bool:
         """Whether ``station``'s ticket printer has reported it can print."""
         with self._lock:

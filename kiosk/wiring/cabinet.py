@@ -2,6 +2,7 @@
 
     config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
+           -> rtp_gate(machine.table, config).start()  (the paytable's return proven first)
            -> StationDevices(config, machine.link).start()  (validator and printer)
            -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
            -> start_door(config, machine.door)  (the slot door switch, when configured)
@@ -32,6 +33,7 @@ from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
 from kiosk.machine.errors import PlayDisabled
+from kiosk.machine.rtp_record import rtp_gate
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
 from kiosk.ui.app import App
@@ -57,6 +59,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
     except PlayDisabled as exc:  # no ledger to record it: the ledger's tilt stops play and says why
         log.error("program check not recorded as a tilt: %s", exc)
+    rtp_gate(machine.table, config).start()  # play waits for the paytable's proven return
     devices = StationDevices(config, machine.link)
     slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)

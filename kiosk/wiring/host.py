@@ -18,6 +18,7 @@ from pathlib import Path
 from engine.rng import RandomSource
 from kiosk.config import CabinetConfig
 from kiosk.link.pairing import HostPairing
+from kiosk.machine.rtp_record import rtp_gate
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
 from kiosk.table.commands import LiftLockoutAtHost
@@ -71,6 +72,7 @@ def open_table_host(
     link.  Raises what :meth:`Table.open` raises (LedgerError, ValueError), or the
     :class:`MachineError` of a refused PIN, before anything listens."""
     table = Table.open(config, plan.stations, rng=rng, timing=timing)
+    rtp_gate(table, config).start()  # play waits for the paytable's proven return
     books = [LedgerMissBook(table, "stations"), LedgerMissBook(table, "displays")]
     try:  # a technician at the host, with their PIN
         if plan.reopen_pin is not None:

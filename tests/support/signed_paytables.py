@@ -32,3 +32,14 @@ def signed(key: CabinetKey, path: Path) -> Paytable:
     )
     sign_proof(key, table, report)
     return table
+
+
+def ship_none(monkeypatch) -> None:
+    """The program ships no record of any table (as for tables of the casino's own):
+    only what a cabinet's key signed is proven."""
+    from kiosk.machine import rtp_record
+
+    def none(table: Paytable, root: Path | None = None) -> rtp_record.RtpRecord:
+        raise rtp_record.RtpRecordError(f"{table.name} is not a shipped paytable")
+
+    monkeypatch.setattr(rtp_record, "shipped_record", none)

@@ -38,8 +38,12 @@ TILT_MESSAGES: dict[str, str] = {
     "handpay": N_("Hand pay: an attendant will pay you."),
     "jackpot": N_("Jackpot! An attendant will pay you."),
     "host_link": N_("The table host cannot be reached."),
+    "rtp": N_("The paytable's return to player is being computed."),
 }
 GENERIC_TILT = N_("The machine needs attention.")
+#: Stops that are a state of the power-up, not a fault: the overlay asks the player to
+#: wait instead of calling an attendant (the paytable's return computing).
+WAIT_TILTS = frozenset({"rtp"})
 
 
 def tilt_text(code: str) -> str:
@@ -171,7 +175,10 @@ class TiltOverlay:
         r = lay.rect(*box)
         flash = int(app.now * 2) % 2 == 0
         ui.box(surface, r, theme.RED_DARK, 245, radius=24, border=theme.GOLD if flash else theme.WHITE, border_w=5)
-        ui.fitted(surface, _("CALL ATTENDANT"), 62, theme.WHITE, 740, bold=True, center=(640, 250))
+        snap = app.model.snap
+        waiting = not snap.door_open and snap.tilts and all(t.code in WAIT_TILTS for t in snap.tilts)
+        title = _("PLEASE WAIT") if waiting else _("CALL ATTENDANT")
+        ui.fitted(surface, title, 62, theme.WHITE, 740, bold=True, center=(640, 250))
         y = 320
         for line in self.lines()[:4]:
             ui.fitted(surface, line, 30, theme.CREAM, 740, center=(640, y))

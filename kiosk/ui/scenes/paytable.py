@@ -1,37 +1,43 @@
 """The pays: Ante and Play, the Blind and Trips tables, the dealer's qualifying hand, the
-limits, and the theoretical return where the maths module can tell it."""
+limits, and the theoretical return of the paytable's proven record."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import pygame
 
-from engine.maths.cache import cached_rtp
 from engine.uth.paytable import Paytable
+from kiosk.machine.rtp_record import cabinet_key, known_rtp
 from kiosk.ui import theme
 from kiosk.ui.i18n import _, category_name, pgettext
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.widgets import Button
 
+#: Figures known by paytable SHA-256 and key file; a table not known is asked again
+#: after :data:`RECHECK_S` seconds (its record may be computing at power-up).
+_known: dict[tuple[str, str], tuple[float, dict[str, float]]] = {}
+RECHECK_S = 1.0
 
-def rtp_figures(paytable: Paytable) -> dict[str, float]:
-    """RTP percentages from the PAR cache (:func:`engine.maths.cache.cached_rtp`), or {}
-    when the cache does not know the table (or cannot be read).
 
-    Keys mentioning ``trips`` are the Trips bet, the others the main bets.  Fractions
-    (<= 2) are read as ratios, larger numbers as percentages."""
-    try:
-        figures = cached_rtp(paytable) or {}
-    except Exception:  # noqa: BLE001 - an unreadable cache shows no figures
-        return {}
-    out = {}
-    for k, v in dict(figures).items():
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            continue
-        out[str(k)] = float(v) * 100 if float(v) <= 2 else float(v)
-    return out
+def rtp_figures(paytable: Paytable, key_path: Path | None = None) -> dict[str, float]:
+    """The RTP percentages of ``paytable``'s proven record
+    (:func:`kiosk.machine.rtp_record.known_rtp`, checked with the cabinet key at
+    ``key_path`` when given), keyed as :data:`kiosk.machine.rtp_record.FIGURES`; {} when
+    it has none."""
+    memo = (paytable.sha256, str(key_path))
+    now = time.monotonic()
+    seen = _known.get(memo)
+    if seen is not None and (seen[1] or now - seen[0] < RECHECK_S):
+        return seen[1]
+    key = cabinet_key(key_path) if key_path is not None else None
+    record = known_rtp(paytable, key)
+    figures = record.percent() if record is not None else {}
+    _known[memo] = (now, figures)
+    return figures
 
 
 def pay_text(pay: Any) -> str:
@@ -97,17 +103,11 @@ class PaytableScene(Scene):
             ante_min=fmt(self.app, lim.ante_min, True), ante_max=fmt(self.app, lim.ante_max, True),
             trips_min=fmt(self.app, lim.trips_min, True), trips_max=fmt(self.app, lim.trips_max, True))
         ui.fitted(surface, _("Table limits") + ": " + limits, 24, theme.CREAM, 1200, center=(640, 520))
-        rtp = rtp_figures(pt)
+        rtp = rtp_figures(pt, self.app.model.machine.config.key_path)
         if rtp:
-            main = [v for k, v in rtp.items() if "trips" not in k.lower() and "rtp" in k.lower()]
-            trips = [v for k, v in rtp.items() if "trips" in k.lower()]
-            parts = []
-            if main:
-                parts.append(_("Main bets {pct}").format(pct=f"{main[0]:.2f}%"))
-            if trips:
-                parts.append(_("Trips {pct}").format(pct=f"{trips[0]:.2f}%"))
-            if parts:
-                ui.fitted(surface, _("Theoretical return with perfect play") + ": " + ", ".join(parts), 22,
-                          theme.MUTED, 1200, center=(640, 560))
+            parts = [_("Main bets {pct}").format(pct=f"{rtp['main_total']:.2f}%"),
+                     _("Trips {pct}").format(pct=f"{rtp['trips']:.2f}%")]
+            ui.fitted(surface, _("Theoretical return with perfect play") + ": " + ", ".join(parts), 22,
+                      theme.MUTED, 1200, center=(640, 560))
         ui.fitted(surface, _("Malfunction voids all pays and play."), 20, theme.MUTED, 1200, center=(640, 596))
         self.draw_buttons(surface)

@@ -45,7 +45,7 @@ def test_a_poisoned_par_report_is_not_the_hold_reports_figure(tmp_path, capsys, 
         (hold,) = ledger_hold(ledger, compute=False)
     finally:
         ledger.close()
-    assert "not signed with this cabinet's key" in hold.unproven
+    assert "altered after signing" in hold.unproven
     assert hold.as_dict()["rtp_unproven"] == hold.unproven
 
     assert cli(["audit", "hold", "--db", str(config.db_path), "--json"]) == 0

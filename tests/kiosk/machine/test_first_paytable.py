@@ -1,6 +1,6 @@
 """The first paytable of a new ledger is held to the bounds like every later one: a
 Trips RTP of 565% is refused at the first run (no ledger is created), exactly, without
-the PAR cache; an installed cabinet needs the figures proven with its key."""
+the PAR cache; an installed cabinet reads the standard table's proven record."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from support.signed_paytables import signed
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.first_paytable import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS, trips_rtp
+from kiosk.machine.rtp_record import known_rtp
 
 
 def rich_trips(tmp_path: Path) -> Path:
@@ -69,7 +69,11 @@ def other_medium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_an_installed_cabinet_needs_the_first_paytable_proven(tmp_path, monkeypatch, other_medium):
+def test_an_installed_cabinet_knows_the_standard_tables_return_from_its_first_start(
+    tmp_path, monkeypatch, other_medium
+):
+    """The shipped record proves the standard table's return: no `uth paytable check`
+    is needed for the first start, and the cache stays cold."""
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     path = tmp_path / "cabinet.toml"
     path.write_text(
@@ -79,18 +83,11 @@ def test_an_installed_cabinet_needs_the_first_paytable_proven(tmp_path, monkeypa
         '[[operators]]\nname = "Ann"\nrole = "manager"\npin = "975310"\n'
     )
     config = load_config(path)
-    key = CabinetKey.create(config.key_path)
-    m = Machine.open(config)
-    try:
-        message = ledger_tilt(m)
-        assert "PAYTABLE FAULT" in message and "uth paytable check" in message, message
-        assert m.ledger is None
-    finally:
-        m.close()
-    assert not config.db_path.exists()
-    signed(key, PAYTABLE_DIR / "standard.toml")  # what `uth paytable check` leaves
+    CabinetKey.create(config.key_path)
     m = Machine.open(config)
     try:
         assert m.ledger is not None, m.snapshot().tilts
+        assert known_rtp(m.snapshot().paytable, m.ledger.key).source == "shipped"
     finally:
         m.close()
+    assert not (tmp_path / "par").exists()

@@ -13,6 +13,7 @@ from devices.sas.host import decode
 from kiosk.cabinet import PlayDisabled
 from kiosk.cli import main
 from kiosk.integrity import program_crc16
+from kiosk.machine.rtp_record import rtp_record
 from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
 from tests.support.sas_rig import start_rig, wait_for
 
@@ -34,6 +35,14 @@ def test_identity_version_features_and_clock(rig):
     # 7F sets the machine's clock for the link; 7E reads it back
     assert h.long_poll(1, 0x7F, bytes.fromhex("01022030" "101112")).kind == "ack"
     assert decode(0x7E, h.long_poll(1, 0x7E).answer) == {"date": "01022030", "time": "101112"}
+
+
+def test_base_percent_is_the_paytables_proven_record_on_a_cold_cache(rig):
+    """1F's base % (hundredths of a percent, 4 digits) is the record the Pays page reads,
+    on a cabinet whose PAR cache is empty (the test's own)."""
+    record = rtp_record(rig.machine.snapshot().paytable, rig.machine.ledger.key)
+    info = decode(0x1F, rig.host.long_poll(1, 0x1F).answer)
+    assert info["base_pct"] == f"{record.base_pct:04d}" == "9947"
 
 
 def test_meters_equal_the_ledger_and_uth_audit_meters(rig, capsys):

@@ -17,7 +17,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from support.operator_screens import PEOPLE, cabinet_config
-from support.signed_paytables import signed  # noqa: E402
+from support.signed_paytables import ship_none, signed  # noqa: E402
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
@@ -198,6 +198,7 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     floor, size, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
+    ship_none(monkeypatch)  # tables proven by this key alone
     f = floor(size)
     new = signed(f.table.ledger.key, PAYTABLE_DIR / "trips-50-40-30-9-7-4-3.toml")
     old = f.table.paytable

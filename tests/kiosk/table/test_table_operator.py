@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from support.operator_screens import PEOPLE, cabinet_config
-from support.signed_paytables import signed
+from support.signed_paytables import ship_none, signed
 from support.table_money import credit
 
 from devices.host import EventKind, make_event
@@ -340,6 +340,7 @@ def test_a_paytable_change_at_a_station_is_proven_recorded_sent_to_every_station
     tmp_path, monkeypatch
 ):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
+    ship_none(monkeypatch)  # tables proven by this key alone
     rig = Rig(tmp_path)
     try:
         old = rig.table.paytable

@@ -14,8 +14,9 @@ from engine.maths.hold import hold_report
 from engine.uth.round import Action, Phase
 from kiosk.cabinet import MachinePhase
 from kiosk.cli import main as cli
-from kiosk.machine import round_values
+from kiosk.machine import round_values, rtp_record
 from kiosk.machine.hold import PaytableHold
+from kiosk.machine.rtp_record import RtpRecordError
 from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 
 MIN_PX = 12
@@ -139,8 +140,18 @@ def test_the_hold_report_explains_its_columns(screens):
         assert word in drawn, word
 
 
+def not_shipped(monkeypatch) -> None:
+    """The program ships no record of the table (as for a table of the casino's own)."""
+
+    def none(table, root=None):
+        raise RtpRecordError(f"{table.name} is not a shipped paytable")
+
+    monkeypatch.setattr(rtp_record, "shipped_record", none)
+
+
 def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "empty-cache"))  # the RTP is not known
+    not_shipped(monkeypatch)
     s = OperatorScreens(tmp_path)
     try:
         s.machine.insert_credits(10000, "bill:10000")
@@ -178,16 +189,38 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
     )
 
 
-def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(screens):
-    """The shared PAR cache holds the figures unsigned by this cabinet's key: the page
-    shows them and says they are unproven."""
+def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(screens, monkeypatch):
+    """The shared PAR cache holds the figures of a table with no record, unsigned by
+    this cabinet's key: the page shows them and says they are unproven."""
+    not_shipped(monkeypatch)
     s = screens()
     s.machine.insert_credits(10000, "bill:10000")
     play(s, 2)
     (hold,) = s.machine.hold()
-    assert "not signed with this cabinet's key" in hold.unproven
+    assert "not proven on this cabinet" in hold.unproven
     s.login("246810", door=False)
     s.touch("page_hold")
     assert UNPROVEN in s.drawn()
     assert [(t, px) for t, px in s.texts if px < MIN_PX and t.strip()
             and t not in {b.hint for b in s.scene.buttons()}] == []
+
+
+def test_a_fresh_cabinets_hold_page_and_paytable_page_give_the_same_proven_return(tmp_path):
+    """A cold PAR cache: the hold page's optimal figures are proven (no "not proven yet"
+    note) and the paytable page gives the same record's figures."""
+    s = OperatorScreens(tmp_path)
+    try:
+        s.machine.insert_credits(10000, "bill:10000")
+        play(s, 2)
+        s.login("975310", door=False)
+        s.touch("page_hold")
+        hold_page = s.drawn()
+        (hold,) = s.machine.hold()
+        assert hold.rtp_known and hold.unproven == ""
+        assert UNPROVEN not in hold_page and "not known" not in hold_page
+        assert percent(hold.report.row("trips").optimal) in hold_page  # 3.50%
+        s.touch("menu")
+        s.touch("page_paytable")
+        assert "Main game 99.474%  ·  Trips 96.502%" in s.drawn()
+    finally:
+        s.close()

@@ -409,7 +409,6 @@ def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypat
 
     monkeypatch.setattr("kiosk.machine.settings.cached_rtp", proven)
     monkeypatch.setattr("kiosk.machine.settings.proof_of", lambda table, key: proven(table))
-    monkeypatch.setattr("kiosk.ui.scenes.paytable.cached_rtp", proven)
     k = kiosk()
     k.key("f9")  # configuration changes and RAM clears need the main door open
     k.key("f12")

@@ -126,6 +126,18 @@ class PaytablePage(Page):
             return _("RTP not known yet")
         return "  ·  ".join(f"{_(name)} {figures[key]:.3f}%" for key, name in RTP_NAMES.items() if key in figures)
 
+    def rtp_changes(self, old: Paytable, new: Paytable) -> list[Change]:
+        """The RTP rows of a change's review: one per figure (a row holds one)."""
+        def lines(t: Paytable) -> list[str]:
+            figures = self.rtp(t)
+            found = [f"{_(name)} {figures[key]:.3f}%" for key, name in RTP_NAMES.items() if key in figures]
+            return found or [_("RTP not known yet")]
+
+        a, b = lines(old), lines(new)
+        n = max(len(a), len(b))
+        a, b = a + [""] * (n - len(a)), b + [""] * (n - len(b))
+        return [Change(_("RTP") if i == 0 else "", x, y) for i, (x, y) in enumerate(zip(a, b, strict=True))]
+
     def bets_text(self, table: Paytable) -> str:
         figures = self.rtp(table)
         return "  ·  ".join(f"{_(name)} {figures[key]:.2f}%" for key, name in BET_NAMES.items() if key in figures)
@@ -150,7 +162,7 @@ class PaytablePage(Page):
 
         old_sha, new_sha = sha_lines(old.sha256, 16, 16), sha_lines(new.sha256, 16, 16)
         changes = [Change(_("Paytable"), f"{old.name} {old.version}", f"{new.name} {new.version}"),
-                   Change(_("RTP"), self.rtp_text(old), self.rtp_text(new)),
+                   *self.rtp_changes(old, new),
                    Change(_("Ante limits"), limits(old), limits(new))]
         changes += [Change(_("SHA-256") if i == 0 else "", a, b) for i, (a, b) in enumerate(zip(old_sha, new_sha,
                                                                                                strict=True))]
