@@ -1,0 +1,214 @@
+"""The cabinet as it ships: ``systemd/install.sh`` on a booted Debian bookworm (the base of
+Raspberry Pi OS), and the kiosk run by its own unit, tested through the service.
+
+The root is built once by ``debootstrap`` and cached (:mod:`support.booted_debian`); the
+checkout is copied in and installed with the witness folder on a filesystem of its own
+(a tmpfs), the operators from ``UTH_OPERATORS``, and the unit exactly as shipped plus
+one drop-in for what a container lacks (:data:`CONTAINER_DROP_IN`).  Then, through the
+installed service: READY and the watchdog, rounds played by the kiosk's scripted player
+on its simulated devices (pseudo-terminals), a kill in the middle of a round resumed and
+settled once, an orderly stop recorded, the audit passing as the service user, the
+files' owners and modes, and the sandbox's exposure score.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from support.booted_debian import (
+    WITNESS,
+    BootedDebian,
+    cached_root,
+    copy_checkout,
+    unpack_root,
+    why_not,
+)
+
+pytestmark = pytest.mark.heavy
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICE = "uth-kiosk.service"
+UTH = "/opt/uth/.venv/bin/uth"
+CONFIG = "/etc/uth/cabinet.toml"
+DB = "/var/lib/uth/uth.db"
+OPERATORS = "alice attendant 246813\nbob technician 135792\ncarol manager 975318\n"
+#: the only change to the shipped unit: what a container lacks, and the test's player
+CONTAINER_DROP_IN = """\
+[Service]
+# a container has no DRM/KMS device: SDL draws on its invisible dummy driver
+Environment=SDL_VIDEODRIVER=dummy
+# nor a sound card
+Environment=SDL_AUDIODRIVER=dummy
+# test only: --headless lets the kiosk run on the invisible driver, --autoplay random is
+# the kiosk's scripted player (bills into the simulated validator, random decisions);
+# --fps 20 spares the test machine's CPU (the watchdog is fed from the same loop)
+ExecStart=
+ExecStart=/opt/uth/.venv/bin/uth kiosk --config /etc/uth/cabinet.toml --headless --autoplay random --rounds 100000 --fps 20
+"""
+#: the exposure score ``systemd-analyze security`` gives the unit, at most
+EXPOSURE_GOAL = 2.0
+
+
+@dataclass
+class Installed:
+    box: BootedDebian
+    install_log: str
+    seconds: float
+
+    def sql(self, query: str) -> str:
+        return self.box.run("sqlite3", f"file:{DB}?mode=ro", query).stdout.strip()
+
+    def show(self, *props: str) -> dict[str, str]:
+        out = self.box.run("systemctl", "show", SERVICE, *[f"--property={p}" for p in props]).stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def wait_for(self, what: str, check, timeout: float = 120.0, every: float = 0.5):  # noqa: ANN001
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = check()
+            if value:
+                return value
+            time.sleep(every)
+        journal = self.box.run(
+            "journalctl", "-u", SERVICE, "--no-pager", "-n", "60", check=False
+        ).stdout
+        raise AssertionError(
+            f"timed out after {timeout:.0f} s waiting for {what}; the kiosk's journal:\n{journal}"
+        )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    reason = why_not("amd64")
+    if reason is not None:
+        pytest.skip(f"the installed-cabinet test cannot run on this machine: {reason}")
+    base = tmp_path_factory.mktemp("installed")
+    root = unpack_root(cached_root("amd64"), base / "root")
+    copy_checkout(ROOT, root)
+    drop_in = root / "etc/systemd/system" / f"{SERVICE}.d" / "container.conf"
+    drop_in.parent.mkdir(parents=True)
+    drop_in.write_text(CONTAINER_DROP_IN)
+    try:
+        with BootedDebian(root, base / "console.log") as box:
+            started = time.monotonic()
+            run = box.run("bash", "/root/uth-src/systemd/install.sh", "--witness-dir", WITNESS, check=False,
+                          timeout=1200, env={"UTH_OPERATORS": OPERATORS})  # fmt: skip
+            log = run.stdout + run.stderr
+            assert run.returncode == 0, f"install.sh exited {run.returncode}:\n{log[-6000:]}"
+            yield Installed(box, log, time.monotonic() - started)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def settled(cab: Installed) -> int:
+    return int(cab.sql("SELECT count(*) FROM rounds WHERE state = 'settled'") or 0)
+
+
+def test_the_install_completes_and_says_which_witness_counter(installed: Installed):
+    print(f"install.sh took {installed.seconds:.0f} s")
+    assert re.search(r"witness counter: file:/mnt/witness/\S+", installed.install_log), (
+        installed.install_log[-3000:]
+    )
+    toml = installed.box.run("cat", CONFIG).stdout
+    assert 'witness_counter = "file:/mnt/witness/' in toml
+
+
+def test_the_unit_is_ready_and_the_watchdog_keeps_it_alive(installed: Installed):
+    cab = installed
+    first = cab.wait_for("the kiosk to be ready", lambda: (s := cab.show("ActiveState", "SubState", "MainPID",
+                         "NRestarts", "WatchdogUSec"))["SubState"] == "running" and s)  # fmt: skip
+    assert first["ActiveState"] == "active" and first["WatchdogUSec"] == "10s"
+    time.sleep(25)  # more than twice the watchdog's 10 s: a kiosk that stopped feeding it is killed
+    later = cab.show("ActiveState", "SubState", "MainPID", "NRestarts")
+    assert (later["SubState"], later["MainPID"], later["NRestarts"]) == (
+        "running",
+        first["MainPID"],
+        "0",
+    )
+
+
+def test_the_installed_kiosk_plays_rounds(installed: Installed):
+    cab = installed
+    cab.wait_for("three settled rounds", lambda: settled(cab) >= 3, timeout=240)
+    assert int(cab.sql("SELECT count(*) FROM events WHERE kind = 'bill_in'")) >= 1
+
+
+def test_a_kill_in_the_middle_of_a_round_resumes_and_settles_it_once(installed: Installed):
+    cab = installed
+    before = cab.show("MainPID", "NRestarts")
+    open_round = cab.wait_for("a round in play", lambda: cab.sql("SELECT id FROM rounds WHERE state = 'open'"),
+                              timeout=120, every=0.05)  # fmt: skip
+    cab.box.run("systemctl", "kill", "-s", "KILL", SERVICE)
+    cab.wait_for("the restarted kiosk", lambda: (s := cab.show("SubState", "MainPID", "NRestarts"))["SubState"]
+                 == "running" and s["MainPID"] not in ("0", before["MainPID"]))  # fmt: skip
+    state = cab.wait_for("the round settled", lambda: cab.sql(f"SELECT state FROM rounds WHERE id = {open_round}")
+                         in ("settled", "voided") and cab.sql(f"SELECT state FROM rounds WHERE id = {open_round}"))  # fmt: skip
+    assert state == "settled"
+    resumed = cab.sql(
+        f"SELECT count(*) FROM events WHERE kind = 'round_resumed' AND round_id = {open_round}"
+    )
+    assert resumed == "1"
+    assert cab.sql(f"SELECT count(*) FROM rounds WHERE id = {open_round}") == "1"
+    assert int(cab.show("NRestarts")["NRestarts"]) == int(before["NRestarts"]) + 1
+
+
+def test_a_stop_is_an_orderly_power_down_and_the_audit_passes_as_the_service_user(
+    installed: Installed,
+):
+    cab = installed
+    cab.box.run("systemctl", "stop", SERVICE, timeout=60)
+    assert cab.show("Result")["Result"] == "success"
+    last = cab.sql("SELECT kind FROM events ORDER BY id DESC LIMIT 1")
+    assert last == "power_down"
+    audit = cab.box.run(
+        "runuser", "-u", "uth", "--", UTH, "audit", "verify", "--config", CONFIG, check=False
+    )
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+
+
+def test_the_files_owners_and_modes(installed: Installed):
+    box = installed.box
+
+    def stat(path: str) -> tuple[str, str, int]:
+        owner, group, mode = box.run("stat", "-c", "%U %G %a", path).stdout.split()
+        return owner, group, int(mode, 8)
+
+    key = "/etc/uth/key/ledger.key"
+    owner, _, mode = stat(key)
+    assert owner == "uth" and mode & 0o077 == 0, (owner, oct(mode))
+    assert stat("/etc/uth/key")[2] & 0o077 == 0
+    # the program: root's, and nothing under it writable by the service user
+    assert stat("/opt/uth")[0] == "root"
+    writable = box.run(
+        "runuser", "-u", "uth", "--", "find", "/opt/uth", "-writable", "-print", "-quit"
+    ).stdout
+    assert writable.strip() == ""
+    for path in ("/var/lib/uth", DB, f"{WITNESS}/uth.anchor"):
+        assert stat(path)[2] & 0o007 == 0, f"{path} is open to others"
+
+
+def test_the_unit_writes_exactly_its_ledger_witness_and_key_folders(installed: Installed):
+    cab = installed
+    props = cab.show("ReadWritePaths", "WorkingDirectory", "ProtectSystem")
+    assert props["ProtectSystem"] == "strict"
+    assert set(props["ReadWritePaths"].split()) == {"/var/lib/uth", WITNESS, "/etc/uth/key"}
+    work = props["WorkingDirectory"].lstrip("!")
+    probe = cab.box.run("runuser", "-u", "uth", "--", "test", "-w", work, check=False)
+    assert probe.returncode != 0, f"the working folder {work} is writable by the service user"
+
+
+def test_the_sandbox_exposure_score(installed: Installed):
+    out = installed.box.run(
+        "systemd-analyze", "security", SERVICE, "--no-pager", check=False
+    ).stdout
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", out)
+    assert found, out[-2000:]
+    score = float(found.group(1))
+    print(f"systemd-analyze security {SERVICE}: {score}")
+    assert score <= EXPOSURE_GOAL, out
