@@ -105,7 +105,7 @@ def _children(
     validators: dict[int, Id003Simulator],
 ) -> list[list[str]]:
     """The command lines of the stations and the display."""
-    py = [sys.executable, "-m", "kiosk"]
+    py = [sys.executable, "-I", "-m", "kiosk"]  # isolated: never the working folder on sys.path
     headless = ["--headless"] if args.headless else []
     out = []
     for n in args.stations:
@@ -154,13 +154,17 @@ def _size(text: str) -> tuple[int, int]:
     return (int(w), int(h)) if w.isdigit() and h.isdigit() else (800, 480)
 
 
-def window_places(stations: int, window: str, display_window: str, *, gap: int = 24,
-                  columns: int = 2) -> list[tuple[int, int]]:
+def window_places(
+    stations: int, window: str, display_window: str, *, gap: int = 24, columns: int = 2
+) -> list[tuple[int, int]]:
     """Where each window opens, pixels from the screen's top left (SDL's
     ``SDL_VIDEO_WINDOW_POS``): the ``stations`` windows of ``window`` size in rows of
     ``columns``, then the dealer display's to their right; no two overlap."""
     w, h = _size(window)
-    places = [(gap + (i % columns) * (w + gap), gap + (i // columns) * (h + 2 * gap)) for i in range(stations)]
+    places = [
+        (gap + (i % columns) * (w + gap), gap + (i // columns) * (h + 2 * gap))
+        for i in range(stations)
+    ]
     places.append((gap + min(stations, columns) * (w + gap), gap))
     return places
 
@@ -184,8 +188,10 @@ def tidy(folder: Path, left: dict[int, int], *, keep: bool = False) -> str:
         shutil.rmtree(folder, ignore_errors=True)
         return ""
     held = ", ".join(f"station {n}: {cents / 100:,.2f}" for n, cents in sorted(left.items()))
-    return (f"stations still hold credits ({held}): the table's ledger is kept in {folder} "
-            f"(uth audit verify --db {folder / 'table.db'})")
+    return (
+        f"stations still hold credits ({held}): the table's ledger is kept in {folder} "
+        f"(uth audit verify --db {folder / 'table.db'})"
+    )
 
 
 def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
@@ -252,8 +258,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
             for n in args.stations:
                 validators[n] = Id003Simulator().start()
         places = window_places(len(args.stations), args.window, args.display_window)
-        for line, (x, y) in zip(_children(args, folder, port, display_port, validators), places, strict=True):
-            procs.append(subprocess.Popen(line, env={**os.environ, "SDL_VIDEO_WINDOW_POS": f"{x},{y}"}))
+        for line, (x, y) in zip(
+            _children(args, folder, port, display_port, validators), places, strict=True
+        ):
+            procs.append(
+                subprocess.Popen(line, env={**os.environ, "SDL_VIDEO_WINDOW_POS": f"{x},{y}"})
+            )
         stations = procs[:-1]
         by_seat = dict(zip(args.stations, stations, strict=True))
         while not stop.wait(0.2):

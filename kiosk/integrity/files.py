@@ -7,6 +7,11 @@ catalogues (``.po`` and ``.mo``), the fonts and the sounds.  Left out are only f
 interpreter writes itself (``__pycache__`` folders, ``.pyc``/``.pyo``) and the release
 manifest (:data:`MANIFEST_NAME`), which records the others.
 
+The root is the checkout in a development tree and ``site-packages`` in an installed
+one: the wheel carries every one of these files at the same relative path (``assets/``
+as a folder beside ``kiosk/``, see ``pyproject.toml``), so both layouts give the same
+file set, the same digests and the same manifest.
+
 Canonical order: the files sorted by their path relative to the root, written with
 ``/`` separators and compared as UTF-8 bytes (so ``A`` < ``_`` < ``a``, whatever the
 file system or locale lists first).
@@ -54,11 +59,7 @@ class ProgramFile:
 
 
 def _excluded(name: str) -> bool:
-    return (
-        name == MANIFEST_NAME
-        or "/__pycache__/" in f"/{name}"
-        or name.endswith((".pyc", ".pyo"))
-    )
+    return name == MANIFEST_NAME or "/__pycache__/" in f"/{name}" or name.endswith((".pyc", ".pyo"))
 
 
 def program_files(root: Path | None = None) -> list[ProgramFile]:

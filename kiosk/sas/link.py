@@ -43,9 +43,10 @@ READ_LIMIT = 1000
 
 def program_signature(seed: int) -> int:
     """The ROM signature with ``seed``: ``uth verify crc16`` in a process of its own (the
-    whole program is read: seconds, and no lock of this process is held meanwhile)."""
+    whole program is read: seconds, and no lock of this process is held meanwhile).  The
+    child runs isolated (``-I``): its working folder is never on its ``sys.path``."""
     out = subprocess.run(
-        [sys.executable, "-m", "kiosk.cli", "verify", "crc16", "--seed", f"{seed:04X}"],
+        [sys.executable, "-I", "-m", "kiosk.cli", "verify", "crc16", "--seed", f"{seed:04X}"],
         capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     return int(out.stdout.strip(), 16)
