@@ -100,7 +100,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
             run = box.run("bash", "/root/uth-src/systemd/install.sh", "--witness-dir", WITNESS, check=False,
                           timeout=1200, env={"UTH_OPERATORS": OPERATORS})  # fmt: skip
             log = run.stdout + run.stderr
-            assert run.returncode == 0, f"install.sh exited {run.returncode}:\n{log[-6000:]}"
+            if run.returncode != 0:
+                journal = box.run(
+                    "journalctl", "-u", SERVICE, "--no-pager", "-n", "40", check=False
+                )
+                raise AssertionError(
+                    f"install.sh exited {run.returncode}:\n{log[-2500:]}\n"
+                    f"the kiosk's journal:\n{journal.stdout[-5000:]}"
+                )
             yield Installed(box, log, time.monotonic() - started)
     finally:
         shutil.rmtree(base, ignore_errors=True)
