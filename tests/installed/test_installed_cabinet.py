@@ -51,6 +51,12 @@ Environment=SDL_AUDIODRIVER=dummy
 ExecStart=
 ExecStart=/opt/uth/.venv/bin/uth kiosk --config /etc/uth/cabinet.toml --headless --autoplay random --rounds 100000 --fps 20
 """
+#: folders the kiosk's sandbox lets it write (True) or not (False)
+WRITE_PROBES = {
+    "/var/lib/uth": True, WITNESS: True, "/etc/uth/key": True,
+    "/opt/uth": False, "/etc/uth": False, "/etc": False, "/usr/local/bin": False, "/var/lib": False,
+    "/root": False,
+}  # fmt: skip
 #: the exposure score ``systemd-analyze security`` gives the unit, at most
 EXPOSURE_GOAL = 2.0
 
@@ -165,6 +171,22 @@ def test_a_kill_in_the_middle_of_a_round_resumes_and_settles_it_once(installed: 
     assert int(cab.show("NRestarts")["NRestarts"]) == int(before["NRestarts"]) + 1
 
 
+def test_the_running_kiosk_writes_exactly_its_ledger_witness_and_key_folders(installed: Installed):
+    cab = installed
+    props = cab.show("ReadWritePaths", "WorkingDirectory", "ProtectSystem", "MainPID")
+    assert props["ProtectSystem"] == "strict"
+    assert set(props["ReadWritePaths"].split()) == {"/var/lib/uth", WITNESS, "/etc/uth/key"}
+    work = props["WorkingDirectory"].lstrip("!")
+    probe = cab.box.run("runuser", "-u", "uth", "--", "test", "-w", work, check=False)
+    assert probe.returncode != 0, f"the working folder {work} is writable by the service user"
+    # in the running kiosk's own mount namespace, even as root, only those folders take a file
+    for folder, writable in WRITE_PROBES.items():
+        probe = f"{folder}/.uth-write-probe"
+        wrote = cab.box.run("nsenter", "-t", props["MainPID"], "-m", "sh", "-c",
+                            f": > {probe} && rm {probe}", check=False)  # fmt: skip
+        assert (wrote.returncode == 0) == writable, f"{folder}: {wrote.stderr}"
+
+
 def test_a_stop_is_an_orderly_power_down_and_the_audit_passes_as_the_service_user(
     installed: Installed,
 ):
@@ -198,16 +220,6 @@ def test_the_files_owners_and_modes(installed: Installed):
     assert writable.strip() == ""
     for path in ("/var/lib/uth", DB, f"{WITNESS}/uth.anchor"):
         assert stat(path)[2] & 0o007 == 0, f"{path} is open to others"
-
-
-def test_the_unit_writes_exactly_its_ledger_witness_and_key_folders(installed: Installed):
-    cab = installed
-    props = cab.show("ReadWritePaths", "WorkingDirectory", "ProtectSystem")
-    assert props["ProtectSystem"] == "strict"
-    assert set(props["ReadWritePaths"].split()) == {"/var/lib/uth", WITNESS, "/etc/uth/key"}
-    work = props["WorkingDirectory"].lstrip("!")
-    probe = cab.box.run("runuser", "-u", "uth", "--", "test", "-w", work, check=False)
-    assert probe.returncode != 0, f"the working folder {work} is writable by the service user"
 
 
 def test_the_sandbox_exposure_score(installed: Installed):
