@@ -30,7 +30,8 @@ from support.booted_debian import (
     why_not,
 )
 
-pytestmark = pytest.mark.heavy
+# the first run on a machine also builds the root (about 3 minutes, more under load)
+pytestmark = [pytest.mark.heavy, pytest.mark.timeout(1800)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = "uth-kiosk.service"

@@ -117,7 +117,7 @@ def cached_root(arch: str = "amd64", log=print) -> Path:
             f"debootstrap failed ({run.returncode}): {run.stdout[-2000:]}{run.stderr[-2000:]}"
         )
     # the apt lists stay: install.sh's apt-get install finds its packages without a download
-    partial = tarball.with_suffix(".partial")
+    partial = tarball.with_suffix(f".{os.getpid()}.partial")
     subprocess.run(
         ["tar", "-C", str(build), "--numeric-owner", "--xattrs", "-cf", str(partial), "."],
         check=True,
