@@ -232,3 +232,24 @@ def test_the_sandbox_exposure_score(installed: Installed):
     score = float(found.group(1))
     print(f"systemd-analyze security {SERVICE}: {score}")
     assert score <= EXPOSURE_GOAL, out
+
+
+def test_the_installer_off_a_running_system_installs_for_the_next_boot(installed: Installed):
+    """Where neither systemd nor udevd runs (a chroot building an SD image): ``/run``
+    empty, as there; the rules and the enabled unit wait for the next boot."""
+    box = installed.box
+    box.run("systemctl", "disable", SERVICE)
+    script = (
+        "mount -t tmpfs tmpfs /run && exec bash /root/uth-src/systemd/install.sh --witness-dir "
+        + WITNESS
+    )
+    run = box.run("unshare", "-m", "sh", "-c", script, check=False, timeout=1200)
+    log = run.stdout + run.stderr
+    assert run.returncode == 0, log[-4000:]
+    assert "udevd is not running here: the rules take effect at the next boot" in log
+    assert f"systemd is not running here: {SERVICE} starts at the next boot" in log
+    assert box.run("systemctl", "is-enabled", SERVICE, check=False).stdout.strip() == "enabled"
+    assert box.run("systemctl", "is-active", SERVICE, check=False).stdout.strip() == "inactive"
+    assert (
+        box.run("test", "-f", "/etc/udev/rules.d/99-uth-devices.rules", check=False).returncode == 0
+    )
