@@ -6,7 +6,8 @@ arm64 root (Raspberry Pi OS is bookworm arm64) run under ``qemu-user-static``.
 Builds (once, cached under /var/cache/uth-tests) the arm64 root with ``debootstrap
 --arch arm64``, copies the checkout in and, in one ``systemd-nspawn`` run that does not
 boot it (as a chroot that builds an SD image: no systemd, no udevd), runs
-``install.sh --witness-dir /mnt/witness`` (a tmpfs: another filesystem), plays
+``install.sh --witness-dir /mnt/witness`` (a tmpfs: another filesystem, with no disk
+under it, accepted by ``UTH_WITNESS_WITHOUT_DISK=1``), plays
 ``--rounds`` rounds with the installed kiosk as the service user (headless, its scripted
 player on the simulated devices), then ``uth audit verify`` as the service user.  Prints
 each step's time and the machine it ran on.  Emulated, so minutes where a Pi takes
@@ -44,12 +45,12 @@ step() {{ echo "== step $1 at $(date +%s)"; }}
 step install
 bash /root/uth-src/systemd/install.sh --witness-dir {witness}
 step rounds
-runuser -u uth -- env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy UTH_PAR_CACHE=/var/lib/uth/par-cache \\
+runuser -u uth -- env UTH_WITNESS_WITHOUT_DISK=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy UTH_PAR_CACHE=/var/lib/uth/par-cache \\
     /opt/uth/.venv/bin/uth kiosk --config /etc/uth/cabinet.toml --headless --autoplay random \\
     --rounds {rounds} --fps 20 --no-sound
 echo "settled rounds: $(sqlite3 'file:/var/lib/uth/uth.db?mode=ro' "SELECT count(*) FROM rounds WHERE state = 'settled'")"
 step audit
-runuser -u uth -- /opt/uth/.venv/bin/uth audit verify --config /etc/uth/cabinet.toml
+runuser -u uth -- env UTH_WITNESS_WITHOUT_DISK=1 /opt/uth/.venv/bin/uth audit verify --config /etc/uth/cabinet.toml
 step done
 """
 
@@ -81,7 +82,7 @@ def main() -> int:
         log_path = work / "install.log"
         with open(log_path, "w") as log:
             done = run_in_root(root, "bash", "-c", STEPS.format(witness=WITNESS, rounds=args.rounds),
-                               env={"UTH_OPERATORS": OPERATORS}, log=log)  # fmt: skip
+                               env={"UTH_OPERATORS": OPERATORS, "UTH_WITNESS_WITHOUT_DISK": "1"}, log=log)  # fmt: skip
         finished = time.monotonic()
         text = log_path.read_text()
         marks = [
