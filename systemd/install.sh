@@ -115,7 +115,8 @@ echo "== user"
 if ! id uth >/dev/null 2>&1; then
     useradd --system --home-dir "$STATE_DIR" --shell /usr/sbin/nologin uth
 fi
-for group in video input dialout audio render; do
+# tss: the TPM's device (/dev/tpmrm0), where tpm2-tools is installed
+for group in video input dialout audio render tss; do
     if getent group "$group" >/dev/null; then
         usermod -aG "$group" uth
     fi
@@ -132,6 +133,25 @@ python3 -m venv "$PREFIX/.venv"
 chown -R root:root "$PREFIX"
 chmod -R go-w "$PREFIX"
 
+echo "== witness counter"
+# A monotonic counter the ledger moves at power-up and power-down (kiosk/ledger/witness.py):
+# a TPM 2.0 NV counter index when tpm2-tools finds a TPM (no copy of a medium can move it
+# back), else a file on the second medium.
+TPM_INDEX=0x1500016
+if command -v tpm2_nvdefine >/dev/null && command -v tpm2_getcap >/dev/null \
+    && tpm2_getcap properties-fixed >/dev/null 2>&1; then
+    if ! tpm2_nvreadpublic "$TPM_INDEX" >/dev/null 2>&1; then
+        tpm2_nvdefine -C o -s 8 -a "ownerread|ownerwrite|nt=counter" "$TPM_INDEX" >/dev/null
+        # a counter index reads only once it has been incremented
+        tpm2_nvincrement -C o "$TPM_INDEX"
+    fi
+    COUNTER="tpm:$TPM_INDEX"
+    echo "   witness counter: $COUNTER (the TPM's NV counter index)"
+else
+    COUNTER="file:$WITNESS_DIR/uth.counter"
+    echo "   witness counter: $COUNTER (no TPM found by tpm2-tools: a file on the second medium)"
+fi
+
 echo "== configuration in $CONF_DIR"
 mkdir -p "$CONF_DIR"
 if [ ! -f "$CONF_DIR/cabinet.toml" ]; then
@@ -145,6 +165,7 @@ ledger_key_path = "$KEY_DIR/ledger.key"
 # the witnesses of the ledger, on another medium than db_path (refused otherwise)
 anchor_path = "$WITNESS_DIR/uth.anchor"
 install_marker = "$WITNESS_DIR/uth.install"
+witness_counter = "$COUNTER"
 paytable = "$PREFIX/paytables/standard.toml"
 machine_number = "0001"
 casino_name = "Demo Casino"
@@ -162,6 +183,10 @@ chmod 0640 "$CONF_DIR/cabinet.toml"
 if ! grep -q '^installed = true' "$CONF_DIR/cabinet.toml"; then
     echo "   $CONF_DIR/cabinet.toml predates the second medium: add installed = true," >&2
     echo "   anchor_path and install_marker under $WITNESS_DIR by hand (see kiosk/config.py)" >&2
+fi
+if ! grep -q '^witness_counter = ' "$CONF_DIR/cabinet.toml"; then
+    echo "   $CONF_DIR/cabinet.toml has no witness counter: add witness_counter = \"$COUNTER\"" >&2
+    echo "   above its first [[operators]] table by hand" >&2
 fi
 
 echo "== ledger directory $STATE_DIR"
@@ -186,15 +211,40 @@ done
 
 echo "== udev rules"
 install -m 0644 "$SRC/systemd/99-uth-devices.rules" /etc/udev/rules.d/99-uth-devices.rules
-udevadm control --reload-rules
-udevadm trigger --subsystem-match=tty --subsystem-match=input || true
+# udevd runs on a booted cabinet, not in a container nor in a chroot building an SD
+# image: there the rules take effect at the next boot
+if command -v udevadm >/dev/null && udevadm control --ping >/dev/null 2>&1; then
+    udevadm control --reload-rules
+    udevadm trigger --subsystem-match=tty --subsystem-match=input || true
+else
+    echo "   udevd is not running here: the rules take effect at the next boot"
+fi
 
 echo "== systemd unit"
 install -m 0644 "$SRC/systemd/$SERVICE" "/etc/systemd/system/$SERVICE"
-systemctl daemon-reload
+# the folders the sandboxed service may write besides its ledger folder and key folder
+# (named in the unit): the second medium chosen here
+install -d -m 0755 "/etc/systemd/system/$SERVICE.d"
+cat > "/etc/systemd/system/$SERVICE.d/witness.conf" <<UNIT
+# written by install.sh: the second medium (--witness-dir) holds the ledger's anchor,
+# install marker and witness counter file, so the service writes there too
+[Service]
+ReadWritePaths=$WITNESS_DIR
+UNIT
+chmod 0644 "/etc/systemd/system/$SERVICE.d/witness.conf"
 # the kiosk owns the console: no login prompt on tty1
-systemctl disable --now getty@tty1.service 2>/dev/null || true
-systemctl enable "$SERVICE"
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload
+    systemctl disable --now getty@tty1.service 2>/dev/null || true
+    systemctl enable "$SERVICE"
+else
+    # no systemd running (a chroot building an SD image): enabling only makes the links,
+    # the kiosk starts at the next boot
+    systemctl disable getty@tty1.service 2>/dev/null || true
+    systemctl enable "$SERVICE"
+    START=0
+    echo "   systemd is not running here: $SERVICE starts at the next boot"
+fi
 if [ "$START" -eq 1 ]; then
     systemctl restart "$SERVICE"
     systemctl --no-pager status "$SERVICE" || true
