@@ -14,6 +14,7 @@ import pytest
 from devices.sas.bcd import to_bcd
 from devices.sas.host import decode
 from devices.sas.session import TicketBook
+from kiosk.machine.errors import TicketRefused
 from kiosk.sas import link as link_module
 from tests.support.sas_floor import Floor, open_floor, poll_until
 from tests.support.sas_rig import wait_for
@@ -171,13 +172,16 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         b.game.validator_stacked(1, escrow)
         poll_until(b, 0x68)
         assert b.game.meters(1)["credits"] == amount == 4000
-        # the same ticket again, anywhere: refused by the host, nothing credited
-        b.session.book = TicketBook(book_path)
-        second = b.game.insert_ticket(1, number)
-        poll_until(b, 0x67)
-        poll_until(b, 0x68)
-        assert b.game.escrow_state(1, second) == "returned"
+        # the same ticket again: refused by the host at the machine that printed it, and
+        # by the machine that redeemed it before the host is asked; nothing credited
+        second = a.game.insert_ticket(1, number)
+        poll_until(a, 0x67)
+        poll_until(a, 0x68)
+        assert a.game.escrow_state(1, second) == "returned"
+        with pytest.raises(TicketRefused):
+            b.game.insert_ticket(1, number)
         assert b.game.meters(1)["credits"] == 4000
+        assert a.game.meters(1).get("credits", 0) == 0
     finally:
         a.stop()
         b.stop()
