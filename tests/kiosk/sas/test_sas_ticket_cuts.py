@@ -83,11 +83,17 @@ class Machine:
         return False
 
     def sent_to_printer(self) -> bool:
+        """The printer took the job, and the machine's journal (written before the print
+        command) says the command went out."""
+        if self.printer.job is None:
+            return False
         try:
             entry = json.loads(self.journal.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return True  # a machine keeping no journal
         except (OSError, ValueError):
             return False
-        return bool(entry.get("sent")) and self.printer.job is not None
+        return bool(entry.get("sent"))
 
     def close(self) -> None:
         if self.child is not None:
@@ -125,10 +131,12 @@ def test_a_ticket_the_printer_cannot_vouch_for_is_void_at_the_host_before_the_ha
         a.printer.power_cycle()  # the printer lost power too: its status cannot tell
         a.boot()
         assert a.poll(0x51), a.seen  # handpay pending at machine A
+        b.session.book = TicketBook(book)  # the host's book as the other line reads it
         copy = b.game.insert_ticket(1, number)  # the ticket that came out, at machine B
         poll_until(b, 0x67)
         refused = poll_for(b, 0x68) and b.game.escrow_state(1, copy) == "returned"
         if not refused:
+            b.settle()  # the host's answer recorded
             b.game.validator_stacked(1, copy)
         assert b.game.meters(1).get("credits", 0) == 0, "paid by hand at A and again at B"
         assert a.seen.index(0x3E) < a.seen.index(0x51)  # the void reported before the handpay
@@ -152,8 +160,10 @@ def test_a_ticket_the_printer_finished_stands_and_is_paid_once(tmp_path):
         assert a.poll(0x3D), a.seen  # printed: the host reads its 4D record
         assert 0x51 not in a.seen  # no handpay
         assert TicketBook(book).state(number) == "issued"
+        b.session.book = TicketBook(book)
         escrow = b.game.insert_ticket(1, number)
         poll_until(b, 0x67)
+        b.settle()  # the host's answer recorded
         b.game.validator_stacked(1, escrow)
         poll_until(b, 0x68)
         assert b.game.meters(1)["credits"] == 4_000

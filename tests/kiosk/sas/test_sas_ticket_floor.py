@@ -43,6 +43,7 @@ def test_a_machines_own_ticket_goes_through_the_host_and_a_copy_is_refused_elsew
         number = cash_out_ticket(a, 10_000)
         escrow = a.game.insert_ticket(1, number)  # back at the machine that printed it
         asked = poll_for(a, 0x67)  # the host is asked (70 / 71)
+        a.settle()  # the host's answer recorded
         a.game.validator_stacked(1, escrow)
         poll_for(a, 0x68)
         assert a.game.meters(1)["credits"] == 10_000
@@ -50,6 +51,7 @@ def test_a_machines_own_ticket_goes_through_the_host_and_a_copy_is_refused_elsew
         poll_until(b, 0x67)
         refused = poll_for(b, 0x68, tries=5) and b.game.escrow_state(1, copy) == "returned"
         if not refused:
+            b.settle()  # the host's answer recorded
             b.game.validator_stacked(1, copy)  # B was told to take it: it is stacked
         assert b.game.meters(1).get("credits", 0) == 0, "the ticket was paid twice"
         assert refused
@@ -67,6 +69,7 @@ def test_a_ticket_a_machine_redeemed_is_refused_there_whatever_the_host_says(tmp
         number = a.session.book.issue(3_000)  # printed at another machine
         escrow = a.game.insert_ticket(1, number)
         poll_until(a, 0x67)
+        a.settle()  # the host's answer recorded
         a.game.validator_stacked(1, escrow)
         poll_until(a, 0x68)
         assert a.game.meters(1)["credits"] == 3_000
@@ -88,10 +91,8 @@ def test_a_power_cut_between_71_and_68_loses_no_ticket(tmp_path):
     a = open_floor(tmp_path / "a.db", TicketBook(book_path))
     b = open_floor(tmp_path / "b.db", TicketBook(book_path), address=9)
     number = a.session.book.issue(2_500)
-    now = [1_000.0]  # the host's clock, seconds
+    now = [1_000.0]  # the host's clock, seconds (a redemption waits 120 s for its 68)
     a.session.book.clock = lambda: now[0]
-    b.session.book.clock = lambda: now[0]
-    b.session.book.pending_s = 120.0  # the stated time a redemption waits for its 68
     a.game.insert_ticket(1, number)
     a.settle()
     # the power goes at machine A once the host's 71 is answered, before the game
@@ -109,14 +110,11 @@ def test_a_power_cut_between_71_and_68_loses_no_ticket(tmp_path):
     a = open_floor(tmp_path / "a.db", TicketBook(book_path))  # power back: no record of it
     try:
         assert not poll_for(a, 0x68, tries=5)
-        # pending: not redeemable elsewhere meanwhile
-        early = b.game.insert_ticket(1, number)
-        poll_until(b, 0x67)
-        poll_until(b, 0x68)
-        assert b.game.escrow_state(1, early) == "returned"
         now[0] += 121  # no 68 within the stated time: the ticket is redeemable again
+        b.session.book = TicketBook(book_path, clock=lambda: now[0])
         later = b.game.insert_ticket(1, number)
         poll_until(b, 0x67)
+        b.settle()  # the host's answer recorded
         b.game.validator_stacked(1, later)
         poll_until(b, 0x68)
         assert b.game.meters(1).get("credits", 0) == 2_500, "the ticket was lost"
@@ -135,9 +133,40 @@ def test_a_late_68_commits_the_redemption_its_machine_recorded(tmp_path: Path):
         escrow = a.game.insert_ticket(1, number)
         poll_until(a, 0x67)
         time.sleep(0.05)
+        a.settle()  # the host's answer recorded
         a.game.validator_stacked(1, escrow)
         poll_until(a, 0x68)
         assert a.game.meters(1)["credits"] == 1_200
         assert TicketBook(tmp_path / "book.json").state(number) == "redeemed"
     finally:
         a.stop()
+
+
+def test_a_pending_ticket_is_redeemable_nowhere_else_and_a_refused_copy_frees_nothing(tmp_path):
+    book_path = tmp_path / "book.json"
+    a = open_floor(tmp_path / "a.db", TicketBook(book_path))
+    b = open_floor(tmp_path / "b.db", TicketBook(book_path), address=9)
+    try:
+        number = a.session.book.issue(900)
+        escrow = a.game.insert_ticket(1, number)
+        poll_until(a, 0x67)  # 71 sent: pending for machine A until its 68
+        b.session.book = TicketBook(book_path)
+        early = b.game.insert_ticket(1, number)
+        poll_until(b, 0x67)
+        poll_until(b, 0x68)
+        assert b.game.escrow_state(1, early) == "returned"  # marked pending in the system
+        a.settle()  # the host's answer recorded
+        a.game.validator_stacked(1, escrow)
+        poll_until(a, 0x68)
+        for _ in range(2):  # copies at B, refused each time: a refusal frees nothing
+            b.session.book = TicketBook(book_path)
+            copy = b.game.insert_ticket(1, number)
+            poll_until(b, 0x67)
+            if not (poll_for(b, 0x68, tries=10) and b.game.escrow_state(1, copy) == "returned"):
+                b.settle()  # the host's answer recorded
+                b.game.validator_stacked(1, copy)
+        assert a.game.meters(1)["credits"] == 900
+        assert b.game.meters(1).get("credits", 0) == 0, "a copy was paid"
+    finally:
+        a.stop()
+        b.stop()
