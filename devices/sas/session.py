@@ -21,54 +21,155 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from devices.sas.bcd import to_bcd
 from devices.sas.host import Exchange, SasHost, decode
 
 #: The host's validation system ID (the first two digits of the numbers it issues).
 SYSTEM_ID = 1
+#: Seconds a redemption the host authorised (71) waits for the machine's transfer
+#: complete (68) before the ticket is redeemable again.
+PENDING_S = 120.0
+
+# SAS 6.02 table 15.12b: long poll 71's transfer codes the host answers with.
+VALID_CASHABLE = 0x00
+NOT_IN_SYSTEM = 0x82
+MARKED_PENDING = 0x83
+ALREADY_REDEEMED = 0x84
+#: SAS 6.02 table 15.13c: the validation types of a 4D record the book acts on.
+RECORD_CASHABLE_TICKET = 0x00
+RECORD_HANDPAY_NO_RECEIPT = 0x40
 
 
 @dataclass
 class TicketBook:
-    """The tickets the host validated: 18-digit number -> {amount, redeemed}; kept in
-    ``path`` (JSON) when given, so another host process (another machine's line) sees
-    them."""
+    """The host's tickets: 18-digit number -> ``{amount, state, ...}``; kept in ``path``
+    (JSON) when given and read again before every change, so the host process of
+    another line sees the same book.
+
+    A number's states, as a casino's validation system keeps them:
+
+    * ``validated``: given to a machine's cash-out (58); not redeemable until the
+      machine reports it printed (its 4D record of a cashable ticket): a ticket cut
+      off by a power cut is never honoured on the word of the 58 alone;
+    * ``issued``: printed, redeemable anywhere;
+    * ``pending``: a machine was told to redeem it (71) and its transfer complete (68)
+      has not come: redeemable nowhere else; after ``pending_s`` seconds without a 68
+      it is ``issued`` again, and the machine's own 68, whenever it comes, settles it;
+    * ``redeemed``: a machine's 68 said it credited it;
+    * ``void``: its machine paid the cash-out by hand instead (a 4D record of a
+      handpay with this number): never redeemable.
+    """
 
     path: Path | None = None
-    tickets: dict[str, dict[str, int | bool]] = field(default_factory=dict)
+    tickets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pending_s: float = PENDING_S
+    clock: Callable[[], float] = time.time
+    #: Redemptions a machine's 68 reported for a ticket already redeemed elsewhere.
+    conflicts: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
         if self.path is not None and self.path.exists():
-            self.tickets = json.loads(self.path.read_text(encoding="utf-8"))
-
-    def issue(self, amount: int) -> str:
-        number = f"{SYSTEM_ID:02d}{secrets.randbelow(10**16):016d}"
-        self.tickets[number] = {"amount": amount, "redeemed": False}
-        self._save()
-        return number
-
-    def redeem(self, number: str) -> int | None:
-        """The amount of an unredeemed ticket (marked redeemed now), else None."""
-        t = self.tickets.get(number)
-        if t is None or t["redeemed"]:
-            return None
-        t["redeemed"] = True
-        self._save()
-        return int(t["amount"])
-
-    def release(self, number: str) -> None:
-        """The machine did not take the ticket: it may be redeemed again."""
-        t = self.tickets.get(number)
-        if t is not None:
-            t["redeemed"] = False
-            self._save()
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            for entry in raw.values():
+                if "state" not in entry:  # a book written before the states
+                    entry["state"] = "redeemed" if entry.pop("redeemed", False) else "issued"
+            self.tickets = raw
 
     def _save(self) -> None:
         if self.path is not None:
-            self.path.write_text(json.dumps(self.tickets, sort_keys=True), encoding="utf-8")
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.tickets, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)
+
+    def state(self, number: str) -> str | None:
+        """The number's state now (a pending redemption past its time is ``issued``)."""
+        self._load()
+        t = self.tickets.get(number)
+        if t is None:
+            return None
+        if t["state"] == "pending" and self.clock() - float(t["since"]) > self.pending_s:
+            return "issued"
+        return str(t["state"])
+
+    def issue(self, amount: int) -> str:
+        """A new number for a ticket known printed (``issued``)."""
+        return self._new(amount, "issued")
+
+    def validate(self, amount: int) -> str:
+        """A new number for a cash-out's 58 (``validated``: printed not yet reported)."""
+        return self._new(amount, "validated")
+
+    def _new(self, amount: int, state: str) -> str:
+        self._load()
+        number = f"{SYSTEM_ID:02d}{secrets.randbelow(10**16):016d}"
+        self.tickets[number] = {"amount": amount, "state": state}
+        self._save()
+        return number
+
+    def record(self, number: str, validation_type: int) -> None:
+        """A machine's 4D record of ``number``: a cashable ticket printed makes a
+        ``validated`` number ``issued``; a handpay with that number (the cash-out paid
+        by hand) makes it ``void`` unless it was redeemed already."""
+        state = self.state(number)
+        if state is None:
+            return
+        t = self.tickets[number]
+        if validation_type == RECORD_CASHABLE_TICKET and state == "validated":
+            t["state"] = "issued"
+        elif validation_type == RECORD_HANDPAY_NO_RECEIPT and state in ("validated", "issued"):
+            t["state"] = "void"
+        else:
+            return
+        self._save()
+
+    def redeem(self, number: str, address: int = 0) -> tuple[int, int]:
+        """Long poll 71's answer for ``number`` inserted at ``address``: (transfer code,
+        amount).  A redeemable ticket becomes ``pending`` for that machine."""
+        state = self.state(number)
+        if state in (None, "void"):
+            return NOT_IN_SYSTEM, 0
+        if state in ("validated", "pending"):
+            return MARKED_PENDING, 0
+        if state == "redeemed":
+            return ALREADY_REDEEMED, 0
+        t = self.tickets[number]
+        t.update(state="pending", since=self.clock(), at=address)
+        self._save()
+        return VALID_CASHABLE, int(t["amount"])
+
+    def complete(self, number: str, credited: bool, address: int = 0) -> None:
+        """A machine's 68 for ``number`` (the machine at ``address``): ``credited``
+        commits the redemption (even one whose pending time ran out: the machine's
+        record decides), else the ticket this machine held pending is redeemable
+        again."""
+        state = self.state(number)
+        if state is None:
+            return
+        t = self.tickets[number]
+        if credited:
+            if state == "redeemed":
+                self.conflicts.append(number)
+                return
+            t["state"] = "redeemed"
+        elif t["state"] == "pending" and t.get("at", address) == address:
+            t["state"] = "issued"
+        else:
+            return
+        t.pop("since", None)
+        self._save()
+
+    def release(self, number: str, address: int = 0) -> None:
+        """The machine did not take the ticket: it may be redeemed again."""
+        self.complete(number, credited=False, address=address)
 
 
 @dataclass
@@ -175,9 +276,11 @@ class HostSession:
             info = decode(0x57, pending.answer)
             if info["cashout_type"] == 0x80:
                 return
-            number = self.book.issue(int(info["amount"]))
+            number = self.book.validate(int(info["amount"]))
             data = to_bcd(int(number[:2]), 1) + bytes.fromhex(number[2:])
             self.exchanges.append(h.long_poll(address, 0x58, data))
+        elif code in (0x3D, 0x3E):  # a ticket printed, a handpay validated: its 4D record
+            self._read_records(address)
         elif code == 0x67:
             ticket = h.long_poll(address, 0x70)
             self.exchanges.append(ticket)
@@ -187,9 +290,8 @@ class HostSession:
             if info["status"] != 0x00:
                 return
             number = str(info["validation"])
-            amount = self.book.redeem(number)
-            code71 = 0x00 if amount is not None else 0x82  # not in the system
-            data = bytes((code71,)) + to_bcd(amount or 0, 5) + b"\x00" + bytes.fromhex(number)
+            code71, amount = self.book.redeem(number, address)
+            data = bytes((code71,)) + to_bcd(amount, 5) + b"\x00" + bytes.fromhex(number)
             data += bytes(4) + b"\x00\x00"  # no restricted expiration, pool 0
             self.exchanges.append(h.long_poll(address, 0x71, data))
         elif code == 0x68:
@@ -197,5 +299,20 @@ class HostSession:
             self.exchanges.append(status)
             if status.kind == "data":
                 info = decode(0x71, status.answer)
-                if info["status"] not in (0x00, 0x01, 0x02) and "validation" in info:
-                    self.book.release(str(info["validation"]))
+                if "validation" in info:
+                    credited = info["status"] in (0x00, 0x01, 0x02)
+                    self.book.complete(str(info["validation"]), credited, address)
+
+    def _read_records(self, address: int) -> None:
+        """Read the machine's unread 4D validation records (function 00) into the book."""
+        for _ in range(32):
+            answer = self.host.long_poll(address, 0x4D, b"\x00")
+            self.exchanges.append(answer)
+            if answer.kind != "data":
+                return
+            rec = decode(0x4D, answer.answer)
+            if rec["index"] == 0:
+                return
+            number = f"{int(rec['system_id']):02d}{rec['validation']}"
+            self.book.record(number, int(rec["validation_type"]))
+            self.host.acknowledge()  # the record read: the next 00 reads the next one

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -145,6 +146,7 @@ class TicketPrinter(PolledDriver):
         self._active: dict[EventKind, str] = {}
         self._last_status: PrinterStatus | None = None
         self.bad_responses = 0
+        self.resets_seen = 0  # statuses with RESET since this driver was made
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -266,6 +268,7 @@ class TicketPrinter(PolledDriver):
             self._emit(kind, "cleared", active=False)
         self._active = now
         if status.has(StatusFlag.RESET):
+            self.resets_seen += 1
             self._emit(EventKind.PRINTER_RESET, "printer reset: layout will be redefined")
             self._layout_defined = False
             self._send(CLEAR_ERRORS)
@@ -293,10 +296,12 @@ class TicketPrinter(PolledDriver):
 
     # ------------------------------------------------------------------ printing
 
-    def print_ticket(self, ticket: TicketData) -> PrintResult:
+    def print_ticket(
+        self, ticket: TicketData, on_sent: Callable[[], None] | None = None
+    ) -> PrintResult:
         """Print one cash-out ticket and wait for the outcome (blocking, up to
         ``print_timeout`` seconds).  Invalid ticket text raises TicketDataError before
-        anything is sent."""
+        anything is sent.  ``on_sent`` is called once the print command is written."""
         fields = checked_fields(self.config.layout, cashout_texts(ticket))
         command = print_command(self.config.layout.template.template_id, fields)
         vn = ticket.validation_number
@@ -306,8 +311,39 @@ class TicketPrinter(PolledDriver):
                 return before
             if not self._send(command):
                 return PrintResult(PrintOutcome.NOT_PRINTED, vn, "print command not sent", before)
+            if on_sent is not None:
+                on_sent()
             log.info("%s: printing ticket %s", self.config.device_name, vn)
             return self._follow_job(vn, before)
+
+    def job_after_restart(self, vn: str) -> PrintResult:
+        """How the job of ticket ``vn``, whose print command went out before the
+        process driving this printer restarted, ended, as the printer's status tells it
+        (TCL status byte 5: VALIDATION DONE is cleared when a job is accepted and set
+        once its validation number is printed; RESET after the printer's own power-up):
+
+        * no answer, or a RESET seen since this driver was made (the printer restarted
+          too: its flags say nothing of the job) -> ``UNKNOWN``;
+        * BUSY -> the job is still in the printer: followed to its outcome;
+        * idle with VALIDATION DONE -> ``PRINTED`` (no job was accepted after it);
+        * idle without it -> ``NOT_PRINTED`` (the job stopped before its number)."""
+        with self._lock:
+            status = self.status() if self._poller.is_open else None
+            if status is None:
+                return PrintResult(
+                    PrintOutcome.UNKNOWN, vn, "printer not answering after a restart"
+                )
+            if self.resets_seen or status.has(StatusFlag.RESET):
+                return PrintResult(
+                    PrintOutcome.UNKNOWN, vn, "the printer restarted too: it cannot tell", status
+                )
+            if status.busy:
+                return self._follow_job(vn, status)
+            if status.validation_done:
+                return PrintResult(PrintOutcome.PRINTED, vn, "printed before the restart", status)
+            return PrintResult(
+                PrintOutcome.NOT_PRINTED, vn, "stopped before the validation number", status
+            )
 
     def _ready_status(self, vn: str) -> PrinterStatus | PrintResult:
         """Wait until the printer can take a job; a PrintResult (not printed) if it cannot."""

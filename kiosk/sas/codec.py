@@ -118,7 +118,9 @@ def _meters4(values: Sequence[int]) -> bytes:
     return b"".join(to_bcd(v, 4) for v in values)
 
 
-def build_meter_set(address: int, command: int, meters: Mapping[str, int], extra: Sequence[int] = ()) -> bytes:
+def build_meter_set(
+    address: int, command: int, meters: Mapping[str, int], extra: Sequence[int] = ()
+) -> bytes:
     """Long polls 0F, 19 and 1C: their fixed lists of 4-byte BCD meters (``extra``: 1C's
     slot door openings and power resets)."""
     m = meters
@@ -137,7 +139,9 @@ def build_credits(address: int, meters: Mapping[str, int]) -> bytes:
     return with_crc(bytes((address, LP.CREDITS)) + to_bcd(meters.get("credits", 0), 4))
 
 
-def build_selected_meters(address: int, game: int, codes: bytes, meters: Mapping[str, int]) -> bytes:
+def build_selected_meters(
+    address: int, game: int, codes: bytes, meters: Mapping[str, int]
+) -> bytes:
     """Long poll 2F: each known meter code with its value (4 BCD, 5 for cents meters);
     codes not kept here are left out."""
     body = bytearray(to_bcd(game, 2))
@@ -196,7 +200,9 @@ def build_features(address: int, game: int, *, validation: bool, redemption: boo
     f1 = (0x10 | 0x20) if validation else 0x00
     if redemption:
         f1 |= 0x80
-    return with_crc(bytes((address, LP.ENABLED_FEATURES)) + to_bcd(game, 2) + bytes((f1, 0x02, 0, 0, 0, 0)))
+    return with_crc(
+        bytes((address, LP.ENABLED_FEATURES)) + to_bcd(game, 2) + bytes((f1, 0x02, 0, 0, 0, 0))
+    )
 
 
 def build_date_time(address: int, now: datetime) -> bytes:
@@ -236,7 +242,8 @@ def build_validation_status(address: int, status: int) -> bytes:
 
 
 def build_validation_record(address: int, record: ValidationRecord | None, index: int) -> bytes:
-    """Long poll 4D: a printed ticket (type 00 cashable ticket), or all zeros."""
+    """Long poll 4D: a printed ticket (type 00 cashable ticket) or a ticket's number paid
+    by hand (type 40), or all zeros."""
     if record is None:
         body = bytes(31)
     else:
@@ -247,7 +254,7 @@ def build_validation_record(address: int, record: ValidationRecord | None, index
             else bytes.fromhex(datetime.strptime(record.expires_on, "%Y-%m-%d").strftime("%m%d%Y"))
         )
         body = (
-            bytes((0x00, index)) + bytes.fromhex(at.strftime("%m%d%Y%H%M%S"))
+            bytes((record.validation_type, index)) + bytes.fromhex(at.strftime("%m%d%Y%H%M%S"))
             + bytes.fromhex(record.validation[2:]) + to_bcd(record.amount, 5)
             + (record.sequence % 0x10000).to_bytes(2, "little")
             + bytes.fromhex(record.validation[:2]) + expires + b"\x00\x00"
@@ -264,7 +271,9 @@ def build_ticket_data(address: int, validation: str | None) -> bytes:
     return with_length(address, LP.TICKET_VALIDATION_DATA, body)
 
 
-def build_redeem_status(address: int, status: int, amount: int = 0, validation: str | None = None) -> bytes:
+def build_redeem_status(
+    address: int, status: int, amount: int = 0, validation: str | None = None
+) -> bytes:
     """Long poll 71's answer: machine status, and (except for C0 and FF) the amount,
     parsing code 00 and the validation number."""
     body = bytes((status,))

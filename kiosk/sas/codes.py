@@ -28,6 +28,7 @@ class Exc(IntEnum):
     PROGRAM_BAD_CHECKSUM = 0x37  # the program does not match its manifest
     OPTIONS_CHANGED = 0x3C
     TICKET_PRINTED = 0x3D
+    HANDPAY_VALIDATED = 0x3E  # a ticket's validation number paid by hand instead (4D type 40)
     BILL_ACCEPTED = 0x4F
     HANDPAY_PENDING = 0x51
     HANDPAY_RESET = 0x52

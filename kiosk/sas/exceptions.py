@@ -20,6 +20,7 @@ from kiosk.sas.port import GameEvent, RoundRow
 #: The tilt of a host shutdown: no exception of its own.
 HOST_SHUTDOWN_TILT = HOST_SHUTDOWN
 
+
 @dataclass(frozen=True)
 class Raised:
     """An exception for ``station``; ``data`` the real-time event data (may be empty)."""
@@ -81,6 +82,10 @@ def event_exceptions(event: GameEvent, meters: Mapping[str, int]) -> list[Raised
         if cleared == "device:validator:stacker_open":
             return [Raised(st, Exc.CASHBOX_INSTALLED)]
         return []
+    if kind == "cashout_handpay" and detail.get("validation"):
+        # the ticket's number is void and the cash-out paid by hand: the host hears of
+        # it (3E, then its 4D record) before the handpay (see kiosk.sas.game_port)
+        return [Raised(st, Exc.HANDPAY_VALIDATED), Raised(st, Exc.HANDPAY_PENDING)]
     if kind == "cashout" and detail.get("method") == "handpay" or kind == "cashout_handpay":
         return [Raised(st, Exc.HANDPAY_PENDING)]
     if kind == "handpay":

@@ -99,7 +99,9 @@ class TablePort:
             info = self._info = MachineInfo(
                 game_id="UT",
                 additional_id="000",
-                paytable_id=(table.paytable.name.replace(" ", "")[:4] + table.paytable.sha256[:2]).upper(),
+                paytable_id=(
+                    table.paytable.name.replace(" ", "")[:4] + table.paytable.sha256[:2]
+                ).upper(),
                 base_pct=base_pct(table, cabinet_key(config.key_path)),
                 max_bet=6 * limits.ante_max + limits.trips_max,
                 serial=config.machine_number,
@@ -163,16 +165,36 @@ class TablePort:
         self._ask(station, DeliverValidation(cashout_id, validation))
 
     def validation_records(self, station: int, limit: int) -> Sequence[ValidationRecord]:
+        """The station's tickets printed (4D type 00) and the tickets' numbers voided
+        when their cash-out became a handpay (type 40, "handpay from cash out, no
+        receipt", SAS 6.02 section 15.10 and table 15.13c), in the order they happened.
+
+        SAS 6.02 has no message for "this validation number is void": a number the
+        host gave (58) whose ticket may have come out of the printer before a power cut
+        is reported as a handpay of that cash-out, with exception 3E ("handpay
+        validated", section 15: secure enhanced and system validation report 3D or 3E),
+        so the host never honours a number the machine also paid by hand."""
+        view = self._view()
         printed = [
-            t
-            for t in self._view().tickets(last=limit + 8)
+            ValidationRecord(
+                t.print_event or 0,
+                t.validation,
+                t.amount,
+                t.sequence,
+                t.printed_at or "",
+                t.expires_on,
+            )  # fmt: skip
+            for t in view.tickets(last=limit + 8)
             if t.print_event is not None and t.printed_at is not None and t.station == station
         ]
-        return [
-            ValidationRecord(t.print_event or 0, t.validation, t.amount, t.sequence,
-                             t.printed_at or "", t.expires_on)  # fmt: skip
-            for t in printed[-limit:]
-        ]
+        for ev in view.events(("cashout_handpay",), last=limit, station=station):
+            number = ev.detail.get("validation")
+            ticket = view.ticket(str(number)) if number else None
+            if ticket is not None:
+                printed.append(ValidationRecord(ev.id, ticket.validation, ticket.amount,
+                                                ticket.sequence, ev.at, None, 0x40))  # fmt: skip
+        printed.sort(key=lambda r: r.event_id)
+        return printed[-limit:]
 
     def ticket_in_escrow(self, station: int) -> TicketInEscrow | None:
         held = self.table.held_ticket(station)

@@ -153,7 +153,9 @@ class PendingCashout:
 class ValidationRecord:
     """A ticket printed at the station (long poll 4D): its 18-digit number (system ID
     first), amount cents, sequence number, the UTC stamp it was printed at, expiry date
-    (``YYYY-MM-DD``) or None."""
+    (``YYYY-MM-DD``) or None.  ``validation_type`` (SAS 6.02 table 15.13c): 00 a cashable
+    ticket printed, 40 a cash-out paid by hand with no receipt: the ticket's number was
+    voided, printed or not, and the host must never honour it."""
 
     event_id: int
     validation: str
@@ -161,6 +163,7 @@ class ValidationRecord:
     sequence: int
     at: str
     expires_on: str | None = None
+    validation_type: int = 0x00
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from pathlib import Path
 
 from devices.id003 import USD_ASSIGNMENT, ValidatorConfig
 from devices.tcl import PrinterConfig
@@ -38,7 +39,9 @@ class StationDevices:
     ``validator_port`` / ``printer_port`` default to the configuration's (``None`` in
     neither: no such device); ``validator_config`` / ``printer_config`` tune the drivers
     (tests use short poll intervals); ``prefix``: the validator's transactions are named
-    after the station (over the link)."""
+    after the station (over the link); ``printer_journal``: the printer's job journal
+    (one file per printer), which lets a ticket cut off by a restart be decided from the
+    printer's status (:mod:`kiosk.station.printer`)."""
 
     def __init__(
         self,
@@ -51,6 +54,7 @@ class StationDevices:
         printer_config: PrinterConfig | None = None,
         sim_seed: int | None = None,
         prefix: bool = False,
+        printer_journal: Path | None = None,
     ) -> None:
         self.config = config
         self.link = link
@@ -66,7 +70,9 @@ class StationDevices:
         )
         port = printer_port or config.printer_port
         self.printer: StationPrinter | None = (
-            StationPrinter(link, port, printer_config, sim_seed=sim_seed) if port else None
+            StationPrinter(link, port, printer_config, sim_seed=sim_seed, journal=printer_journal)
+            if port
+            else None
         )
 
     def start(self) -> StationDevices:

@@ -17,15 +17,26 @@ validation number the printer reported done, ``not_printed``, ``unknown``) repor
 the host until the host answers (``settled: <how>``).  The outcome is kept by the
 order's transaction, so an order sent again (``resume``, after a host restart) is
 answered with it, never printed twice; an order resumed that this process never printed
-(the station restarted meanwhile) is reported ``unknown``: the host voids the number and
-an attendant pays: a validation number is never printed twice.
+(the station restarted meanwhile) is never printed again: with a job ``journal`` (a
+small file written and synced before the print command goes out, and again once it has)
+the printer's status decides (:meth:`~devices.tcl.TicketPrinter.job_after_restart`): an
+order the journal does not name never reached the printer (``not_printed``); one whose
+command went out is ``printed``, ``not_printed`` or ``unknown`` as the TCL status says
+(a printer that restarted too cannot tell).  Without a journal it is ``unknown``.  An
+``unknown`` ticket is voided by the host and paid by an attendant: a validation number
+is never printed twice, and a ticket that did come out is never paid by hand as well
+(the casino's system hears of the void first: :mod:`kiosk.sas`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import threading
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from devices.errors import TicketDataError
 from devices.host import DeviceEvent, EventKind
@@ -51,8 +62,10 @@ class StationPrinter:
         answer_s: float = 3.0,
         *,
         sim_seed: int | None = None,
+        journal: Path | None = None,
     ) -> None:
         self.remote = remote
+        self.journal = journal
         self.sim = TclSimulator(seed=sim_seed) if port == SIMULATED_PORT else None
         self.port = port
         self.config = replace(config or PrinterConfig(), device_name="printer")
@@ -126,9 +139,11 @@ class StationPrinter:
             self._unreported[order.txn] = done  # answered again, never printed twice
         elif order.resume:
             log.warning("ticket %s was ordered before this station started", order.validation)
-            self._unreported[order.txn] = PrintResult(
-                PrintOutcome.UNKNOWN, order.validation, "the station restarted while printing"
-            )
+            result = self._after_restart(order)
+            log.info("ticket %s after a restart: %s (%s)", order.validation, result.outcome.value,
+                     result.detail)  # fmt: skip
+            self.results[order.txn] = result
+            self._unreported[order.txn] = result
         else:
             result = self._print(order)
             log.info("ticket %s: %s (%s)", order.validation, result.outcome.value, result.detail)
@@ -136,7 +151,58 @@ class StationPrinter:
             self._unreported[order.txn] = result
         self._report_pending()
 
+    def _after_restart(self, order: PrintTicket) -> PrintResult:
+        """How a job ordered before this station started ended (see the module)."""
+        vn, driver = order.validation, self.driver
+        if self.journal is None or driver is None or not self._opened:
+            return PrintResult(PrintOutcome.UNKNOWN, vn, "the station restarted while printing")
+        entry = self._journal_entry()
+        if entry is None or entry.get("txn") != order.txn:
+            return PrintResult(PrintOutcome.NOT_PRINTED, vn, "the order never reached the printer")
+        if entry.get("outcome") in {o.value for o in PrintOutcome}:  # ended, not yet reported
+            return PrintResult(
+                PrintOutcome(str(entry["outcome"])), vn, str(entry.get("detail", ""))
+            )
+        result = driver.job_after_restart(vn)
+        if result.outcome is PrintOutcome.PRINTED and not entry.get("sent"):
+            # the flag may be the ticket's before: its command may never have gone out
+            return PrintResult(PrintOutcome.UNKNOWN, vn, "cut while the job was being sent")
+        return result
+
+    def _journal_entry(self) -> dict[str, object] | None:
+        assert self.journal is not None
+        try:
+            entry = json.loads(self.journal.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def _write_journal(self, entry: dict[str, object]) -> None:
+        """Write the job journal (the last job: its order, whether its command went
+        out, its outcome), on disk when this returns."""
+        if self.journal is None:
+            return
+        tmp = self.journal.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(entry))
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(self.journal)
+        fd = os.open(self.journal.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
     def _print(self, order: PrintTicket) -> PrintResult:
+        entry: dict[str, object] = {"txn": order.txn, "validation": order.validation, "sent": False}
+        self._write_journal(entry)
+        result = self._print_job(order, lambda: self._write_journal({**entry, "sent": True}))
+        self._write_journal({**entry, "sent": True, "outcome": result.outcome.value,
+                             "detail": result.detail})  # fmt: skip
+        return result
+
+    def _print_job(self, order: PrintTicket, on_sent: Callable[[], None]) -> PrintResult:
         vn = order.validation
         driver = self.driver
         if driver is None:
@@ -153,7 +219,7 @@ class StationPrinter:
             except Exception as exc:  # nothing was sent
                 return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"printer unavailable: {exc}")
         try:
-            return driver.print_ticket(data)
+            return driver.print_ticket(data, on_sent)
         except TicketDataError as exc:  # raised before anything is sent
             return PrintResult(PrintOutcome.NOT_PRINTED, vn, f"ticket data refused: {exc}")
         except Exception as exc:  # part of the job may have gone out: cannot tell

@@ -59,7 +59,7 @@ from kiosk.machine.ticket_rules import (
 from kiosk.machine.write_probe import write_problem
 from kiosk.table.escrows import RECENT as RECENT_ESCROWS
 from kiosk.table.escrows import Escrow, escrow_detail, resolution
-from kiosk.table.slot_system import AwaitingSystem, SlotSystem
+from kiosk.table.slot_system import AwaitingSystem, SlotSystem, redeemed_here
 from kiosk.table.state import TableState
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,8 @@ class MoneyIn:
         try:
             if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
                 raise MachineError(
-                    f"a note is a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
+                    f"a note is a positive whole number of cents, not {cents!r}",
+                    code=ErrorCode.BAD_AMOUNT,
                 )
             st.require_playable(n)
             if own.notes_off:
@@ -140,6 +141,8 @@ class MoneyIn:
                 return mine.amount
             raise WrongState(f"escrow {txn} is already finished", code=ErrorCode.ESCROW_FINISHED)
         self._return_earlier(n)
+        if st.system_validation and st.system_redemption:
+            self._through_system(n, txn, validation, cents)
         try:
             st.require_playable(n)
             held = any(s.escrows.holding(validation, but=txn) for s in st.stations.values())
@@ -164,6 +167,38 @@ class MoneyIn:
         self._accept(n, Escrow(txn, "ticket", ticket.amount, validation))
         return ticket.amount
 
+    def _through_system(self, n: int, txn: str, validation: str, cents: int | None) -> None:
+        """With the casino's validation on, every ticket is the casino system's to
+        redeem (this machine's own too): refused here when this machine knows it cannot
+        be paid (one of its own tickets not issued, altered or expired, or a number it
+        redeemed already: :func:`~kiosk.table.slot_system.redeemed_here`), else held
+        for the system (:class:`AwaitingSystem` is raised, or the system's refusal)."""
+        st = self.state
+        ledger = st.require_ledger()
+        try:
+            st.require_playable(n)
+            held = any(s.escrows.holding(validation, but=txn) for s in st.stations.values())
+            refusal = redeemed_here(ledger, validation)
+            if refusal is None and ledger.ticket(validation) is not None:
+                today = st.now().date()
+                refusal = ticket_refusal(ledger, validation, cents, today, in_escrow=held)
+            if refusal is None and held:
+                refusal = TicketRefused(
+                    f"ticket {validation} is already in a validator's escrow",
+                    code=ErrorCode.TICKET_IN_ESCROW,
+                    params={"validation": validation},
+                )
+            if refusal is not None:
+                raise refusal
+            self.system.hold(n, txn, validation)  # the casino's system is asked
+        except AwaitingSystem:
+            raise
+        except MachineError as exc:
+            self._rejected(n, txn, validation, exc, cents)
+            if exc.code == "ticket_refused_by_system":
+                self._count_unknown(n)
+            raise exc from None
+
     def _accept(self, n: int, escrow: Escrow) -> None:
         """Commit the acceptance of ``escrow``; when it cannot be written the station
         stands in the ``ledger_write`` tilt and :class:`PlayDisabled` is raised (the
@@ -172,11 +207,18 @@ class MoneyIn:
         ledger = st.require_ledger()
         try:
             with ledger.transaction():
-                st.event("escrow_accepted", escrow_detail(escrow), n, amount=escrow.amount,
-                         txn=escrow.txn)
+                st.event(
+                    "escrow_accepted",
+                    escrow_detail(escrow),
+                    n,
+                    amount=escrow.amount,
+                    txn=escrow.txn,
+                )
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(n, f"the {escrow.what} in escrow ({escrow.txn}) was returned: {exc}")
-            raise PlayDisabled("the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE) from exc
+            raise PlayDisabled(
+                "the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE
+            ) from exc
         st.station(n).escrows.opened(escrow)
         self._last_refused.pop(n, None)
 
@@ -194,11 +236,14 @@ class MoneyIn:
         try:
             with st.require_ledger_open().transaction():
                 for old in earlier:
-                    st.event("escrow_aborted", {"reason": "returned_before_new_escrow"}, n,
-                             txn=old.txn)
+                    st.event(
+                        "escrow_aborted", {"reason": "returned_before_new_escrow"}, n, txn=old.txn
+                    )
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(n, f"earlier escrows could not be closed: {exc}")
-            raise PlayDisabled("the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE) from exc
+            raise PlayDisabled(
+                "the ledger cannot record the escrow", code=ErrorCode.LEDGER_WRITE
+            ) from exc
         for old in earlier:
             own.escrows.forget(old.txn)
 
@@ -317,6 +362,10 @@ class MoneyIn:
         """The item of ``escrow`` is in the box: credit the note, redeem the ticket (for
         ``cents`` when the driver reported them)."""
         st = self.state
+        own = escrow.item == "ticket" and self.ticket(escrow.validation) is not None
+        if escrow.system and own:  # this machine's own ticket, redeemed through the system
+            st.station(n).held = None
+            return self._redeem(n, escrow, escrow.amount if cents is None else cents)
         if escrow.item == "ticket" and escrow.system:  # redeemed through the casino's system
             redeemed = {"validation": escrow.validation, "source": "system"}
             st.event("system_ticket_in", redeemed, n, amount=escrow.amount, txn=escrow.txn)
@@ -338,7 +387,9 @@ class MoneyIn:
         for an attendant to reconcile the stacker, never credited."""
         st = self.state
         ledger = st.require_ledger_open()
-        held = any(s.escrows.holding(escrow.validation, but=escrow.txn) for s in st.stations.values())
+        held = any(
+            s.escrows.holding(escrow.validation, but=escrow.txn) for s in st.stations.values()
+        )
         # accepted at escrow: it does not expire on its way to the stacker
         refusal = ticket_refusal(
             ledger, escrow.validation, offered, st.now().date(), expiry=False, in_escrow=held
@@ -411,7 +462,8 @@ class MoneyIn:
             return "credited"  # a repeated report
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
+                f"credits are a positive whole number of cents, not {cents!r}",
+                code=ErrorCode.BAD_AMOUNT,
             )
         st.require_credit_room(n, cents)
         detail = {"operator": operator[0], "role": operator[1], "source": "burn-in"}
@@ -430,7 +482,9 @@ class MoneyIn:
             return True
         log.error("the ledger cannot record: %s", problem)
         self.state.hold_tilt(
-            n, LEDGER_WRITE_TILT, f"the ledger cannot record ({problem}): no note or ticket is taken"
+            n,
+            LEDGER_WRITE_TILT,
+            f"the ledger cannot record ({problem}): no note or ticket is taken",
         )
         return False
 
@@ -487,8 +541,12 @@ class MoneyIn:
             self._record_device(n, event)
 
     def _record_device(self, n: int, event: DeviceEvent) -> None:
-        detail = {"device": event.device, "kind": str(event.kind), "detail": event.detail,
-                  "code": event.code}
+        detail = {
+            "device": event.device,
+            "kind": str(event.kind),
+            "detail": event.detail,
+            "code": event.code,
+        }
         self.state.event("device", detail, n)
 
     def _vend_unmatched(self, n: int, event: DeviceEvent) -> None:
@@ -537,4 +595,3 @@ class MoneyIn:
         """The ticket issued here with ``validation`` (any status), None if unknown."""
         ledger = self.state.ledger
         return ledger.ticket(validation) if ledger is not None else None
-

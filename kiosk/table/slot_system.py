@@ -28,8 +28,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.ledger import Ledger
 from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError, WrongState
+from kiosk.machine.errors import MachineError, TicketRefused, WrongState
 from kiosk.machine.state import HOST_SHUTDOWN_TILT
 from kiosk.machine.ticket_rules import ticket_issue_detail
 from kiosk.table.escrows import Escrow, escrow_detail, resolution
@@ -40,6 +41,26 @@ from kiosk.table.state import HeldTicket, TableState
 VALIDATION_DEADLINE_S = 60.0
 #: Seconds a ticket of another machine waits in escrow for the system's answer.
 REDEMPTION_DEADLINE_S = 10.0
+
+
+def redeemed_here(ledger: Ledger, validation: str) -> TicketRefused | None:
+    """The refusal of a ticket this machine has redeemed already (one of its own,
+    or one of another machine redeemed here through the casino's system: the set
+    of numbers it redeemed, read from its ledger), else None: whatever the system
+    answers, this machine pays a number once."""
+    own = ledger.ticket(validation)
+    if own is not None and own.status != "redeemed":
+        return None
+    if own is None and not any(
+        ev.detail.get("validation") == validation
+        for ev in ledger.events((EventKind.SYSTEM_TICKET_IN,))
+    ):
+        return None
+    return TicketRefused(
+        f"ticket {validation} was redeemed at this machine already",
+        code=ErrorCode.TICKET_REDEEMED,
+        params={"validation": validation},
+    )
 
 
 class AwaitingSystem(WrongState):
@@ -88,12 +109,16 @@ class SlotSystem:
         own = st.station(n)
         payout = own.payout
         if payout is None or payout.txn != txn or not payout.awaiting:
-            raise WrongState(f"cash-out {txn} waits for no validation number", code=ErrorCode.NOT_WAITING)
+            raise WrongState(
+                f"cash-out {txn} waits for no validation number", code=ErrorCode.NOT_WAITING
+            )
         if validation is None:
             self.payouts.handpay_instead(n, "the casino's system denied a validation number")
             return "handpay"
         if not (len(validation) == 18 and validation.isascii() and validation.isdigit()):
-            raise WrongState(f"not an 18-digit validation number: {validation!r}", code=ErrorCode.BAD_NUMBER)
+            raise WrongState(
+                f"not an 18-digit validation number: {validation!r}", code=ErrorCode.BAD_NUMBER
+            )
         if ledger.validation_taken(validation):
             self.payouts.handpay_instead(n, f"the system's number {validation} is already used")
             return "handpay"
@@ -111,10 +136,18 @@ class SlotSystem:
         now = st.ticks()
         for n, own in st.stations.items():
             payout = own.payout
-            if payout is not None and payout.awaiting and now - payout.since > VALIDATION_DEADLINE_S:
+            if (
+                payout is not None
+                and payout.awaiting
+                and now - payout.since > VALIDATION_DEADLINE_S
+            ):
                 self.payouts.handpay_instead(n, "no validation number from the casino's system")
             held = own.held
-            if held is not None and held.state == "waiting" and now - held.since > REDEMPTION_DEADLINE_S:
+            if (
+                held is not None
+                and held.state == "waiting"
+                and now - held.since > REDEMPTION_DEADLINE_S
+            ):
                 own.held = replace(held, state="refused")
 
     # -- tickets of other machines -------------------------------------------------------
@@ -133,7 +166,8 @@ class SlotSystem:
             raise AwaitingSystem(f"ticket {validation} is asked of the casino's system")
         own.held = None
         raise WrongState(
-            f"ticket {validation} was refused by the casino's system", code=ErrorCode.TICKET_REFUSED_BY_SYSTEM
+            f"ticket {validation} was refused by the casino's system",
+            code=ErrorCode.TICKET_REFUSED_BY_SYSTEM,
         )
 
     def held_ticket(self, n: int) -> HeldTicket | None:
@@ -153,7 +187,25 @@ class SlotSystem:
         if held is None or held.txn != txn or held.state != "waiting":
             raise WrongState(f"no ticket waits for the system as {txn}", code=ErrorCode.NOT_WAITING)
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise MachineError(f"a ticket's amount is positive cents, not {amount!r}", code=ErrorCode.BAD_AMOUNT)
+            raise MachineError(
+                f"a ticket's amount is positive cents, not {amount!r}", code=ErrorCode.BAD_AMOUNT
+            )
+        refusal = redeemed_here(ledger, held.validation)
+        mine = ledger.ticket(held.validation)
+        if (
+            refusal is None
+            and mine is not None
+            and (mine.status != "issued" or mine.amount != amount)
+        ):
+            refusal = TicketRefused(
+                f"ticket {held.validation} is this machine's {mine.status} ticket of "
+                f"{mine.amount} cents, not one of {amount} to redeem",
+                code=ErrorCode.TICKET_ALTERED,
+                params={"validation": held.validation},
+            )
+        if refusal is not None:
+            own.held = replace(held, state="refused")
+            raise refusal
         st.require_credit_room(n, amount)
         escrow = Escrow(txn, "ticket", amount, held.validation, system=True)
         st.event("escrow_accepted", escrow_detail(escrow), n, amount=amount, txn=txn)
@@ -179,12 +231,18 @@ class SlotSystem:
             escrow = st.station(n).escrows.get(txn)
             number = escrow.validation if escrow is not None else (held.validation if held else "")
             amount = escrow.amount if escrow is not None else (held.amount if held else 0)
-            found = [e for e in ledger.events(("escrow_accepted",), station=n, last=64) if e.txn == txn]
+            found = [
+                e for e in ledger.events(("escrow_accepted",), station=n, last=64) if e.txn == txn
+            ]
             if found:
                 number = str(found[-1].detail.get("validation", number))
                 amount = found[-1].amount
             state = "stacking" if done is None else "credited" if done == "credited" else "returned"
             return state, number, amount
         if held is not None and held.txn == txn:
-            return ("returned" if held.state == "refused" else "stacking"), held.validation, held.amount
+            return (
+                ("returned" if held.state == "refused" else "stacking"),
+                held.validation,
+                held.amount,
+            )
         return None

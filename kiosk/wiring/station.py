@@ -32,6 +32,9 @@ from kiosk.wiring.door import start_door
 
 log = logging.getLogger(__name__)
 
+#: The station printer's job journal in the station's pairing folder.
+PRINTER_JOURNAL = "printer-job.json"
+
 
 @dataclass(frozen=True)
 class StationRun:
@@ -66,7 +69,8 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     )
     if validator is not None:
         validator.start()
-    printer = StationPrinter(remote, run.printer).start() if run.printer else None
+    journal = Path(run.folder) / PRINTER_JOURNAL  # the printer's last job, across restarts
+    printer = StationPrinter(remote, run.printer, journal=journal).start() if run.printer else None
     door = None
     try:
         if not controller.start(run.connect_s):

@@ -7,59 +7,17 @@ transport."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from devices.sas.bcd import to_bcd
-from devices.sas.host import SasHost, decode
-from devices.sas.line import PtyLine, PtyPair
-from devices.sas.session import HostSession, TicketBook
+from devices.sas.host import decode
+from devices.sas.session import TicketBook
+from kiosk.machine.errors import TicketRefused
 from kiosk.sas import link as link_module
-from kiosk.sas.service import SasService
-from tests.support.sas_game import GameFloor
-from tests.support.sas_rig import link_read_everything, wait_for
-
-
-@dataclass
-class Floor:
-    game: GameFloor
-    pair: PtyPair
-    service: SasService
-    host: SasHost
-    session: HostSession
-
-    def settle(self) -> None:
-        """The link reads every change (a validation number the host just sent included),
-        the stations' printers print what they were ordered, and the link reads that."""
-        link_read_everything(self.service)
-        self.game.print_ordered()
-        link_read_everything(self.service)
-
-    def stop(self, orderly: bool = True) -> None:
-        if orderly:
-            self.service.stop()
-        else:  # the power goes: threads stop, nothing more is written
-            self.service.responder.stop()
-            self.service.link._stop.set()
-            self.service.link.shared.wake.set()
-            assert self.service.link._thread is not None
-            self.service.link._thread.join()
-        self.game.shut(orderly)
-        self.pair.close()
-
-
-def open_floor(db: Path, book: TicketBook, stations: int = 1, address: int = 1) -> Floor:
-    game = GameFloor(db, stations)
-    pair = PtyPair()
-    service = SasService(game, db, lambda: PtyLine.open(pair.port), address, signer=lambda s: 0)
-    service.start()
-    host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
-    session = HostSession(host, list(service.addresses), book)
-    floor = Floor(game, pair, service, host, session)
-    floor.settle()
-    return floor
+from tests.support.sas_floor import Floor, open_floor, poll_until
+from tests.support.sas_rig import wait_for
 
 
 @pytest.fixture
@@ -67,17 +25,6 @@ def floor(tmp_path: Path) -> Iterator[Floor]:
     f = open_floor(tmp_path / "a.db", TicketBook(tmp_path / "book.json"))
     yield f
     f.stop()
-
-
-def poll_until(floor: Floor, code: int, tries: int = 40) -> list[int]:
-    seen: list[int] = []
-    for _ in range(tries):
-        floor.settle()
-        got = [x.code for x in floor.session.cycle()]
-        seen += got
-        if code in got:
-            return seen
-    raise AssertionError(f"exception {code:02X} never came: {seen}")
 
 
 def test_a_cash_out_is_printed_with_the_hosts_validation_number(floor):
@@ -90,9 +37,12 @@ def test_a_cash_out_is_printed_with_the_hosts_validation_number(floor):
     assert len(printed) == 1 and printed[0][1] == 5000
     number = printed[0][0]
     assert number in floor.session.book.tickets and number.startswith("01")
-    poll_until(floor, 0x3D)
-    rec = decode(0x4D, floor.host.long_poll(1, 0x4D, b"\x00").answer)
+    assert floor.session.book.state(number) == "validated"  # not redeemable before printed
+    poll_until(floor, 0x3D)  # the host reads the ticket's 4D record
+    read = next(x for x in floor.session.exchanges if x.sent[1] == 0x4D)
+    rec = decode(0x4D, read.answer)
     assert rec["validation"] == number[2:] and rec["system_id"] == 1 and rec["amount"] == 5000
+    assert floor.session.book.state(number) == "issued"
 
 
 def test_a_58_after_the_printer_reported_done_changes_nothing(floor):
@@ -214,7 +164,7 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         a.game.insert_bill(1, 4000)
         a.game.cash_out(1)
         poll_until(a, 0x57)
-        a.settle()
+        poll_until(a, 0x3D)  # printed: the host reads its 4D record and honours it
         number, amount = a.game.tickets_printed()[0]
         b.session.book = TicketBook(book_path)  # the host's book, as the other line sees it
         escrow = b.game.insert_ticket(1, number)
@@ -222,13 +172,16 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         b.game.validator_stacked(1, escrow)
         poll_until(b, 0x68)
         assert b.game.meters(1)["credits"] == amount == 4000
-        # the same ticket again, anywhere: refused by the host, nothing credited
-        b.session.book = TicketBook(book_path)
-        second = b.game.insert_ticket(1, number)
-        poll_until(b, 0x67)
-        poll_until(b, 0x68)
-        assert b.game.escrow_state(1, second) == "returned"
+        # the same ticket again: refused by the host at the machine that printed it, and
+        # by the machine that redeemed it before the host is asked; nothing credited
+        second = a.game.insert_ticket(1, number)
+        poll_until(a, 0x67)
+        poll_until(a, 0x68)
+        assert a.game.escrow_state(1, second) == "returned"
+        with pytest.raises(TicketRefused):
+            b.game.insert_ticket(1, number)
         assert b.game.meters(1)["credits"] == 4000
+        assert a.game.meters(1).get("credits", 0) == 0
     finally:
         a.stop()
         b.stop()
