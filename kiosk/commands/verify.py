@@ -21,8 +21,13 @@ from kiosk.integrity.digest import (
     program_crc16,
 )
 from kiosk.integrity.files import ProgramFile, ProgramTreeError, program_files
-from kiosk.integrity.manifest import check_program, software_version, write_manifest
+from kiosk.integrity.manifest import (
+    check_program,
+    software_version,
+    write_manifest,
+)
 from kiosk.integrity.runtime import configuration_files, runtime_parts
+from kiosk.integrity.signing import KEY_ENV, ReleaseKeyError, release_fingerprint
 
 
 def _root(args: argparse.Namespace) -> Path | None:
@@ -107,17 +112,21 @@ def run_manifest(args: argparse.Namespace) -> int:
     root = _root(args)
     if args.write:
         try:
-            path = write_manifest(root, runtime=args.runtime)
-        except (ProgramTreeError, OSError) as exc:
+            path = write_manifest(root, runtime=args.runtime, key=args.key)
+        except (ReleaseKeyError, ProgramTreeError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        print(f"wrote {path}")
+        signer = json.loads(path.read_text(encoding="utf-8"))["signature"]["key"]
+        print(f"wrote {path}, signed by key {signer}")
         return 0
     result = check_program(root, Path(args.manifest) if args.manifest else None, bound_s=args.bound)
     print(result.summary())
     for problem in result.problems[3:]:
         print(f"  {problem}")
-    print(f"checked in {result.seconds:.3f} s")
+    print(
+        f"checked in {result.seconds:.3f} s; this program accepts release key "
+        f"{release_fingerprint()}"
+    )
     return 0 if result.ok else 1
 
 
@@ -175,6 +184,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="with --write: record the runtime too (a release made of a whole "
         "installed image: interpreter, environment and program)",
+    )
+    man.add_argument(
+        "--key",
+        default=None,
+        help=f"with --write: the release key (Ed25519, PEM; default ${KEY_ENV}), "
+        "which a cabinet does not hold",
     )
     man.add_argument("--manifest", default=None, help="another manifest file to check against")
     man.add_argument("--root", default=None, help="a program tree (default: this program)")

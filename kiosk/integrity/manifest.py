@@ -9,6 +9,11 @@ records every runtime file (:mod:`kiosk.integrity.runtime`) under ``"runtime"``,
 check then covers them too; a manifest written from a source tree records the program's
 own files only, as the runtime of the machine that writes it is not the cabinet's.
 
+The manifest is signed with the release key (:mod:`kiosk.integrity.signing`): writing
+needs the key, which a cabinet does not hold, and the check refuses a manifest whose
+signature does not verify with the public release key the program ships, before it
+trusts any digest in it.
+
 :func:`check_program` reads every file once against it within a time bound; it is the
 power-up check and the operator menu's "matches the manifest".
 """
@@ -32,9 +37,15 @@ from kiosk.integrity.files import (
     program_files,
 )
 from kiosk.integrity.runtime import runtime_files
+from kiosk.integrity.signing import (
+    SignatureError,
+    load_release_key,
+    sign_manifest,
+    verify_manifest_signature,
+)
 
 #: The manifest's format number.
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = 2
 #: The distribution whose version the release carries.
 DISTRIBUTION = "uth-cabinet"
 #: The power-up check's default bound, seconds.
@@ -92,18 +103,26 @@ def manifest_path(root: Path | None = None) -> Path:
 
 
 def write_manifest(
-    root: Path | None = None, version: str | None = None, runtime: bool = False
+    root: Path | None = None,
+    version: str | None = None,
+    runtime: bool = False,
+    key: str | Path | None = None,
 ) -> Path:
     """Regenerate the manifest of the program under ``root`` (with ``runtime``, this
-    interpreter's runtime too); returns its path."""
+    interpreter's runtime too), signed with the release key in the file ``key`` (else
+    ``$UTH_RELEASE_KEY``); returns its path.  Raises
+    :class:`~kiosk.integrity.signing.ReleaseKeyError` without a usable key (before
+    anything is read or written)."""
+    signer = load_release_key(key)
     path = manifest_path(root)
-    data = build_manifest(root, version, runtime)
+    data = sign_manifest(build_manifest(root, version, runtime), signer)
     path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
     return path
 
 
-def load_manifest(path: Path) -> dict[str, Any]:
-    """Read a manifest.  Raises :class:`ManifestError` with the reason."""
+def load_manifest(path: Path, public_key: str | None = None) -> dict[str, Any]:
+    """Read a manifest and check its signature with the release key (``public_key``,
+    raw hex, default the shipped one).  Raises :class:`ManifestError` with the reason."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -117,6 +136,10 @@ def load_manifest(path: Path) -> dict[str, Any]:
         or not isinstance(data.get("digest"), str)
     ):
         raise ManifestError(f"manifest {path} is not of format {MANIFEST_FORMAT}")
+    try:
+        verify_manifest_signature(data, public_key)
+    except SignatureError as exc:
+        raise ManifestError(f"manifest {path}: {exc}") from None
     return data
 
 
@@ -137,12 +160,17 @@ class ProgramCheck:
     problems: tuple[str, ...] = field(default_factory=tuple)
     seconds: float = 0.0
     runtime_checked: bool = False
+    #: The fingerprint of the key whose signature the manifest carried (checked).
+    signer: str = ""
 
     def summary(self) -> str:
         """One line: matches, or the first problems."""
         if self.ok:
             what = "with its runtime " if self.runtime_checked else ""
-            return f"program {self.version} {what}matches its manifest ({self.digest[:16]}...)"
+            return (
+                f"program {self.version} {what}matches its manifest ({self.digest[:16]}...), "
+                f"signed by release key {self.signer[:16]}..."
+            )
         return "program does not match its manifest: " + "; ".join(self.problems[:3])
 
 
@@ -182,14 +210,16 @@ def check_program(
     manifest: Path | None = None,
     bound_s: float = DEFAULT_BOUND_S,
     clock: Any = time.monotonic,
+    public_key: str | None = None,
 ) -> ProgramCheck:
-    """Check every program file under ``root`` against ``manifest`` (default: the
-    shipped one), and the runtime's files when the manifest records them, giving up
-    (not ok) once ``bound_s`` seconds have passed."""
+    """Check the manifest's signature (``public_key`` as :func:`load_manifest`), then
+    every program file under ``root`` against ``manifest`` (default: the shipped one),
+    and the runtime's files when the manifest records them, giving up (not ok) once
+    ``bound_s`` seconds have passed."""
     start = clock()
     version = software_version()
     try:
-        expected = load_manifest(manifest or manifest_path(root))
+        expected = load_manifest(manifest or manifest_path(root), public_key)
         files = program_files(root)
     except (ManifestError, ProgramTreeError) as exc:
         return ProgramCheck(False, version, "", "", (str(exc),), clock() - start)
@@ -230,4 +260,5 @@ def check_program(
         tuple(problems),
         clock() - start,
         isinstance(runtime, dict),
+        str(expected["signature"]["key"]),
     )

@@ -32,6 +32,10 @@ from kiosk.integrity import (
     write_manifest,
 )
 from kiosk.integrity.files import program_stream
+from kiosk.integrity.signing import release_fingerprint
+
+#: The development release key (public: see keys/README.md).
+DEV_KEY = PROGRAM_ROOT / "keys" / "release-dev.ed25519"
 
 #: Every kind of file the program holds, by suffix (code, tables, paytables, catalogues,
 #: fonts, sounds, the phones' web page, the fonts' licence), read from the program itself
@@ -55,7 +59,7 @@ def tree(tmp_path_factory) -> Path:
         shutil.copytree(
             PROGRAM_ROOT / top, root / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
         )
-    write_manifest(root, version="9.9.9")
+    write_manifest(root, version="9.9.9", key=DEV_KEY)
     return root
 
 
@@ -197,7 +201,8 @@ def test_the_shipped_manifest_matches_this_program():
 
 def test_the_shipped_manifest_is_packaged_and_readable():
     data = json.loads((PROGRAM_ROOT / "kiosk/integrity/manifest.json").read_text())
-    assert data["format"] == 1 and data["algorithm"] == "sha256"
+    assert data["format"] == 2 and data["algorithm"] == "sha256"
+    assert data["signature"]["key"] == release_fingerprint()
     assert "kiosk/integrity/manifest.py" in data["files"]
     pyproject = (PROGRAM_ROOT / "pyproject.toml").read_text()
     assert "integrity/manifest.json" in pyproject
@@ -254,5 +259,5 @@ def test_the_commands(tree, copy, capsys):
     flip(one_of_kind(copy, ".py"))
     assert main(["verify", "manifest", "--root", str(copy)]) == 1
     assert "does not match" in capsys.readouterr().out
-    assert main(["verify", "manifest", "--write", "--root", str(copy)]) == 0
+    assert main(["verify", "manifest", "--write", "--root", str(copy), "--key", str(DEV_KEY)]) == 0
     assert main(["verify", "manifest", "--root", str(copy)]) == 0

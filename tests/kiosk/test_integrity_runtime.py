@@ -128,7 +128,9 @@ def test_a_manifest_written_for_an_image_records_and_checks_the_runtime(site, tm
     for top in PROGRAM_DIRS:
         shutil.copytree(PROGRAM_ROOT / top, root / top,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))  # fmt: skip
-    write_manifest(root, version="9.9.9", runtime=True)
+    write_manifest(
+        root, version="9.9.9", runtime=True, key=PROGRAM_ROOT / "keys/release-dev.ed25519"
+    )
     recorded = json.loads((root / "kiosk/integrity/manifest.json").read_text())["runtime"]
     assert "site/labdist/__init__.py" in recorded["files"]
     assert f"interpreter/{Path(sys.executable).resolve().name}" in recorded["files"]
