@@ -108,3 +108,10 @@ def test_the_readme_gives_the_release_key_and_says_the_development_key_is_public
     readme = (PROGRAM_ROOT / "README.md").read_text(encoding="utf-8")
     assert release_fingerprint() in readme
     assert "keys/release-dev.ed25519" in readme and "public" in readme
+
+
+def test_the_readme_says_what_a_power_up_check_cannot_prove_and_names_the_control():
+    readme = " ".join((PROGRAM_ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "cannot prove anything against someone with root on the cabinet" in readme
+    assert "The control is the digest a host seeds" in readme
+    assert "SAS long poll 21" in readme and "uth verify program --seed HEX" in readme
