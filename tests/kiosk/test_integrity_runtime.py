@@ -143,6 +143,7 @@ def test_a_manifest_written_for_an_image_records_and_checks_the_runtime(site, tm
     assert "missing site/labdist.pth" in check_program(root, bound_s=120.0).problems
 
 
+@pytest.mark.heavy
 def test_the_stdlib_part_is_the_whole_standard_library_folder():
     base = Path(sysconfig.get_paths()["stdlib"])
     stdlib = names("stdlib")
