@@ -12,6 +12,7 @@ run, and the venv's own site-packages (the installed program) comes first on
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -50,7 +51,7 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("package")
     src = _copy_tree(base / "src")
-    write_manifest(src)
+    write_manifest(src, key=ROOT / "keys" / "release-dev.ed25519")
     dist = base / "dist"
     built = _run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
@@ -95,10 +96,15 @@ def test_the_installed_program_verifies_itself_with_the_trees_digest(
     where = _run([str(installed["venv"] / "bin" / "python"), "-c",
                   "import kiosk; print(kiosk.__file__)"], cwd=tmp_path)  # fmt: skip
     assert Path(where.stdout.strip()).is_relative_to(installed["site"]), where
-    program = _run([uth, "verify", "program", "--seed", "00"], cwd=tmp_path)
+    program = _run([uth, "verify", "program", "--seed", "00", "--json"], cwd=tmp_path)
     assert program.returncode == 0, program.stdout + program.stderr
-    expected = program_digest(parse_seed("00"), root=installed["src"])
-    assert expected in program.stdout
+    parts = json.loads(program.stdout)["parts"]
+    expected = program_digest(parse_seed("00"), root=installed["src"], runtime=False)
+    assert parts["program"]["digest"] == expected
+    assert list(parts) == ["program", "interpreter", "stdlib", "site", "scripts"]
+    assert all(part["files"] > 0 for part in parts.values())
+    own = _run([uth, "verify", "program", "--seed", "00", "--program-only"], cwd=tmp_path)
+    assert f"program: {expected}" in own.stdout
     manifest = _run([uth, "verify", "manifest"], cwd=tmp_path)
     assert manifest.returncode == 0, manifest.stdout + manifest.stderr
     assert "matches its manifest" in manifest.stdout

@@ -16,6 +16,7 @@ Units: Antes (Ante = Blind = 1); returns include the stake.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -95,8 +96,10 @@ def exact_figures(report: ParReport) -> dict[str, Fraction]:
         put("main.bets.blind.house_edge_per_ante", 1 - blind)
     if stake_play is not None:
         put("main.bets.play.average_stake", stake_play)
-        put("main.bets.play.house_edge_per_ante",
-            stake_play - (play * stake_play if play is not None else 0))
+        put(
+            "main.bets.play.house_edge_per_ante",
+            stake_play - (play * stake_play if play is not None else 0),
+        )
     for name, line in m["blind_lines"].items():
         contribution = fraction(line.get("contribution_exact"))
         if contribution is not None:
@@ -134,8 +137,7 @@ class Moments:
     return_variance: dict[str, Fraction]
 
 
-def cell_moments(counts: np.ndarray, values: dict[str, list[list[list[Fraction]]]]
-                 ) -> Moments:
+def cell_moments(counts: np.ndarray, values: dict[str, list[list[list[Fraction]]]]) -> Moments:
     """Exact :class:`Moments` from cell counts ``(5, 10, 6)`` (integers) and the cells'
     returns (:func:`engine.maths.par_report.cell_values`)."""
     counts = np.asarray(counts, dtype=np.int64)
@@ -172,17 +174,43 @@ def cell_moments(counts: np.ndarray, values: dict[str, list[list[list[Fraction]]
         out[name] = mean(lambda c, x=x, y=y, r=r: (x(c) - r * y(c)) ** 2) / ey**2
     net_mean = mean(lambda c: ret(c) - stake(c))
     variance = mean(lambda c: (ret(c) - stake(c)) ** 2) - net_mean**2
-    decisions = {DECISION_NAMES[m]: Fraction(int(counts[i].sum()), total)
-                 for i, m in enumerate(MULTIPLES)}
+    decisions = {
+        DECISION_NAMES[m]: Fraction(int(counts[i].sum()), total) for i, m in enumerate(MULTIPLES)
+    }
     return Moments(variance, decisions, out)
 
 
-def interval(rtp: float, return_variance: Fraction, rounds: int, z: float
-             ) -> tuple[float, float]:
+def interval(rtp: float, return_variance: Fraction, rounds: int, z: float) -> tuple[float, float]:
     """Where the estimate of a return from ``rounds`` simulated rounds falls with the
     confidence of ``z`` (normal approximation): ``rtp +- z sigma / sqrt(rounds)``."""
     half = z * math.sqrt(float(return_variance) / rounds)
     return rtp - half, rtp + half
+
+
+def interval_figures(
+    report: ParReport, moments: Moments, rounds: Sequence[int] = SHEET_ROUNDS
+) -> dict[str, Any]:
+    """The sheet's sampling figures as JSON members (``uth par --json`` carries them, so
+    every figure of the sheet has a path): ``sigma.NAME`` the standard deviation of one
+    round's part in the estimate of each return of :data:`RETURNS`,
+    ``return_variance.NAME`` its exact variance (``"n/d"``), and
+    ``interval.NAME.N.LEVEL`` the ``[low, high]`` a simulation of ``N`` rounds falls in
+    with that confidence (:func:`interval`)."""
+    data = report.to_dict()
+    sigma: dict[str, float] = {}
+    variance: dict[str, str] = {}
+    intervals: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for name, path in RETURNS:
+        var = moments.return_variance.get(name)
+        if var is None:
+            continue
+        sigma[name] = float(var) ** 0.5
+        variance[name] = f"{var.numerator}/{var.denominator}"
+        rtp = float(lookup(data, path))
+        intervals[name] = {
+            str(n): {lvl: list(interval(rtp, var, n, z)) for lvl, z in LEVELS} for n in rounds
+        }
+    return {"sigma": sigma, "return_variance": variance, "interval": intervals}
 
 
 def rule_text(table: Paytable) -> list[str]:
@@ -211,9 +239,22 @@ def rule_text(table: Paytable) -> list[str]:
 def figure(report: ParReport, path: str, exact: dict[str, Fraction] | None = None) -> Figure:
     """The figure at ``path`` of ``report`` with its exact fraction, if any."""
     value = lookup(report.to_dict(), path)
-    return Figure(path, float(value) if value is not None else math.nan,
-                  (exact or {}).get(path))
+    return Figure(path, float(value) if value is not None else math.nan, (exact or {}).get(path))
 
 
-__all__ = ["FIELDS", "LEVELS", "RETURNS", "SHEET_ROUNDS", "Figure", "Moments", "cell_moments",
-           "exact_figures", "figure", "fraction", "interval", "lookup", "rule_text"]
+__all__ = [
+    "FIELDS",
+    "LEVELS",
+    "RETURNS",
+    "SHEET_ROUNDS",
+    "Figure",
+    "Moments",
+    "cell_moments",
+    "exact_figures",
+    "figure",
+    "fraction",
+    "interval",
+    "interval_figures",
+    "lookup",
+    "rule_text",
+]

@@ -1,7 +1,9 @@
 """Seeded digests of the program (GAT-style verification) and the CRC-16 ROM signature.
 
-``program_digest(seed, algorithm)`` reads the canonical stream of
-:mod:`kiosk.integrity.files`:
+``program_digest(seed, algorithm)`` reads the canonical stream of the whole program: the
+program's own files (:mod:`kiosk.integrity.files`) then the runtime's, part after part
+(:mod:`kiosk.integrity.runtime`: the interpreter, the standard library, the installed
+distributions, the entry scripts), every file a record of the same form:
 
 * ``sha256``: SHA-256 of ``seed || stream``;
 * ``sha1``: SHA-1 of ``seed || stream``;
@@ -20,7 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from kiosk.integrity.files import program_files, program_stream
+from kiosk.integrity.files import ProgramFile, program_files, program_stream
+from kiosk.integrity.runtime import runtime_files
 
 Algorithm = Literal["sha256", "hmac-sha1", "sha1"]
 #: The algorithms ``uth verify program --algorithm`` accepts.
@@ -62,9 +65,40 @@ def stream_digest(chunks: Iterable[bytes], seed: bytes = b"", algorithm: str = "
     return str(h.hexdigest())
 
 
-def program_digest(seed: bytes, algorithm: str = "sha256", root: Path | None = None) -> str:
-    """The seeded hex digest of the whole program under ``root`` (default: this one)."""
-    return stream_digest(program_stream(program_files(root)), seed, algorithm)
+def whole_program(root: Path | None = None, runtime: bool = True) -> list[ProgramFile]:
+    """The whole program's files in stream order: the program's own files under ``root``
+    (default: this one), then (``runtime``) the runtime's of this interpreter."""
+    files = program_files(root)
+    return files + runtime_files() if runtime else files
+
+
+def program_digest(
+    seed: bytes, algorithm: str = "sha256", root: Path | None = None, runtime: bool = True
+) -> str:
+    """The seeded hex digest of the whole program: the files under ``root`` (default:
+    this one) and, with ``runtime``, the runtime this interpreter loads besides them."""
+    return stream_digest(program_stream(whole_program(root, runtime)), seed, algorithm)
+
+
+def files_digest(files: list[ProgramFile], seed: bytes = b"", algorithm: str = "sha256") -> str:
+    """The seeded hex digest of ``files``' canonical stream (one part of the program)."""
+    return stream_digest(program_stream(files), seed, algorithm)
+
+
+def parts_digests(
+    parts: dict[str, list[ProgramFile]], seed: bytes = b"", algorithm: str = "sha256"
+) -> tuple[dict[str, str], str]:
+    """In one read: the seeded digest of each part's stream, and of the parts' streams in
+    order (the whole)."""
+    whole = _hasher(seed, algorithm)
+    each: dict[str, str] = {}
+    for name, files in parts.items():
+        one = _hasher(seed, algorithm)
+        for chunk in program_stream(files):
+            one.update(chunk)
+            whole.update(chunk)
+        each[name] = str(one.hexdigest())
+    return each, str(whole.hexdigest())
 
 
 def _reverse16(value: int) -> int:
@@ -82,12 +116,13 @@ def crc16_kermit(data: bytes, crc: int = 0) -> int:
     return _reverse16(binascii.crc_hqx(data.translate(_REVERSED), _reverse16(crc)))
 
 
-def program_crc16(seed: int, root: Path | None = None) -> int:
-    """The ROM signature (SAS long poll 21): CRC-16/KERMIT of the canonical stream,
-    started from the host's ``seed`` (0..0xFFFF).  Raises ``ValueError`` outside that."""
+def program_crc16(seed: int, root: Path | None = None, runtime: bool = True) -> int:
+    """The ROM signature (SAS long poll 21): CRC-16/KERMIT of the whole program's
+    canonical stream (``runtime`` as :func:`program_digest`), started from the host's
+    ``seed`` (0..0xFFFF).  Raises ``ValueError`` outside that."""
     if not 0 <= seed <= 0xFFFF:
         raise ValueError(f"seed {seed} is not a 16-bit value")
     crc = seed
-    for chunk in program_stream(program_files(root)):
+    for chunk in program_stream(whole_program(root, runtime)):
         crc = crc16_kermit(chunk, crc)
     return crc

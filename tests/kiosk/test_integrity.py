@@ -32,12 +32,23 @@ from kiosk.integrity import (
     write_manifest,
 )
 from kiosk.integrity.files import program_stream
+from kiosk.integrity.signing import release_fingerprint
+
+#: The development release key (public: see keys/README.md).
+DEV_KEY = PROGRAM_ROOT / "keys" / "release-dev.ed25519"
 
 #: Every kind of file the program holds, by suffix (code, tables, paytables, catalogues,
 #: fonts, sounds, the phones' web page, the fonts' licence), read from the program itself
 #: so a new kind is covered as soon as it ships.
-KINDS = tuple(sorted({"." + f.name.rsplit(".", 1)[-1] for f in program_files(PROGRAM_ROOT)
-                      if "." in f.name.rsplit("/", 1)[-1]}))
+KINDS = tuple(
+    sorted(
+        {
+            "." + f.name.rsplit(".", 1)[-1]
+            for f in program_files(PROGRAM_ROOT)
+            if "." in f.name.rsplit("/", 1)[-1]
+        }
+    )
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +56,10 @@ def tree(tmp_path_factory) -> Path:
     """A copy of the whole program tree with its manifest written for the copy."""
     root = tmp_path_factory.mktemp("program")
     for top in PROGRAM_DIRS:
-        shutil.copytree(PROGRAM_ROOT / top, root / top,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    write_manifest(root, version="9.9.9")
+        shutil.copytree(
+            PROGRAM_ROOT / top, root / top, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
+    write_manifest(root, version="9.9.9", key=DEV_KEY)
     return root
 
 
@@ -87,31 +99,38 @@ def test_canonical_order_is_by_utf8_bytes_not_by_the_file_system(tmp_path):
         (tmp_path / "engine" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "engine" / name).write_text(name)
     assert [f.name for f in program_files(tmp_path)] == [
-        "engine/B.py", "engine/_x.py", "engine/a.py", "engine/a/z.py", "engine/b.py"]
+        "engine/B.py",
+        "engine/_x.py",
+        "engine/a.py",
+        "engine/a/z.py",
+        "engine/b.py",
+    ]
 
 
 @pytest.mark.parametrize("suffix", KINDS)
 def test_a_flipped_byte_in_each_kind_of_file_changes_every_digest(tree, copy, suffix):
     seed = bytes.fromhex("0badcafe")
-    before = {a: program_digest(seed, a, copy) for a in ALGORITHMS}
-    crc_before = program_crc16(0x1234, copy)
-    assert before == {a: program_digest(seed, a, tree) for a in ALGORITHMS}
+    before = {a: program_digest(seed, a, copy, runtime=False) for a in ALGORITHMS}
+    crc_before = program_crc16(0x1234, copy, runtime=False)
+    assert before == {a: program_digest(seed, a, tree, runtime=False) for a in ALGORITHMS}
     flip(one_of_kind(copy, suffix))
-    after = {a: program_digest(seed, a, copy) for a in ALGORITHMS}
+    after = {a: program_digest(seed, a, copy, runtime=False) for a in ALGORITHMS}
     assert all(after[a] != before[a] for a in ALGORITHMS)
-    assert program_crc16(0x1234, copy) != crc_before
+    assert program_crc16(0x1234, copy, runtime=False) != crc_before
     check = check_program(copy)
-    assert not check.ok and any(p.startswith("changed ") and p.endswith(suffix)
-                                for p in check.problems)
+    assert not check.ok and any(
+        p.startswith("changed ") and p.endswith(suffix) for p in check.problems
+    )
 
 
 def test_the_algorithms_are_the_documented_ones(tree):
     seed = b"\x01\x02"
     stream = b"".join(program_stream(program_files(tree)))
-    assert program_digest(seed, "sha256", tree) == hashlib.sha256(seed + stream).hexdigest()
-    assert program_digest(seed, "sha1", tree) == hashlib.sha1(seed + stream).hexdigest()
-    assert program_digest(seed, "hmac-sha1", tree) == hmac.new(seed, stream, "sha1").hexdigest()
-    assert program_digest(b"\x01\x03", "sha256", tree) != program_digest(seed, "sha256", tree)
+    own = {"root": tree, "runtime": False}
+    assert program_digest(seed, "sha256", **own) == hashlib.sha256(seed + stream).hexdigest()
+    assert program_digest(seed, "sha1", **own) == hashlib.sha1(seed + stream).hexdigest()
+    assert program_digest(seed, "hmac-sha1", **own) == hmac.new(seed, stream, "sha1").hexdigest()
+    assert program_digest(b"\x01\x03", "sha256", **own) != program_digest(seed, "sha256", **own)
     assert build_manifest(tree)["digest"] == hashlib.sha256(stream).hexdigest()
 
 
@@ -132,7 +151,7 @@ def test_crc16_kermit_is_the_standard_one_and_chains():
 
 
 def test_crc16_seed_is_sixteen_bits_and_changes_the_signature(tree):
-    assert program_crc16(0, tree) != program_crc16(1, tree)
+    assert program_crc16(0, tree, runtime=False) != program_crc16(1, tree, runtime=False)
     with pytest.raises(ValueError, match="16-bit"):
         program_crc16(0x10000, tree)
 
@@ -168,8 +187,9 @@ def test_the_whole_program_matches_a_manifest_written_for_it(tree):
     check = check_program(tree, bound_s=60.0)
     assert check.ok, check.problems
     assert check.version == "9.9.9"
-    assert check.digest == json.loads(
-        (tree / "kiosk/integrity/manifest.json").read_text())["digest"]
+    assert (
+        check.digest == json.loads((tree / "kiosk/integrity/manifest.json").read_text())["digest"]
+    )
 
 
 def test_the_shipped_manifest_matches_this_program():
@@ -181,7 +201,8 @@ def test_the_shipped_manifest_matches_this_program():
 
 def test_the_shipped_manifest_is_packaged_and_readable():
     data = json.loads((PROGRAM_ROOT / "kiosk/integrity/manifest.json").read_text())
-    assert data["format"] == 1 and data["algorithm"] == "sha256"
+    assert data["format"] == 2 and data["algorithm"] == "sha256"
+    assert data["signature"]["key"] == release_fingerprint()
     assert "kiosk/integrity/manifest.py" in data["files"]
     pyproject = (PROGRAM_ROOT / "pyproject.toml").read_text()
     assert "integrity/manifest.json" in pyproject
@@ -224,19 +245,19 @@ def test_parse_seed_refuses_what_is_not_hex():
 
 
 def test_the_commands(tree, copy, capsys):
-    assert main(["verify", "program", "--seed", "00ff", "--root", str(tree), "--json"]) == 0
+    own = ["--root", str(tree), "--program-only"]
+    assert main(["verify", "program", "--seed", "00ff", *own, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["digest"] == program_digest(b"\x00\xff", "sha256", tree)
-    assert main(["verify", "program", "--seed", "00ff", "--algorithm", "hmac-sha1",
-                 "--root", str(tree)]) == 0
-    assert program_digest(b"\x00\xff", "hmac-sha1", tree) in capsys.readouterr().out
-    assert main(["verify", "program", "--seed", "xyz", "--root", str(tree)]) == 2
+    assert out["digest"] == program_digest(b"\x00\xff", "sha256", tree, runtime=False)
+    assert main(["verify", "program", "--seed", "00ff", "--algorithm", "hmac-sha1", *own]) == 0
+    assert program_digest(b"\x00\xff", "hmac-sha1", tree, False) in capsys.readouterr().out
+    assert main(["verify", "program", "--seed", "xyz", *own]) == 2
     assert "hex" in capsys.readouterr().err
-    assert main(["verify", "crc16", "--seed", "1234", "--root", str(tree)]) == 0
-    assert capsys.readouterr().out.strip() == f"{program_crc16(0x1234, tree):04X}"
+    assert main(["verify", "crc16", "--seed", "1234", *own]) == 0
+    assert capsys.readouterr().out.strip() == f"{program_crc16(0x1234, tree, False):04X}"
     assert main(["verify", "manifest", "--root", str(tree)]) == 0
     flip(one_of_kind(copy, ".py"))
     assert main(["verify", "manifest", "--root", str(copy)]) == 1
     assert "does not match" in capsys.readouterr().out
-    assert main(["verify", "manifest", "--write", "--root", str(copy)]) == 0
+    assert main(["verify", "manifest", "--write", "--root", str(copy), "--key", str(DEV_KEY)]) == 0
     assert main(["verify", "manifest", "--root", str(copy)]) == 0

@@ -111,6 +111,16 @@ def test_the_full_paytable_sha256_is_on_the_machine_page(screens):
     assert digest in hex_runs and len(digest) == 64
 
 
+def test_the_release_keys_fingerprint_is_on_the_machine_page(screens):
+    from kiosk.integrity.signing import release_fingerprint
+
+    s = screens()
+    s.login("135790", door=False)
+    s.touch("page_machine")
+    shown = [re.sub(r"[^0-9a-f]", "", t) for t in s.drawn().split("\n")]
+    assert release_fingerprint()[:32] in shown
+
+
 @pytest.mark.parametrize("page", ["meters", "events", "handpay", "tilts", "machine", "export", "limits", "paytable",
                                   "recall", "audit", "devices"])
 def test_every_page_is_readable_at_800x480(screens, page):

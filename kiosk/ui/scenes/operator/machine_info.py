@@ -2,14 +2,16 @@
 in force with its full SHA-256, the fingerprint a regulator checks.  When the ledger's
 anchor is beside the database (demo mode) the page, like the menu, says in words what
 that leaves undetected.  It also shows the software version, the program's SHA-256 (the
-manifest check's unseeded digest, :mod:`kiosk.integrity`) and whether the program matches
-its release manifest."""
+manifest check's unseeded digest, :mod:`kiosk.integrity`), whether the program matches
+its release manifest, and the fingerprint of the release key whose signature this program
+accepts (its first 32 hex digits; the README gives it whole)."""
 
 from __future__ import annotations
 
 import pygame
 
 from kiosk.integrity.manifest import ProgramCheck, check_program
+from kiosk.integrity.signing import release_fingerprint
 from kiosk.integrity.startup import last_check
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
@@ -62,19 +64,26 @@ class MachinePage(Page):
             (_("Ledger id"), ledger_id if ledger_id is not None else "—"),
             (_("Paytable"), f"{snap.paytable.name} {snap.paytable.version}"),
             (_("Software"), program_line(program)),
+            (_("Release key"), " ".join(sha_lines(release_fingerprint(), 64, 8)[:1])[:35]),
         ]
         y = rows(desk, surface, lines, size=22, gap=1.5, label_share=0.3)
         # the files, whole, each on a line of its own under its label (paths can be long)
         for label, path in ((_("Ledger"), config.db_path), (_("Anchor"), config.anchor_file)):
             desk.ui.fitted(surface, label, 20, theme.CREAM, WIDTH, topleft=(LEFT, y))
-            desk.ui.fitted(surface, str(path), 20, theme.WHITE, WIDTH, bold=True, topleft=(LEFT, y + 23))
+            desk.ui.fitted(
+                surface, str(path), 20, theme.WHITE, WIDTH, bold=True, topleft=(LEFT, y + 23)
+            )
             y += 50
         half = WIDTH / 2
         top = y + 6
         for x, title, digest, colour in (
             (LEFT, _("Paytable SHA-256"), snap.paytable.sha256, theme.WHITE),
-            (LEFT + half, _("Program SHA-256"), program.digest or "-" * 64,
-             theme.WHITE if program.ok else theme.LOSE),
+            (
+                LEFT + half,
+                _("Program SHA-256"),
+                program.digest or "-" * 64,
+                theme.WHITE if program.ok else theme.LOSE,
+            ),
         ):
             y = heading(desk, surface, title, x, top, half - 20, size=22)
             for line in sha_lines(digest):
