@@ -15,7 +15,8 @@ import pytest
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable, shipped_paytables
 from kiosk.cabinet import Machine, PlayDisabled, WrongState
 from kiosk.config import load_config
-from kiosk.integrity.manifest import MANIFEST_NAME, build_manifest
+from kiosk.integrity.files import PROGRAM_ROOT
+from kiosk.integrity.manifest import MANIFEST_NAME, write_manifest
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.par_proof import proof_path
 from kiosk.machine.paytable_editor import list_paytables
@@ -58,8 +59,14 @@ def program_copy(tmp_path: Path) -> Path:
     shutil.copy(program_root() / SHIPPED_NAME, root / SHIPPED_NAME)
     for top in ("assets", "devices", "engine", "kiosk"):
         (root / top).mkdir(exist_ok=True)
-    (root / MANIFEST_NAME).write_text(json.dumps(build_manifest(root)))
+    sign_manifest_of(root)
     return root
+
+
+def sign_manifest_of(root):
+    """The copy's manifest written and signed with the development release key (public:
+    a forger has it too, which is what the Trips check below is for)."""
+    write_manifest(root, key=PROGRAM_ROOT / "keys" / "release-dev.ed25519")
 
 
 def test_a_cold_cabinet_knows_the_standard_tables_return_from_the_shipped_record():
@@ -95,12 +102,12 @@ def test_a_shipped_record_altered_after_release_is_refused(tmp_path):
     body = json.loads((program_root() / SHIPPED_NAME).read_text())
     body["tables"][rich.sha256]["rtp"] = body["tables"][STANDARD.sha256]["rtp"]
     path.write_text(json.dumps(body, indent=1) + "\n")
-    (root / MANIFEST_NAME).write_text(json.dumps(build_manifest(root)))
+    sign_manifest_of(root)
     with pytest.raises(RtpRecordError, match="not its exact"):
         shipped_record(rich, root)
     for body in ([], {"format": 1, "tables": {STANDARD.sha256: "99.47"}}):
         path.write_text(json.dumps(body))
-        (root / MANIFEST_NAME).write_text(json.dumps(build_manifest(root)))
+        sign_manifest_of(root)
         with pytest.raises(RtpRecordError, match="format|figures"):
             shipped_record(STANDARD, root)
     (root / MANIFEST_NAME).unlink()
