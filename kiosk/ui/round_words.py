@@ -33,6 +33,15 @@ OUTCOME_WORDS = {
     "void": N_("Voided"),
 }
 
+#: A settled round's result (:func:`kiosk.ledger.meters.round_result`: everything paid
+#: back against everything staked, Trips included) in the words of the Games meters;
+#: game recall heads each round with the same words, so the two count alike.
+RESULT_WORDS = {
+    "won": N_("Player won"),
+    "lost": N_("Player lost"),
+    "pushed": N_("Pushed"),
+}
+
 _RANK_OF = (
     P_("rank", "two"), P_("rank", "three"), P_("rank", "four"), P_("rank", "five"),
     P_("rank", "six"), P_("rank", "seven"), P_("rank", "eight"), P_("rank", "nine"),

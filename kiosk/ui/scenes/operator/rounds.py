@@ -15,7 +15,7 @@ from engine.cards import rank_of, suit_of
 from kiosk.ui import theme
 from kiosk.ui.cards import draw_suit, suit_colour
 from kiosk.ui.i18n import RANK_LETTERS, _
-from kiosk.ui.round_words import net_text, paid_text
+from kiosk.ui.round_words import RESULT_WORDS, net_text, paid_text
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
 from kiosk.ui.widgets import Button
@@ -111,7 +111,8 @@ class RoundsPage(Page):
             topleft=(LEFT, BOTTOM - 24))
         for r in shown:
             when = (r.settled_at or r.started_at)[:19].replace("T", " ")
-            outcome = _(OUTCOMES[r.outcome]) if r.outcome in OUTCOMES else _("Round in progress")
+            outcome = (_(RESULT_WORDS[r.result]) if r.state == "settled" else
+                       _(OUTCOMES[r.outcome]) if r.outcome in OUTCOMES else _("Round in progress"))
             head = f"{_('Round {id}').format(id=r.id)}   {when}   {outcome}"
             ui.fitted(surface, head, 22, theme.WHITE, WIDTH - 400, bold=True, topleft=(LEFT, y))
             result = _("{paid} · {net}").format(paid=paid_text(r.paid + r.jackpot, money),
