@@ -85,15 +85,19 @@ def kicker(player_five: Sequence[int], dealer_five: Sequence[int]) -> tuple[int,
 
 
 def why(player_strength: int, dealer_strength: int, player_five: Sequence[int], dealer_five: Sequence[int],
-        dealer_qualifies: bool | None, folded: bool) -> str:
+        dealer_qualifies: bool | None, folded: bool, blind_paid: bool = True) -> str:
     """One line explaining the main bets' result ("" when the hand names say it all):
     the same hand decided by a kicker ("Both have Pair of queens: the dealer's king
     kicker beats your ten"), or a better hand against a dealer who did not qualify
-    ("Dealer does not qualify: the Ante pushes, Blind and Play are paid")."""
+    ("Dealer does not qualify: the Ante pushes, Blind and Play are paid", or, when the
+    Blind pushed, ``blind_paid`` False: the Blind pays only on a straight or better)."""
     if folded:
         return ""
-    if dealer_qualifies is False and player_strength > dealer_strength:
+    if dealer_qualifies is False and player_strength > dealer_strength and blind_paid:
         return _("Dealer does not qualify: the Ante pushes, Blind and Play are paid.")
+    if dealer_qualifies is False and player_strength > dealer_strength:
+        return _("Dealer does not qualify: the Ante pushes and Play is paid; "
+                 "the Blind pushes (it pays on a straight or better).")
     if dealer_qualifies is False and player_strength < dealer_strength:
         return _("Dealer does not qualify: the Ante pushes; the dealer's hand beats Blind and Play.")
     if player_strength == dealer_strength or hand_name(player_strength) != hand_name(dealer_strength):

@@ -49,7 +49,7 @@ def round_reason(r: Any) -> str:
         return ""
     mine, theirs = (*r.player_hole, *r.board), (*r.dealer_hole, *r.board)
     return why(evaluate(mine), evaluate(theirs), best_five(mine), best_five(theirs), r.dealer_qualifies,
-               r.outcome == "fold")
+               r.outcome == "fold", r.blind_return > r.blind)
 
 
 def antes(value: Fraction) -> str:
