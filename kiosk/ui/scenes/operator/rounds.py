@@ -105,10 +105,10 @@ class RoundsPage(Page):
             ui.fitted(surface, _("No rounds played yet."), 24, theme.MUTED, WIDTH, topleft=(LEFT, y))
             return
         shown = self.shown()
-        first = rounds.index(shown[0]) + 1 if shown else 0
-        ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
-            first=first, last=first + len(shown) - 1, n=len(rounds)), 18, theme.MUTED, WIDTH,
-            topleft=(LEFT, BOTTOM - 24))
+        if shown:  # the rounds' own numbers, in the order they are shown (newest first)
+            ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
+                first=shown[0].id, last=shown[-1].id, n=len(rounds)), 18, theme.MUTED, WIDTH,
+                topleft=(LEFT, BOTTOM - 24))
         for r in shown:
             when = (r.settled_at or r.started_at)[:19].replace("T", " ")
             outcome = (_(RESULT_WORDS[r.result]) if r.state == "settled" else
