@@ -96,8 +96,7 @@ def why(player_strength: int, dealer_strength: int, player_five: Sequence[int], 
     if dealer_qualifies is False and player_strength > dealer_strength and blind_paid:
         return _("Dealer does not qualify: the Ante pushes, Blind and Play are paid.")
     if dealer_qualifies is False and player_strength > dealer_strength:
-        return _("Dealer does not qualify: the Ante pushes and Play is paid; "
-                 "the Blind pushes (it pays on a straight or better).")
+        return _("Dealer does not qualify: the Ante and Blind push, Play is paid.")
     if dealer_qualifies is False and player_strength < dealer_strength:
         return _("Dealer does not qualify: the Ante pushes; the dealer's hand beats Blind and Play.")
     if player_strength == dealer_strength or hand_name(player_strength) != hand_name(dealer_strength):
