@@ -1,7 +1,8 @@
 """Friends' web seats on loopback: action round trip and host CPU.
 
-Five remote seats (WebSocket clients, one thread each) and the host's computer player
-play hands of a six-seat game with fast computer pacing; each remote move is timed from
+Five remote seats (WebSocket clients, one thread each, each from a loopback address of
+its own, 127.0.0.2 to 127.0.0.6, as five phones are five addresses: the host lets one
+address hold only a few sockets without a seat) and the host's computer player play hands of a six-seat game with fast computer pacing; each remote move is timed from
 sending ``act`` until the host's next state for that seat shows the move played.
 Prints p50/p95/p99 round trip in milliseconds (goal: p99 under 100 ms), the host's
 CPU (owner loop and whole process) and the machine.
@@ -27,10 +28,10 @@ from engine.holdem.seats import SeatSpec
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers, ServerLimits
 
 
-def _seat(url: str, name: str, stop: threading.Event, times: list[float]) -> None:
+def _seat(url: str, name: str, source: str, stop: threading.Event, times: list[float]) -> None:
     from websockets.sync.client import connect
 
-    with connect(url, open_timeout=5) as ws:
+    with connect(url, open_timeout=5, source_address=(source, 0)) as ws:
         ws.send(json.dumps({"type": "join", "name": name}))
         sent: float | None = None
         seq: tuple[int, int] | None = None
@@ -73,10 +74,18 @@ def main() -> int:
     url = f"ws://127.0.0.1:{host.port}/g/{game.code}/ws"
     stop = threading.Event()
     times: list[list[float]] = [[] for _ in range(5)]
-    threads = [threading.Thread(target=_seat, args=(url, f"P{i}", stop, times[i]), daemon=True) for i in range(5)]
+    threads = [threading.Thread(target=_seat, args=(url, f"P{i}", f"127.0.0.{i + 2}", stop, times[i]),
+                                daemon=True) for i in range(5)]
     for th in threads:
         th.start()
+    deadline = time.monotonic() + 15
     while len(host.call(lambda g: g.friends())) < 5:
+        if time.monotonic() > deadline or not all(th.is_alive() for th in threads):
+            taken = len(host.call(lambda g: g.friends()))
+            stop.set()
+            host.stop()
+            print(f"only {taken} of 5 seats taken: see the host's refusals")
+            return 1
         time.sleep(0.05)
     host.call(lambda g: g.start())
     cpu0, host0, wall0 = time.process_time(), host.cpu_s, time.perf_counter()

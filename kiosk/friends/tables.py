@@ -11,6 +11,7 @@ from kiosk.friends import views
 from kiosk.friends.roster import FriendsTimers
 from kiosk.friends.vote import NextHandVote
 from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.settings import DEFAULT_NAME
 
 Json = dict[str, Any]
 
@@ -36,6 +37,17 @@ class FriendsGame(Protocol):
     def starts_in(self) -> int | None: ...
 
 
+def names_of(game: FriendsGame, n_seats: int) -> list[str]:
+    """Each seat's name as a friend sees it: the cabinet player who typed none (whose
+    name is the cabinet's own "You") has an empty name, which the page shows as the
+    Host in the friend's language; nobody else is ever called "You" on a friend's phone."""
+    out = []
+    for i in range(n_seats):
+        name = game.name_of(i)
+        out.append("" if name == DEFAULT_NAME and game.status_of(i) == "host" else name)
+    return out
+
+
 def table_for(game: FriendsGame, seat: int) -> Json:
     """The ``state`` message for ``seat``, made from its own view only."""
     s = game.session
@@ -56,7 +68,7 @@ def table_for(game: FriendsGame, seat: int) -> Json:
         view,
         hand=t.hand_number,
         seq=len(hand.history) if hand is not None else 0,
-        names=[game.name_of(i) for i in range(t.n_seats)],
+        names=names_of(game, t.n_seats),
         status=lambda i: game.status_of(i, seat),
         stacks=t.stacks_now,
         places=dict(t.places),
@@ -73,7 +85,8 @@ def table_for(game: FriendsGame, seat: int) -> Json:
 
 def lobby_for(game: FriendsGame, seat: int) -> Json:
     """The lobby for ``seat``: every seat's name and status, and the countdown to the deal."""
-    seats = [(game.name_of(i), game.status_of(i, seat)) for i in range(len(game.config.seats))]
+    names = names_of(game, len(game.config.seats))
+    seats = [(names[i], game.status_of(i, seat)) for i in range(len(game.config.seats))]
     msg = views.lobby_message(seat, game.code, seats, game.config.starting_chips)
     msg["starts_in"] = game.starts_in()
     return msg
@@ -82,7 +95,8 @@ def lobby_for(game: FriendsGame, seat: int) -> Json:
 def results_for(game: FriendsGame, s: TournamentSession, seat: int) -> Json:
     """The ``over`` table for ``seat``: every place, and the seat's own summary."""
     t = s.t
-    standings = [{"seat": i, "name": game.name_of(i), "place": place, "status": game.status_of(i, seat)}
+    names = names_of(game, t.n_seats)
+    standings = [{"seat": i, "name": names[i], "place": place, "status": game.status_of(i, seat)}
                  for i, place in sorted(t.places.items(), key=lambda kv: kv[1])]
     return {
         "type": "state",

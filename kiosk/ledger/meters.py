@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.kinds import CREDITS, event_effects  # noqa: F401 (re-exported)
@@ -47,6 +47,22 @@ LATER_METERS = frozenset(
 )
 
 
+#: A settled round's result, judged on everything it staked (Ante, Blind, Play and
+#: Trips) against everything it paid back (jackpots included): see :func:`round_result`.
+RoundResult = Literal["won", "lost", "pushed"]
+
+
+def round_result(staked: int, paid: int, jackpot: int = 0) -> RoundResult:
+    """The one definition of a settled round's result, read by the ``games_won`` /
+    ``games_lost`` / ``games_pushed`` meters and by game recall: ``won`` when the round
+    paid back (``paid`` plus ``jackpot``, cents) more than it ``staked`` (cents, all
+    bets), ``lost`` when less, ``pushed`` when exactly as much.  A fold is judged the
+    same way (lost, unless the Trips paid more than was staked); the main bets' own
+    outcome (win, loss, push, fold) is a different fact, kept in the round's row."""
+    net = paid + jackpot - staked
+    return "won" if net > 0 else "lost" if net < 0 else "pushed"
+
+
 def round_effects(row: Mapping[str, Any]) -> dict[str, int]:
     """Meter totals implied by one round row as it stands (open, settled or voided)."""
     staked = row["ante"] + row["blind"] + row["play"] + row["trips"]
@@ -57,9 +73,8 @@ def round_effects(row: Mapping[str, Any]) -> dict[str, int]:
         out["jackpot"] = jackpot
         out["jackpot_count"] = 1
     if row["state"] == "settled":
-        net = paid + jackpot - staked
         out["games_played"] = 1
-        out["games_won" if net > 0 else "games_lost" if net < 0 else "games_pushed"] = 1
+        out[f"games_{round_result(staked, paid, jackpot)}"] = 1
     elif row["state"] == "voided":
         out["games_voided"] = 1
     return out

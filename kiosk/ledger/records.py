@@ -32,6 +32,7 @@ from engine.uth.paytable import Paytable
 from engine.uth.replay import InputRecord, record_from_dict, record_to_dict, replay
 from engine.uth.round import Action, BetsPlaced, Decision, Phase, UthRound, stake_total
 from kiosk.ledger.chain import dumps
+from kiosk.ledger.meters import RoundResult, round_result
 from kiosk.ledger.tickets import TICKET_COLUMNS
 
 if TYPE_CHECKING:
@@ -285,6 +286,11 @@ class RoundRecord:
     def net(self) -> int:
         """What the player won (positive) or lost (negative) on the round, cents."""
         return self.paid + self.jackpot - self.staked
+
+    @property
+    def result(self) -> RoundResult:
+        """The settled round's result as the meters count it (:func:`round_result`)."""
+        return round_result(self.staked, self.paid, self.jackpot)
 
     def inputs(self) -> list[InputRecord]:
         """The engine records the round was played from (see :func:`round_inputs`)."""

@@ -34,6 +34,9 @@ class SeatStatus:
     folded: bool
     tilted: bool  # the station is stopped (its own tilt or door)
     net: int | None = None  # once the round is settled: returned minus staked (cents)
+    seated: bool = False  # someone sits there: the station has credits (its chips stay
+    # at the station until Deal, so a seat betting shows no Ante here before it is ready)
+    passed: bool = False  # sits this round out (passed in the betting window)
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,8 @@ def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
                 folded=bool(view and view.folded),
                 tilted=bool(other.tilts) or other.door_open,
                 net=result.seat(n).net if dealt and result is not None else None,
+                seated=st.credits(n) > 0,
+                passed=other.passed,
             )
         )
     return tuple(seats)

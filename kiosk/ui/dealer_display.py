@@ -53,8 +53,11 @@ def seat_state(seat: SeatStatus, snap: TableSnapshot) -> str:
         return _("Settled")
     if seat.ready:
         return _("Ready")
-    if seat.ante:
-        return _("Betting")
+    betting = not snap.round_open and (snap.betting_seconds is not None or not snap.results)
+    if seat.ante or (seat.seated and betting and not seat.passed):
+        return _("Betting")  # a seated player's chips stay at the station until Deal
+    if seat.seated:
+        return _("Sitting out")
     return _("Open seat")
 
 

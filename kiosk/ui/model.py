@@ -33,6 +33,10 @@ from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 #: Recorded events that end the session on show: the felt is cleared after them.
 SESSION_EVENTS = ("ticket_in", "ram_clear")
+#: Recorded events that may say an item went back to the player: a ticket refused, a
+#: note of no accepted denomination, the validator's own rejection (a ``device`` event
+#: of kind ``rejected``).
+REFUSAL_EVENTS = ("ticket_rejected", "note_refused", "device")
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,9 @@ class Controller(Protocol):
 
     def execute(self, command: Command) -> object: ...
 
-    def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> Sequence[Any]: ...
+    def ledger_events(
+        self, kinds: tuple[str, ...] = (), last: int | None = None
+    ) -> Sequence[Any]: ...
 
     def recall_async(self, last: int = 10) -> Future[list[RoundRecord]]:
         """The seat's last ``last`` settled rounds, most recent first, answered on a
@@ -136,16 +142,20 @@ class Model:
         return events[-1].id if events else 0
 
     def _last_refusal_id(self) -> int:
-        events = self.machine.ledger_events(("ticket_rejected",), last=1)
+        events = self.machine.ledger_events(REFUSAL_EVENTS, last=1)
         return events[-1].id if events else 0
 
     def _watch(self, old: MachineSnapshot, new: MachineSnapshot) -> None:
         """Bump :attr:`felt_epoch` when ``new`` ends the session ``old`` showed."""
-        if (new.cashout is not None and old.cashout is None) or new.paytable.sha256 != old.paytable.sha256:
+        if (
+            new.cashout is not None and old.cashout is None
+        ) or new.paytable.sha256 != old.paytable.sha256:
             self.felt_epoch += 1
         if new.credits == old.credits:
             return
-        fresh = [e for e in self.machine.ledger_events(SESSION_EVENTS, last=4) if e.id > self._seen_event]
+        fresh = [
+            e for e in self.machine.ledger_events(SESSION_EVENTS, last=4) if e.id > self._seen_event
+        ]
         if not fresh:
             return
         self._seen_event = fresh[-1].id
@@ -155,23 +165,30 @@ class Model:
                 self.ram_cleared = e.amount
 
     def poll_refusals(self, every: float = 0.5) -> bool:
-        """Look (at most every ``every`` seconds) for a ticket the validator returned
-        since the last look (a ``ticket_rejected`` event: unknown, redeemed, expired,
-        void...) and show why as a note; True when one was found."""
+        """Look (at most every ``every`` seconds) for an item the validator returned
+        since the last look and show why as a note: a ticket (a ``ticket_rejected``
+        event: unknown, redeemed, expired, void...), a note of no accepted denomination
+        (``note_refused``) or one the validator itself rejected; True when one was
+        found."""
         now = self.clock()
         if now < self._next_refusal_look:
             return False
         self._next_refusal_look = now + every
-        events = self.machine.ledger_events(("ticket_rejected",), last=1)
-        if not events or events[-1].id <= self._seen_refusal:
+        fresh = [
+            e
+            for e in self.machine.ledger_events(REFUSAL_EVENTS, last=8)
+            if e.id > self._seen_refusal
+        ]
+        if not fresh:
             return False
-        e = events[-1]
-        self._seen_refusal = e.id
-        detail = e.detail if isinstance(e.detail, dict) else {}
-        reason = str(detail.get("reason", ""))
-        code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
-        text = message(code, {}, currency=self.snap.paytable.currency, class_code=ErrorCode.TICKET_REFUSED)
-        self.note = Note(text, str(detail.get("detail", reason)), "error", now + 5.0, "TicketRefused")
+        self._seen_refusal = fresh[-1].id
+        shown = [e for e in fresh if _refusal(e) is not None]
+        if not shown:
+            return False
+        code, class_code, reason = _refusal(shown[-1]) or ("", None, "")
+        text = message(code, {}, currency=self.snap.paytable.currency, class_code=class_code)
+        name = "TicketRefused" if class_code == ErrorCode.TICKET_REFUSED else "NoteRefused"
+        self.note = Note(text, reason, "error", now + 5.0, name)
         return True
 
     def acknowledge_ram_clear(self) -> None:
@@ -179,7 +196,9 @@ class Model:
         self.ram_cleared = 0
 
     # -- commands -------------------------------------------------------------------
-    def send(self, command: Command, explain: Callable[[MachineError], str | None] | None = None) -> Any:
+    def send(
+        self, command: Command, explain: Callable[[MachineError], str | None] | None = None
+    ) -> Any:
         """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
         :class:`MachineError`) set :attr:`note` and return ``None``.  ``explain`` may
         give the refusal's words where the screen knows more than the error (what the
@@ -206,9 +225,14 @@ class Model:
         if isinstance(exc, BetOutOfLimits) and exc.params.get("rule") != "no_ante":
             lim = self.snap.limits
             cur = self.snap.paytable.currency
-            text += " " + _("Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}.").format(
-                ante_min=money(lim.ante_min, cur, compact=True), ante_max=money(lim.ante_max, cur, compact=True),
-                trips_min=money(lim.trips_min, cur, compact=True), trips_max=money(lim.trips_max, cur, compact=True))
+            text += " " + _(
+                "Ante {ante_min} to {ante_max}; Trips {trips_min} to {trips_max}."
+            ).format(
+                ante_min=money(lim.ante_min, cur, compact=True),
+                ante_max=money(lim.ante_max, cur, compact=True),
+                trips_min=money(lim.trips_min, cur, compact=True),
+                trips_max=money(lim.trips_max, cur, compact=True),
+            )
         self.note = Note(text, exc.reason, "error", self.clock() + 4.0, name)
 
     def inform(self, text: str, seconds: float = 3.0) -> None:
@@ -222,3 +246,22 @@ class Model:
     def close(self) -> None:
         if self._unsubscribe:
             self._unsubscribe()
+
+
+def _refusal(event: Any) -> tuple[str, ErrorCode | None, str] | None:
+    """``(code, class code, reason)`` of the message a recorded refusal shows the player,
+    None for an event that is no refusal (a ``device`` event of another kind)."""
+    detail = event.detail if isinstance(event.detail, dict) else {}
+    if event.kind == "ticket_rejected":
+        reason = str(detail.get("reason", ""))
+        code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
+        return code, ErrorCode.TICKET_REFUSED, str(detail.get("detail", reason))
+    if event.kind == "note_refused":
+        return ErrorCode.BILL_NOT_ACCEPTED, None, str(detail.get("reason", ""))
+    if (
+        event.kind == "device"
+        and detail.get("device") == "validator"
+        and detail.get("kind") == "rejected"
+    ):
+        return ErrorCode.BILL_NOT_ACCEPTED, None, str(detail.get("detail", ""))
+    return None

@@ -33,6 +33,15 @@ OUTCOME_WORDS = {
     "void": N_("Voided"),
 }
 
+#: A settled round's result (:func:`kiosk.ledger.meters.round_result`: everything paid
+#: back against everything staked, Trips included) in the words of the Games meters;
+#: game recall heads each round with the same words, so the two count alike.
+RESULT_WORDS = {
+    "won": N_("Player won"),
+    "lost": N_("Player lost"),
+    "pushed": N_("Pushed"),
+}
+
 _RANK_OF = (
     P_("rank", "two"), P_("rank", "three"), P_("rank", "four"), P_("rank", "five"),
     P_("rank", "six"), P_("rank", "seven"), P_("rank", "eight"), P_("rank", "nine"),
@@ -76,15 +85,18 @@ def kicker(player_five: Sequence[int], dealer_five: Sequence[int]) -> tuple[int,
 
 
 def why(player_strength: int, dealer_strength: int, player_five: Sequence[int], dealer_five: Sequence[int],
-        dealer_qualifies: bool | None, folded: bool) -> str:
+        dealer_qualifies: bool | None, folded: bool, blind_paid: bool = True) -> str:
     """One line explaining the main bets' result ("" when the hand names say it all):
     the same hand decided by a kicker ("Both have Pair of queens: the dealer's king
     kicker beats your ten"), or a better hand against a dealer who did not qualify
-    ("Dealer does not qualify: the Ante pushes, Blind and Play are paid")."""
+    ("Dealer does not qualify: the Ante pushes, Blind and Play are paid", or, when the
+    Blind pushed, ``blind_paid`` False: the Blind pays only on a straight or better)."""
     if folded:
         return ""
-    if dealer_qualifies is False and player_strength > dealer_strength:
+    if dealer_qualifies is False and player_strength > dealer_strength and blind_paid:
         return _("Dealer does not qualify: the Ante pushes, Blind and Play are paid.")
+    if dealer_qualifies is False and player_strength > dealer_strength:
+        return _("Dealer does not qualify: the Ante and Blind push, Play is paid.")
     if dealer_qualifies is False and player_strength < dealer_strength:
         return _("Dealer does not qualify: the Ante pushes; the dealer's hand beats Blind and Play.")
     if player_strength == dealer_strength or hand_name(player_strength) != hand_name(dealer_strength):

@@ -137,10 +137,12 @@
     return el;
   }
   function backs(n) { const out = []; for (let i = 0; i < n; i++) { const b = document.createElement("div"); b.className = "card back"; out.push(b); } return out; }
+  // a seat's name; the cabinet player who typed none is the Host (never "You")
+  function nameOf(s) { return s.name || w("host"); }
   function statusText(s) {
     if (s.place && s.place > 0) return w("out");
     if (s.status === "away" || s.status === "left") return w("away");
-    if (s.status === "host") return w("host");
+    if (s.status === "host") return s.name ? w("host") : "";
     if (s.status === "computer") return w("computer");
     return "";
   }
@@ -163,7 +165,7 @@
       const el = document.createElement("div");
       el.className = "seat" + (m.to_act === s.seat ? " turn" : "") + (s.folded ? " folded" : "") + (s.place ? " out" : "");
       el.dataset.seat = s.seat;
-      const name = document.createElement("div"); name.className = "name"; name.textContent = s.name;
+      const name = document.createElement("div"); name.className = "name"; name.textContent = nameOf(s);
       const chips = document.createElement("div"); chips.className = "chips"; chips.textContent = num(s.chips);
       const status = document.createElement("div"); status.className = "status";
       status.textContent = [statusText(s), s.all_in ? w("last_allin") : lastText(s)].filter(Boolean).join(" · ");
@@ -194,7 +196,7 @@
       el.textContent = amounts.length === 1 ? w("pot", { amount: num(a) }) : (i === 0 ? w("main_pot", { amount: num(a) }) : w("side_pot", { amount: num(a) }));
       pots.append(el);
     });
-    const turnName = m.to_act !== null && m.to_act !== undefined ? m.seats[m.to_act].name : null;
+    const turnName = m.to_act !== null && m.to_act !== undefined ? nameOf(m.seats[m.to_act]) : null;
     app.turnText = m.your_turn ? w("your_turn") : (turnName ? w("turn_of", { name: turnName }) : "");
     app.turnAt = performance.now(); app.turnSeconds = m.turn_s; app.hostWait = m.host_wait_s;
     tickTurn();
@@ -202,7 +204,7 @@
     // me
     const me = m.seats[m.you];
     $("me").className = "me" + (m.your_turn ? " turn" : "");
-    $("me-name").textContent = me.name;
+    $("me-name").textContent = nameOf(me);
     $("me-chips").textContent = num(me.chips);
     const tags = markEls(m, m.you).map((e) => e.textContent);
     if (me.bet) tags.push("▸ " + num(me.bet));
@@ -238,7 +240,7 @@
       if (chips <= 0) return;
       const line = document.createElement("div"); line.className = "win-line";
       const mine = m.result.shown.find((h) => h.seat === seat);
-      line.textContent = w("wins", { name: m.seats[seat].name, amount: num(chips) }) + (mine ? " · " + handName(mine.hand) : "");
+      line.textContent = w("wins", { name: nameOf(m.seats[seat]), amount: num(chips) }) + (mine ? " · " + handName(mine.hand) : "");
       el.append(line);
     });
     el.hidden = false;
@@ -271,7 +273,7 @@
     row.hidden = false;
     $("btn-next").disabled = m.vote.voted || !m.vote.counts;
     app.voteAt = performance.now(); app.voteSeconds = m.vote.seconds;
-    const names = m.vote.waiting.filter((s) => s !== m.you).map((s) => m.seats[s].name);
+    const names = m.vote.waiting.filter((s) => s !== m.you).map((s) => nameOf(m.seats[s]));
     app.waitingNames = names;
     tickVote();
     if (!app.timer) app.timer = setInterval(tickVote, 250);
@@ -345,9 +347,9 @@
     const ul = $("lobby-seats"); ul.textContent = "";
     for (const s of m.seats) {
       const li = document.createElement("li");
-      const a = document.createElement("span"); a.textContent = s.name;
+      const a = document.createElement("span"); a.textContent = nameOf(s);
       const b = document.createElement("span"); b.className = "muted";
-      b.textContent = s.status === "you" ? w("you") : (s.status === "host" ? w("host") : (s.status === "computer" ? w("computer") : ""));
+      b.textContent = s.status === "you" ? w("you") : (s.status === "host" && s.name ? w("host") : (s.status === "computer" ? w("computer") : ""));
       li.append(a, b); ul.append(li);
     }
   }
@@ -355,7 +357,7 @@
     app.over = true; stopTimer();
     const saved = { game: m.code, table: m.table, hands: m.hands, seat: m.you,
       name: (m.standings.find((s) => s.seat === m.you) || {}).name, summary: m.summary,
-      standings: m.standings.map((s) => ({ place: s.place, name: s.name, seat: s.seat })),
+      standings: m.standings.map((s) => ({ place: s.place, name: nameOf(s), seat: s.seat })),
       saved_at: new Date().toISOString() };
     localStorage.setItem(resultsKey(), JSON.stringify(saved));
     localStorage.removeItem(tokenKey());

@@ -87,7 +87,7 @@ def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
                                      snap.paytable.name) if x)
     x = 24.0
     if app.model.demo:  # a demo cabinet says so on every player screen
-        tag = ui.fitted(surface, "DEMO", 18, theme.LOSE, 80, bold=True, topleft=(x, 58))
+        tag = ui.fitted(surface, _("DEMO"), 18, theme.LOSE, 80, bold=True, topleft=(x, 58))
         x += tag.width / lay.scale + 12
     ui.fitted(surface, info, 18, theme.MUTED, title_w - (x - 24), topleft=(x, 58))
 

@@ -23,7 +23,7 @@ from kiosk.ledger.records import DecisionRecord, RoundRecord
 from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name, pgettext
-from kiosk.ui.round_words import OUTCOME_WORDS, net_text, paid_text, why
+from kiosk.ui.round_words import OUTCOME_WORDS, RESULT_WORDS, net_text, paid_text, why
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
 from kiosk.ui.widgets import Button
@@ -49,7 +49,7 @@ def round_reason(r: Any) -> str:
         return ""
     mine, theirs = (*r.player_hole, *r.board), (*r.dealer_hole, *r.board)
     return why(evaluate(mine), evaluate(theirs), best_five(mine), best_five(theirs), r.dealer_qualifies,
-               r.outcome == "fold")
+               r.outcome == "fold", r.blind_return > r.blind)
 
 
 def antes(value: Fraction) -> str:
@@ -244,7 +244,7 @@ class RecallScene(Scene):
             y += 28
         if settled and r.outcome:
             y += 8
-            ui.fitted(surface, _(OUTCOMES.get(r.outcome, r.outcome)), 26, theme.WHITE, 500, bold=True,
+            ui.fitted(surface, _(RESULT_WORDS[r.result]), 26, theme.WHITE, 500, bold=True,
                       topleft=(x, y))
             y += 36
             money = self._money

@@ -88,6 +88,8 @@ def lines(view: StationView) -> list[tuple[str, tuple[int, int, int]]]:
         timer = _("The table host cannot be reached")
     elif not timer and snap.ready and not snap.round_open:
         timer = _("Waiting for the other seats")
+    elif snap.round_open and view.betting_seconds is None and (not snap.in_round or not snap.offers):
+        timer = _("Waiting for the other seats")  # the decision clock is the others' now
     if timer:
         out.append((timer, theme.LOSE if table.stopped else theme.CREAM))
     notice = timeout_notice(view)

@@ -2,7 +2,7 @@
 from the screen by an independent reader (zxing-cpp), names the venue network's
 address when the friends' server listens on every interface, and a phone (headless
 Chromium) that opens it takes a seat; with the default configuration (loopback) the
-screen says that phones cannot open the link and what to configure.  Real pygame
+screen says that phones cannot open the link and whom to ask, in a player's words.  Real pygame
 screens (dummy driver), a real game server, a real browser."""
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def test_on_loopback_the_invite_screen_says_phones_cannot_open_the_link(cabinets
     link = _qr_link(cab)
     assert link == cab.ctx.friends.link and ipaddress.ip_address(urllib.parse.urlsplit(link).hostname).is_loopback
     words = cab.drawn_words()
-    assert WARNING in words and 'friends_bind = "0.0.0.0"' in words, words
+    assert WARNING in words and "Ask an attendant" in words, words
+    assert "friends_bind" not in words and "0.0.0.0" not in words, words  # a player's words, not settings
 
 
 @pytest.mark.heavy

@@ -75,9 +75,10 @@ def test_a_station_plays_a_round_by_touch_and_cashes_out(floor, size):
     f.frames(lambda: ctl.station_view().betting_seconds is not None)
     view = ctl.station_view()
     assert lines(view)[0][0].startswith("Bets close in")
-    assert others(view) == ["Seat 2 · Ready · $5", "Seat 3 · Open seat"]
+    assert others(view) == ["Seat 2 · Ready · $5", "Seat 3 · Betting"]  # seat 3 has credits
     f.shot("betting")
     f.others[3].execute(Pass())
+    f.frames(lambda: "Seat 3 · Sitting out" in others(ctl.station_view()))
     f.press("deal")
     f.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
     view = ctl.station_view()

@@ -113,7 +113,7 @@ def test_a_full_table_shows_all_six_other_seats_through_settlement(full_table, s
     f.shot("settled")
     assert rows[0].startswith("Seat 2 · Settled")
     assert rows[2].startswith("Seat 4 · Folded")
-    assert rows[4] == "Seat 6 · Open seat" and rows[5] == "Seat 7 · Open seat"
+    assert rows[4] == "Seat 6 · Sitting out" and rows[5] == "Seat 7 · Open seat"  # 6 has credits
     # each other seat's result (its net, cents) once settled; none for a seat sitting out
     nets = {s.seat: s.net for s in view.snapshot.seats}
     assert all(nets[n] is not None for n in (2, 3, 4, 5)) and nets[6] is None
@@ -121,6 +121,6 @@ def test_a_full_table_shows_all_six_other_seats_through_settlement(full_table, s
     labels = {c.seat: c.label for c in cells(view)}
     assert labels[2] == signed(nets[2]) and rows[0] == "Seat 2 · Settled · " + signed(nets[2])
     assert labels[4] == "Folded"
-    assert labels[6] == "Open seat"
+    assert labels[6] == "Sitting out"
     f.shot("settled")
     _check_cells(f)

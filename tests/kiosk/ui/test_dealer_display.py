@@ -53,7 +53,7 @@ def test_the_display_follows_a_round_from_the_window_to_the_results(table, size)
     clock.advance(3)
     betting = t.display()
     assert countdown(betting) == "Bets close in 17 s"
-    assert [seat_state(s, betting) for s in betting.seats] == ["Ready", "Betting", "Open seat"]
+    assert [seat_state(s, betting) for s in betting.seats] == ["Ready", "Betting", "Betting"]  # 3 has credits
     before = shot(display, betting, "betting", size)
     t.execute(3, SetDoor(True))  # station 3 stopped: only its panel says so
     t.execute(2, Deal())

@@ -45,3 +45,23 @@ def test_recall_pages_through_the_last_ten_rounds(screens):
     assert RECALL >= 10
     s.touch("newer")
     assert s.buttons()["newer"].enabled or s.buttons()["older"].enabled
+
+
+def test_the_footer_names_the_rounds_shown(tmp_path):
+    s = OperatorScreens(tmp_path, size=(800, 480))
+    try:
+        s.machine.insert_credits(10_000, "bill:10000")
+        for _ in range(5):
+            s.machine.execute(PlaceChip("ante", 500))
+            s.machine.execute(Deal())
+            s.machine.execute(Decide(Action.PLAY_4X))
+        s.login("975310", door=False)
+        s.touch("page_recall")
+        drawn = s.drawn()
+        shown = [int(n) for n in re.findall(r"^Round (\d+)", drawn, re.M)]
+        assert shown == sorted(shown, reverse=True) and shown[0] == 5
+        footer = re.search(r"Rounds (\d+) to (\d+) of the last (\d+)", drawn)
+        assert footer is not None, drawn
+        assert [int(g) for g in footer.groups()] == [shown[0], shown[-1], 5]
+    finally:
+        s.close()

@@ -17,6 +17,10 @@ from kiosk.ui.scenes.table.meters import meter_readings
 
 #: Pair of queens each: the dealer's king kicker beats the player's nine.
 KICKER = deck("Qs 9d", "Qh Kc", "Qc 7s 5h 3d 2c")
+#: A dealer with king high (no pair: does not qualify) against a straight.
+NO_QUALIFY_STRAIGHT = deck("9h 8d", "4c 2d", "Kh Ts 7c 3s Jh")
+#: The board of ``NO_QUALIFY``: aces against king high.
+BOARD = parse_cards("Kh 9s 5c 3d 8h")
 
 
 
@@ -78,12 +82,42 @@ def test_a_loss_names_the_deciding_kicker(kiosks):
 
 
 def test_a_dealer_who_does_not_qualify_is_named_in_the_result(kiosks):
-    k = kiosks(NO_QUALIFY)
+    k = kiosks(NO_QUALIFY)  # a pair of aces: the Blind pushes (it pays on a straight or better)
     start_round(k)
     k.key("p")
     k.settle()
     res = k.snap.last_result
-    assert drawing.explain(res, res.seat(1)) == "Dealer does not qualify: the Ante pushes, Blind and Play are paid."
+    seat = res.seat(1)
+    assert seat.blind_return == seat.blind
+    assert drawing.explain(res, seat) == "Dealer does not qualify: the Ante and Blind push, Play is paid."
+
+
+def test_a_dealer_who_does_not_qualify_against_a_straight_pays_the_blind(kiosks):
+    k = kiosks(NO_QUALIFY_STRAIGHT)
+    start_round(k)
+    k.key("p")
+    k.settle()
+    res = k.snap.last_result
+    seat = res.seat(1)
+    assert not res.dealer_qualifies and seat.blind_return > seat.blind
+    assert drawing.explain(res, seat) == "Dealer does not qualify: the Ante pushes, Blind and Play are paid."
+
+
+def test_the_blind_that_pushed_is_never_said_paid_in_any_language():
+    mine, theirs = (*parse_cards("As Ad"), *BOARD), (*parse_cards("7c 2d"), *BOARD)
+    args = (evaluate(mine), evaluate(theirs), best_five(mine), best_five(theirs), False, False)
+    paid_words = {"en": "Blind and Play are paid", "fr": "Blinde et Jouer sont payés",
+                  "ja": "ブラインドとプレイに配当", "th": "ไบลนด์และเพลย์ได้รับเงิน"}
+    try:
+        for lang in i18n.LANGUAGES:
+            i18n.set_language(lang)
+            pushed, paid = why(*args, blind_paid=False), why(*args, blind_paid=True)
+            assert paid_words[lang] in paid, lang
+            assert paid_words[lang] not in pushed and pushed != paid, lang
+            if lang != "en":
+                assert "push" not in pushed, lang  # translated
+    finally:
+        i18n.set_language("en")
 
 
 def test_kicker_finds_the_first_deciding_card_and_none_when_names_differ():

@@ -16,6 +16,7 @@ import pygame
 from kiosk.ledger.meters import CREDITS, balance
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.round_words import RESULT_WORDS
 from kiosk.ui.scenes.operator.page import LEFT, TOP, Page, heading, rows
 
 #: ``bill.<cents>``: the count of bills of one denomination.
@@ -75,9 +76,7 @@ def meter_groups(meters: Mapping[str, int], money: Callable[[int], str]) -> list
         )),
         MeterGroup(N_("Games"), (
             MeterLine(N_("Played"), None, m["games_played"]),
-            MeterLine(N_("Player won"), None, m["games_won"]),
-            MeterLine(N_("Player lost"), None, m["games_lost"]),
-            MeterLine(N_("Pushed"), None, m["games_pushed"]),
+            *(MeterLine(RESULT_WORDS[r], None, m[f"games_{r}"]) for r in ("won", "lost", "pushed")),
             MeterLine(N_("Voided"), None, m["games_voided"]),
             MeterLine(N_("Wagered"), m["coin_in"]),
             MeterLine(N_("Paid to credits"), m["coin_out"]),

@@ -289,6 +289,9 @@ class PaytablePage(Page):
             ui.fitted(surface, self.bets_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 56))
             ui.fitted(surface, f"{path.name}  ·  {table.sha256[:12]}…", 20, theme.MUTED, TEXT_W,
                       topleft=(TEXT_X, y + 80))
+        if tables and not role_at_least(desk.role, "manager"):  # why NEW FROM… and EXPORT… are grey
+            ui.fitted(surface, _("NEW FROM… and EXPORT… need a manager."), 20, theme.MUTED, 990,
+                      topright=(LEFT + WIDTH, TOP + 10 + SHOWN * ROW))
         if len(tables) > SHOWN:
             shown = _("{first}–{last} of {count}").format(first=self.offset + 1,
                                                           last=min(len(tables), self.offset + SHOWN),

@@ -15,7 +15,7 @@ from engine.cards import rank_of, suit_of
 from kiosk.ui import theme
 from kiosk.ui.cards import draw_suit, suit_colour
 from kiosk.ui.i18n import RANK_LETTERS, _
-from kiosk.ui.round_words import net_text, paid_text
+from kiosk.ui.round_words import RESULT_WORDS, net_text, paid_text
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
 from kiosk.ui.widgets import Button
@@ -105,13 +105,14 @@ class RoundsPage(Page):
             ui.fitted(surface, _("No rounds played yet."), 24, theme.MUTED, WIDTH, topleft=(LEFT, y))
             return
         shown = self.shown()
-        first = rounds.index(shown[0]) + 1 if shown else 0
-        ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
-            first=first, last=first + len(shown) - 1, n=len(rounds)), 18, theme.MUTED, WIDTH,
-            topleft=(LEFT, BOTTOM - 24))
+        if shown:  # the rounds' own numbers, in the order they are shown (newest first)
+            ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
+                first=shown[0].id, last=shown[-1].id, n=len(rounds)), 18, theme.MUTED, WIDTH,
+                topleft=(LEFT, BOTTOM - 24))
         for r in shown:
             when = (r.settled_at or r.started_at)[:19].replace("T", " ")
-            outcome = _(OUTCOMES[r.outcome]) if r.outcome in OUTCOMES else _("Round in progress")
+            outcome = (_(RESULT_WORDS[r.result]) if r.state == "settled" else
+                       _(OUTCOMES[r.outcome]) if r.outcome in OUTCOMES else _("Round in progress"))
             head = f"{_('Round {id}').format(id=r.id)}   {when}   {outcome}"
             ui.fitted(surface, head, 22, theme.WHITE, WIDTH - 400, bold=True, topleft=(LEFT, y))
             result = _("{paid} · {net}").format(paid=paid_text(r.paid + r.jackpot, money),

@@ -280,7 +280,7 @@ class OperatorScene(Scene):
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
-        return title + ("  ·  DEMO" if self.machine.config.demo else "")
+        return title + ("  ·  " + _("DEMO") if self.machine.config.demo else "")
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
@@ -312,4 +312,4 @@ class OperatorScene(Scene):
         pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
         ui.label(surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169))
         if self.machine.config.demo:
-            ui.label(surface, "DEMO", 40, theme.LOSE, bold=True, center=(1040, 169))
+            ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))

@@ -221,7 +221,7 @@ def explain(result: RoundSettled, seat: SeatResult) -> str:
     """Why the main bets went as they did when the hand names do not say it (a kicker,
     a dealer who did not qualify); "" otherwise."""
     return why(seat.strength, result.dealer_strength, seat.best_five, result.dealer_best_five,
-               result.dealer_qualifies, seat.outcome.name == "FOLD")
+               result.dealer_qualifies, seat.outcome.name == "FOLD", seat.blind_return > seat.blind)
 
 
 def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int],

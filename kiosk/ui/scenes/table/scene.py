@@ -424,7 +424,8 @@ class TableScene(Scene):
         if phase is MachinePhase.IN_ROUND:
             if self.busy:
                 return _("Good luck!"), theme.CREAM
-            return credit.decision_prompt(snap), theme.CREAM
+            # a seat that has decided at a shared table waits for the others' decisions
+            return credit.decision_prompt(snap) or _("Waiting for the other seats"), theme.CREAM
         if phase is MachinePhase.RESULT and self.busy and not self.revealed:
             return _("Good luck!"), theme.CREAM
         if snap.credits <= 0 and phase in BETTING_PHASES:

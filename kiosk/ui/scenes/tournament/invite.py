@@ -109,9 +109,9 @@ class TournamentInviteScene(Scene):
         surface.blit(self._qr_surface(f.link), lay.pos(x, y))
         ui.fitted(surface, f.link, 16, theme.MUTED, size, midtop=(x + size / 2, y + size + 8))
         if not f.host.phones_can_reach:  # a loopback link: no phone can open it
-            ui.column(surface, [_("Phones cannot open this link: the cabinet serves friends only on itself. "
-                                  "Friends’ play needs friends_bind = \"0.0.0.0\" (the venue network) in the "
-                                  "configuration.")], 17, theme.GOLD, TEXT_X, 560, TEXT_W, 62)
+            ui.column(surface, [_("Phones cannot open this link: this cabinet keeps friends’ games to itself. "
+                                  "Ask an attendant to open them to the venue’s network.")],
+                      17, theme.GOLD, TEXT_X, 560, TEXT_W, 62)
         ui.fitted(surface, _("Game {code}").format(code=f.code), 56, theme.WHITE, TEXT_W, bold=True,
                   topleft=(TEXT_X, 112))
         below = ui.paragraph(surface, _("Send this link to up to five friends. Each takes a computer player’s seat, "
