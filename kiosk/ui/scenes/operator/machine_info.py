@@ -66,7 +66,7 @@ class MachinePage(Page):
             (_("Software"), program_line(program)),
             (_("Release key"), " ".join(sha_lines(release_fingerprint(), 64, 8)[:1])[:35]),
         ]
-        y = rows(desk, surface, lines, size=22, gap=1.5, label_share=0.3)
+        y = rows(desk, surface, lines, size=22, gap=1.3, label_share=0.3)
         # the files, whole, each on a line of its own under its label (paths can be long)
         for label, path in ((_("Ledger"), config.db_path), (_("Anchor"), config.anchor_file)):
             desk.ui.fitted(surface, label, 20, theme.CREAM, WIDTH, topleft=(LEFT, y))
