@@ -254,12 +254,21 @@ def _checked_report(answer: ReportAnswer, table: Paytable) -> ParReport:
     return ParReport.from_dict(dict(answer.report))
 
 
+class _ParentGone(BaseException):
+    """Nobody reads the answers any more (the parent exited or closed its end): the
+    computation stops (a ``BaseException``, so no ``except Exception`` on its way holds it
+    back) and the child ends quietly."""
+
+
 def _serve(stdin: IO[bytes], channel: IO[bytes]) -> int:
     """The child's side: read the call from ``stdin``, answer on ``channel``."""
 
     def send(answer: ProgressAnswer | ReportAnswer | CachedAnswer | ErrorAnswer) -> None:
-        channel.write(answer.model_dump_json().encode() + b"\n")
-        channel.flush()
+        try:
+            channel.write(answer.model_dump_json().encode() + b"\n")
+            channel.flush()
+        except BrokenPipeError:
+            raise _ParentGone from None
 
     def relay(done: int, total: int) -> None:
         send(ProgressAnswer(kind="progress", done=int(done), total=int(total)))
@@ -291,10 +300,17 @@ def _json_ready(report: ParReport) -> dict[str, JsonValue]:
 
 def main() -> int:
     """The child's entry: answers go to a copy of the stdout it was given; its own
-    prints (and its workers') go to stderr."""
+    prints (and its workers') go to stderr.  When its parent is gone it ends at its next
+    answer, quietly, with code 0 (what is left unwritten goes to the null device)."""
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    return _serve(sys.stdin.buffer, channel)
+    try:
+        return _serve(sys.stdin.buffer, channel)
+    except _ParentGone:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, channel.fileno())
+        os.close(null)
+        return 0
 
 
 if __name__ == "__main__":

@@ -278,3 +278,271 @@ def test_the_installer_off_a_running_system_installs_for_the_next_boot(installed
     assert (
         box.run("test", "-f", "/etc/udev/rules.d/99-uth-devices.rules", check=False).returncode == 0
     )
+
+
+# -- the attacks, repeated on the installed system ----------------------------------------
+
+LEDGER_DIR = "/var/lib/uth"
+KEY_DIR = "/etc/uth/key"
+COUNTER = f"{WITNESS}/uth.counter"
+#: where the test keeps its copies of the media, inside the container
+COPIES = "/root/media-copies"
+#: the PAR cache (in the ledger folder): a cache, not part of a medium's copy
+PAR_CACHE = "par-cache"
+
+
+def test_the_cabinet_key_and_the_ledger_are_closed_to_another_user(installed: Installed):
+    """Another user of the system (``nobody``) reads neither the cabinet key, nor the
+    ledger, nor its anchor."""
+    box = installed.box
+    for path in (f"{KEY_DIR}/ledger.key", DB, f"{WITNESS}/uth.anchor"):
+        read = box.run("runuser", "-u", "nobody", "--", "head", "-c", "1", path, check=False)
+        assert read.returncode != 0 and "Permission denied" in read.stderr, (path, read)
+    listed = box.run("runuser", "-u", "nobody", "--", "ls", KEY_DIR, check=False)
+    assert listed.returncode != 0, listed.stdout
+
+
+def test_a_witness_folder_on_the_ledgers_own_filesystem_is_refused_by_the_installer(
+    installed: Installed,
+):
+    """``install.sh --witness-dir /var/lib/uth-witness``: the ledger's own filesystem (one
+    image of the card would put both back) is refused with its reason, before anything is
+    installed: no witness folder made, the configuration and the unit's drop-ins as they
+    were."""
+    box = installed.box
+    kept = f"{CONFIG} /etc/systemd/system/{SERVICE}.d/*.conf /opt/uth/.venv/bin/uth"
+    before = box.sh(f"sha256sum {kept}").stdout
+    run = box.run("bash", "/root/uth-src/systemd/install.sh", "--witness-dir", "/var/lib/uth-witness",
+                  check=False, timeout=300, env=INSTALL_ENV)  # fmt: skip
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "the same filesystem" in run.stderr, run.stderr
+    assert "mount another device there" in run.stderr, run.stderr
+    assert box.run("test", "-e", "/var/lib/uth-witness", check=False).returncode != 0
+    assert box.sh(f"sha256sum {kept}").stdout == before
+
+
+#: a module that leaves a marker named after itself when it is ever imported
+DROPPED = 'open("{marker}", "w").write("imported")\n'
+#: the names a dropped module would take the place of: the cabinet's packages, one it
+#: imports, and the modules Python imports by itself at start
+DROPPED_NAMES = ("kiosk/__init__.py", "engine/__init__.py", "pydantic.py", "sitecustomize.py",
+                 "usercustomize.py")  # fmt: skip
+
+
+def child_pids(box: BootedDebian) -> list[str]:
+    found = box.run("pgrep", "-f", "kiosk.machine.maths_child", check=False).stdout
+    return found.split()
+
+
+def test_code_dropped_in_the_ledger_folder_or_the_working_folder_is_never_imported(
+    installed: Installed,
+):
+    """Modules dropped where the service user writes (the ledger folder) and in the
+    unit's working folder are imported neither by the kiosk nor by its maths child: the
+    PAR cache moved away, the first deal after the start runs the child (the optimal
+    analysis into the cache), and no marker appears; the service user's own commands run
+    from the ledger folder import none either."""
+    cab, box = installed, installed.box
+    box.run("systemctl", "stop", SERVICE, timeout=60)
+    work = cab.show("WorkingDirectory")["WorkingDirectory"].lstrip("!-") or "/"
+    folders = {"ledger": LEDGER_DIR, "working": work}
+    markers = [
+        f"{LEDGER_DIR}/ran-{where}-{name.replace('/', '-')}"
+        for where in folders
+        for name in DROPPED_NAMES
+    ]
+    dropped = []
+    for where, folder in folders.items():
+        owner = "uth" if folder == LEDGER_DIR else "root"
+        for name in DROPPED_NAMES:
+            path = f"{folder}/{name}"
+            marker = f"{LEDGER_DIR}/ran-{where}-{name.replace('/', '-')}"
+            box.run("runuser", "-u", owner, "--", "sh", "-c", f'mkdir -p "$(dirname {path})" && cat > {path}',
+                    stdin=DROPPED.format(marker=marker))  # fmt: skip
+            dropped.append(path)
+    box.run("mv", f"{LEDGER_DIR}/{PAR_CACHE}", f"{LEDGER_DIR}/{PAR_CACHE}.aside")
+    try:
+        box.run("systemctl", "start", SERVICE, timeout=90)
+        ran = f"ls {' '.join(markers)} 2>/dev/null; true"
+        # the child started: seen running, or gone already having left a marker
+        child = cab.wait_for("the maths child", lambda: child_pids(box) or box.sh(ran).stdout.split(),
+                             timeout=180, every=0.2)  # fmt: skip
+        # its imports are done within seconds; it may run on (the whole analysis)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and set(child) & set(child_pids(box)):
+            time.sleep(0.5)
+        audit = box.run("runuser", "-u", "uth", "--", "sh", "-c", f"cd {LEDGER_DIR} && {UTH} audit verify --config "
+                        f"{CONFIG}", check=False, env={"UTH_WITNESS_WITHOUT_DISK": "1"})  # fmt: skip
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+        assert cab.show("SubState")["SubState"] == "running"
+        assert box.sh(ran).stdout.split() == [], f"dropped code ran: {box.sh(ran).stdout}"
+    finally:
+        box.run("systemctl", "stop", SERVICE, timeout=60)
+        box.run("rm", "-rf", *dropped, *markers, f"{LEDGER_DIR}/kiosk", f"{LEDGER_DIR}/engine", f"{work}/kiosk",
+                f"{work}/engine", f"{LEDGER_DIR}/{PAR_CACHE}")  # fmt: skip
+        box.run("mv", f"{LEDGER_DIR}/{PAR_CACHE}.aside", f"{LEDGER_DIR}/{PAR_CACHE}")
+
+
+def _slug(folder: str) -> str:
+    return folder.strip("/").replace("/", "_")
+
+
+def copy_media(box: BootedDebian, name: str, folders: tuple[str, ...]) -> None:
+    """A copy of each of ``folders`` (the PAR cache left out), as an imager takes it."""
+    for folder in folders:
+        box.sh(f"mkdir -p {COPIES}/{name} && tar -C {folder} --exclude=./{PAR_CACHE} -cpf "
+               f"{COPIES}/{name}/{_slug(folder)}.tar .")  # fmt: skip
+
+
+def put_back(
+    box: BootedDebian, name: str, folders: tuple[str, ...], spare: tuple[str, ...] = ()
+) -> None:
+    """The copy ``name`` of each of ``folders`` put back in place of what is there (the
+    PAR cache and ``spare`` left as they are)."""
+    for folder in folders:
+        keep = [PAR_CACHE, *spare]
+        box.sh(f"find {folder} -mindepth 1 -maxdepth 1 {' '.join(f'! -name {k}' for k in keep)} -exec rm -rf {{}} + "
+               f"&& tar -C {folder} {' '.join(f'--exclude=./{k}' for k in keep)} -xpf "
+               f"{COPIES}/{name}/{_slug(folder)}.tar")  # fmt: skip
+
+
+def money_events(cab: Installed) -> int:
+    kinds = "'bill_in', 'ticket_in', 'cashout', 'ticket_out', 'handpay'"
+    return int(cab.sql(f"SELECT count(*) FROM events WHERE kind IN ({kinds})") or 0)
+
+
+def counter_value(box: BootedDebian) -> int:
+    return int(box.run("cat", COUNTER).stdout.strip())
+
+
+def power_up_fault(cab: Installed) -> str:
+    """Start the unit and return the ledger fault its power-up logs (the kiosk stays up,
+    showing the tilt: it neither exits nor makes a new ledger)."""
+    since = cab.box.run("date", "+%s").stdout.strip()
+    cab.box.run("systemctl", "start", SERVICE, timeout=90)
+
+    def fault() -> str | None:
+        out = cab.box.run(
+            "journalctl", "-u", SERVICE, "-o", "cat", "--no-pager", f"--since=@{since}"
+        ).stdout
+        found = re.search(r"LEDGER FAULT - play stopped: .*", out)
+        return found.group(0) if found else None
+
+    return cab.wait_for("the ledger fault at power-up", fault, timeout=120)
+
+
+def power_cut(cab: Installed) -> None:
+    """The kiosk killed (no orderly power-down), and not restarted."""
+    cab.box.run("systemctl", "kill", "-s", "KILL", SERVICE)
+    cab.box.run("systemctl", "stop", SERVICE, timeout=60)
+
+
+def test_the_ledger_folder_put_back_alone_is_caught_and_not_recreated(installed: Installed):
+    """A copy of the ledger folder (the card), taken with the kiosk stopped, put back
+    after notes were credited and rounds played: the power-up refuses it (the database
+    behind its anchor on the second medium, the counter ahead of it); the kiosk shows the
+    ledger fault, stays up, and neither repairs nor recreates the ledger."""
+    cab, box = installed, installed.box
+    box.run("systemctl", "stop", SERVICE, timeout=60)
+    copy_media(box, "stopped", (LEDGER_DIR,))
+    old_events = int(cab.sql("SELECT count(*) FROM events"))
+    old_money = money_events(cab)
+    box.run("systemctl", "start", SERVICE, timeout=90)
+    rounds = settled(cab)
+    cab.wait_for("a note credited and a round played",
+                 lambda: money_events(cab) > old_money and settled(cab) > rounds, timeout=300)  # fmt: skip
+    box.run("systemctl", "stop", SERVICE, timeout=60)
+    copy_media(box, "latest", (LEDGER_DIR, KEY_DIR, WITNESS))
+    put_back(box, "stopped", (LEDGER_DIR,))
+    try:
+        fault = power_up_fault(cab)
+        print(fault)
+        assert re.search(r"behind its anchor|counter ahead of the ledger", fault), fault
+        time.sleep(3)
+        assert cab.show("SubState")["SubState"] == "running"
+        assert int(cab.sql("SELECT count(*) FROM events")) == old_events  # the copy, untouched
+    finally:
+        box.run("systemctl", "stop", SERVICE, timeout=60)
+        put_back(box, "latest", (LEDGER_DIR, KEY_DIR, WITNESS))
+
+
+def test_both_media_copied_while_running_are_caught_once_money_moved(installed: Installed):
+    """What :mod:`kiosk.ledger.witness` claims: a copy of both media (the ledger folder,
+    the key folder, the witness folder) taken while the kiosk runs, as an imager would (the
+    kiosk frozen for the copy: a crash-consistent image), is behind the witness counter as
+    soon as one more note or cash-out has gone through (the counter moves with the money,
+    not only at power-up and power-down); put back after a power cut, it is refused as
+    the counter ahead of the ledger.
+
+    What it cannot catch: the counter here is a file on the witness medium (no TPM in the
+    container), so whoever images that medium too and puts the counter file back with the
+    rest rolls the counter back with them: unseen.  This test keeps the counter (as a TPM
+    NV counter, which cannot be put back, would be kept)."""
+    cab, box = installed, installed.box
+    box.run("systemctl", "start", SERVICE, timeout=90)
+    cab.wait_for("the kiosk running", lambda: cab.show("SubState")["SubState"] == "running")
+    box.run("systemctl", "kill", "-s", "STOP", "--kill-whom=main", SERVICE)
+    try:
+        copy_media(box, "running", (LEDGER_DIR, KEY_DIR, WITNESS))
+        copied = counter_value(box)
+    finally:
+        box.run("systemctl", "kill", "-s", "CONT", "--kill-whom=main", SERVICE)
+    cab.wait_for(
+        "the counter moved with the money", lambda: counter_value(box) > copied, timeout=300
+    )
+    power_cut(cab)
+    copy_media(box, "latest", (LEDGER_DIR, KEY_DIR, WITNESS))
+    put_back(box, "running", (LEDGER_DIR, KEY_DIR, WITNESS), spare=("uth.counter",))
+    try:
+        fault = power_up_fault(cab)
+        print(fault)
+        assert "counter ahead of the ledger" in fault, fault
+        time.sleep(3)
+        assert cab.show("SubState")["SubState"] == "running"
+    finally:
+        box.run("systemctl", "stop", SERVICE, timeout=60)
+        put_back(box, "latest", (LEDGER_DIR, KEY_DIR, WITNESS))
+
+
+def program_tilts(cab: Installed) -> int:
+    return int(
+        cab.sql("SELECT count(*) FROM events WHERE kind = 'tilt' AND detail LIKE '%program%'") or 0
+    )
+
+
+def test_the_program_check_as_installed_and_a_flipped_byte_tilts_the_next_power_up(
+    installed: Installed,
+):
+    """``uth verify program --seed 00`` and ``uth verify manifest`` pass on the program as
+    installed; one byte flipped (by root) in an installed program file fails the manifest
+    and makes the next power-up tilt ``program`` (recorded in the ledger); the byte put
+    back, the next power-up records no such tilt."""
+    cab, box = installed, installed.box
+    as_uth = ("runuser", "-u", "uth", "--", UTH, "verify")
+    for verb in (("program", "--seed", "00"), ("manifest",)):
+        done = box.run(*as_uth, *verb, check=False)
+        assert done.returncode == 0, (verb, done.stdout + done.stderr)
+    box.run("systemctl", "stop", SERVICE, timeout=60)
+    target = box.sh(
+        "ls /opt/uth/.venv/lib/python3*/site-packages/kiosk/ledger/media.py"
+    ).stdout.strip()
+    flip = f"import sys; p = {target!r}; b = bytearray(open(p, 'rb').read()); b[3] ^= 0x20; open(p, 'wb').write(b)"
+    before = program_tilts(cab)
+    box.run("python3", "-c", flip)
+    try:
+        assert box.run(*as_uth, "manifest", check=False).returncode != 0
+        box.run("systemctl", "start", SERVICE, timeout=90)
+        cab.wait_for("the program tilt", lambda: program_tilts(cab) > before, timeout=120)
+    finally:
+        box.run("systemctl", "stop", SERVICE, timeout=60)
+        box.run("python3", "-c", flip)
+    tilted = program_tilts(cab)
+    assert box.run(*as_uth, "manifest", check=False).returncode == 0
+    powered = cab.sql("SELECT count(*) FROM events WHERE kind = 'power_up'")
+    box.run("systemctl", "start", SERVICE, timeout=90)
+    cab.wait_for(
+        "the next power-up",
+        lambda: cab.sql("SELECT count(*) FROM events WHERE kind = 'power_up'") != powered,
+    )
+    time.sleep(3)
+    assert program_tilts(cab) == tilted

@@ -4,7 +4,9 @@ typed messages between the two (a pickle or any other bytes are refused, never r
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -128,3 +130,30 @@ def test_the_answer_must_fit_the_call(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(maths_child, "CHILD_COMMAND", _fake_child(f"print({other!r})"))
     with pytest.raises(ChildMathsError, match="another table"):
         run_in_child(exact_report_afresh, table)
+
+
+def _child_with_its_parent_gone(call: bytes) -> subprocess.CompletedProcess[bytes]:
+    """The real child, given ``call``, its answers' pipe closed before it writes one (the
+    kiosk exited): its exit code and what it printed on stderr."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            maths_child.CHILD_COMMAND, input=call, stdout=write, stderr=subprocess.PIPE,
+            timeout=300, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("answer", ["error", "progress"])
+def test_the_child_ends_quietly_when_its_parent_is_gone(answer: str):
+    table = load_paytable(STANDARD)
+    call = b"not a call" if answer == "error" else MathsCall(call="exact_report", paytable=table)
+    done = _child_with_its_parent_gone(
+        call if isinstance(call, bytes) else call.model_dump_json().encode()
+    )
+    assert b"Traceback" not in done.stderr and b"BrokenPipeError" not in done.stderr, (
+        done.stderr.decode()
+    )
+    assert done.returncode == 0
