@@ -27,6 +27,7 @@ from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
+from kiosk.ui.frames import Layered
 from kiosk.ui.input import translate_all
 from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.model import Model
@@ -73,6 +74,9 @@ SWITCHES = frozenset({"operator_key", "door"})
 #: Window events after which the whole frame is shown again (another window's pixels
 #: may be where this one was covered).
 EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
+#: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
+#: again (the controller's news, a dialog's flashing border); input wakes it at once.
+IDLE_WAIT = 0.1
 #: Demo stand-ins for money going in (a bill, the last printed ticket).
 MONEY_IN = frozenset({"bill", "ticket"})
 
@@ -169,6 +173,7 @@ class App:
         self.scene.enter()
         self.tilt_overlay = TiltOverlay(self)
         self.notice = RamClearNotice(self)
+        self.layered = Layered()  # the scene under a dialog, while one shows
 
     # -- kit shared by scenes ---------------------------------------------------------
     @property
@@ -307,16 +312,31 @@ class App:
         self._auto_navigate()
         self.scene.update(dt)
         if draw:
+            dialog = self._dialog()
+            if dialog is not None:
+                self.dirty = self.layered.draw(self.screen, self.scene, dialog, record=self.painter.log is not None)
+                return
+            if self.layered.active:  # the dialog went: the scene draws on the screen again
+                self.layered.release()
+                self.scene.invalidate()
             self.scene.draw(self.screen)
             self.dirty = self.scene.dirty
-            if self.scene.player and self.tilted:
-                self.tilt_overlay.draw(self.screen)
-                self.scene.invalidate()
-                self.dirty = None
-            elif self.scene.player and self.notice.showing:
-                self.notice.draw(self.screen)
-                self.scene.invalidate()
-                self.dirty = None
+
+    def _dialog(self) -> TiltOverlay | RamClearNotice | None:
+        """What shows over the current scene (None: nothing)."""
+        if self.scene.player and self.tilted:
+            return self.tilt_overlay
+        if self.scene.player and self.notice.showing:
+            return self.notice
+        return None
+
+    def frame_wait(self, fps: int) -> float:
+        """Seconds until the next frame is due: the frame cap while the screen changes
+        (at most every :attr:`Scene.frame_interval`), up to :data:`IDLE_WAIT` when the last
+        frame changed nothing."""
+        if self.dirty is not None and not self.dirty:
+            return IDLE_WAIT
+        return max(1.0 / fps, self.scene.frame_interval)
 
     def present(self) -> None:
         """Show the frame: only the changed rectangles when the scene knows them (the
@@ -363,10 +383,12 @@ class App:
         self.present()
         sdnotify.ready("attract screen up")
         self.warm_up()
+        started = pygame.time.get_ticks()
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
-                dt = clock.tick(fps) / 1000.0
-                events = pygame.event.get()
+                events = self._wait_events(started, fps, paced=player is not None)
+                started = pygame.time.get_ticks()
+                dt = clock.tick() / 1000.0
                 exposed = any(e.type in EXPOSED for e in events)
                 for ev in translate_all(events, self.layout.size):
                     self.feed(ev)
@@ -384,6 +406,18 @@ class App:
         finally:
             sdnotify.stopping()
         return 0
+
+    def _wait_events(self, since: int, fps: int, paced: bool = False) -> list[pygame.event.Event]:
+        """Sleep until the next frame is due (:meth:`frame_wait` after the last frame's
+        start, ``since`` in SDL ticks; ``paced``: the frame cap, for a scripted player
+        counting frames), or less when input arrives; the events waiting."""
+        wait = 1.0 / fps if paced else self.frame_wait(fps)
+        remaining = wait - (pygame.time.get_ticks() - since) / 1000
+        if remaining > 0:
+            first = pygame.event.wait(max(1, round(remaining * 1000)))
+            events = [] if first.type == pygame.NOEVENT else [first]
+            return events + pygame.event.get()
+        return pygame.event.get()
 
     def close(self) -> None:
         self.model.close()

@@ -80,6 +80,8 @@ class Painter:
         self.text = text
         self.surfaces = SurfaceCache(limit_bytes, "widgets")
         self.log: TextLog | None = None
+        #: The last whole-screen shade (larger than the cache keeps): one, made once.
+        self._shade: tuple[tuple, pygame.Surface] | None = None
 
     def _get(self, key: tuple, make) -> pygame.Surface:
         s = self.surfaces.get(key)
@@ -204,7 +206,14 @@ class Painter:
 
     def shade(self, surface: Canvas, alpha: int = 170, colour=(0, 0, 0)) -> None:
         """Dim the whole screen under a dialog: what was drawn before is covered."""
-        surface.blit(self.panel(self.layout.size, colour, alpha, radius=0), (0, 0))
+        key = (self.layout.size, tuple(colour), alpha)
+        if self._shade is None or self._shade[0] != key:
+            self._shade = None  # the old one goes before the new one is made
+            shade = self.panel(self.layout.size, colour, alpha, radius=0, keep=False)
+            if pygame.display.get_surface() is not None:
+                shade = shade.convert_alpha()  # as :meth:`_get` keeps its surfaces
+            self._shade = key, shade
+        surface.blit(self._shade[1], (0, 0))
         if self._on_screen(surface) and self.log is not None:
             self.log.shade((0, 0, *self.layout.size))
 

@@ -14,6 +14,7 @@ import pygame
 from engine.cards import make_card
 from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui import i18n, theme
+from kiosk.ui.frames import DisplayList
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, pgettext
 from kiosk.ui.scenes.base import Scene
@@ -30,14 +31,21 @@ TOURNAMENT_PANEL = (946, 152, 326, 256)
 
 
 class AttractScene(Scene):
+    """Drawn as a display list: a frame repaints what moved (the fan, the pulsing line),
+    at most :attr:`frame_interval` apart."""
+
     name = "attract"
+    #: The fan bobs and the line pulses slowly: 15 frames a second show them smoothly.
+    frame_interval = 1 / 15
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.t = 0.0
         self._fan: dict[tuple, list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]] = {}
+        self.frames = DisplayList()
 
     def enter(self, **kwargs: Any) -> None:
+        self.frames.invalidate()
         self.t = 0.0
         self.app.prefs.reset()
         if self.app.model.snap.credits <= 0:
@@ -108,7 +116,14 @@ class AttractScene(Scene):
             self._fan[key] = got
         return got
 
+    def invalidate(self) -> None:
+        self.frames.invalidate()
+
     def draw(self, surface: pygame.Surface) -> None:
+        self.dirty = self.frames.draw(surface, self.paint)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        """The whole picture (on a recorder: :class:`DisplayList` repaints what changed)."""
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         ui.fitted(surface, _(TITLE), 64, theme.GOLD, 1180, bold=True, center=(640, 84))

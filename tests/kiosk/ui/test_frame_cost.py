@@ -1,0 +1,114 @@
+"""What a frame costs when little changes: a dialog over a still screen is shown whole
+once, then only where it changes (its flashing border), and the attract screen repaints
+what moves at most :attr:`AttractScene.frame_interval` apart; an idle screen sleeps
+between frames instead of drawing at the frame cap, and a partial frame looks exactly
+like the same frame drawn whole."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from test_ui import Kiosk
+
+from kiosk.machine.commands import SetDoor
+from kiosk.ui import i18n
+from kiosk.ui.app import IDLE_WAIT
+from kiosk.ui.scenes.table.compositor import merge
+
+FPS = 60
+
+
+@pytest.fixture
+def kiosk(tmp_path):
+    made: list[Kiosk] = []
+
+    def make(size=(1280, 720)) -> Kiosk:
+        k = Kiosk(tmp_path / f"k{len(made)}", size)
+        made.append(k)
+        return k
+
+    yield make
+    for k in made:
+        k.close()
+    i18n.set_language("en")
+
+
+def frame(k: Kiosk) -> list[pygame.Rect] | None:
+    k.app.step(1 / FPS)
+    k.app.present()
+    return k.app.dirty
+
+
+def area(rects: list[pygame.Rect] | None, size: tuple[int, int]) -> int:
+    return size[0] * size[1] if rects is None else sum(r.w * r.h for r in merge(rects))
+
+
+def test_a_tilt_overlay_is_shown_whole_once_in_a_second_of_frames(kiosk):
+    k = kiosk((1920, 1080))
+    k.app.go("table")
+    k.key("6")
+    k.run(0.5)
+    k.app.model.send(SetDoor(True))
+    frame(k)
+    assert k.app.tilted
+    first = k.app.layered.full_repaints
+    shown = []
+    for _ in range(FPS):
+        shown.append(frame(k))
+    assert k.app.layered.full_repaints == first  # never whole again while it stands
+    assert all(d is not None for d in shown)
+    size = k.app.layout.size
+    moving = [d for d in shown if d]
+    assert len(moving) <= 6  # the border flashes twice a second, a light on the table blinks
+    assert all(area(d, size) < size[0] * size[1] // 3 for d in moving)
+
+
+def test_a_partial_overlay_frame_looks_like_the_whole_frame(kiosk):
+    k = kiosk()
+    k.app.go("table")
+    k.key("6")
+    k.run(0.5)
+    k.app.model.send(SetDoor(True))
+    for _ in range(40):  # across a flash of the border
+        frame(k)
+    shown = pygame.image.tobytes(k.app.screen, "RGB")
+    k.app.layered.release()
+    k.app.scene.invalidate()
+    k.app.step(0)
+    assert pygame.image.tobytes(k.app.screen, "RGB") == shown
+
+
+def test_an_idle_attract_screen_does_not_draw_at_the_frame_cap(kiosk):
+    k = kiosk((1920, 1080))
+    assert k.app.scene.name == "attract"
+    frame(k)
+    t, drawn, waits = 0.0, 0, []
+    while t < 1.0:  # one second of the main loop's pacing, on the kiosk's own clock
+        wait = k.app.frame_wait(FPS)
+        waits.append(wait)
+        k.app.step(wait)
+        k.app.present()
+        t += wait
+        drawn += 1
+    assert drawn <= 16  # 15 frames a second at most, not 60
+    assert all(w >= 1 / 15 for w in waits)
+
+
+def test_a_still_screen_sleeps_until_input(kiosk):
+    k = kiosk()
+    k.app.go("table")
+    k.key("6")
+    k.run(1.0)
+    assert frame(k) == []
+    assert k.app.frame_wait(FPS) == IDLE_WAIT
+
+
+def test_the_attract_frames_look_like_whole_frames(kiosk):
+    k = kiosk()
+    for _ in range(30):
+        k.app.step(0.07)
+        k.app.present()
+        shown = pygame.image.tobytes(k.app.screen, "RGB")
+        k.app.scene.invalidate()
+        k.app.step(0)
+        assert pygame.image.tobytes(k.app.screen, "RGB") == shown
