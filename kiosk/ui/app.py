@@ -13,6 +13,9 @@ Tests and the benchmark drive :class:`App` without a real screen or input device
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -77,6 +80,13 @@ EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWREST
 #: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
 #: again (the controller's news, a dialog's flashing border); input wakes it at once.
 IDLE_WAIT = 0.1
+#: Seconds between frames, at least, while a dialog covers the scene (dimmed beneath
+#: it, the scene's animation needs few frames; the dialog's border flashes at 2 Hz).
+DIALOG_FRAME_INTERVAL = 0.25
+#: A file the main loop writes its frames to when it ends (``bench/pi.py``): each
+#: frame's start (``time.monotonic``), its seconds of update, draw and show, and the
+#: drawing thread's CPU seconds in them.
+FRAME_LOG_ENV = "UTH_FRAME_LOG"
 #: Demo stand-ins for money going in (a bill, the last printed ticket).
 MONEY_IN = frozenset({"bill", "ticket"})
 
@@ -332,10 +342,13 @@ class App:
 
     def frame_wait(self, fps: int) -> float:
         """Seconds until the next frame is due: the frame cap while the screen changes
-        (at most every :attr:`Scene.frame_interval`), up to :data:`IDLE_WAIT` when the last
+        (at most every :attr:`Scene.frame_interval`, :data:`DIALOG_FRAME_INTERVAL` under a
+        dialog), up to :data:`IDLE_WAIT` when the last
         frame changed nothing."""
         if self.dirty is not None and not self.dirty:
             return IDLE_WAIT
+        if self.layered.active:
+            return max(1.0 / fps, DIALOG_FRAME_INTERVAL)
         return max(1.0 / fps, self.scene.frame_interval)
 
     def present(self) -> None:
@@ -384,10 +397,13 @@ class App:
         sdnotify.ready("attract screen up")
         self.warm_up()
         started = pygame.time.get_ticks()
+        log_path = os.environ.get(FRAME_LOG_ENV)
+        frames: list[tuple[float, float, float]] = []
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
                 events = self._wait_events(started, fps, paced=player is not None)
                 started = pygame.time.get_ticks()
+                t0, c0 = time.monotonic(), time.thread_time()
                 dt = clock.tick() / 1000.0
                 exposed = any(e.type in EXPOSED for e in events)
                 for ev in translate_all(events, self.layout.size):
@@ -403,8 +419,14 @@ class App:
                     self.dirty = None
                 self.present()
                 self.watchdog.ping()
+                if log_path:
+                    frames.append((t0, time.monotonic() - t0, time.thread_time() - c0))
         finally:
             sdnotify.stopping()
+            if log_path:
+                rounds = player.settled if player is not None else 0
+                with open(log_path, "w", encoding="utf-8") as f:
+                    json.dump({"frames": frames, "rounds": rounds}, f)
         return 0
 
     def _wait_events(self, since: int, fps: int, paced: bool = False) -> list[pygame.event.Event]:

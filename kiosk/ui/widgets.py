@@ -123,14 +123,14 @@ class Painter:
         return self.fit_px(text, lay.px(size), lay.px(max_w), None if max_h is None else lay.px(max_h),
                            bold=bold, max_lines=max_lines)
 
-    def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False,
+    def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False, tinted: bool = False,
                  **anchor: tuple[float, float]) -> pygame.Rect:
         """Blit a fitted block, lines centred on each other, its bounding box anchored at a
         design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
         (where, (x, y)), = anchor.items()
         point = self.layout.pos(x, y)
         if len(fit.lines) == 1:  # placed by its surface, as :meth:`label` places text
-            surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold)
+            surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold, tinted=tinted)
             rect = surf.get_rect(**{where: point})
             surface.blit(surf, rect)
             self._drawn(surface, fit.lines[0], fit.px, bold, rect, point, fit.fits)
@@ -138,7 +138,7 @@ class Painter:
         lead = self.text.baseline(fit.lines[0], fit.px, bold) - fit.ascent  # font box above the ink
         block = pygame.Rect(0, 0, fit.width, fit.height + 2 * lead)
         setattr(block, where, point)
-        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where), anchor=point)
+        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where), anchor=point, tinted=tinted)
         return block
 
     def line_rects(self, fit: TextFit, block: pygame.Rect, *, bold: bool = False,
@@ -162,12 +162,13 @@ class Painter:
         return out
 
     def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
-                   align: str = "center", keep: bool = True, anchor: tuple[int, int] | None = None) -> None:
+                   align: str = "center", keep: bool = True, anchor: tuple[int, int] | None = None,
+                   tinted: bool = False) -> None:
         """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
         (by the glyphs' ink, not the font's taller line box); ``anchor`` is the point the
         block was placed by (default its centre), for :attr:`log`."""
         for line, r in self.line_rects(fit, block, bold=bold, align=align):
-            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep)
+            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep, tinted=tinted)
             surface.blit(surf, surf.get_rect(topleft=r.topleft))
             self._drawn(surface, line, fit.px, bold, r, anchor or block.center, fit.fits)
 
@@ -487,13 +488,15 @@ class Painter:
         return rect
 
     def fitted(self, surface: Canvas, text: str, size: float, colour, max_w: float, *, bold: bool = False,
-               max_h: float | None = None, max_lines: int = 2, **anchor: tuple[float, float]) -> pygame.Rect:
+               max_h: float | None = None, max_lines: int = 2, tinted: bool = False,
+               **anchor: tuple[float, float]) -> pygame.Rect:
         """Like :meth:`label`, fitted to ``max_w`` design units: shrunk (not below
         :data:`MIN_TEXT`), or with ``max_h`` wrapped onto up to ``max_lines`` lines in
         ``max_w`` x ``max_h``; without ``max_h`` a text too wide even at the floor is
-        wrapped too, its block growing around the anchor."""
+        wrapped too, its block growing around the anchor.  ``tinted``: a colour that
+        changes from frame to frame (:meth:`TextCache.render`)."""
         fit = self.fit(text, size, max_w, max_h, bold=bold, max_lines=max_lines)
-        return self.draw_fit(surface, fit, colour, bold=bold, **anchor)
+        return self.draw_fit(surface, fit, colour, bold=bold, tinted=tinted, **anchor)
 
     def paragraph(self, surface: Canvas, text: str, size: float, colour, x: float, y: float, w: float,
                   *, bold: bool = False, line_gap: float = 1.25) -> float:

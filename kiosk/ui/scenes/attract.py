@@ -35,8 +35,8 @@ class AttractScene(Scene):
     at most :attr:`frame_interval` apart."""
 
     name = "attract"
-    #: The fan bobs and the line pulses slowly: 15 frames a second show them smoothly.
-    frame_interval = 1 / 15
+    #: The fan bobs and the line pulses slowly: 10 frames a second show them smoothly.
+    frame_interval = 1 / 10
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
@@ -139,7 +139,8 @@ class AttractScene(Scene):
             surface.blit(img, img.get_rect(center=lay.pos(cx, cy + bob)))
         pulse = 0.5 + 0.5 * math.sin(self.t * 3.2)
         colour = tuple(round(a + (b - a) * pulse) for a, b in zip(theme.CREAM, theme.WIN, strict=True))
-        ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, center=(640, 470))
+        ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, tinted=True,
+                  center=(640, 470))
         pays = self.snap.paytable
         top_blind = max(p.ratio for p in pays.blind.lines().values())
         top_trips = max(p.ratio for p in pays.trips.lines().values())
