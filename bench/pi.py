@@ -154,12 +154,11 @@ def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) ->
     out = {"cpu": (c1 - c0) / (w1 - w0)}
     if log.exists():
         data = json.loads(log.read_text())
-        times = [d for t, d in data["frames"] if w0 <= t <= w1]
-        out["frames"] = len(times)
-        out["fps"] = len(times) / (w1 - w0)
-        out["p95_ms"] = (
-            1000 * statistics.quantiles(times, n=20)[-1] if len(times) >= 20 else float("nan")
-        )
+        inside = [f for f in data["frames"] if w0 <= f[0] <= w1]
+        out["frames"] = len(inside)
+        out["fps"] = len(inside) / (w1 - w0)
+        out["p95_ms"] = p95([f[1] for f in inside])
+        out["p95_cpu_ms"] = p95([f[2] for f in inside])
         out["rounds"] = data["rounds"]
     return out
 

@@ -43,6 +43,7 @@ class AttractScene(Scene):
         self.t = 0.0
         self._fan: dict[tuple, list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]] = {}
         self.frames = DisplayList()
+        self._tops: tuple[Any, Any, Any] | None = None
 
     def enter(self, **kwargs: Any) -> None:
         self.frames.invalidate()
@@ -119,6 +120,14 @@ class AttractScene(Scene):
     def invalidate(self) -> None:
         self.frames.invalidate()
 
+    def _top_pays(self, pays: Any) -> tuple[Any, Any]:
+        """The paytable's top Blind and Trips pays (worked out once per paytable)."""
+        if self._tops is None or self._tops[0] is not pays:
+            blind = max(p.ratio for p in pays.blind.lines().values())
+            trips = max(p.ratio for p in pays.trips.lines().values())
+            self._tops = (pays, blind, trips)
+        return self._tops[1], self._tops[2]
+
     def draw(self, surface: pygame.Surface) -> None:
         self.dirty = self.frames.draw(surface, self.paint)
 
@@ -141,9 +150,7 @@ class AttractScene(Scene):
         colour = tuple(round(a + (b - a) * pulse) for a, b in zip(theme.CREAM, theme.WIN, strict=True))
         ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, tinted=True,
                   center=(640, 470))
-        pays = self.snap.paytable
-        top_blind = max(p.ratio for p in pays.blind.lines().values())
-        top_trips = max(p.ratio for p in pays.trips.lines().values())
+        top_blind, top_trips = self._top_pays(self.snap.paytable)
         fmt_pay = lambda r: pgettext("pay", "{n} to {d}").format(n=r.numerator, d=r.denominator)  # noqa: E731
         lines = [
             _("Royal flush pays {pay} on the Blind").format(pay=fmt_pay(top_blind)),
