@@ -328,6 +328,7 @@ class App:
                 return
             if self.layered.active:  # the dialog went: the scene draws on the screen again
                 self.layered.release()
+                self.painter.forget_shade()
                 self.scene.invalidate()
             self.scene.draw(self.screen)
             self.dirty = self.scene.dirty

@@ -218,6 +218,10 @@ class Painter:
         if self._on_screen(surface) and self.log is not None:
             self.log.shade((0, 0, *self.layout.size))
 
+    def forget_shade(self) -> None:
+        """Free the whole-screen shade (a dialog went)."""
+        self._shade = None
+
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
               border: tuple[int, int, int] | None = None, border_w: int = 2, *, keep: bool = True) -> pygame.Surface:
