@@ -173,9 +173,9 @@ class TextCache:
         glyphs out again."""
         lang = lang or i18n.language()
         if tinted and tuple(colour) != WHITE:
-            surf = self.render(text, px, WHITE, bold, lang).copy()
-            surf.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
-            return surf
+            tint = self.render(text, px, WHITE, bold, lang).copy()
+            tint.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
+            return tint
         key = (text, px, colour, bold, lang)
         surf = self.surfaces.get(key)
         if surf is not None:

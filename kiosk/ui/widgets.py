@@ -123,10 +123,14 @@ class Painter:
         return self.fit_px(text, lay.px(size), lay.px(max_w), None if max_h is None else lay.px(max_h),
                            bold=bold, max_lines=max_lines)
 
-    def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False, tinted: bool = False,
+    def draw_fit(self, surface: Canvas, fit: TextFit, colour, *, bold: bool = False,
                  **anchor: tuple[float, float]) -> pygame.Rect:
         """Blit a fitted block, lines centred on each other, its bounding box anchored at a
         design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
+        return self._place(surface, fit, colour, bold, False, anchor)
+
+    def _place(self, surface: Canvas, fit: TextFit, colour, bold: bool, tinted: bool,
+               anchor: dict[str, tuple[float, float]]) -> pygame.Rect:
         (where, (x, y)), = anchor.items()
         point = self.layout.pos(x, y)
         if len(fit.lines) == 1:  # placed by its surface, as :meth:`label` places text
@@ -500,7 +504,7 @@ class Painter:
         wrapped too, its block growing around the anchor.  ``tinted``: a colour that
         changes from frame to frame (:meth:`TextCache.render`)."""
         fit = self.fit(text, size, max_w, max_h, bold=bold, max_lines=max_lines)
-        return self.draw_fit(surface, fit, colour, bold=bold, tinted=tinted, **anchor)
+        return self._place(surface, fit, colour, bold, tinted, anchor)
 
     def paragraph(self, surface: Canvas, text: str, size: float, colour, x: float, y: float, w: float,
                   *, bold: bool = False, line_gap: float = 1.25) -> float:
