@@ -13,6 +13,9 @@ Tests and the benchmark drive :class:`App` without a real screen or input device
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,7 @@ from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
+from kiosk.ui.frames import Layered
 from kiosk.ui.input import translate_all
 from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.model import Model
@@ -73,6 +77,16 @@ SWITCHES = frozenset({"operator_key", "door"})
 #: Window events after which the whole frame is shown again (another window's pixels
 #: may be where this one was covered).
 EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
+#: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
+#: again (the controller's news, a dialog's flashing border); input wakes it at once.
+IDLE_WAIT = 0.1
+#: Seconds between frames, at least, while a dialog covers the scene (dimmed beneath
+#: it, the scene's animation needs few frames; the dialog's border flashes at 2 Hz).
+DIALOG_FRAME_INTERVAL = 0.25
+#: A file the main loop writes its frames to when it ends (``bench/pi.py``): each
+#: frame's start (``time.monotonic``), its seconds of update, draw and show, and the
+#: drawing thread's CPU seconds in them.
+FRAME_LOG_ENV = "UTH_FRAME_LOG"
 #: Demo stand-ins for money going in (a bill, the last printed ticket).
 MONEY_IN = frozenset({"bill", "ticket"})
 
@@ -169,6 +183,7 @@ class App:
         self.scene.enter()
         self.tilt_overlay = TiltOverlay(self)
         self.notice = RamClearNotice(self)
+        self.layered = Layered()  # the scene under a dialog, while one shows
 
     # -- kit shared by scenes ---------------------------------------------------------
     @property
@@ -307,16 +322,35 @@ class App:
         self._auto_navigate()
         self.scene.update(dt)
         if draw:
+            dialog = self._dialog()
+            if dialog is not None:
+                self.dirty = self.layered.draw(self.screen, self.scene, dialog, record=self.painter.log is not None)
+                return
+            if self.layered.active:  # the dialog went: the scene draws on the screen again
+                self.layered.release()
+                self.painter.forget_shade()
+                self.scene.invalidate()
             self.scene.draw(self.screen)
             self.dirty = self.scene.dirty
-            if self.scene.player and self.tilted:
-                self.tilt_overlay.draw(self.screen)
-                self.scene.invalidate()
-                self.dirty = None
-            elif self.scene.player and self.notice.showing:
-                self.notice.draw(self.screen)
-                self.scene.invalidate()
-                self.dirty = None
+
+    def _dialog(self) -> TiltOverlay | RamClearNotice | None:
+        """What shows over the current scene (None: nothing)."""
+        if self.scene.player and self.tilted:
+            return self.tilt_overlay
+        if self.scene.player and self.notice.showing:
+            return self.notice
+        return None
+
+    def frame_wait(self, fps: int) -> float:
+        """Seconds until the next frame is due: the frame cap while the screen changes
+        (at most every :attr:`Scene.frame_interval`, :data:`DIALOG_FRAME_INTERVAL` under a
+        dialog), up to :data:`IDLE_WAIT` when the last
+        frame changed nothing."""
+        if self.dirty is not None and not self.dirty:
+            return IDLE_WAIT
+        if self.layered.active:
+            return max(1.0 / fps, DIALOG_FRAME_INTERVAL)
+        return max(1.0 / fps, self.scene.frame_interval)
 
     def present(self) -> None:
         """Show the frame: only the changed rectangles when the scene knows them (the
@@ -363,10 +397,15 @@ class App:
         self.present()
         sdnotify.ready("attract screen up")
         self.warm_up()
+        started = pygame.time.get_ticks()
+        log_path = os.environ.get(FRAME_LOG_ENV)
+        frames: list[tuple[float, float, float]] = []
         try:
             while self.running and (max_frames is None or self.frames < max_frames):
-                dt = clock.tick(fps) / 1000.0
-                events = pygame.event.get()
+                events = self._wait_events(started, fps, paced=player is not None)
+                started = pygame.time.get_ticks()
+                t0, c0 = time.monotonic(), time.thread_time()
+                dt = clock.tick() / 1000.0
                 exposed = any(e.type in EXPOSED for e in events)
                 for ev in translate_all(events, self.layout.size):
                     self.feed(ev)
@@ -381,9 +420,27 @@ class App:
                     self.dirty = None
                 self.present()
                 self.watchdog.ping()
+                if log_path:
+                    frames.append((t0, time.monotonic() - t0, time.thread_time() - c0))
         finally:
             sdnotify.stopping()
+            if log_path:
+                rounds = player.settled if player is not None else 0
+                with open(log_path, "w", encoding="utf-8") as f:
+                    json.dump({"frames": frames, "rounds": rounds}, f)
         return 0
+
+    def _wait_events(self, since: int, fps: int, paced: bool = False) -> list[pygame.event.Event]:
+        """Sleep until the next frame is due (:meth:`frame_wait` after the last frame's
+        start, ``since`` in SDL ticks; ``paced``: the frame cap, for a scripted player
+        counting frames), or less when input arrives; the events waiting."""
+        wait = 1.0 / fps if paced else self.frame_wait(fps)
+        remaining = wait - (pygame.time.get_ticks() - since) / 1000
+        if remaining > 0:
+            first = pygame.event.wait(max(1, round(remaining * 1000)))
+            events = [] if first.type == pygame.NOEVENT else [first]
+            return events + pygame.event.get()
+        return pygame.event.get()
 
     def close(self) -> None:
         self.model.close()

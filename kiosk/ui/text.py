@@ -31,6 +31,8 @@ from kiosk.ui import i18n
 from kiosk.ui.linebreak import ZWSP, break_units, grapheme_cuts, is_mark, thai_clusters
 from kiosk.ui.surfcache import SurfaceCache
 
+#: The colour tinted text is made from (:meth:`TextCache.render`).
+WHITE = (255, 255, 255)
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 FONT_DIR = ASSETS / "fonts"
 FONT_FILES: dict[str, dict[bool, Path]] = {
@@ -162,10 +164,18 @@ class TextCache:
         return self.fonts.get(family, px, bold, thai=lang == "th" and family == "latin")
 
     def render(self, text: str, px: int, colour: tuple[int, int, int], bold: bool = False,
-               lang: str | None = None, *, keep: bool = True) -> pygame.Surface:
+               lang: str | None = None, *, keep: bool = True, tinted: bool = False) -> pygame.Surface:
         """``text`` drawn at ``px`` pixels; kept for the next call unless ``keep`` is False
-        (text drawn into a surface that is itself cached, such as a button)."""
+        (text drawn into a surface that is itself cached, such as a button).  ``tinted``:
+        a colour that changes from frame to frame, made (not kept) from the text's white
+        rendering (kept) multiplied by it: the same pixels, since blended text is its
+        colour at every pixel with the glyphs' coverage in alpha, without laying the
+        glyphs out again."""
         lang = lang or i18n.language()
+        if tinted and tuple(colour) != WHITE:
+            tint = self.render(text, px, WHITE, bold, lang).copy()
+            tint.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
+            return tint
         key = (text, px, colour, bold, lang)
         surf = self.surfaces.get(key)
         if surf is not None:

@@ -80,6 +80,8 @@ class Painter:
         self.text = text
         self.surfaces = SurfaceCache(limit_bytes, "widgets")
         self.log: TextLog | None = None
+        #: The last whole-screen shade (larger than the cache keeps): one, made once.
+        self._shade: tuple[tuple, pygame.Surface] | None = None
 
     def _get(self, key: tuple, make) -> pygame.Surface:
         s = self.surfaces.get(key)
@@ -125,10 +127,14 @@ class Painter:
                  **anchor: tuple[float, float]) -> pygame.Rect:
         """Blit a fitted block, lines centred on each other, its bounding box anchored at a
         design point (``center=(x, y)``, ``topleft=...``); returns the block's screen rect."""
+        return self._place(surface, fit, colour, bold, False, anchor)
+
+    def _place(self, surface: Canvas, fit: TextFit, colour, bold: bool, tinted: bool,
+               anchor: dict[str, tuple[float, float]]) -> pygame.Rect:
         (where, (x, y)), = anchor.items()
         point = self.layout.pos(x, y)
         if len(fit.lines) == 1:  # placed by its surface, as :meth:`label` places text
-            surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold)
+            surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold, tinted=tinted)
             rect = surf.get_rect(**{where: point})
             surface.blit(surf, rect)
             self._drawn(surface, fit.lines[0], fit.px, bold, rect, point, fit.fits)
@@ -136,7 +142,7 @@ class Painter:
         lead = self.text.baseline(fit.lines[0], fit.px, bold) - fit.ascent  # font box above the ink
         block = pygame.Rect(0, 0, fit.width, fit.height + 2 * lead)
         setattr(block, where, point)
-        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where), anchor=point)
+        self.blit_lines(surface, fit, colour, block, bold=bold, align=_align(where), anchor=point, tinted=tinted)
         return block
 
     def line_rects(self, fit: TextFit, block: pygame.Rect, *, bold: bool = False,
@@ -160,12 +166,13 @@ class Painter:
         return out
 
     def blit_lines(self, surface: Canvas, fit: TextFit, colour, block: pygame.Rect, *, bold: bool = False,
-                   align: str = "center", keep: bool = True, anchor: tuple[int, int] | None = None) -> None:
+                   align: str = "center", keep: bool = True, anchor: tuple[int, int] | None = None,
+                   tinted: bool = False) -> None:
         """Blit the lines of ``fit`` inside the screen rect ``block``, vertically centred
         (by the glyphs' ink, not the font's taller line box); ``anchor`` is the point the
         block was placed by (default its centre), for :attr:`log`."""
         for line, r in self.line_rects(fit, block, bold=bold, align=align):
-            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep)
+            surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep, tinted=tinted)
             surface.blit(surf, surf.get_rect(topleft=r.topleft))
             self._drawn(surface, line, fit.px, bold, r, anchor or block.center, fit.fits)
 
@@ -204,9 +211,20 @@ class Painter:
 
     def shade(self, surface: Canvas, alpha: int = 170, colour=(0, 0, 0)) -> None:
         """Dim the whole screen under a dialog: what was drawn before is covered."""
-        surface.blit(self.panel(self.layout.size, colour, alpha, radius=0), (0, 0))
+        key = (self.layout.size, tuple(colour), alpha)
+        if self._shade is None or self._shade[0] != key:
+            self._shade = None  # the old one goes before the new one is made
+            shade = self.panel(self.layout.size, colour, alpha, radius=0, keep=False)
+            if pygame.display.get_surface() is not None:
+                shade = shade.convert_alpha()  # as :meth:`_get` keeps its surfaces
+            self._shade = key, shade
+        surface.blit(self._shade[1], (0, 0))
         if self._on_screen(surface) and self.log is not None:
             self.log.shade((0, 0, *self.layout.size))
+
+    def forget_shade(self) -> None:
+        """Free the whole-screen shade (a dialog went)."""
+        self._shade = None
 
     # -- primitives -----------------------------------------------------------------
     def panel(self, size: tuple[int, int], colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
@@ -478,13 +496,15 @@ class Painter:
         return rect
 
     def fitted(self, surface: Canvas, text: str, size: float, colour, max_w: float, *, bold: bool = False,
-               max_h: float | None = None, max_lines: int = 2, **anchor: tuple[float, float]) -> pygame.Rect:
+               max_h: float | None = None, max_lines: int = 2, tinted: bool = False,
+               **anchor: tuple[float, float]) -> pygame.Rect:
         """Like :meth:`label`, fitted to ``max_w`` design units: shrunk (not below
         :data:`MIN_TEXT`), or with ``max_h`` wrapped onto up to ``max_lines`` lines in
         ``max_w`` x ``max_h``; without ``max_h`` a text too wide even at the floor is
-        wrapped too, its block growing around the anchor."""
+        wrapped too, its block growing around the anchor.  ``tinted``: a colour that
+        changes from frame to frame (:meth:`TextCache.render`)."""
         fit = self.fit(text, size, max_w, max_h, bold=bold, max_lines=max_lines)
-        return self.draw_fit(surface, fit, colour, bold=bold, **anchor)
+        return self._place(surface, fit, colour, bold, tinted, anchor)
 
     def paragraph(self, surface: Canvas, text: str, size: float, colour, x: float, y: float, w: float,
                   *, bold: bool = False, line_gap: float = 1.25) -> float:

@@ -14,6 +14,7 @@ import pygame
 from engine.cards import make_card
 from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui import i18n, theme
+from kiosk.ui.frames import DisplayList
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, pgettext
 from kiosk.ui.scenes.base import Scene
@@ -30,14 +31,22 @@ TOURNAMENT_PANEL = (946, 152, 326, 256)
 
 
 class AttractScene(Scene):
+    """Drawn as a display list: a frame repaints what moved (the fan, the pulsing line),
+    at most :attr:`frame_interval` apart."""
+
     name = "attract"
+    #: The fan bobs and the line pulses slowly: 10 frames a second show them smoothly.
+    frame_interval = 1 / 10
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
         self.t = 0.0
         self._fan: dict[tuple, list[tuple[pygame.Surface, pygame.Surface, tuple[int, int]]]] = {}
+        self.frames = DisplayList()
+        self._tops: tuple[Any, Any, Any] | None = None
 
     def enter(self, **kwargs: Any) -> None:
+        self.frames.invalidate()
         self.t = 0.0
         self.app.prefs.reset()
         if self.app.model.snap.credits <= 0:
@@ -108,7 +117,22 @@ class AttractScene(Scene):
             self._fan[key] = got
         return got
 
+    def invalidate(self) -> None:
+        self.frames.invalidate()
+
+    def _top_pays(self, pays: Any) -> tuple[Any, Any]:
+        """The paytable's top Blind and Trips pays (worked out once per paytable)."""
+        if self._tops is None or self._tops[0] is not pays:
+            blind = max(p.ratio for p in pays.blind.lines().values())
+            trips = max(p.ratio for p in pays.trips.lines().values())
+            self._tops = (pays, blind, trips)
+        return self._tops[1], self._tops[2]
+
     def draw(self, surface: pygame.Surface) -> None:
+        self.dirty = self.frames.draw(surface, self.paint)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        """The whole picture (on a recorder: :class:`DisplayList` repaints what changed)."""
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         ui.fitted(surface, _(TITLE), 64, theme.GOLD, 1180, bold=True, center=(640, 84))
@@ -124,10 +148,9 @@ class AttractScene(Scene):
             surface.blit(img, img.get_rect(center=lay.pos(cx, cy + bob)))
         pulse = 0.5 + 0.5 * math.sin(self.t * 3.2)
         colour = tuple(round(a + (b - a) * pulse) for a, b in zip(theme.CREAM, theme.WIN, strict=True))
-        ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, center=(640, 470))
-        pays = self.snap.paytable
-        top_blind = max(p.ratio for p in pays.blind.lines().values())
-        top_trips = max(p.ratio for p in pays.trips.lines().values())
+        ui.fitted(surface, _("TOUCH THE SCREEN TO PLAY"), 44, colour, 1100, bold=True, tinted=True,
+                  center=(640, 470))
+        top_blind, top_trips = self._top_pays(self.snap.paytable)
         fmt_pay = lambda r: pgettext("pay", "{n} to {d}").format(n=r.numerator, d=r.denominator)  # noqa: E731
         lines = [
             _("Royal flush pays {pay} on the Blind").format(pay=fmt_pay(top_blind)),

@@ -105,6 +105,8 @@ class Scene:
     # helpers --------------------------------------------------------------------------
     #: Rectangles changed by the last ``draw`` (None: the whole screen).
     dirty: list[pygame.Rect] | None = None
+    #: Seconds between two frames while the scene animates, at least (0: the frame cap).
+    frame_interval = 0.0
 
     def invalidate(self) -> None:
         """The next ``draw`` must repaint the whole screen (scenes that draw partially)."""

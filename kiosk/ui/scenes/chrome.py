@@ -186,6 +186,10 @@ class TiltOverlay:
         ui.fitted(surface, _("Play is suspended. Your credits are safe."), 24, theme.GOLD, 740,
                   center=(640, 510))
 
+    def signature(self) -> tuple:
+        """What :meth:`draw` shows (it is laid out again only when this changes)."""
+        return tuple(self.lines()), int(self.app.now * 2) % 2, i18n.language(), self.app.layout.size
+
 
 class RamClearNotice:
     """Tells the player, over any player screen, that a RAM clear removed their credits
@@ -227,3 +231,7 @@ class RamClearNotice:
                                 "from the meter; the attendant will settle them with you."), 24, theme.CREAM,
                      280, 360, 720)
         ui.draw_buttons(surface, self.buttons())
+
+    def signature(self) -> tuple:
+        """What :meth:`draw` shows (it is laid out again only when this changes)."""
+        return self.app.model.ram_cleared, currency(self.app), i18n.language(), self.app.layout.size

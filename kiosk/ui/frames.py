@@ -1,0 +1,137 @@
+"""Frames that cost what changes: a display list repainted where it differs, and a
+dialog laid over a scene that is drawn once.
+
+:class:`DisplayList` runs a scene's drawing against a
+:class:`~kiosk.ui.scenes.table.compositor.Recorder` (blits and rectangles, recorded, not
+drawn), compares the operations with the last frame's and replays, clipped, only the
+rectangles where they differ: an animation costs the pixels it moves, a still screen
+costs nothing.  :class:`Layered` keeps the scene under a dialog (the tilt overlay, the
+RAM-clear notice) on a surface of its own, so the dialog is laid out once and each frame
+shows only what changed beneath it or in it.  Both give the same pixels as drawing the
+whole frame in order: every operation touching a repainted rectangle is replayed there,
+in its order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
+
+import pygame
+
+from kiosk.ui.scenes.table.compositor import MERGE_SHARE, Op, Recorder, changed_rects, merge, replay
+
+Paint = Callable[[Any], None]
+
+
+def _spread(regions: list[pygame.Rect] | None, size: tuple[int, int]) -> list[pygame.Rect] | None:
+    """``regions``, or None (all of it) when they cover most of a screen ``size``."""
+    if regions is None or sum(r.w * r.h for r in regions) > MERGE_SHARE * size[0] * size[1]:
+        return None
+    return regions
+
+
+def _replay(target: pygame.Surface, ops: list[Op], regions: list[pygame.Rect] | None) -> None:
+    if regions is None:
+        for op in ops:
+            replay(target, op)
+        return
+    for r in regions:
+        target.set_clip(r)
+        for op in ops:
+            if op[2].colliderect(r):
+                replay(target, op)
+    target.set_clip(None)
+
+
+class DisplayList:
+    """One scene's picture as the operations that drew it (see the module's text)."""
+
+    def __init__(self) -> None:
+        self._ops: list[Op] | None = None
+        self._target: pygame.Surface | None = None
+        self.full_repaints = 0
+
+    def invalidate(self) -> None:
+        """The next :meth:`draw` paints the whole picture."""
+        self._ops = None
+
+    def draw(self, target: pygame.Surface, paint: Paint) -> list[pygame.Rect] | None:
+        """Paint ``paint``'s picture on ``target`` where it changed; the rectangles
+        repainted (None: all of it)."""
+        recorder = Recorder(target.get_size())
+        paint(recorder)
+        ops = recorder.ops
+        regions = None
+        if self._ops is not None and self._target is target:
+            regions = _spread(changed_rects(self._ops, ops), target.get_size())
+        if regions is None:
+            self.full_repaints += 1
+        _replay(target, ops, regions)
+        self._ops, self._target = ops, target
+        return regions
+
+
+class Dialog(Protocol):
+    def draw(self, surface: pygame.Surface) -> None: ...
+
+
+class Layered:
+    """A dialog over the current scene, the scene drawn on a surface of its own.
+
+    The scene keeps drawing as it does on the screen (its own dirty rectangles), on
+    :attr:`under`; the dialog is recorded only when its ``signature()`` (what it shows)
+    changes, or every frame while the painter keeps a record for the text tests.  A frame
+    copies to the screen the rectangles changed under the dialog or in it and replays
+    the dialog there.  :attr:`full_repaints` counts the frames shown whole."""
+
+    def __init__(self) -> None:
+        self.under: pygame.Surface | None = None
+        self._scene: object = None
+        self._dialog: object = None
+        self._sig: Hashable = None
+        self._ops: list[Op] | None = None
+        self.full_repaints = 0
+
+    @property
+    def active(self) -> bool:
+        return self.under is not None
+
+    def release(self) -> None:
+        """The dialog is gone: free the scene's surface."""
+        self.under = None
+        self._scene = self._dialog = self._sig = self._ops = None
+
+    def draw(
+        self, screen: pygame.Surface, scene: Any, dialog: Dialog, *, record: bool = False
+    ) -> list[pygame.Rect] | None:
+        """Show one frame of ``dialog`` over ``scene`` on ``screen``; the rectangles
+        changed (None: all of it).  ``record``: lay the dialog out again (the painter's
+        record is on)."""
+        size = screen.get_size()
+        if self.under is None or self.under.get_size() != size or scene is not self._scene:
+            if self.under is None or self.under.get_size() != size:
+                self.under = screen.copy()
+            scene.invalidate()
+            self._scene, self._ops = scene, None
+        if dialog is not self._dialog:
+            self._dialog, self._ops = dialog, None
+        scene.draw(self.under)
+        below = scene.dirty
+        signature = getattr(dialog, "signature", None)
+        sig: Hashable = object() if record or signature is None else signature()
+        above: list[pygame.Rect] | None = []
+        if self._ops is None or sig != self._sig:
+            recorder = Recorder(size)
+            dialog.draw(recorder)  # type: ignore[arg-type]
+            above = None if self._ops is None else changed_rects(self._ops, recorder.ops)
+            self._ops, self._sig = recorder.ops, sig
+        regions = None if below is None or above is None else _spread(merge(below + above), size)
+        if regions is None:
+            self.full_repaints += 1
+            screen.blit(self.under, (0, 0))
+        else:
+            for r in regions:
+                screen.blit(self.under, r, r)
+        _replay(screen, self._ops, regions)
+        return regions
