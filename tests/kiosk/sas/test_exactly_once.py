@@ -1,5 +1,5 @@
 """Each exception reaches the host once: sent again until the host acknowledges it, never
-again once it has, across power cuts (see also ``test_power_cuts.py``, the cabinet in a
+again once it has, across power cuts (see also ``test_sas_power_cuts.py``, the cabinet in a
 process of its own killed at every step)."""
 
 from __future__ import annotations
