@@ -31,6 +31,19 @@ from kiosk.link.pairing import HostPairing
 log = logging.getLogger("kiosk.friends")
 T = TypeVar("T")
 
+#: How often :meth:`FriendsHost.call` looks whether the loop it waits on still runs (s).
+CALL_POLL_S = 0.25
+
+
+class HostLoopStopped(RuntimeError):
+    """:meth:`FriendsHost.call` on a loop that is not running, or that stopped (failed:
+    ``failure``) before it ran the call."""
+
+    def __init__(self, code: str, failure: Exception | None) -> None:
+        why = f"it failed: {failure!r}" if failure is not None else "it is not running"
+        super().__init__(f"the host loop of friends game {code} cannot run the call: {why}")
+        self.failure = failure
+
 
 class FriendsHost:
     """Serves ``game`` on ``bind:port``; the link is ``http://{advertise}:{port}/g/{code}``
@@ -52,7 +65,12 @@ class FriendsHost:
         self._inbox: queue.SimpleQueue[ServerEvent | _Call] = queue.SimpleQueue()
         self._wake = threading.Event()
         self.server = FriendsServer(
-            game.code, self._arrived, host=bind, port=port, limits=limits, seated=self._seated,
+            game.code,
+            self._arrived,
+            host=bind,
+            port=port,
+            limits=limits,
+            seated=self._seated,
             known_token=self._known_token,
         )
         self.advertise = advertised(bind, advertise)
@@ -68,6 +86,7 @@ class FriendsHost:
         self._closed = False
         self._last = time.monotonic()
         self.cpu_s = 0.0  # owner-thread CPU seconds spent in pump()
+        self._failure: Exception | None = None  # what stopped the background loop
 
     # -- lifecycle ------------------------------------------------------------------------
     def start(self) -> str:
@@ -162,7 +181,8 @@ class FriendsHost:
                 self._wake.clear()
                 try:
                     self.pump()
-                except Exception:
+                except Exception as exc:
+                    self._failure = exc
                     log.exception("friends game %s: the host loop failed", self.game.code)
                     raise
 
@@ -187,13 +207,31 @@ class FriendsHost:
         self._stop.clear()
         self._last = time.monotonic()
 
-    def call(self, fn: Callable[[FriendsGame], T], timeout: float = 5.0) -> T:
+    def call(self, fn: Callable[[FriendsGame], T], timeout: float | None = None) -> T:
         """Run ``fn(game)`` on the owner's loop (started with :meth:`run_in_background`)
-        and return its result: how the demo and tests touch the game."""
+        and return its result: how the demo and tests touch the game.
+
+        It waits for as long as the loop runs: a step held up by a slow disk (every
+        change is saved) or a busy machine is waited for, never taken for a failure.
+        :class:`HostLoopStopped` when the loop is not running or stopped before running
+        ``fn``; :class:`TimeoutError` only with a ``timeout`` and the loop still busy."""
         job = _Call(fn)
         self._inbox.put(job)
         self._wake.set()
-        return job.result(timeout)
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                return job.result(CALL_POLL_S)
+            except queue.Empty:
+                pass
+            thread = self._thread
+            if thread is None or not thread.is_alive():
+                try:  # it may have run just before the loop stopped
+                    return job.result(0)
+                except queue.Empty:
+                    raise HostLoopStopped(self.game.code, self._failure) from self._failure
+            if end is not None and time.monotonic() >= end:
+                raise TimeoutError(f"the host's loop did not run the call within {timeout} s")
 
     # -- from the server thread -----------------------------------------------------------
     def _arrived(self, event: ServerEvent) -> None:

@@ -30,11 +30,17 @@ from kiosk.tournament.session import TournamentSession  # noqa: E402
 from kiosk.tournament.store import TournamentStore  # noqa: E402
 
 TIMERS = FriendsTimers(next_hand_s=0.3, finish_s=1.0)
+#: Seconds a computer player takes over a move.  The friend of the power-cut test answers
+#: at once: at 0.02 s a move it sent up to 24 frames a second, over the server's flood
+#: limit (20 a second, :class:`kiosk.friends.server.ServerLimits`), and the server closed
+#: its socket (``rate``) while the game went on without it.  At 0.05 s it still averaged
+#: 15 a second; at 0.08 s at most 15 in any second and 11 on average (the limit: 20).
+AI_DELAY_S = 0.08
 
 
 def main(argv: list[str]) -> int:
     db, info = Path(argv[0]), Path(argv[1])
-    session_module.AI_DELAYS["fast"] = 0.02
+    session_module.AI_DELAYS["fast"] = AI_DELAY_S
     session_module.BOARD_PAUSE["fast"] = 0.0
     store = TournamentStore.open(db, create=True)
     if "--resume" in argv:
@@ -42,9 +48,17 @@ def main(argv: list[str]) -> int:
         assert session is not None, "no saved game"
         game = FriendsGame.resumed(session, host_plays="bot", timers=TIMERS)
     else:
-        seats = [SeatSpec("Host", kind="human")] + [SeatSpec(n, "bot", "easy", n) for n in ("Ike", "Max", "Rosa")]
-        game = FriendsGame(TournamentConfig("custom", tuple(seats), 400, 1, 3), ai_speed="fast", host_plays="bot",
-                           store=store, bot_samples=0, timers=TIMERS)
+        seats = [SeatSpec("Host", kind="human")] + [
+            SeatSpec(n, "bot", "easy", n) for n in ("Ike", "Max", "Rosa")
+        ]
+        game = FriendsGame(
+            TournamentConfig("custom", tuple(seats), 400, 1, 3),
+            ai_speed="fast",
+            host_plays="bot",
+            store=store,
+            bot_samples=0,
+            timers=TIMERS,
+        )
     host = FriendsHost(game, port=game.port or 0)
     host.start()
     tmp = info.with_suffix(".tmp")

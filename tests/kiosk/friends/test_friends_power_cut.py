@@ -26,8 +26,10 @@ RUNNER = ROOT / "tests" / "support" / "friends_host_process.py"
 
 def _start(db: Path, info: Path, *resume: str) -> tuple[subprocess.Popen, dict]:
     info.unlink(missing_ok=True)
-    proc = subprocess.Popen([sys.executable, str(RUNNER), str(db), str(info), *resume],
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen(
+        [sys.executable, str(RUNNER), str(db), str(info), *resume],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     end = time.monotonic() + 60
     while not info.exists():
         assert proc.poll() is None, "the host process died"
@@ -36,13 +38,25 @@ def _start(db: Path, info: Path, *resume: str) -> tuple[subprocess.Popen, dict]:
     return proc, json.loads(info.read_text())
 
 
-def _play(client: FriendClient, until, timeout: float = 120.0, passive: bool = False) -> None:
+def _play(
+    client: FriendClient,
+    host: subprocess.Popen,
+    until,
+    timeout: float = 120.0,
+    passive: bool = False,
+) -> None:
     """Answer the friend's turns (``passive``: check, else fold; otherwise check, else
-    call) and vote for the next hand until ``until()``."""
+    call) and vote for the next hand until ``until()``; a socket the host closed fails at
+    once, with the host's exit code (a table that stopped moving is never waited out)."""
     end = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < end, f"timed out at {json.dumps(client.state)[:300]}"
         client.poll(0.02)
+        if client.closed and not until():
+            raise AssertionError(
+                f"the host closed the socket (host process exit code {host.poll()}) "
+                f"at {json.dumps(client.state)[:300]}"
+            )
         s = client.state
         if passive and client.my_turn():
             action = "check" if s["legal"]["can_check"] else "fold"
@@ -64,7 +78,9 @@ def processes():
 
 
 @pytest.mark.heavy
-def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_back(tmp_path, processes):
+def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_back(
+    tmp_path, processes
+):
     db, info = tmp_path / "uth.db", tmp_path / "host.json"
     proc, where = _start(db, info)
     processes.append(proc)
@@ -76,8 +92,14 @@ def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_
     # Mia checks or folds until the power cut: she never risks more than her blinds, so
     # with her still in, the game cannot end before the cut (the others cannot all be
     # knocked out by then), whatever the computer players do.
-    _play(mia, lambda: bool(mia.state and mia.state.get("phase") in ("play", "hand_over")
-                            and mia.state["hand"] >= 2), passive=True)
+    _play(
+        mia,
+        proc,
+        lambda: bool(
+            mia.state and mia.state.get("phase") in ("play", "hand_over") and mia.state["hand"] >= 2
+        ),
+        passive=True,
+    )
     proc.send_signal(signal.SIGKILL)  # the power cut
     proc.wait(10)
     mia.poll(0.5)
@@ -88,8 +110,9 @@ def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_
     store.close()
     saved = session["friends"]
     assert saved["code"] == where["code"] and saved["port"] == where["port"]
-    assert saved["friends"] == [{"seat": seat, "name": "Mia", "token": token, "lang": "en", "away": False,
-                                 "left": False}]
+    assert saved["friends"] == [
+        {"seat": seat, "name": "Mia", "token": token, "lang": "en", "away": False, "left": False}
+    ]
     assert state["config"]["seats"][seat]["name"] == "Mia"
     # started again from the saved game, on the same port
     proc, again = _start(db, info, "--resume")
@@ -104,7 +127,7 @@ def test_a_power_cut_of_the_host_resumes_every_seat_and_the_friend_takes_theirs_
     assert table["hand"] == state["hand_number"], "the hand being played when the power went"
     assert [s["name"] for s in table["seats"]] == [s["name"] for s in state["config"]["seats"]]
     assert table["seats"][seat]["status"] == "you"
-    _play(back, lambda: bool(back.state and back.state.get("phase") == "over"), timeout=300)
+    _play(back, proc, lambda: bool(back.state and back.state.get("phase") == "over"), timeout=300)
     over = back.state
     assert over["you"] == seat and sorted(s["place"] for s in over["standings"]) == [1, 2, 3, 4]
     assert proc.wait(60) == 0
