@@ -2,8 +2,8 @@
 
 Outside batteries need far more bits than the tap gives (:func:`engine.rng_tests.tapped_dump`,
 the cabinet's :class:`engine.rng.SystemRandomSource` with its :class:`engine.rng.DrawTap`
-running the cabinet's shuffle, one OS read per draw: about 0.2 MB/s here, where this
-module gives about 4 MB/s; ``dieharder -a`` reads tens of gigabytes).  :func:`shuffle_draws`
+running the cabinet's shuffle, one OS read per draw: 0.1 to 0.2 MB/s here, where this
+module gives 1.4 to 4 MB/s (``bench.rng_speed``); ``dieharder -a`` reads tens of gigabytes).  :func:`shuffle_draws`
 runs the same Fisher-Yates with rejection sampling on many decks at once: each deck reads
 its own row of OS bytes, one byte per draw, and keeps the top ``k`` bits of it, ``k =
 bit_length(n)`` for a draw below ``n`` (what the cabinet's source reads and keeps for
