@@ -17,6 +17,7 @@ import numpy as np
 
 from engine.rng_tests import ALPHA, GameTest
 from engine.rng_tests.sp800_22_assess import BatteryVerdict, KindResult
+from kiosk.rng_tools import ToolRun
 
 
 @dataclass
@@ -28,19 +29,6 @@ class BatteryRun:
     bits: int
     rows: list[KindResult]
     verdict: BatteryVerdict
-    seconds: float
-
-
-@dataclass
-class ToolRun:
-    """An outside battery (ent, dieharder): its command, output, verdict and time (``ok``:
-    the outcome expected, a pass on the cabinet's generator, a failure on a weak one)."""
-
-    name: str
-    command: str
-    output: str
-    ok: bool
-    summary: str
     seconds: float
 
 
@@ -128,9 +116,13 @@ def _game_table(results: Sequence[GameTest]) -> str:
     rows = "".join(
         f"<tr><td>{html.escape(t.name)}</td><td>{t.statistic:.2f}</td><td>{t.df}</td>"
         f"<td>{t.p_value:.4g}</td><td>{'pass' if t.passed else 'FAIL'}</td>"
-        f"<td>{html.escape(t.detail)}</td></tr>" for t in results)
-    return ("<table border=1><tr><th>test</th><th>statistic</th><th>df</th><th>p</th>"
-            f"<th>result</th><th>detail</th></tr>{rows}</table>")
+        f"<td>{html.escape(t.detail)}</td></tr>"
+        for t in results
+    )
+    return (
+        "<table border=1><tr><th>test</th><th>statistic</th><th>df</th><th>p</th>"
+        f"<th>result</th><th>detail</th></tr>{rows}</table>"
+    )
 
 
 def _biased_table(d: Dossier) -> str:
@@ -143,13 +135,19 @@ def _biased_table(d: Dossier) -> str:
     for i, t in enumerate(d.game):
         cells = "".join(
             f"<td>{'FAIL' if not d.biased[n][i].passed else 'pass'} "
-            f"(p {d.biased[n][i].p_value:.3g})</td>" for n in names)
-        rows.append(f"<tr><td>{html.escape(t.name)}</td>{cells}"
-                    f"<td>{'yes' if caught[t.name] else 'NO'}</td></tr>")
-    return (f"<h2>The same tests on deliberately biased shuffles ({d.biased_decks:,} decks "
-            "each)</h2><p>Each test must fail on at least one of them, which shows it can "
-            f"fail.</p><table border=1><tr><th>test</th>{head}<th>caught</th></tr>"
-            f"{''.join(rows)}</table>")
+            f"(p {d.biased[n][i].p_value:.3g})</td>"
+            for n in names
+        )
+        rows.append(
+            f"<tr><td>{html.escape(t.name)}</td>{cells}"
+            f"<td>{'yes' if caught[t.name] else 'NO'}</td></tr>"
+        )
+    return (
+        f"<h2>The same tests on deliberately biased shuffles ({d.biased_decks:,} decks "
+        "each)</h2><p>Each test must fail on at least one of them, which shows it can "
+        f"fail.</p><table border=1><tr><th>test</th>{head}<th>caught</th></tr>"
+        f"{''.join(rows)}</table>"
+    )
 
 
 def _nist_section(run: BatteryRun) -> str:
@@ -159,14 +157,15 @@ def _nist_section(run: BatteryRun) -> str:
     body = []
     for name, rows in tests.items():
         flagged = [r for r in rows if not r.ok]
-        worst = min(rows, key=lambda r: (r.passed / r.sequences if r.sequences else 1.0))
+        worst = min(rows, key=lambda r: r.passed / r.sequences if r.sequences else 1.0)
         low_u = min(r.uniformity for r in rows)
         seqs = max(r.sequences for r in rows)
         body.append(
             f"<tr><td>{name}</td><td>{len(rows)}</td><td>{seqs}</td>"
             f"<td>{worst.passed}/{worst.sequences}</td><td>{worst.minimum:.4f}</td>"
             f"<td>{low_u:.4g}</td><td>{len(flagged)}</td>"
-            f"<td>{html.escape(', '.join(r.kind or name for r in flagged[:6]))}</td></tr>")
+            f"<td>{html.escape(', '.join(r.kind or name for r in flagged[:6]))}</td></tr>"
+        )
     v = run.verdict
     return (
         f"<h3>{html.escape(run.source)}: {run.sequences} sequences of {run.bits:,} bits, "
@@ -175,7 +174,8 @@ def _nist_section(run: BatteryRun) -> str:
         f"{v.expected:.2f} on average, at most {v.allowed} with 99% probability).</p>"
         "<table border=1><tr><th>test</th><th>P-value kinds</th><th>sequences</th>"
         "<th>lowest pass count</th><th>proportion bound</th><th>lowest uniformity P</th>"
-        f"<th>kinds flagged</th><th>which</th></tr>{''.join(body)}</table>")
+        f"<th>kinds flagged</th><th>which</th></tr>{''.join(body)}</table>"
+    )
 
 
 def report_html(d: Dossier) -> str:
@@ -193,15 +193,18 @@ def report_html(d: Dossier) -> str:
         _biased_table(d),
     ]
     if d.nist:
-        parts.append("<h2>NIST SP 800-22 rev. 1a</h2><p>Proportion of passing sequences "
-                     "within p &plusmn; 3 sqrt(p(1-p)/s) and uniformity P-value &ge; 0.0001 "
-                     "for every P-value kind (engine/rng_tests/sp800_22.py).</p>")
+        parts.append(
+            "<h2>NIST SP 800-22 rev. 1a</h2><p>Proportion of passing sequences "
+            "within p &plusmn; 3 sqrt(p(1-p)/s) and uniformity P-value &ge; 0.0001 "
+            "for every P-value kind (engine/rng_tests/sp800_22.py).</p>"
+        )
         parts += [_nist_section(run) for run in d.nist]
     for tool in d.tools:
         parts.append(
             f"<h2>{html.escape(tool.name)}: {'PASS' if tool.ok else 'FAIL'}</h2>"
             f"<p>{html.escape(tool.summary)} ({tool.seconds:.0f} s)</p>"
-            f"<pre>$ {html.escape(tool.command)}\n{html.escape(tool.output)}</pre>")
+            f"<pre>$ {html.escape(tool.command)}\n{html.escape(tool.output)}</pre>"
+        )
     parts.append("<h2>Plots</h2>" + plots(d))
     parts.append("<h2>Commands</h2><pre>" + html.escape("\n".join(d.commands)) + "</pre>\n")
     return "".join(parts)

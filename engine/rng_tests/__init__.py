@@ -11,16 +11,27 @@ from engine.rng_tests.game import (
 )
 from engine.rng_tests.sources import (
     ModuloBiasedSource,
-    RecordingSource,
     cut_card_decks,
     decks,
     dump_bytes,
+    tapped_dump,
 )
 from engine.rng_tests.stats import chi2_sf, normal_two_sided
 from engine.rng_tests.tally import GameTally
 
 __all__ = [
-    "ALPHA", "GAME_TESTS", "GameTally", "GameTest", "game_results", "ModuloBiasedSource", "RecordingSource", "chi2_sf",
-    "cut_card_decks", "decks", "dump_bytes", "normal_two_sided", "position_matrix",
+    "ALPHA",
+    "GAME_TESTS",
+    "GameTally",
+    "GameTest",
+    "game_results",
+    "ModuloBiasedSource",
+    "chi2_sf",
+    "cut_card_decks",
+    "decks",
+    "dump_bytes",
+    "tapped_dump",
+    "normal_two_sided",
+    "position_matrix",
     "run_game_tests",
 ]

@@ -1,13 +1,15 @@
-"""The raw dump at battery speed: the cabinet's rejection sampling, vectorised over decks.
+"""The raw dump at battery speed: the tap on the cabinet's source, vectorised over decks.
 
-Outside batteries need far more bits than a per-draw Python loop gives (``dieharder -a``
-reads hundreds of gigabytes).  :func:`shuffle_draws` runs the same Fisher-Yates with
-rejection sampling as :func:`engine.rng.shuffled_deck` over :class:`engine.rng.SystemRandomSource`,
-on many decks at once: each deck reads its own row of OS bytes, one byte per draw, and
-keeps the top ``k`` bits of it, ``k = bit_length(n)`` for a draw below ``n`` (what
-``secrets.randbits(k)`` returns for ``k <= 8``).  Every draw is kept, accepted or not,
-in deal order, deck after deck: the same bit stream :class:`engine.rng_tests.RecordingSource`
-records (a test feeds both the same bytes and compares them bit for bit, and the decks).
+Outside batteries need far more bits than the tap gives (:func:`engine.rng_tests.tapped_dump`,
+the cabinet's :class:`engine.rng.SystemRandomSource` with its :class:`engine.rng.DrawTap`
+running the cabinet's shuffle, one OS read per draw: 0.1 to 0.2 MB/s here, where this
+module gives 1.4 to 4 MB/s (``bench.rng_speed``); ``dieharder -a`` reads tens of gigabytes).  :func:`shuffle_draws`
+runs the same Fisher-Yates with rejection sampling on many decks at once: each deck reads
+its own row of OS bytes, one byte per draw, and keeps the top ``k`` bits of it, ``k =
+bit_length(n)`` for a draw below ``n`` (what the cabinet's source reads and keeps for
+``k <= 8``).  Every draw is kept, accepted or not, in deal order, deck after deck: the bit
+stream the tap records (a test feeds both the same bytes for each deck and compares them
+bit for bit, and the decks).  ``uth rng dump --fast`` writes it.
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class Draws:
     decks: np.ndarray | None
 
 
-def shuffle_draws(rows: np.ndarray, more: Callable[[int], np.ndarray] | None = None,
-                  with_decks: bool = False) -> Draws:
+def shuffle_draws(
+    rows: np.ndarray, more: Callable[[int], np.ndarray] | None = None, with_decks: bool = False
+) -> Draws:
     """Shuffle one deck per row of OS bytes ``rows`` (uint8, (D, R)), one byte per draw.
 
     ``more(count)`` gives ``count`` further bytes when a row runs out (default: the OS
@@ -114,8 +117,9 @@ def pack_draws(values: np.ndarray, widths: np.ndarray) -> tuple[bytes, int, int]
     return packed[:whole].tobytes(), rest_value, rest_bits
 
 
-def dump_stream(count: int | None, urandom: Callable[[int], bytes] = os.urandom,
-                batch: int = BATCH_DECKS) -> Iterator[bytes]:
+def dump_stream(
+    count: int | None, urandom: Callable[[int], bytes] = os.urandom, batch: int = BATCH_DECKS
+) -> Iterator[bytes]:
     """``count`` bytes of the shuffle's raw draws (``None``: without end), in chunks."""
     if count is not None and count < 0:
         raise ValueError("count must not be negative")

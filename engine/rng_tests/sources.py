@@ -1,66 +1,48 @@
-"""What the RNG tests deal with: the cabinet's generator recorded as the shuffle consumes
+"""What the RNG tests deal with: the cabinet's generator tapped as the shuffle consumes
 it, seeded decks, and two deliberately biased shuffles that the tests must reject.
 
-:class:`RecordingSource` is :class:`engine.rng.SystemRandomSource`'s rejection sampling
-over any ``randbits`` (default the OS generator, ``secrets.randbits``) that also keeps
-every raw draw, accepted or rejected, as ``k`` bits (most significant first) in deal
-order: the bit stream ``uth rng dump`` writes for outside batteries.
+:func:`tapped_dump` is :class:`engine.rng.SystemRandomSource` itself with its
+:class:`engine.rng.DrawTap`: every raw draw, accepted or rejected, as ``k`` bits (most
+significant first) in deal order: the bit stream ``uth rng dump`` writes for outside
+batteries.
 """
 
 from __future__ import annotations
 
+import os
 import random
-import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from engine.rng import RandomSource, shuffled_deck
+from engine.rng import DrawTap, RandomSource, SystemRandomSource, shuffled_deck
 
 
-class RecordingSource:
-    """The cabinet's rejection sampling, keeping the raw bits it drew."""
-
-    def __init__(self, randbits: Callable[[int], int] = secrets.randbits) -> None:
-        self._randbits = randbits
-        self._acc = 0
-        self._nbits = 0
-        self._out = bytearray()
-
-    def randbelow(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("n must be positive")
-        k = n.bit_length()
-        while True:
-            r = self._randbits(k)
-            self._acc = (self._acc << k) | r
-            self._nbits += k
-            if self._nbits >= 64:
-                extra = self._nbits - 64
-                self._out += (self._acc >> extra).to_bytes(8, "big")
-                self._acc &= (1 << extra) - 1
-                self._nbits = extra
-            if r < n:
-                return r
-
-    def take(self) -> bytes:
-        """The whole bytes recorded so far (leftover bits stay for the next call)."""
-        out = bytes(self._out)
-        self._out.clear()
-        return out
-
-
-def dump_bytes(count: int, randbits: Callable[[int], int] = secrets.randbits) -> bytes:
-    """``count`` bytes of raw generator output, drawn by shuffling decks as the cabinet
-    does (Fisher-Yates with rejection sampling)."""
-    if count < 0:
+def tapped_dump(
+    count: int | None,
+    urandom: Callable[[int], bytes] = os.urandom,
+) -> Iterator[bytes]:
+    """The cabinet's source (:class:`engine.rng.SystemRandomSource` over ``urandom``)
+    with a :class:`engine.rng.DrawTap`, shuffling decks as the cabinet does: ``count``
+    bytes (``None``: without end) of every draw the shuffle consumed, in chunks."""
+    if count is not None and count < 0:
         raise ValueError("count must not be negative")
-    source = RecordingSource(randbits)
-    out = bytearray()
-    while len(out) < count:
-        shuffled_deck(source)
-        out += source.take()
-    return bytes(out[:count])
+    tap = DrawTap()
+    source = SystemRandomSource(tap, urandom)
+    left = count
+    while left is None or left > 0:
+        for _ in range(1000):
+            shuffled_deck(source)
+        chunk = tap.take()
+        if left is not None:
+            chunk = chunk[:left]
+            left -= len(chunk)
+        yield chunk
+
+
+def dump_bytes(count: int, urandom: Callable[[int], bytes] = os.urandom) -> bytes:
+    """``count`` bytes of :func:`tapped_dump`."""
+    return b"".join(tapped_dump(count, urandom))
 
 
 class ModuloBiasedSource:
@@ -91,26 +73,31 @@ def cut_card_decks(seed: int, count: int) -> np.ndarray:
     return out
 
 
-def lcg_bytes(count: int, seed: int = 1) -> bytes:
-    """A deliberately weak bit source for the batteries: the low byte of the C library's
-    classic linear congruential generator ``x = 1103515245 x + 12345 mod 2^31`` (its
-    low bits have short periods).  For showing that the batteries can fail."""
-    out = np.empty(count, dtype=np.uint8)
+def lcg_stream(seed: int = 1, block: int = 1 << 16) -> Iterator[bytes]:
+    """A deliberately weak bit source for the batteries, without end, in blocks of
+    ``block`` bytes: the low byte of the C library's classic linear congruential
+    generator ``x = 1103515245 x + 12345 mod 2^31`` (its low bits have short periods).
+    For showing that the batteries can fail."""
     x = seed & 0x7FFFFFFF
-    block = 1 << 16
     # x_{k+j} = a^j x_k + c (a^j - 1) / (a - 1) mod 2^31, for j = 1..block, vectorised
     a, c, mod = 1103515245, 12345, 1 << 31
-    mult = np.empty(block, dtype=object)
-    add = np.empty(block, dtype=object)
+    mult = np.empty(block, dtype=np.int64)
+    add = np.empty(block, dtype=np.int64)
     m, s = 1, 0
     for j in range(block):
         m, s = (m * a) % mod, (s * a + c) % mod
         mult[j], add[j] = m, s
-    mult64 = mult.astype(np.int64)
-    add64 = add.astype(np.int64)
-    for start in range(0, count, block):
-        xs = (((mult64 * x) % mod) + add64) % mod  # products fit: both below 2^31
-        n = min(block, count - start)
-        out[start:start + n] = (xs[:n] & 0xFF).astype(np.uint8)
+    while True:
+        xs = (((mult * x) % mod) + add) % mod  # products fit: both below 2^31
+        yield (xs & 0xFF).astype(np.uint8).tobytes()
         x = int(xs[-1])
-    return out.tobytes()
+
+
+def lcg_bytes(count: int, seed: int = 1) -> bytes:
+    """The first ``count`` bytes of :func:`lcg_stream`."""
+    out = bytearray()
+    for chunk in lcg_stream(seed):
+        if len(out) >= count:
+            break
+        out += chunk
+    return bytes(out[:count])

@@ -70,7 +70,13 @@ HOLE_POSITIONS: dict[int, tuple[int, int]] = {
 }
 DEALER_POSITIONS = (1, 3)
 BOARD_POSITIONS = (4, 5, 6, 7, 8)
-BOARD_VISIBLE = {Phase.BETTING: 0, Phase.PREFLOP: 0, Phase.FLOP: 3, Phase.RIVER: 5, Phase.SETTLED: 5}
+BOARD_VISIBLE = {
+    Phase.BETTING: 0,
+    Phase.PREFLOP: 0,
+    Phase.FLOP: 3,
+    Phase.RIVER: 5,
+    Phase.SETTLED: 5,
+}
 
 
 def stake_total(ante: int, blind: int, play: int, trips: int) -> int:
@@ -158,6 +164,16 @@ class RoundSettled:
 
 Record = BetsPlaced | HoleCardsDealt | BoardDealt | Decision | RoundSettled
 R = TypeVar("R", BetsPlaced, HoleCardsDealt, BoardDealt, Decision, RoundSettled)
+
+
+@dataclass(frozen=True)
+class DealtCards:
+    """The cards a deal fixed: ``holes`` (seat, its two cards) in seat order, the dealer's
+    two cards and the five board cards."""
+
+    holes: tuple[tuple[int, tuple[int, int]], ...]
+    dealer: tuple[int, int]
+    board: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -256,6 +272,14 @@ class UthRound:
             legal=self.legal_actions(seat),
         )
 
+    def dealt_cards(self) -> DealtCards:
+        """Every card the deal fixed (each seat's hole cards, the dealer's, the whole
+        board), for outcome collection and audit: never a player's view."""
+        if self.phase == Phase.BETTING:
+            raise IllegalActionError("the cards have not been dealt")
+        holes = tuple((s, self._spots[s].hole) for s in self.seats)
+        return DealtCards(holes, self._dealer, self._board)
+
     def outcome(self) -> RoundSettled | None:
         """The settlement, once the round is settled."""
         return self._result
@@ -320,9 +344,7 @@ class UthRound:
         self._dealer = (d[DEALER_POSITIONS[0]], d[DEALER_POSITIONS[1]])
         self._board = tuple(d[i] for i in BOARD_POSITIONS)
         self.phase = Phase.PREFLOP
-        record = self._record(
-            HoleCardsDealt(seats=tuple((s, self._spots[s].hole) for s in seats))
-        )
+        record = self._record(HoleCardsDealt(seats=tuple((s, self._spots[s].hole) for s in seats)))
         self._advance()
         return record
 
@@ -345,7 +367,9 @@ class UthRound:
             raise IllegalActionError(f"seat {seat} has already decided on the {self.phase}")
         if action not in LEGAL_BY_PHASE[self.phase]:
             allowed = ", ".join(a.value for a in LEGAL_BY_PHASE[self.phase])
-            raise IllegalActionError(f"{action.value} is not allowed on the {self.phase} ({allowed})")
+            raise IllegalActionError(
+                f"{action.value} is not allowed on the {self.phase} ({allowed})"
+            )
         return action
 
     def can_act(self, seat: int, action: Action | str) -> bool:
@@ -392,7 +416,9 @@ class UthRound:
                 return
             shown = BOARD_VISIBLE[self.phase]
             self.phase = order[nxt]
-            self._record(BoardDealt(phase=self.phase, cards=self._board[shown : BOARD_VISIBLE[self.phase]]))
+            self._record(
+                BoardDealt(phase=self.phase, cards=self._board[shown : BOARD_VISIBLE[self.phase]])
+            )
 
     def _settle(self) -> None:
         self.phase = Phase.SETTLED
@@ -439,9 +465,10 @@ class UthRound:
             dealer_category=category(dealer_strength),
             dealer_best_five=tuple(best_five(dealer_cards)),
             dealer_hand_name=describe(dealer_strength),
-            dealer_qualifies=bool(dealer_strength >= pay_arrays(self.paytable).qualify_min_strength),
+            dealer_qualifies=bool(
+                dealer_strength >= pay_arrays(self.paytable).qualify_min_strength
+            ),
             breakage_unit=res.unit,
             seats=results,
         )
         self._record(self._result)
-

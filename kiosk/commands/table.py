@@ -71,6 +71,7 @@ def _stop_on_signals() -> threading.Event:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from engine.rng import SeededRandomSource
+    from kiosk.commands.seeding import SeedRefused, check_seed
     from kiosk.config import ConfigError, load_config
     from kiosk.ledger.errors import LedgerError
     from kiosk.machine.errors import MachineError
@@ -84,6 +85,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         config = load_config(args.config, db_path=args.db)
         timing = TableTiming(args.betting_seconds, args.decision_seconds)
     except (ConfigError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        check_seed(config, args.seed, "uth table serve")
+    except SeedRefused as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     folder = Path(args.folder) if args.folder else config.db_path.with_name("link-host")
@@ -115,7 +121,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if reopen:
             _say("pairing reopened")
         if parts.slot_system is not None:
-            _say(f"slot system (SAS) on {config.sas_port} addresses {sorted(parts.slot_system.addresses)}")
+            _say(
+                f"slot system (SAS) on {config.sas_port} addresses {sorted(parts.slot_system.addresses)}"
+            )
         seats = ",".join(str(n) for n in parts.table.stations)
         _say(f"table host listening on {args.host}:{parts.port} stations {seats}")
         _say(f"dealer displays on {args.host}:{parts.service.display_port}")
@@ -388,7 +396,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="a technician's burn-in: stations may key in test credits (a technician logged in there)",
     )
-    q.add_argument("--seed", type=int, help="reproducible shuffles (testing only)")
+    q.add_argument("--seed", type=int, help="reproducible shuffles (demo mode only)")
     q.add_argument("--log-level", default="WARNING", help="logging level (default WARNING)")
     q.set_defaults(func=cmd_serve)
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from engine.errors import IllegalActionError
 from engine.money import format_cents as money
-from engine.rng import RandomSource, shuffled_deck
+from engine.rng import RandomSource
+from engine.uth.dealing import deal_round
 from engine.uth.paytable import Paytable
 from engine.uth.replay import InputRecord, replay
 from engine.uth.round import PLAY_MULTIPLE, Action, BetsPlaced, Decision, Phase, UthRound
@@ -133,14 +134,13 @@ class RoundBook:
         """Shuffle, salt and deal ``bets`` (seat -> its bets, the Blind mirrors the Ante);
         every seat's row (with its station's ``credits`` before, cents) and the deck's
         commitment are committed in one transaction before the round is returned."""
-        deck = shuffled_deck(self.rng)
-        salt = bytes(self.rng.randbelow(256) for _ in range(16))
         placed = [
             BetsPlaced(seat=s, ante=b.ante, blind=b.ante, trips=b.trips) for s, b in bets.items()
         ]
-        rnd = replay(paytable, deck, list(placed))
+        dealt = deal_round(self.rng, paytable, placed)
+        rnd = dealt.round
         rows = [dealt_columns(rnd, credits[s], at, seat=s) for s in bets]
-        ids = ledger.begin_rounds(rows, deck, salt)
+        ids = ledger.begin_rounds(rows, dealt.deck, dealt.salt)
         commitment = ledger.open_rounds[0]["commitment"]
         return OpenRound(rnd, dict(zip(bets, ids, strict=True)), commitment, dict(bets))
 

@@ -8,17 +8,17 @@ import subprocess
 
 import pytest
 
-from engine.rng import SeededRandomSource
+from engine.rng import DrawTap, SeededRandomSource, SystemRandomSource
 from engine.rng_tests import (
     GameTally,
     ModuloBiasedSource,
-    RecordingSource,
     chi2_sf,
     cut_card_decks,
     decks,
     dump_bytes,
     game_results,
     run_game_tests,
+    tapped_dump,
 )
 
 N = 20_000
@@ -53,36 +53,79 @@ def test_chi2_tail_matches_the_reference():
     assert chi2_sf(0.5, 1) == pytest.approx(0.47950012218695337, rel=1e-9)
 
 
-def test_the_dump_is_the_raw_bits_the_shuffle_draws():
-    """Replaying the recorded k-bit draws through the rejection sampling gives the deck."""
+def test_the_dump_is_the_tap_on_the_cabinet_source_running_the_shuffle():
+    """The OS bytes the cabinet's source reads, cut to each draw's k bits, are the dump;
+    replaying them through the rejection sampling gives the decks the source dealt."""
     rng = random.Random(5)
-    draws: list[tuple[int, int]] = []
+    read: list[bytes] = []
 
-    def randbits(k: int) -> int:
-        r = rng.getrandbits(k)
-        draws.append((k, r))
-        return r
+    def urandom(n: int) -> bytes:
+        read.append(rng.randbytes(n))
+        return read[-1]
 
-    source = RecordingSource(randbits)
     from engine.rng import shuffled_deck
 
-    shuffled_deck(source)
-    shuffled_deck(source)
-    data = source.take()
-    bits = "".join(f"{r:0{k}b}" for k, r in draws)
-    assert "".join(f"{b:08b}" for b in data) == bits[: len(data) * 8]
+    tap = DrawTap()
+    source = SystemRandomSource(tap, urandom)
+    dealt = [shuffled_deck(source), shuffled_deck(source)]
+    data = tap.take()
+    draws = iter(read)
+    widths = [(i + 1).bit_length() for i in range(51, 0, -1)]
+    bits = []
+    for expected in dealt:  # every byte read is one draw of the step's width (k <= 8)
+        deck = list(range(52))
+        for i, k in zip(range(51, 0, -1), widths, strict=True):
+            while True:
+                r = next(draws)[0] >> (8 - k)
+                bits.append(f"{r:0{k}b}")
+                if r <= i:
+                    break
+            deck[i], deck[r] = deck[r], deck[i]
+        assert deck == expected
+    assert "".join(f"{b:08b}" for b in data) == "".join(bits)[: len(data) * 8]
+    assert dump_bytes(1000, random.Random(6).randbytes) == b"".join(
+        tapped_dump(1000, random.Random(6).randbytes)
+    )
     assert len(dump_bytes(1000)) == 1000
+
+
+def _reader(chunks: list[bytes]):
+    it = iter(chunks)
+
+    def urandom(n: int) -> bytes:
+        chunk = next(it)
+        assert len(chunk) == n
+        return chunk
+
+    return urandom
+
+
+def test_the_cabinet_source_draws_what_secrets_randbits_draws():
+    """One draw reads ceil(k / 8) bytes and keeps the top k bits, as secrets.randbits
+    does (CPython's SystemRandom.getrandbits)."""
+    for n in (2, 3, 52, 200, 256, 1000, 70_000):
+        k, size = n.bit_length(), (n.bit_length() + 7) // 8
+        data = random.Random(n).randbytes(64 * size)
+        chunks = [data[i : i + size] for i in range(0, len(data), size)]
+        expected = [int.from_bytes(c, "big") >> (8 * size - k) for c in chunks]
+        source = SystemRandomSource(urandom=_reader(chunks))
+        first_ok = next(v for v in expected if v < n)
+        assert source.randbelow(n) == first_ok
 
 
 @pytest.mark.skipif(shutil.which("ent") is None, reason="Debian's ent is not installed")
 def test_ent_sees_the_dump_as_random(tmp_path):
     path = tmp_path / "dump.bin"
     path.write_bytes(dump_bytes(400_000))
-    out = subprocess.run(["ent", "-t", str(path)], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
+    out = subprocess.run(
+        ["ent", "-t", str(path)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     fields = dict(zip(out[0].split(","), out[1].split(","), strict=False))
     assert float(fields["Entropy"]) > 7.99
-    assert chi2_sf(float(fields["Chi-square"]), 255) > 0.001 and abs(float(fields["Serial-Correlation"])) < 0.01
+    assert (
+        chi2_sf(float(fields["Chi-square"]), 255) > 0.001
+        and abs(float(fields["Serial-Correlation"])) < 0.01
+    )
 
 
 def test_the_dump_command(tmp_path):
@@ -91,7 +134,7 @@ def test_the_dump_command(tmp_path):
     out = tmp_path / "d.bin"
     assert main(["rng", "dump", "--bytes", "4096", "--out", str(out)]) == 0
     assert len(out.read_bytes()) == 4096
-    assert main(["rng", "dump", "--bytes", "0"]) == 2
+    assert main(["rng", "dump", "--bytes", "-1"]) == 2
 
 
 def test_a_tally_counted_in_batches_equals_one_count_and_streams_merge():
@@ -99,9 +142,10 @@ def test_a_tally_counted_in_batches_equals_one_count_and_streams_merge():
     whole = {t.name: t for t in run_game_tests(d)}
     tally = GameTally()
     for start in range(0, 6000, 1700):
-        tally.add(d[start:start + 1700])
+        tally.add(d[start : start + 1700])
     assert [(t.name, t.statistic) for t in game_results(tally)] == [
-        (t.name, pytest.approx(whole[t.name].statistic, rel=1e-9)) for t in game_results(tally)]
+        (t.name, pytest.approx(whole[t.name].statistic, rel=1e-9)) for t in game_results(tally)
+    ]
     first, second = GameTally(), GameTally()
     first.add(d[:2500])
     second.add(d[2500:])

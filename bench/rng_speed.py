@@ -1,0 +1,57 @@
+"""The RNG dossier's producers: rounds per second of the outcome collection (``uth rng
+deal``: rounds dealt by the game service's own ``deal_round`` over the OS generator and
+written in the outcome file's layout, at one seat and at seven), and megabytes per second
+of the dump, the tap on the cabinet's source (``uth rng dump``) against its vectorised
+twin (``uth rng dump --fast``), which justifies the twin.
+
+    .venv/bin/python -m bench.rng_speed [--rounds N] [--megabytes M]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import platform
+import time
+
+from engine.rng import SystemRandomSource
+from engine.rng_tests import tapped_dump
+from engine.rng_tests.fastdump import dump_stream
+from engine.rng_tests.outcomes import write_outcomes
+from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=20_000)
+    ap.add_argument("--megabytes", type=float, default=2.0)
+    args = ap.parse_args()
+    table = load_paytable(PAYTABLE_DIR / "standard.toml")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}, one process"
+    )
+    for seats in (1, 7):
+        start = time.perf_counter()
+        write_outcomes(io.BytesIO(), SystemRandomSource(), table, args.rounds, seats)
+        seconds = time.perf_counter() - start
+        print(
+            f"uth rng deal, {seats} seat(s): {args.rounds:,} rounds in {seconds:.2f} s, "
+            f"{args.rounds / seconds:,.0f} rounds/s"
+        )
+    tap_bytes = int(args.megabytes * 1e6)
+    speeds = []
+    for name, stream, count in (
+        ("tap (uth rng dump)", tapped_dump, tap_bytes),
+        ("twin (uth rng dump --fast)", dump_stream, 8 * tap_bytes),
+    ):
+        start = time.perf_counter()
+        for _ in stream(count):
+            pass
+        speeds.append(count / 1e6 / (time.perf_counter() - start))
+        print(f"{name}: {count:,} bytes, {speeds[-1]:.2f} MB/s")
+    print(f"the twin is {speeds[1] / speeds[0]:.1f} times as fast as the tap")
+
+
+if __name__ == "__main__":
+    main()
