@@ -243,14 +243,20 @@ class LedgerView:
         after: int = 0,
         last: int | None = None,
         station: int | None = None,
+        validation: str | None = None,
     ) -> list[EventRecord]:
         """Events after id ``after`` of ``kinds`` (all when empty), only ``station``'s
-        when given, the ``last`` ones if given; in id order."""
+        when given, only those whose detail names the ticket ``validation`` when given
+        (selected by SQLite: the others are neither read nor authenticated), the ``last``
+        ones if given; in id order."""
         where = "WHERE e.id > ?"
         params: list[Any] = [after]
         if station is not None:
             where += " AND e.station = ?"
             params.append(station)
+        if validation is not None:
+            where += " AND json_extract(e.detail, '$.validation') = ?"
+            params.append(validation)
         if kinds:
             where += f" AND e.kind IN ({', '.join('?' * len(kinds))})"
             params += list(kinds)

@@ -51,10 +51,7 @@ def redeemed_here(ledger: Ledger, validation: str) -> TicketRefused | None:
     own = ledger.ticket(validation)
     if own is not None and own.status != "redeemed":
         return None
-    if own is None and not any(
-        ev.detail.get("validation") == validation
-        for ev in ledger.events((EventKind.SYSTEM_TICKET_IN,))
-    ):
+    if own is None and not ledger.events((EventKind.SYSTEM_TICKET_IN,), validation=validation):
         return None
     return TicketRefused(
         f"ticket {validation} was redeemed at this machine already",

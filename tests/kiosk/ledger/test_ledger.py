@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import (
     GENESIS,
     METERS,
@@ -27,6 +29,7 @@ from kiosk.ledger.ledger import (
     event_effects,
     read_marker,
 )
+from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.startup import open_or_create
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
@@ -392,3 +395,27 @@ def test_python_and_sqlite_render_the_same_canonical_json(row):
     args = ", ".join(f"'{k}', ?" for k in keys)
     (sql_text,) = conn.execute(f"SELECT json_object({args})", [row[k] for k in keys]).fetchone()
     assert canonical(row) == sql_text
+
+
+def test_events_by_validation_reads_only_that_tickets_rows_and_still_authenticates_them(paths):
+    db, marker = paths
+    key = CabinetKey.create(db.with_name("uth.key"))
+    ledger = Ledger.create(db, paytable=TABLE, machine_number="0042", marker=marker, key=key)
+    for n in range(5):
+        ledger.event(EventKind.TILT, detail={"validation": f"00000000000000000{n}"})
+    ledger.event(EventKind.TILT, detail={"reason": "door", "validation": "123"})
+    found = ledger.events((EventKind.TILT,), validation="000000000000000003")
+    assert [e.detail["validation"] for e in found] == ["000000000000000003"]
+    assert ledger.events((EventKind.TILT,), validation="999") == []
+    # a matching row edited behind the ledger's back (its triggers dropped) is refused
+    conn = sqlite3.connect(paths[0])
+    for name in PROTECTIVE_TRIGGERS:
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute(
+        "UPDATE events SET detail = json_set(detail, '$.reason', 'x') "
+        "WHERE json_extract(detail, '$.validation') = '123'"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(LedgerCorruptError):
+        ledger.events((EventKind.TILT,), validation="123")
