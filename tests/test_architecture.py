@@ -15,13 +15,17 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "kiosk", "devices")
-MAX_LINES = 600
+#: A module over WARN_LINES is a warning (split it by concept when one shows itself); over
+#: MAX_LINES it fails: never split only to pass the count.
+WARN_LINES = 600
+MAX_LINES = 800
 
 #: (importer prefix, forbidden import prefixes)
 LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -200,11 +204,15 @@ def test_the_layer_rule_sees_lazy_imports():
 
 
 def test_no_module_is_too_long():
-    long = []
+    long, warn = [], []
     for _name, path in sorted(_modules().items()):
         lines = len(path.read_text(encoding="utf-8").splitlines())
         if lines > MAX_LINES:
             long.append(f"{path.relative_to(ROOT)}: {lines} lines")
+        elif lines > WARN_LINES:
+            warn.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    if warn:
+        warnings.warn(f"modules over {WARN_LINES} lines:\n" + "\n".join(warn), stacklevel=1)
     assert not long, f"modules over {MAX_LINES} lines:\n" + "\n".join(long)
 
 
