@@ -108,7 +108,9 @@ class Machine:
     """The lone cabinet (thread-safe: the service serialises every operation).  Construct
     with :meth:`open`."""
 
-    def __init__(self, table: Table, payout: Payout | None = None) -> None:
+    def __init__(
+        self, table: Table, payout: Payout | None = None, printer_decides: bool = False
+    ) -> None:
         self.table = table
         self.config: CabinetConfig = table.config
         self.link = LocalTable(table, SEAT)
@@ -117,7 +119,8 @@ class Machine:
         self._payout: Payout = payout or HandpayPayout()
         self._handed: set[str] = set()  # cash-outs whose ticket went to the printer
         self._lock = threading.Lock()
-        self._resume_payout()  # before the station's printer may be ordered it again
+        if not printer_decides:  # else the station's printer decides it (resumed order)
+            self._resume_payout()  # before the station's printer may be ordered it again
         self.link.start()
         self.station.start(0.0)
         self._printer_ready(self._payout)
@@ -129,12 +132,16 @@ class Machine:
         rng: RandomSource | None = None,
         clock: Callable[[], datetime] | None = None,
         payout: Payout | None = None,
+        printer_decides: bool = False,
     ) -> Machine:
         """Open the ledger (created on a first run only), verify it, rebuild the state,
         record power up and resume an unfinished round or payout.  Never raises for the
-        ledger: a cabinet whose ledger cannot be opened stands in the ``ledger`` tilt."""
+        ledger: a cabinet whose ledger cannot be opened stands in the ``ledger`` tilt.
+        ``printer_decides``: the station's printer with its job journal
+        (:meth:`kiosk.station.devices.StationDevices.of_cabinet`) decides a ticket
+        pending at power-up; else it is voided and paid by hand at once."""
         table = Table.open_or_stop(config, (SEAT,), rng=rng, clock=clock, timing=CABINET_TIMING)
-        return cls(table, payout)
+        return cls(table, payout, printer_decides)
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -371,9 +378,12 @@ class Machine:
         return request
 
     def _resume_payout(self) -> None:
-        """A payout pending at power-up: a ticket may have been printed, or half printed,
-        by the printer that went down with the cabinet: its number is voided and an
-        attendant pays (never printed twice, never paid twice)."""
+        """A ticket payout pending at power-up with no station printer to ask: its number
+        is voided and an attendant pays (never printed twice, never paid twice).  With
+        one (``printer_decides``), the printer decides it when it is ready (the order
+        resumed: its job journal and its status tell printed, not printed or unknown,
+        :mod:`kiosk.station.printer`), as at a table's station; until then an attendant's
+        handpay voids the number first."""
         request = self.snapshot().cashout if self.table.ledger is not None else None
         if request is None or request.method != "ticket":
             return

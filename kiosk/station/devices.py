@@ -5,6 +5,7 @@ game service through the station's :class:`~kiosk.station.link.TableLink`.  The 
 cabinet's devices and a table station's are this one class::
 
     devices = StationDevices(config, link)        # ports from the configuration
+    devices = StationDevices.of_cabinet(config, link)   # the lone cabinet's: a job journal
     devices.start()        # simulators, then drivers; the printer tells the service "ready"
     ...
     devices.insert_bill(2000)                     # demo mode only (a simulated validator)
@@ -28,7 +29,7 @@ from devices.tcl import PrinterConfig
 from kiosk.config import CabinetConfig
 from kiosk.station.link import TableLink
 from kiosk.station.notes import StationValidator
-from kiosk.station.printer import StationPrinter
+from kiosk.station.printer import JOURNAL_FILE, StationPrinter
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,27 @@ class StationDevices:
             StationPrinter(link, port, printer_config, sim_seed=sim_seed, journal=printer_journal)
             if port
             else None
+        )
+
+    @classmethod
+    def of_cabinet(
+        cls,
+        config: CabinetConfig,
+        link: TableLink,
+        *,
+        validator_config: ValidatorConfig | None = None,
+        printer_config: PrinterConfig | None = None,
+    ) -> StationDevices:
+        """The lone cabinet's devices: its printer keeps its job journal beside the ledger
+        (``config.db_path``'s folder), so a ticket cut off by a power cut is decided from
+        the printer's status at the next power-up (printed: issued; never sent: the
+        credits back) rather than voided and paid by hand."""
+        return cls(
+            config,
+            link,
+            validator_config=validator_config,
+            printer_config=printer_config,
+            printer_journal=config.db_path.parent / JOURNAL_FILE,
         )
 
     def start(self) -> StationDevices:

@@ -49,6 +49,10 @@ from kiosk.station.link import TableLink
 
 log = logging.getLogger(__name__)
 
+#: The job journal's file name in a station's state folder (beside the lone cabinet's
+#: ledger, in a table station's run folder).
+JOURNAL_FILE = "printer-job.json"
+
 
 class StationPrinter:
     """The station's TCL printer on ``port`` (``"sim"``: a simulator on a pty in this

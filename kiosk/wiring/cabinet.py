@@ -3,7 +3,7 @@
     config -> Machine.open(config, rng=)   (the game service with its one local station)
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> rtp_gate(machine.table, config).start()  (the paytable's return proven first)
-           -> StationDevices(config, machine.link).start()  (validator and printer)
+           -> StationDevices.of_cabinet(config, machine.link).start()  (validator, printer)
            -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
            -> start_door(config, machine.door)  (the slot door switch, when configured)
            -> TournamentContext(config.db_path) -> App(...)
@@ -54,13 +54,13 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         return NO_DISPLAY
     config.db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
-    machine = Machine.open(config, rng=rng)
+    machine = Machine.open(config, rng=rng, printer_decides=True)  # the devices' printer
     try:
         startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
     except PlayDisabled as exc:  # no ledger to record it: the ledger's tilt stops play and says why
         log.error("program check not recorded as a tilt: %s", exc)
     rtp_gate(machine.table, config).start()  # play waits for the paytable's proven return
-    devices = StationDevices(config, machine.link)
+    devices = StationDevices.of_cabinet(config, machine.link)
     slot_system = start_slot_system(machine.table)
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)

@@ -23,7 +23,7 @@ from kiosk.machine.commands import SetDoor
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
-from kiosk.station.printer import StationPrinter
+from kiosk.station.printer import JOURNAL_FILE, StationPrinter
 from kiosk.table.remote import RemoteTable
 from kiosk.table.witness import HeadWitness
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
@@ -33,7 +33,6 @@ from kiosk.wiring.door import start_door
 log = logging.getLogger(__name__)
 
 #: The station printer's job journal in the station's pairing folder.
-PRINTER_JOURNAL = "printer-job.json"
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
     )
     if validator is not None:
         validator.start()
-    journal = Path(run.folder) / PRINTER_JOURNAL  # the printer's last job, across restarts
+    journal = Path(run.folder) / JOURNAL_FILE  # the printer's last job, across restarts
     printer = StationPrinter(remote, run.printer, journal=journal).start() if run.printer else None
     door = None
     try:

@@ -77,6 +77,19 @@ def test_cuts_at_deal_decision_settlement_and_cash_out_lose_nothing(tmp_path):
 
 
 @pytest.mark.heavy
+def test_a_ticket_printed_before_the_cut_is_issued_not_voided_and_paid_by_hand(tmp_path):
+    """The printer keeps its power and prints the ticket; the cabinet is cut just after
+    the printer validated it, before or while it reports: at the next power-up the job
+    journal beside the ledger and the printer's status say it came out, so it is issued
+    (the patron redeems it later), never voided and paid by an attendant as well."""
+    s = harness(tmp_path / "uth.db", 6, "--phases=printer:validated", timeout=240)
+    assert_nothing_lost(s)
+    assert s["landed"].get("printer:validated", 0) >= 4, s["landed"]
+    assert s["restarts_found"]["cashout"] >= 1, s["restarts_found"]
+    assert s["tickets_printed"] >= 4 and s["printed_void"] == 0, s
+
+
+@pytest.mark.heavy
 @pytest.mark.slow
 def test_power_cuts_at_every_phase_lose_nothing(tmp_path):
     s = harness(tmp_path / "uth.db", CUTS)
