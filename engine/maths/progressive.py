@@ -219,9 +219,11 @@ class ProgressiveFigures:
         }
 
 
-def format_figures(fig: ProgressiveFigures) -> str:
+def format_figures(
+    fig: ProgressiveFigures, wagers_per_hour: tuple[int, ...] = (60, 420, 1680)
+) -> str:
     """The figures as text for ``uth par``."""
-    d = fig.to_dict()
+    d = fig.to_dict(wagers_per_hour)
     t = fig.table
     out = [
         f"Progressive: {t.wager / 100:,.2f} wager on the first five cards; "
