@@ -151,18 +151,21 @@ class ProgressiveFigures:
             for cat, a in lines.items()
             if a.meter_bp is not None and cat != t.top
         ]
+        # A lower line of 100% sets the meter to the reset rather than to nothing.
+        refill = sum((q * t.reset for q, s in others if s == 1), Fraction(0))
         if lines[t.top].meter_bp != WHOLE_BP:
-            # No reset: the meter at a hit is the stationary meter, m = m (1 - drain) + c.
+            # No reset at the top: the meter at a hit is the stationary meter,
+            # m = m (1 - drain) + c + refill.
             drain = p * Fraction(lines[t.top].meter_bp or 0, WHOLE_BP)
             drain += sum((q * s for q, s in others), Fraction(0))
-            return c / drain
-        # From a reset: m_1 = reset + c, m_{n+1} = r m_n + c given no top award before,
-        # where r = 1 - sum(q_j s_j), q_j the chance of line j given no top award.
+            return (c + refill) / drain
+        # From a reset: m_1 = reset + c, m_{n+1} = r m_n + c + refill given no top award
+        # before, where r = 1 - sum(q_j s_j), q_j the chance of line j given no top award.
         r = 1 - sum((q / (1 - p) * s for q, s in others), Fraction(0))
         m1 = t.reset + c
         if r == 1:
             return m1 + c * (1 - p) / p
-        fixed = c / (1 - r)
+        fixed = (c + refill / (1 - p)) / (1 - r)
         return fixed + (m1 - fixed) * p / (1 - (1 - p) * r)
 
     def curve_levels(self, points: int = 8) -> list[int]:

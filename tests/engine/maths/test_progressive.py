@@ -133,6 +133,22 @@ def test_the_meter_at_a_top_award_is_the_recurrence_summed():
     assert float(fig.expected_meter_at_top()) == pytest.approx(total, rel=1e-9)
 
 
+def test_a_lower_line_of_the_whole_meter_refills_it_to_the_reset():
+    text = (DATA / "progressive-quads.toml").read_text()
+    text = text.replace("full_house = { meter_bp = 500 }", "full_house = { meter_bp = 10000 }")
+    t = parse_paytable(text).progressive
+    fig = ProgressiveFigures.of(t)
+    assert t.top == HandCategory.FOUR_OF_A_KIND  # the stronger of two 100% lines
+    p = float(fig.top_probability)
+    q = float(fig.probability(HandCategory.FULL_HOUSE)) / (1 - p)
+    m, weight, total = t.reset + t.meter_contribution, p, 0.0
+    for _ in range(400_000):
+        total += weight * m
+        m = (1 - q) * m + q * t.reset + t.meter_contribution
+        weight *= 1 - p
+    assert float(fig.expected_meter_at_top()) == pytest.approx(total, rel=1e-9)
+
+
 def test_without_a_reset_line_the_meter_at_a_hit_is_the_stationary_meter():
     text = (DATA / "progressive-quads.toml").read_text()
     text = text.replace(
