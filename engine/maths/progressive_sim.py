@@ -67,6 +67,10 @@ class MeterSimulation:
             "seed": self.seed,
             "wagers": self.wagers,
             "hits": {c.name.lower(): n for c, n in sorted(self.hits.items(), reverse=True)},
+            "hits_expected": {
+                c.name.lower(): self.wagers * float(figures.probability(c))
+                for c in sorted(self.hits, reverse=True)
+            },
             "top": top.name.lower(),
             "top_hits": self.hits.get(top, 0),
             "top_hits_expected": expected,
@@ -179,7 +183,10 @@ def format_simulation(data: dict) -> str:
     out = [
         f"Progressive meter: {data['rounds']:,} rounds x {data['tables']} table(s) x "
         f"{data['stations']} station(s) = {data['wagers']:,} wagers, seed {data['seed']}",
-        "  hits: " + ", ".join(f"{k} {v:,}" for k, v in data["hits"].items()),
+        "  hits (exact expectation): "
+        + ", ".join(
+            f"{k} {v:,} ({data['hits_expected'][k]:,.1f})" for k, v in data["hits"].items()
+        ),
         f"  top awards ({data['top']}): {data['top_hits']:,}; exact expectation "
         f"{data['top_hits_expected']:,.1f}, 99% range {data['top_hits_range99'][0]:,.1f} .. "
         f"{data['top_hits_range99'][1]:,.1f}: {'inside' if data['top_hits_inside'] else 'OUTSIDE'}",

@@ -42,6 +42,10 @@ def test_the_simulated_meter_agrees_with_the_exact_figures(stations, tables, rou
     into = run.from_operator + run.wagers * (QUADS.meter_contribution + QUADS.reserve_contribution)
     assert into == run.meter + run.reserve + run.meter_paid + run.breakage
     assert run.resets == d["top_hits"]
+    # Full houses, one in 694 wagers: 1,210 expected; within three binomial standard
+    # deviations (34.8 each; the shared flop widens the spread at seven seats).
+    assert d["hits_expected"]["full_house"] == pytest.approx(1210.08, abs=0.01)
+    assert abs(d["hits"]["full_house"] - 1210.08) < 105
     assert "top awards (four_of_a_kind)" in format_simulation(d)
 
 
