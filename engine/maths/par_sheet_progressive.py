@@ -37,6 +37,10 @@ def return_plot(fig: ProgressiveFigures) -> str:
         f"<line x1='{_PAD}' y1='{y(100):.1f}' x2='{_W - _PAD}' y2='{y(100):.1f}' "
         "stroke='grey' stroke-dasharray='4 3'/>",
         f"<text x='{_PAD - 4}' y='{y(100) + 4:.1f}' text-anchor='end' font-size='11'>100%</text>",
+        f"<text x='{_PAD - 4}' y='{y(lo_r) + 4:.1f}' text-anchor='end' font-size='11'>"
+        f"{lo_r:.0f}%</text>",
+        f"<text x='{_PAD - 4}' y='{y(hi_r) + 4:.1f}' text-anchor='end' font-size='11'>"
+        f"{hi_r:.0f}%</text>",
         f"<polyline fill='none' stroke='#1f4e9e' stroke-width='2' points='{points}'/>",
         f"<text x='{_PAD}' y='{_H - _PAD + 16}' font-size='11'>{lo_m / 100:,.0f}</text>",
         f"<text x='{_W - _PAD}' y='{_H - _PAD + 16}' font-size='11' text-anchor='end'>"
