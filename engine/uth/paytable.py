@@ -55,6 +55,7 @@ from engine.uth.paytable_rules import (
     reduced_pay,
     shown,
 )
+from engine.uth.progressive import Progressive
 
 PAYTABLE_DIR = Path(str(files("paytables")))
 
@@ -191,7 +192,8 @@ class Paytable(_Strict):
 
     Invariants beyond the fields' own: every chip is a multiple of ``limits.ante_step``
     and at most ``limits.ante_max``; the LCM of the pay denominators is at most
-    ``MAX_PAY_UNIT``.  ``source_sha256`` and ``source_name`` are set by the loader and
+    ``MAX_PAY_UNIT``.  ``progressive`` (:mod:`engine.uth.progressive`) is optional: a
+    table without it offers no progressive bet.  ``source_sha256`` and ``source_name`` are set by the loader and
     refused in a file.
     """
 
@@ -202,6 +204,7 @@ class Paytable(_Strict):
     dealer: Dealer = Dealer()
     blind: BlindTable
     trips: TripsTable
+    progressive: Progressive | None = None
     source_sha256: Annotated[str, Strict()] = ""
     source_name: Annotated[str, Strict()] = ""
 
@@ -221,7 +224,10 @@ class Paytable(_Strict):
     @cached_property
     def sha256(self) -> str:
         """SHA-256 of the file's bytes, or of the canonical JSON of a table built in code."""
-        return self.source_sha256 or hashlib.sha256(self.model_dump_json().encode()).hexdigest()
+        # A table without a progressive hashes as it did before the section existed.
+        absent = {"progressive"} if self.progressive is None else None
+        dump = self.model_dump_json(exclude=absent)
+        return self.source_sha256 or hashlib.sha256(dump.encode()).hexdigest()
 
     def model_copy(
         self, *, update: Mapping[str, Any] | None = None, deep: bool = False

@@ -14,7 +14,9 @@ from engine.maths.par import main_analysis, par
 from engine.maths.par_report import ParReport, cell_values, format_report
 from engine.maths.par_sheet import Moments, cell_moments, interval_figures
 from engine.maths.par_sheet_html import SheetColumn, sheet_html
+from engine.maths.par_sheet_progressive import progressive_section
 from engine.maths.par_tables import FULL_DECK
+from engine.maths.progressive import ProgressiveFigures, format_figures
 from engine.maths.strategies import STRATEGIES
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.integrity.digest import program_digest
@@ -139,12 +141,16 @@ def write_sheet(
         f"uth simulate {path}{dk} --rounds 100000000 --strategy simple --seed 1 --workers 2 "
         "--sheet simulation.html   # a simulation's sheet, held to the intervals above",
     ]
+    extra = ""
+    if table.progressive is not None:
+        extra = progressive_section(ProgressiveFigures.of(table.progressive))
     text = sheet_html(
         table,
         columns,
         title=f"PAR sheet: Ultimate Texas Hold'em, {table.name} {table.version}",
         preface=preface,
         commands=commands,
+        extra=extra,
     )
     with open(args.sheet, "w", encoding="utf-8") as out:
         out.write(text)
@@ -193,13 +199,32 @@ def run(args: argparse.Namespace) -> int:
         use_cache=not args.no_cache,
         progress=progress_for_terminal(f"par {args.strategy}"),
     )
+    figures = None if table.progressive is None else ProgressiveFigures.of(table.progressive)
     if args.json:
         data = report.to_dict()
         data.update(interval_figures(report, report_moments(table, report, args, deck)))
+        if figures is not None:
+            data["progressive"] = figures.to_dict(args.wagers_per_hour)
         print(json.dumps(data, indent=2))
     else:
         print(format_report(report))
+        if figures is not None:
+            print()
+            print(format_figures(figures, args.wagers_per_hour))
     return 0
+
+
+def wagers_per_hour(text: str) -> tuple[int, ...]:
+    """``--wagers-per-hour``: positive whole numbers separated by commas."""
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not whole numbers separated by commas"
+        ) from None
+    if not values or min(values) <= 0:
+        raise argparse.ArgumentTypeError("wagers per hour must be positive")
+    return values
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -242,5 +267,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     p.add_argument(
         "--deck", default=None, help="play with these cards only (verification on a reduced deck)"
+    )
+    p.add_argument(
+        "--wagers-per-hour",
+        type=wagers_per_hour,
+        default=(60, 420, 1680),
+        metavar="N,N",
+        help="the progressive's hours between top awards at these wagers an hour, all "
+        "stations on the meter together (default: 60,420,1680)",
     )
     p.set_defaults(func=run)
