@@ -40,8 +40,8 @@ def station_app(
         language=options.language,
         sound=options.sound,
         casino_name=config.casino_name,
-        machine_number=f"{config.machine_number} · "
-        + _("Station {n}").format(n=controller.station),
+        machine_number=config.machine_number,
         operator_scene=lambda app: StationOperatorScene(app, operator),
     )
+    app.station = controller.station  # named in the player's language on each screen
     return app

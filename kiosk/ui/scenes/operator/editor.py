@@ -42,8 +42,8 @@ TAB_H = STEP = MIN_TOUCH
 #: The lines in two columns of four rows (a Trips table has seven lines), each row a
 #: name, its value and its -/+ steppers; design units.
 ROW, ROW_TOP, ROWS = STEP + 8, TOP + TAB_H + 10, 4
-COL_X, NAME_W, VALUE_W = (LEFT, LEFT + 455), 150, 110
-PANEL_X, PANEL_W = 960, 290
+COL_X, NAME_W, VALUE_W = (LEFT, LEFT + 468), 165, 110
+PANEL_X, PANEL_W = 985, 265
 
 
 def row_at(i: int) -> tuple[float, float]:

@@ -191,12 +191,7 @@ def draw_names(host: SceneHost, surface: DamageSurface, anim: DealAnimation, sna
             ui.fitted(surface, reason, 17, theme.CREAM, NAME_W, max_h=44, topleft=(NAME_X, DEALER_Y + 100))
         if seat is not None:
             text, colour = outcome_text(host, seat)
-            # two lines at most, rather than one shrunk below a result line's size
-            ui.fitted(surface, text, 30, colour, NAME_W, bold=True, max_h=RESULT_H, topleft=(NAME_X, PLAYER_Y + 74))
-
-
-#: The player's result's height, design units: down to the meters.
-RESULT_H = 64
+            ui.fitted(surface, text, 30, colour, NAME_W, bold=True, topleft=(NAME_X, PLAYER_Y + 74))
 
 
 def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
