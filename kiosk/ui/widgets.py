@@ -446,11 +446,10 @@ class Painter:
         px = round(d * 0.3)
         inner = (round(d * 0.56), round(d * 0.5))
         plate = (d - 4, round(d * 0.5))
-        fit = self.fit_choices(label, px, (inner,), bold=True, floor=min(px, max(self.floor_px(px), round(px * 0.75))))
-        if fit.fits:  # inside the circle at three quarters of its size at least
-            return fit, False
-        fit = self.fit_choices(label, px, (plate,), bold=True)
-        return fit, True
+        # inside the circle at three quarters of its size at least, else on the plate
+        floor = min(px, max(self.floor_px(px), round(px * 0.75)))
+        fit = self.fit_choices(label, px, (inner, plate), bold=True, prefer_first=True, floor=floor)
+        return fit, fit.box == plate
 
     def draw_buttons(self, surface: Canvas, buttons: list[Button], pressed_id: str | None = None) -> None:
         for b in buttons:
