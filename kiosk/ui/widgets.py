@@ -363,8 +363,7 @@ class Painter:
         return centre
 
     def _sub_gap(self, sub_px: int) -> int:
-        """The space between a button's label and its sublabel's glyphs, pixels: apart
-        enough to read as two lines ("CALL" over "50")."""
+        """Pixels between a label's and its sublabel's glyphs ("CALL" over "50")."""
         return max(2, round(sub_px * SUBLABEL_GAP))
 
     def button_fits(self, b: Button, size: tuple[int, int]) -> tuple[TextFit, ...]:

@@ -18,7 +18,6 @@ from kiosk.config import CabinetConfig
 from kiosk.station.controller import StationController
 from kiosk.station.operator_link import OperatorLink
 from kiosk.ui.app import App
-from kiosk.ui.i18n import _
 from kiosk.ui.screen_options import ScreenOptions
 from kiosk.ui.station.operator_scene import StationOperatorScene
 
