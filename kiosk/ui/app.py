@@ -154,6 +154,7 @@ class App:
         self.dirty: list[pygame.Rect] | None = None
         self.casino_name = casino_name
         self.machine_number = machine_number
+        self.station = 0  # a station's number at a shared table (0: a lone cabinet)
         self.tournament = tournament if tournament is not None else TournamentContext(None)
         i18n.set_language(language)
         self.default_language = language

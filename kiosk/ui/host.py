@@ -45,6 +45,7 @@ class SceneHost(Protocol):
     default_language: str
     casino_name: str  # shown in the top bar and on the attract screen ("" for none)
     machine_number: str  # the cabinet's number ("" for none)
+    station: int  # a station's number at a shared table (0: a lone cabinet)
     tournament: TournamentContext
     now: float
     last_input: float  # :attr:`now` at the last input event

@@ -134,7 +134,8 @@ class TextFit:
     widest line and ``height`` the height of the block's ink (the first line's highest
     glyph to the last line's lowest), baselines ``line_step`` apart and the first one
     ``ascent`` below the block's top, all in pixels.  ``fits`` is False when even ``floor`` px, wrapped into
-    ``max_lines`` lines, overflows the box: the caller's box is too small for the text."""
+    ``max_lines`` lines, overflows the box: the caller's box is too small for the text.
+    ``asked`` is the size the text was asked at, before any shrinking (0: not known)."""
 
     text: str
     px: int
@@ -145,6 +146,7 @@ class TextFit:
     ascent: int
     box: tuple[int, int | None]
     fits: bool
+    asked: int = 0
 
 
 class TextCache:
@@ -253,7 +255,7 @@ class TextCache:
         if result is None:  # overflows even at the floor: the widest honest attempt
             lines = self.wrap(text, floor, width, bold, lang, split_words=False) if max_lines > 1 else [text]
             result = replace(self._layout(text, floor, lines, bold, lang, width, box_h), fits=False)
-        result = replace(result, box=(width, height))
+        result = replace(result, box=(width, height), asked=px)
         _remember(self._fits, key, result)
         return result
 

@@ -46,8 +46,10 @@ class TextBox:
 class DrawnText:
     """One line of text on the screen: its glyphs' rectangle (``ink``), the point it was
     placed by (``anchor``, inside the frame it belongs to), its size in pixels, whether
-    the fitting found room for it (``fits``), where the screen's code drew it, and
-    whether it is a button's key hint (small on purpose)."""
+    the fitting found room for it (``fits``), where the screen's code drew it, whether
+    it is a button's key hint (small on purpose), and the size its screen asked for it
+    (``asked``, pixels: the size of its role, a title's, a result line's, a button
+    label's, before the fitting shrank it; 0 when not known)."""
 
     text: str
     ink: Rect
@@ -56,6 +58,7 @@ class DrawnText:
     fits: bool
     where: str
     hint: bool = False
+    asked: int = 0
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from kiosk.ui.textlog import DrawnText, Frame, TextBox, TextLog, caller
 WIDGET_CACHE_BYTES = 12 * 1024 * 1024
 
 Colour = tuple[int, int, int]
+#: The space between a button's label and its sublabel, a fraction of the sublabel's size.
+SUBLABEL_GAP = 0.35
 
 
 class Canvas(Protocol):
@@ -137,7 +139,7 @@ class Painter:
             surf = self.text.render(fit.lines[0], fit.px, colour, bold=bold, tinted=tinted)
             rect = surf.get_rect(**{where: point})
             surface.blit(surf, rect)
-            self._drawn(surface, fit.lines[0], fit.px, bold, rect, point, fit.fits)
+            self._drawn(surface, fit.lines[0], fit.px, bold, rect, point, fit.fits, asked=fit.asked)
             return rect
         lead = self.text.baseline(fit.lines[0], fit.px, bold) - fit.ascent  # font box above the ink
         block = pygame.Rect(0, 0, fit.width, fit.height + 2 * lead)
@@ -174,19 +176,21 @@ class Painter:
         for line, r in self.line_rects(fit, block, bold=bold, align=align):
             surf = self.text.render(line, fit.px, colour, bold=bold, keep=keep, tinted=tinted)
             surface.blit(surf, surf.get_rect(topleft=r.topleft))
-            self._drawn(surface, line, fit.px, bold, r, anchor or block.center, fit.fits)
+            self._drawn(surface, line, fit.px, bold, r, anchor or block.center, fit.fits, asked=fit.asked)
 
     # -- the record for the text-fit tests ---------------------------------------------
     def _on_screen(self, surface: Canvas) -> bool:
         return self.log is not None and tuple(surface.get_size()) == self.layout.size
 
     def _drawn(self, surface: Canvas, line: str, px: int, bold: bool, rect: pygame.Rect,
-               anchor: tuple[int, int], fits: bool, lang: str | None = None, hint: bool = False) -> None:
-        """Record a line blitted at ``rect`` (its surface's rect) on the screen."""
+               anchor: tuple[int, int], fits: bool, lang: str | None = None, hint: bool = False,
+               asked: int = 0) -> None:
+        """Record a line blitted at ``rect`` (its surface's rect) on the screen, drawn at
+        ``px`` where its screen asked for ``asked`` pixels (0: as drawn)."""
         if self.log is None or not line.strip() or not self._on_screen(surface):
             return
         self.log.text(DrawnText(line, self.ink_rect(line, px, bold, rect, lang), anchor, px, fits,
-                                caller(__file__), hint))
+                                caller(__file__), hint, asked or px))
 
     def ink_rect(self, line: str, px: int, bold: bool, rect: pygame.Rect,
                  lang: str | None = None) -> tuple[int, int, int, int]:
@@ -301,7 +305,7 @@ class Painter:
             lab, sub = self.button_fits(b, (w, h))
             lab_rect = pygame.Rect(0, 0, w, lab.height)
             sub_rect = pygame.Rect(0, 0, w, sub.height)
-            gap = round(sub.line_step * 0.1)
+            gap = self._sub_gap(sub.px)
             y0 = (face_h - lab.height - sub.height - gap) / 2 + dy
             lab_rect.top, sub_rect.top = round(y0), round(y0 + lab.height + gap)
             self.blit_lines(s, lab, ink, lab_rect, bold=True, keep=False)
@@ -358,6 +362,10 @@ class Painter:
             centre = max(fit.height / 2, clear_y - fit.height / 2)
         return centre
 
+    def _sub_gap(self, sub_px: int) -> int:
+        """Pixels between a label's and its sublabel's glyphs ("CALL" over "50")."""
+        return max(2, round(sub_px * SUBLABEL_GAP))
+
     def button_fits(self, b: Button, size: tuple[int, int]) -> tuple[TextFit, ...]:
         """How the label (and sublabel) of ``b`` are laid at ``size`` pixels: the label on
         up to two lines, the sublabel on one; both clear of the key hint's corner."""
@@ -374,7 +382,8 @@ class Painter:
             lab_h = round(room * 0.56)
             lab = self.fit_px(b.label, px, avail, lab_h, bold=True, max_lines=1)
             narrow = avail - 2 * (hint_w + lay.px(6)) if b.hint else avail
-            sub = self.fit_px(b.sublabel, sub_px, max(1, narrow), room - lab.height, max_lines=1)
+            sub = self.fit_px(b.sublabel, sub_px, max(1, narrow), room - lab.height - self._sub_gap(sub_px),
+                              max_lines=1)
             return lab, sub
         room = face_h - 2 * lay.px(3)
         # centred beside the hint (full height, narrower) or above it (full width, moved up)
@@ -436,7 +445,9 @@ class Painter:
         px = round(d * 0.3)
         inner = (round(d * 0.56), round(d * 0.5))
         plate = (d - 4, round(d * 0.5))
-        fit = self.fit_choices(label, px, (inner, plate), bold=True, prefer_first=True)
+        # inside the circle at three quarters of its size at least, else on the plate
+        floor = min(px, max(self.floor_px(px), round(px * 0.75)))
+        fit = self.fit_choices(label, px, (inner, plate), bold=True, prefer_first=True, floor=floor)
         return fit, fit.box == plate
 
     def draw_buttons(self, surface: Canvas, buttons: list[Button], pressed_id: str | None = None) -> None:
@@ -462,7 +473,7 @@ class Painter:
         elif b.sublabel:
             face_h = h - self.layout.px(3)
             lab, sub = self.button_fits(b, (w, h))
-            gap = round(sub.line_step * 0.1)
+            gap = self._sub_gap(sub.px)
             y0 = rect.top + round((face_h - lab.height - sub.height - gap) / 2)
             placed.append((lab, pygame.Rect(rect.left, y0, w, lab.height), True))
             placed.append((sub, pygame.Rect(rect.left, y0 + lab.height + gap, w, sub.height), False))
@@ -471,7 +482,7 @@ class Painter:
             placed.append((lab, block.move(rect.topleft), True))
         for fit, block, bold in placed:
             for line, r in self.line_rects(fit, block, bold=bold):
-                self._drawn(surface, line, fit.px, bold, r, centre, fit.fits)
+                self._drawn(surface, line, fit.px, bold, r, centre, fit.fits, asked=fit.asked)
         if b.hint and not b.round:
             hint = self._hint_rect(b, w, h - self.layout.px(3)).move(rect.topleft)
             self._drawn(surface, b.hint, self.layout.px(15), False, hint, centre, True, lang="en", hint=True)

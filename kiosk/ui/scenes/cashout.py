@@ -11,7 +11,7 @@ from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import fmt
+from kiosk.ui.scenes.chrome import fmt, machine_words
 from kiosk.ui.widgets import Button
 
 THANKS_SECONDS = 6.0
@@ -114,6 +114,6 @@ class CashoutScene(Scene):
                     x += w + 3
             spaced = " ".join(number[i:i + 4] for i in range(0, len(number), 4))
             ui.fitted(surface, spaced, 22, theme.INK, 560, center=(640, 476))
-        machine = self.app.machine_number
+        machine = machine_words(self.app)
         if machine:
-            ui.fitted(surface, _("Machine {number}").format(number=machine), 18, theme.INK, 560, center=(640, 510))
+            ui.fitted(surface, machine, 18, theme.INK, 560, center=(640, 510))

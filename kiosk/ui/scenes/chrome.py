@@ -82,14 +82,22 @@ def draw_top_background(app: SceneHost, surface: pygame.Surface) -> None:
     ui.fitted(surface, _(TITLE), 34, theme.GOLD, title_w, bold=True, topleft=(22, 10))
     snap = app.model.snap
     casino = app.casino_name
-    number = app.machine_number
-    info = "  ·  ".join(x for x in (casino, _("Machine {number}").format(number=number) if number else "",
-                                     snap.paytable.name) if x)
+    info = "  ·  ".join(x for x in (casino, machine_words(app), snap.paytable.name) if x)
     x = 24.0
     if app.model.demo:  # a demo cabinet says so on every player screen
         tag = ui.fitted(surface, _("DEMO"), 18, theme.LOSE, 80, bold=True, topleft=(x, 58))
         x += tag.width / lay.scale + 12
     ui.fitted(surface, info, 18, theme.MUTED, title_w - (x - 24), topleft=(x, 58))
+
+
+def machine_words(app: SceneHost) -> str:
+    """"Machine 0001", with a station's number "Machine 0001 · Station 3", in the current
+    language ("" with no machine number)."""
+    number = app.machine_number
+    if not number:
+        return ""
+    words = _("Machine {number}").format(number=number)
+    return words + " · " + _("Station {n}").format(n=app.station) if app.station else words
 
 
 def draw_top_bar(app: SceneHost, surface: Canvas, active: str = "", background: bool = True) -> list[Button]:

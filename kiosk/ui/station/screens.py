@@ -18,7 +18,6 @@ from kiosk.config import CabinetConfig
 from kiosk.station.controller import StationController
 from kiosk.station.operator_link import OperatorLink
 from kiosk.ui.app import App
-from kiosk.ui.i18n import _
 from kiosk.ui.screen_options import ScreenOptions
 from kiosk.ui.station.operator_scene import StationOperatorScene
 
@@ -40,8 +39,8 @@ def station_app(
         language=options.language,
         sound=options.sound,
         casino_name=config.casino_name,
-        machine_number=f"{config.machine_number} · "
-        + _("Station {n}").format(n=controller.station),
+        machine_number=config.machine_number,
         operator_scene=lambda app: StationOperatorScene(app, operator),
     )
+    app.station = controller.station  # named in the player's language on each screen
     return app

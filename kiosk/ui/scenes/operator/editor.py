@@ -19,6 +19,7 @@ from kiosk.machine.paytable_editor import EDITABLE_LIMITS, PaytableEditor
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.layout import MIN_TOUCH
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
 from kiosk.ui.scenes.operator.limits import CONDITIONS, step
@@ -36,8 +37,19 @@ LINES = {
 #: The bets shown with their exact RTP, as the PAR report names them.
 BETS = {"main_total": N_("Main game"), "ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"),
         "trips": N_("Trips")}
-ROW, ROW_TOP = 57, TOP + 70
-PANEL_X, PANEL_W = 790, 450
+#: The tabs' and the steppers' height: a finger's target (:data:`kiosk.ui.layout.MIN_TOUCH`).
+TAB_H = STEP = MIN_TOUCH
+#: The lines in two columns of four rows (a Trips table has seven lines), each row a
+#: name, its value and its -/+ steppers; design units.
+ROW, ROW_TOP, ROWS = STEP + 8, TOP + TAB_H + 10, 4
+COL_X, NAME_W, VALUE_W = (LEFT, LEFT + 468), 165, 110
+PANEL_X, PANEL_W = 985, 265
+
+
+def row_at(i: int) -> tuple[float, float]:
+    """The top-left corner of the ``i``-th line's row, design units (four rows a column)."""
+    col, row = divmod(i, ROWS)
+    return COL_X[col], ROW_TOP + row * ROW
 
 
 class EditorView:
@@ -115,16 +127,17 @@ class EditorView:
             return confirm.buttons(self.leave_question(), _("LEAVE"), _("STAY"))
         if self.confirming:
             return confirm.buttons(self.confirmation())
-        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, 56), _(title), "editor_tab", t,
+        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, TAB_H), _(title), "editor_tab", t,
                       style="selected" if t == self.tab else "plain", size=22)
                for i, (t, title) in enumerate(TABS.items())]
         for i, f in enumerate(self.fields()):
-            y = ROW_TOP + i * ROW
+            x, y = row_at(i)
             ident = f.replace(".", "_")
-            out.append(Button(f"{ident}_minus", (560, y, 90, 52), "−", "editor_step", (f, -1), style="plain",
+            x += NAME_W + VALUE_W + 8
+            out.append(Button(f"{ident}_minus", (x, y, STEP, STEP), "−", "editor_step", (f, -1), style="plain",
                               size=32, enabled=self.neighbour(f, -1) is not None))
-            out.append(Button(f"{ident}_plus", (660, y, 90, 52), "+", "editor_step", (f, 1), style="plain",
-                              size=32, enabled=self.neighbour(f, 1) is not None))
+            out.append(Button(f"{ident}_plus", (x + STEP + 6, y, STEP, STEP), "+", "editor_step", (f, 1),
+                              style="plain", size=32, enabled=self.neighbour(f, 1) is not None))
         job = self.session.job
         running = job is not None and job.running and self.session.table is not None \
             and job.table.sha256 == self.session.table.sha256
@@ -192,15 +205,15 @@ class EditorView:
         ui = desk.ui
         refused = {r.field for r in s.refusals()}
         for i, f in enumerate(self.fields()):
-            y = ROW_TOP + i * ROW
+            x, y = row_at(i)
             name = f.partition(".")[2]
             bad = f in refused
-            ui.fitted(surface, _(LINES.get(name, name)), 22, theme.LOSE if bad else theme.CREAM, 300,
-                      midleft=(LEFT, y + 26))
+            ui.fitted(surface, _(LINES.get(name, name)), 22, theme.LOSE if bad else theme.CREAM, NAME_W - 6,
+                      max_h=STEP - 10, midleft=(x, y + STEP / 2))
             base = s.base
             changed = base is not None and str(getattr(getattr(base, f.partition(".")[0]), name)) != self.value(f)
-            ui.fitted(surface, self.shown(f), 24, theme.LOSE if bad else theme.WIN if changed else theme.WHITE, 200,
-                      bold=True, center=(450, y + 26))
+            ui.fitted(surface, self.shown(f), 24, theme.LOSE if bad else theme.WIN if changed else theme.WHITE,
+                      VALUE_W, bold=True, max_h=STEP - 10, center=(x + NAME_W + VALUE_W / 2, y + STEP / 2))
         self._draw_panel(surface, refused)
         if self.leaving:
             confirm.draw(desk, surface, self.leave_question())
@@ -229,8 +242,7 @@ class EditorView:
             failed = current and job is not None and job.error
             text = _("The computation failed: {reason}").format(reason=job.error) if failed and job else \
                 _("RTP not computed yet: press COMPUTE RTP.")
-            ui.paragraph(surface, text, 20, theme.LOSE if failed else theme.MUTED, PANEL_X, y + 4, PANEL_W)
-            y += 70
+            y = ui.paragraph(surface, text, 20, theme.LOSE if failed else theme.MUTED, PANEL_X, y + 4, PANEL_W) + 6
         else:
             for key, name in BETS.items():
                 if key not in rtps:

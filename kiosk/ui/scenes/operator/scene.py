@@ -29,7 +29,7 @@ from kiosk.cabinet import Machine
 from kiosk.config import role_at_least
 from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
 from kiosk.pins import PIN_MAX
-from kiosk.ui import theme
+from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
@@ -146,6 +146,8 @@ class OperatorScene(Scene):
         if note is None:
             return _("Refused.")
         reason = note.reason.strip()
+        if i18n.language() != "en":  # the controller's reason is English: the log keeps it
+            return note.text
         if not reason or reason.lower().rstrip(".") in note.text.lower():
             return note.text
         sentence = reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")

@@ -102,7 +102,7 @@ class FeltLayer:
         """The layer for ``snap`` (repainted only when its look changed)."""
         host = self.host
         key = (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
-               host.machine_number)
+               host.machine_number, host.station)
         if self._surface is not None and key == self._key:
             return self._surface
         surf = self._paint(snap)

@@ -20,12 +20,13 @@ from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
+from kiosk.ui.layout import MIN_TOUCH
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.tournament.common import language_button, top_background
 from kiosk.ui.widgets import Button
 
 KEYS_PER_ROW = 8
-KEY_W, KEY_H, KEY_GAP = 120, 80, 10
+KEY_W, KEY_H, KEY_GAP = 120, MIN_TOUCH, 6
 KEYS_X, KEYS_Y = 640 - (KEYS_PER_ROW * KEY_W + (KEYS_PER_ROW - 1) * KEY_GAP) / 2, 250
 #: The typed code's box: left edge, width and centre (design units), wide enough for
 #: every character of a code at the box's type size.
