@@ -100,6 +100,7 @@ class ErrorCode(StrEnum):
     FILE_EXISTS = "file_exists"  # a paytable file name taken by another paytable
     SAME_PAYTABLE = "same_paytable"  # choosing the paytable already in force
     NO_PAYTABLE = "no_paytable"  # choosing a paytable not in the paytables folder
+    BET_NOT_OFFERED = "bet_not_offered"  # a paytable with a bet this cabinet does not play
     EXPORT_FAILED = "export_failed"  # a paytable that could not be read or written for export
 
 

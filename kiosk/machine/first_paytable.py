@@ -17,7 +17,7 @@ from engine.hands.categories import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig
 from kiosk.machine.rtp_record import cabinet_key, known_rtp, trips_rtp
-from kiosk.machine.settings import BOUNDED_RTPS
+from kiosk.machine.settings import BOUNDED_RTPS, PROGRESSIVE_NOT_OFFERED
 
 __all__ = [
     "SEVEN_CARD_COUNTS",
@@ -32,6 +32,8 @@ def check_first_paytable(table: Paytable, config: CabinetConfig) -> None:
     """Raise :class:`PaytableError` naming the figure when ``table`` may not be the
     first paytable of a new ledger on the cabinet ``config`` (see the module docstring)."""
     where = str(table.source_name or config.paytable)
+    if table.progressive is not None:
+        raise PaytableError(where, "progressive", PROGRESSIVE_NOT_OFFERED)
     record = known_rtp(table, cabinet_key(Path(config.key_path)))
     figures = dict(record.figures) if record is not None else {}
     figures["trips"] = float(trips_rtp(table))

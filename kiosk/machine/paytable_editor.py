@@ -51,6 +51,7 @@ from kiosk.machine.paytable_draft import (
     rtp_refusals,
 )
 from kiosk.machine.rtp_record import known_rtp
+from kiosk.machine.settings import require_playable
 from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
 
 #: ``(done, total)`` steps of the exact analysis.
@@ -250,6 +251,7 @@ class PaytableEditor:
         name with " custom"); returns the draft."""
         self.require_allowed()
         table = load_paytable(base) if isinstance(base, Path) else base
+        require_playable(table)  # a draft keeps every section: none it cannot write
         self.base, self.job = table, None
         self.edits = {"name": name or f"{table.name} custom"}
         self.table = derive(table, self.edits.items(), source="<draft>")

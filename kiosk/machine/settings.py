@@ -45,6 +45,23 @@ def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
         raise ProofError(str(exc)) from None
 
 
+#: Why a paytable with a ``[progressive]`` section is not put in force: the engine has
+#: its maths and settlement (``uth par``, ``uth simulate --progressive``), the cabinet
+#: does not take the wager yet, and a table in force must be played as it is written.
+PROGRESSIVE_NOT_OFFERED = "this cabinet does not offer the progressive bet yet"
+
+
+def require_playable(table: Paytable) -> Paytable:
+    """``table`` when this cabinet plays every bet it offers; else refused
+    (:class:`ConfigurationError`, code ``bet_not_offered``) naming the file and section."""
+    if table.progressive is not None:
+        where = table.source_name or table.name
+        raise ConfigurationError(
+            f"{where}: progressive: {PROGRESSIVE_NOT_OFFERED}", code=ErrorCode.BET_NOT_OFFERED
+        )
+    return table
+
+
 def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) -> dict[str, float]:
     """RTP of ``table`` (percent) from its proven record, with the main game (per total
     wager) and Trips checked against ``config``'s bounds.
@@ -52,7 +69,9 @@ def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) ->
     Refused: a table whose exact RTP is not known (not computed yet, or the maths
     unavailable; code ``rtp_unknown``), and one whose figures are not proven with ``key``
     (no proof, a proof of another cabinet, a report altered or filed under another table;
-    code ``rtp_unproven``)."""
+    code ``rtp_unproven``); and one with a bet the cabinet does not play
+    (:func:`require_playable`)."""
+    require_playable(table)
     unknown = ConfigurationError(
         f"the exact RTP of {table.name} {table.version} is not known: "
         f"run `uth paytable check {table.source_name or 'FILE'}` first",

@@ -53,6 +53,7 @@ NOT_A_PLAYERS = {
     ErrorCode.FILE_EXISTS: "an operator's paytable",
     ErrorCode.SAME_PAYTABLE: "an operator's paytable",
     ErrorCode.NO_PAYTABLE: "an operator's paytable",
+    ErrorCode.BET_NOT_OFFERED: "an operator's paytable",
     ErrorCode.EXPORT_FAILED: "an operator's paytable",
 }
 PLAYERS = [c for c in ErrorCode if c not in NOT_A_PLAYERS]
