@@ -27,9 +27,10 @@ Life
 ----
 The link's process ends when this one does (the socket's end of file, and
 ``PR_SET_PDEATHSIG``).  When it ends alone (a crash, a kill) :class:`LinkProcess` logs
-it and starts it again after :data:`RESTART_DELAY_S`; it picks its queue and exchanges up
-from the database as after a power cut.  :meth:`LinkProcess.stop` closes the socket (the
-link writes down what it holds and ends), then waits, then ends it.
+it and starts it again after :data:`RESTART_DELAY_S` (longer when it keeps dying); it
+picks its queue and exchanges up from the database as after a power cut.
+:meth:`LinkProcess.stop` closes the socket (the link writes down what it holds and ends),
+then waits, then ends it.
 """
 
 from __future__ import annotations
@@ -41,11 +42,13 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import kiosk
 from kiosk.sas.port import GamePort, PortRefused
+from kiosk.sas.service import addresses_for
 from kiosk.sas.wire import (
     MAX_CALL_BYTES,
     BadCall,
@@ -58,8 +61,11 @@ from kiosk.sas.wire import (
 
 log = logging.getLogger(__name__)
 
-#: Seconds between the link's process ending alone and its restart.
+#: Seconds between the link's process ending alone and its restart, doubled at each
+#: death up to :data:`RESTART_DELAY_MAX_S` (back to the first after :data:`STEADY_S` up).
 RESTART_DELAY_S = 1.0
+RESTART_DELAY_MAX_S = 30.0
+STEADY_S = 60.0
 #: Seconds :meth:`LinkProcess.stop` gives the link to write down what it holds and end.
 STOP_WAIT_S = 15.0
 #: The program's folder: the link's process runs this program's code, nothing on its
@@ -109,6 +115,9 @@ class PortServer:
             pass
         finally:
             self.close()
+            close = getattr(self.port, "close", None)
+            if close is not None:  # on this thread: no call of the port is running
+                close()
 
     def answer(self, message: dict[str, object]) -> dict[str, object]:
         """The answer to one call message (run here, on the real port)."""
@@ -151,9 +160,6 @@ class PortServer:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        close = getattr(self.port, "close", None)
-        if close is not None:
-            close()
 
     def join(self, timeout: float) -> None:
         for t in self._threads:
@@ -179,6 +185,8 @@ class LinkProcess:
         self.sas_port = sas_port
         self.first_address = first_address
         self.restarts = 0
+        #: Machine address -> station, once started (as :attr:`SasService.addresses`).
+        self.addresses: dict[int, int] = {}
         self.server: PortServer | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._stopping = threading.Event()
@@ -203,6 +211,7 @@ class LinkProcess:
         ours, theirs = socket.socketpair()
         try:
             server = PortServer(ours, self.make_port())
+            self.addresses = addresses_for(self.first_address, server.stations)
             cmd = [sys.executable, "-I", "-c", _CHILD, str(PROGRAM_ROOT),
                    "--fd", str(theirs.fileno()), "--db", self.db_path, "--port", self.sas_port,
                    "--address", str(self.first_address), "--parent", str(os.getpid())]  # fmt: skip
@@ -217,6 +226,7 @@ class LinkProcess:
     def _supervise(self) -> None:
         # the child's PR_SET_PDEATHSIG follows the thread that started it: this one,
         # which lives as long as the link
+        delay = RESTART_DELAY_S
         while not self._stopping.is_set():
             try:
                 with self._lock:
@@ -230,16 +240,22 @@ class LinkProcess:
                 self._stopping.wait(RESTART_DELAY_S)
                 continue
             self._running.set()
+            began = time.monotonic()
             code = proc.wait()
             server.close()
             server.join(5)
             if self._stopping.is_set():
                 return
             self.restarts += 1
+            if time.monotonic() - began > STEADY_S:
+                delay = RESTART_DELAY_S
             log.error(
-                "the SAS link's process ended by itself (exit status %s): started again", code
+                "the SAS link's process ended by itself (exit status %s): started again in %g s",
+                code,
+                delay,
             )
-            self._stopping.wait(RESTART_DELAY_S)
+            self._stopping.wait(delay)
+            delay = min(2 * delay, RESTART_DELAY_MAX_S)
 
     def stop(self) -> None:
         """Close the link's port (it writes down what it holds and ends); end it when it

@@ -82,8 +82,10 @@ class RemotePort:
                 with self._answered:
                     self._answer = message
                     self._answered.notify_all()
-        except (WireClosed, BadCall) as exc:
-            log.warning("the game's process closed the port: %s", exc)
+        except WireClosed:
+            log.info("the game's process closed the port")
+        except BadCall as exc:
+            log.error("the game's process sent what is not a message: %s", exc.reason)
         finally:
             with self._answered:
                 self._closed = True
