@@ -34,11 +34,12 @@ children, the SAS link's process among them, over the wall time: 100% is one cor
 under the budget, the frame p95 (update, draw and show: the main loop's record,
 :data:`kiosk.ui.app.FRAME_LOG_ENV`; wall time, and in brackets the drawing thread's CPU
 time, which other programs do not inflate), the frames a second and the rounds played.
-The budget is a third of one core: a cgroup v1 ``cpu`` quota of 1 ms in every 3 ms,
-pinned by ``cpuset`` to core ``--core``, which needs root (``/sys/fs/cgroup/cpu`` and
-``/sys/fs/cgroup/cpuset`` mounted); the kiosk's children are born in its groups, and this
-process (the poller) is pinned to another core.  Without root, or with ``--no-budget``,
-the budget runs are left out; a developer without root gets the same budget from
+The budget is a third of one core: a cgroup ``cpu`` quota of 1 ms in every 3 ms, pinned
+by ``cpuset`` to core ``--core``, which needs root and either cgroup v1
+(``/sys/fs/cgroup/cpu`` and ``/sys/fs/cgroup/cpuset`` mounted) or v2 (the ``cpu`` and
+``cpuset`` controllers in ``/sys/fs/cgroup``); the kiosk's children are born in its
+groups, and this process (the poller) is pinned to another core.  Without root, or with
+``--no-budget``, the budget runs are left out; a developer without root gets the same budget from
 systemd's user manager around the whole bench::
 
     systemd-run --user --scope -p CPUQuota=33% taskset -c 1 .venv/bin/python bench/pi.py --no-budget
@@ -116,14 +117,40 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+def cgroup_version() -> int | None:
+    """1 or 2: the cgroup hierarchy whose ``cpu`` and ``cpuset`` controllers this process
+    (root) can use; None when it cannot."""
+    if os.geteuid() != 0:
+        return None
+    if (CGROUP_V1 / "cpu").is_dir() and (CGROUP_V1 / "cpuset").is_dir():
+        return 1
+    controllers = CGROUP_V1 / "cgroup.controllers"
+    if controllers.exists() and {"cpu", "cpuset"} <= set(controllers.read_text().split()):
+        return 2
+    return None
+
+
 def budget_available() -> bool:
-    return os.geteuid() == 0 and (CGROUP_V1 / "cpu").is_dir() and (CGROUP_V1 / "cpuset").is_dir()
+    return cgroup_version() is not None
 
 
 @contextlib.contextmanager
 def budget_group(core: int) -> Iterator[list[Path]]:
-    """cgroup v1 groups holding a process (and the children it starts) to a third of core
-    ``core``; yields the ``tasks`` files to write its pid to."""
+    """cgroup groups holding a process (and the children it starts) to a third of core
+    ``core`` (v1: ``cpu`` and ``cpuset`` groups; v2: one group with ``cpu.max`` and
+    ``cpuset.cpus``); yields the files to write its pid to."""
+    if cgroup_version() == 2:
+        group = CGROUP_V1 / GROUP
+        (CGROUP_V1 / "cgroup.subtree_control").write_text("+cpu +cpuset")
+        group.mkdir(exist_ok=True)
+        try:
+            (group / "cpu.max").write_text(f"{QUOTA_US} {PERIOD_US}")
+            (group / "cpuset.cpus").write_text(str(core))
+            yield [group / "cgroup.procs"]
+        finally:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        return
     cpu, cpuset = CGROUP_V1 / "cpu" / GROUP, CGROUP_V1 / "cpuset" / GROUP
     cpu.mkdir(exist_ok=True)
     cpuset.mkdir(exist_ok=True)
@@ -419,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     if not budget:
         print(
             "budget runs left out: "
-            + ("--no-budget" if args.no_budget else "they need root and cgroup v1")
+            + ("--no-budget" if args.no_budget else "they need root and cgroup v1 or v2")
         )
     others = sorted(set(range(os.cpu_count() or 1)) - {args.core}) or [args.core]
     everywhere = os.sched_getaffinity(0)
