@@ -190,7 +190,6 @@ class Poller:
     def _run(self) -> None:
         h, n, next_at = self.host, 0, time.monotonic()
         while not self._stop.is_set():
-            next_at += POLL_S
             at = time.monotonic()
             try:
                 if n % 4 == 3:
@@ -203,6 +202,7 @@ class Poller:
                 ex = None
             self.polls.append((at, None if ex is None or ex.kind == "none" else ex.start_s))
             n += 1
+            next_at = max(next_at + POLL_S, time.monotonic())  # late: the next now, no burst
             self._stop.wait(max(0.0, next_at - time.monotonic()))
 
     def stop(self) -> None:
