@@ -245,3 +245,38 @@ def test_the_cabinet_runs_only_the_ports_calls_with_checked_arguments(tmp_path, 
         server.join(5)
         theirs.close()
         machine.close()
+
+
+def test_a_killed_link_process_loses_and_repeats_no_exception(cabinet):
+    """The link's process killed between exceptions (the host has acknowledged some):
+    the one started again raises each of the ledger's door events once, in order, as
+    after a power cut."""
+    m, link = cabinet.machine, cabinet.link
+    assert isinstance(link, LinkProcess)
+    h = SasHost(cabinet.pair.line, answer_timeout=0.5, silence=0.02)
+    assert wait_for(lambda: h.general_poll(1).kind == "exception", 10)
+    h.acknowledge()
+    got: list[int] = []
+
+    def drain(until: int) -> bool:
+        ex = h.general_poll(1)
+        if ex.code:
+            got.append(ex.code)
+            h.acknowledge()
+        return len(got) >= until
+
+    for _ in range(3):
+        m.door(True)
+        m.door(False)
+    assert wait_for(lambda: drain(2), 10)
+    time.sleep(0.3)  # the acknowledgement on disk (no answer tells the host when)
+    first = link.pid
+    assert first is not None
+    os.kill(first, signal.SIGKILL)
+    assert wait_for(lambda: link.pid not in (None, first), 10)
+    m.door(True)
+    m.door(False)
+    assert wait_for(lambda: drain(8), 15)
+    time.sleep(0.5)
+    assert not drain(9)  # nothing more
+    assert got == [0x11, 0x12] * 4
