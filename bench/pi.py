@@ -202,7 +202,8 @@ class Poller:
         from devices.sas.host import SasHost
 
         self.host = SasHost(line, answer_timeout=ANSWER_TIMEOUT_S, retries=0)
-        self.polls: list[tuple[float, float | None]] = []
+        #: (sent at, answer start or None, whether it followed an acknowledged exception)
+        self.polls: list[tuple[float, float | None, bool]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sas-poller", daemon=True)
 
@@ -211,7 +212,7 @@ class Poller:
         return self
 
     def _run(self) -> None:
-        h, n, next_at = self.host, 0, time.monotonic()
+        h, n, next_at, acked = self.host, 0, time.monotonic(), False
         while not self._stop.is_set():
             at = time.monotonic()
             try:
@@ -223,7 +224,9 @@ class Poller:
                         h.acknowledge()
             except OSError:  # the kiosk is not up yet, or gone
                 ex = None
-            self.polls.append((at, None if ex is None or ex.kind == "none" else ex.start_s))
+            start = None if ex is None or ex.kind == "none" else ex.start_s
+            self.polls.append((at, start, acked))
+            acked = ex is not None and bool(ex.code)
             n += 1
             next_at = max(next_at + POLL_S, time.monotonic())  # late: the next now, no burst
             self._stop.wait(max(0.0, next_at - time.monotonic()))
@@ -233,10 +236,14 @@ class Poller:
         self._thread.join(5)
 
     def window(self, w0: float, w1: float) -> dict[str, Any]:
-        """The answer starts (seconds) and the unanswered polls sent within [w0, w1]."""
-        inside = [start for at, start in self.polls if w0 <= at <= w1]
-        starts = [s for s in inside if s is not None]
-        return {"polls": len(inside), "starts": starts, "unanswered": len(inside) - len(starts)}
+        """The answer starts (seconds) and the unanswered polls sent within [w0, w1]; the
+        answers late (over 20 ms or none) and how many of them came right after the host
+        acknowledged an exception (the machine writes the acknowledgement to disk first)."""
+        inside = [(start, acked) for at, start, acked in self.polls if w0 <= at <= w1]
+        starts = [s for s, _ in inside if s is not None]
+        late = [acked for s, acked in inside if s is None or s > 0.020]
+        return {"polls": len(inside), "starts": starts, "unanswered": len(inside) - len(starts),
+                "late": len(late), "late_after_ack": sum(late)}  # fmt: skip
 
 
 # -- one state ----------------------------------------------------------------------------
@@ -355,6 +362,8 @@ def describe(r: dict[str, Any]) -> str:
         f" max {1000 * max(starts, default=float('nan')):5.1f} ms,"
         f" {sas['unanswered']} of {sas['polls']} unanswered"
     )
+    if sas["late"]:
+        s += f" ({sas['late']} over 20 ms, {sas['late_after_ack']} of them after an ACK)"
     return s
 
 
