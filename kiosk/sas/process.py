@@ -71,7 +71,13 @@ STOP_WAIT_S = 15.0
 #: The program's folder: the link's process runs this program's code, nothing on its
 #: working folder's path (the interpreter is isolated, ``-I``).
 PROGRAM_ROOT = Path(kiosk.__file__).resolve().parent.parent
-_CHILD = "import sys; sys.path.insert(0, sys.argv.pop(1)); from kiosk.sas.remote import main; raise SystemExit(main())"
+#: The link's process: SIGTERM and SIGINT ignored from its first line (see
+#: :mod:`kiosk.sas.remote`), then its main.
+_CHILD = (
+    "import signal, sys; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    "signal.signal(signal.SIGINT, signal.SIG_IGN); sys.path.insert(0, sys.argv.pop(1)); "
+    "from kiosk.sas.remote import main; raise SystemExit(main())"
+)
 
 
 class PortServer:
@@ -269,8 +275,8 @@ class LinkProcess:
             try:
                 proc.wait(STOP_WAIT_S)
             except subprocess.TimeoutExpired:
-                log.error("the SAS link's process did not end: terminated")
-                proc.send_signal(signal.SIGTERM)
+                log.error("the SAS link's process did not end: hung up")
+                proc.send_signal(signal.SIGHUP)
                 try:
                     proc.wait(5)
                 except subprocess.TimeoutExpired:

@@ -9,8 +9,11 @@ thread answers from the link's own view and never waits for the game's process, 
 its timing does not depend on that process's interpreter (the screens).
 
 It ends when the game's process does: the socket's end of file, and the kernel's
-``PR_SET_PDEATHSIG`` (SIGTERM) when the game's process dies first; either way it stops
-as :meth:`SasService.stop` does (the queue and the exchanges are already on disk).
+``PR_SET_PDEATHSIG`` (SIGHUP) when the game's process dies first; either way it stops
+as :meth:`SasService.stop` does (the queue and the exchanges are already on disk).  It
+ignores SIGTERM and SIGINT: a service manager stopping the cabinet signals every process
+of it, and the link must stop after the game's process, which closes its end when it
+has stopped (else the link, gone first, would be started again).
 """
 
 from __future__ import annotations
@@ -174,11 +177,11 @@ class RemotePort:
 
 
 def die_with_parent(parent: int) -> None:
-    """SIGTERM to this process when its parent dies (Linux); ends it now when the parent
+    """SIGHUP to this process when its parent dies (Linux); ends it now when the parent
     ``parent`` is already gone."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux: the socket's end of file still ends it
         pass
     if os.getppid() != parent:
@@ -198,8 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="sas-link %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's ^C is the game's to handle
+    signal.signal(signal.SIGHUP, lambda *_: stop.set())  # the game's process died
+    for sig in (signal.SIGTERM, signal.SIGINT):  # the game's process stops first, then us
+        signal.signal(sig, signal.SIG_IGN)
     die_with_parent(args.parent)
 
     from devices.sas.uart import open_line

@@ -280,3 +280,20 @@ def test_a_killed_link_process_loses_and_repeats_no_exception(cabinet):
     time.sleep(0.5)
     assert not drain(9)  # nothing more
     assert got == [0x11, 0x12] * 4
+
+
+def test_the_link_process_outlives_a_sigterm_and_stops_with_the_cabinet(cabinet):
+    """A service manager stopping the cabinet signals every process of it: the link's
+    process stays until the cabinet closes its port, so it is not started again."""
+    link = cabinet.link
+    assert isinstance(link, LinkProcess)
+    h = SasHost(cabinet.pair.line, answer_timeout=0.5, silence=0.02)
+    assert wait_for(lambda: h.general_poll(1).kind == "exception", 10)
+    pid = link.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGTERM)
+    time.sleep(0.5)
+    assert link.pid == pid and link.restarts == 0
+    link.stop()
+    assert link.pid is None and link.restarts == 0
+    assert not Path(f"/proc/{pid}").exists()
