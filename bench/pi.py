@@ -3,7 +3,7 @@ answers in each state.
 
     sudo .venv/bin/python bench/pi.py [--seconds 20] [--size 1920x1080]
                                       [--states attract,play,tilt,door,handpay,operator,ramclear]
-                                      [--no-budget] [--root DIR] [--core 1]
+                                      [--no-budget] [--root DIR] [--core 1] [--keep]
 
 Runs the real kiosk (``uth kiosk --headless --window WxH``, the demo's simulated
 devices, a fresh ledger, ``sas_port`` on a pseudo-terminal) once per state and measures
@@ -61,6 +61,7 @@ import contextlib
 import json
 import os
 import platform
+import shutil
 import signal
 import statistics
 import subprocess
@@ -332,6 +333,8 @@ def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) ->
         out["p95_ms"] = p95([f[1] for f in inside])
         out["p95_cpu_ms"] = p95([f[2] for f in inside])
         out["rounds"] = data["rounds"]
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
     return out
 
 
@@ -471,6 +474,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--core", type=int, default=1, help="the core the budget pins the kiosk to (default 1)"
+    )
+    p.add_argument(
+        "--keep", action="store_true", help="keep each run's folder (ledger, logs) in /tmp"
     )
     args = p.parse_args(argv)
     states = [s for s in args.states.split(",") if s]
