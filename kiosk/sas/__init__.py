@@ -9,6 +9,9 @@ table) answers the casino's host.
   and exchanges on disk, the picture the poll thread answers from, what the threads share.
 * :mod:`kiosk.sas.egm` -- one address answering; :mod:`kiosk.sas.responder` -- the poll
   thread; :mod:`kiosk.sas.link` -- the updater thread; :mod:`kiosk.sas.service` -- all of it.
+* :mod:`kiosk.sas.process` -- all of it in a child process of the game's (the cabinet's:
+  its screens never delay an answer); :mod:`kiosk.sas.remote` -- that process and its
+  port; :mod:`kiosk.sas.wire` -- the port's calls between the two, checked.
 
 The line itself (CRC, wakeup bit, UART, pty, the technician's host) is :mod:`devices.sas`.
 """

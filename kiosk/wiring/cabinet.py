@@ -4,7 +4,8 @@
            -> startup_check(machine, demo=config.demo)  (the program against its manifest)
            -> rtp_gate(machine.table, config).start()  (the paytable's return proven first)
            -> StationDevices.of_cabinet(config, machine.link).start()  (validator, printer)
-           -> start_slot_system(machine.table)  (the casino's SAS link, when configured)
+           -> start_slot_system(machine.table, own_process=True)  (the casino's SAS link, when
+              configured: a child process, whose port calls this process answers)
            -> start_door(config, machine.door)  (the slot door switch, when configured)
            -> TournamentContext(config.db_path) -> App(...)
 
@@ -61,7 +62,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         log.error("program check not recorded as a tilt: %s", exc)
     rtp_gate(machine.table, config).start()  # play waits for the paytable's proven return
     devices = StationDevices.of_cabinet(config, machine.link)
-    slot_system = start_slot_system(machine.table)
+    slot_system = start_slot_system(machine.table, own_process=True)
     tournament = TournamentContext(config.db_path)
     friends_network(tournament, config)
     door = None

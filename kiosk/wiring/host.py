@@ -19,6 +19,7 @@ from engine.rng import RandomSource
 from kiosk.config import CabinetConfig
 from kiosk.link.pairing import HostPairing
 from kiosk.machine.rtp_record import rtp_gate
+from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
 from kiosk.table.commands import LiftLockoutAtHost
@@ -51,7 +52,7 @@ class HostParts:
     table: Table
     service: TableHost
     port: int
-    slot_system: SasService | None
+    slot_system: SasService | LinkProcess | None
 
     def close(self) -> None:
         """Stop the slot system, the link and the service, in that order."""
