@@ -2,14 +2,25 @@
 
 Outside batteries need far more bits than the tap gives (:func:`engine.rng_tests.tapped_dump`,
 the cabinet's :class:`engine.rng.SystemRandomSource` with its :class:`engine.rng.DrawTap`
-running the cabinet's shuffle, one OS read per draw: 0.1 to 0.2 MB/s here, where this
-module gives 1.4 to 4 MB/s (``bench.rng_speed``); ``dieharder -a`` reads tens of gigabytes).  :func:`shuffle_draws`
-runs the same Fisher-Yates with rejection sampling on many decks at once: each deck reads
-its own row of OS bytes, one byte per draw, and keeps the top ``k`` bits of it, ``k =
-bit_length(n)`` for a draw below ``n`` (what the cabinet's source reads and keeps for
-``k <= 8``).  Every draw is kept, accepted or not, in deal order, deck after deck: the bit
-stream the tap records (a test feeds both the same bytes for each deck and compares them
-bit for bit, and the decks).  ``uth rng dump --fast`` writes it.
+running the cabinet's shuffle, one OS read per draw: 0.1 to 0.2 MB/s here); ``dieharder -a``
+reads 250 to 300 GB through a pipe.  :func:`shuffle_draws` runs the same Fisher-Yates with
+rejection sampling on many decks at once: each deck reads its own row of OS bytes, one byte
+per draw, and keeps the top ``k`` bits of it, ``k = bit_length(n)`` for a draw below ``n``
+(what the cabinet's source reads and keeps for ``k <= 8``).  Every draw is kept, accepted or
+not, in deal order, deck after deck: the bit stream the tap records (a test feeds both the
+same bytes for each deck and compares them bit for bit, and the decks).  ``uth rng dump
+--fast`` writes it.
+
+How it runs: the batch's bytes are turned column-major (one row per draw index, one column
+per deck), and one pass over the columns advances every deck's Fisher-Yates step at once
+(``step += byte < LIMIT[step]``, a byte-table lookup and two ufuncs per column, no fancy
+indexing); the step each byte met gives its width and value.  Packing pairs neighbouring
+draws three times (8 draws, at most 48 bits, in one 64-bit item; unread bytes are draws of
+width 0), then adds each item into its one or two big-endian 64-bit words (the items' bits
+never overlap).  Measured with ``bench.rng_speed --fast`` on this shared two-core machine:
+about 30 MB/s, six times the former per-step rejection loop (4 to 9 MB/s); the OS reads
+(128 bytes a deck) are about a third of the time.  ``uth rng dump --fast --workers N`` runs
+whole batches in N processes.
 """
 
 from __future__ import annotations
@@ -28,6 +39,19 @@ EXTEND_BYTES = 32
 BATCH_DECKS = 16_384
 #: The bit count of a draw at each Fisher-Yates step (below 52, 51, ..., 2).
 STEP_WIDTHS = np.array([(i + 1).bit_length() for i in range(51, 0, -1)], dtype=np.uint8)
+#: Steps in a shuffle; a deck at step :data:`DONE` reads no more bytes.
+DONE = len(STEP_WIDTHS)
+
+
+def _table(entries: list[int], rest: int) -> bytes:
+    return bytes(entries) + bytes([rest]) * (256 - len(entries))
+
+
+#: Byte tables by step (for ``bytes.translate``): a byte below ``LIMIT[step]`` is accepted
+#: (its top ``k`` bits below ``n``: ``n << (8 - k)``, 0 when done), the draw's width (0
+#: when done).
+_LIMIT = _table([(DONE + 1 - s) << (8 - int(k)) for s, k in enumerate(STEP_WIDTHS)], 0)
+_WIDTH = _table([int(k) for k in STEP_WIDTHS], 0)
 
 
 @dataclass(frozen=True)
@@ -42,6 +66,44 @@ class Draws:
     decks: np.ndarray | None
 
 
+def _lookup(a: np.ndarray, table: bytes) -> np.ndarray:
+    """``table[a]`` for a uint8 array, through ``bytes.translate``."""
+    return np.frombuffer(a.tobytes().translate(table), np.uint8).reshape(a.shape)
+
+
+def _columns(
+    rows: np.ndarray, more: Callable[[int], np.ndarray] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each deck's bytes column-major (C, D), and the Fisher-Yates step each byte met
+    (:data:`DONE`: not read), ``C`` a multiple of 8.  A row that runs out is extended, all
+    rows at once, by ``more(D * EXTEND_BYTES)``: what the per-deck loop read, in order."""
+    d, width = rows.shape
+    cols = np.zeros((width + 8, d), np.uint8)
+    cols[:width] = rows.T
+    steps = np.empty_like(cols)
+    step = np.zeros(d, np.uint8)
+    accepted = np.empty(d, np.bool_)
+    c = 0
+    while d and (c < DONE or int(step.min()) < DONE):
+        if c == width:
+            fresh = np.asarray((more or _urandom_rows)(d * EXTEND_BYTES), np.uint8)
+            pad = np.zeros((8, d), np.uint8)
+            cols = np.concatenate([cols[:width], fresh.reshape(d, EXTEND_BYTES).T, pad])
+            steps = np.concatenate([steps[:width], np.empty_like(cols[width:])])
+            width += EXTEND_BYTES
+        steps[c] = step
+        np.less(cols[c], _lookup(step, _LIMIT), out=accepted)
+        step += accepted
+        c += 1
+    used = -(-c // 8) * 8
+    steps[c:used] = DONE
+    return cols[:used], steps[:used]
+
+
+def _urandom_rows(count: int) -> np.ndarray:
+    return np.frombuffer(os.urandom(count), dtype=np.uint8)
+
+
 def shuffle_draws(
     rows: np.ndarray, more: Callable[[int], np.ndarray] | None = None, with_decks: bool = False
 ) -> Draws:
@@ -49,42 +111,28 @@ def shuffle_draws(
 
     ``more(count)`` gives ``count`` further bytes when a row runs out (default: the OS
     generator); ``with_decks`` also returns the decks, card by position."""
-    rows = np.ascontiguousarray(rows, dtype=np.uint8)
-    d = rows.shape[0]
-    ptr = np.zeros(d, dtype=np.intp)
-    starts = np.empty((len(STEP_WIDTHS) + 1, d), dtype=np.intp)
-    deck = np.tile(np.arange(52, dtype=np.int8), (d, 1)) if with_decks else None
+    cols, steps = _columns(np.ascontiguousarray(rows, dtype=np.uint8), more)
+    widths = _lookup(steps, _WIDTH)
+    values = cols >> (8 - widths)
+    read = (widths > 0).T
+    deck = _decks(values, steps) if with_decks else None
+    return Draws(values.T[read], widths.T[read], read.sum(axis=1), deck)
+
+
+def _decks(values: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """The decks dealt by the draws ``values`` (C, D) met at ``steps``: at step ``s`` the
+    accepted draw ``j`` (below ``n = 52 - s``) swaps positions ``51 - s`` and ``j``."""
+    d = values.shape[1]
+    accepted = (values.astype(np.int16) < DONE + 1 - steps) & (steps < DONE)
+    chosen = values.T[accepted.T].reshape(d, DONE).astype(np.intp)
+    deck = np.tile(np.arange(52, dtype=np.int8), (d, 1))
     every = np.arange(d)
-    for step, k in enumerate(STEP_WIDTHS):
-        i = 51 - step
-        n = i + 1
-        starts[step] = ptr
-        active = every
-        while active.size:
-            at = ptr[active]
-            if int(at.max()) >= rows.shape[1]:
-                fresh = np.asarray((more or _urandom_rows)(d * EXTEND_BYTES), np.uint8)
-                rows = np.concatenate([rows, fresh.reshape(d, EXTEND_BYTES)], axis=1)
-            r = rows[active, at] >> (8 - int(k))
-            ptr[active] += 1
-            ok = r < n
-            if deck is not None:
-                done = active[ok]
-                j = r[ok].astype(np.intp)
-                swap = deck[done, i].copy()
-                deck[done, i] = deck[done, j]
-                deck[done, j] = swap
-            active = active[~ok]
-    starts[-1] = ptr
-    runs = np.diff(starts, axis=0).T.ravel()  # draws per (deck, step), deck-major
-    widths = np.repeat(np.tile(STEP_WIDTHS, d), runs)
-    consumed = np.arange(rows.shape[1])[None, :] < ptr[:, None]
-    values = rows[consumed] >> (8 - widths)
-    return Draws(values, widths, ptr.copy(), deck)
-
-
-def _urandom_rows(count: int) -> np.ndarray:
-    return np.frombuffer(os.urandom(count), dtype=np.uint8)
+    for s in range(DONE):
+        i, j = 51 - s, chosen[:, s]
+        swap = deck[every, j]
+        deck[every, j] = deck[:, i]
+        deck[:, i] = swap
+    return deck
 
 
 def draw_bits(values: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -97,24 +145,71 @@ def draw_bits(values: np.ndarray, widths: np.ndarray) -> np.ndarray:
     return ((np.repeat(values, w) >> shift) & 1).astype(np.uint8)
 
 
+def _octets(values: np.ndarray, widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Draws of up to 8 bits (axis 0, a multiple of 8 long) paired three times: each
+    8 neighbours as one uint64 item (the first draw most significant) and its width."""
+    v16 = values[0::2].astype(np.uint16)
+    v16 <<= widths[1::2]
+    v16 |= values[1::2]
+    w = widths[0::2] + widths[1::2]
+    v32 = v16[0::2].astype(np.uint32)
+    v32 <<= w[1::2]
+    v32 |= v16[1::2]
+    w = w[0::2] + w[1::2]
+    v64 = v32[0::2].astype(np.uint64)
+    v64 <<= w[1::2].astype(np.uint64)
+    v64 |= v32[1::2]
+    return v64, (w[0::2] + w[1::2]).astype(np.int64)
+
+
+def _place(
+    items: np.ndarray, widths: np.ndarray, lead_value: int, lead_bits: int
+) -> tuple[bytes, int, int]:
+    """Items (uint64, at most 64 bits each, in order) after ``lead_bits`` bits
+    ``lead_value``, packed: ``(whole_bytes, rest_value, rest_bits)``."""
+    offsets = np.cumsum(widths)
+    total = lead_bits + (int(offsets[-1]) if len(offsets) else 0)
+    offsets -= widths
+    offsets += lead_bits
+    words = np.zeros(total // 64 + 2, np.uint64)
+    words[0] = np.uint64(lead_value << (64 - lead_bits)) if lead_bits else 0
+    end = offsets & 63
+    end += widths
+    over = np.flatnonzero(end > 64)  # items running into the next word
+    spill = end[over] - 64
+    end[over] = 64
+    word = offsets >> 6
+    placed = items << (64 - end).astype(np.uint64)
+    low = items[over]
+    placed[over] = low >> spill.astype(np.uint64)
+    np.add.at(words, word, placed)
+    np.add.at(words, word[over] + 1, low << (64 - spill).astype(np.uint64))
+    data = words.astype(">u8").tobytes()
+    whole, rest_bits = divmod(total, 8)
+    rest_value = data[whole] >> (8 - rest_bits) if rest_bits else 0
+    return data[:whole], rest_value, rest_bits
+
+
 def pack_draws(values: np.ndarray, widths: np.ndarray) -> tuple[bytes, int, int]:
     """The draws packed into bytes (each draw's ``k`` bits most significant first, draws
-    of up to 7 bits): ``(whole_bytes, rest_value, rest_bits)``, the last incomplete byte's
+    of up to 8 bits): ``(whole_bytes, rest_value, rest_bits)``, the last incomplete byte's
     bits left over (to lead the next batch)."""
-    w = widths.astype(np.int64)
-    offset = np.cumsum(w) - w
-    total = int(offset[-1] + w[-1]) if len(w) else 0
-    byte = offset >> 3
-    # each draw within the 16-bit window starting at its first byte (no two overlap)
-    window = values.astype(np.int64) << (16 - (offset & 7) - w)
-    size = (total + 7) // 8 + 1
-    out = np.bincount(byte, weights=window >> 8, minlength=size)
-    out += np.bincount(byte + 1, weights=window & 0xFF, minlength=size)
-    packed = out.astype(np.uint8)
-    whole = total // 8
-    rest_bits = total - 8 * whole
-    rest_value = int(packed[whole]) >> (8 - rest_bits) if rest_bits else 0
-    return packed[:whole].tobytes(), rest_value, rest_bits
+    n = len(values)
+    v = np.zeros(-(-n // 8) * 8, np.uint8)
+    w = np.zeros_like(v)
+    v[:n] = values
+    w[:n] = widths
+    return _place(*_octets(v, w), 0, 0)
+
+
+def _batch_bytes(
+    rows: np.ndarray, more: Callable[[int], np.ndarray], lead_value: int, lead_bits: int
+) -> tuple[bytes, int, int]:
+    """One batch's draws packed after the previous batch's leftover bits."""
+    cols, steps = _columns(rows, more)
+    widths = _lookup(steps, _WIDTH)
+    items, item_widths = _octets(cols >> (8 - widths), widths)  # (C / 8, D)
+    return _place(items.T.ravel(), item_widths.T.ravel(), lead_value, lead_bits)
 
 
 def dump_stream(
@@ -130,10 +225,8 @@ def dump_stream(
         return np.frombuffer(urandom(n), dtype=np.uint8)
 
     while left is None or left > 0:
-        draws = shuffle_draws(more(batch * ROW_BYTES).reshape(batch, ROW_BYTES), more)
-        values = np.concatenate([np.array([rest_value], np.uint8), draws.values])
-        widths = np.concatenate([np.array([rest_bits], np.uint8), draws.widths])
-        chunk, rest_value, rest_bits = pack_draws(values, widths)
+        rows = more(batch * ROW_BYTES).reshape(batch, ROW_BYTES)
+        chunk, rest_value, rest_bits = _batch_bytes(rows, more, rest_value, rest_bits)
         if left is not None:
             chunk = chunk[:left]
             left -= len(chunk)

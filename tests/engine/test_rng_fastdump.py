@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import numpy as np
+import pytest
 
 from engine.rng import DrawTap, SystemRandomSource, shuffled_deck
-from engine.rng_tests.fastdump import ROW_BYTES, draw_bits, dump_stream, pack_draws, shuffle_draws
+from engine.rng_tests.fastdump import (
+    BATCH_DECKS,
+    ROW_BYTES,
+    draw_bits,
+    dump_stream,
+    pack_draws,
+    shuffle_draws,
+)
 
 
 def reference(rows: np.ndarray) -> tuple[np.ndarray, bytes]:
@@ -74,3 +85,62 @@ def test_the_stream_carries_bits_across_batches():
         [draw_bits(*(lambda d: (d.values, d.widths))(shuffle_draws(r))) for r in rows]
     )
     assert (np.unpackbits(np.frombuffer(small, np.uint8)) == bits[: len(small) * 8]).all()
+
+
+def skewed(seed: int):
+    """Bytes whose every other one is at least 0xF0: rejected at most steps, so rows run
+    out and are extended."""
+    r = random.Random(seed)
+
+    def urandom(n: int) -> bytes:
+        b = bytearray(r.randbytes(n))
+        for i in range(0, n, 2):
+            b[i] |= 0xF0
+        return bytes(b)
+
+    return urandom
+
+
+@pytest.mark.parametrize(
+    ("count", "urandom", "batch", "digest", "reads"),
+    [
+        (300_000, random.Random(5).randbytes, 1000, "791dfd8ae6c610750758d043", [128_000] * 7),
+        (60_000, skewed(6), 64, "2e14180e56b3814919727ef3", None),
+        (2_000_000, random.Random(7).randbytes, BATCH_DECKS, "78d6d98da5ab24b27f18d3d9", None),
+    ],
+)
+def test_the_stream_is_the_same_function_of_the_os_bytes_as_the_per_step_loop(
+    count, urandom, batch, digest, reads
+):
+    """The digests and OS reads are those of the per-step rejection loop this module had
+    before the column pass (bincount packing): a plain source over several batches, a
+    skewed one whose rows run out (extension reads of 64 x 32 bytes between batches) and
+    the default batch size."""
+    log: list[int] = []
+
+    def counted(n: int) -> bytes:
+        log.append(n)
+        return urandom(n)
+
+    data = b"".join(dump_stream(count, counted, batch=batch))
+    assert len(data) == count
+    assert hashlib.sha256(data).hexdigest().startswith(digest)
+    if reads is not None:
+        assert log == reads
+    elif batch == 64:
+        assert len(log) == 33 and sum(log) == 129_024 and set(log) == {64 * 128, 64 * 32}
+    else:
+        assert log == [batch * ROW_BYTES] * 3
+
+
+def test_packing_any_widths_up_to_eight_bits():
+    rng = np.random.default_rng(4)
+    for n in (0, 1, 7, 8, 9, 1000):
+        widths = rng.integers(0, 9, n).astype(np.uint8)
+        values = (rng.integers(0, 256, n) & ((1 << widths.astype(int)) - 1)).astype(np.uint8)
+        bits = draw_bits(values, widths)
+        packed, rest_value, rest_bits = pack_draws(values, widths)
+        assert len(packed) * 8 + rest_bits == len(bits)
+        assert (np.unpackbits(np.frombuffer(packed, np.uint8)) == bits[: len(packed) * 8]).all()
+        rest = "".join(map(str, bits[len(packed) * 8 :]))
+        assert (format(rest_value, f"0{rest_bits}b") if rest_bits else "") == rest
