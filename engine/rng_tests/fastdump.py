@@ -43,15 +43,9 @@ STEP_WIDTHS = np.array([(i + 1).bit_length() for i in range(51, 0, -1)], dtype=n
 DONE = len(STEP_WIDTHS)
 
 
-def _table(entries: list[int], rest: int) -> bytes:
-    return bytes(entries) + bytes([rest]) * (256 - len(entries))
-
-
-#: Byte tables by step (for ``bytes.translate``): a byte below ``LIMIT[step]`` is accepted
-#: (its top ``k`` bits below ``n``: ``n << (8 - k)``, 0 when done), the draw's width (0
-#: when done).
-_LIMIT = _table([(DONE + 1 - s) << (8 - int(k)) for s, k in enumerate(STEP_WIDTHS)], 0)
-_WIDTH = _table([int(k) for k in STEP_WIDTHS], 0)
+#: A draw's width by the bound ``n`` it is drawn below (0: the deck is done, ``n <= 1``),
+#: as a byte table for ``bytes.translate``.
+_WIDTH_BY_BOUND = bytes([0, 0] + [n.bit_length() for n in range(2, 256)])
 
 
 @dataclass(frozen=True)
@@ -74,30 +68,43 @@ def _lookup(a: np.ndarray, table: bytes) -> np.ndarray:
 def _columns(
     rows: np.ndarray, more: Callable[[int], np.ndarray] | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each deck's bytes column-major (C, D), and the Fisher-Yates step each byte met
-    (:data:`DONE`: not read), ``C`` a multiple of 8.  A row that runs out is extended, all
-    rows at once, by ``more(D * EXTEND_BYTES)``: what the per-deck loop read, in order."""
+    """Each deck's bytes column-major (C, D), and the bound ``n`` each byte was drawn
+    below (1 or 0: not read), ``C`` a multiple of 8.  A row that runs out is extended, all
+    rows at once, by ``more(D * EXTEND_BYTES)``: what the per-deck loop read, in order.
+
+    Every deck advances at once, column by column: ``r = byte >> (8 - k)`` is accepted if
+    below ``n``, and ``k`` drops by one when an accepted draw leaves ``n`` one below a
+    power of two; a done deck (``n = 1``, ``k = 1``) may pass one more byte to ``n = 0``,
+    which no byte passes (neither is a draw)."""
     d, width = rows.shape
     cols = np.zeros((width + 8, d), np.uint8)
     cols[:width] = rows.T
-    steps = np.empty_like(cols)
-    step = np.zeros(d, np.uint8)
-    accepted = np.empty(d, np.bool_)
+    bounds = np.empty_like(cols)
+    n = np.full(d, 52, np.uint8)
+    shift = np.full(d, 8 - int(STEP_WIDTHS[0]), np.uint8)
+    r, low = np.empty(d, np.uint8), np.empty(d, np.uint8)
+    accepted, narrower = np.empty(d, np.bool_), np.empty(d, np.bool_)
     c = 0
-    while d and (c < DONE or int(step.min()) < DONE):
+    while d and (c < DONE or int(n.max()) > 1):
         if c == width:
             fresh = np.asarray((more or _urandom_rows)(d * EXTEND_BYTES), np.uint8)
             pad = np.zeros((8, d), np.uint8)
             cols = np.concatenate([cols[:width], fresh.reshape(d, EXTEND_BYTES).T, pad])
-            steps = np.concatenate([steps[:width], np.empty_like(cols[width:])])
+            bounds = np.concatenate([bounds[:width], np.empty_like(cols[width:])])
             width += EXTEND_BYTES
-        steps[c] = step
-        np.less(cols[c], _lookup(step, _LIMIT), out=accepted)
-        step += accepted
+        bounds[c] = n
+        np.right_shift(cols[c], shift, out=r)
+        np.less(r, n, out=accepted)
+        np.subtract(n, accepted, out=n)
+        np.add(n, 1, out=low)
+        np.bitwise_and(low, n, out=low)  # 0 when n is one below a power of two
+        np.equal(low, 0, out=narrower)
+        narrower &= accepted
+        shift += narrower
         c += 1
     used = -(-c // 8) * 8
-    steps[c:used] = DONE
-    return cols[:used], steps[:used]
+    bounds[c:used] = 0
+    return cols[:used], bounds[:used]
 
 
 def _urandom_rows(count: int) -> np.ndarray:
@@ -111,19 +118,19 @@ def shuffle_draws(
 
     ``more(count)`` gives ``count`` further bytes when a row runs out (default: the OS
     generator); ``with_decks`` also returns the decks, card by position."""
-    cols, steps = _columns(np.ascontiguousarray(rows, dtype=np.uint8), more)
-    widths = _lookup(steps, _WIDTH)
+    cols, bounds = _columns(np.ascontiguousarray(rows, dtype=np.uint8), more)
+    widths = _lookup(bounds, _WIDTH_BY_BOUND)
     values = cols >> (8 - widths)
     read = (widths > 0).T
-    deck = _decks(values, steps) if with_decks else None
+    deck = _decks(values, bounds) if with_decks else None
     return Draws(values.T[read], widths.T[read], read.sum(axis=1), deck)
 
 
-def _decks(values: np.ndarray, steps: np.ndarray) -> np.ndarray:
-    """The decks dealt by the draws ``values`` (C, D) met at ``steps``: at step ``s`` the
+def _decks(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """The decks dealt by the draws ``values`` (C, D) below ``bounds``: at step ``s`` the
     accepted draw ``j`` (below ``n = 52 - s``) swaps positions ``51 - s`` and ``j``."""
     d = values.shape[1]
-    accepted = (values.astype(np.int16) < DONE + 1 - steps) & (steps < DONE)
+    accepted = (values < bounds) & (bounds > 1)
     chosen = values.T[accepted.T].reshape(d, DONE).astype(np.intp)
     deck = np.tile(np.arange(52, dtype=np.int8), (d, 1))
     every = np.arange(d)
@@ -206,8 +213,8 @@ def _batch_bytes(
     rows: np.ndarray, more: Callable[[int], np.ndarray], lead_value: int, lead_bits: int
 ) -> tuple[bytes, int, int]:
     """One batch's draws packed after the previous batch's leftover bits."""
-    cols, steps = _columns(rows, more)
-    widths = _lookup(steps, _WIDTH)
+    cols, bounds = _columns(rows, more)
+    widths = _lookup(bounds, _WIDTH_BY_BOUND)
     items, item_widths = _octets(cols >> (8 - widths), widths)  # (C / 8, D)
     return _place(items.T.ravel(), item_widths.T.ravel(), lead_value, lead_bits)
 
