@@ -25,8 +25,11 @@ whole batches in N processes.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -219,22 +222,89 @@ def _batch_bytes(
     return _place(items.T.ravel(), item_widths.T.ravel(), lead_value, lead_bits)
 
 
+def _join(
+    lead_value: int, lead_bits: int, packed: tuple[bytes, int, int]
+) -> tuple[bytes, int, int]:
+    """A batch packed on its own (``(whole_bytes, rest_value, rest_bits)``) after
+    ``lead_bits`` leftover bits: the same as packing it after them."""
+    chunk, rest_value, rest_bits = packed
+    if not lead_bits:
+        return packed
+    a = np.frombuffer(chunk, np.uint8)
+    out = np.empty(len(a) + 1, np.uint8)
+    out[0] = lead_value << (8 - lead_bits)
+    out[1:] = a << (8 - lead_bits)  # each byte's low bits lead the next output byte
+    out[:-1] |= a >> lead_bits
+    tail_bits = lead_bits + rest_bits
+    tail = (int(out[-1]) >> (8 - lead_bits) << rest_bits) | rest_value
+    if tail_bits < 8:
+        return out[:-1].tobytes(), tail, tail_bits
+    out[-1] = tail >> (tail_bits - 8)
+    return out.tobytes(), tail & ((1 << (tail_bits - 8)) - 1), tail_bits - 8
+
+
+def _batch_from(urandom: Callable[[int], bytes], batch: int) -> tuple[bytes, int, int]:
+    """One batch read from ``urandom`` and packed on its own (a worker's job)."""
+
+    def more(n: int) -> np.ndarray:
+        return np.frombuffer(urandom(n), dtype=np.uint8)
+
+    return _batch_bytes(more(batch * ROW_BYTES).reshape(batch, ROW_BYTES), more, 0, 0)
+
+
+def _batches(
+    urandom: Callable[[int], bytes], batch: int, workers: int
+) -> Generator[tuple[bytes, int, int]]:
+    """Batches packed on their own by ``workers`` processes, each reading ``urandom``
+    itself, in order; a few per worker run ahead."""
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        ahead: deque[Future[tuple[bytes, int, int]]] = deque()
+        try:
+            while True:
+                while len(ahead) < 2 * workers:
+                    ahead.append(pool.submit(_batch_from, urandom, batch))
+                yield ahead.popleft().result()
+        finally:
+            for job in ahead:
+                job.cancel()
+
+
 def dump_stream(
-    count: int | None, urandom: Callable[[int], bytes] = os.urandom, batch: int = BATCH_DECKS
+    count: int | None,
+    urandom: Callable[[int], bytes] = os.urandom,
+    batch: int = BATCH_DECKS,
+    workers: int = 1,
 ) -> Iterator[bytes]:
-    """``count`` bytes of the shuffle's raw draws (``None``: without end), in chunks."""
+    """``count`` bytes of the shuffle's raw draws (``None``: without end), in chunks.
+
+    ``workers`` above 1 runs whole batches in that many processes, each reading
+    ``urandom`` (which must pickle, as ``os.urandom`` does) for its own batches; each
+    batch is the same function of the bytes it read, and the batches are written in the
+    order they were started."""
     if count is not None and count < 0:
         raise ValueError("count must not be negative")
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
     left = count
     rest_value, rest_bits = 0, 0
 
     def more(n: int) -> np.ndarray:
         return np.frombuffer(urandom(n), dtype=np.uint8)
 
-    while left is None or left > 0:
-        rows = more(batch * ROW_BYTES).reshape(batch, ROW_BYTES)
-        chunk, rest_value, rest_bits = _batch_bytes(rows, more, rest_value, rest_bits)
-        if left is not None:
-            chunk = chunk[:left]
-            left -= len(chunk)
-        yield chunk
+    pool = _batches(urandom, batch, workers) if workers > 1 else None
+    try:
+        while left is None or left > 0:
+            if pool is None:
+                rows = more(batch * ROW_BYTES).reshape(batch, ROW_BYTES)
+                packed = _batch_bytes(rows, more, rest_value, rest_bits)
+            else:
+                packed = _join(rest_value, rest_bits, next(pool))
+            chunk, rest_value, rest_bits = packed
+            if left is not None:
+                chunk = chunk[:left]
+                left -= len(chunk)
+            yield chunk
+    finally:
+        if pool is not None:
+            pool.close()

@@ -12,6 +12,7 @@ from engine.rng import DrawTap, SystemRandomSource, shuffled_deck
 from engine.rng_tests.fastdump import (
     BATCH_DECKS,
     ROW_BYTES,
+    _join,
     draw_bits,
     dump_stream,
     pack_draws,
@@ -144,3 +145,54 @@ def test_packing_any_widths_up_to_eight_bits():
         assert (np.unpackbits(np.frombuffer(packed, np.uint8)) == bits[: len(packed) * 8]).all()
         rest = "".join(map(str, bits[len(packed) * 8 :]))
         assert (format(rest_value, f"0{rest_bits}b") if rest_bits else "") == rest
+
+
+def test_a_batch_packed_on_its_own_joins_its_leftover_lead():
+    rng = np.random.default_rng(8)
+    for n in (0, 1, 2, 50):
+        for lead_bits in range(8):
+            for rest_bits in range(8):
+                bits = rng.integers(0, 2, lead_bits + 8 * n + rest_bits).astype(np.uint8)
+                lead = int("".join(map(str, bits[:lead_bits])) or "0", 2)
+                chunk = np.packbits(bits[lead_bits : lead_bits + 8 * n]).tobytes()
+                rest = int("".join(map(str, bits[lead_bits + 8 * n :])) or "0", 2)
+                whole, rest_value, left = _join(lead, lead_bits, (chunk, rest, rest_bits))
+                assert len(whole) * 8 + left == len(bits)
+                assert whole == np.packbits(bits[: len(whole) * 8]).tobytes()
+                assert rest_value == int("".join(map(str, bits[len(whole) * 8 :])) or "0", 2)
+
+
+class Repeating:
+    """Bytes that depend only on how many are asked for (pickles for the workers)."""
+
+    def __call__(self, n: int) -> bytes:
+        return random.Random(n).randbytes(n)
+
+
+def test_workers_write_whole_batches_in_order_with_their_leftover_bits():
+    """Every batch reads the same bytes here, so the stream is one batch's draws over and
+    over, carried across batches as one process carries them."""
+    one = b"".join(dump_stream(120_000, Repeating(), batch=300))
+    assert b"".join(dump_stream(120_000, Repeating(), batch=300, workers=2)) == one
+    assert len(one) == 120_000
+    endless = dump_stream(None, batch=300, workers=2)
+    first, second = next(endless), next(endless)
+    endless.close()
+    assert len(first) > 10_000 and first[:1000] != second[:1000]
+    with pytest.raises(ValueError, match="workers"):
+        next(dump_stream(10, workers=0))
+
+
+def test_the_fast_dump_command_with_workers(tmp_path, capsys):
+    from kiosk.cli import main
+
+    out = tmp_path / "d.bin"
+    assert (
+        main(["rng", "dump", "--fast", "--workers", "2", "--bytes", "50000", "--out", str(out)])
+        == 0
+    )
+    assert len(out.read_bytes()) == 50_000
+    assert main(["rng", "dump", "--fast", "--workers", "0", "--bytes", "10"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    assert main(["rng", "dump", "--workers", "2", "--bytes", "10"]) == 2
+    assert "--workers needs --fast" in capsys.readouterr().err
