@@ -102,12 +102,35 @@ def skewed(seed: int):
     return urandom
 
 
+def last_deck_stuck(seed: int):
+    """Random bytes, but the first batch's last deck rejects its whole row: that batch's
+    last part runs out after its first parts were shuffled."""
+    r = random.Random(seed)
+    calls = [0]
+
+    def urandom(n: int) -> bytes:
+        b = bytearray(r.randbytes(n))
+        if calls[0] == 0:
+            b[-ROW_BYTES:] = b"\xff" * ROW_BYTES
+        calls[0] += 1
+        return bytes(b)
+
+    return urandom
+
+
 @pytest.mark.parametrize(
     ("count", "urandom", "batch", "digest", "reads"),
     [
         (300_000, random.Random(5).randbytes, 1000, "791dfd8ae6c610750758d043", [128_000] * 7),
         (60_000, skewed(6), 64, "2e14180e56b3814919727ef3", None),
         (2_000_000, random.Random(7).randbytes, BATCH_DECKS, "78d6d98da5ab24b27f18d3d9", None),
+        (
+            700_000,
+            last_deck_stuck(12),
+            10_000,
+            "44f8a2b71075956f84a4ebae",
+            [1_280_000, 320_000, 320_000, 320_000, 1_280_000],
+        ),
     ],
 )
 def test_the_stream_is_the_same_function_of_the_os_bytes_as_the_per_step_loop(
@@ -115,8 +138,8 @@ def test_the_stream_is_the_same_function_of_the_os_bytes_as_the_per_step_loop(
 ):
     """The digests and OS reads are those of the per-step rejection loop this module had
     before the column pass (bincount packing): a plain source over several batches, a
-    skewed one whose rows run out (extension reads of 64 x 32 bytes between batches) and
-    the default batch size."""
+    skewed one whose rows run out (extension reads of 64 x 32 bytes between batches), the
+    default batch size, and a batch of three parts whose last one runs out."""
     log: list[int] = []
 
     def counted(n: int) -> bytes:
