@@ -341,7 +341,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     dump.add_argument(
         "--fast",
         action="store_true",
-        help="the vectorised twin of the tap (the same draws, over 100 times faster; for dieharder)",
+        help="the vectorised twin of the tap (the same draws, about 100 times faster; for dieharder)",
     )
     dump.add_argument(
         "--workers",
