@@ -239,10 +239,19 @@ def run_dump(args: argparse.Namespace) -> int:
     if args.bytes < 0:
         print("error: --bytes must not be negative (0: without end)", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.fast:
+        print("error: --workers needs --fast (the tap runs in one process)", file=sys.stderr)
+        return 2
     out = sys.stdout.buffer if args.out in (None, "-") else open(args.out, "wb")
-    stream = dump_stream if args.fast else tapped_dump
+    if args.fast:
+        stream = dump_stream(args.bytes or None, workers=args.workers)
+    else:
+        stream = tapped_dump(args.bytes or None)
     try:
-        for chunk in stream(args.bytes or None):
+        for chunk in stream:
             out.write(chunk)
         out.flush()
     except BrokenPipeError:  # the reader (dieharder -g 200) had enough
@@ -332,7 +341,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     dump.add_argument(
         "--fast",
         action="store_true",
-        help="the vectorised twin of the tap (the same draws, 8 to 20 times faster; for dieharder)",
+        help="the vectorised twin of the tap (the same draws, about 100 times faster; for dieharder)",
+    )
+    dump.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --fast: processes making whole batches, written in order (default 1)",
     )
     dump.set_defaults(func=run_dump)
     deal = verbs.add_parser(
