@@ -6,6 +6,7 @@ A button stands for a named command (``Button.command`` a ``str``, with ``Button
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -111,10 +112,20 @@ class Scene:
     def invalidate(self) -> None:
         """The next ``draw`` must repaint the whole screen (scenes that draw partially)."""
 
+    def look(self) -> Hashable:
+        """What the picture shows besides the machine's snapshot, the language, the
+        button pressed and the input fed (:class:`kiosk.ui.frames.Still`): the host draws
+        the scene again only when one of them changes.  ``None`` (the default): the
+        picture may change every frame (time, a thread's progress) or the scene keeps its
+        own dirty rectangles; it is drawn every frame."""
+        return None
+
     def pressed_id(self) -> str | None:
         if self.pressed and self.app.now < self.pressed[1]:
             return self.pressed[0]
         return None
 
     def draw_buttons(self, surface: Canvas, buttons: list[Button] | None = None) -> None:
-        self.ui.draw_buttons(surface, self.buttons() if buttons is None else buttons, self.pressed_id())
+        self.ui.draw_buttons(
+            surface, self.buttons() if buttons is None else buttons, self.pressed_id()
+        )

@@ -3,6 +3,7 @@ then the ticket to take, then back to attract."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -63,6 +64,12 @@ class CashoutScene(Scene):
             return
         if self.snap.credits > 0 or self.app.now - self.done_at > THANKS_SECONDS:
             self.app.go("attract" if self.snap.credits <= 0 else "table")
+
+    def look(self) -> Hashable:
+        now = self.app.now
+        # the flashing CALL ATTENDANT (2 Hz) and the printing dots (3 Hz) while it runs
+        beat = (int(now * 2) % 2, int(now * 3) % 3) if self.done_at is None else None
+        return self.amount, self.method, self.done_at, self.ticket, beat
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
