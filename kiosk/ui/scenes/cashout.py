@@ -66,9 +66,9 @@ class CashoutScene(Scene):
             self.app.go("attract" if self.snap.credits <= 0 else "table")
 
     def look(self) -> Hashable:
-        now = self.app.now
-        # the flashing CALL ATTENDANT (2 Hz) and the printing dots (3 Hz) while it runs
-        beat = (int(now * 2) % 2, int(now * 3) % 3) if self.done_at is None else None
+        now, beat = self.app.now, None
+        if self.done_at is None:  # the flashing CALL ATTENDANT, or the printing dots
+            beat = int(now * 2) % 2 if self.method == "handpay" else int(now * 3) % 3
         return self.amount, self.method, self.done_at, self.ticket, beat
 
     def draw(self, surface: pygame.Surface) -> None:
