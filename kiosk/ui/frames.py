@@ -49,30 +49,59 @@ def _replay(target: pygame.Surface, ops: list[Op], regions: list[pygame.Rect] | 
 
 
 class DisplayList:
-    """One scene's picture as the operations that drew it (see the module's text)."""
+    """One scene's picture as the operations that drew it (see the module's text).
+
+    A picture may come in two parts: ``still`` painted first, recorded once and kept
+    while its ``still_key`` stays the same (the background, the titles, the buttons),
+    and ``paint`` recorded every frame (what moves); a frame compares only the moving
+    part with the last frame's.  The moving part must be painted after the still part
+    in the picture's own order."""
 
     def __init__(self) -> None:
         self._ops: list[Op] | None = None
         self._target: pygame.Surface | None = None
+        self._still: list[Op] = []
+        self._still_key: Hashable = None
         self.full_repaints = 0
 
     def invalidate(self) -> None:
         """The next :meth:`draw` paints the whole picture."""
         self._ops = None
 
-    def draw(self, target: pygame.Surface, paint: Paint) -> list[pygame.Rect] | None:
-        """Paint ``paint``'s picture on ``target`` where it changed; the rectangles
-        repainted (None: all of it)."""
-        recorder = Recorder(target.get_size())
+    def draw(
+        self,
+        target: pygame.Surface,
+        paint: Paint,
+        still: Paint | None = None,
+        still_key: Hashable = None,
+    ) -> list[pygame.Rect] | None:
+        """Paint ``paint``'s picture (over ``still``'s, see the class) on ``target``
+        where it changed; the rectangles repainted (None: all of it)."""
+        size = target.get_size()
+        whole = self._ops is None or self._target is not target
+        kept = self._still
+        now = kept
+        if still is None:
+            now = []
+        elif whole or still_key is None or still_key != self._still_key:
+            recorder = Recorder(size)
+            still(recorder)
+            now = recorder.ops
+        recorder = Recorder(size)
         paint(recorder)
         ops = recorder.ops
         regions = None
-        if self._ops is not None and self._target is target:
-            regions = _spread(changed_rects(self._ops, ops), target.get_size())
+        if not whole and self._ops is not None:
+            moved = changed_rects(self._ops, ops)
+            redone = [] if now is kept else changed_rects(kept, now)
+            if moved is not None and redone is not None:
+                regions = _spread(merge(moved + redone), size)
         if regions is None:
             self.full_repaints += 1
+        _replay(target, now, regions)
         _replay(target, ops, regions)
         self._ops, self._target = ops, target
+        self._still, self._still_key = now, still_key
         return regions
 
 
