@@ -179,7 +179,7 @@ class Still:
     painter keeps a record for the text tests (every frame is then drawn).  A frame draws
     the scene when its :meth:`look` is None (it changes every frame or keeps its own
     dirty rectangles), when the look or the host's state changed since the last drawing,
-    or after :meth:`invalidate`; else it draws nothing and :attr:`dirty` is ``[]``.
+    or after :meth:`invalidate` (or the scene's own); else it draws nothing and :attr:`dirty` is ``[]``.
     :attr:`full_repaints` counts the whole pictures drawn."""
 
     def __init__(
@@ -200,7 +200,11 @@ class Still:
 
     def draw(self, surface: pygame.Surface) -> None:
         look = self.scene.look()
-        shown = None if look is None or self._record() else (self._host(), look)
+        shown = (
+            None
+            if look is None or self._record()
+            else (self._host(), look, self.scene.invalidations)
+        )
         if shown is not None and shown == self._shown and surface is self._target:
             self.dirty = []
             return

@@ -109,8 +109,12 @@ class Scene:
     #: Seconds between two frames while the scene animates, at least (0: the frame cap).
     frame_interval = 0.0
 
+    #: Calls of :meth:`invalidate` so far (a scene drawn whole each time compares it).
+    invalidations = 0
+
     def invalidate(self) -> None:
         """The next ``draw`` must repaint the whole screen (scenes that draw partially)."""
+        self.invalidations += 1
 
     def look(self) -> Hashable:
         """What the picture shows besides the machine's snapshot, the language, the

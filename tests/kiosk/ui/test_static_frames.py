@@ -1,7 +1,7 @@
 """A still screen is shown whole once: over one second of frames at the frame cap, the
 attract screen, a static overlay (the tilt over the table or over the pays, the RAM
 clear notice), the operator menu with its PIN pad, its pages and the RAM clear's code,
-and the pays, the help, the settings repaint the whole screen once, on the first frame;
+the pays, the help, the settings and the tournament's pages repaint the whole screen once, on the first frame;
 after it a frame shows only what moves (the overlay's flashing border, the fan), or
 nothing."""
 
@@ -142,6 +142,10 @@ PAGES = (
     "paytable",
     "ramclear",
 )
+TOURNAMENT = tuple(
+    f"tournament_{s}"
+    for s in ("setup", "tables", "guide", "history", "rankings", "records", "join")
+)
 STATES = [
     attract,
     tilt_over_table,
@@ -152,7 +156,7 @@ STATES = [
     operator_menu,
     ram_clear_code,
     *(operator_page(p) for p in PAGES),
-    *(scene(s) for s in ("paytable", "help", "settings")),
+    *(scene(s) for s in ("paytable", "help", "settings", *TOURNAMENT)),
 ]
 
 
