@@ -1,9 +1,9 @@
 """A still screen is shown whole once: over one second of frames at the frame cap, the
 attract screen, a static overlay (the tilt over the table or over the pays, the RAM
-clear notice), the operator menu with its PIN pad, its pages and the RAM clear's code,
-the pays, the help, the settings and the tournament's pages repaint the whole screen once, on the first frame;
-after it a frame shows only what moves (the overlay's flashing border, the fan), or
-nothing."""
+clear notice), the player's hand pay, the operator menu with its PIN pad, its pages and
+the RAM clear's code, the pays, the help, the settings and the tournament's pages
+repaint the whole screen once, on the first frame; after it a frame shows only what
+moves (the overlay's flashing border, the fan), or nothing."""
 
 from __future__ import annotations
 
@@ -92,6 +92,17 @@ def ram_clear_notice(k: Kiosk) -> None:
     k.app.model.ram_cleared = 2000  # what a RAM clear leaves for the player's screen to say
 
 
+def hand_pay(k: Kiosk) -> None:
+    k.key("6")
+    k.run(0.2)
+    request = k.machine.cash_out()
+    k.payout.pending.clear()  # the printer jams: the cash-out becomes a hand pay
+    k.machine.payout_to_handpay(request.transaction_id, "printer jammed")
+    k.run(0.2)
+    assert k.scene.name == "cashout" and k.scene.method == "handpay"
+    k.scene.invalidate()  # the next frame is drawn whole
+
+
 def pin_pad(k: Kiosk) -> None:
     k.app.feed(Command("operator_key"))
 
@@ -152,6 +163,7 @@ STATES = [
     tilt_over_attract,
     tilt_over_pays,
     ram_clear_notice,
+    hand_pay,
     pin_pad,
     operator_menu,
     ram_clear_code,
