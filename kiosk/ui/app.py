@@ -78,7 +78,8 @@ SWITCHES = frozenset({"operator_key", "door"})
 #: may be where this one was covered).
 EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
 #: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
-#: again (the controller's news, a dialog's flashing border); input wakes it at once.
+#: again (the controller's news, a dialog's flashing border); input wakes it within
+#: :data:`WAIT_SLICE`.
 IDLE_WAIT = 0.1
 #: Seconds the main loop sleeps at a time while it waits for the next frame; input that
 #: arrives meanwhile is taken when the slice ends (SDL's own wait looks for events every
