@@ -13,6 +13,9 @@ from typing import Self
 
 log = logging.getLogger("devices.sim")
 
+#: seconds the thread waits while no driver holds the slave side open (reads fail then)
+NO_READER_WAIT = 0.01
+
 
 class PtyDevice:
     """Base class: subclasses implement :meth:`on_bytes` (and optionally :meth:`on_tick`).
@@ -26,11 +29,14 @@ class PtyDevice:
     simulator's own thread (an ``on_state`` action, a scenario reacting to input).
     """
 
-    #: how often (seconds) the thread wakes up when nothing arrives
-    tick = 0.01
+    #: how often (seconds) the thread wakes up when nothing arrives, for :meth:`on_tick`
+    #: (None: only when bytes arrive or :meth:`stop` is called; an idle simulator then
+    #: costs no CPU)
+    tick: float | None = None
 
     def __init__(self) -> None:
         self._master, self._slave = os.openpty()
+        self._wake_r, self._wake_w = os.pipe()  # stop() wakes the thread through it
         tty.setraw(self._slave)  # no echo, no CR/NL translation, until pyserial sets its own
         os.set_blocking(self._master, False)
         self.port: str = os.ttyname(self._slave)
@@ -54,16 +60,20 @@ class PtyDevice:
     def stop(self) -> None:
         """Stop serving and close both ends of the pty (safe from the simulator thread)."""
         self._stop.set()
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:  # stopped already
+            pass
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=5.0)
         self._thread = None
-        for fd in (self._master, self._slave):
+        for fd in (self._master, self._slave, self._wake_r, self._wake_w):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self._master = self._slave = -1
+        self._master = self._slave = self._wake_r = self._wake_w = -1
 
     def __enter__(self) -> Self:
         return self.start()
@@ -108,18 +118,18 @@ class PtyDevice:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                ready, _, _ = select.select([self._master], [], [], self.tick)
+                ready, _, _ = select.select([self._master, self._wake_r], [], [], self.tick)
             except (OSError, ValueError):
                 return
             data = b""
-            if ready:
+            if self._master in ready:
                 try:
                     data = os.read(self._master, 4096)
                 except BlockingIOError:
                     data = b""
                 except OSError as exc:
                     if exc.errno == errno.EIO:  # no reader on the slave side at the moment
-                        time.sleep(self.tick)
+                        time.sleep(NO_READER_WAIT)
                         continue
                     return
             if data and self._unplug_on_input:

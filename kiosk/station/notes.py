@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import replace
 
 from devices.host import DeviceEvent, EventKind
@@ -43,6 +44,13 @@ from kiosk.station.link import TableLink
 from kiosk.table.money_in import PORT_LOST, RETURNED_REASONS, STACKED_REASONS
 
 log = logging.getLogger(__name__)
+
+#: Seconds between two looks at the station's state by the validator's follower.
+FOLLOW_S = 0.05
+#: Seconds after which the follower decides again though nothing it sees changed (the
+#: ledger's room to record, probed before an enable).
+RECHECK_S = 1.0
+
 
 class HostUnreachable(RuntimeError):
     """The host did not answer a validator's report in time."""
@@ -172,8 +180,16 @@ class StationValidator:
         )
 
     def _follow(self) -> None:
-        while not self._stopping.wait(0.05):
-            self._enabled = self._step(self._enabled)
+        """Every :data:`FOLLOW_S`, the validator enabled or inhibited again when the
+        station changed (its link's progress, its connection) or :data:`RECHECK_S` passed;
+        a still station costs a look at two values."""
+        seen: tuple[int, bool] | None = None
+        checked = time.monotonic()
+        while not self._stopping.wait(FOLLOW_S):
+            now, at = (self.remote.progress(), self.remote.connected), time.monotonic()
+            if now != seen or at - checked >= RECHECK_S:
+                seen, checked = now, at
+                self._enabled = self._step(self._enabled)
 
     def _step(self, enabled: bool | None) -> bool | None:
         """Enable or inhibit the validator as the station's state says; returns whether

@@ -30,7 +30,7 @@ from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.demo import DemoDevices, DemoSimulators, DemoTicketPayout
 from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
-from kiosk.ui.frames import Layered
+from kiosk.ui.frames import Layered, Still
 from kiosk.ui.input import translate_all
 from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
 from kiosk.ui.model import Model
@@ -78,8 +78,13 @@ SWITCHES = frozenset({"operator_key", "door"})
 #: may be where this one was covered).
 EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
 #: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
-#: again (the controller's news, a dialog's flashing border); input wakes it at once.
+#: again (the controller's news, a dialog's flashing border); input wakes it within
+#: :data:`WAIT_SLICE`.
 IDLE_WAIT = 0.1
+#: Seconds the main loop sleeps at a time while it waits for the next frame; input that
+#: arrives meanwhile is taken when the slice ends (SDL's own wait looks for events every
+#: millisecond, which costs an idle screen more than its frames).
+WAIT_SLICE = 1 / 60
 #: Seconds between frames, at least, while a dialog covers the scene (dimmed beneath
 #: it, the scene's animation needs few frames; the dialog's border flashes at 2 Hz).
 DIALOG_FRAME_INTERVAL = 0.25
@@ -179,6 +184,12 @@ class App:
         if operator_scene is not None:  # a station's menu is the host's, not the cabinet's
             builders[OperatorScene.name] = operator_scene
         self.scenes: dict[str, Scene] = {name: build(self) for name, build in builders.items()}
+        #: Each scene as the frames draw it: only when what it shows changed.
+        self.stills = {
+            name: Still(scene, self._shown_state, lambda: self.painter.log is not None)
+            for name, scene in self.scenes.items()
+        }
+        self.inputs = 0  # input events fed so far: each may change what a scene shows
         self.scene: Scene = self.scenes[start]
         self.previous = start
         self.scene.enter()
@@ -193,6 +204,17 @@ class App:
             self._felt = theme.felt(self.layout.size)
         return self._felt
 
+    @property
+    def shown(self) -> Still:
+        """The current scene as the frames draw it."""
+        return self.stills[self.scene.name]
+
+    def _shown_state(self) -> tuple[Any, ...]:
+        """What every scene shows besides its own look (:meth:`Scene.look`)."""
+        model = self.model
+        return (model.version, id(model.note), i18n.generation(), self.layout.size, self.scene.pressed_id(),
+                self.inputs)
+
     def sounds_play(self, name: str) -> None:
         self.sounds.play(name, self.prefs.sound)
 
@@ -205,6 +227,7 @@ class App:
             if name == "attract":
                 memory.release_free_memory()  # hand freed heap back between players
         self.scene.enter(**kwargs)
+        self.shown.invalidate()
 
     @property
     def tilted(self) -> bool:
@@ -221,6 +244,7 @@ class App:
         still work, and the dialog's own controls.  Otherwise global keys come first, then
         the current scene."""
         self.last_input = self.now
+        self.inputs += 1
         if isinstance(event, Quit):
             self.running = False
             return
@@ -325,14 +349,14 @@ class App:
         if draw:
             dialog = self._dialog()
             if dialog is not None:
-                self.dirty = self.layered.draw(self.screen, self.scene, dialog, record=self.painter.log is not None)
+                self.dirty = self.layered.draw(self.screen, self.shown, dialog, record=self.painter.log is not None)
                 return
             if self.layered.active:  # the dialog went: the scene draws on the screen again
                 self.layered.release()
                 self.painter.forget_shade()
-                self.scene.invalidate()
-            self.scene.draw(self.screen)
-            self.dirty = self.scene.dirty
+                self.shown.invalidate()
+            self.shown.draw(self.screen)
+            self.dirty = self.shown.dirty
 
     def _dialog(self) -> TiltOverlay | RamClearNotice | None:
         """What shows over the current scene (None: nothing)."""
@@ -434,14 +458,15 @@ class App:
     def _wait_events(self, since: int, fps: int, paced: bool = False) -> list[pygame.event.Event]:
         """Sleep until the next frame is due (:meth:`frame_wait` after the last frame's
         start, ``since`` in SDL ticks; ``paced``: the frame cap, for a scripted player
-        counting frames), or less when input arrives; the events waiting."""
+        counting frames), or less when input arrives (within :data:`WAIT_SLICE`); the
+        events waiting."""
         wait = 1.0 / fps if paced else self.frame_wait(fps)
-        remaining = wait - (pygame.time.get_ticks() - since) / 1000
-        if remaining > 0:
-            first = pygame.event.wait(max(1, round(remaining * 1000)))
-            events = [] if first.type == pygame.NOEVENT else [first]
-            return events + pygame.event.get()
-        return pygame.event.get()
+        while True:
+            events = pygame.event.get()
+            remaining = wait - (pygame.time.get_ticks() - since) / 1000
+            if events or remaining <= 0:
+                return events
+            time.sleep(min(WAIT_SLICE, remaining))
 
     def close(self) -> None:
         self.model.close()

@@ -1,5 +1,6 @@
 """Frames that cost what changes: a display list repainted where it differs, and a
-dialog laid over a scene that is drawn once.
+dialog laid over a scene that is drawn once, and a scene that paints its whole picture
+drawn only when what it shows changes.
 
 :class:`DisplayList` runs a scene's drawing against a
 :class:`~kiosk.ui.scenes.table.compositor.Recorder` (blits and rectangles, recorded, not
@@ -9,7 +10,10 @@ costs nothing.  :class:`Layered` keeps the scene under a dialog (the tilt overla
 RAM-clear notice) on a surface of its own, so the dialog is laid out once and each frame
 shows only what changed beneath it or in it.  Both give the same pixels as drawing the
 whole frame in order: every operation touching a repainted rectangle is replayed there,
-in its order.
+in its order.  :class:`Still` draws a scene that paints its whole picture (the
+operator menu, the pays, the help) only when its look (:meth:`Scene.look
+<kiosk.ui.scenes.base.Scene.look>`) or the host's state changes; between, the screen
+keeps the last picture and the frame changes nothing.
 """
 
 from __future__ import annotations
@@ -45,30 +49,59 @@ def _replay(target: pygame.Surface, ops: list[Op], regions: list[pygame.Rect] | 
 
 
 class DisplayList:
-    """One scene's picture as the operations that drew it (see the module's text)."""
+    """One scene's picture as the operations that drew it (see the module's text).
+
+    A picture may come in two parts: ``still`` painted first, recorded once and kept
+    while its ``still_key`` stays the same (the background, the titles, the buttons),
+    and ``paint`` recorded every frame (what moves); a frame compares only the moving
+    part with the last frame's.  The moving part must be painted after the still part
+    in the picture's own order."""
 
     def __init__(self) -> None:
         self._ops: list[Op] | None = None
         self._target: pygame.Surface | None = None
+        self._still: list[Op] = []
+        self._still_key: Hashable = None
         self.full_repaints = 0
 
     def invalidate(self) -> None:
         """The next :meth:`draw` paints the whole picture."""
         self._ops = None
 
-    def draw(self, target: pygame.Surface, paint: Paint) -> list[pygame.Rect] | None:
-        """Paint ``paint``'s picture on ``target`` where it changed; the rectangles
-        repainted (None: all of it)."""
-        recorder = Recorder(target.get_size())
+    def draw(
+        self,
+        target: pygame.Surface,
+        paint: Paint,
+        still: Paint | None = None,
+        still_key: Hashable = None,
+    ) -> list[pygame.Rect] | None:
+        """Paint ``paint``'s picture (over ``still``'s, see the class) on ``target``
+        where it changed; the rectangles repainted (None: all of it)."""
+        size = target.get_size()
+        whole = self._ops is None or self._target is not target
+        kept = self._still
+        now = kept
+        if still is None:
+            now = []
+        elif whole or still_key is None or still_key != self._still_key:
+            recorder = Recorder(size)
+            still(recorder)
+            now = recorder.ops
+        recorder = Recorder(size)
         paint(recorder)
         ops = recorder.ops
         regions = None
-        if self._ops is not None and self._target is target:
-            regions = _spread(changed_rects(self._ops, ops), target.get_size())
+        if not whole and self._ops is not None:
+            moved = changed_rects(self._ops, ops)
+            redone = [] if now is kept else changed_rects(kept, now)
+            if moved is not None and redone is not None:
+                regions = _spread(merge(moved + redone), size)
         if regions is None:
             self.full_repaints += 1
+        _replay(target, now, regions)
         _replay(target, ops, regions)
         self._ops, self._target = ops, target
+        self._still, self._still_key = now, still_key
         return regions
 
 
@@ -135,3 +168,48 @@ class Layered:
                 screen.blit(self.under, r, r)
         _replay(screen, self._ops, regions)
         return regions
+
+
+class Still:
+    """A scene that paints its whole picture each time it draws, drawn only when what it
+    shows changes.
+
+    ``host()`` is what every scene shows besides its own look (the machine's snapshot
+    version, the language, the input fed so far...); ``record()`` is True while the
+    painter keeps a record for the text tests (every frame is then drawn).  A frame draws
+    the scene when its :meth:`look` is None (it changes every frame or keeps its own
+    dirty rectangles), when the look or the host's state changed since the last drawing,
+    or after :meth:`invalidate` (or the scene's own); else it draws nothing and :attr:`dirty` is ``[]``.
+    :attr:`full_repaints` counts the whole pictures drawn."""
+
+    def __init__(
+        self, scene: Any, host: Callable[[], Hashable], record: Callable[[], bool]
+    ) -> None:
+        self.scene = scene
+        self._host = host
+        self._record = record
+        self._shown: Hashable = None
+        self._target: pygame.Surface | None = None
+        self.dirty: list[pygame.Rect] | None = None
+        self.full_repaints = 0
+
+    def invalidate(self) -> None:
+        """The next :meth:`draw` draws the scene whole."""
+        self._shown = None
+        self.scene.invalidate()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        look = self.scene.look()
+        shown = (
+            None
+            if look is None or self._record()
+            else (self._host(), look, self.scene.invalidations)
+        )
+        if shown is not None and shown == self._shown and surface is self._target:
+            self.dirty = []
+            return
+        self.scene.draw(surface)
+        self.dirty = self.scene.dirty
+        if self.dirty is None:
+            self.full_repaints += 1
+        self._shown, self._target = shown, surface

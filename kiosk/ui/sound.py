@@ -37,6 +37,7 @@ class Sounds:
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self.played: list[str] = []  # names played, newest last (kept short; for tests)
         if not enabled:
+            pygame.mixer.quit()  # started by pygame.init(): no sound, no audio thread
             return
         try:
             if not pygame.mixer.get_init():

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -33,6 +34,8 @@ from kiosk.ui.surfcache import SurfaceCache
 
 #: The colour tinted text is made from (:meth:`TextCache.render`).
 WHITE = (255, 255, 255)
+#: Texts whose tinted surfaces are kept (each two surfaces of its size).
+TINTS_KEPT = 4
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 FONT_DIR = ASSETS / "fonts"
 FONT_FILES: dict[str, dict[bool, Path]] = {
@@ -159,6 +162,7 @@ class TextCache:
         self._fits: OrderedDict[tuple, TextFit] = OrderedDict()
         self._fit_px: OrderedDict[tuple, int] = OrderedDict()
         self.renders = 0  # how many surfaces were actually rendered (for the benchmark)
+        self._tints: OrderedDict[int, list[Any]] = OrderedDict()
 
     def font(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> pygame.font.Font:
         lang = lang or i18n.language()
@@ -175,9 +179,7 @@ class TextCache:
         glyphs out again."""
         lang = lang or i18n.language()
         if tinted and tuple(colour) != WHITE:
-            tint = self.render(text, px, WHITE, bold, lang).copy()
-            tint.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
-            return tint
+            return self._tint(self.render(text, px, WHITE, bold, lang), colour)
         key = (text, px, colour, bold, lang)
         surf = self.surfaces.get(key)
         if surf is not None:
@@ -189,6 +191,25 @@ class TextCache:
             surf = surf.convert_alpha()  # the display's pixel format: blits without conversion
         self.renders += 1
         return self.surfaces.put(key, surf) if keep else surf
+
+    def _tint(self, white: pygame.Surface, colour: tuple[int, int, int]) -> pygame.Surface:
+        """``white`` (a white rendering) multiplied by ``colour``, on one of two surfaces
+        kept for it, taken in turn: a new surface each frame would be mapped and unmapped
+        by the C heap (page faults at every frame), and two make the surfaces of two
+        frames in a row differ by identity as their colours do.  Valid until the second
+        next call for the same text."""
+        kept = self._tints.get(id(white))
+        if kept is None or kept[0] is not white:
+            kept = [white, white.copy(), white.copy(), 0]
+            self._tints[id(white)] = kept
+            while len(self._tints) > TINTS_KEPT:
+                self._tints.popitem(last=False)
+        kept[3] ^= 1
+        tint: pygame.Surface = kept[1 + kept[3]]
+        tint.fill((0, 0, 0, 0))
+        tint.blit(white, (0, 0), special_flags=pygame.BLEND_RGBA_ADD)  # an exact copy
+        tint.fill(colour, special_flags=pygame.BLEND_RGB_MULT)
+        return tint
 
     def size(self, text: str, px: int, bold: bool = False, lang: str | None = None) -> tuple[int, int]:
         clean = text.replace(ZWSP, "")

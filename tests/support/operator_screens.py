@@ -60,8 +60,10 @@ class OperatorScreens:
         return self.machine.snapshot()
 
     def frame(self) -> None:
-        """One frame, drawn, with :attr:`texts` its strings."""
+        """One frame, drawn whole (a still screen is otherwise not drawn again), with
+        :attr:`texts` its strings."""
         self.texts = []
+        self.app.scene.invalidate()
         self.app.step(1 / 60)
 
     def drawn(self) -> str:

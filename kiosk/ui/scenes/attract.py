@@ -129,16 +129,29 @@ class AttractScene(Scene):
         return self._tops[1], self._tops[2]
 
     def draw(self, surface: pygame.Surface) -> None:
-        self.dirty = self.frames.draw(surface, self.paint)
+        recording = self.app.painter.log is not None  # the text tests read every frame's text
+        key = None if recording else (i18n.generation(), self.layout.size, self.app.casino_name,
+                                      self.pressed_id(), id(self.app.felt))
+        self.dirty = self.frames.draw(surface, self.paint, self.paint_still, key)
 
-    def paint(self, surface: pygame.Surface) -> None:
-        """The whole picture (on a recorder: :class:`DisplayList` repaints what changed)."""
+    def paint_still(self, surface: pygame.Surface) -> None:
+        """What does not move: the felt, the titles, the panels and the buttons (painted
+        first: nothing that moves lies over them)."""
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         ui.fitted(surface, _(TITLE), 64, theme.GOLD, 1180, bold=True, center=(640, 84))
         casino = self.app.casino_name
         if casino:
             ui.fitted(surface, casino, 26, theme.CREAM, 1000, center=(640, 140))
+        for (x, y, w, h), heading in ((GAME_PANEL, _(TITLE)), (TOURNAMENT_PANEL, _("No-limit Hold'em tournament"))):
+            ui.box(surface, lay.rect(x, y, w, h), (0, 0, 0), 110, radius=16, border=theme.GOLD_DARK)
+            ui.fitted(surface, heading, 21, theme.GOLD, w - 20, bold=True, max_h=42, center=(x + w / 2, y + 26))
+        self.draw_buttons(surface)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        """What moves, over :meth:`paint_still` (on a recorder: :class:`DisplayList`
+        repaints what changed)."""
+        ui, lay = self.ui, self.layout
         # the fan: one card at a time turns face up, then all turn back
         cycle = self.t % 8.0
         for i, (face, back, (cx, cy)) in enumerate(self._fan_surfaces(self.app.prefs.four_colour)):
@@ -158,7 +171,3 @@ class AttractScene(Scene):
             _("Insert bills to play."),
         ]
         ui.fitted(surface, lines[int(self.t / 3.0) % len(lines)], 30, theme.CREAM, 1100, center=(640, 540))
-        for (x, y, w, h), heading in ((GAME_PANEL, _(TITLE)), (TOURNAMENT_PANEL, _("No-limit Hold'em tournament"))):
-            ui.box(surface, lay.rect(x, y, w, h), (0, 0, 0), 110, radius=16, border=theme.GOLD_DARK)
-            ui.fitted(surface, heading, 21, theme.GOLD, w - 20, bold=True, max_h=42, center=(x + w / 2, y + 26))
-        self.draw_buttons(surface)

@@ -6,6 +6,7 @@ A button stands for a named command (``Button.command`` a ``str``, with ``Button
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -108,8 +109,20 @@ class Scene:
     #: Seconds between two frames while the scene animates, at least (0: the frame cap).
     frame_interval = 0.0
 
+    #: Calls of :meth:`invalidate` so far (a scene drawn whole each time compares it).
+    invalidations = 0
+
     def invalidate(self) -> None:
         """The next ``draw`` must repaint the whole screen (scenes that draw partially)."""
+        self.invalidations += 1
+
+    def look(self) -> Hashable:
+        """What the picture shows besides the machine's snapshot, the language, the
+        button pressed and the input fed (:class:`kiosk.ui.frames.Still`): the host draws
+        the scene again only when one of them changes.  ``None`` (the default): the
+        picture may change every frame (time, a thread's progress) or the scene keeps its
+        own dirty rectangles; it is drawn every frame."""
+        return None
 
     def pressed_id(self) -> str | None:
         if self.pressed and self.app.now < self.pressed[1]:
@@ -117,4 +130,6 @@ class Scene:
         return None
 
     def draw_buttons(self, surface: Canvas, buttons: list[Button] | None = None) -> None:
-        self.ui.draw_buttons(surface, self.buttons() if buttons is None else buttons, self.pressed_id())
+        self.ui.draw_buttons(
+            surface, self.buttons() if buttons is None else buttons, self.pressed_id()
+        )

@@ -1,5 +1,6 @@
 """Cash out: the payout in progress (printing a ticket, or a hand pay by an attendant),
-then the ticket to take, then back to attract."""
+then the ticket to take, then back to attract.  Drawn as a display list: a frame repaints
+what changed (the flashing CALL ATTENDANT, the printing dots)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import pygame
 
 from kiosk.ui import theme
+from kiosk.ui.frames import DisplayList
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
@@ -26,6 +28,7 @@ class CashoutScene(Scene):
         self.method = ""
         self.done_at: float | None = None
         self.ticket: Any = None
+        self.frames = DisplayList()
 
     def enter(self, **kwargs: Any) -> None:
         c = self.snap.cashout
@@ -33,6 +36,7 @@ class CashoutScene(Scene):
         self.method = c.method if c else ""
         self.done_at = None
         self.ticket = None
+        self.frames.invalidate()
 
     def buttons(self) -> list[Button]:
         if self.done_at is not None:
@@ -64,7 +68,15 @@ class CashoutScene(Scene):
         if self.snap.credits > 0 or self.app.now - self.done_at > THANKS_SECONDS:
             self.app.go("attract" if self.snap.credits <= 0 else "table")
 
+    def invalidate(self) -> None:
+        self.frames.invalidate()
+
     def draw(self, surface: pygame.Surface) -> None:
+        self.dirty = self.frames.draw(surface, self.paint)
+
+    def paint(self, surface: Any) -> None:
+        """The whole picture (on a recorder: :class:`DisplayList` repaints what changed,
+        the flashing CALL ATTENDANT, the printing dots)."""
         ui, lay = self.ui, self.layout
         surface.blit(self.app.felt, (0, 0))
         box = lay.rect(190, 60, 900, 530)
@@ -93,11 +105,11 @@ class CashoutScene(Scene):
                           center=(640, 300))
         self.draw_buttons(surface)
 
-    def _draw_ticket(self, surface: pygame.Surface) -> None:
+    def _draw_ticket(self, surface: Any) -> None:
         ui, lay = self.ui, self.layout
         r = lay.rect(340, 220, 600, 370 - 20)
-        pygame.draw.rect(surface, (250, 248, 236), r, border_radius=lay.px(10))
-        pygame.draw.rect(surface, theme.GOLD_DARK, r, max(1, lay.px(2)), border_radius=lay.px(10))
+        surface.rect((250, 248, 236), r, border_radius=lay.px(10))
+        surface.rect(theme.GOLD_DARK, r, max(1, lay.px(2)), border_radius=lay.px(10))
         casino = self.app.casino_name
         ui.fitted(surface, casino, 22, theme.INK, 560, bold=True, center=(640, 246))
         ui.fitted(surface, _("CASH OUT TICKET"), 28, theme.INK, 560, bold=True, center=(640, 282))
@@ -110,7 +122,7 @@ class CashoutScene(Scene):
                 d = int(ch)
                 for k in range(3):
                     w = 2 + ((d >> k) & 1) * 3
-                    pygame.draw.rect(surface, theme.INK, lay.rect(x, 372, w, 80))
+                    surface.rect(theme.INK, lay.rect(x, 372, w, 80))
                     x += w + 3
             spaced = " ".join(number[i:i + 4] for i in range(0, len(number), 4))
             ui.fitted(surface, spaced, 22, theme.INK, 560, center=(640, 476))

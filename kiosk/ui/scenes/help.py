@@ -3,6 +3,7 @@ rankings with example cards, and the keyboard shortcuts."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -122,6 +123,9 @@ class HelpScene(Scene):
             self.page = max(0, self.page - 1)
             return True
         return top_command(self.app, name)
+
+    def look(self) -> Hashable:
+        return self.page
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

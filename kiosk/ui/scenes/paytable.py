@@ -4,6 +4,7 @@ limits, and the theoretical return of the paytable's proven record."""
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,10 @@ class PaytableScene(Scene):
             self.app.go("table")
             return True
         return top_command(self.app, name)
+
+    def look(self) -> Hashable:
+        rtp = rtp_figures(self.snap.paytable, self.app.model.machine.config.key_path)
+        return tuple(sorted(rtp.items()))  # the return, once proven
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

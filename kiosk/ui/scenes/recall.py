@@ -12,6 +12,7 @@ shows the rounds when they arrive, or says the history could not be read.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from concurrent.futures import Future
 from fractions import Fraction
 from typing import Any
@@ -145,6 +146,10 @@ class RecallScene(Scene):
         else:
             return top_command(self.app, name)
         return True
+
+    def look(self) -> Hashable:
+        # the history's answer arriving (a future, polled by update)
+        return self.asking is None, self.unreadable, len(self.rounds), self.index, self.step
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pygame
 
 from engine.cards import parse_cards
@@ -58,6 +60,10 @@ class SettingsScene(Scene):
         else:
             return top_command(self.app, name)
         return True
+
+    def look(self) -> Hashable:
+        p = self.app.prefs
+        return p.four_colour, p.speed, p.sound
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

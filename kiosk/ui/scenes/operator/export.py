@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +122,9 @@ class ExportPage(Page):
 
     def modal(self) -> bool:
         return self.keyboard is not None
+
+    def look(self) -> Hashable:
+        return tuple(m.folder for m in self.media())  # a stick put in or pulled out
 
     # -- input --------------------------------------------------------------------------
     def buttons(self) -> list[Button]:

@@ -9,7 +9,7 @@ Geometry is in design units (1280 x 720, :mod:`kiosk.ui.layout`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol, TypeVar
 
 import pygame
@@ -100,6 +100,12 @@ class Page:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the page area."""
+
+    def look(self) -> Hashable:
+        """What the page shows besides the snapshot and the input (see
+        :meth:`kiosk.ui.scenes.base.Scene.look`; None: it may change every frame).  A page
+        changes with them alone unless it says otherwise."""
+        return ()
 
 
 def rows(desk: Desk, surface: pygame.Surface, lines: list[tuple[str, str]], *, x: float = LEFT,

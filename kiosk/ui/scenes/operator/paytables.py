@@ -13,6 +13,7 @@ keeps the choice on screen with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from pathlib import Path
 
 import pygame
@@ -141,6 +142,13 @@ class PaytablePage(Page):
     def bets_text(self, table: Paytable) -> str:
         figures = self.rtp(table)
         return "  ·  ".join(f"{_(name)} {figures[key]:.2f}%" for key, name in BET_NAMES.items() if key in figures)
+
+    def look(self) -> Hashable:
+        if self.editor is not None:
+            return None  # its RTP is computed by a worker thread, its progress drawn
+        if self.exporting is not None:
+            return self.exporting.look()
+        return tuple(self.rtp_text(t) for _path, t in self.tables() if isinstance(t, Paytable))
 
     def modal(self) -> bool:
         if self.exporting is not None:

@@ -20,7 +20,7 @@ PIN entry, the menu, the title bar and the result line, and is the pages' :class
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar, cast
 
 import pygame
@@ -275,6 +275,13 @@ class OperatorScene(Scene):
         return out
 
     # -- drawing ------------------------------------------------------------------------------------
+    def look(self) -> Hashable:
+        page = self.current
+        shown = page.look() if page is not None else ()
+        if shown is None:
+            return None
+        return self.state, self.page, self.entry, self.lift, self.result, self.app.demo_mode, shown
+
     def title(self) -> str:
         """The title bar: the menu, the role, the page, and DEMO in demo mode."""
         title = _("OPERATOR MENU")

@@ -8,6 +8,7 @@ table's page) and from the game's menu; BACK returns to the screen it came from.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -94,6 +95,10 @@ class TournamentGuideScene(Scene):
         if idle_for(self.app) > IDLE_OTHER:
             self.app.tournament.leave_friends()
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        # a hosted friends game in play (pumped each frame) may change what it reads
+        return None if self.app.tournament.hosted() is not None else ()
 
     # -- drawing ----------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:

@@ -9,6 +9,7 @@ with its token.  A cabinet paired with the host joins over the table link
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -136,6 +137,9 @@ class TournamentJoinScene(Scene):
         """The name the table sees: the one typed on the setup screen, else "Guest"."""
         name = self.app.tournament.settings.human_name
         return _("Guest") if name == DEFAULT_NAME else name
+
+    def look(self) -> Hashable:
+        return ()  # what it shows changes with the input alone
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import pygame
 
 from engine.cards import parse_cards
@@ -61,6 +63,10 @@ class TournamentRankingsScene(Scene):
         if idle_for(self.app) > IDLE_OTHER:
             self.app.tournament.leave_friends()
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        # a hosted friends game in play (pumped each frame) may change what it reads
+        return None if self.app.tournament.hosted() is not None else ()
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

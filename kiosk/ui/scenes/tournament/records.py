@@ -6,6 +6,7 @@ their PIN).  The cabinet keeps the latest 60 games."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from datetime import datetime
 from typing import Any
 
@@ -166,6 +167,9 @@ class TournamentRecordsScene(Scene):
     def update(self, dt: float) -> None:
         if idle_for(self.app) > IDLE_OTHER:
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        return ()  # what it shows changes with the input alone
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

@@ -4,6 +4,7 @@ hands, to a USB stick when one is mounted), Back to title."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -78,6 +79,10 @@ class TournamentResultsScene(Scene):
         if idle_for(self.app) > IDLE_OTHER:
             self.app.tournament.leave_friends()
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        # a hosted friends game in play (pumped each frame) may change what it reads
+        return None if self.app.tournament.hosted() is not None else ()
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout

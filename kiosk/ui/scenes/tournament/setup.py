@@ -11,6 +11,7 @@ game takes a seat in a game another cabinet hosts (:mod:`kiosk.ui.scenes.tournam
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -271,6 +272,9 @@ class TournamentSetupScene(Scene):
     def update(self, dt: float) -> None:
         if idle_for(self.app) > IDLE_OTHER:
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        return ()  # what it shows changes with the input alone
 
     # -- drawing ----------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:

@@ -4,6 +4,7 @@ How to play and Records are a touch away."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import pygame
@@ -86,6 +87,9 @@ class TournamentTablesScene(Scene):
     def update(self, dt: float) -> None:
         if idle_for(self.app) > IDLE_OTHER:
             self.app.go("attract")
+
+    def look(self) -> Hashable:
+        return ()  # what it shows changes with the input alone
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
