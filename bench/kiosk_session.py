@@ -137,7 +137,7 @@ class SessionPlayer:
 
         self.app: Any = None
         self.rounds = ScriptedPlayer(rounds, seed)
-        self.after = ScriptedPlayer(1, seed)
+        self.after = ScriptedPlayer(2, seed)  # the result on the screen counts as one
         self.parts: dict[str, float] = {}
         self.settled = 0
         self._seen = 0
@@ -170,13 +170,21 @@ class SessionPlayer:
 
     def next_input(self, scene: str, snap: Any) -> Any:
         from kiosk.machine.snapshot import MachinePhase
-        from kiosk.ui.events import Key, Touch
+        from kiosk.ui import i18n
+        from kiosk.ui.events import Key
 
+        if self._wait > 0:
+            self._wait -= 1
+            return None
+        if self._steps:
+            return self._step()
         if self.part == "rounds":
             got = self.rounds.next_input(scene, snap)
             if self.rounds.settled > self._seen:  # a round settled: the next language
                 self._seen = self.rounds.settled
-                return Key("l", "l")
+                nxt = i18n.next_language()
+                self._steps = [Key("l", "l"), 10, ("touch", f"lang_{nxt}"), 10]
+                return None
             table = self.app.scenes["table"]
             if self.rounds.done and snap.phase is not MachinePhase.IN_ROUND and not table.busy:
                 self.parts[f"{self.rounds.rounds} rounds"] = rss_mb()
@@ -185,29 +193,30 @@ class SessionPlayer:
                 return None
             return got
         if self.part == "pages":
-            if self._wait > 0:
-                self._wait -= 1
-                return None
-            while self._steps:
-                step = self._steps.pop(0)
-                if isinstance(step, int):
-                    self._wait = step
-                    return None
-                if isinstance(step, tuple) and step[0] == "part":
-                    self.parts[step[1]] = rss_mb()
-                    continue
-                if isinstance(step, tuple) and step[0] == "touch":
-                    for b in self.app.scene.buttons():
-                        if b.id == step[1] and b.enabled:
-                            return Touch(self.app.layout.rect(*b.rect).center)
-                    raise RuntimeError(f"no button {step[1]!r} on {self.app.scene.name}")
-                return step
             self.part = "after"
         got = self.after.next_input(scene, snap)
         if self.after.done and snap.phase is not MachinePhase.IN_ROUND:
             self.parts["a round after"] = rss_mb()
             self.done = True
         return got
+
+    def _step(self) -> Any:
+        """The next planned input (None: a pause or a measurement)."""
+        from kiosk.ui.events import Touch
+
+        step = self._steps.pop(0)
+        if isinstance(step, int):
+            self._wait = step
+            return None
+        if isinstance(step, tuple) and step[0] == "part":
+            self.parts[step[1]] = rss_mb()
+            return None
+        if isinstance(step, tuple) and step[0] == "touch":
+            for b in self.app.scene.buttons():
+                if b.id == step[1] and b.enabled:
+                    return Touch(self.app.layout.rect(*b.rect).center)
+            raise RuntimeError(f"no button {step[1]!r} on {self.app.scene.name}")
+        return step
 
 
 def interactive_session(size: tuple[int, int], folder: Path) -> dict[str, Any]:
