@@ -28,6 +28,8 @@ from kiosk.ui.textlog import DrawnText, Frame, TextBox, TextLog, caller
 
 #: Drawn widgets kept, bytes of pixels.
 WIDGET_CACHE_BYTES = 12 * 1024 * 1024
+#: Rows of the dialogs' shade kept (:meth:`Painter.shade` lays it down the screen).
+SHADE_BAND = 64
 
 Colour = tuple[int, int, int]
 
@@ -210,15 +212,20 @@ class Painter:
         return r
 
     def shade(self, surface: Canvas, alpha: int = 170, colour=(0, 0, 0)) -> None:
-        """Dim the whole screen under a dialog: what was drawn before is covered."""
+        """Dim the whole screen under a dialog: what was drawn before is covered.  One
+        band of :data:`SHADE_BAND` rows is kept and laid down the screen (the same
+        pixels as one whole-screen shade, without 8 MB of it at 1920x1080)."""
+        width, height = self.layout.size
         key = (self.layout.size, tuple(colour), alpha)
         if self._shade is None or self._shade[0] != key:
             self._shade = None  # the old one goes before the new one is made
-            shade = self.panel(self.layout.size, colour, alpha, radius=0, keep=False)
+            shade = self.panel((width, min(height, SHADE_BAND)), colour, alpha, radius=0, keep=False)
             if pygame.display.get_surface() is not None:
                 shade = shade.convert_alpha()  # as :meth:`_get` keeps its surfaces
             self._shade = key, shade
-        surface.blit(self._shade[1], (0, 0))
+        band = self._shade[1]
+        for y in range(0, height, band.get_height()):
+            surface.blit(band, (0, y))
         if self._on_screen(surface) and self.log is not None:
             self.log.shade((0, 0, *self.layout.size))
 

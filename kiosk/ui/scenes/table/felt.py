@@ -90,6 +90,12 @@ def pay_line_band(host: SceneHost, snap: MachineSnapshot, table: str,
     return band
 
 
+def same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
+    """Whether ``a`` and ``b`` store their pixels alike (a blit between them converts nothing)."""
+    return (a.get_bitsize(), a.get_masks(), a.get_flags() & pygame.SRCALPHA) == (
+        b.get_bitsize(), b.get_masks(), b.get_flags() & pygame.SRCALPHA)
+
+
 class FeltLayer:
     """The cached static layer for one host."""
 
@@ -105,8 +111,12 @@ class FeltLayer:
                host.machine_number)
         if self._surface is not None and key == self._key:
             return self._surface
+        self._surface = None  # the old layer goes before the new one is painted
         surf = self._paint(snap)
-        self._surface = surf.convert() if pygame.display.get_surface() else surf
+        screen = pygame.display.get_surface()
+        if screen is not None and not same_format(surf, screen):
+            surf = surf.convert()  # a copy in the display's format (the felt's is already)
+        self._surface = surf
         self._key = key
         return self._surface
 

@@ -1,0 +1,75 @@
+"""The pixels the screens hold at 1920x1080: whole-screen surfaces are the ones the
+frames need, made once, never a second copy of one."""
+
+from __future__ import annotations
+
+import gc
+import types
+
+import pygame
+from test_ui import WIN, Kiosk, start_round
+
+from kiosk.ui.scenes.table.felt import FeltLayer
+
+FULL_HD = (1920, 1080)
+#: What is not followed when looking for the surfaces an object holds.
+NOT_FOLLOWED = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.CodeType,
+    types.BuiltinFunctionType,
+)
+
+
+def surfaces_held(root: object) -> list[pygame.Surface]:
+    """Every distinct surface reachable from ``root``'s own state (not through modules,
+    classes or functions' globals), subsurfaces left out (they share their parent's)."""
+    seen: set[int] = set()
+    found: dict[int, pygame.Surface] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, NOT_FOLLOWED):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, pygame.Surface):
+            if obj.get_parent() is None:
+                found[id(obj)] = obj
+            continue
+        todo.extend(gc.get_referents(obj))
+    return list(found.values())
+
+
+def whole_screens(k: Kiosk) -> int:
+    """Surfaces of the screen's size the app holds besides the display itself."""
+    return sum(s.get_size() == k.size and s is not k.app.screen for s in surfaces_held(k.app))
+
+
+def test_a_dialog_over_the_table_adds_only_the_scene_beneath_it(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        table = whole_screens(k)  # the felt, the table's layer, its base
+        k.machine.door(True)  # the tilt overlay: the scene is kept beneath it, shaded
+        k.run(0.5)
+        assert k.app.layered.active
+        assert whole_screens(k) == table + 1  # the scene beneath; the shade is one band
+    finally:
+        k.close()
+
+
+def test_the_table_layer_is_the_surface_it_painted(tmp_path):
+    """Painted on a copy of the felt (already in the display's format): kept as it is,
+    not converted into a second whole-screen copy."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        layer = FeltLayer(k.app)
+        painted: list[pygame.Surface] = []
+        paint = layer._paint
+        layer._paint = lambda snap: painted.append(paint(snap)) or painted[-1]  # type: ignore[method-assign]
+        kept = layer.surface(k.app.model.snap)
+        assert kept is painted[0] and kept.get_size() == FULL_HD
+    finally:
+        k.close()
