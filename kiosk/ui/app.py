@@ -199,8 +199,11 @@ class App:
         """Make scene ``name`` current."""
         if self.scene.name != name:
             self.scene.leave()
+            self.scene.invalidate()  # repainted whole when next entered: its last frame's ops let go
             self.previous = self.scene.name
             self.scene = self.scenes[name]
+            if not self.scene.draws_felt:
+                self._felt = None  # made again (the same pixels) by the next scene that draws it
             if name == "attract":
                 memory.release_free_memory()  # hand freed heap back between players
         self.scene.enter(**kwargs)

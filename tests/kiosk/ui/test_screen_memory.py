@@ -73,3 +73,22 @@ def test_the_table_layer_is_the_surface_it_painted(tmp_path):
         assert kept is painted[0] and kept.get_size() == FULL_HD
     finally:
         k.close()
+
+
+def test_the_felt_is_let_go_where_it_is_not_drawn_and_made_again_the_same(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        k.run(0.1)  # the attract screen draws the felt
+        felt = pygame.image.tobytes(k.app.felt, "RGB")
+        start_round(k)
+        k.settle()
+        assert whole_screens(k) <= 2  # the table's layer and its base, no felt beside them
+        k.key("f12")  # the operator menu: no felt either
+        k.run(0.1)
+        assert k.scene.name == "operator" and whole_screens(k) <= 2
+        k.key("f12")
+        k.app.go("help")
+        k.run(0.1)
+        assert pygame.image.tobytes(k.app.felt, "RGB") == felt  # made again, the same pixels
+    finally:
+        k.close()

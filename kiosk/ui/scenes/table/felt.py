@@ -122,7 +122,7 @@ class FeltLayer:
 
     def _paint(self, snap: MachineSnapshot) -> pygame.Surface:
         host = self.host
-        surf = host.felt.copy()
+        surf = theme.felt(host.layout.size)  # its own, painted on (the host's may be let go)
         ui, lay = host.painter, host.layout
         # betting spots
         for spot, (x, y, r) in SPOTS.items():

@@ -60,6 +60,7 @@ BETTING_PHASES = (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
 
 class TableScene(Scene):
     name = "table"
+    draws_felt = False  # its own layer is painted on a felt of its own
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)
