@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import gc
 import types
+import weakref
 
 import pygame
 from test_ui import WIN, Kiosk, start_round
 
+from kiosk.ui import i18n
 from kiosk.ui.scenes.table.felt import FeltLayer
 
 FULL_HD = (1920, 1080)
@@ -91,4 +93,30 @@ def test_the_felt_is_let_go_where_it_is_not_drawn_and_made_again_the_same(tmp_pa
         k.run(0.1)
         assert pygame.image.tobytes(k.app.felt, "RGB") == felt  # made again, the same pixels
     finally:
+        k.close()
+
+
+def test_a_new_look_of_the_table_is_painted_once_the_old_layer_is_let_go(tmp_path):
+    """A language change paints the table's layer again: the old one (8 MB at 1920x1080)
+    is freed first, not held by the frames drawn on it while the new one is painted."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        table = k.app.scenes["table"]
+        old = weakref.ref(table.static_layer())
+        alive_at_paint: list[bool] = []
+        paint = table.felt._paint
+
+        def watched(snap):
+            gc.collect()
+            alive_at_paint.append(old() is not None)
+            return paint(snap)
+
+        table.felt._paint = watched
+        i18n.set_language("fr")
+        k.run(0.1)
+        assert alive_at_paint == [False]
+    finally:
+        i18n.set_language("en")
         k.close()

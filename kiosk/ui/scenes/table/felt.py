@@ -104,11 +104,18 @@ class FeltLayer:
         self._surface: pygame.Surface | None = None
         self._key: tuple[Any, ...] = ()
 
+    def stale(self, snap: MachineSnapshot) -> bool:
+        """Whether :meth:`surface` would paint the layer again for ``snap``."""
+        return self._surface is None or self._look(snap) != self._key
+
+    def _look(self, snap: MachineSnapshot) -> tuple[Any, ...]:
+        host = self.host
+        return (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
+                host.machine_number)
+
     def surface(self, snap: MachineSnapshot) -> pygame.Surface:
         """The layer for ``snap`` (repainted only when its look changed)."""
-        host = self.host
-        key = (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
-               host.machine_number)
+        key = self._look(snap)
         if self._surface is not None and key == self._key:
             return self._surface
         self._surface = None  # the old layer goes before the new one is painted

@@ -324,6 +324,8 @@ class TableScene(Scene):
 
     # -- drawing -------------------------------------------------------------------------------
     def static_layer(self) -> pygame.Surface:
+        if self.felt.stale(self.snap):  # the frames drawn on the old layer let it go first
+            self.compositor.invalidate()
         return self.felt.surface(self.snap)
 
     def warm_up(self) -> None:
