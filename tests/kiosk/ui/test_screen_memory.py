@@ -120,3 +120,20 @@ def test_a_new_look_of_the_table_is_painted_once_the_old_layer_is_let_go(tmp_pat
     finally:
         i18n.set_language("en")
         k.close()
+
+
+def test_a_page_beside_the_table_holds_the_felt_and_the_table_layer_only(tmp_path):
+    """The table's frame base is let go while another scene shows (made again, whole,
+    when the table comes back); its painted layer is kept for the way back."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        k.key("h")
+        k.run(0.1)
+        assert k.scene.name == "help" and whole_screens(k) <= 2
+        k.key("escape")
+        k.run(0.1)
+        assert k.scene.name == "table" and whole_screens(k) == 2  # its layer and its base
+    finally:
+        k.close()

@@ -150,6 +150,7 @@ class TableScene(Scene):
 
     def leave(self) -> None:
         self.popup = None
+        self.compositor.release()  # 8 MB at 1920x1080 while another scene shows
 
     def modal(self) -> bool:
         """The language picker or the cash-out confirmation is open."""
