@@ -137,3 +137,36 @@ def test_a_page_beside_the_table_holds_the_felt_and_the_table_layer_only(tmp_pat
         assert k.scene.name == "table" and whole_screens(k) == 2  # its layer and its base
     finally:
         k.close()
+
+
+def test_a_tall_panel_is_laid_in_bands_with_the_pixels_of_the_whole_panel(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        ui = k.app.painter
+        for size, radius, border, border_w in (
+            ((1800, 750), 18, (120, 90, 30), 2),
+            ((900, 400), 30, None, 2),
+            ((333, 1000), 8, (255, 255, 255), 5),
+            ((600, 301), 18, (0, 0, 0), 1),
+        ):
+            whole = pygame.Surface(FULL_HD)
+            whole.fill((20, 90, 40))
+            laid = whole.copy()
+            rect = pygame.Rect((37, 41), size)
+            whole.blit(ui.panel(size, (0, 0, 0), 130, radius, border, border_w, keep=False), rect)
+            ui.box(laid, rect, (0, 0, 0), 130, radius, border, border_w)
+            assert pygame.image.tobytes(laid, "RGB") == pygame.image.tobytes(whole, "RGB"), size
+    finally:
+        k.close()
+
+
+def test_the_rules_page_keeps_no_panel_of_its_whole_size(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        k.run(0.1)
+        k.app.go("help")
+        k.run(0.1)
+        biggest = max(s.get_pitch() * s.get_height() for s in surfaces_held(k.app.painter))
+        assert biggest < 1024 * 1024  # its 1800x750 frame would be 5.4 MB
+    finally:
+        k.close()
