@@ -158,6 +158,7 @@ class App:
         i18n.set_language(language)
         self.default_language = language
         self.text = TextCache()
+        self._language = i18n.generation()
         self.cards = CardRenderer(self.text)
         self.painter = Painter(self.layout, self.text)
         self.prefs = Preferences()
@@ -316,6 +317,10 @@ class App:
         """Advance ``dt`` seconds: pick up controller changes, update and draw a frame."""
         self.now += dt
         self.frames += 1
+        if self._language != i18n.generation():  # the last language's drawn words go
+            self._language = i18n.generation()
+            self.text.surfaces.clear()
+            self.painter.surfaces.clear()
         self.model.refresh()
         if self.model.poll_refusals() and self.scene.name == "attract":
             self.go("table")  # a returned ticket says why where the player's messages show

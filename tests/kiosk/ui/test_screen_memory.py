@@ -170,3 +170,23 @@ def test_the_rules_page_keeps_no_panel_of_its_whole_size(tmp_path):
         assert biggest < 1024 * 1024  # its 1800x750 frame would be 5.4 MB
     finally:
         k.close()
+
+
+def test_a_language_change_lets_the_last_languages_drawn_words_go(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        app = k.app
+
+        def kept() -> int:
+            return app.text.surfaces.bytes + app.painter.surfaces.bytes
+
+        one = kept()
+        for lang in ("fr", "ja", "th", "en"):
+            i18n.set_language(lang)
+            k.run(0.2)
+        assert kept() <= 1.2 * one  # the words of the language shown, not of four
+    finally:
+        i18n.set_language("en")
+        k.close()
