@@ -201,6 +201,8 @@ class App:
         if self.scene.name != name:
             self.scene.leave()
             self.scene.invalidate()  # repainted whole when next entered: its last frame's ops let go
+            if not self.scene.player:  # the operator menu's words go with it
+                self.forget_words()
             self.previous = self.scene.name
             self.scene = self.scenes[name]
             if not self.scene.draws_felt:
@@ -208,6 +210,11 @@ class App:
             if name == "attract":
                 memory.release_free_memory()  # hand freed heap back between players
         self.scene.enter(**kwargs)
+
+    def forget_words(self) -> None:
+        """Let the drawn text and widgets go (made again as the screens draw them)."""
+        self.text.surfaces.clear()
+        self.painter.surfaces.clear()
 
     @property
     def tilted(self) -> bool:
@@ -319,8 +326,7 @@ class App:
         self.frames += 1
         if self._language != i18n.generation():  # the last language's drawn words go
             self._language = i18n.generation()
-            self.text.surfaces.clear()
-            self.painter.surfaces.clear()
+            self.forget_words()
         self.model.refresh()
         if self.model.poll_refusals() and self.scene.name == "attract":
             self.go("table")  # a returned ticket says why where the player's messages show

@@ -190,3 +190,26 @@ def test_a_language_change_lets_the_last_languages_drawn_words_go(tmp_path):
     finally:
         i18n.set_language("en")
         k.close()
+
+
+def test_the_operator_menus_words_go_when_it_closes(tmp_path):
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        app = k.app
+        table = app.text.surfaces.bytes + app.painter.surfaces.bytes
+        k.key("f12")
+        for digit in "3333":
+            k.key(digit, digit)
+        k.key("return")
+        for page in ("meters", "events", "hold", "machine", "paytable", "limits"):
+            k.touch(f"page_{page}")
+            k.run(0.1)
+            k.touch("menu")
+        k.key("f12")  # the key switch again: the menu closes
+        k.run(0.2)
+        assert k.scene.name == "table"
+        assert app.text.surfaces.bytes + app.painter.surfaces.bytes <= 1.2 * table
+    finally:
+        k.close()
