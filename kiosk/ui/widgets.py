@@ -27,7 +27,7 @@ from kiosk.ui.text import TextCache, TextFit
 from kiosk.ui.textlog import DrawnText, Frame, TextBox, TextLog, caller
 
 #: Drawn widgets kept, bytes of pixels.
-WIDGET_CACHE_BYTES = 12 * 1024 * 1024
+WIDGET_CACHE_BYTES = 8 * 1024 * 1024
 #: Rows of the dialogs' shade, of a tall panel's middle, kept (laid down the screen, the panel).
 SHADE_BAND = PANEL_BAND = 64
 
