@@ -207,8 +207,7 @@ class App:
             self.scene = self.scenes[name]
             if not self.scene.draws_felt:
                 self._felt = None  # made again (the same pixels) by the next scene that draws it
-            if name == "attract":
-                memory.release_free_memory()  # hand freed heap back between players
+            memory.release_free_memory()  # hand the last scene's freed heap back
         self.scene.enter(**kwargs)
 
     def forget_words(self) -> None:
