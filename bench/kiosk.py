@@ -50,23 +50,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-COLD_START = r"""
-import os, sys, time
-t0 = float(sys.argv[1])
-from kiosk.ui.sdl_hints import prefer_native_framebuffer
-prefer_native_framebuffer()
-from kiosk.config import load_config
-from kiosk.cabinet import Machine
-from kiosk.ui.app import App
-from kiosk.ui.demo import DemoTicketPayout
-payout = DemoTicketPayout()
-machine = Machine.open(load_config(None, db_path=sys.argv[2]), payout=payout)
-app = App(machine, (int(sys.argv[3]), int(sys.argv[4])), payout=payout)
-app.step(0)
-import pygame; pygame.display.flip()
-print(time.time() - t0)
-machine.close()
-"""
+from bench.kiosk_session import child_env, interactive_session, load, ready_figures  # noqa: E402
+
+#: Timed runs to READY (after one that compiles the bytecode).
+READY_RUNS = 5
 
 
 def rss_mb() -> float:
@@ -92,14 +79,6 @@ def machine_info() -> str:
     return f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cpu, Python {platform.python_version()}"
 
 
-def cold_start(size: tuple[int, int], tmp: Path, env: dict[str, str]) -> float:
-    db = tmp / "cold.db"
-    t0 = time.time()
-    out = subprocess.run([sys.executable, "-c", COLD_START, str(t0), str(db), str(size[0]), str(size[1])],
-                         capture_output=True, text=True, cwd=ROOT, check=True, env=env)
-    return float(out.stdout.strip().splitlines()[-1])
-
-
 def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     """Play rounds for ``n`` frames in this interpreter; the figures as a dict."""
     from kiosk.ui.sdl_hints import prefer_native_framebuffer
@@ -116,7 +95,9 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     from kiosk.ui.events import Command
 
     payout = DemoTicketPayout()
-    machine = Machine.open(load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), payout=payout)
+    machine = Machine.open(
+        load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), payout=payout
+    )
     app = App(machine, size, payout=payout)
     app.step(0)
     app.present()
@@ -135,7 +116,10 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     for _i in range(n):
         snap = app.model.snap
         phase = snap.phase
-        if phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT) and not table.busy:
+        if (
+            phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
+            and not table.busy
+        ):
             if snap.credits < 20000:
                 app.feed(Command("bill", 10000))
             elif snap.bet_ante == 0:
@@ -154,17 +138,37 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
         cpu.append((time.thread_time() - c0) * 1000)
         full += app.dirty is None
         screen = size[0] * size[1]
-        shown += 1.0 if app.dirty is None else min(screen, sum(r.w * r.h for r in app.dirty)) / screen
+        shown += (
+            1.0 if app.dirty is None else min(screen, sum(r.w * r.h for r in app.dirty)) / screen
+        )
     rounds = machine.ledger.counts()[0] if machine.ledger is not None else 0
-    caches = {c.name: c.stats() for c in (app.text.surfaces, app.painter.surfaces, app.cards.faces, app.cards.flips)}
+    caches = {
+        c.name: c.stats()
+        for c in (app.text.surfaces, app.painter.surfaces, app.cards.faces, app.cards.flips)
+    }
     machine.close()
-    return {"driver": pygame.display.get_driver(), "times": times, "cpu": cpu, "shown": shown / n, "rounds": rounds,
-            "renders": app.text.renders, "full": full, "warm_ms": warm_ms, "rss_start": rss_start, "rss_warm": rss_warm, "rss_end": rss_mb(),
-            "rss_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "caches": caches,
-            "sdl": ".".join(map(str, pygame.get_sdl_version())), "pygame": pygame.version.ver}
+    return {
+        "driver": pygame.display.get_driver(),
+        "times": times,
+        "cpu": cpu,
+        "shown": shown / n,
+        "rounds": rounds,
+        "renders": app.text.renders,
+        "full": full,
+        "warm_ms": warm_ms,
+        "rss_start": rss_start,
+        "rss_warm": rss_warm,
+        "rss_end": rss_mb(),
+        "rss_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "caches": caches,
+        "sdl": ".".join(map(str, pygame.get_sdl_version())),
+        "pygame": pygame.version.ver,
+    }
 
 
-def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) -> dict[str, object]:
+def session_memory(
+    case: str, seconds: float, size: tuple[int, int], tmp: Path
+) -> dict[str, object]:
     """Play the ``case`` session (``warm`` or ``fresh``, see the module's help) in this
     interpreter; the resident memory after each part and the peak, MB."""
     from kiosk.ui.sdl_hints import prefer_native_framebuffer
@@ -211,7 +215,10 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
         table = app.scenes["table"]
         while clock[0] < until:
             snap = app.model.snap
-            if snap.phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT) and not table.busy:
+            if (
+                snap.phase in (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
+                and not table.busy
+            ):
                 if snap.credits < 20000:
                     app.feed(Command("bill", 10000))
                 elif snap.bet_ante == 0:
@@ -219,7 +226,9 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
                 else:
                     app.feed(Command("deal"))
             elif snap.phase is MachinePhase.IN_ROUND and not table.busy and snap.legal:
-                app.feed(Command("check" if any(a.value == "check" for a in snap.legal) else "play_max"))
+                app.feed(
+                    Command("check" if any(a.value == "check" for a in snap.legal) else "play_max")
+                )
             frame()
 
     def operator(pin: str = "3333") -> None:
@@ -244,7 +253,9 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
         while app.model.snap.phase is MachinePhase.IN_ROUND:  # each decision waits for its values
             snap = app.model.snap
             if not table.busy and snap.legal:
-                app.feed(Command("check" if any(a.value == "check" for a in snap.legal) else "play_max"))
+                app.feed(
+                    Command("check" if any(a.value == "check" for a in snap.legal) else "play_max")
+                )
             frame()
         parts["first round"] = rss_mb()
         for _ in range(3000):  # cash out: the editor needs zero credits
@@ -260,7 +271,9 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
         touch("editor_compute")
         editor = app.scenes["operator"].pages["paytable"].editor
         if editor is None or editor.session.job is None:
-            raise RuntimeError(f"the paytable editor did not start computing: {app.scenes['operator'].result}")
+            raise RuntimeError(
+                f"the paytable editor did not start computing: {app.scenes['operator'].result}"
+            )
         while editor.session.job.running:
             frame()
             time.sleep(0.005)
@@ -282,7 +295,11 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
         touch("speed_fast")
         touch("start")
         end = seconds * 0.8
-        while clock[0] < end and app.scene.name.startswith("tournament") and app.scene.name != "tournament_results":
+        while (
+            clock[0] < end
+            and app.scene.name.startswith("tournament")
+            and app.scene.name != "tournament_results"
+        ):
             s = app.tournament.session
             if s is not None and s.my_turn:
                 app.feed(Key("c", "c"))
@@ -293,23 +310,58 @@ def session_memory(case: str, seconds: float, size: tuple[int, int], tmp: Path) 
         rounds(seconds)
         parts["rounds again"] = rss_mb()
     machine.close()
-    return {"case": case, "driver": pygame.display.get_driver(), "parts": parts, "peak": peak(),
-            "seconds": clock[0]}
+    return {
+        "case": case,
+        "driver": pygame.display.get_driver(),
+        "parts": parts,
+        "peak": peak(),
+        "seconds": clock[0],
+    }
 
 
-def run_memory(case: str, driver: str, seconds: float, size: tuple[int, int], tmp: Path,
-               values: bool = True) -> dict[str, object]:
+def run_memory(
+    case: str, driver: str, seconds: float, size: tuple[int, int], tmp: Path, values: bool = True
+) -> dict[str, object]:
     """One session case on ``driver`` in a fresh interpreter with its own PAR cache
     (filled first for ``warm``, by ``uth par`` in a process of its own); ``values``
     False turns the decision values off (what the maths in the kiosk's process costs)."""
     cache = tmp / f"par-{case}"
-    env = dict(os.environ, SDL_AUDIODRIVER="dummy", SDL_VIDEODRIVER=driver, UTH_HEADLESS="1",
-               UTH_PAR_CACHE=str(cache), UTH_DECISION_VALUES="1" if values else "0")
-    if case == "warm":
-        subprocess.run([sys.executable, "-m", "kiosk", "par", str(ROOT / "paytables" / "standard.toml")],
-                       cwd=ROOT, env=env, check=True, capture_output=True)
-    args = [sys.executable, __file__, "--child", "--memory", case, "--seconds", str(seconds),
-            "--size", f"{size[0]}x{size[1]}"]
+    env = dict(
+        os.environ,
+        SDL_AUDIODRIVER="dummy",
+        SDL_VIDEODRIVER=driver,
+        UTH_HEADLESS="1",
+        UTH_PAR_CACHE=str(cache),
+        UTH_DECISION_VALUES="1" if values else "0",
+    )
+    if case in ("warm", "interactive"):
+        subprocess.run(
+            [sys.executable, "-m", "kiosk", "par", str(ROOT / "paytables" / "standard.toml")],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    args = [
+        sys.executable,
+        __file__,
+        "--child",
+        "--memory",
+        case,
+        "--seconds",
+        str(seconds),
+        "--size",
+        f"{size[0]}x{size[1]}",
+    ]
+    if case == "interactive":  # ``uth kiosk`` itself, its bytecode compiled as installed
+        env = child_env(env, tmp / "pycache")
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", "engine", "kiosk", "devices"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
 
     def measure() -> dict[str, object]:
         out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
@@ -340,8 +392,19 @@ class Xvfb:
         for number in range(90, 140):
             if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
                 continue
-            self.proc = subprocess.Popen([exe, f":{number}", "-screen", "0", f"{self.size[0]}x{self.size[1]}x24",
-                                          "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.proc = subprocess.Popen(
+                [
+                    exe,
+                    f":{number}",
+                    "-screen",
+                    "0",
+                    f"{self.size[0]}x{self.size[1]}x24",
+                    "-nolisten",
+                    "tcp",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             for _ in range(100):
                 if Path(f"/tmp/.X11-unix/X{number}").exists():
                     self.display = f":{number}"
@@ -361,12 +424,22 @@ class Xvfb:
 def run_driver(driver: str, n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     """The figures of one video driver, measured in a fresh interpreter."""
     env = dict(os.environ, SDL_AUDIODRIVER="dummy", SDL_VIDEODRIVER=driver, UTH_HEADLESS="1")
-    args = [sys.executable, __file__, "--child", "--frames", str(n), "--size", f"{size[0]}x{size[1]}"]
+    args = [
+        sys.executable,
+        __file__,
+        "--child",
+        "--frames",
+        str(n),
+        "--size",
+        f"{size[0]}x{size[1]}",
+    ]
 
     def measure() -> dict[str, object]:
         out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=True)
         got: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
-        got["cold"] = cold_start(size, tmp, env)
+        ready = ready_figures(size, READY_RUNS, env)
+        got["cold"] = ready["median"]
+        got["cold_load"] = ready["runs"][-1][1]
         return got
 
     if driver == "x11" and not os.environ.get("DISPLAY"):
@@ -381,20 +454,33 @@ def report(got: dict[str, object], size: tuple[int, int]) -> None:
     p95 = times[int(0.95 * (len(times) - 1))]
     cpu = sorted(got["cpu"])  # type: ignore[type-var]
     name = got["driver"]
-    print(f"[{name}] pygame-ce {got['pygame']} (SDL {got['sdl']}); warm-up (table layer, card faces): "
-          f"{got['warm_ms']:.0f} ms; rounds played: {got['rounds']}; text surfaces rendered: {got['renders']}; "
-          f"frames repainted in full: {got['full']} of {len(times)}; screen shown per frame: "
-          f"{100 * got['shown']:.1f} % on average")
-    print(f"[{name}] frames: {len(times)} at {size[0]}x{size[1]}: median {statistics.median(times):.2f} ms, "
-          f"p95 {p95:.2f} ms, max {max(times):.1f} ms (target p95 < 4 ms); CPU time: median "
-          f"{statistics.median(cpu):.2f} ms, p95 {cpu[int(0.95 * (len(cpu) - 1))]:.2f} ms, max {max(cpu):.1f} ms")
-    print(f"[{name}] cold start to attract: {got['cold']:.2f} s (target < 2 s)")
-    print(f"[{name}] RSS: {got['rss_start']:.0f} MB after the first frame, {got['rss_warm']:.0f} MB after the "
-          f"warm-up, {got['rss_end']:.0f} MB at the end, peak {got['rss_peak']:.0f} MB (target < 200 MB)")
+    print(
+        f"[{name}] pygame-ce {got['pygame']} (SDL {got['sdl']}); warm-up (table layer, card faces): "
+        f"{got['warm_ms']:.0f} ms; rounds played: {got['rounds']}; text surfaces rendered: {got['renders']}; "
+        f"frames repainted in full: {got['full']} of {len(times)}; screen shown per frame: "
+        f"{100 * got['shown']:.1f} % on average"
+    )
+    print(
+        f"[{name}] frames: {len(times)} at {size[0]}x{size[1]}: median {statistics.median(times):.2f} ms, "
+        f"p95 {p95:.2f} ms, max {max(times):.1f} ms (target p95 < 4 ms); CPU time: median "
+        f"{statistics.median(cpu):.2f} ms, p95 {cpu[int(0.95 * (len(cpu) - 1))]:.2f} ms, max {max(cpu):.1f} ms"
+    )
+    print(
+        f"[{name}] start-up to READY with a fresh database: median {got['cold']:.2f} s of {READY_RUNS} "
+        f"(target < 2 s; {got['cold_load']})"
+    )
+    print(
+        f"[{name}] RSS: {got['rss_start']:.0f} MB after the first frame, {got['rss_warm']:.0f} MB after the "
+        f"warm-up, {got['rss_end']:.0f} MB at the end, peak {got['rss_peak']:.0f} MB (target < 200 MB)"
+    )
     caches = got["caches"]
     assert isinstance(caches, dict)
-    print(f"[{name}] caches: " + ", ".join(f"{k} {v['bytes'] / 2**20:.1f}/{v['limit'] / 2**20:.0f} MB"
-                                           for k, v in caches.items()))
+    print(
+        f"[{name}] caches: "
+        + ", ".join(
+            f"{k} {v['bytes'] / 2**20:.1f}/{v['limit'] / 2**20:.0f} MB" for k, v in caches.items()
+        )
+    )
 
 
 def main() -> int:
@@ -402,31 +488,71 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=1000)
     ap.add_argument("--size", default="1920x1080")
     ap.add_argument("--driver", choices=("both", "dummy", "x11"), default="both")
-    ap.add_argument("--memory", help="session cases for the memory figures: warm, fresh or warm,fresh")
-    ap.add_argument("--seconds", type=float, default=300.0, help="cabinet time of the warm session (default 300)")
-    ap.add_argument("--values", choices=("on", "off"), default="on",
-                    help="decision values during the sessions (default on, as a cabinet)")
+    ap.add_argument(
+        "--memory",
+        help="session cases for the memory figures: interactive, warm, fresh (comma-separated)",
+    )
+    ap.add_argument(
+        "--ready",
+        type=int,
+        default=0,
+        metavar="N",
+        help="time N starts of uth kiosk to READY, each with a fresh database",
+    )
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=300.0,
+        help="cabinet time of the warm session (default 300)",
+    )
+    ap.add_argument(
+        "--values",
+        choices=("on", "off"),
+        default="on",
+        help="decision values during the sessions (default on, as a cabinet)",
+    )
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.lower().split("x"))
     with tempfile.TemporaryDirectory() as tmp:
         if args.child:
-            if args.memory:
+            if args.memory == "interactive":
+                got = interactive_session((w, h), Path(tmp))
+                got["driver"] = os.environ.get("SDL_VIDEODRIVER", "")
+                print(json.dumps(got))
+            elif args.memory:
                 print(json.dumps(session_memory(args.memory, args.seconds, (w, h), Path(tmp))))
             else:
                 print(json.dumps(frames(args.frames, (w, h), Path(tmp))))
             return 0
         print(f"machine: {machine_info()}")
+        if args.ready:
+            env = dict(
+                os.environ, SDL_AUDIODRIVER="dummy", SDL_VIDEODRIVER="dummy", UTH_HEADLESS="1"
+            )
+            ready = ready_figures((w, h), args.ready, env)
+            print(
+                f"[dummy] start-up to READY at {w}x{h}, a fresh database each run (target < 2 s): "
+                f"compiling run {ready['first']:.2f} s ({ready['first_load']}), then "
+                + ", ".join(f"{t:.2f} s ({lo})" for t, lo in ready["runs"])
+                + f"; median {ready['median']:.2f} s"
+            )
         if args.memory:
             for case in args.memory.split(","):
                 for driver in ("dummy", "x11") if args.driver == "both" else (args.driver,):
-                    got = run_memory(case, driver, args.seconds, (w, h), Path(tmp), args.values == "on")
+                    got = run_memory(
+                        case, driver, args.seconds, (w, h), Path(tmp), args.values == "on"
+                    )
                     parts = got["parts"]
                     assert isinstance(parts, dict)
-                    print(f"[{got['driver']}] {case} session at {w}x{h}, decision values {args.values}, "
-                          f"{got['seconds']:.0f} s of cabinet time: "
-                          + ", ".join(f"{k} {v:.0f} MB" for k, v in parts.items())
-                          + f"; peak RSS {got['peak']:.0f} MB (target <= 200 MB)")
+                    print(
+                        f"[{got['driver']}] {case} session at {w}x{h}, decision values {args.values}, "
+                        f"{got['seconds']:.0f} s of cabinet time: "
+                        + ", ".join(f"{k} {v:.0f} MB" for k, v in parts.items())
+                        + f"; peak RSS {got['peak']:.0f} MB (target <= 200 MB; {load()})"
+                    )
+            return 0
+        if args.ready:
             return 0
         for driver in ("dummy", "x11") if args.driver == "both" else (args.driver,):
             report(run_driver(driver, args.frames, (w, h), Path(tmp)), (w, h))

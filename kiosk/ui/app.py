@@ -164,6 +164,7 @@ class App:
         i18n.set_language(language)
         self.default_language = language
         self.text = TextCache()
+        self._language = i18n.generation()
         self.cards = CardRenderer(self.text)
         self.painter = Painter(self.layout, self.text)
         self.prefs = Preferences()
@@ -222,12 +223,21 @@ class App:
         """Make scene ``name`` current."""
         if self.scene.name != name:
             self.scene.leave()
+            self.scene.invalidate()  # repainted whole when next entered: its last frame's ops let go
+            if not self.scene.player:  # the operator menu's words go with it
+                self.forget_words()
             self.previous = self.scene.name
             self.scene = self.scenes[name]
-            if name == "attract":
-                memory.release_free_memory()  # hand freed heap back between players
+            if not self.scene.draws_felt:
+                self._felt = None  # made again (the same pixels) by the next scene that draws it
+            memory.release_free_memory()  # hand the last scene's freed heap back
         self.scene.enter(**kwargs)
         self.shown.invalidate()
+
+    def forget_words(self) -> None:
+        """Let the drawn text and widgets go (made again as the screens draw them)."""
+        self.text.surfaces.clear()
+        self.painter.surfaces.clear()
 
     @property
     def tilted(self) -> bool:
@@ -338,6 +348,9 @@ class App:
         """Advance ``dt`` seconds: pick up controller changes, update and draw a frame."""
         self.now += dt
         self.frames += 1
+        if self._language != i18n.generation():  # the last language's drawn words go
+            self._language = i18n.generation()
+            self.forget_words()
         self.model.refresh()
         if self.model.poll_refusals() and self.scene.name == "attract":
             self.go("table")  # a returned ticket says why where the player's messages show

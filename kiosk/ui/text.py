@@ -45,8 +45,9 @@ FONT_FILES: dict[str, dict[bool, Path]] = {
 FAMILY_FOR_LANG = {"en": "latin", "fr": "latin", "th": "latin", "ja": "jp"}
 __all__ = ["FAMILY_FOR_LANG", "FONT_FILES", "ZWSP", "Fonts", "TextCache", "TextFit", "thai_clusters"]
 
-#: Rendered text kept, bytes of pixels (about 100 labels of 400x50 at 1920x1080).
-TEXT_CACHE_BYTES = 8 * 1024 * 1024
+#: Rendered text kept, bytes of pixels (about 75 labels of 400x50 at 1920x1080; a language
+#: change and the operator menu closing let it all go).
+TEXT_CACHE_BYTES = 6 * 1024 * 1024
 #: Font objects kept (a new one takes 0.05 ms, 0.5 ms for the Japanese font).
 FONT_LIMIT = 24
 #: Baselines of wrapped lines are this many times the font size apart (Thai: room for

@@ -58,7 +58,7 @@ def chip_colour(cents: int, index: int) -> tuple[int, int, int]:
 
 
 def felt(size: tuple[int, int]) -> pygame.Surface:
-    """The felt background: a radial gradient with a faint weave, made once per size.
+    """The felt background: a radial gradient with a faint weave (the same pixels each time).
 
     The gradient is computed at a quarter of the size and smoothed up (cheap at 1920x1080),
     then a small tile of noise is added for the cloth's texture."""
@@ -71,7 +71,10 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     small = np.empty((sw, sh, 3), np.uint8)
     for i in range(3):
         small[:, :, i] = np.clip(FELT_CENTRE[i] * (1 - t) + FELT_EDGE[i] * t, 0, 255).T.astype(np.uint8)
-    out = pygame.transform.smoothscale(pygame.surfarray.make_surface(small), (w, h))
+    source = pygame.surfarray.make_surface(small)
+    if pygame.display.get_surface() is not None:
+        source = source.convert()  # scaled up in the display's format: no whole-screen copy
+    out = pygame.transform.smoothscale(source, (w, h))
     rng = np.random.default_rng(7)
     tile = rng.integers(0, 5, (128, 128, 3), dtype=np.uint8)
     tile[:, :, 1:] = tile[:, :, :1]  # grey noise
@@ -79,7 +82,7 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     for y in range(0, h, 128):
         for x in range(0, w, 128):
             out.blit(noise, (x, y), special_flags=pygame.BLEND_RGB_ADD)
-    return out.convert() if pygame.display.get_surface() is not None else out
+    return out
 
 
 def vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:

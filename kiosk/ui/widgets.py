@@ -27,7 +27,9 @@ from kiosk.ui.text import TextCache, TextFit
 from kiosk.ui.textlog import DrawnText, Frame, TextBox, TextLog, caller
 
 #: Drawn widgets kept, bytes of pixels.
-WIDGET_CACHE_BYTES = 12 * 1024 * 1024
+WIDGET_CACHE_BYTES = 8 * 1024 * 1024
+#: Rows of the dialogs' shade, of a tall panel's middle, kept (laid down the screen, the panel).
+SHADE_BAND = PANEL_BAND = 64
 
 Colour = tuple[int, int, int]
 #: The space between a button's label and its sublabel, a fraction of the sublabel's size.
@@ -208,21 +210,37 @@ class Painter:
     def box(self, surface: Canvas, rect: pygame.Rect, colour=(0, 0, 0), alpha: int = 150, radius: int = 18,
             border: tuple[int, int, int] | None = None, border_w: int = 2) -> pygame.Rect:
         """Blit a :meth:`panel` over the screen rect ``rect``: a frame the texts placed in
-        it stay within and the others keep out of."""
-        r = surface.blit(self.panel(rect.size, colour, alpha, radius, border, border_w), rect)
+        it stay within and the others keep out of.  A tall one is laid from a short panel:
+        its top, its bottom, and a band of its middle (rows all alike) repeated between."""
+        w, h = rect.size
+        cap = self.layout.px(radius) + max(1, self.layout.px(border_w)) + 1
+        if h <= 2 * cap + 2 * PANEL_BAND:
+            r = surface.blit(self.panel(rect.size, colour, alpha, radius, border, border_w), rect)
+        else:
+            piece = self.panel((w, 2 * cap + PANEL_BAND), colour, alpha, radius, border, border_w)
+            r = surface.blit(piece, rect.topleft, (0, 0, w, cap))
+            for y in range(cap, h - cap, PANEL_BAND):
+                band = (0, cap, w, min(PANEL_BAND, h - cap - y))
+                r = r.union(surface.blit(piece, (rect.x, rect.y + y), band))
+            last = (0, cap + PANEL_BAND, w, cap)
+            r = r.union(surface.blit(piece, (rect.x, rect.bottom - cap), last))
         self.mark(surface, rect)
         return r
 
     def shade(self, surface: Canvas, alpha: int = 170, colour=(0, 0, 0)) -> None:
-        """Dim the whole screen under a dialog: what was drawn before is covered."""
+        """Dim the whole screen under a dialog: what was drawn before is covered (one band
+        of rows kept and laid down the screen: 8 MB less than a whole shade at 1920x1080)."""
+        width, height = self.layout.size
         key = (self.layout.size, tuple(colour), alpha)
         if self._shade is None or self._shade[0] != key:
             self._shade = None  # the old one goes before the new one is made
-            shade = self.panel(self.layout.size, colour, alpha, radius=0, keep=False)
+            shade = self.panel((width, min(height, SHADE_BAND)), colour, alpha, radius=0, keep=False)
             if pygame.display.get_surface() is not None:
                 shade = shade.convert_alpha()  # as :meth:`_get` keeps its surfaces
             self._shade = key, shade
-        surface.blit(self._shade[1], (0, 0))
+        band = self._shade[1]
+        for y in range(0, height, band.get_height()):
+            surface.blit(band, (0, y))
         if self._on_screen(surface) and self.log is not None:
             self.log.shade((0, 0, *self.layout.size))
 

@@ -25,6 +25,9 @@ class Scene:
     name = "scene"
     #: Player scenes show the tilt overlay and obey the player shortcuts.
     player = True
+    #: Whether it draws the host's felt (:attr:`SceneHost.felt`); while a scene that
+    #: does not is current, the host lets the felt go (8 MB at 1920x1080).
+    draws_felt = True
 
     def __init__(self, app: SceneHost) -> None:
         self.app = app

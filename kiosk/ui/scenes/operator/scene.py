@@ -90,6 +90,7 @@ LIFTED = N_("{name} lifted the PIN locks.")
 class OperatorScene(Scene):
     name = "operator"
     player = False
+    draws_felt = False
 
     def __init__(self, app: SceneHost) -> None:
         super().__init__(app)

@@ -186,6 +186,11 @@ class Compositor:
         self._ops = []
         self._drawn_static = None
 
+    def release(self) -> None:
+        """Let the base layer go (the scene is left): made again, whole, on the next frame."""
+        self.invalidate()
+        self._base = None
+
     def _repaint_base(self, static: pygame.Surface, paint_base: Paint) -> list[pygame.Rect] | None:
         """Bring the base up to date; the rectangles repainted (``None``: all of it)."""
         base = self._base

@@ -90,6 +90,12 @@ def pay_line_band(host: SceneHost, snap: MachineSnapshot, table: str,
     return band
 
 
+def same_format(a: pygame.Surface, b: pygame.Surface) -> bool:
+    """Whether ``a`` and ``b`` store their pixels alike (a blit between them converts nothing)."""
+    return (a.get_bitsize(), a.get_masks(), a.get_flags() & pygame.SRCALPHA) == (
+        b.get_bitsize(), b.get_masks(), b.get_flags() & pygame.SRCALPHA)
+
+
 class FeltLayer:
     """The cached static layer for one host."""
 
@@ -98,21 +104,32 @@ class FeltLayer:
         self._surface: pygame.Surface | None = None
         self._key: tuple[Any, ...] = ()
 
+    def stale(self, snap: MachineSnapshot) -> bool:
+        """Whether :meth:`surface` would paint the layer again for ``snap``."""
+        return self._surface is None or self._look(snap) != self._key
+
+    def _look(self, snap: MachineSnapshot) -> tuple[Any, ...]:
+        host = self.host
+        return (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
+                host.machine_number, host.station)
+
     def surface(self, snap: MachineSnapshot) -> pygame.Surface:
         """The layer for ``snap`` (repainted only when its look changed)."""
-        host = self.host
-        key = (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
-               host.machine_number, host.station)
+        key = self._look(snap)
         if self._surface is not None and key == self._key:
             return self._surface
+        self._surface = None  # the old layer goes before the new one is painted
         surf = self._paint(snap)
-        self._surface = surf.convert() if pygame.display.get_surface() else surf
+        screen = pygame.display.get_surface()
+        if screen is not None and not same_format(surf, screen):
+            surf = surf.convert()  # a copy in the display's format (the felt's is already)
+        self._surface = surf
         self._key = key
         return self._surface
 
     def _paint(self, snap: MachineSnapshot) -> pygame.Surface:
         host = self.host
-        surf = host.felt.copy()
+        surf = theme.felt(host.layout.size)  # its own, painted on (the host's may be let go)
         ui, lay = host.painter, host.layout
         # betting spots
         for spot, (x, y, r) in SPOTS.items():
