@@ -36,7 +36,8 @@ paytable's return being proven, have ended), then,
 under the budget, the frame p95 (update, draw and show: the main loop's record,
 :data:`kiosk.ui.app.FRAME_LOG_ENV`; wall time, and in brackets the drawing thread's CPU
 time, which other programs do not inflate), the frames a second and the rounds played.
-The budget is a third of one core: a cgroup ``cpu`` quota of 1 ms in every 3 ms, pinned
+The budget is a third of one core (a Raspberry Pi 4's worth of this core; ``--share 2``:
+a half, about a Pi 5's): a cgroup ``cpu`` quota of 1 ms in every 3 ms (1.5 ms), pinned
 by ``cpuset`` to core ``--core``, which needs root and either cgroup v1
 (``/sys/fs/cgroup/cpu`` and ``/sys/fs/cgroup/cpuset`` mounted) or v2 (the ``cpu`` and
 ``cpuset`` controllers in ``/sys/fs/cgroup``); the kiosk's children are born in its
@@ -159,16 +160,17 @@ def budget_available() -> bool:
 
 
 @contextlib.contextmanager
-def budget_group(core: int) -> Iterator[list[Path]]:
-    """cgroup groups holding a process (and the children it starts) to a third of core
-    ``core`` (v1: ``cpu`` and ``cpuset`` groups; v2: one group with ``cpu.max`` and
-    ``cpuset.cpus``); yields the files to write its pid to."""
+def budget_group(core: int, quota_us: int = QUOTA_US) -> Iterator[list[Path]]:
+    """cgroup groups holding a process (and the children it starts) to ``quota_us`` in
+    every :data:`PERIOD_US` of core ``core`` (default a third; v1: ``cpu`` and ``cpuset``
+    groups; v2: one group with ``cpu.max`` and ``cpuset.cpus``); yields the files to
+    write its pid to."""
     if cgroup_version() == 2:
         group = CGROUP_V1 / GROUP
         (CGROUP_V1 / "cgroup.subtree_control").write_text("+cpu +cpuset")
         group.mkdir(exist_ok=True)
         try:
-            (group / "cpu.max").write_text(f"{QUOTA_US} {PERIOD_US}")
+            (group / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
             (group / "cpuset.cpus").write_text(str(core))
             yield [group / "cgroup.procs"]
         finally:
@@ -180,7 +182,7 @@ def budget_group(core: int) -> Iterator[list[Path]]:
     cpuset.mkdir(exist_ok=True)
     try:
         (cpu / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-        (cpu / "cpu.cfs_quota_us").write_text(str(QUOTA_US))
+        (cpu / "cpu.cfs_quota_us").write_text(str(quota_us))
         (cpuset / "cpuset.cpus").write_text(str(core))
         (cpuset / "cpuset.mems").write_text(
             (CGROUP_V1 / "cpuset" / "cpuset.mems").read_text().strip()
@@ -478,6 +480,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--keep", action="store_true", help="keep each run's folder (ledger, logs) in /tmp"
     )
+    p.add_argument(
+        "--share",
+        type=int,
+        default=PERIOD_US // QUOTA_US,
+        choices=(2, 3),
+        help="the budget: a third of the core (3, a Pi 4's worth) or a half (2, about a Pi 5's)",
+    )
     args = p.parse_args(argv)
     states = [s for s in args.states.split(",") if s]
     bad = [s for s in states if s not in STATES]
@@ -503,12 +512,13 @@ def main(argv: list[str] | None = None) -> int:
         if budget:
             os.sched_setaffinity(0, others)  # the poller on another core than the kiosk
             try:
-                with budget_group(args.core) as tasks:
+                with budget_group(args.core, PERIOD_US // args.share) as tasks:
                     held = run_state(state, args, tasks)
             finally:
                 os.sched_setaffinity(0, everywhere)
             seen = f" [{held['reached']}]" if held.get("reached") else ""
-            print(f"{state:8s} a third of core: {describe(held)}; load {load()}{seen}", flush=True)
+            part = "a third" if args.share == 3 else "a half"
+            print(f"{state:8s} {part} of core: {describe(held)}; load {load()}{seen}", flush=True)
     print(f"load average at the end: {load()}")
     return 0
 
