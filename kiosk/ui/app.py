@@ -249,8 +249,7 @@ class App:
         if self.scene.name != name:
             self.scene.leave()
             self.scene.invalidate()  # repainted whole when next entered: its last frame's ops let go
-            if not self.scene.player:  # the operator menu's words go with it
-                self.forget_words()
+            self.forget_words()  # a screen's words go with it: the next one's are made as it draws
             self.previous = self.scene.name
             self.scene = self.scenes[name]
             if not self.scene.draws_felt:
