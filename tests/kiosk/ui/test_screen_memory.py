@@ -267,3 +267,29 @@ def test_the_card_faces_kept_are_a_screens_not_a_decks(tmp_path):
         assert k.scene.name == "table" and faces.made == made  # the table's faces were kept
     finally:
         k.close()
+
+
+def test_an_operator_pages_words_go_when_the_next_one_opens(tmp_path):
+    """The operator menu's pages each draw many words: on a page, the caches hold that
+    page's (and the menu's chrome), not every page opened since the menu opened."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        app = k.app
+        k.key("f12")
+        for digit in "3333":
+            k.key(digit, digit)
+        k.key("return")
+
+        def open_page(page: str) -> int:
+            k.touch(f"page_{page}")
+            k.run(0.1)
+            return app.text.surfaces.bytes + app.painter.surfaces.bytes
+
+        meters = open_page("meters")
+        k.touch("menu")
+        for page in ("events", "hold", "machine", "paytable", "limits", "recall"):
+            open_page(page)
+            k.touch("menu")
+        assert open_page("meters") <= 1.2 * meters
+    finally:
+        k.close()
