@@ -14,64 +14,154 @@ folds to big bets, bluffs).  Modules inside ``engine`` import from those, never
 from this package.
 """
 
-from engine.holdem.actions import (
-    MAX_SEATS,
-    MIN_SEATS,
-    Action,
-    ActionKind,
-    DealerJob,
-    Evaluate,
-    Street,
-)
-from engine.holdem.blinds import (
-    BLIND_LEVELS,
-    SEED003_TABLE,
-    STARTING_LEVELS,
-    TABLES,
-    BlindLevel,
-    TableSpec,
-    level_index,
-)
-from engine.holdem.bots import (
-    PERSONALITIES,
-    SEED003_PLAYERS,
-    Bot,
-    Difficulty,
-    Personality,
-    chen_score,
-    random_personality,
-)
-from engine.holdem.config import TournamentConfig, seed003_config
-from engine.holdem.dealing import deck_for_deal
-from engine.holdem.equity import ASSIST_SAMPLES, Equity, EquityAssist, estimate_equity, pot_odds
-from engine.holdem.hand import HoldemHand
-from engine.holdem.phh import HandInfo, hand_phh, log_phh, phh_text, phhs_text
-from engine.holdem.pots import Pot
-from engine.holdem.records import (
-    BetMade,
-    BlindPosted,
-    BoardDealt,
-    Called,
-    CardBurned,
-    Checked,
-    Folded,
-    HandResult,
-    HandShown,
-    HoleCardsDealt,
-    PotAwarded,
-    Raised,
-    Record,
-    UncalledReturned,
-    record_from_dict,
-    record_to_dict,
-)
-from engine.holdem.replay import ReplayInputError, parse_hands, replay_all, replay_hand
-from engine.holdem.seats import BotSeat, HumanSeat, RemoteSeat, SeatController, SeatSpec
-from engine.holdem.state import HandState
-from engine.holdem.stats import GameSummary, PlayerRecords, SeatStats
-from engine.holdem.style import StyleCounts, StyleTracker, measure_styles
-from engine.holdem.tournament import Tournament
-from engine.holdem.views import LegalActions, PlayerView
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.holdem.actions import (
+        MAX_SEATS,
+        MIN_SEATS,
+        Action,
+        ActionKind,
+        DealerJob,
+        Evaluate,
+        Street,
+    )
+    from engine.holdem.blinds import (
+        BLIND_LEVELS,
+        SEED003_TABLE,
+        STARTING_LEVELS,
+        TABLES,
+        BlindLevel,
+        TableSpec,
+        level_index,
+    )
+    from engine.holdem.bots import (
+        PERSONALITIES,
+        SEED003_PLAYERS,
+        Bot,
+        Difficulty,
+        Personality,
+        chen_score,
+        random_personality,
+    )
+    from engine.holdem.config import TournamentConfig, seed003_config
+    from engine.holdem.dealing import deck_for_deal
+    from engine.holdem.equity import ASSIST_SAMPLES, Equity, EquityAssist, estimate_equity, pot_odds
+    from engine.holdem.hand import HoldemHand
+    from engine.holdem.phh import HandInfo, hand_phh, log_phh, phh_text, phhs_text
+    from engine.holdem.pots import Pot
+    from engine.holdem.records import (
+        BetMade,
+        BlindPosted,
+        BoardDealt,
+        Called,
+        CardBurned,
+        Checked,
+        Folded,
+        HandResult,
+        HandShown,
+        HoleCardsDealt,
+        PotAwarded,
+        Raised,
+        Record,
+        UncalledReturned,
+        record_from_dict,
+        record_to_dict,
+    )
+    from engine.holdem.replay import ReplayInputError, parse_hands, replay_all, replay_hand
+    from engine.holdem.seats import BotSeat, HumanSeat, RemoteSeat, SeatController, SeatSpec
+    from engine.holdem.state import HandState
+    from engine.holdem.stats import GameSummary, PlayerRecords, SeatStats
+    from engine.holdem.style import StyleCounts, StyleTracker, measure_styles
+    from engine.holdem.tournament import Tournament
+    from engine.holdem.views import LegalActions, PlayerView
+
+#: Each name this package offers, by the module that defines it: imported on first use,
+#: so a program that needs one module does not load every other.
+_WHERE = {
+    "MAX_SEATS": "engine.holdem.actions",
+    "MIN_SEATS": "engine.holdem.actions",
+    "Action": "engine.holdem.actions",
+    "ActionKind": "engine.holdem.actions",
+    "DealerJob": "engine.holdem.actions",
+    "Evaluate": "engine.holdem.actions",
+    "Street": "engine.holdem.actions",
+    "BLIND_LEVELS": "engine.holdem.blinds",
+    "SEED003_TABLE": "engine.holdem.blinds",
+    "STARTING_LEVELS": "engine.holdem.blinds",
+    "TABLES": "engine.holdem.blinds",
+    "BlindLevel": "engine.holdem.blinds",
+    "TableSpec": "engine.holdem.blinds",
+    "level_index": "engine.holdem.blinds",
+    "PERSONALITIES": "engine.holdem.bots",
+    "SEED003_PLAYERS": "engine.holdem.bots",
+    "Bot": "engine.holdem.bots",
+    "Difficulty": "engine.holdem.bots",
+    "Personality": "engine.holdem.bots",
+    "chen_score": "engine.holdem.bots",
+    "random_personality": "engine.holdem.bots",
+    "TournamentConfig": "engine.holdem.config",
+    "seed003_config": "engine.holdem.config",
+    "deck_for_deal": "engine.holdem.dealing",
+    "ASSIST_SAMPLES": "engine.holdem.equity",
+    "Equity": "engine.holdem.equity",
+    "EquityAssist": "engine.holdem.equity",
+    "estimate_equity": "engine.holdem.equity",
+    "pot_odds": "engine.holdem.equity",
+    "HoldemHand": "engine.holdem.hand",
+    "HandInfo": "engine.holdem.phh",
+    "hand_phh": "engine.holdem.phh",
+    "log_phh": "engine.holdem.phh",
+    "phh_text": "engine.holdem.phh",
+    "phhs_text": "engine.holdem.phh",
+    "Pot": "engine.holdem.pots",
+    "BetMade": "engine.holdem.records",
+    "BlindPosted": "engine.holdem.records",
+    "BoardDealt": "engine.holdem.records",
+    "Called": "engine.holdem.records",
+    "CardBurned": "engine.holdem.records",
+    "Checked": "engine.holdem.records",
+    "Folded": "engine.holdem.records",
+    "HandResult": "engine.holdem.records",
+    "HandShown": "engine.holdem.records",
+    "HoleCardsDealt": "engine.holdem.records",
+    "PotAwarded": "engine.holdem.records",
+    "Raised": "engine.holdem.records",
+    "Record": "engine.holdem.records",
+    "UncalledReturned": "engine.holdem.records",
+    "record_from_dict": "engine.holdem.records",
+    "record_to_dict": "engine.holdem.records",
+    "ReplayInputError": "engine.holdem.replay",
+    "parse_hands": "engine.holdem.replay",
+    "replay_all": "engine.holdem.replay",
+    "replay_hand": "engine.holdem.replay",
+    "BotSeat": "engine.holdem.seats",
+    "HumanSeat": "engine.holdem.seats",
+    "RemoteSeat": "engine.holdem.seats",
+    "SeatController": "engine.holdem.seats",
+    "SeatSpec": "engine.holdem.seats",
+    "HandState": "engine.holdem.state",
+    "GameSummary": "engine.holdem.stats",
+    "PlayerRecords": "engine.holdem.stats",
+    "SeatStats": "engine.holdem.stats",
+    "StyleCounts": "engine.holdem.style",
+    "StyleTracker": "engine.holdem.style",
+    "measure_styles": "engine.holdem.style",
+    "Tournament": "engine.holdem.tournament",
+    "LegalActions": "engine.holdem.views",
+    "PlayerView": "engine.holdem.views",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ASSIST_SAMPLES",

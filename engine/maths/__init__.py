@@ -17,14 +17,50 @@ The functions ``engine.maths.par.par`` and ``engine.maths.simulate.simulate`` ar
 re-exported here: the names ``par`` and ``simulate`` of this package are their modules.
 """
 
-from engine.maths.cache import cache_dir, cached_par, cached_rtp
-from engine.maths.optimal import OptimalStrategy
-from engine.maths.par import main_analysis, seven_card_category_counts, trips_rtp
-from engine.maths.par_main import MainAnalysis
-from engine.maths.par_report import ParReport, format_report
-from engine.maths.simulate import SimTally
-from engine.maths.strategies import STRATEGIES, get_strategy
-from engine.maths.strategy import RULE_STRATEGIES, CautiousStrategy, SimpleStrategy, Strategy
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.maths.cache import cache_dir, cached_par, cached_rtp
+    from engine.maths.optimal import OptimalStrategy
+    from engine.maths.par import main_analysis, seven_card_category_counts, trips_rtp
+    from engine.maths.par_main import MainAnalysis
+    from engine.maths.par_report import ParReport, format_report
+    from engine.maths.simulate import SimTally
+    from engine.maths.strategies import STRATEGIES, get_strategy
+    from engine.maths.strategy import RULE_STRATEGIES, CautiousStrategy, SimpleStrategy, Strategy
+
+#: Each name this package offers, by the module that defines it: imported on first use,
+#: so a program that needs one module does not load every other.
+_WHERE = {
+    "cache_dir": "engine.maths.cache",
+    "cached_par": "engine.maths.cache",
+    "cached_rtp": "engine.maths.cache",
+    "OptimalStrategy": "engine.maths.optimal",
+    "main_analysis": "engine.maths.par",
+    "seven_card_category_counts": "engine.maths.par",
+    "trips_rtp": "engine.maths.par",
+    "MainAnalysis": "engine.maths.par_main",
+    "ParReport": "engine.maths.par_report",
+    "format_report": "engine.maths.par_report",
+    "SimTally": "engine.maths.simulate",
+    "STRATEGIES": "engine.maths.strategies",
+    "get_strategy": "engine.maths.strategies",
+    "RULE_STRATEGIES": "engine.maths.strategy",
+    "CautiousStrategy": "engine.maths.strategy",
+    "SimpleStrategy": "engine.maths.strategy",
+    "Strategy": "engine.maths.strategy",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "RULE_STRATEGIES",

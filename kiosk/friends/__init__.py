@@ -25,15 +25,53 @@
 Chips are points: nothing here touches credits, meters or the ledger.
 """
 
-from kiosk.friends.cabinet import CabinetHost
-from kiosk.friends.client import FriendsClient, JoinRefused
-from kiosk.friends.codes import CODE_LENGTH, NAME_MAX, NameRefused, clean_name, new_code
-from kiosk.friends.game import FriendsGame
-from kiosk.friends.host import FriendsHost
-from kiosk.friends.invite import invite_png, invite_surface, qr_matrix
-from kiosk.friends.messages import MAX_FRAME_BYTES, Refusal
-from kiosk.friends.roster import Friend, FriendsTimers
-from kiosk.friends.server import FriendsServer, ServerLimits
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.friends.cabinet import CabinetHost
+    from kiosk.friends.client import FriendsClient, JoinRefused
+    from kiosk.friends.codes import CODE_LENGTH, NAME_MAX, NameRefused, clean_name, new_code
+    from kiosk.friends.game import FriendsGame
+    from kiosk.friends.host import FriendsHost
+    from kiosk.friends.invite import invite_png, invite_surface, qr_matrix
+    from kiosk.friends.messages import MAX_FRAME_BYTES, Refusal
+    from kiosk.friends.roster import Friend, FriendsTimers
+    from kiosk.friends.server import FriendsServer, ServerLimits
+
+#: Each name this package offers, by the module that defines it: imported on first use,
+#: so a program that needs one module does not load every other.
+_WHERE = {
+    "CabinetHost": "kiosk.friends.cabinet",
+    "FriendsClient": "kiosk.friends.client",
+    "JoinRefused": "kiosk.friends.client",
+    "CODE_LENGTH": "kiosk.friends.codes",
+    "NAME_MAX": "kiosk.friends.codes",
+    "NameRefused": "kiosk.friends.codes",
+    "clean_name": "kiosk.friends.codes",
+    "new_code": "kiosk.friends.codes",
+    "FriendsGame": "kiosk.friends.game",
+    "FriendsHost": "kiosk.friends.host",
+    "invite_png": "kiosk.friends.invite",
+    "invite_surface": "kiosk.friends.invite",
+    "qr_matrix": "kiosk.friends.invite",
+    "MAX_FRAME_BYTES": "kiosk.friends.messages",
+    "Refusal": "kiosk.friends.messages",
+    "Friend": "kiosk.friends.roster",
+    "FriendsTimers": "kiosk.friends.roster",
+    "FriendsServer": "kiosk.friends.server",
+    "ServerLimits": "kiosk.friends.server",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CODE_LENGTH",

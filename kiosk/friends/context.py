@@ -18,14 +18,8 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.holdem.blinds import SEED003_TABLE
-from engine.rng import RandomSource
-from kiosk.friends.cabinet import CabinetHost
-from kiosk.friends.client import FriendsClient
-from kiosk.friends.roster import FriendsTimers
-from kiosk.link.pairing import HostPairing
 from kiosk.tournament.export import (
     MOUNTS_FILE,
     ExportedHands,
@@ -33,9 +27,16 @@ from kiosk.tournament.export import (
     export_finished,
     removable_media,
 )
-from kiosk.tournament.session import TournamentSession
-from kiosk.tournament.settings import TournamentSettings
 from kiosk.tournament.store import TournamentStore, TournamentStoreError
+
+if TYPE_CHECKING:  # the game's code is imported when a game is first set up or played
+    from engine.rng import RandomSource
+    from kiosk.friends.cabinet import CabinetHost
+    from kiosk.friends.client import FriendsClient
+    from kiosk.friends.roster import FriendsTimers
+    from kiosk.link.pairing import HostPairing
+    from kiosk.tournament.session import TournamentSession
+    from kiosk.tournament.settings import TournamentSettings
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class TournamentContext:
 
     def __init__(self, db_path: Path | None = None) -> None:
         self.db_path = db_path
-        self.settings = TournamentSettings(table=SEED003_TABLE.key)
+        self._settings: TournamentSettings | None = None
         self.session: TournamentSession | None = None
         self.rng: RandomSource | None = None
         self.bot_samples: int | None = None
@@ -64,7 +65,9 @@ class TournamentContext:
         self.friends_port = 0
         self.friends_advertise: str | None = None
         self.friends_timers: FriendsTimers | None = None
-        self.friends_hosts: list[str] = []  # "host:port" of the venue's cabinets that may host a game
+        self.friends_hosts: list[
+            str
+        ] = []  # "host:port" of the venue's cabinets that may host a game
         self.friends_link_pairing: Path | None = None  # this cabinet's station pairing folder
         self.friends_link_host_pairing: Path | None = None  # the table host's pairing folder
         self.friends_link_port = 0  # where paired cabinets join this cabinet's games
@@ -72,6 +75,22 @@ class TournamentContext:
         self.joined: FriendsClient | None = None  # a seat in another cabinet's game
         self.joined_tokens: dict[str, str] = {}  # game code -> this cabinet's seat token there
         self.mounts_file: Path = MOUNTS_FILE  # where the mounted USB sticks are read from
+
+    @property
+    def settings(self) -> TournamentSettings:
+        """The setup screen's choices (seed 003's table until one is chosen), made when
+        first asked for: a cabinet whose player never opens the tournament never loads
+        its code."""
+        if self._settings is None:
+            from engine.holdem.blinds import SEED003_TABLE
+            from kiosk.tournament.settings import TournamentSettings
+
+            self._settings = TournamentSettings(table=SEED003_TABLE.key)
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: TournamentSettings) -> None:
+        self._settings = settings
 
     @property
     def store(self) -> TournamentStore | None:
@@ -98,8 +117,13 @@ class TournamentContext:
         s = self.session
         if s is not None and not s.is_over and not s.recorded:
             mine = s.t.config.seats[s.human_seat]
-            return {"hand": s.t.hand_number, "players": s.t.n_seats, "left": len(s.t.players_left),
-                    "name": mine.name, "icon": mine.icon}
+            return {
+                "hand": s.t.hand_number,
+                "players": s.t.n_seats,
+                "left": len(s.t.players_left),
+                "name": mine.name,
+                "icon": mine.icon,
+            }
         store = self.store
         if store is None:
             return None
@@ -136,6 +160,8 @@ class TournamentContext:
 
     def _link_pairing(self) -> HostPairing | None:
         """The table host's pairing, when paired cabinets may join through the link."""
+        from kiosk.link.pairing import HostPairing
+
         folder = self.friends_link_host_pairing
         return HostPairing(folder) if folder is not None else None
 
@@ -145,11 +171,21 @@ class TournamentContext:
         f = self.friends
         if f is not None and not f.game.started:
             return f
+        from kiosk.friends.cabinet import CabinetHost
+
         self.close_friends()
-        self.friends = CabinetHost.open(self.settings, store=self.store, rng=self.rng, bot_samples=self.bot_samples,
-                                        bind=self.friends_bind, port=self.friends_port,
-                                        advertise=self.friends_advertise, timers=self.friends_timers,
-                                        link_pairing=self._link_pairing(), link_port=self.friends_link_port)
+        self.friends = CabinetHost.open(
+            self.settings,
+            store=self.store,
+            rng=self.rng,
+            bot_samples=self.bot_samples,
+            bind=self.friends_bind,
+            port=self.friends_port,
+            advertise=self.friends_advertise,
+            timers=self.friends_timers,
+            link_pairing=self._link_pairing(),
+            link_port=self.friends_link_port,
+        )
         return self.friends
 
     def start_friends(self) -> TournamentSession:
@@ -178,6 +214,8 @@ class TournamentContext:
             self.joined = None
 
     def new_game(self) -> TournamentSession:
+        from kiosk.tournament.session import TournamentSession
+
         self.close_friends()
         store = self.store
         self.session = TournamentSession.start(self.settings, store=store, **self._kwargs())
@@ -188,6 +226,9 @@ class TournamentContext:
     def resume(self) -> TournamentSession | None:
         """The game to continue (the one in play, else the saved one), with its setup put
         back into :attr:`settings`; ``None`` when there is none."""
+        from kiosk.friends.cabinet import CabinetHost
+        from kiosk.tournament.session import TournamentSession
+
         s = self.session
         if s is None or s.recorded:
             store = self.store
@@ -203,10 +244,17 @@ class TournamentContext:
             if s.state.friends is not None and self.hosted(s) is None:
                 self.close_friends()
                 try:
-                    self.friends = CabinetHost.resume(s, bind=self.friends_bind, advertise=self.friends_advertise,
-                                                      timers=self.friends_timers, link_pairing=self._link_pairing(),
-                                                      link_port=self.friends_link_port)
-                except OSError as exc:  # the port the links name is not free: the computer plays their seats
+                    self.friends = CabinetHost.resume(
+                        s,
+                        bind=self.friends_bind,
+                        advertise=self.friends_advertise,
+                        timers=self.friends_timers,
+                        link_pairing=self._link_pairing(),
+                        link_port=self.friends_link_port,
+                    )
+                except (
+                    OSError
+                ) as exc:  # the port the links name is not free: the computer plays their seats
                     log.error("the friends game cannot be served again: %s", exc)
                     for seat in range(s.t.n_seats):
                         if s.remote.is_remote(seat):
@@ -222,7 +270,9 @@ class TournamentContext:
         if store is None or self.db_path is None:
             raise ExportError(self.store_problem or "no database")
         on_usb = bool(removable_media(self.mounts_file))
-        done = export_finished(store, game_id, fallback=self.db_path.parent, mounts_file=self.mounts_file)
+        done = export_finished(
+            store, game_id, fallback=self.db_path.parent, mounts_file=self.mounts_file
+        )
         return done, on_usb
 
     def close(self) -> None:

@@ -16,45 +16,107 @@ station authenticated by its own key.
 No pygame and no SQL here: the link carries messages; the table decides what they mean.
 """
 
-from kiosk.link.client import LinkClient, pair_station
-from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode
-from kiosk.link.decisions import DecisionGuard, Verdict, accept_decision
-from kiosk.link.errors import (
-    AuthRefused,
-    CertificateMismatch,
-    FrameRefused,
-    FrameTooLarge,
-    LinkError,
-    MalformedFrame,
-    OutboxFull,
-    PairingRefused,
-    RateExceeded,
-    UnknownStation,
-    UnknownType,
-    WrongDirection,
-    WrongVersion,
-)
-from kiosk.link.events import Inbound, LinkEvent
-from kiosk.link.limits import LinkLimits
-from kiosk.link.messages import (
-    PROTOCOL_VERSION,
-    Bet,
-    Body,
-    CashOutRequest,
-    Decide,
-    DeviceEvent,
-    Envelope,
-    ErrorMessage,
-    Escrow,
-    EscrowAck,
-    Heartbeat,
-    PassRound,
-    ResyncRequest,
-    Snapshot,
-)
-from kiosk.link.pairing import HostPairing, PairedStation, StationPairing
-from kiosk.link.server import LinkServer
-from kiosk.link.stats import LinkStats
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.link.client import LinkClient, pair_station
+    from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode
+    from kiosk.link.decisions import DecisionGuard, Verdict, accept_decision
+    from kiosk.link.errors import (
+        AuthRefused,
+        CertificateMismatch,
+        FrameRefused,
+        FrameTooLarge,
+        LinkError,
+        MalformedFrame,
+        OutboxFull,
+        PairingRefused,
+        RateExceeded,
+        UnknownStation,
+        UnknownType,
+        WrongDirection,
+        WrongVersion,
+    )
+    from kiosk.link.events import Inbound, LinkEvent
+    from kiosk.link.limits import LinkLimits
+    from kiosk.link.messages import (
+        PROTOCOL_VERSION,
+        Bet,
+        Body,
+        CashOutRequest,
+        Decide,
+        DeviceEvent,
+        Envelope,
+        ErrorMessage,
+        Escrow,
+        EscrowAck,
+        Heartbeat,
+        PassRound,
+        ResyncRequest,
+        Snapshot,
+    )
+    from kiosk.link.pairing import HostPairing, PairedStation, StationPairing
+    from kiosk.link.server import LinkServer
+    from kiosk.link.stats import LinkStats
+
+#: Each name this package offers, by the module that defines it: imported on first use,
+#: so a program that needs one module does not load every other.
+_WHERE = {
+    "LinkClient": "kiosk.link.client",
+    "pair_station": "kiosk.link.client",
+    "MAX_FRAME_BYTES": "kiosk.link.codec",
+    "decode": "kiosk.link.codec",
+    "encode": "kiosk.link.codec",
+    "DecisionGuard": "kiosk.link.decisions",
+    "Verdict": "kiosk.link.decisions",
+    "accept_decision": "kiosk.link.decisions",
+    "AuthRefused": "kiosk.link.errors",
+    "CertificateMismatch": "kiosk.link.errors",
+    "FrameRefused": "kiosk.link.errors",
+    "FrameTooLarge": "kiosk.link.errors",
+    "LinkError": "kiosk.link.errors",
+    "MalformedFrame": "kiosk.link.errors",
+    "OutboxFull": "kiosk.link.errors",
+    "PairingRefused": "kiosk.link.errors",
+    "RateExceeded": "kiosk.link.errors",
+    "UnknownStation": "kiosk.link.errors",
+    "UnknownType": "kiosk.link.errors",
+    "WrongDirection": "kiosk.link.errors",
+    "WrongVersion": "kiosk.link.errors",
+    "Inbound": "kiosk.link.events",
+    "LinkEvent": "kiosk.link.events",
+    "LinkLimits": "kiosk.link.limits",
+    "PROTOCOL_VERSION": "kiosk.link.messages",
+    "Bet": "kiosk.link.messages",
+    "Body": "kiosk.link.messages",
+    "CashOutRequest": "kiosk.link.messages",
+    "Decide": "kiosk.link.messages",
+    "DeviceEvent": "kiosk.link.messages",
+    "Envelope": "kiosk.link.messages",
+    "ErrorMessage": "kiosk.link.messages",
+    "Escrow": "kiosk.link.messages",
+    "EscrowAck": "kiosk.link.messages",
+    "Heartbeat": "kiosk.link.messages",
+    "PassRound": "kiosk.link.messages",
+    "ResyncRequest": "kiosk.link.messages",
+    "Snapshot": "kiosk.link.messages",
+    "HostPairing": "kiosk.link.pairing",
+    "PairedStation": "kiosk.link.pairing",
+    "StationPairing": "kiosk.link.pairing",
+    "LinkServer": "kiosk.link.server",
+    "LinkStats": "kiosk.link.stats",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "MAX_FRAME_BYTES",

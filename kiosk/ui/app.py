@@ -43,20 +43,10 @@ from kiosk.ui.scenes.help import HelpScene
 from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.scenes.paytable import PaytableScene
 from kiosk.ui.scenes.recall import RecallScene
+from kiosk.ui.scenes.scene_map import Scenes
 from kiosk.ui.scenes.settings import SettingsScene
 from kiosk.ui.scenes.table.compositor import merge
 from kiosk.ui.scenes.table.scene import TableScene
-from kiosk.ui.scenes.tournament.guide import TournamentGuideScene
-from kiosk.ui.scenes.tournament.history import TournamentHistoryScene
-from kiosk.ui.scenes.tournament.invite import TournamentInviteScene
-from kiosk.ui.scenes.tournament.join import TournamentJoinScene
-from kiosk.ui.scenes.tournament.rankings import TournamentRankingsScene
-from kiosk.ui.scenes.tournament.records import TournamentRecordsScene
-from kiosk.ui.scenes.tournament.remote_table import TournamentRemoteTableScene
-from kiosk.ui.scenes.tournament.results import TournamentResultsScene
-from kiosk.ui.scenes.tournament.setup import TournamentSetupScene
-from kiosk.ui.scenes.tournament.table import TournamentTableScene
-from kiosk.ui.scenes.tournament.tables import TournamentTablesScene
 from kiosk.ui.shortcuts import DEMO_ONLY_COMMANDS, EXIT_COMMAND
 from kiosk.ui.sound import Sounds
 from kiosk.ui.text import TextCache
@@ -76,7 +66,9 @@ CORNER_SIZE = 40
 SWITCHES = frozenset({"operator_key", "door"})
 #: Window events after which the whole frame is shown again (another window's pixels
 #: may be where this one was covered).
-EXPOSED = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN})
+EXPOSED = frozenset(
+    {pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.WINDOWSHOWN}
+)
 #: Seconds an idle screen (a frame that changed nothing) sleeps at most before looking
 #: again (the controller's news, a dialog's flashing border); input wakes it within
 #: :data:`WAIT_SLICE`.
@@ -106,11 +98,31 @@ MONEY_IN = frozenset({"bill", "ticket"})
 #: ``tournament_invite`` (Invite a friend: the QR code and game code of a game hosted here),
 #: ``tournament_join`` and ``tournament_remote`` (a seat in a game another cabinet hosts).
 SCENES: tuple[type[Scene], ...] = (
-    AttractScene, TableScene, PaytableScene, HelpScene, RecallScene, SettingsScene, CashoutScene, OperatorScene,
-    TournamentSetupScene, TournamentTableScene, TournamentHistoryScene, TournamentRankingsScene,
-    TournamentResultsScene, TournamentRecordsScene, TournamentTablesScene, TournamentGuideScene,
-    TournamentInviteScene, TournamentJoinScene, TournamentRemoteTableScene,
+    AttractScene,
+    TableScene,
+    PaytableScene,
+    HelpScene,
+    RecallScene,
+    SettingsScene,
+    CashoutScene,
+    OperatorScene,
 )
+#: The tournament's scenes, by name: "module:class", imported and built when first shown
+#: (the tournament's and the friends games' code stays out of a cabinet whose player
+#: never opens it).
+TOURNAMENT_SCENES: dict[str, str] = {
+    "tournament_setup": "kiosk.ui.scenes.tournament.setup:TournamentSetupScene",
+    "tournament": "kiosk.ui.scenes.tournament.table:TournamentTableScene",
+    "tournament_history": "kiosk.ui.scenes.tournament.history:TournamentHistoryScene",
+    "tournament_rankings": "kiosk.ui.scenes.tournament.rankings:TournamentRankingsScene",
+    "tournament_results": "kiosk.ui.scenes.tournament.results:TournamentResultsScene",
+    "tournament_records": "kiosk.ui.scenes.tournament.records:TournamentRecordsScene",
+    "tournament_tables": "kiosk.ui.scenes.tournament.tables:TournamentTablesScene",
+    "tournament_guide": "kiosk.ui.scenes.tournament.guide:TournamentGuideScene",
+    "tournament_invite": "kiosk.ui.scenes.tournament.invite:TournamentInviteScene",
+    "tournament_join": "kiosk.ui.scenes.tournament.join:TournamentJoinScene",
+    "tournament_remote": "kiosk.ui.scenes.tournament.remote_table:TournamentRemoteTableScene",
+}
 
 
 class App:
@@ -177,19 +189,22 @@ class App:
         #: An installed cabinet (default: the machine's configuration says so): only the
         #: key switch opens the operator menu, never a touch (the corners, the open door).
         config = getattr(machine, "config", None)
-        self.installed = bool(getattr(config, "installed", False) if installed is None else installed)
+        self.installed = bool(
+            getattr(config, "installed", False) if installed is None else installed
+        )
         self.watchdog = sdnotify.Watchdog()
         self._corners: list[tuple[str, float]] = []
         self._felt: pygame.Surface | None = None
-        builders: dict[str, Callable[[App], Scene]] = {cls.name: cls for cls in SCENES}
+        builders: dict[str, Callable[[App], Scene] | str] = {cls.name: cls for cls in SCENES}
+        builders.update(TOURNAMENT_SCENES)
         if operator_scene is not None:  # a station's menu is the host's, not the cabinet's
             builders[OperatorScene.name] = operator_scene
-        self.scenes: dict[str, Scene] = {name: build(self) for name, build in builders.items()}
-        #: Each scene as the frames draw it: only when what it shows changed.
-        self.stills = {
-            name: Still(scene, self._shown_state, lambda: self.painter.log is not None)
-            for name, scene in self.scenes.items()
-        }
+        self.scenes = Scenes(self, builders)
+        for cls in SCENES:  # the cabinet's own scenes are built at once, as they always were
+            self.scenes[cls.name]
+        #: Each scene as the frames draw it (only when what it shows changed), made with
+        #: the scene.
+        self.stills: dict[str, Still] = {}
         self.inputs = 0  # input events fed so far: each may change what a scene shows
         self.scene: Scene = self.scenes[start]
         self.previous = start
@@ -208,13 +223,23 @@ class App:
     @property
     def shown(self) -> Still:
         """The current scene as the frames draw it."""
-        return self.stills[self.scene.name]
+        still = self.stills.get(self.scene.name)
+        if still is None:
+            still = Still(self.scene, self._shown_state, lambda: self.painter.log is not None)
+            self.stills[self.scene.name] = still
+        return still
 
     def _shown_state(self) -> tuple[Any, ...]:
         """What every scene shows besides its own look (:meth:`Scene.look`)."""
         model = self.model
-        return (model.version, id(model.note), i18n.generation(), self.layout.size, self.scene.pressed_id(),
-                self.inputs)
+        return (
+            model.version,
+            id(model.note),
+            i18n.generation(),
+            self.layout.size,
+            self.scene.pressed_id(),
+            self.inputs,
+        )
 
     def sounds_play(self, name: str) -> None:
         self.sounds.play(name, self.prefs.sound)
@@ -224,8 +249,7 @@ class App:
         if self.scene.name != name:
             self.scene.leave()
             self.scene.invalidate()  # repainted whole when next entered: its last frame's ops let go
-            if not self.scene.player:  # the operator menu's words go with it
-                self.forget_words()
+            self.forget_words()  # a screen's words go with it: the next one's are made as it draws
             self.previous = self.scene.name
             self.scene = self.scenes[name]
             if not self.scene.draws_felt:
@@ -262,8 +286,19 @@ class App:
             if self.demo_mode:  # an installed cabinet is stopped by its service manager
                 self.running = False
             return
-        command = event.command if isinstance(event, Key) else event if isinstance(event, Command) else None
-        if isinstance(event, Key) and not self.demo_mode and command and command.name in DEMO_ONLY_COMMANDS:
+        command = (
+            event.command
+            if isinstance(event, Key)
+            else event
+            if isinstance(event, Command)
+            else None
+        )
+        if (
+            isinstance(event, Key)
+            and not self.demo_mode
+            and command
+            and command.name in DEMO_ONLY_COMMANDS
+        ):
             return  # the keyboard stands in for the key and door switches in demo mode only
         player = self.scene.player
         touch_opens = not self.installed  # an installed cabinet: the key switch only
@@ -332,12 +367,13 @@ class App:
         x, y = self.layout.to_design(pos)
         c = CORNER_SIZE
         corner = ("t" if y < c else "b" if y > DESIGN_H - c else "") + (
-            "l" if x < c else "r" if x > DESIGN_W - c else "")
+            "l" if x < c else "r" if x > DESIGN_W - c else ""
+        )
         if len(corner) != 2:
             return None
         self._corners = [(k, t) for k, t in self._corners if self.now - t <= CORNER_WINDOW]
         self._corners.append((corner, self.now))
-        seq = tuple(k for k, _t in self._corners[-len(CORNER_SEQUENCE):])
+        seq = tuple(k for k, _t in self._corners[-len(CORNER_SEQUENCE) :])
         if seq == CORNER_SEQUENCE:
             self._corners.clear()
             return True
@@ -362,7 +398,9 @@ class App:
         if draw:
             dialog = self._dialog()
             if dialog is not None:
-                self.dirty = self.layered.draw(self.screen, self.shown, dialog, record=self.painter.log is not None)
+                self.dirty = self.layered.draw(
+                    self.screen, self.shown, dialog, record=self.painter.log is not None
+                )
                 return
             if self.layered.active:  # the dialog went: the scene draws on the screen again
                 self.layered.release()
@@ -404,8 +442,11 @@ class App:
             return
         if s.cashout is not None and self.scene.name != "cashout":
             self.go("cashout")
-        elif (self.scene.name in ("table", "paytable", "help", "recall", "settings")
-              and s.phase is MachinePhase.IDLE and self.now - self.last_input > ATTRACT_AFTER):
+        elif (
+            self.scene.name in ("table", "paytable", "help", "recall", "settings")
+            and s.phase is MachinePhase.IDLE
+            and self.now - self.last_input > ATTRACT_AFTER
+        ):
             self.go("attract")
 
     def warm_up(self) -> None:
@@ -425,8 +466,9 @@ class App:
         """End the main loop after the current frame (SIGTERM, the technician's chord)."""
         self.running = False
 
-    def run(self, fps: int = 60, max_frames: int | None = None,
-            player: ScriptedPlayer | None = None) -> int:
+    def run(
+        self, fps: int = 60, max_frames: int | None = None, player: ScriptedPlayer | None = None
+    ) -> int:
         """The main loop until the window closes, :meth:`stop` is called, ``max_frames``
         frames have run or the scripted ``player`` has played its rounds; returns the
         exit code."""
@@ -484,4 +526,3 @@ class App:
     def close(self) -> None:
         self.model.close()
         pygame.display.quit()
-

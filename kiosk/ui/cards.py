@@ -4,9 +4,10 @@ Suits are drawn as vector shapes (supersampled 4x, then smoothed once), so no fo
 needs suit symbols.  The 4-colour deck makes diamonds blue and clubs green.
 
 Faces and the frames of a card turning over are kept in caches bounded by bytes
-(:class:`kiosk.ui.surfcache.SurfaceCache`): a table's 52 faces at 1920x1080 take about
-5.5 MB, and every other card size a screen uses (the tournament's seats, the hand
-rankings) adds its own set; the least recently drawn are made again when needed.
+(:class:`kiosk.ui.surfcache.SurfaceCache`), sized to what screens show, not to a whole
+deck: at 1920x1080 a round on the table shows about 1.1 MB of faces, the attract screen
+1 MB, a recall page 0.6 MB, while the 52 faces of the table's size would take 5.5 MB.
+The least recently drawn are made again when needed (about 3 ms a face).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from kiosk.ui.i18n import RANK_LETTERS
 from kiosk.ui.surfcache import SurfaceCache
 from kiosk.ui.text import TextCache
 
-#: Card faces, backs and shadows kept, bytes of pixels (one deck of the table's size at 1920x1080).
-FACE_CACHE_BYTES = 8 * 1024 * 1024
+#: Card faces, backs and shadows kept, bytes of pixels (at 1920x1080, the faces of the
+#: screen shown and of the one before it, several times over).
+FACE_CACHE_BYTES = 3 * 1024 * 1024
 #: Frames of cards turning over kept, bytes (the frames of the cards turning now).
 FLIP_CACHE_BYTES = 1024 * 1024
 
@@ -45,7 +47,9 @@ def suit_colour(suit: int, four_colour: bool) -> tuple[int, int, int]:
     return (BLACK_INK, RED, RED, BLACK_INK)[suit]
 
 
-def _heart_points(cx: float, cy: float, size: float, flip: bool = False) -> list[tuple[float, float]]:
+def _heart_points(
+    cx: float, cy: float, size: float, flip: bool = False
+) -> list[tuple[float, float]]:
     pts = []
     for i in range(64):
         t = 2 * math.pi * i / 64
@@ -70,22 +74,30 @@ def draw_suit(suit: int, size: int, colour: tuple[int, int, int]) -> pygame.Surf
         pygame.draw.polygon(surf, c, [(cx, n * 0.02), (cx + w, cy), (cx, n * 0.98), (cx - w, cy)])
     elif suit == 3:  # spades
         pygame.draw.polygon(surf, c, _heart_points(cx, cy - n * 0.08, n * 0.86, flip=True))
-        pygame.draw.polygon(surf, c, [(cx, cy + n * 0.05), (cx + n * 0.17, n * 0.98), (cx - n * 0.17, n * 0.98)])
+        pygame.draw.polygon(
+            surf, c, [(cx, cy + n * 0.05), (cx + n * 0.17, n * 0.98), (cx - n * 0.17, n * 0.98)]
+        )
     else:  # clubs
         r = n * 0.205
         pygame.draw.circle(surf, c, (cx, n * 0.27), r)
         pygame.draw.circle(surf, c, (cx - n * 0.23, n * 0.56), r)
         pygame.draw.circle(surf, c, (cx + n * 0.23, n * 0.56), r)
         pygame.draw.circle(surf, c, (cx, n * 0.5), r * 0.6)
-        pygame.draw.polygon(surf, c, [(cx, cy), (cx + n * 0.16, n * 0.98), (cx - n * 0.16, n * 0.98)])
+        pygame.draw.polygon(
+            surf, c, [(cx, cy), (cx + n * 0.16, n * 0.98), (cx - n * 0.16, n * 0.98)]
+        )
     return pygame.transform.smoothscale(surf, (max(4, size), max(4, size)))
 
 
 class CardRenderer:
     """Face and back surfaces of cards ``width`` pixels wide, cached."""
 
-    def __init__(self, text: TextCache, face_bytes: int = FACE_CACHE_BYTES,
-                 flip_bytes: int = FLIP_CACHE_BYTES) -> None:
+    def __init__(
+        self,
+        text: TextCache,
+        face_bytes: int = FACE_CACHE_BYTES,
+        flip_bytes: int = FLIP_CACHE_BYTES,
+    ) -> None:
         self.text = text
         self.faces = SurfaceCache(face_bytes, "card faces")  # faces, backs and shadows
         self.flips = SurfaceCache(flip_bytes, "card flips")
@@ -119,14 +131,20 @@ class CardRenderer:
         ink_up, ink_down = self.text.ink(letter, corner_px, True, "en")
         baseline = top + self.text.baseline(letter, corner_px, True, "en")
         rule = max(1, round(corner_px / 12)) if letter in UNDERLINED else 0
-        pip_y = max(label.get_height() * 0.82, baseline + ink_down + 3 * rule) if rule else label.get_height() * 0.82
+        pip_y = (
+            max(label.get_height() * 0.82, baseline + ink_down + 3 * rule)
+            if rule
+            else label.get_height() * 0.82
+        )
         w = max(label.get_width(), small.get_width())
         surf = pygame.Surface((w + 1, round(pip_y) + small.get_height() + 1), pygame.SRCALPHA)
         surf.blit(label, ((w - label.get_width()) // 2, top))
         if rule:
             y = round(baseline + ink_down + rule)
             glyph = self.text.size(letter, corner_px, True, "en")[0]
-            pygame.draw.rect(surf, colour, pygame.Rect((w - glyph) // 2 + 1, y, max(2, glyph - 2), rule))
+            pygame.draw.rect(
+                surf, colour, pygame.Rect((w - glyph) // 2 + 1, y, max(2, glyph - 2), rule)
+            )
         surf.blit(small, ((w - small.get_width()) // 2, pip_y))
         del ink_up
         return surf
@@ -158,7 +176,10 @@ class CardRenderer:
         pad = max(2, width // 14)
         corner = self.index(card, width, colour)
         surf.blit(corner, (pad, pad))
-        surf.blit(pygame.transform.rotate(corner, 180), (width - pad - corner.get_width(), h - pad - corner.get_height()))
+        surf.blit(
+            pygame.transform.rotate(corner, 180),
+            (width - pad - corner.get_width(), h - pad - corner.get_height()),
+        )
         inner = self.court_panel(width, corner.get_width()) if 9 <= rank <= 11 else None
         if inner is not None:  # J, Q, K: a framed court panel between the indices
             radius = max(2, width // 25)
@@ -168,7 +189,9 @@ class CardRenderer:
             while big_px > 6 and self.text.size(letter, big_px, True, "en")[0] > inner.width * 0.86:
                 big_px -= 1
             big = self.text.render(letter, big_px, colour, bold=True, lang="en", keep=False)
-            surf.blit(big, big.get_rect(center=(inner.centerx, inner.centery - inner.height * 0.12)))
+            surf.blit(
+                big, big.get_rect(center=(inner.centerx, inner.centery - inner.height * 0.12))
+            )
             pip = self.suit(suit, min(round(width * 0.2), round(inner.width * 0.6)), colour)
             surf.blit(pip, pip.get_rect(center=(inner.centerx, inner.bottom - inner.height * 0.22)))
         elif not 9 <= rank <= 11:
@@ -191,17 +214,33 @@ class CardRenderer:
         pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
         step = max(6, width // 8)
         for x in range(-inner.height, inner.width + inner.height, step):
-            pygame.draw.line(pattern, (*BACK_B, 255), (x, 0), (x + inner.height, inner.height), max(1, width // 40))
-            pygame.draw.line(pattern, (*BACK_B, 255), (x + inner.height, 0), (x, inner.height), max(1, width // 40))
+            pygame.draw.line(
+                pattern,
+                (*BACK_B, 255),
+                (x, 0),
+                (x + inner.height, inner.height),
+                max(1, width // 40),
+            )
+            pygame.draw.line(
+                pattern,
+                (*BACK_B, 255),
+                (x + inner.height, 0),
+                (x, inner.height),
+                max(1, width // 40),
+            )
         surf.blit(pattern, inner)
-        pygame.draw.rect(surf, BACK_LINE, inner, max(1, width // 40), border_radius=max(2, radius - 2))
+        pygame.draw.rect(
+            surf, BACK_LINE, inner, max(1, width // 40), border_radius=max(2, radius - 2)
+        )
         emblem = pygame.Rect(0, 0, width // 2, width // 2)
         emblem.center = rect.center
         pygame.draw.ellipse(surf, BACK_B, emblem)
         pygame.draw.ellipse(surf, BACK_LINE, emblem, max(1, width // 40))
         mark = self.suit(3, width // 4, BACK_LINE)
         surf.blit(mark, mark.get_rect(center=emblem.center))
-        return self.faces.put(("back", width), surf.convert_alpha() if pygame.display.get_surface() else surf)
+        return self.faces.put(
+            ("back", width), surf.convert_alpha() if pygame.display.get_surface() else surf
+        )
 
     def shadow(self, width: int) -> pygame.Surface:
         s = self.faces.get(("shadow", width))
@@ -209,8 +248,12 @@ class CardRenderer:
             h = self.height(width)
             s = pygame.Surface((width + 8, h + 8), pygame.SRCALPHA)
             for i, a in enumerate((18, 26, 34)):
-                pygame.draw.rect(s, (0, 0, 0, a), pygame.Rect(i * 2, i * 2, width + 8 - i * 4, h + 8 - i * 4),
-                                 border_radius=max(3, width // 10))
+                pygame.draw.rect(
+                    s,
+                    (0, 0, 0, a),
+                    pygame.Rect(i * 2, i * 2, width + 8 - i * 4, h + 8 - i * 4),
+                    border_radius=max(3, width // 10),
+                )
             self.faces.put(("shadow", width), s)
         return s
 
@@ -222,7 +265,11 @@ class CardRenderer:
         key = (card if step >= 6 else None, width, four_colour, step)  # the back's frames: any card
         s = self.flips.get(key)
         if s is None:
-            src = self.face(card, width, four_colour) if step >= 6 and card is not None else self.back(width)
+            src = (
+                self.face(card, width, four_colour)
+                if step >= 6 and card is not None
+                else self.back(width)
+            )
             squeeze = abs(math.cos(math.pi * step / 12))
             w = max(1, round(width * squeeze))
             s = self.flips.put(key, pygame.transform.scale(src, (w, src.get_height())))

@@ -65,8 +65,11 @@ class DisplayList:
         self.full_repaints = 0
 
     def invalidate(self) -> None:
-        """The next :meth:`draw` paints the whole picture."""
-        self._ops = None
+        """The next :meth:`draw` paints the whole picture, recorded again: the last
+        picture's operations and target are let go (they hold the surfaces they blit,
+        such as the host's felt or the surface under a dialog)."""
+        self._ops = self._target = None
+        self._still, self._still_key = [], None
 
     def draw(
         self,
@@ -194,8 +197,8 @@ class Still:
         self.full_repaints = 0
 
     def invalidate(self) -> None:
-        """The next :meth:`draw` draws the scene whole."""
-        self._shown = None
+        """The next :meth:`draw` draws the scene whole (the last target let go)."""
+        self._shown = self._target = None
         self.scene.invalidate()
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -70,3 +70,6 @@ class SceneHost(Protocol):
 
     def sounds_play(self, name: str) -> None:
         """Play a sound effect if the player has sound on."""
+
+    def forget_words(self) -> None:
+        """Let the drawn text and widgets go (made again as the screens draw them)."""

@@ -213,3 +213,83 @@ def test_the_operator_menus_words_go_when_it_closes(tmp_path):
         assert app.text.surfaces.bytes + app.painter.surfaces.bytes <= 1.2 * table
     finally:
         k.close()
+
+
+def test_the_player_pages_words_go_when_the_table_comes_back(tmp_path):
+    """Pays, Rules, History and Settings each draw many words: back at the table, the
+    caches hold the table's words, not every page's seen since."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        start_round(k)
+        k.settle()
+        app = k.app
+        table = app.text.surfaces.bytes + app.painter.surfaces.bytes
+        for key in ("y", "h", "g", "e"):  # Pays, Rules, History, Settings
+            k.key(key)
+            k.run(0.2)
+            assert k.scene.name != "table"
+            k.key("escape")
+            k.run(0.2)
+        assert k.scene.name == "table"
+        assert app.text.surfaces.bytes + app.painter.surfaces.bytes <= 1.2 * table
+    finally:
+        k.close()
+
+
+def test_the_card_faces_kept_are_a_screens_not_a_decks(tmp_path):
+    """The faces' cache holds the cards screens show (made when first shown), not the
+    52 faces of the table's size (5.5 MB at 1920x1080); a screen drawn again, or the
+    table shown again after another page, makes none of its faces again."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        app = k.app
+        app.warm_up()
+        faces = app.cards.faces
+        assert faces.bytes < 1024 * 1024  # the table's card back and its shadow
+        assert faces.limit <= 3 * 1024 * 1024
+        start_round(k)
+        k.touch("act_play_4x")
+        k.settle()
+
+        def made_when_drawn_again() -> int:
+            made = faces.made
+            app.shown.invalidate()
+            app.step(1 / 60)
+            return faces.made - made
+
+        assert made_when_drawn_again() == 0
+        k.key("g")  # History: this round's cards, smaller
+        k.run(0.2)
+        assert k.scene.name == "recall" and made_when_drawn_again() == 0
+        made = faces.made
+        k.key("escape")
+        k.run(0.2)
+        assert k.scene.name == "table" and faces.made == made  # the table's faces were kept
+    finally:
+        k.close()
+
+
+def test_an_operator_pages_words_go_when_the_next_one_opens(tmp_path):
+    """The operator menu's pages each draw many words: on a page, the caches hold that
+    page's (and the menu's chrome), not every page opened since the menu opened."""
+    k = Kiosk(tmp_path, FULL_HD, WIN)
+    try:
+        app = k.app
+        k.key("f12")
+        for digit in "3333":
+            k.key(digit, digit)
+        k.key("return")
+
+        def open_page(page: str) -> int:
+            k.touch(f"page_{page}")
+            k.run(0.1)
+            return app.text.surfaces.bytes + app.painter.surfaces.bytes
+
+        meters = open_page("meters")
+        k.touch("menu")
+        for page in ("events", "hold", "machine", "paytable", "limits", "recall"):
+            open_page(page)
+            k.touch("menu")
+        assert open_page("meters") <= 1.2 * meters
+    finally:
+        k.close()

@@ -50,7 +50,7 @@ from engine.rng import SeededRandomSource
 from kiosk.config import load_config
 from kiosk.table import ManualClock, Table
 from kiosk.ui import i18n
-from kiosk.ui.app import SCENES
+from kiosk.ui.app import TOURNAMENT_SCENES
 from kiosk.ui.dealer_display import DealerDisplay
 from kiosk.ui.layout import MIN_TEXT, MIN_TOUCH
 from kiosk.ui.textlog import TextLog
@@ -127,7 +127,7 @@ def test_every_tournament_screen_fits(tmp_path, language, size):
             audit(c.app, name, found, seen, shots)
     finally:
         c.close()
-    tournament = {cls.name for cls in SCENES if cls.name.startswith("tournament")}
+    tournament = set(TOURNAMENT_SCENES)
     assert tournament - seen == {"tournament_remote"}  # a seat in another cabinet's game: test_tournament_join
     assert sum(n.startswith("tournament-guide-") for n in names) == 19
     assert found == [], "\n".join(found)

@@ -71,10 +71,25 @@ PAGES: dict[str, tuple[str, str]] = {
     "ramclear": (N_("RAM clear"), "manager"),
 }
 PAGE_TYPES: tuple[type[Page], ...] = (
-    MetersPage, EventsPage, HandpayPage, TiltsPage, RoundsPage, DevicesPage, VerifyPage, ExportPage,
-    MachinePage, LimitsPage, PaytablePage, RamClearPage, HoldPage,
+    MetersPage,
+    EventsPage,
+    HandpayPage,
+    TiltsPage,
+    RoundsPage,
+    DevicesPage,
+    VerifyPage,
+    ExportPage,
+    MachinePage,
+    LimitsPage,
+    PaytablePage,
+    RamClearPage,
+    HoldPage,
 )
-ROLE_NAMES = {"attendant": N_("Attendant"), "technician": N_("Technician"), "manager": N_("Manager")}
+ROLE_NAMES = {
+    "attendant": N_("Attendant"),
+    "technician": N_("Technician"),
+    "manager": N_("Manager"),
+}
 #: Pages whose changes the controller allows with the main door open only.
 DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
@@ -151,7 +166,9 @@ class OperatorScene(Scene):
             return note.text
         if not reason or reason.lower().rstrip(".") in note.text.lower():
             return note.text
-        sentence = reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
+        sentence = (
+            reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
+        )
         if note.text == _(GENERIC):  # the controller's own reason says it all
             return sentence
         return f"{note.text} {sentence}"  # two sentences, never one inside the other
@@ -210,10 +227,12 @@ class OperatorScene(Scene):
         elif name == "back" and not (page is not None and page.modal()):
             if self.state == "page":
                 self.state, self.result = "menu", None
+                self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
             else:
                 self.exit()
         elif name == "open":
             self.state, self.page, self.result = "page", str(arg), None
+            self.app.forget_words()  # the menu's words: made again when it shows
             self.pages[self.page].open()
         elif name == "lift" and self.state == "pin":
             self.lift, self.entry, self.result = [], "", None
@@ -258,19 +277,45 @@ class OperatorScene(Scene):
         page = self.current
         if page is not None and page.modal():
             return page.buttons()  # a dialog: nothing else is touchable
-        out = [Button("logout", (1064, 6, 200, 86), _("LOG OUT") if self.role else _("CANCEL"), "logout",
-                      style="fold", size=24)]
+        out = [
+            Button(
+                "logout",
+                (1064, 6, 200, 86),
+                _("LOG OUT") if self.role else _("CANCEL"),
+                "logout",
+                style="fold",
+                size=24,
+            )
+        ]
         if self.state == "pin":
             if self.snap.door_open and self.lift is None:
-                out.append(Button("lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24))
-            return out + keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
+                out.append(
+                    Button(
+                        "lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24
+                    )
+                )
+            return out + keypad_buttons(
+                (448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24
+            )
         if self.state == "menu":
             for i, (pid, (title, _role)) in enumerate(PAGES.items()):
                 col, row = i % 4, i // 4
-                out.append(Button(f"page_{pid}", (40 + col * 302, 120 + row * 124, 290, 110), _(title), "open", pid,
-                                  style="dark", enabled=self.allowed(pid), size=28))
+                out.append(
+                    Button(
+                        f"page_{pid}",
+                        (40 + col * 302, 120 + row * 124, 290, 110),
+                        _(title),
+                        "open",
+                        pid,
+                        style="dark",
+                        enabled=self.allowed(pid),
+                        size=28,
+                    )
+                )
             return out
-        out.append(Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc"))
+        out.append(
+            Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc")
+        )
         if page is not None:
             out += page.buttons()
         return out
@@ -316,10 +361,16 @@ class OperatorScene(Scene):
 
     def _draw_pin(self, surface: pygame.Surface) -> None:
         ui = self.ui
-        prompt = _("Enter your PIN") if self.lift is None else _(LIFT_SECOND if self.lift else LIFT_FIRST)
+        prompt = (
+            _("Enter your PIN")
+            if self.lift is None
+            else _(LIFT_SECOND if self.lift else LIFT_FIRST)
+        )
         ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
         box = self.layout.rect(448, 146, 384, 46)
         pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
-        ui.label(surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169))
+        ui.label(
+            surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169)
+        )
         if self.machine.config.demo:
             ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))
