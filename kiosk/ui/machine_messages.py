@@ -112,6 +112,7 @@ MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.FILE_EXISTS: N_("A file of that name holds another paytable."),
     ErrorCode.SAME_PAYTABLE: N_("That paytable is already in force."),
     ErrorCode.NO_PAYTABLE: N_("That paytable is not in the paytables folder."),
+    ErrorCode.BET_NOT_OFFERED: N_("That paytable has a progressive bet this cabinet does not offer yet."),
     ErrorCode.EXPORT_FAILED: N_("The paytable could not be exported."),
 }
 
