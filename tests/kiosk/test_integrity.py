@@ -157,10 +157,10 @@ def test_crc16_seed_is_sixteen_bits_and_changes_the_signature(tree):
 
 
 def test_a_renamed_added_or_removed_file_is_found(tree, copy):
-    assert check_program(copy).ok
+    assert check_program(copy, bound_s=60).ok
     (copy / "engine" / "extra.py").write_text("x = 1\n")
     (copy / "paytables" / "standard.toml").rename(copy / "paytables" / "standard2.toml")
-    problems = check_program(copy).problems
+    problems = check_program(copy, bound_s=60).problems
     assert "extra file engine/extra.py" in problems
     assert "missing paytables/standard.toml" in problems
     assert "extra file paytables/standard2.toml" in problems
@@ -169,9 +169,9 @@ def test_a_renamed_added_or_removed_file_is_found(tree, copy):
 def test_a_missing_or_broken_manifest_or_tree_is_a_failed_check(copy, tmp_path):
     manifest = copy / "kiosk" / "integrity" / "manifest.json"
     manifest.write_text("{not json")
-    assert not check_program(copy).ok and "unreadable" in check_program(copy).problems[0]
+    assert not check_program(copy, bound_s=60).ok and "unreadable" in check_program(copy, bound_s=60).problems[0]
     manifest.unlink()
-    assert "no manifest" in check_program(copy).problems[0]
+    assert "no manifest" in check_program(copy, bound_s=60).problems[0]
     with pytest.raises(ProgramTreeError, match="assets/ is missing"):
         program_files(tmp_path / "nothing")
 
