@@ -17,8 +17,9 @@ The functions ``engine.maths.par.par`` and ``engine.maths.simulate.simulate`` ar
 re-exported here: the names ``par`` and ``simulate`` of this package are their modules.
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from engine.lazy import lazy_names
 
 if TYPE_CHECKING:
     from engine.maths.cache import cache_dir, cached_par, cached_rtp
@@ -53,13 +54,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)
 
 
 __all__ = [
