@@ -43,6 +43,11 @@ def surfaces_held(root: object) -> list[pygame.Surface]:
     return list(found.values())
 
 
+def words_kept(k: Kiosk) -> int:
+    """Bytes of drawn words the screens keep: the text cache and the painter's."""
+    return k.app.text.surfaces.bytes + k.app.painter.surfaces.bytes
+
+
 def whole_screens(k: Kiosk) -> int:
     """Surfaces of the screen's size the app holds besides the display itself."""
     return sum(s.get_size() == k.size and s is not k.app.screen for s in surfaces_held(k.app))
@@ -177,16 +182,11 @@ def test_a_language_change_lets_the_last_languages_drawn_words_go(tmp_path):
     try:
         start_round(k)
         k.settle()
-        app = k.app
-
-        def kept() -> int:
-            return app.text.surfaces.bytes + app.painter.surfaces.bytes
-
-        one = kept()
+        one = words_kept(k)
         for lang in ("fr", "ja", "th", "en"):
             i18n.set_language(lang)
             k.run(0.2)
-        assert kept() <= 1.2 * one  # the words of the language shown, not of four
+        assert words_kept(k) <= 1.2 * one  # the words of the language shown, not of four
     finally:
         i18n.set_language("en")
         k.close()
@@ -197,8 +197,7 @@ def test_the_operator_menus_words_go_when_it_closes(tmp_path):
     try:
         start_round(k)
         k.settle()
-        app = k.app
-        table = app.text.surfaces.bytes + app.painter.surfaces.bytes
+        table = words_kept(k)
         k.key("f12")
         for digit in "3333":
             k.key(digit, digit)
@@ -210,7 +209,7 @@ def test_the_operator_menus_words_go_when_it_closes(tmp_path):
         k.key("f12")  # the key switch again: the menu closes
         k.run(0.2)
         assert k.scene.name == "table"
-        assert app.text.surfaces.bytes + app.painter.surfaces.bytes <= 1.2 * table
+        assert words_kept(k) <= 1.2 * table
     finally:
         k.close()
 
@@ -222,8 +221,7 @@ def test_the_player_pages_words_go_when_the_table_comes_back(tmp_path):
     try:
         start_round(k)
         k.settle()
-        app = k.app
-        table = app.text.surfaces.bytes + app.painter.surfaces.bytes
+        table = words_kept(k)
         for key in ("y", "h", "g", "e"):  # Pays, Rules, History, Settings
             k.key(key)
             k.run(0.2)
@@ -231,7 +229,7 @@ def test_the_player_pages_words_go_when_the_table_comes_back(tmp_path):
             k.key("escape")
             k.run(0.2)
         assert k.scene.name == "table"
-        assert app.text.surfaces.bytes + app.painter.surfaces.bytes <= 1.2 * table
+        assert words_kept(k) <= 1.2 * table
     finally:
         k.close()
 
@@ -274,7 +272,6 @@ def test_an_operator_pages_words_go_when_the_next_one_opens(tmp_path):
     page's (and the menu's chrome), not every page opened since the menu opened."""
     k = Kiosk(tmp_path, FULL_HD, WIN)
     try:
-        app = k.app
         k.key("f12")
         for digit in "3333":
             k.key(digit, digit)
@@ -283,7 +280,7 @@ def test_an_operator_pages_words_go_when_the_next_one_opens(tmp_path):
         def open_page(page: str) -> int:
             k.touch(f"page_{page}")
             k.run(0.1)
-            return app.text.surfaces.bytes + app.painter.surfaces.bytes
+            return words_kept(k)
 
         meters = open_page("meters")
         k.touch("menu")
