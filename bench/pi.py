@@ -42,7 +42,14 @@ by ``cpuset`` to core ``--core``, which needs root and either cgroup v1
 (``/sys/fs/cgroup/cpu`` and ``/sys/fs/cgroup/cpuset`` mounted) or v2 (the ``cpu`` and
 ``cpuset`` controllers in ``/sys/fs/cgroup``); the kiosk's children are born in its
 groups, and this process (the poller) is pinned to another core.  Without root, or with
-``--no-budget``, the budget runs are left out; a developer without root gets the same budget from
+``--no-budget``, the budget runs are left out.
+
+The SAS link runs in a process of its own (:mod:`kiosk.sas.process`); under the budget
+it gets a budget of its own, the same share of the other core (``--link own``, the
+default): a Raspberry Pi 4 or 5 has four cores and the kiosk's screens draw on one, so
+the link's process is scheduled beside them, not inside their share.  ``--link shared``
+keeps it in the kiosk's budget (one Pi core for everything: an upper bound that no Pi
+gives).  Without root, a developer gets the same budget from
 systemd's user manager around the whole bench::
 
     systemd-run --user --scope -p CPUQuota=33% taskset -c 1 .venv/bin/python bench/pi.py --no-budget
@@ -160,13 +167,14 @@ def budget_available() -> bool:
 
 
 @contextlib.contextmanager
-def budget_group(core: int, quota_us: int = QUOTA_US) -> Iterator[list[Path]]:
-    """cgroup groups holding a process (and the children it starts) to ``quota_us`` in
-    every :data:`PERIOD_US` of core ``core`` (default a third; v1: ``cpu`` and ``cpuset``
-    groups; v2: one group with ``cpu.max`` and ``cpuset.cpus``); yields the files to
-    write its pid to."""
+def budget_group(core: int, quota_us: int = QUOTA_US, name: str = GROUP) -> Iterator[list[Path]]:
+    """cgroup groups ``name`` holding a process (and the children it starts) to
+    ``quota_us`` in every :data:`PERIOD_US` of core ``core`` (default a third; v1: ``cpu``
+    and ``cpuset`` groups; v2: one group with ``cpu.max`` and ``cpuset.cpus``); yields the
+    files to write a thread's id to (v1 ``tasks``: that thread only; a process moves
+    whole through :func:`move_process`)."""
     if cgroup_version() == 2:
-        group = CGROUP_V1 / GROUP
+        group = CGROUP_V1 / name
         (CGROUP_V1 / "cgroup.subtree_control").write_text("+cpu +cpuset")
         group.mkdir(exist_ok=True)
         try:
@@ -177,7 +185,7 @@ def budget_group(core: int, quota_us: int = QUOTA_US) -> Iterator[list[Path]]:
             with contextlib.suppress(OSError):
                 group.rmdir()
         return
-    cpu, cpuset = CGROUP_V1 / "cpu" / GROUP, CGROUP_V1 / "cpuset" / GROUP
+    cpu, cpuset = CGROUP_V1 / "cpu" / name, CGROUP_V1 / "cpuset" / name
     cpu.mkdir(exist_ok=True)
     cpuset.mkdir(exist_ok=True)
     try:
@@ -192,6 +200,37 @@ def budget_group(core: int, quota_us: int = QUOTA_US) -> Iterator[list[Path]]:
         for group in (cpu, cpuset):
             with contextlib.suppress(OSError):
                 group.rmdir()
+
+
+def move_process(pid: int, tasks: list[Path]) -> None:
+    """Every thread of process ``pid`` into the groups whose ``tasks`` (v1) or
+    ``cgroup.procs`` (v2) files are ``tasks`` (each group's ``cgroup.procs``)."""
+    for t in tasks:
+        (t.parent / "cgroup.procs").write_text(str(pid))
+
+
+class LinkMover:
+    """Moves the kiosk's SAS link process, once it is born, into a budget group of its
+    own (a second Pi core: a Raspberry Pi 4 has four, the kiosk draws on one); watches
+    on a thread until stopped.  ``moved``: the link's pid once moved."""
+
+    def __init__(self, kiosk: int, tasks: list[Path]) -> None:
+        self.kiosk, self.tasks, self.moved = kiosk, tasks, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="link-mover", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.05):
+            for pid in descendants(self.kiosk):
+                if is_link(pid) and pid != self.moved:
+                    with contextlib.suppress(OSError):
+                        move_process(pid, self.tasks)
+                        self.moved = pid
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
 
 
 # -- the casino's system ---------------------------------------------------------------
@@ -250,9 +289,15 @@ class Poller:
 
 
 # -- one state ----------------------------------------------------------------------------
-def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) -> dict[str, Any]:
+def run_state(
+    state: str,
+    args: argparse.Namespace,
+    tasks: list[Path] | None,
+    link_tasks: list[Path] | None = None,
+) -> dict[str, Any]:
     """One kiosk in ``state``, polled; its CPU share, frames, rounds and SAS answers over
-    the window."""
+    the window.  ``tasks``: the kiosk's budget groups (None: full speed); ``link_tasks``:
+    its SAS link process's own (None: the link stays in the kiosk's)."""
     from devices.sas.line import PtyPair
 
     work = Path(tempfile.mkdtemp(prefix=f"uth-pi-{state}-"))
@@ -296,6 +341,7 @@ def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) ->
         stdout=subprocess.DEVNULL,
         stderr=open(work / "stderr.txt", "w"),
     )
+    mover = LinkMover(child.pid, link_tasks) if link_tasks else None
     try:
         poller.start()
         time.sleep(WARM_UP / 2)
@@ -311,6 +357,8 @@ def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) ->
         time.sleep(args.seconds)
         c1, w1 = tree_cpu_seconds(child.pid), time.monotonic()
     finally:
+        if mover:
+            mover.stop()
         child.send_signal(signal.SIGTERM)
         try:
             child.wait(30)
@@ -325,6 +373,8 @@ def run_state(state: str, args: argparse.Namespace, tasks: list[Path] | None) ->
         "settled": settled,
         "sas": poller.window(w0, w1),
     }
+    if mover:
+        out["link_moved"] = bool(mover.moved)
     if reached.exists():
         out["reached"] = json.loads(reached.read_text()).get("what", "")
     if log.exists():
@@ -487,6 +537,13 @@ def main(argv: list[str] | None = None) -> int:
         choices=(2, 3),
         help="the budget: a third of the core (3, a Pi 4's worth) or a half (2, about a Pi 5's)",
     )
+    p.add_argument(
+        "--link",
+        choices=("own", "shared"),
+        default="own",
+        help="under the budget, the SAS link's process on a budget of its own on another core"
+        " (own, the default: a second Pi core) or in the kiosk's (shared)",
+    )
     args = p.parse_args(argv)
     states = [s for s in args.states.split(",") if s]
     bad = [s for s in states if s not in STATES]
@@ -498,6 +555,13 @@ def main(argv: list[str] | None = None) -> int:
         f" Python {platform.python_version()}; kiosk {args.root}; {args.size}, {args.seconds:g} s a state"
     )
     print(f"load average at start: {load()}")
+    if budget:
+        where = (
+            f"its own budget on core {(sorted(set(range(os.cpu_count() or 1)) - {args.core}) or [args.core])[0]}"
+            if args.link == "own"
+            else "the kiosk's budget"
+        )
+        print(f"budget: the kiosk on core {args.core}; its SAS link process in {where}")
     if not budget:
         print(
             "budget runs left out: "
@@ -512,11 +576,20 @@ def main(argv: list[str] | None = None) -> int:
         if budget:
             os.sched_setaffinity(0, others)  # the poller on another core than the kiosk
             try:
-                with budget_group(args.core, PERIOD_US // args.share) as tasks:
-                    held = run_state(state, args, tasks)
+                quota = PERIOD_US // args.share
+                with contextlib.ExitStack() as stack:
+                    tasks = stack.enter_context(budget_group(args.core, quota))
+                    link_tasks = None
+                    if args.link == "own":
+                        link_tasks = stack.enter_context(
+                            budget_group(others[0], quota, name=f"{GROUP}-link")
+                        )
+                    held = run_state(state, args, tasks, link_tasks)
             finally:
                 os.sched_setaffinity(0, everywhere)
             seen = f" [{held['reached']}]" if held.get("reached") else ""
+            if held.get("link_moved") is False:
+                seen += " [the link process was never found: it stayed in the kiosk's budget]"
             part = "a third" if args.share == 3 else "a half"
             print(f"{state:8s} {part} of core: {describe(held)}; load {load()}{seen}", flush=True)
     print(f"load average at the end: {load()}")
