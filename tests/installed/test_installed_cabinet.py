@@ -7,12 +7,14 @@ checkout is copied in and installed with the witness folder on a filesystem of i
 one drop-in for what a container lacks (:data:`CONTAINER_DROP_IN`).  Then, through the
 installed service: READY and the watchdog, rounds played by the kiosk's scripted player
 on its simulated devices (pseudo-terminals), a kill in the middle of a round resumed and
-settled once, an orderly stop recorded, the audit passing as the service user, the
-files' owners and modes, and the sandbox's exposure score.
+settled once, the SAS link's own process answering a host on the line from inside the
+sandbox, an orderly stop recorded, the audit passing as the service user, the files'
+owners and modes, and the sandbox's exposure score.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -158,6 +160,64 @@ def test_the_installed_kiosk_plays_rounds(installed: Installed):
     cab = installed
     cab.wait_for("three settled rounds", lambda: settled(cab) >= 3, timeout=240)
     assert int(cab.sql("SELECT count(*) FROM events WHERE kind = 'bill_in'")) >= 1
+
+
+#: the casino's system inside the box (tests/installed/sas_host_in_box.py, as copied in)
+SAS_HOST = "/root/uth-src/tests/installed/sas_host_in_box.py"
+SAS_PORT_FILE, SAS_OUT = "/run/uth-sas.port", "/run/uth-sas.json"
+
+
+def link_processes(cab: Installed) -> list[str]:
+    """``user cgroup args`` of every SAS link process running in the box."""
+    ps = cab.box.run("ps", "-eo", "user:16,cgroup:300,args", "--no-headers").stdout
+    return [line for line in ps.splitlines() if "kiosk.sas.remote" in line]
+
+
+def test_the_sas_link_answers_from_its_own_process_inside_the_sandbox(installed: Installed):
+    """``sas_port`` set in the installed configuration: the kiosk starts its SAS link in
+    a process of its own, as the service user and inside the unit (its sandbox and
+    control group); a host on the line (the installed program's interpreter, as root)
+    gets every general poll answered, the paytable's proven base % in 1F and a games
+    meter between the ledger's rounds before and after."""
+    cab, box = installed, installed.box
+    box.run("rm", "-f", SAS_PORT_FILE, SAS_OUT)
+    box.sh(
+        f"setsid -f /opt/uth/.venv/bin/python -I {SAS_HOST} --port-file {SAS_PORT_FILE}"
+        f" --out {SAS_OUT} --seconds 20 > /run/uth-sas.log 2>&1 < /dev/null"
+    )
+    port = cab.wait_for(
+        "the host's line",
+        lambda: box.run("cat", SAS_PORT_FILE, check=False).stdout.strip(),
+        timeout=60,
+    )
+    original = box.run("cat", CONFIG).stdout
+    assert "sas_port" not in original
+    try:
+        box.run("sed", "-i", f'/^printer_port = /a sas_port = "{port}"', CONFIG)
+        box.run("systemctl", "restart", SERVICE, timeout=120)
+        links = cab.wait_for("the link's process", lambda: link_processes(cab), timeout=180)
+        before = settled(cab)
+        done = cab.wait_for(
+            "the host's polls",
+            lambda: box.run("cat", SAS_OUT, check=False).stdout,
+            timeout=360,
+            every=1.0,
+        )
+        after = int(cab.sql("SELECT count(*) FROM rounds") or 0)
+    finally:
+        box.run("sh", "-c", f"cat > {CONFIG}", stdin=original)
+        box.run("systemctl", "restart", SERVICE, timeout=120)
+        cab.wait_for("the kiosk again", lambda: cab.show("SubState")["SubState"] == "running")
+    host_log = box.run("cat", "/run/uth-sas.log", check=False).stdout
+    seen = json.loads(done)
+    assert "error" not in seen, (seen, host_log)
+    assert len(links) == 1, links
+    user, cgroup, _ = links[0].split(None, 2)
+    assert user == "uth" and SERVICE in cgroup, links[0]
+    assert seen["polls"] >= 200 and seen["unanswered"] == 0, seen
+    print(f"SAS in the box: {seen['polls']} polls, answer start max {max(seen['starts_ms'])} ms")
+    assert seen["identity"]["game_id"] == "UT" and seen["identity"]["base_pct"] == "9947"
+    assert 0 < before <= seen["meters"]["games_played"] <= after, (before, seen["meters"], after)
 
 
 def kill_in_a_round(cab: Installed) -> str:
