@@ -35,6 +35,7 @@ from devices.sas.frames import (
     long_poll,
 )
 from devices.sas.line import WakeupLine
+from devices.sas.progressive import ProgressiveMessageError, decode_wins
 
 
 @dataclass(frozen=True)
@@ -263,13 +264,19 @@ def decode(command: int, message: bytes) -> dict[str, Any]:
             return out
         if command in (0x2F, 0x6F, 0xAF):
             return {"game": from_bcd(d[1:3]), "meters": _selected(command, d[3:])}
+        if command in (0x84, 0x85):
+            (win,) = decode_wins(command, d)
+            return {"group": win.group, "level": win.level, "amount": win.cents}
+        if command == 0x87:
+            wins = decode_wins(command, d)
+            return {"group": d[1], "wins": [(w.level, w.cents) for w in wins]}
         if command == 0x7B:
             body = d[1:]
             return {"asset": int.from_bytes(body[0:4], "little"),
                     "status_bits": int.from_bytes(body[4:6], "little"),
                     "cashable_expiry": from_bcd(body[6:8]),
                     "restricted_expiry": from_bcd(body[8:10])}  # fmt: skip
-    except (BcdError, UnicodeDecodeError, IndexError) as exc:
+    except (BcdError, UnicodeDecodeError, IndexError, ProgressiveMessageError) as exc:
         raise ValueError(f"answer to {command:02X} does not decode: {exc}") from None
     return {"data": d.hex()}
 
@@ -310,7 +317,8 @@ EXCEPTION_NAMES: dict[int, str] = {
     0x32: "memory error (no data recovered)", 0x34: "memory error (data error)",
     0x37: "program error (bad checksum compare)", 0x3C: "operator changed options",
     0x3D: "cash out ticket printed", 0x4F: "bill accepted", 0x51: "handpay pending",
-    0x52: "handpay reset", 0x57: "system validation request", 0x60: "printer communication error",
+    0x52: "handpay reset", 0x53: "no progressive information for 5 seconds",
+    0x54: "progressive win", 0x56: "SAS progressive level hit", 0x57: "system validation request", 0x60: "printer communication error",
     0x61: "printer paper out", 0x67: "ticket inserted", 0x68: "ticket transfer complete",
     0x70: "exception buffer overflow", 0x7A: "soft meters reset (RAM clear)",
     0x7E: "game started", 0x7F: "game ended",
