@@ -113,7 +113,7 @@ class TableLink(Protocol):
         """Why escrow ``txn`` was refused ("" when it was not, or is not known)."""
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """A device event (a :class:`devices.host.EventKind` value) began or ended."""
+        """A device event (a :class:`devices.host.DeviceEventKind` value) began or ended."""
 
     def printer_ready(self, ready: bool) -> None:
         """Whether this station's ticket printer can print now."""

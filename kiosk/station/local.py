@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 from engine.uth.paytable import Paytable
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
@@ -246,7 +246,7 @@ class LocalTable:
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
         try:
-            event = make_event(device, EventKind(kind), detail[:256], active=active)
+            event = make_event(device, DeviceEventKind(kind), detail[:256], active=active)
             self.table.device_report(self._station, event)
         except (MachineError, ValueError) as exc:
             log.warning("%s %s not recorded: %s", device, kind, exc)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from devices.host import ONE_SHOT_KINDS, DeviceEvent, EventKind
+from devices.host import ONE_SHOT_KINDS, DeviceEvent, DeviceEventKind
 from engine.money import format_cents as money
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.records import TicketRecord
@@ -507,10 +507,10 @@ class MoneyIn:
         own = st.station(n)
         kind = str(event.kind)
         if event.device == "validator" and event.active:
-            if kind == EventKind.VEND_UNMATCHED:
+            if kind == DeviceEventKind.VEND_UNMATCHED:
                 self._vend_unmatched(n, event)
                 return
-            if kind == EventKind.POWER_UP_BILL_IN_STACKER:
+            if kind == DeviceEventKind.POWER_UP_BILL_IN_STACKER:
                 escrow = own.escrows.latest()
                 if escrow is not None:
                     self._credit(n, escrow, kind)
@@ -518,7 +518,7 @@ class MoneyIn:
                     return
                 self._money_tilt(n, event, "the note in the stacker matches no accepted escrow")
                 return
-            if kind in (EventKind.POWER_UP, EventKind.POWER_UP_BILL_IN_ACCEPTOR):
+            if kind in (DeviceEventKind.POWER_UP, DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR):
                 self._offered.discard(n)  # a new validator session: none of its escrows
                 own.escrows.orphan_all()  # is live any more; the item is back in front
                 for orphan in own.escrows.orphans():

@@ -423,7 +423,7 @@ class RemoteTable:
         return self._wait_ack(self.settled, txn, timeout)
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.EventKind`
+        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.DeviceEventKind`
         value) began or ended (``active``); the host tilts or clears this station.  Not
         sent (logged) while the link cannot take it."""
         body: dict[str, Any] = {"kind": kind, "detail": detail[:256], "active": active}
