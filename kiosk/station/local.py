@@ -20,6 +20,7 @@ from typing import Any
 
 from devices.host import DeviceEventKind, make_event
 from engine.uth.paytable import Paytable
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.machine.errors import MachineError
@@ -292,7 +293,7 @@ class LocalTable:
     def ledger_can_record(self) -> bool:
         return self.table.ledger_can_record(self._station)
 
-    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+    def ledger_events(self, kinds: tuple[EventKind, ...], last: int | None) -> list[EventRecord]:
         found = self.table.read(lambda a: a.events(kinds, last, viewer=self._station))
         return list(found)
 

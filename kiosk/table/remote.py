@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.uth.paytable import Paytable
 from engine.uth.round import Action
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.client import LinkClient
 from kiosk.link.events import Inbound, LinkEvent
@@ -517,6 +518,6 @@ class RemoteTable:
         """The host's ledger is the host's to probe: its tilts reach the snapshot."""
         return True
 
-    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+    def ledger_events(self, kinds: tuple[EventKind, ...], last: int | None) -> list[EventRecord]:
         """None: the table's ledger is on the host."""
         return []

@@ -16,8 +16,9 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.chain import chain_hash
-from kiosk.ledger.checkpoint import CHECKPOINT_KIND, last_checkpoint
+from kiosk.ledger.checkpoint import last_checkpoint
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.verify import Verifier
@@ -69,7 +70,7 @@ def test_checkpoints_are_written_every_n_rows_and_signed(tmp_path, key):
     db = tmp_path / "uth.db"
     build(db, key)
     ledger = reopen(db, key)
-    ids = [e.id for e in ledger.events() if e.kind == CHECKPOINT_KIND]
+    ids = [e.id for e in ledger.events() if e.kind == EventKind.CHECKPOINT]
     assert len(ids) >= 4 and all(b - a == EVERY + 1 for a, b in zip(ids, ids[1:], strict=False))
     cp = last_checkpoint(ledger.conn)
     assert cp is not None and cp.event_id == ids[-1]
@@ -256,7 +257,7 @@ def test_a_cabinet_with_checkpoints_between_deal_and_settlement_powers_up(tmp_pa
     m.deal()
     m.ledger.close()  # a power cut mid-round
     ledger = Ledger.open(config.db_path, readonly=True, key=CabinetKey.load(config.key_path))
-    cps = [e for e in ledger.events() if e.kind == CHECKPOINT_KIND]
+    cps = [e for e in ledger.events() if e.kind == EventKind.CHECKPOINT]
     assert any(cp.detail["rounds"] < (cp.round_id or 0) or cp.detail["rounds"] < 7 for cp in cps)
     assert len(ledger.open_rounds) == 1 and ledger.verify_power_up().ok
     assert ledger.verify(replay=True).ok

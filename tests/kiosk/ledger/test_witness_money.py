@@ -24,8 +24,9 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cabinet import Machine, MachineError, PayoutRequest
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.witness import WITNESS_KIND, FileCounter, witness_power_up
+from kiosk.ledger.witness import FileCounter, witness_power_up
 
 
 def new_ledger(tmp_path: Path) -> Path:
@@ -42,7 +43,7 @@ def open_ledger(db: Path) -> Ledger:
 def witness_states(ledger: Ledger) -> list[tuple[int, str, str]]:
     return [
         (e.detail["value"], e.detail["state"], e.detail["on"])
-        for e in ledger.events((WITNESS_KIND,))
+        for e in ledger.events((EventKind.WITNESS,))
     ]
 
 
