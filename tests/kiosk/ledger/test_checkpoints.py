@@ -39,13 +39,13 @@ def build(db: Path, key: CabinetKey, bills: int = 12) -> None:
     ledger = Ledger.create(db, paytable=TABLE, machine_number="0042", key=key)
     ledger.checkpoint_every = EVERY
     for i in range(bills):
-        ledger.event("bill_in", amount=10000, txn=f"b{i}")
-    ledger.event("cashout", amount=10000, txn="c1")
+        ledger.event(EventKind.BILL_IN, amount=10000, txn=f"b{i}")
+    ledger.event(EventKind.CASHOUT, amount=10000, txn="c1")
     detail = {"validation": TICKET, "sequence": 1, "expires_on": "2030-01-01"}
-    ledger.event("ticket_issue", amount=10000, txn="c1", detail=detail)
-    ledger.event("ticket_out", amount=10000, txn="c1", detail={"reference": TICKET})
+    ledger.event(EventKind.TICKET_ISSUE, amount=10000, txn="c1", detail=detail)
+    ledger.event(EventKind.TICKET_OUT, amount=10000, txn="c1", detail={"reference": TICKET})
     for i in range(bills, bills + 6):
-        ledger.event("bill_in", amount=10000, txn=f"b{i}")
+        ledger.event(EventKind.BILL_IN, amount=10000, txn=f"b{i}")
     ledger.close()
 
 
@@ -231,7 +231,7 @@ def test_a_ticket_redeemed_after_the_checkpoint_is_checked_against_its_events(tm
     build(db, key)
     ledger = Ledger.open(db, key=key)
     ledger.checkpoint_every = EVERY
-    ledger.event("ticket_in", amount=10000, txn="v1", detail={"validation": TICKET})
+    ledger.event(EventKind.TICKET_IN, amount=10000, txn="v1", detail={"validation": TICKET})
     ledger.close()
     ledger = reopen(db, key)
     cp = last_checkpoint(ledger.conn)
