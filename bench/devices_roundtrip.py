@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from devices.host import DeviceEvent, EventKind
+from devices.host import DeviceEvent, DeviceEventKind
 from devices.id003 import BillValidator, Status, ValidatorConfig
 from devices.sim import Id003Simulator, RecordingHost, TclSimulator
 from devices.tcl import PrinterConfig, TicketPrinter
@@ -65,7 +65,7 @@ class _CommWatch(RecordingHost):
 
     def device_event(self, event: DeviceEvent) -> None:
         super().device_event(event)
-        if event.kind is EventKind.COMM_ERROR:
+        if event.kind is DeviceEventKind.COMM_ERROR:
             if event.active:
                 self.raised = time.monotonic()
             else:

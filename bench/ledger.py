@@ -48,11 +48,11 @@ from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.ledger.checkpoint import (  # noqa: E402
     CHECKPOINT_EVERY,
-    CHECKPOINT_KIND,
     checkpoint_detail,
     last_checkpoint,
 )
 from kiosk.ledger.key import CabinetKey  # noqa: E402
+from kiosk.ledger.kinds import EventKind  # noqa: E402
 from kiosk.ledger.ledger import (  # noqa: E402
     CREDITS,
     ROUND_COLUMNS,
@@ -241,7 +241,7 @@ def build_big(path: Path, rounds: int) -> None:
         ev = {
             "id": event_id,
             "at": _stamp(at),
-            "kind": CHECKPOINT_KIND,
+            "kind": EventKind.CHECKPOINT.value,
             "amount": 0,
             "round_id": None,
             "txn": None,
@@ -268,7 +268,7 @@ def build_big(path: Path, rounds: int) -> None:
             ev = {
                 "id": event_id,
                 "at": _stamp(at - 1),
-                "kind": "bill_in",
+                "kind": EventKind.BILL_IN.value,
                 "amount": BIG_BILL,
                 "round_id": None,
                 "txn": None,
@@ -277,7 +277,7 @@ def build_big(path: Path, rounds: int) -> None:
             ev["hash"] = event_head = chain_hash(event_head, ev)
             ev["mac"] = key.mac(event_head)
             batch_e.append(tuple(ev.values()))
-            add(event_effects("bill_in", BIG_BILL))
+            add(event_effects(EventKind.BILL_IN, BIG_BILL))
             credits += BIG_BILL
             since_checkpoint += 1
         row = {k: v for k, v in tpl.items() if k != "_decisions"}

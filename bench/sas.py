@@ -29,6 +29,7 @@ from pathlib import Path
 
 from bench.machine import describe_machine
 from devices.sas.frames import with_length
+from kiosk.ledger.kinds import EventKind
 from tests.support.sas_rig import Rig, start_rig, storm
 
 
@@ -118,8 +119,8 @@ def lossless(rig: Rig, polls: int) -> None:
     t.join()
     got += rig.exceptions(limit=100_000)
     elapsed = time.monotonic() - start
-    expected = [0x11 if e.kind == "door_open" else 0x12
-                for e in m.ledger_events(("door_open", "door_closed")) if e.id > first]  # fmt: skip
+    expected = [0x11 if e.kind == EventKind.DOOR_OPEN else 0x12
+                for e in m.ledger_events((EventKind.DOOR_OPEN, EventKind.DOOR_CLOSED)) if e.id > first]  # fmt: skip
     lost = len(expected) - len(got)
     if got != expected:
         at = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), min(len(got), len(expected)))

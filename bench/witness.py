@@ -21,6 +21,7 @@ from pathlib import Path
 from bench.machine import describe_machine
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, witness_power_up
 
@@ -35,7 +36,7 @@ def notes_ms(folder: Path, witness: Path, notes: int, counter: bool) -> float:
     times = []
     for _ in range(notes):
         start = time.perf_counter()
-        ledger.event("bill_in", amount=2000, detail={"bill": 2000})
+        ledger.event(EventKind.BILL_IN, amount=2000, detail={"bill": 2000})
         times.append(time.perf_counter() - start)
     ledger.close()
     return statistics.median(times) * 1000

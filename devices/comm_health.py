@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 
 #: ``emit(kind, detail, active=...)``, as the drivers' own event helper.
 Emit = Callable[..., None]
@@ -35,7 +35,7 @@ class CommHealth:
         if not self.lost and self.consecutive_failures >= self.threshold:
             self.lost = True
             self._emit(
-                EventKind.COMM_ERROR, f"{self.consecutive_failures} consecutive {self._what}"
+                DeviceEventKind.COMM_ERROR, f"{self.consecutive_failures} consecutive {self._what}"
             )
 
     def port_lost(self, detail: str) -> None:
@@ -44,14 +44,14 @@ class CommHealth:
         self.consecutive_failures = max(self.consecutive_failures + 1, self.threshold)
         if not self.lost:
             self.lost = True
-            self._emit(EventKind.COMM_ERROR, detail)
+            self._emit(DeviceEventKind.COMM_ERROR, detail)
 
     def success(self) -> None:
         """One good exchange; clears ``comm_error`` if it was raised."""
         self.consecutive_failures = 0
         if self.lost:
             self.lost = False
-            self._emit(EventKind.COMM_ERROR, "communication restored", active=False)
+            self._emit(DeviceEventKind.COMM_ERROR, "communication restored", active=False)
 
     def exchange(
         self,

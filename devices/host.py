@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Protocol
 
 
-class EventKind(StrEnum):
+class DeviceEventKind(StrEnum):
     """What happened.  Whether a kind tilts the cabinet is fixed in :data:`TILT_KINDS`."""
 
     # shared
@@ -60,37 +60,37 @@ class EventKind(StrEnum):
 
 
 #: Kinds that put the cabinet in tilt (GLI-11 style: the game stops until an attendant acts).
-TILT_KINDS: frozenset[EventKind] = frozenset(
+TILT_KINDS: frozenset[DeviceEventKind] = frozenset(
     {
-        EventKind.COMM_ERROR,
-        EventKind.HOST_ERROR,
-        EventKind.POWER_UP_BILL_IN_STACKER,
-        EventKind.STACKER_FULL,
-        EventKind.STACKER_OPEN,
-        EventKind.ACCEPTOR_JAM,
-        EventKind.STACKER_JAM,
-        EventKind.CHEATED,
-        EventKind.FAILURE,
-        EventKind.CONFIG_REJECTED,
-        EventKind.VEND_UNMATCHED,
-        EventKind.PAPER_OUT,
-        EventKind.HEAD_UP,
-        EventKind.PAPER_JAM,
-        EventKind.CHASSIS_OPEN,
-        EventKind.PRINTER_FAILURE,
-        EventKind.LAYOUT_REJECTED,
+        DeviceEventKind.COMM_ERROR,
+        DeviceEventKind.HOST_ERROR,
+        DeviceEventKind.POWER_UP_BILL_IN_STACKER,
+        DeviceEventKind.STACKER_FULL,
+        DeviceEventKind.STACKER_OPEN,
+        DeviceEventKind.ACCEPTOR_JAM,
+        DeviceEventKind.STACKER_JAM,
+        DeviceEventKind.CHEATED,
+        DeviceEventKind.FAILURE,
+        DeviceEventKind.CONFIG_REJECTED,
+        DeviceEventKind.VEND_UNMATCHED,
+        DeviceEventKind.PAPER_OUT,
+        DeviceEventKind.HEAD_UP,
+        DeviceEventKind.PAPER_JAM,
+        DeviceEventKind.CHASSIS_OPEN,
+        DeviceEventKind.PRINTER_FAILURE,
+        DeviceEventKind.LAYOUT_REJECTED,
     }
 )
 
 
 #: Tilts no device clears (they never get an ``active=False`` event): an attendant clears
 #: them after reconciling.
-ONE_SHOT_KINDS: frozenset[EventKind] = frozenset(
+ONE_SHOT_KINDS: frozenset[DeviceEventKind] = frozenset(
     {
-        EventKind.POWER_UP_BILL_IN_STACKER,
-        EventKind.VEND_UNMATCHED,
-        EventKind.HOST_ERROR,
-        EventKind.LAYOUT_REJECTED,
+        DeviceEventKind.POWER_UP_BILL_IN_STACKER,
+        DeviceEventKind.VEND_UNMATCHED,
+        DeviceEventKind.HOST_ERROR,
+        DeviceEventKind.LAYOUT_REJECTED,
     }
 )
 
@@ -108,7 +108,7 @@ class DeviceEvent:
     """
 
     device: str
-    kind: EventKind
+    kind: DeviceEventKind
     detail: str
     tilt: bool
     active: bool = True
@@ -116,7 +116,7 @@ class DeviceEvent:
 
 
 def make_event(
-    device: str, kind: EventKind, detail: str, *, active: bool = True, code: int | None = None
+    device: str, kind: DeviceEventKind, detail: str, *, active: bool = True, code: int | None = None
 ) -> DeviceEvent:
     """Build a :class:`DeviceEvent` whose ``tilt`` comes from :data:`TILT_KINDS`."""
     return DeviceEvent(device, kind, detail, kind in TILT_KINDS, active, code)
@@ -132,7 +132,7 @@ class DeviceEventSink(Protocol):
 def report_event(
     sink: DeviceEventSink,
     device: str,
-    kind: EventKind,
+    kind: DeviceEventKind,
     detail: str,
     *,
     log: logging.Logger,

@@ -44,6 +44,7 @@ from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
 from kiosk.machine import commands as cmd
@@ -175,7 +176,7 @@ class Machine:
         return self.station.subscribe(callback)
 
     def ledger_events(
-        self, kinds: tuple[str, ...] = (), last: int | None = None
+        self, kinds: tuple[EventKind, ...] = (), last: int | None = None
     ) -> list[EventRecord]:
         """Recorded events of ``kinds`` (all when empty), the ``last`` ones if given,
         ticket numbers masked unless a manager is logged in."""

@@ -13,9 +13,11 @@ imports count: a cycle is a cycle).
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -226,3 +228,133 @@ def test_mypy_is_clean(package):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# -- the ledger's vocabulary ---------------------------------------------------------------
+#: Where the kind-checking guard looks.
+KIND_SCANNED = ("kiosk", "bench")
+#: The ledger's methods that take an event kind, and where: the positions of the kind
+#: arguments (None: every positional one) and their keyword.  ``record`` takes
+#: ``(kind, detail)`` pairs after the station.  Checked against the code below, so a
+#: renamed method or parameter fails here rather than silently escaping the guard.
+KIND_ARGUMENTS: dict[str, tuple[tuple[int, ...] | None, str]] = {
+    "event": ((0,), "kind"),  # Ledger.event, TableState.event: the one place rows are written
+    "events": ((0,), "kinds"),  # LedgerView.events
+    "ledger_events": ((0,), "kinds"),  # the controllers' read of it
+    "last_event": (None, "kinds"),  # LedgerView.last_event(*kinds)
+    "has_txn": ((1,), "kind"),  # LedgerView.has_txn(txn, kind)
+    "txn_station": ((1,), "kind"),  # LedgerView.txn_station(txn, kind)
+}
+_KIND_SQL = re.compile(r"\bkind\s*(?:=|==|!=|<>|IN|NOT IN)\s*\(?\s*'(\w+)'", re.IGNORECASE)
+
+
+def _literals(node: ast.AST | None) -> list[ast.Constant]:
+    """The string constants an expression spells directly (in a tuple, list, set or either
+    branch of a conditional)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [c for elt in node.elts for c in _literals(elt)]
+    if isinstance(node, ast.IfExp):
+        return _literals(node.body) + _literals(node.orelse)
+    return []
+
+
+def _is_kind(node: ast.AST) -> bool:
+    """``x.kind`` or a variable named ``kind``."""
+    return (isinstance(node, ast.Attribute) and node.attr == "kind") or (
+        isinstance(node, ast.Name) and node.id == "kind"
+    )
+
+
+def _kind_arguments(call: ast.Call) -> list[ast.AST]:
+    """The arguments of ``call`` that are event kinds, when it calls a ledger method."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else None
+    if name == "record":  # Table.record(station, (kind, detail), ...)
+        return [a.elts[0] for a in call.args[1:] if isinstance(a, ast.Tuple) and a.elts]
+    if name not in KIND_ARGUMENTS:
+        return []
+    positions, keyword = KIND_ARGUMENTS[name]
+    found: list[ast.AST] = [
+        a for i, a in enumerate(call.args) if positions is None or i in positions
+    ]
+    return found + [k.value for k in call.keywords if k.arg == keyword]
+
+
+def kind_literals(source: str, values: set[str]) -> list[tuple[int, str]]:
+    """(line, text) of each ledger event kind written as a string in ``source``: passed
+    to the ledger's methods, compared with a ``kind``, matched as one, or in SQL text."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        spelled: list[ast.Constant] = []
+        if isinstance(node, ast.Call):
+            spelled = [c for a in _kind_arguments(node) for c in _literals(a)]
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            kinds_ops = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+            compares = all(isinstance(o, kinds_ops) for o in node.ops)
+            if compares and any(_is_kind(o) for o in operands):
+                spelled = [c for o in operands for c in _literals(o)]
+        elif isinstance(node, ast.Match) and _is_kind(node.subject):
+            spelled = [
+                p.value
+                for case in node.cases
+                for p in ast.walk(case.pattern)
+                if isinstance(p, ast.MatchValue) and isinstance(p.value, ast.Constant)
+            ]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found += [(node.lineno, f"SQL {m[0]!r}") for m in _KIND_SQL.finditer(node.value)
+                      if m[1] in values]  # fmt: skip
+        found += [(c.lineno, repr(c.value)) for c in spelled if c.value in values]
+    return sorted(set(found))
+
+
+def test_the_kind_guard_targets_the_ledgers_api():
+    import inspect
+
+    from kiosk.ledger.ledger import Ledger
+    from kiosk.table.state import TableState
+    from kiosk.table.table import Table
+
+    def params(fn: Callable[..., object]) -> list[str]:
+        return [p for p in inspect.signature(fn).parameters if p != "self"]
+
+    assert params(Ledger.event)[0] == params(TableState.event)[0] == "kind"
+    assert params(Ledger.events)[0] == "kinds" and params(Ledger.last_event) == ["kinds"]
+    assert params(Ledger.has_txn)[1] == params(Ledger.txn_station)[1] == "kind"
+    assert params(Table.record) == ["station", "events"]
+
+
+def test_the_kind_guard_sees_a_kind_spelt_as_text():
+    values = {"bill_in", "tilt", "door_open", "power_down"}
+    source = (
+        'st.event("bill_in", {}, 1)\n'
+        'ledger.event(kind="tilt")\n'
+        'st.event("door_open" if x else EventKind.DOOR_CLOSED, {}, 1)\n'
+        'ledger.events(("tilt", EventKind.BILL_IN), last=1)\n'
+        'table.record(2, ("tilt", {}))\n'
+        'if ev.kind == "tilt" or kind in ("door_open",) or "bill_in" != e.kind: pass\n'
+        'match ev.kind:\n    case "tilt": pass\n'
+        "conn.execute(\"SELECT id FROM events WHERE kind = 'power_down'\")\n"
+        # not kinds: a button, another kind of thing, a kind the ledger has not
+        'Button("tilt", (0, 0, 1, 1))\n'
+        'if name == "tilt" or ev.kind == "connected": pass\n'
+        'st.event(EventKind.TILT, {"by": "tilt"}, 1)\n'
+        'ledger.event("tilted")\n'
+    )
+    assert [line for line, _ in kind_literals(source, values)] == [1, 2, 3, 4, 5, 6, 6, 6, 8, 9]
+
+
+def test_ledger_event_kinds_are_never_written_as_text():
+    """``EventKind.X``, never ``"x"``: a misspelt kind then fails at import or in mypy
+    instead of recording (or finding) nothing."""
+    from kiosk.ledger.kinds import EventKind
+
+    values = {k.value for k in EventKind}
+    found = []
+    for package in KIND_SCANNED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for line, text in kind_literals(path.read_text(encoding="utf-8"), values):
+                found.append(f"{path.relative_to(ROOT)}:{line}: {text}")
+    assert not found, "ledger event kinds written as text (use EventKind):\n" + "\n".join(found)

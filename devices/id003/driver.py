@@ -34,7 +34,7 @@ import logging
 import serial
 
 from devices.comm_health import CommHealth
-from devices.host import EventKind, ValidatorHost, report_event
+from devices.host import DeviceEventKind, ValidatorHost, report_event
 from devices.id003.codes import (
     BAR_INHIBIT_TICKETS,
     BARCODE_TYPE_I2OF5,
@@ -52,20 +52,20 @@ from devices.polling import PolledDriver, PortOptions, SerialPoller
 
 log = logging.getLogger("devices.id003")
 
-_FAULT_KINDS: dict[Status, EventKind] = {
-    Status.STACKER_FULL: EventKind.STACKER_FULL,
-    Status.STACKER_OPEN: EventKind.STACKER_OPEN,
-    Status.JAM_IN_ACCEPTOR: EventKind.ACCEPTOR_JAM,
-    Status.JAM_IN_STACKER: EventKind.STACKER_JAM,
-    Status.PAUSE: EventKind.PAUSE,
-    Status.CHEATED: EventKind.CHEATED,
-    Status.FAILURE: EventKind.FAILURE,
+_FAULT_KINDS: dict[Status, DeviceEventKind] = {
+    Status.STACKER_FULL: DeviceEventKind.STACKER_FULL,
+    Status.STACKER_OPEN: DeviceEventKind.STACKER_OPEN,
+    Status.JAM_IN_ACCEPTOR: DeviceEventKind.ACCEPTOR_JAM,
+    Status.JAM_IN_STACKER: DeviceEventKind.STACKER_JAM,
+    Status.PAUSE: DeviceEventKind.PAUSE,
+    Status.CHEATED: DeviceEventKind.CHEATED,
+    Status.FAILURE: DeviceEventKind.FAILURE,
 }
 
-_POWER_UP_KINDS: dict[Status, EventKind] = {
-    Status.POWER_UP: EventKind.POWER_UP,
-    Status.POWER_UP_BILL_IN_ACCEPTOR: EventKind.POWER_UP_BILL_IN_ACCEPTOR,
-    Status.POWER_UP_BILL_IN_STACKER: EventKind.POWER_UP_BILL_IN_STACKER,
+_POWER_UP_KINDS: dict[Status, DeviceEventKind] = {
+    Status.POWER_UP: DeviceEventKind.POWER_UP,
+    Status.POWER_UP_BILL_IN_ACCEPTOR: DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR,
+    Status.POWER_UP_BILL_IN_STACKER: DeviceEventKind.POWER_UP_BILL_IN_STACKER,
 }
 
 
@@ -101,7 +101,7 @@ class BillValidator(PolledDriver):
         self._config_rejected = False
         self._last_status: int | None = None
         self._escrow = EscrowCycles(host, self._emit, self._send_decision, cfg, log)
-        self._active_faults: dict[EventKind, int | None] = {}
+        self._active_faults: dict[DeviceEventKind, int | None] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -149,7 +149,7 @@ class BillValidator(PolledDriver):
         )
 
     @property
-    def active_faults(self) -> frozenset[EventKind]:
+    def active_faults(self) -> frozenset[DeviceEventKind]:
         """Fault kinds currently reported by the validator."""
         return frozenset(self._active_faults)
 
@@ -182,7 +182,7 @@ class BillValidator(PolledDriver):
     # ------------------------------------------------------------------ host calls
 
     def _emit(
-        self, kind: EventKind, detail: str, *, active: bool = True, code: int | None = None
+        self, kind: DeviceEventKind, detail: str, *, active: bool = True, code: int | None = None
     ) -> None:
         report_event(
             self._host, self.config.device_name, kind, detail, log=log, active=active, code=code
@@ -233,7 +233,7 @@ class BillValidator(PolledDriver):
             if entered:
                 reason = data[0] if data else None
                 text = reject_reason(reason) if reason is not None else "no reason given"
-                self._emit(EventKind.REJECTED, text, code=reason)
+                self._emit(DeviceEventKind.REJECTED, text, code=reason)
             self._escrow.close("rejected")
         elif status is Status.RETURNING:
             self._escrow.returning()
@@ -254,17 +254,17 @@ class BillValidator(PolledDriver):
         kind = _POWER_UP_KINDS[status]
         credited = self._escrow.credited_transaction
         if entered:
-            if kind is EventKind.POWER_UP_BILL_IN_STACKER and credited is not None:
+            if kind is DeviceEventKind.POWER_UP_BILL_IN_STACKER and credited is not None:
                 self._emit(
-                    EventKind.POWER_UP,
+                    DeviceEventKind.POWER_UP,
                     f"power up with the note of {credited} in the stacker (already credited)",
                 )
             else:
                 where = {
-                    EventKind.POWER_UP: "validator powered up",
-                    EventKind.POWER_UP_BILL_IN_ACCEPTOR: "power up with a note in the acceptor "
+                    DeviceEventKind.POWER_UP: "validator powered up",
+                    DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR: "power up with a note in the acceptor "
                     "(it will be returned)",
-                    EventKind.POWER_UP_BILL_IN_STACKER: "power up with a note in the stacker "
+                    DeviceEventKind.POWER_UP_BILL_IN_STACKER: "power up with a note in the stacker "
                     "(stacked without credit: reconcile with the pending escrow)",
                 }[kind]
                 self._emit(kind, where)
@@ -283,7 +283,7 @@ class BillValidator(PolledDriver):
             else:
                 detail = status.name.lower().replace("_", " ")
             self._emit(kind, detail, code=code)
-        if kind is not EventKind.PAUSE:
+        if kind is not DeviceEventKind.PAUSE:
             self._escrow.close(kind.value)
         if status is Status.FAILURE:
             self._needs_reset = True
@@ -321,7 +321,7 @@ class BillValidator(PolledDriver):
                 if not self._config_rejected:
                     self._config_rejected = True
                     self._emit(
-                        EventKind.CONFIG_REJECTED,
+                        DeviceEventKind.CONFIG_REJECTED,
                         f"{command.name} {data.hex()} answered by "
                         f"{status_name(reply.command)} {reply.data.hex()}",
                     )
@@ -329,7 +329,7 @@ class BillValidator(PolledDriver):
         self._needs_config = False
         if self._config_rejected:
             self._config_rejected = False
-            self._emit(EventKind.CONFIG_REJECTED, "settings accepted", active=False)
+            self._emit(DeviceEventKind.CONFIG_REJECTED, "settings accepted", active=False)
         log.info("%s: configured", self.config.device_name)
 
     def _set_inhibit(self, inhibit: bool) -> None:

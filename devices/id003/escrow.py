@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from devices.comm_health import Emit
-from devices.host import EventKind, ValidatorHost
+from devices.host import DeviceEventKind, ValidatorHost
 from devices.id003.codes import TICKET_ESCROW_CODE
 from devices.id003.config import ValidatorConfig
 
@@ -148,7 +148,9 @@ class EscrowCycles:
             )
         else:
             self.close("refused")
-            self._emit(EventKind.VEND_UNMATCHED, "VEND VALID with no escrow the host accepted")
+            self._emit(
+                DeviceEventKind.VEND_UNMATCHED, "VEND VALID with no escrow the host accepted"
+            )
             self._cycle = _Cycle(
                 str(uuid.uuid4()), b"", "unmatched", stack=True, host_knows=False, credited=True
             )
@@ -165,7 +167,7 @@ class EscrowCycles:
         except Exception as exc:
             self._log.exception("%s: host.%s raised", self._name, name)
             self._emit(
-                EventKind.HOST_ERROR,
+                DeviceEventKind.HOST_ERROR,
                 f"{name} raised {exc!r}: VEND VALID for {cycle.transaction_id} is not "
                 "acknowledged until the credit is recorded",
             )
@@ -177,7 +179,7 @@ class EscrowCycles:
         cycle = self._cycle
         if cycle is not None and cycle.stack and not cycle.credited:
             self._emit(
-                EventKind.VEND_UNMATCHED,
+                DeviceEventKind.VEND_UNMATCHED,
                 f"STACKED without VEND VALID for {cycle.transaction_id}: not credited",
             )
             self.close("stacked_without_vend_valid")
@@ -202,14 +204,14 @@ class EscrowCycles:
             return fn(*args)
         except Exception as exc:
             self._log.exception("%s: host.%s raised", self._name, fn.__name__)
-            self._emit(EventKind.HOST_ERROR, f"{fn.__name__} raised {exc!r}")
+            self._emit(DeviceEventKind.HOST_ERROR, f"{fn.__name__} raised {exc!r}")
             return default
 
     def _bill_cycle(self, tid: str, data: bytes) -> _Cycle:
         cents = self._config.denominations.cents_for(data[0]) if len(data) == 1 else None
         if cents is None:
             self._emit(
-                EventKind.UNKNOWN_DENOMINATION,
+                DeviceEventKind.UNKNOWN_DENOMINATION,
                 f"escrow data {data.hex() or '(none)'} not in the denomination table: returned",
                 code=data[0] if data else None,
             )
@@ -221,7 +223,7 @@ class EscrowCycles:
         digits = data[1:]
         if len(digits) != self._config.ticket_digits or not all(0x30 <= b <= 0x39 for b in digits):
             self._emit(
-                EventKind.TICKET_MALFORMED,
+                DeviceEventKind.TICKET_MALFORMED,
                 f"ticket barcode {digits!r} is not {self._config.ticket_digits} digits: returned",
             )
             return _Cycle(tid, data, "unknown", stack=False, host_knows=False)
@@ -229,6 +231,8 @@ class EscrowCycles:
         amount = self._ask(self._host.ticket_escrow, barcode, tid, default=None)
         valid = isinstance(amount, int) and not isinstance(amount, bool) and amount > 0
         if amount is not None and not valid:
-            self._emit(EventKind.HOST_ERROR, f"ticket_escrow returned {amount!r}: ticket returned")
+            self._emit(
+                DeviceEventKind.HOST_ERROR, f"ticket_escrow returned {amount!r}: ticket returned"
+            )
         cents = amount if valid and amount is not None else 0
         return _Cycle(tid, data, "ticket", stack=valid, cents=cents, barcode=barcode)

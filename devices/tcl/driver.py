@@ -38,7 +38,7 @@ import serial
 
 from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
-from devices.host import DeviceEventSink, EventKind, report_event
+from devices.host import DeviceEventKind, DeviceEventSink, report_event
 from devices.polling import PolledDriver, PortOptions, SerialPoller
 from devices.tcl.commands import (
     CLEAR_ERRORS,
@@ -52,12 +52,12 @@ from devices.ticket import TicketData
 
 log = logging.getLogger("devices.tcl")
 
-_FAULT_FLAGS: tuple[tuple[EventKind, StatusFlag], ...] = (
-    (EventKind.PAPER_LOW, StatusFlag.PAPER_LOW),
-    (EventKind.PAPER_OUT, StatusFlag.PAPER_OUT),
-    (EventKind.HEAD_UP, StatusFlag.HEAD_UP),
-    (EventKind.PAPER_JAM, StatusFlag.PAPER_JAM),
-    (EventKind.CHASSIS_OPEN, StatusFlag.CHASSIS_OPEN),
+_FAULT_FLAGS: tuple[tuple[DeviceEventKind, StatusFlag], ...] = (
+    (DeviceEventKind.PAPER_LOW, StatusFlag.PAPER_LOW),
+    (DeviceEventKind.PAPER_OUT, StatusFlag.PAPER_OUT),
+    (DeviceEventKind.HEAD_UP, StatusFlag.HEAD_UP),
+    (DeviceEventKind.PAPER_JAM, StatusFlag.PAPER_JAM),
+    (DeviceEventKind.CHASSIS_OPEN, StatusFlag.CHASSIS_OPEN),
 )
 
 
@@ -101,10 +101,10 @@ class PrinterConfig:
     print_timeout: float = 60.0  # the whole job, from the print command
 
 
-def _fault_kinds(status: PrinterStatus) -> dict[EventKind, str]:
+def _fault_kinds(status: PrinterStatus) -> dict[DeviceEventKind, str]:
     kinds = {kind: kind.value.replace("_", " ") for kind, flag in _FAULT_FLAGS if status.has(flag)}
     if status.failure:
-        kinds[EventKind.PRINTER_FAILURE] = status.describe()
+        kinds[DeviceEventKind.PRINTER_FAILURE] = status.describe()
     return kinds
 
 
@@ -143,7 +143,7 @@ class TicketPrinter(PolledDriver):
             self.config.comm_error_threshold, self._emit, f"failed status requests on {self.port}"
         )
         self._layout_defined = False
-        self._active: dict[EventKind, str] = {}
+        self._active: dict[DeviceEventKind, str] = {}
         self._last_status: PrinterStatus | None = None
         self.bad_responses = 0
         self.resets_seen = 0  # statuses with RESET since this driver was made
@@ -179,13 +179,13 @@ class TicketPrinter(PolledDriver):
         return self._last_status
 
     @property
-    def active_faults(self) -> frozenset[EventKind]:
+    def active_faults(self) -> frozenset[DeviceEventKind]:
         """Fault and warning kinds currently reported."""
         return frozenset(self._active)
 
     # ------------------------------------------------------------------ wire
 
-    def _emit(self, kind: EventKind, detail: str, *, active: bool = True) -> None:
+    def _emit(self, kind: DeviceEventKind, detail: str, *, active: bool = True) -> None:
         report_event(self._events, self.config.device_name, kind, detail, log=log, active=active)
 
     def _send(self, data: bytes) -> bool:
@@ -269,7 +269,7 @@ class TicketPrinter(PolledDriver):
         self._active = now
         if status.has(StatusFlag.RESET):
             self.resets_seen += 1
-            self._emit(EventKind.PRINTER_RESET, "printer reset: layout will be redefined")
+            self._emit(DeviceEventKind.PRINTER_RESET, "printer reset: layout will be redefined")
             self._layout_defined = False
             self._send(CLEAR_ERRORS)
 
@@ -288,7 +288,7 @@ class TicketPrinter(PolledDriver):
             if status is None:
                 raise PrinterLayoutError("no status after defining the layout")
             if status.has(StatusFlag.DATA_ERROR) or status.has(StatusFlag.COMMAND_ERROR):
-                self._emit(EventKind.LAYOUT_REJECTED, f"printer flags {status.describe()}")
+                self._emit(DeviceEventKind.LAYOUT_REJECTED, f"printer flags {status.describe()}")
                 self._send(CLEAR_ERRORS)
                 raise PrinterLayoutError(f"layout refused: {status.describe()}")
             self._layout_defined = True
@@ -359,7 +359,7 @@ class TicketPrinter(PolledDriver):
                 except PrinterLayoutError as exc:
                     return PrintResult(PrintOutcome.NOT_PRINTED, vn, str(exc), status)
                 continue
-            tilts = [k for k in _fault_kinds(status) if k is not EventKind.PAPER_LOW]
+            tilts = [k for k in _fault_kinds(status) if k is not DeviceEventKind.PAPER_LOW]
             if tilts:
                 detail = "printer fault: " + ", ".join(k.value for k in tilts)
                 return PrintResult(PrintOutcome.NOT_PRINTED, vn, detail, status)
@@ -411,7 +411,7 @@ class TicketPrinter(PolledDriver):
                 if not printed:
                     log.info("%s: validation number %s printed", cfg.device_name, vn)
                 printed = True
-            tilts = [k for k in _fault_kinds(status) if k is not EventKind.PAPER_LOW]
+            tilts = [k for k in _fault_kinds(status) if k is not DeviceEventKind.PAPER_LOW]
             if printed and (not status.busy or tilts):
                 detail = "printed" if not tilts else "printed; then " + ", ".join(tilts)
                 return PrintResult(PrintOutcome.PRINTED, vn, detail, status)

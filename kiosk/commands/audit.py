@@ -45,6 +45,7 @@ from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.export import ExportFormat, export_ledger, write_export
 from kiosk.ledger.files import key_signed_ledger, write_key_record
 from kiosk.ledger.key import CabinetKey, KeyFileError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import (
     CREDITS,
     METERS,
@@ -408,7 +409,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         return _fail(args, exc.reason)
     if old is not None:
         ledger.event(
-            "ledger_replaced",
+            EventKind.LEDGER_REPLACED,
             detail={
                 "previous_ledger_id": old.get("ledger_id"),
                 "previous_created_at": old.get("created_at"),

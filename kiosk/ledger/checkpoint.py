@@ -41,24 +41,52 @@ from typing import Any
 
 from kiosk.ledger.chain import canonical
 from kiosk.ledger.errors import LedgerCorruptError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.tickets import TICKET_COLUMNS
 
 #: Rows (events and rounds) between two checkpoints.
 CHECKPOINT_EVERY = 10_000
-#: The event kind of a checkpoint.
-CHECKPOINT_KIND = "checkpoint"
 #: The event kinds the cabinet's and the table's state is rebuilt from at power-up
 #: (:mod:`kiosk.machine.restore`, :mod:`kiosk.table.restore`, the operator lockout,
 #: the settings, the pending payouts and escrows); a checkpoint covers them by digest.
-STATE_KINDS = (
-    "ledger_created", "paytable_changed", "limits_changed", "coach_changed",
-    "tilt", "tilt_cleared", "ram_clear", "door_open", "door_closed",
-    "cashout", "handpay", "ticket_out", "cashout_failed", "cashout_handpay",
-    "operator_login", "operator_login_failed", "operator_lockout", "ram_clear_witnessed",
-    "operator_logout", "escrow_accepted", "escrow_aborted", "escrow_in_doubt", "witness",
-    "operator_accounts_locked", "note_refused", "note_acceptance",
-    "operator_lockout_lifted", "pairing_code_wrong", "pairing_locked", "pairing_reopened",
-)  # fmt: skip
+STATE_KINDS: tuple[EventKind, ...] = (
+    # the configuration
+    EventKind.LEDGER_CREATED,
+    EventKind.PAYTABLE_CHANGED,
+    EventKind.LIMITS_CHANGED,
+    EventKind.COACH_CHANGED,
+    # the machine's state
+    EventKind.TILT,
+    EventKind.TILT_CLEARED,
+    EventKind.RAM_CLEAR,
+    EventKind.DOOR_OPEN,
+    EventKind.DOOR_CLOSED,
+    # the payouts
+    EventKind.CASHOUT,
+    EventKind.HANDPAY,
+    EventKind.TICKET_OUT,
+    EventKind.CASHOUT_FAILED,
+    EventKind.CASHOUT_HANDPAY,
+    # the operators and their locks
+    EventKind.OPERATOR_LOGIN,
+    EventKind.OPERATOR_LOGIN_FAILED,
+    EventKind.OPERATOR_LOCKOUT,
+    EventKind.RAM_CLEAR_WITNESSED,
+    EventKind.OPERATOR_LOGOUT,
+    # the escrows, the money witness, the notes
+    EventKind.ESCROW_ACCEPTED,
+    EventKind.ESCROW_ABORTED,
+    EventKind.ESCROW_IN_DOUBT,
+    EventKind.WITNESS,
+    EventKind.OPERATOR_ACCOUNTS_LOCKED,
+    EventKind.NOTE_REFUSED,
+    EventKind.NOTE_ACCEPTANCE,
+    # locks lifted, the pairing lock
+    EventKind.OPERATOR_LOCKOUT_LIFTED,
+    EventKind.PAIRING_CODE_WRONG,
+    EventKind.PAIRING_LOCKED,
+    EventKind.PAIRING_REOPENED,
+)
 
 _MOD = 1 << 256
 #: ``json_object`` of a ``tickets`` row with the keys sorted: the text :func:`ticket_hash`
@@ -190,6 +218,6 @@ def last_checkpoint(conn: sqlite3.Connection) -> Checkpoint | None:
     """The latest checkpoint in the event log (None when there is none yet)."""
     row = conn.execute(
         "SELECT id, detail FROM events WHERE kind = ? ORDER BY id DESC LIMIT 1",
-        (CHECKPOINT_KIND,),
+        (EventKind.CHECKPOINT,),
     ).fetchone()
     return None if row is None else Checkpoint.parse(row[0], row[1])

@@ -49,7 +49,6 @@ from kiosk.ledger.anchor import Head, write_anchor
 from kiosk.ledger.chain import GENESIS, canonical, chain_hash, dumps, utc_stamp
 from kiosk.ledger.checkpoint import (
     CHECKPOINT_EVERY,
-    CHECKPOINT_KIND,
     checkpoint_detail,
     last_checkpoint,
 )
@@ -62,7 +61,7 @@ from kiosk.ledger.errors import (
 from kiosk.ledger.files import _fsync_dir, _take_lock, check_marker, read_marker, write_marker
 from kiosk.ledger.hooks import CommitWitness
 from kiosk.ledger.key import CabinetKey
-from kiosk.ledger.kinds import event_kind
+from kiosk.ledger.kinds import EventKind, event_kind
 from kiosk.ledger.meters import (
     CREDITS,
     METERS,
@@ -249,7 +248,7 @@ class Ledger(LedgerView):
             ledger.station_meters = {1: dict(ledger.meters)}
             ledger.store_paytable(paytable)
             ledger.event(
-                "ledger_created",
+                EventKind.LEDGER_CREATED,
                 at=created,
                 detail={
                     "ledger_id": ledger_id,
@@ -323,11 +322,11 @@ class Ledger(LedgerView):
                 detail.update(unsigned_events=self._event_id, unsigned_rounds=self._round_id)
                 detail.update(round_head=self._round_head)
             self.migrated = version < SCHEMA_VERSION or unsigned  # an anchor may be missing
-            self.event("schema_migrated", detail=detail)
+            self.event(EventKind.SCHEMA_MIGRATED, detail=detail)
 
     def _check_marker(self, marker: Path) -> None:
         if check_marker(marker, self.path, self.meta, write=not self.readonly):
-            self.event("install_marker_written", detail={"marker": str(marker)})
+            self.event(EventKind.INSTALL_MARKER_WRITTEN, detail={"marker": str(marker)})
 
     def head(self) -> Head:
         """The ledger's head after the last commit, MAC'd with the key if it has one."""
@@ -371,7 +370,8 @@ class Ledger(LedgerView):
             effects, seat = round_effects(row), row["seat"]
             totals, stations[seat] = _sub(totals, effects), _sub(stations[seat], effects)
         self.event(
-            CHECKPOINT_KIND, detail=checkpoint_detail(self.conn, totals, rounds, head, stations)
+            EventKind.CHECKPOINT,
+            detail=checkpoint_detail(self.conn, totals, rounds, head, stations),
         )
         self._checkpoint_rows = self._event_id + rounds
 
@@ -456,7 +456,7 @@ class Ledger(LedgerView):
     # -- writing --------------------------------------------------------------------------------
     def event(
         self,
-        kind: str,
+        kind: EventKind,
         *,
         amount: int = 0,
         detail: Mapping[str, Any] | None = None,

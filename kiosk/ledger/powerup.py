@@ -54,7 +54,7 @@ from kiosk.ledger.tickets import TICKET_COLUMNS, TICKET_EVENTS, ticket_effect
 from kiosk.ledger.verify import Verifier
 from kiosk.ledger.view import LedgerView
 
-_KINDS = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
+_KINDS = ", ".join("?" * len(TICKET_EVENTS))
 
 
 def power_up_verify(view: LedgerView, ledger_id: str, key: CabinetKey | None) -> VerifyReport:
@@ -194,7 +194,7 @@ def check_tickets_since(
         for r in conn.execute(
             "SELECT id, at, kind, amount, txn, detail FROM events "
             f"WHERE id > ? AND +kind IN ({_KINDS}) ORDER BY id",
-            (cp.event_id,),
+            (cp.event_id, *TICKET_EVENTS),
         )
     ]
     touched = list(dict.fromkeys(str(e["detail"].get(TICKET_EVENTS[e["kind"]])) for e in since))

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.kinds import EventKind
 
 TICKET_COLUMNS: dict[str, type] = {
     "validation": str,  # 18 digits, the primary key
@@ -29,10 +30,10 @@ TICKET_COLUMNS: dict[str, type] = {
 }
 #: The event kinds that change the ``tickets`` table, and the detail key naming the ticket.
 TICKET_EVENTS: dict[str, str] = {
-    "ticket_issue": "validation",
-    "ticket_out": "reference",
-    "ticket_void": "validation",
-    "ticket_in": "validation",
+    EventKind.TICKET_ISSUE: "validation",
+    EventKind.TICKET_OUT: "reference",
+    EventKind.TICKET_VOID: "validation",
+    EventKind.TICKET_IN: "validation",
 }
 TICKET_STATUSES = ("pending", "issued", "void", "redeemed")
 
@@ -63,7 +64,7 @@ def ticket_effect(
         raise LedgerError(f"{kind}: {number!r} is not an 18-digit validation number")
     at, eid, amount = event["at"], event["id"], event["amount"]
     status = None if row is None else row["status"]
-    if kind == "ticket_issue":
+    if kind == EventKind.TICKET_ISSUE:
         if row is not None:
             raise LedgerError(f"ticket {number} was already issued")
         if amount <= 0:
@@ -80,7 +81,7 @@ def ticket_effect(
             issue_event=eid,
         )
         return new
-    if kind == "ticket_out":
+    if kind == EventKind.TICKET_OUT:
         if row is None:  # printed by a strategy that did not record it first (schema 1)
             new = {c: None for c in TICKET_COLUMNS}
             new.update(
@@ -101,7 +102,7 @@ def ticket_effect(
         return new
     if row is None:
         raise LedgerError(f"ticket {number} was never issued here")
-    if kind == "ticket_void":
+    if kind == EventKind.TICKET_VOID:
         if status != "pending":
             raise LedgerError(f"ticket {number} is {status}: only a pending ticket is voided")
         new = dict(row)
@@ -151,9 +152,10 @@ def _replay_tickets(conn: sqlite3.Connection) -> tuple[dict[str, dict[str, Any]]
     """The ``tickets`` table as the ticket events build it, and the first problem (if any)."""
     rows: dict[str, dict[str, Any]] = {}
     top = 0
-    kinds = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
+    kinds = ", ".join("?" * len(TICKET_EVENTS))
     cur = conn.execute(
-        f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) ORDER BY id"
+        f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) ORDER BY id",
+        tuple(TICKET_EVENTS),
     )
     for eid, at, kind, amount, txn, detail in cur:
         event = {

@@ -18,6 +18,7 @@ from kiosk.ledger.chain import GENESIS, HOME_STATION, UNHASHED
 from kiosk.ledger.checkpoint import last_checkpoint, state_digest
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.meters import (
     CREDITS,
     LATER_METERS,
@@ -130,7 +131,7 @@ class Verifier:
         first = self.conn.execute("SELECT kind, detail FROM events WHERE id = 1").fetchone()
         if (
             first is None
-            or first[0] != "ledger_created"
+            or first[0] != EventKind.LEDGER_CREATED
             or json.loads(first[1]).get("ledger_id") != self.ledger_id
         ):
             return "events 1: not this ledger's ledger_created event"
@@ -248,7 +249,7 @@ class Verifier:
         the events prefix ends before it."""
         found: dict[str, tuple[int, str | None]] = {}
         for eid, detail in self.conn.execute(
-            "SELECT id, detail FROM events WHERE kind = 'schema_migrated' ORDER BY id"
+            "SELECT id, detail FROM events WHERE kind = ? ORDER BY id", (EventKind.SCHEMA_MIGRATED,)
         ):
             info = json.loads(detail)
             if "unsigned_events" in info and not found:

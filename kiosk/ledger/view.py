@@ -20,6 +20,7 @@ from kiosk.ledger.anchor import Head
 from kiosk.ledger.chain import GENESIS, chain_hash
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord
 from kiosk.ledger.tickets import TICKET_EVENTS, ticket_effect
 
@@ -105,12 +106,12 @@ class LedgerView:
         :class:`LedgerCorruptError` if the row says otherwise (an edited ``tickets`` row
         must not validate a ticket even before the next full verification)."""
         ticket = self.ticket(validation)
-        kinds = ", ".join(f"'{k}'" for k in TICKET_EVENTS)
+        kinds = ", ".join("?" * len(TICKET_EVENTS))
         cur = self.conn.execute(
             f"SELECT id, at, kind, amount, txn, detail FROM events WHERE kind IN ({kinds}) "
             "AND (json_extract(detail, '$.validation') = ? OR json_extract(detail, '$.reference') = ?) "
             "ORDER BY id",
-            (validation, validation),
+            (*TICKET_EVENTS, validation, validation),
         )
         row: dict[str, Any] | None = None
         for eid, at, kind, amount, txn, detail in cur:
@@ -131,7 +132,7 @@ class LedgerView:
             )
         return ticket
 
-    def has_txn(self, txn: str, kind: str) -> bool:
+    def has_txn(self, txn: str, kind: EventKind) -> bool:
         return (
             self.conn.execute(
                 "SELECT 1 FROM events WHERE txn = ? AND kind = ?", (txn, kind)
@@ -139,7 +140,7 @@ class LedgerView:
             is not None
         )
 
-    def txn_station(self, txn: str, kind: str) -> int | None:
+    def txn_station(self, txn: str, kind: EventKind) -> int | None:
         """The station of the ``kind`` event of transaction ``txn`` (None when there is
         none)."""
         row = self.conn.execute(
@@ -150,14 +151,16 @@ class LedgerView:
     def table_in_force(self) -> tuple[Paytable, Limits]:
         """The paytable in force and the limits in force (the paytable's own, or the
         narrower ones of the last ``limits_changed`` after it), as the events record."""
-        config_event = self.last_event("ledger_created", "paytable_changed", "limits_changed")
-        table_event = self.last_event("ledger_created", "paytable_changed")
+        config_event = self.last_event(
+            EventKind.LEDGER_CREATED, EventKind.PAYTABLE_CHANGED, EventKind.LIMITS_CHANGED
+        )
+        table_event = self.last_event(EventKind.LEDGER_CREATED, EventKind.PAYTABLE_CHANGED)
         if config_event is None or table_event is None:
             raise LedgerCorruptError("no paytable was ever put in force", "events")
         sha = table_event.detail.get("paytable") or table_event.detail["new"]["sha256"]
         paytable = self.paytable(sha)
         limits = paytable.limits
-        if config_event.kind == "limits_changed":
+        if config_event.kind == EventKind.LIMITS_CHANGED:
             limits = Limits.model_validate(config_event.detail["new"])
         return paytable, limits
 
@@ -239,7 +242,7 @@ class LedgerView:
 
     def events(
         self,
-        kinds: tuple[str, ...] = (),
+        kinds: tuple[EventKind, ...] = (),
         after: int = 0,
         last: int | None = None,
         station: int | None = None,
@@ -296,7 +299,8 @@ class LedgerView:
         if self._unsigned_events is None:
             found = 0
             for eid, detail in self.conn.execute(
-                "SELECT id, detail FROM events WHERE kind = 'schema_migrated' ORDER BY id"
+                "SELECT id, detail FROM events WHERE kind = ? ORDER BY id",
+                (EventKind.SCHEMA_MIGRATED,),
             ):
                 info = json.loads(detail)
                 if "unsigned_events" in info:
@@ -305,6 +309,6 @@ class LedgerView:
             self._unsigned_events = found
         return self._unsigned_events
 
-    def last_event(self, *kinds: str) -> EventRecord | None:
+    def last_event(self, *kinds: EventKind) -> EventRecord | None:
         found = self.events(kinds, last=1)
         return found[0] if found else None

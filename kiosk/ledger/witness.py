@@ -83,9 +83,6 @@ from kiosk.ledger.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
-#: The event kind that records the counter's value.
-WITNESS_KIND = "witness"
-
 #: The events that move money into or out of the cabinet: a commit holding one moves
 #: the counter (:class:`MoneyWitness`).
 MONEY_KINDS = frozenset(
@@ -197,7 +194,7 @@ def counter_from_spec(spec: str) -> MonotonicCounter:
 
 
 def _last(ledger: Ledger, name: str) -> tuple[int, str] | None:
-    found = ledger.last_event(WITNESS_KIND)
+    found = ledger.last_event(EventKind.WITNESS)
     if found is None or found.detail.get("counter") != name:
         return None
     return int(found.detail["value"]), str(found.detail["state"])
@@ -209,7 +206,7 @@ def _detail(counter: MonotonicCounter, value: int, state: str, on: str) -> dict[
 
 def _advance(ledger: Ledger, counter: MonotonicCounter, value: int, step: str) -> None:
     """Steps 1-3 of the module docstring, to ``value``; ``step`` is the occasion."""
-    ledger.event(WITNESS_KIND, detail=_detail(counter, value, "pending", step))
+    ledger.event(EventKind.WITNESS, detail=_detail(counter, value, "pending", step))
     _move(ledger, counter, value, step)
 
 
@@ -219,7 +216,7 @@ def _move(ledger: Ledger, counter: MonotonicCounter, value: int, step: str) -> N
     now = counter.read()
     if now != value:
         raise LedgerError(f"witness counter {counter.name} reads {now} after moving to {value}")
-    ledger.event(WITNESS_KIND, detail=_detail(counter, value, "done", step))
+    ledger.event(EventKind.WITNESS, detail=_detail(counter, value, "done", step))
 
 
 class MoneyWitness:
@@ -241,7 +238,7 @@ class MoneyWitness:
         self._due = None
         if money:
             value, on = self.value + 1, ",".join(money)
-            ledger.event(WITNESS_KIND, detail=_detail(self.counter, value, "pending", on))
+            ledger.event(EventKind.WITNESS, detail=_detail(self.counter, value, "pending", on))
             self._due = (value, on)
 
     def after_commit(self, ledger: Ledger) -> None:
@@ -284,7 +281,7 @@ def witness_power_up(ledger: Ledger, counter: MonotonicCounter) -> None:
                 where,
             )
         if state == "pending" and value == recorded:  # cut after the increment
-            ledger.event(WITNESS_KIND, detail=_detail(counter, value, "done", "power_up"))
+            ledger.event(EventKind.WITNESS, detail=_detail(counter, value, "done", "power_up"))
         # a cut before the increment (value == recorded - 1): the steps are done again
     _advance(ledger, counter, value + 1, "power_up")
     ledger.witness = MoneyWitness(counter, value + 1)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from kiosk.link.messages import Body
 
-EventKind = Literal["connected", "disconnected", "reset", "refused"]
+LinkEventKind = Literal["connected", "disconnected", "reset", "refused"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class LinkEvent:
     discarded and the caller should resynchronise; ``refused``: the peer refused this
     end (``reason``, e.g. a wrong certificate or key)."""
 
-    kind: EventKind
+    kind: LinkEventKind
     station_id: str
     seat: int
     resumed: bool = False

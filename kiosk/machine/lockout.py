@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord
 
 #: Wrong PINs that lock the PIN pad (in a row) or an account (since its own right PIN).
@@ -47,18 +48,14 @@ LOCK_DURATION = timedelta(minutes=15)
 MAX_LOCK = timedelta(hours=4)
 #: Locks this recent make the next one longer.
 BACKOFF_WINDOW = timedelta(hours=24)
-#: The event kind of accounts locked by wrong PINs.
-ACCOUNTS_LOCKED = "operator_accounts_locked"
-#: The event kind of every lock lifted before its time by people who proved presence.
-LOCKOUT_LIFTED = "operator_lockout_lifted"
 #: The event kinds the locks are rebuilt from.
 LOCK_EVENTS = (
-    "operator_login",
-    "ram_clear_witnessed",
-    "operator_login_failed",
-    "operator_lockout",
-    ACCOUNTS_LOCKED,
-    LOCKOUT_LIFTED,
+    EventKind.OPERATOR_LOGIN,
+    EventKind.RAM_CLEAR_WITNESSED,
+    EventKind.OPERATOR_LOGIN_FAILED,
+    EventKind.OPERATOR_LOCKOUT,
+    EventKind.OPERATOR_ACCOUNTS_LOCKED,
+    EventKind.OPERATOR_LOCKOUT_LIFTED,
 )
 #: How many of the last :data:`LOCK_EVENTS` power-up reads (enough for a day of locks).
 RESTORE_EVENTS = 5000
@@ -184,23 +181,23 @@ class PinLockout:
         self.account_failures, self.account_until, self.history = {}, {}, {}
         for ev in events:
             at, d = parse_stamp(ev.at), ev.detail
-            if ev.kind == "operator_login":
+            if ev.kind == EventKind.OPERATOR_LOGIN:
                 self.succeeded(str(d.get("operator")))
-            elif ev.kind == "ram_clear_witnessed":
+            elif ev.kind == EventKind.RAM_CLEAR_WITNESSED:
                 self.succeeded(str(d.get("witness")))
-            elif ev.kind == "operator_login_failed":
+            elif ev.kind == EventKind.OPERATOR_LOGIN_FAILED:
                 self.failures = min(self.failures + 1, MAX_FAILURES - 1)
                 for name in names:
                     if self.account_locked(name, at) is None:
                         count = self.account_failures.get(name, 0) + 1
                         self.account_failures[name] = min(count, MAX_FAILURES - 1)
-            elif ev.kind == "operator_lockout":
+            elif ev.kind == EventKind.OPERATOR_LOCKOUT:
                 self.failures = 0
                 self.until = parse_stamp(str(d["until"])) if "until" in d else at + LOCK_DURATION
                 self.history.setdefault(PAD, []).append(at)
-            elif ev.kind == ACCOUNTS_LOCKED:
+            elif ev.kind == EventKind.OPERATOR_ACCOUNTS_LOCKED:
                 until = parse_stamp(str(d["until"]))
                 for name in d.get("accounts", []):
                     self._lock(str(name), at, until)
-            elif ev.kind == LOCKOUT_LIFTED:
+            elif ev.kind == EventKind.OPERATOR_LOCKOUT_LIFTED:
                 self.lift()

@@ -25,10 +25,10 @@ from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig, OperatorAccount
 from kiosk.ledger.chain import utc_stamp
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import NotAuthorised
 from kiosk.machine.lockout import (
-    ACCOUNTS_LOCKED,
     MAX_FAILURES,
     Failure,
     PinLockout,
@@ -103,7 +103,7 @@ def wrong_pin_refusal(lockout: PinLockout, now: datetime) -> NotAuthorised:
 
 def failure_events(
     failure: Failure, purpose: str, shared: bool, detail: dict[str, Any]
-) -> list[tuple[str, dict[str, Any]]]:
+) -> list[tuple[EventKind, dict[str, Any]]]:
     """The events (kind, detail) that record one more wrong PIN (``failure``, from
     :meth:`PinLockout.next_failure`) before the lockout counts it:
     ``operator_login_failed`` (``detail`` added), ``operator_lockout`` when it locks the PIN
@@ -111,11 +111,14 @@ def failure_events(
     failed = {"purpose": purpose, "failures": failure.failures, **detail}
     if shared:
         failed["reason"] = "the PIN of more than one account"
-    out = [("operator_login_failed", failed)]
+    out = [(EventKind.OPERATOR_LOGIN_FAILED, failed)]
     if failure.pad_until is not None:
         until = utc_stamp(failure.pad_until)
         out.append(
-            ("operator_lockout", {"failures": failure.failures, "purpose": purpose, "until": until})
+            (
+                EventKind.OPERATOR_LOCKOUT,
+                {"failures": failure.failures, "purpose": purpose, "until": until},
+            )
         )
     if failure.accounts:
         assert failure.accounts_until is not None
@@ -125,5 +128,5 @@ def failure_events(
             "purpose": purpose,
             "until": utc_stamp(failure.accounts_until),
         }
-        out.append((ACCOUNTS_LOCKED, locked))
+        out.append((EventKind.OPERATOR_ACCOUNTS_LOCKED, locked))
     return out

@@ -28,10 +28,6 @@ log = logging.getLogger("kiosk.cabinet")
 #: RTP figures of the PAR cache held to the configured bounds: the main game per total
 #: wager, and Trips.
 BOUNDED_RTPS = ("main_total", "trips")
-#: The event that records the strategy coach turned on or off.
-COACH_EVENT = "coach_changed"
-#: The event that records a paytable put in force.
-PAYTABLE_EVENT = "paytable_changed"
 
 
 def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
@@ -125,8 +121,9 @@ def paytable_change(
     old: Paytable, table: Paytable, operator: str, rtp: dict[str, float]
 ) -> tuple[str, dict[str, object]]:
     """The TOML text of ``table`` (read from its file) and the detail of the
-    :data:`PAYTABLE_EVENT` that puts it in force instead of ``old``: the operator, the RTP
-    (percent), the old table and the new one with its text and its PAR sheet."""
+    :attr:`~kiosk.ledger.kinds.EventKind.PAYTABLE_CHANGED` event that puts it in force
+    instead of ``old``: the operator, the RTP (percent), the old table and the new one with
+    its text and its PAR sheet."""
     text = Path(table.source_name).read_text(encoding="utf-8")
     sheet = cached_par(table, "optimal")
     detail: dict[str, object] = {

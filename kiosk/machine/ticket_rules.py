@@ -17,6 +17,7 @@ from devices.validation import new_validation_number
 from engine.money import format_cents as money
 from kiosk.config import CabinetConfig
 from kiosk.ledger.chain import utc_stamp
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
@@ -100,11 +101,13 @@ def unknown_tickets_over_limit(
     was last raised there, when that is more than :data:`UNKNOWN_TICKETS_LIMIT`; else
     None.  Counted from the ledger, so a restart forgets nothing."""
     start = utc_stamp(now - UNKNOWN_TICKETS_WINDOW)
-    for ev in reversed(ledger.events(("tilt",), last=64, station=station)):
+    for ev in reversed(ledger.events((EventKind.TILT,), last=64, station=station)):
         if ev.detail.get("code") == UNKNOWN_TICKETS_TILT:
             start = max(start, ev.at)
             break
-    recent = ledger.events(("ticket_rejected",), last=4 * UNKNOWN_TICKETS_LIMIT, station=station)
+    recent = ledger.events(
+        (EventKind.TICKET_REJECTED,), last=4 * UNKNOWN_TICKETS_LIMIT, station=station
+    )
     count = sum(1 for ev in recent if ev.detail.get("reason") == "unknown" and ev.at > start)
     return count if count > UNKNOWN_TICKETS_LIMIT else None
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from devices.sas.bcd import to_bcd
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.state import HOST_SHUTDOWN_TILT as HOST_SHUTDOWN
 from kiosk.sas.codes import BILL_CODES, COUNTRY_US, Exc
 from kiosk.sas.port import GameEvent, RoundRow
@@ -47,7 +48,9 @@ _TILT_CODES: dict[str, int] = {
     "jackpot": Exc.HANDPAY_PENDING,
 }
 #: Events meaning an operator changed the game's options.
-_OPTION_EVENTS = frozenset({"paytable_changed", "limits_changed", "coach_changed"})
+_OPTION_EVENTS = frozenset(
+    {EventKind.PAYTABLE_CHANGED, EventKind.LIMITS_CHANGED, EventKind.COACH_CHANGED}
+)
 
 
 def tilt_code(code: str) -> int | None:
@@ -63,41 +66,45 @@ def event_exceptions(event: GameEvent, meters: Mapping[str, int]) -> list[Raised
     """The exceptions ``event`` raises (``meters``: its station's meters now, for the
     bill accepted event's count)."""
     st, kind, detail = event.station, event.kind, event.detail
-    if kind == "door_open":
+    if kind == EventKind.DOOR_OPEN:
         return [Raised(st, Exc.SLOT_DOOR_OPENED)]
-    if kind == "door_closed":
+    if kind == EventKind.DOOR_CLOSED:
         return [Raised(st, Exc.SLOT_DOOR_CLOSED)]
-    if kind == "power_up":
+    if kind == EventKind.POWER_UP:
         lost = not detail.get("clean_shutdown", True) and not detail.get("created", False)
         return [Raised(st, Exc.AC_POWER_LOST)] * lost + [Raised(st, Exc.AC_POWER_APPLIED)]
-    if kind == "power_down":
+    if kind == EventKind.POWER_DOWN:
         return [Raised(st, Exc.AC_POWER_LOST)]
-    if kind == "tilt":
+    if kind == EventKind.TILT:
         code = tilt_code(str(detail.get("code", "")))
         return [] if code is None else [Raised(st, code)]
-    if kind == "tilt_cleared":
+    if kind == EventKind.TILT_CLEARED:
         cleared = str(detail.get("code", ""))
         if cleared == "jackpot":
             return [Raised(st, Exc.HANDPAY_RESET)]
         if cleared == "device:validator:stacker_open":
             return [Raised(st, Exc.CASHBOX_INSTALLED)]
         return []
-    if kind == "cashout_handpay" and detail.get("validation"):
+    if kind == EventKind.CASHOUT_HANDPAY and detail.get("validation"):
         # the ticket's number is void and the cash-out paid by hand: the host hears of
         # it (3E, then its 4D record) before the handpay (see kiosk.sas.game_port)
         return [Raised(st, Exc.HANDPAY_VALIDATED), Raised(st, Exc.HANDPAY_PENDING)]
-    if kind == "cashout" and detail.get("method") == "handpay" or kind == "cashout_handpay":
+    if (
+        kind == EventKind.CASHOUT
+        and detail.get("method") == "handpay"
+        or kind == EventKind.CASHOUT_HANDPAY
+    ):
         return [Raised(st, Exc.HANDPAY_PENDING)]
-    if kind == "handpay":
+    if kind == EventKind.HANDPAY:
         return [Raised(st, Exc.HANDPAY_RESET)]
-    if kind == "ticket_out":
+    if kind == EventKind.TICKET_OUT:
         return [Raised(st, Exc.TICKET_PRINTED)]
-    if kind == "bill_in":
+    if kind == EventKind.BILL_IN:
         count = meters.get(f"bill.{event.amount}", 0)
         code = BILL_CODES.get(event.amount, 0xFF)
         data = bytes((COUNTRY_US, code)) + to_bcd(count, 4)
         return [Raised(st, Exc.BILL_ACCEPTED, data)]
-    if kind == "ram_clear":
+    if kind == EventKind.RAM_CLEAR:
         return [Raised(st, Exc.METERS_RESET)]
     if kind in _OPTION_EVENTS:
         return [Raised(st, Exc.OPTIONS_CHANGED)]

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kiosk.ledger.key import CabinetKey, KeyFileError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord
 from kiosk.machine.errors import MachineError
@@ -187,7 +188,7 @@ class TablePort:
             for t in view.tickets(last=limit + 8)
             if t.print_event is not None and t.printed_at is not None and t.station == station
         ]
-        for ev in view.events(("cashout_handpay",), last=limit, station=station):
+        for ev in view.events((EventKind.CASHOUT_HANDPAY,), last=limit, station=station):
             number = ev.detail.get("validation")
             ticket = view.ticket(str(number)) if number else None
             if ticket is not None:

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from kiosk.ledger.kinds import EventKind
 from kiosk.sas.codes import Exc
 from kiosk.sas.exceptions import Raised, event_exceptions, game_ended, game_started
 from kiosk.sas.port import VALIDATION_TIMEOUT_S, GamePort, PortRefused, Redemption
@@ -192,11 +193,11 @@ class SasLink:
                     self.store._set("counts", json.dumps(self._counts, sort_keys=True))
 
     def _count(self, station: int, kind: str) -> None:
-        if kind in ("door_open", "power_up"):
+        if kind in (EventKind.DOOR_OPEN, EventKind.POWER_UP):
             doors, powers = self._counts.setdefault(str(station), [0, 0])
             self._counts[str(station)] = [
-                doors + (kind == "door_open"),
-                powers + (kind == "power_up"),
+                doors + (kind == EventKind.DOOR_OPEN),
+                powers + (kind == EventKind.POWER_UP),
             ]
 
     def _build_view(self, meters: dict[int, dict[str, int]]) -> LinkView:

@@ -33,6 +33,7 @@ from typing import Any
 
 from engine.uth.paytable import Limits, Paytable
 from kiosk.config import CabinetConfig
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
@@ -153,7 +154,9 @@ class StationController:
         finally:
             self._notify()
 
-    def ledger_events(self, kinds: tuple[str, ...] = (), last: int | None = None) -> list[Any]:
+    def ledger_events(
+        self, kinds: tuple[EventKind, ...] = (), last: int | None = None
+    ) -> list[Any]:
         """The service's recorded events of ``kinds`` (the ``last`` ones), when it runs in
         this process; none over the link (the ledger is the host's)."""
         return self.remote.ledger_events(kinds, last)

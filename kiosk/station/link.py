@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.uth.paytable import Paytable
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.machine.state import Bets
@@ -113,7 +114,7 @@ class TableLink(Protocol):
         """Why escrow ``txn`` was refused ("" when it was not, or is not known)."""
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """A device event (a :class:`devices.host.EventKind` value) began or ended."""
+        """A device event (a :class:`devices.host.DeviceEventKind` value) began or ended."""
 
     def printer_ready(self, ready: bool) -> None:
         """Whether this station's ticket printer can print now."""
@@ -134,7 +135,7 @@ class TableLink(Protocol):
         """Whether the service's ledger can record now (asked before the validator is
         enabled; a service across the network answers with its snapshot's tilts)."""
 
-    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+    def ledger_events(self, kinds: tuple[EventKind, ...], last: int | None) -> list[EventRecord]:
         """The service's recorded events of ``kinds`` (the ``last`` ones), when it runs
         in this process; none over the network (the ledger is the host's)."""
 

@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 from engine.uth.paytable import Paytable
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.machine.errors import MachineError
@@ -246,7 +247,7 @@ class LocalTable:
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
         try:
-            event = make_event(device, EventKind(kind), detail[:256], active=active)
+            event = make_event(device, DeviceEventKind(kind), detail[:256], active=active)
             self.table.device_report(self._station, event)
         except (MachineError, ValueError) as exc:
             log.warning("%s %s not recorded: %s", device, kind, exc)
@@ -292,7 +293,7 @@ class LocalTable:
     def ledger_can_record(self) -> bool:
         return self.table.ledger_can_record(self._station)
 
-    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+    def ledger_events(self, kinds: tuple[EventKind, ...], last: int | None) -> list[EventRecord]:
         found = self.table.read(lambda a: a.events(kinds, last, viewer=self._station))
         return list(found)
 

@@ -35,7 +35,7 @@ import threading
 import time
 from dataclasses import replace
 
-from devices.host import DeviceEvent, EventKind
+from devices.host import DeviceEvent, DeviceEventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
@@ -158,7 +158,10 @@ class StationValidator:
         except Exception as exc:  # no such port, permission denied...
             log.error("validator: cannot open %s: %s", self.port, exc)
             self.remote.report_fault(
-                "validator", str(EventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
+                "validator",
+                str(DeviceEventKind.COMM_ERROR),
+                f"cannot open {self.port}: {exc}",
+                True,
             )
         else:
             self.driver = driver

@@ -39,7 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from devices.errors import TicketDataError
-from devices.host import DeviceEvent, EventKind
+from devices.host import DeviceEvent, DeviceEventKind
 from devices.sim import TclSimulator
 from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
 from kiosk.config import SIMULATED_PORT
@@ -93,7 +93,7 @@ class StationPrinter:
         except Exception as exc:  # reported "offline"; printing opens it again
             log.error("printer on %s unavailable: %s", self.port, exc)
             self.remote.report_fault(
-                "printer", str(EventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
+                "printer", str(DeviceEventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
             )
         if self._opened:  # polled once open (a printer opened later starts then)
             self.driver.start()
@@ -110,7 +110,7 @@ class StationPrinter:
         driver = self.driver
         if driver is None or not self._opened:
             return False
-        return not (driver.active_faults - {EventKind.PAPER_LOW})
+        return not (driver.active_faults - {DeviceEventKind.PAPER_LOW})
 
     # -- devices.host.DeviceEventSink -----------------------------------------------------
     def device_event(self, event: DeviceEvent) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from kiosk.config import role_at_least
 from kiosk.ledger.export import export_ledger
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.masking import mask_event
 from kiosk.ledger.records import EventRecord, VerifyReport
 from kiosk.machine.hold import PaytableHold, ledger_hold
@@ -36,7 +37,7 @@ class Audit:
         return dict(ledger.meters) if station is None else ledger.station_meter_readings(station)
 
     def events(
-        self, kinds: tuple[str, ...] = (), last: int | None = None, *, viewer: int = 1
+        self, kinds: tuple[EventKind, ...] = (), last: int | None = None, *, viewer: int = 1
     ) -> list[EventRecord]:
         """Events of ``kinds`` (all when empty), the ``last`` ones only if given, oldest
         first, with ticket validation numbers masked to their last 4 digits unless the

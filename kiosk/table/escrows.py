@@ -25,16 +25,17 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.money import format_cents
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 
 #: The event kinds that finish an accepted escrow, with how each leaves it.
-RESOLUTIONS: dict[str, str] = {
-    "bill_in": "credited",
-    "ticket_in": "credited",
-    "system_ticket_in": "credited",
-    "ticket_rejected": "rejected",
-    "escrow_aborted": "returned",
-    "escrow_in_doubt": "in_doubt",
+RESOLUTIONS: dict[EventKind, str] = {
+    EventKind.BILL_IN: "credited",
+    EventKind.TICKET_IN: "credited",
+    EventKind.SYSTEM_TICKET_IN: "credited",
+    EventKind.TICKET_REJECTED: "rejected",
+    EventKind.ESCROW_ABORTED: "returned",
+    EventKind.ESCROW_IN_DOUBT: "in_doubt",
 }
 #: How many of a station's latest accepted escrows power-up looks at (a validator holds
 #: one item at a time, so at most the last one is open after a power cut).
@@ -81,7 +82,7 @@ def unresolved(ledger: Ledger, station: int | None = None) -> list[Escrow]:
     """The accepted escrows among the :data:`RECENT` latest (of ``station``, or of every
     station) that nothing finished yet, oldest first."""
     found = []
-    for ev in ledger.events(("escrow_accepted",), last=RECENT, station=station):
+    for ev in ledger.events((EventKind.ESCROW_ACCEPTED,), last=RECENT, station=station):
         if ev.txn and not is_resolved(ledger, ev.txn):
             item: Item = "ticket" if ev.detail.get("item") == "ticket" else "bill"
             validation = str(ev.detail.get("validation", ""))

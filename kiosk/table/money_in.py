@@ -38,9 +38,10 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from devices.host import ONE_SHOT_KINDS, DeviceEvent, EventKind
+from devices.host import ONE_SHOT_KINDS, DeviceEvent, DeviceEventKind
 from engine.money import format_cents as money
 from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import TicketRecord
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused, WrongState
@@ -101,7 +102,7 @@ class MoneyIn:
         ledger = st.require_ledger()
         own = st.station(n)
         self._offered.add(n)
-        if ledger.has_txn(txn, "escrow_accepted"):
+        if ledger.has_txn(txn, EventKind.ESCROW_ACCEPTED):
             if own.escrows.get(txn) is not None:
                 return True
             raise WrongState(f"escrow {txn} is already finished", code=ErrorCode.ESCROW_FINISHED)
@@ -135,7 +136,7 @@ class MoneyIn:
         ledger = st.require_ledger()
         own = st.station(n)
         self._offered.add(n)
-        if ledger.has_txn(txn, "escrow_accepted"):
+        if ledger.has_txn(txn, EventKind.ESCROW_ACCEPTED):
             mine = own.escrows.get(txn)
             if mine is not None and mine.validation == validation:
                 return mine.amount
@@ -208,7 +209,7 @@ class MoneyIn:
         try:
             with ledger.transaction():
                 st.event(
-                    "escrow_accepted",
+                    EventKind.ESCROW_ACCEPTED,
                     escrow_detail(escrow),
                     n,
                     amount=escrow.amount,
@@ -237,7 +238,10 @@ class MoneyIn:
             with st.require_ledger_open().transaction():
                 for old in earlier:
                     st.event(
-                        "escrow_aborted", {"reason": "returned_before_new_escrow"}, n, txn=old.txn
+                        EventKind.ESCROW_ABORTED,
+                        {"reason": "returned_before_new_escrow"},
+                        n,
+                        txn=old.txn,
                     )
         except (LedgerError, sqlite3.Error) as exc:
             self._write_failed(n, f"earlier escrows could not be closed: {exc}")
@@ -254,10 +258,12 @@ class MoneyIn:
         ledger = st.require_ledger()
         detail = {"denomination": cents, "reason": "not a denomination of this machine"}
         with ledger.transaction():
-            st.event("note_refused", detail, n, txn=txn[:64])
+            st.event(EventKind.NOTE_REFUSED, detail, n, txn=txn[:64])
         count = 0
-        for ev in ledger.events(("note_refused", "tilt_cleared"), station=n, last=50):
-            if ev.kind == "note_refused":
+        for ev in ledger.events(
+            (EventKind.NOTE_REFUSED, EventKind.TILT_CLEARED), station=n, last=50
+        ):
+            if ev.kind == EventKind.NOTE_REFUSED:
                 count += 1
             elif ev.detail.get("code") == FORGERY_TILT:
                 count = 0
@@ -283,7 +289,11 @@ class MoneyIn:
         else:
             reason = exc.code
         ledger = self.state.ledger
-        if ledger is None or ledger.has_txn(txn, "ticket_rejected") or resolution(ledger, txn):
+        if (
+            ledger is None
+            or ledger.has_txn(txn, EventKind.TICKET_REJECTED)
+            or resolution(ledger, txn)
+        ):
             return
         detail: dict[str, object] = {
             "validation": validation,
@@ -292,7 +302,7 @@ class MoneyIn:
         }
         if cents is not None:
             detail["offered"] = cents
-        self.state.event("ticket_rejected", detail, n, txn=txn)
+        self.state.event(EventKind.TICKET_REJECTED, detail, n, txn=txn)
 
     def _count_unknown(self, n: int) -> None:
         """Too many unknown ticket numbers at station ``n`` in a while (the rule of
@@ -308,7 +318,7 @@ class MoneyIn:
             return
         detail, message = unknown_tickets_text(count)
         with ledger.transaction():
-            st.event("tickets_unknown_repeated", detail, n)
+            st.event(EventKind.TICKETS_UNKNOWN_REPEATED, detail, n)
             st.set_tilt(n, UNKNOWN_TICKETS_TILT, message)
 
     # -- phase two ---------------------------------------------------------------------
@@ -322,7 +332,7 @@ class MoneyIn:
         ledger = self.state.require_ledger_open()
         escrow = self.state.station(n).escrows.get(txn)
         if escrow is None:
-            here = ledger.txn_station(txn, "escrow_accepted") == n
+            here = ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) == n
             done = resolution(ledger, txn) if here else None
             if done in ("credited", "rejected"):
                 return done  # a repeated VEND VALID
@@ -341,7 +351,7 @@ class MoneyIn:
         own = self.state.station(n)
         escrow = own.escrows.get(txn)
         if escrow is None:
-            if ledger.txn_station(txn, "escrow_accepted") != n:
+            if ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) != n:
                 return "unknown"  # no escrow of this station
             return resolution(ledger, txn) or "unknown"
         if reason in STACKED_REASONS:
@@ -350,7 +360,7 @@ class MoneyIn:
             own.escrows.orphan(txn)
             return "open"
         if reason in RETURNED_REASONS:
-            self.state.event("escrow_aborted", {"reason": reason}, n, txn=txn)
+            self.state.event(EventKind.ESCROW_ABORTED, {"reason": reason}, n, txn=txn)
             own.escrows.forget(txn)
             if own.held is not None and own.held.txn == txn:
                 own.held = None
@@ -368,7 +378,7 @@ class MoneyIn:
             return self._redeem(n, escrow, escrow.amount if cents is None else cents)
         if escrow.item == "ticket" and escrow.system:  # redeemed through the casino's system
             redeemed = {"validation": escrow.validation, "source": "system"}
-            st.event("system_ticket_in", redeemed, n, amount=escrow.amount, txn=escrow.txn)
+            st.event(EventKind.SYSTEM_TICKET_IN, redeemed, n, amount=escrow.amount, txn=escrow.txn)
             st.station(n).escrows.forget(escrow.txn)
             st.station(n).held = None
             return "credited"
@@ -377,7 +387,7 @@ class MoneyIn:
         detail: dict[str, object] = {"denomination": escrow.amount}
         if why != "vend_valid":
             detail["resolved"] = why
-        st.event("bill_in", detail, n, amount=escrow.amount, txn=escrow.txn)
+        st.event(EventKind.BILL_IN, detail, n, amount=escrow.amount, txn=escrow.txn)
         st.station(n).escrows.forget(escrow.txn)
         return "credited"
 
@@ -396,7 +406,7 @@ class MoneyIn:
         )
         if refusal is None:
             detail = {"validation": escrow.validation}
-            st.event("ticket_in", detail, n, amount=escrow.amount, txn=escrow.txn)
+            st.event(EventKind.TICKET_IN, detail, n, amount=escrow.amount, txn=escrow.txn)
             st.station(n).escrows.forget(escrow.txn)
             return "credited"
         with ledger.transaction():
@@ -407,7 +417,7 @@ class MoneyIn:
                 "offered": offered,
                 "stacked": True,
             }
-            st.event("ticket_rejected", rejected, n, txn=escrow.txn)
+            st.event(EventKind.TICKET_REJECTED, rejected, n, txn=escrow.txn)
             st.set_tilt(
                 n,
                 TICKET_TILT,
@@ -424,7 +434,7 @@ class MoneyIn:
         st = self.state
         with st.require_ledger_open().transaction():
             detail = {"item": escrow.item, "validation": escrow.validation, "reason": reason}
-            st.event("escrow_in_doubt", detail, n, amount=escrow.amount, txn=escrow.txn)
+            st.event(EventKind.ESCROW_IN_DOUBT, detail, n, amount=escrow.amount, txn=escrow.txn)
             st.set_tilt(
                 n,
                 ESCROW_TILT,
@@ -438,7 +448,7 @@ class MoneyIn:
     def _amount_of(self, n: int, txn: str) -> int:
         """The amount station ``n`` last had accepted as ``txn``, else 0."""
         ledger = self.state.require_ledger_open()
-        found = ledger.events(("escrow_accepted",), station=n, last=RECENT_ESCROWS)
+        found = ledger.events((EventKind.ESCROW_ACCEPTED,), station=n, last=RECENT_ESCROWS)
         return next((ev.amount for ev in reversed(found) if ev.txn == txn), 0)
 
     def _unmatched(self, n: int, why: str, txn: str, cents: int) -> None:
@@ -458,7 +468,7 @@ class MoneyIn:
         limit or during a payout.  Once per ``txn`` (given).  Returns ``credited``."""
         st = self.state
         ledger = st.require_playable(n)
-        if txn is not None and ledger.has_txn(txn, "test_credits_in"):
+        if txn is not None and ledger.has_txn(txn, EventKind.TEST_CREDITS_IN):
             return "credited"  # a repeated report
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(
@@ -467,7 +477,7 @@ class MoneyIn:
             )
         st.require_credit_room(n, cents)
         detail = {"operator": operator[0], "role": operator[1], "source": "burn-in"}
-        st.event("test_credits_in", detail, n, amount=cents, txn=txn)
+        st.event(EventKind.TEST_CREDITS_IN, detail, n, amount=cents, txn=txn)
         return "credited"
 
     # -- the ledger's health -----------------------------------------------------------
@@ -507,10 +517,10 @@ class MoneyIn:
         own = st.station(n)
         kind = str(event.kind)
         if event.device == "validator" and event.active:
-            if kind == EventKind.VEND_UNMATCHED:
+            if kind == DeviceEventKind.VEND_UNMATCHED:
                 self._vend_unmatched(n, event)
                 return
-            if kind == EventKind.POWER_UP_BILL_IN_STACKER:
+            if kind == DeviceEventKind.POWER_UP_BILL_IN_STACKER:
                 escrow = own.escrows.latest()
                 if escrow is not None:
                     self._credit(n, escrow, kind)
@@ -518,11 +528,11 @@ class MoneyIn:
                     return
                 self._money_tilt(n, event, "the note in the stacker matches no accepted escrow")
                 return
-            if kind in (EventKind.POWER_UP, EventKind.POWER_UP_BILL_IN_ACCEPTOR):
+            if kind in (DeviceEventKind.POWER_UP, DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR):
                 self._offered.discard(n)  # a new validator session: none of its escrows
                 own.escrows.orphan_all()  # is live any more; the item is back in front
                 for orphan in own.escrows.orphans():
-                    st.event("escrow_aborted", {"reason": kind}, n, txn=orphan.txn)
+                    st.event(EventKind.ESCROW_ABORTED, {"reason": kind}, n, txn=orphan.txn)
                     own.escrows.forget(orphan.txn)
         self._device_tilt(n, event)
 
@@ -535,7 +545,7 @@ class MoneyIn:
                 st.set_tilt(n, code, event.detail)
         elif event.tilt:
             if code in own.tilts and event.kind not in ONE_SHOT_KINDS:
-                st.event("tilt_cleared", {"code": code, "by": "device"}, n)
+                st.event(EventKind.TILT_CLEARED, {"code": code, "by": "device"}, n)
                 del own.tilts[code]
         else:
             self._record_device(n, event)
@@ -547,7 +557,7 @@ class MoneyIn:
             "detail": event.detail,
             "code": event.code,
         }
-        self.state.event("device", detail, n)
+        self.state.event(EventKind.DEVICE, detail, n)
 
     def _vend_unmatched(self, n: int, event: DeviceEvent) -> None:
         """VEND VALID (or STACKED) with no escrow in the driver's hands."""
@@ -559,7 +569,7 @@ class MoneyIn:
             self._record_device(n, event)
             return
         ledger = st.require_ledger()
-        found = ledger.events(("escrow_accepted",), station=n, last=1)
+        found = ledger.events((EventKind.ESCROW_ACCEPTED,), station=n, last=1)
         last = found[-1] if found else None
         repeated = (
             n not in self._offered

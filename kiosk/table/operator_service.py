@@ -37,6 +37,7 @@ from typing import Any, cast
 from pydantic import JsonValue
 
 from kiosk.config import Role, role_at_least
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import (
     OperatorAction,
@@ -262,7 +263,7 @@ class OperatorService:
             shas = _configure(self.table, target, swap, "a paytable change")
             assert isinstance(shas, dict)
             detail.update(old=shas["old"], new=shas["new"])
-        self.table.record(target, ("operator_action", detail))
+        self.table.record(target, (EventKind.OPERATOR_ACTION, detail))
         log.info("station %d: %s %s at station %d", station, account.name, body.action, target)
         return self.status()
 

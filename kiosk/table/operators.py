@@ -31,6 +31,7 @@ import secrets
 from typing import Any
 
 from kiosk.config import OperatorAccount
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, NotAuthorised, WrongState
@@ -84,11 +85,11 @@ class Operators:
             return
         for number, station in st.stations.items():
             if OPERATORS_TILT in station.tilts:  # recorded before tilts were the host's
-                st.event("tilt_cleared", {"code": OPERATORS_TILT, "operator": None,
+                st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
                                           "reason": "accounts configured"}, number)
                 del station.tilts[OPERATORS_TILT]
         if OPERATORS_TILT in st.host_tilts:
-            st.event("tilt_cleared", {"code": OPERATORS_TILT, "operator": None,
+            st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
                                       "reason": "accounts configured", "host": True}, 1)
             del st.host_tilts[OPERATORS_TILT]
 
@@ -116,7 +117,7 @@ class Operators:
         account = self._account(n, pin, "login")
         st.lockout.succeeded(account.name)
         detail = {"operator": account.name, "role": account.role, **st.at(n)}
-        st.event("operator_login", detail, n)
+        st.event(EventKind.OPERATOR_LOGIN, detail, n)
         session = Session(account.name, account.role, st.ticks())
         st.station(n).operator = session
         self._ram_code.pop(n, None)
@@ -134,7 +135,7 @@ class Operators:
             if reason != "logout":
                 detail["reason"] = reason
             if st.ledger is not None:
-                st.event("operator_logout", detail, n)
+                st.event(EventKind.OPERATOR_LOGOUT, detail, n)
         self._ram_code.pop(n, None)
         self._witness.pop(n, None)
 
@@ -212,10 +213,10 @@ class Operators:
         own = st.station(n)
         detail = {"code": code, "operator": operator, "role": role, **st.at(at)}
         if code in own.tilts:
-            st.event("tilt_cleared", detail, n)
+            st.event(EventKind.TILT_CLEARED, detail, n)
             del own.tilts[code]
         elif code in st.host_tilts:
-            st.event("tilt_cleared", {**detail, "host": True}, n)
+            st.event(EventKind.TILT_CLEARED, {**detail, "host": True}, n)
             del st.host_tilts[code]
         else:
             raise WrongState(f"no tilt {code!r} stands", code=ErrorCode.NO_TILT, params={"tilt": code})
@@ -227,7 +228,7 @@ class Operators:
         st.require_ledger_open()
         own = st.station(n)
         if bool(open) != own.door_open:
-            st.event("door_open" if open else "door_closed", {}, n)
+            st.event(EventKind.DOOR_OPEN if open else EventKind.DOOR_CLOSED, {}, n)
             own.door_open = bool(open)
             if not open:
                 self._ram_code.pop(n, None)
@@ -263,7 +264,7 @@ class Operators:
             "witness_role": account.role,
             **st.at(n),
         }
-        st.event("ram_clear_witnessed", detail, n)
+        st.event(EventKind.RAM_CLEAR_WITNESSED, detail, n)
         self._witness[n] = (account, st.ticks() + RAM_CLEAR_CODE_SECONDS)
         return account.name
 
@@ -289,7 +290,7 @@ class Operators:
         session = st.station(n).operator
         detail = {"operator": operator, "role": session.role if session else None,
                   "witness": witness.name, **st.at(n)}
-        st.event("ram_clear_requested", detail, n)
+        st.event(EventKind.RAM_CLEAR_REQUESTED, detail, n)
         self._ram_code[n] = (code, st.ticks() + RAM_CLEAR_CODE_SECONDS)
         return code
 
@@ -330,7 +331,7 @@ class Operators:
                     "voided_round": voided,
                     **st.at(n),
                 }
-                st.event("ram_clear", detail, number, amount=credits)
+                st.event(EventKind.RAM_CLEAR, detail, number, amount=credits)
         self._witness.pop(n, None)
         gate = st.host_tilts.get(RTP_GATE)  # a state of the power-up: a RAM clear keeps it
         st.host_tilts.clear()

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 
 PrintOutcome = Literal["printed", "not_printed", "unknown"]
 #: How a ticket payout ended, by the event that ended it.
-_ENDED = (("ticket_out", "issued"), ("cashout_failed", "returned"), ("cashout_handpay", "handpay"))
+_ENDED = ((EventKind.TICKET_OUT, "issued"), (EventKind.CASHOUT_FAILED, "returned"), (EventKind.CASHOUT_HANDPAY, "handpay"))
 
 
 @dataclass(frozen=True)
@@ -90,13 +91,13 @@ def pending_payout(ledger: Ledger, station: int) -> PendingPayout | None:
     ``cashout`` with no ``handpay``, ``ticket_out`` or ``cashout_failed`` after it (a
     ticket payout turned into a handpay is a handpay)."""
     last = ledger.events(
-        ("cashout", "handpay", "ticket_out", "cashout_failed"), last=1, station=station
+        (EventKind.CASHOUT, EventKind.HANDPAY, EventKind.TICKET_OUT, EventKind.CASHOUT_FAILED), last=1, station=station
     )
-    if not last or last[0].kind != "cashout":
+    if not last or last[0].kind != EventKind.CASHOUT:
         return None
     txn = last[0].txn or ""
     method = str(last[0].detail.get("method", "handpay"))
-    if method == "ticket" and ledger.has_txn(txn, "cashout_handpay"):
+    if method == "ticket" and ledger.has_txn(txn, EventKind.CASHOUT_HANDPAY):
         method = "handpay"
     awaiting = method == "ticket" and ledger.ticket_for_cashout(txn) is None
     # pending at power-up: it may have been ordered; only a resumed order prints it now
@@ -130,13 +131,13 @@ class Payouts:
         awaiting = method == "ticket" and st.system_validation  # the system numbers it
         at = st.stamp()
         with ledger.transaction():
-            st.event("cashout", {"method": method}, n, amount=amount, txn=txn, at=at)
+            st.event(EventKind.CASHOUT, {"method": method}, n, amount=amount, txn=txn, at=at)
             if method == "ticket" and not awaiting:
                 cfg = st.config
                 detail = ticket_issue_detail(
                     ledger, st.now(), cfg.ticket_expiry_days, cfg.machine_number
                 )
-                st.event("ticket_issue", detail, n, amount=amount, txn=txn)
+                st.event(EventKind.TICKET_ISSUE, detail, n, amount=amount, txn=txn)
         own.payout = PendingPayout(txn, amount, method, at, awaiting, st.ticks())
         own.reset_window()
         own.show_result = False
@@ -191,14 +192,14 @@ class Payouts:
         if order.outcome == "printed" and order.validation == ticket.validation:
             operator = own.operator.name if own.operator is not None else None
             detail = {"reference": ticket.validation, "operator": operator}
-            st.event("ticket_out", detail, n, amount=ticket.amount, txn=order.txn)
+            st.event(EventKind.TICKET_OUT, detail, n, amount=ticket.amount, txn=order.txn)
             own.payout = None
             return "issued"
         if order.outcome == "not_printed":
             with ledger.transaction():
                 self._void(n, ticket, f"not printed: {order.reason}")
                 st.event(
-                    "cashout_failed",
+                    EventKind.CASHOUT_FAILED,
                     {"reason": order.reason[:128]},
                     n,
                     amount=payout.amount,
@@ -231,7 +232,7 @@ class Payouts:
                 if ticket is not None and ticket.status == "pending":
                     self._to_handpay(n, payout, ticket, "paid by an attendant")
             detail = {"reference": f"attendant:{name}", "operator": name}
-            st.event("handpay", detail, n, amount=payout.amount, txn=payout.txn)
+            st.event(EventKind.HANDPAY, detail, n, amount=payout.amount, txn=payout.txn)
         own.payout = None
 
     def handpay_instead(self, n: int, reason: str) -> None:
@@ -243,7 +244,7 @@ class Payouts:
         if payout is None or payout.method != "ticket":
             return
         detail = {"reason": reason[:128], "validation": None}
-        st.event("cashout_handpay", detail, n, amount=payout.amount, txn=payout.txn)
+        st.event(EventKind.CASHOUT_HANDPAY, detail, n, amount=payout.amount, txn=payout.txn)
         own.payout = replace(payout, method="handpay", awaiting=False)
 
     def cancel(self, n: int, reason: str) -> None:
@@ -257,7 +258,7 @@ class Payouts:
         ticket = st.require_ledger_open().ticket_for_cashout(payout.txn)
         if ticket is not None and ticket.status == "pending":
             self._void(n, ticket, reason)
-        st.event("cashout_failed", {"reason": reason}, n, amount=payout.amount, txn=payout.txn)
+        st.event(EventKind.CASHOUT_FAILED, {"reason": reason}, n, amount=payout.amount, txn=payout.txn)
         own.payout = None
 
     def _to_handpay(self, n: int, payout: PendingPayout, ticket: TicketRecord, reason: str) -> None:
@@ -265,12 +266,12 @@ class Payouts:
         with st.require_ledger_open().transaction():
             self._void(n, ticket, reason)
             detail = {"reason": reason[:128], "validation": ticket.validation}
-            st.event("cashout_handpay", detail, n, amount=payout.amount, txn=payout.txn)
+            st.event(EventKind.CASHOUT_HANDPAY, detail, n, amount=payout.amount, txn=payout.txn)
         st.station(n).payout = replace(payout, method="handpay")
 
     def _void(self, n: int, ticket: TicketRecord, reason: str) -> None:
         detail = {"validation": ticket.validation, "reason": reason[:128]}
-        self.state.event("ticket_void", detail, n, amount=ticket.amount, txn=ticket.cashout_txn)
+        self.state.event(EventKind.TICKET_VOID, detail, n, amount=ticket.amount, txn=ticket.cashout_txn)
 
     def _ended(self, txn: str) -> str | None:
         ledger = self.state.require_ledger_open()

@@ -12,12 +12,11 @@ from pathlib import Path
 from engine.maths.cache import cached_par
 from engine.maths.par_report import format_report
 from engine.uth.paytable import PaytableError, load_paytable
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError
 from kiosk.table.state import TableState
 
-#: The ledger event of a paytable export.
-EXPORT_EVENT = "paytable_exported"
 PAR_SUFFIX = "-par.txt"
 
 
@@ -72,7 +71,7 @@ def export_paytable(
             f"cannot write to {out}: {exc.strerror or exc}", code=ErrorCode.EXPORT_FAILED
         ) from None
     st.event(
-        EXPORT_EVENT,
+        EventKind.PAYTABLE_EXPORTED,
         {
             "operator": operator,
             "sha256": table.sha256,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, Decision, Phase, UthRound
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
@@ -254,7 +255,7 @@ class TablePlay:
 
         def timed_out_event(decision: Decision, row_id: int) -> None:
             detail = {"phase": decision.phase.value, "action": action.value}
-            st.event("decision_timed_out", detail, seat, round_id=row_id)
+            st.event(EventKind.DECISION_TIMED_OUT, detail, seat, round_id=row_id)
 
         done = self.book.decide(
             ledger,

@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.uth.paytable import Paytable
 from engine.uth.round import Action
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.client import LinkClient
 from kiosk.link.events import Inbound, LinkEvent
@@ -423,7 +424,7 @@ class RemoteTable:
         return self._wait_ack(self.settled, txn, timeout)
 
     def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.EventKind`
+        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.DeviceEventKind`
         value) began or ended (``active``); the host tilts or clears this station.  Not
         sent (logged) while the link cannot take it."""
         body: dict[str, Any] = {"kind": kind, "detail": detail[:256], "active": active}
@@ -517,6 +518,6 @@ class RemoteTable:
         """The host's ledger is the host's to probe: its tilts reach the snapshot."""
         return True
 
-    def ledger_events(self, kinds: tuple[str, ...], last: int | None) -> list[EventRecord]:
+    def ledger_events(self, kinds: tuple[EventKind, ...], last: int | None) -> list[EventRecord]:
         """None: the table's ledger is on the host."""
         return []

@@ -12,6 +12,7 @@ from engine.uth.paytable import PAYTABLE_DIR, PaytableError, load_paytable
 from engine.uth.replay import replay
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.round_book import reopen
 from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT, RESTORED_DEVICE_KINDS, Bets
@@ -42,29 +43,37 @@ def restore_table(
     paytable, limits = ledger.table_in_force()
     own = {n: Station(n, StationEscrows(unresolved(ledger, n))) for n in sorted(stations)}
     st = TableState(config, ledger, clock, paytable, limits, timing, own)
-    for ev in ledger.events(("tilt", "tilt_cleared", "door_open", "door_closed", "ram_clear")):
+    for ev in ledger.events(
+        (
+            EventKind.TILT,
+            EventKind.TILT_CLEARED,
+            EventKind.DOOR_OPEN,
+            EventKind.DOOR_CLOSED,
+            EventKind.RAM_CLEAR,
+        )
+    ):
         station = st.stations.get(ev.station)
         code = ev.detail.get("code", "")
-        if ev.kind == "ram_clear":
+        if ev.kind == EventKind.RAM_CLEAR:
             st.host_tilts.clear()
             for s in st.stations.values():
                 s.tilts.clear()
         elif ev.detail.get("host"):
-            if ev.kind == "tilt":
+            if ev.kind == EventKind.TILT:
                 st.host_tilts[code] = ev.detail.get("message", "")
-            elif ev.kind == "tilt_cleared":
+            elif ev.kind == EventKind.TILT_CLEARED:
                 st.host_tilts.pop(code, None)
         elif station is None:
             continue
-        elif ev.kind == "tilt" and restored_tilt(code):
+        elif ev.kind == EventKind.TILT and restored_tilt(code):
             station.tilts[code] = ev.detail.get("message", "")
-        elif ev.kind == "tilt_cleared":
+        elif ev.kind == EventKind.TILT_CLEARED:
             station.tilts.pop(code, None)
-        elif ev.kind in ("door_open", "door_closed"):
-            station.door_open = ev.kind == "door_open"
+        elif ev.kind in (EventKind.DOOR_OPEN, EventKind.DOOR_CLOSED):
+            station.door_open = ev.kind == EventKind.DOOR_OPEN
     for number, station in st.stations.items():
         station.payout = pending_payout(ledger, number)
-        notes = ledger.events(("note_acceptance",), last=1, station=number)
+        notes = ledger.events((EventKind.NOTE_ACCEPTANCE,), last=1, station=number)
         station.notes_off = bool(notes) and not notes[-1].detail.get("enabled", True)
     _restore_round(st, ledger)
     return st

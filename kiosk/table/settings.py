@@ -20,10 +20,11 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.uth.paytable import Limits, Paytable, PaytableError, load_paytable
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError, WrongState
 from kiosk.machine.paytable_editor import list_paytables
-from kiosk.machine.settings import COACH_EVENT, PAYTABLE_EVENT, check_rtp, paytable_change
+from kiosk.machine.settings import check_rtp, paytable_change
 from kiosk.table.state import TableState
 
 
@@ -32,7 +33,7 @@ class Settings:
 
     def __init__(self, state: TableState) -> None:
         self.state = state
-        last = state.ledger.last_event(COACH_EVENT) if state.ledger is not None else None
+        last = state.ledger.last_event(EventKind.COACH_CHANGED) if state.ledger is not None else None
         state.coach = last is not None and bool(last.detail.get("on"))
 
     def set_coach(self, n: int, on: bool) -> None:
@@ -43,7 +44,7 @@ class Settings:
         operator = st.require_role(n, "technician")
         if st.coach == bool(on):
             return
-        st.event(COACH_EVENT, {"operator": operator, "on": bool(on), **st.at(n)}, n)
+        st.event(EventKind.COACH_CHANGED, {"operator": operator, "on": bool(on), **st.at(n)}, n)
         st.coach = bool(on)
 
     def set_paytable_file(self, n: int, operator: str, path: str | Path) -> dict[str, str]:
@@ -78,7 +79,7 @@ class Settings:
         text, detail = paytable_change(old, table, operator, rtp)
         with ledger.transaction():
             ledger.store_paytable(table, text)
-            st.event(PAYTABLE_EVENT, {**detail, **st.at(n)}, n)
+            st.event(EventKind.PAYTABLE_CHANGED, {**detail, **st.at(n)}, n)
         st.paytable, st.limits = table, table.limits
         for own in st.stations.values():
             own.reset_window()
@@ -131,7 +132,7 @@ class Settings:
             "new": new.model_dump(mode="json"),
             **st.at(n),
         }
-        st.event("limits_changed", detail, n)
+        st.event(EventKind.LIMITS_CHANGED, detail, n)
         st.limits = new
         for own in st.stations.values():
             own.reset_window()

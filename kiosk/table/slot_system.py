@@ -82,7 +82,7 @@ class SlotSystem:
         if not enabled and HOST_SHUTDOWN_TILT not in own.tilts:
             st.set_tilt(n, HOST_SHUTDOWN_TILT, f"play stopped by the casino's system ({by})")
         elif enabled and HOST_SHUTDOWN_TILT in own.tilts:
-            st.event("tilt_cleared", {"code": HOST_SHUTDOWN_TILT, "by": by}, n)
+            st.event(EventKind.TILT_CLEARED, {"code": HOST_SHUTDOWN_TILT, "by": by}, n)
             del own.tilts[HOST_SHUTDOWN_TILT]
 
     def set_notes(self, n: int, enabled: bool, by: str) -> None:
@@ -122,7 +122,7 @@ class SlotSystem:
         cfg = st.config
         detail = ticket_issue_detail(ledger, st.now(), cfg.ticket_expiry_days, cfg.machine_number)
         detail = {**detail, "validation": validation, "source": "system"}
-        st.event("ticket_issue", detail, n, amount=payout.amount, txn=txn)
+        st.event(EventKind.TICKET_ISSUE, detail, n, amount=payout.amount, txn=txn)
         own.payout = replace(payout, awaiting=False)
         return "ticket"
 
@@ -178,7 +178,7 @@ class SlotSystem:
         st = self.state
         ledger = st.require_ledger()
         own = st.station(n)
-        if ledger.txn_station(txn, "escrow_accepted") == n:
+        if ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) == n:
             return  # said again
         held = own.held
         if held is None or held.txn != txn or held.state != "waiting":
@@ -205,7 +205,7 @@ class SlotSystem:
             raise refusal
         st.require_credit_room(n, amount)
         escrow = Escrow(txn, "ticket", amount, held.validation, system=True)
-        st.event("escrow_accepted", escrow_detail(escrow), n, amount=amount, txn=txn)
+        st.event(EventKind.ESCROW_ACCEPTED, escrow_detail(escrow), n, amount=amount, txn=txn)
         own.escrows.opened(escrow)
         own.held = replace(held, state="authorised", amount=amount)
 
@@ -223,13 +223,15 @@ class SlotSystem:
         st = self.state
         ledger = st.require_ledger_open()
         held = st.station(n).held
-        if ledger.txn_station(txn, "escrow_accepted") == n:
+        if ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) == n:
             done = resolution(ledger, txn)
             escrow = st.station(n).escrows.get(txn)
             number = escrow.validation if escrow is not None else (held.validation if held else "")
             amount = escrow.amount if escrow is not None else (held.amount if held else 0)
             found = [
-                e for e in ledger.events(("escrow_accepted",), station=n, last=64) if e.txn == txn
+                e
+                for e in ledger.events((EventKind.ESCROW_ACCEPTED,), station=n, last=64)
+                if e.txn == txn
             ]
             if found:
                 number = str(found[-1].detail.get("validation", number))

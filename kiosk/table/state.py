@@ -28,6 +28,7 @@ from engine.uth.round import Action, Phase, UthRound
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.ledger.chain import utc_stamp
 from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
 from kiosk.machine.error_codes import ErrorCode
@@ -187,7 +188,7 @@ class TableState:
             )
 
     # -- recording ---------------------------------------------------------------------
-    def event(self, kind: str, detail: dict[str, Any], station: int, **kw: Any) -> int:
+    def event(self, kind: EventKind, detail: dict[str, Any], station: int, **kw: Any) -> int:
         """Record an event about ``station`` (``kw``: ``amount`` cents, ``txn``,
         ``round_id``, ``at``: its stamp, default now)."""
         at = kw.pop("at", None) or self.stamp()
@@ -203,7 +204,7 @@ class TableState:
         detail: dict[str, Any] = {"code": code, "message": message}
         if txn is not None:
             detail["txn"] = txn
-        self.event("tilt", detail, station, amount=amount)
+        self.event(EventKind.TILT, detail, station, amount=amount)
         self.station(station).tilts[code] = message
 
     def hold_tilt(self, station: int, code: str, message: str) -> None:
@@ -218,7 +219,7 @@ class TableState:
         """A tilt of the host (the ledger, the operators' accounts): every station stops.
         Recorded when the ledger can record it."""
         try:
-            self.event("tilt", {"code": code, "message": message, "host": True}, 1)
+            self.event(EventKind.TILT, {"code": code, "message": message, "host": True}, 1)
         except (LedgerError, sqlite3.Error, PlayDisabled):
             pass
         self.host_tilts[code] = message

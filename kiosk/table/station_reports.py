@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 from kiosk.link.events import Inbound
 from kiosk.link.messages import Body, DeviceEvent, Escrow, EscrowAck
 from kiosk.machine.errors import MachineError
@@ -187,11 +187,11 @@ class StationReports:
             self.refuse(inbound, "table.bad-report", "a fault names its kind, detail and state")
             return
         try:
-            event = make_event(body.device, EventKind(kind), detail[:256], active=active)
+            event = make_event(body.device, DeviceEventKind(kind), detail[:256], active=active)
         except ValueError:
             self.refuse(inbound, "table.bad-report", f"no device event {kind!r}")
             return
-        if event.kind is EventKind.HOST_ERROR:
+        if event.kind is DeviceEventKind.HOST_ERROR:
             event = dataclasses.replace(event, tilt=False)
         self.table.device_report(seat, event)
 

@@ -62,6 +62,7 @@ from engine.rng import RandomSource, SystemRandomSource
 from engine.uth.paytable import Limits, Paytable, PaytableError
 from kiosk.config import CabinetConfig
 from kiosk.ledger.errors import LedgerCorruptError, LedgerError
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
@@ -221,16 +222,16 @@ class Table:
         with self._lock:
             last = ledger.last_event()
             detail = {
-                "clean_shutdown": last is not None and last.kind == "power_down",
+                "clean_shutdown": last is not None and last.kind == EventKind.POWER_DOWN,
                 "created": created,
                 "machine_number": self.config.machine_number,
                 "stations": sorted(st.stations),
             }
             with ledger.transaction():
-                st.event("power_up", detail, 1)
+                st.event(EventKind.POWER_UP, detail, 1)
                 if st.round_open:
                     assert st.round is not None
-                    st.event("round_resumed", {"phase": st.round.phase.value}, 1,
+                    st.event(EventKind.ROUND_RESUMED, {"phase": st.round.phase.value}, 1,
                              round_id=st.round_id)
             if st.round_open:
                 for number in st.round.seats if st.round is not None else ():
@@ -251,7 +252,7 @@ class Table:
                 try:
                     if self.config.witness_counter is not None:
                         witness_power_down(st.ledger, counter_from_spec(self.config.witness_counter))
-                    st.event("power_down", {}, 1)
+                    st.event(EventKind.POWER_DOWN, {}, 1)
                 except (LedgerError, sqlite3.Error) as exc:
                     log.error("could not record power down: %s", exc)
                 st.ledger.close()
@@ -424,7 +425,7 @@ class Table:
             except (MachineError, LedgerError, sqlite3.Error) as exc:
                 log.warning("station %d: operator session end not recorded: %s", station, exc)
 
-    def record(self, station: int, *events: tuple[str, dict[str, Any]]) -> None:
+    def record(self, station: int, *events: tuple[EventKind, dict[str, Any]]) -> None:
         """Record ``events`` (kind, detail) about ``station`` in one transaction; they
         change no state (an operator's action, with the person)."""
         with self._lock:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.machine.commands import Command
 from kiosk.machine.error_codes import ErrorCode
@@ -32,11 +33,11 @@ from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 #: Recorded events that end the session on show: the felt is cleared after them.
-SESSION_EVENTS = ("ticket_in", "ram_clear")
+SESSION_EVENTS = (EventKind.TICKET_IN, EventKind.RAM_CLEAR)
 #: Recorded events that may say an item went back to the player: a ticket refused, a
 #: note of no accepted denomination, the validator's own rejection (a ``device`` event
 #: of kind ``rejected``).
-REFUSAL_EVENTS = ("ticket_rejected", "note_refused", "device")
+REFUSAL_EVENTS = (EventKind.TICKET_REJECTED, EventKind.NOTE_REFUSED, EventKind.DEVICE)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Controller(Protocol):
     def execute(self, command: Command) -> object: ...
 
     def ledger_events(
-        self, kinds: tuple[str, ...] = (), last: int | None = None
+        self, kinds: tuple[EventKind, ...] = (), last: int | None = None
     ) -> Sequence[Any]: ...
 
     def recall_async(self, last: int = 10) -> Future[list[RoundRecord]]:
@@ -161,7 +162,7 @@ class Model:
         self._seen_event = fresh[-1].id
         self.felt_epoch += 1
         for e in fresh:
-            if e.kind == "ram_clear" and e.amount > 0:
+            if e.kind == EventKind.RAM_CLEAR and e.amount > 0:
                 self.ram_cleared = e.amount
 
     def poll_refusals(self, every: float = 0.5) -> bool:
@@ -252,14 +253,14 @@ def _refusal(event: Any) -> tuple[str, ErrorCode | None, str] | None:
     """``(code, class code, reason)`` of the message a recorded refusal shows the player,
     None for an event that is no refusal (a ``device`` event of another kind)."""
     detail = event.detail if isinstance(event.detail, dict) else {}
-    if event.kind == "ticket_rejected":
+    if event.kind == EventKind.TICKET_REJECTED:
         reason = str(detail.get("reason", ""))
         code = f"ticket_{reason}" if f"ticket_{reason}" in MESSAGES else reason
         return code, ErrorCode.TICKET_REFUSED, str(detail.get("detail", reason))
-    if event.kind == "note_refused":
+    if event.kind == EventKind.NOTE_REFUSED:
         return ErrorCode.BILL_NOT_ACCEPTED, None, str(detail.get("reason", ""))
     if (
-        event.kind == "device"
+        event.kind == EventKind.DEVICE
         and detail.get("device") == "validator"
         and detail.get("kind") == "rejected"
     ):

@@ -10,7 +10,7 @@ import pytest
 from support.fast_devices import PortLink, wait_for
 
 from devices.comm_health import CommHealth
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 from devices.polling import PortOptions, SerialPoller
 from devices.port_loss import PortLoss, ReopenPolicy
 from devices.sim.pty import PtyDevice
@@ -47,9 +47,9 @@ def test_back_off_starts_short_doubles_and_is_capped() -> None:
 
 
 def test_port_lost_raises_comm_error_at_once_and_success_clears_it() -> None:
-    events: list[tuple[EventKind, str, bool]] = []
+    events: list[tuple[DeviceEventKind, str, bool]] = []
 
-    def emit(kind: EventKind, detail: str, *, active: bool = True) -> None:
+    def emit(kind: DeviceEventKind, detail: str, *, active: bool = True) -> None:
         events.append((kind, detail, active))
 
     health = CommHealth(5, emit, "failed exchanges")
@@ -57,9 +57,9 @@ def test_port_lost_raises_comm_error_at_once_and_success_clears_it() -> None:
     assert health.lost and health.consecutive_failures >= 5
     health.port_lost("again")  # still lost: no second event
     health.failure()
-    assert events == [(EventKind.COMM_ERROR, "port /dev/x lost: read failed", True)]
+    assert events == [(DeviceEventKind.COMM_ERROR, "port /dev/x lost: read failed", True)]
     health.success()
-    assert events[-1] == (EventKind.COMM_ERROR, "communication restored", False)
+    assert events[-1] == (DeviceEventKind.COMM_ERROR, "communication restored", False)
     assert not health.lost and health.consecutive_failures == 0
 
 

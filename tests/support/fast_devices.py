@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from devices.host import DeviceEvent, EventKind
+from devices.host import DeviceEvent, DeviceEventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import RecordingHost
 from devices.tcl import PrinterConfig
@@ -109,7 +109,9 @@ class TimedHost(RecordingHost):
         with self._times_lock:
             self.abort_times.append((time.monotonic(), reason))
 
-    def first(self, kind: EventKind, *, active: bool = True, after: float = 0.0) -> float | None:
+    def first(
+        self, kind: DeviceEventKind, *, active: bool = True, after: float = 0.0
+    ) -> float | None:
         """When the first ``kind`` event with this ``active`` arrived after ``after``."""
         with self._times_lock:
             for at, event in self.event_times:

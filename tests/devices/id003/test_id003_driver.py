@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 from support.fast_devices import FAST_VALIDATOR, TICKET_BARCODE, poll_until, wait_for
 
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 from devices.id003 import BillValidator, Command, Status, ValidatorConfig
 from devices.id003.frame import encode_frame
 from devices.sim import Bill, Id003Simulator, RecordingHost, Ticket
 
 
-def events(host: RecordingHost, kind: EventKind, active: bool = True) -> list:
+def events(host: RecordingHost, kind: DeviceEventKind, active: bool = True) -> list:
     return [e for e in host.events if e.kind is kind and e.active == active]
 
 
@@ -40,7 +40,7 @@ def test_startup_resets_configures_and_enables(
     assert (Command.SET_BAR_INHIBIT, b"\xfc") in sent  # notes and tickets
     assert (Command.SET_INHIBIT, b"\x00") in sent
     assert not sim.inhibited and sim.state is Status.IDLING
-    [power_up] = events(host, EventKind.POWER_UP)
+    [power_up] = events(host, DeviceEventKind.POWER_UP)
     assert not power_up.tilt
     assert validator.version() == sim.version
 
@@ -93,7 +93,7 @@ def test_inhibited_denomination_is_rejected_by_the_validator(
 ) -> None:
     sim.insert_bill(200)  # $2: the unit knows it, the default table inhibits it
     assert wait_for(lambda: settled(sim, 1))
-    [rejected] = events(host, EventKind.REJECTED)
+    [rejected] = events(host, DeviceEventKind.REJECTED)
     assert rejected.code == 0x79 and not rejected.tilt and "inhibit" in rejected.detail
     assert not host.escrows and not host.credits and sim.returned == [Bill(200)]
 
@@ -106,7 +106,7 @@ def test_rejection_reason_becomes_a_non_tilt_event(
 ) -> None:
     sim.insert_bill(2000, reject_reason=code)
     assert wait_for(lambda: settled(sim, 1))
-    [rejected] = events(host, EventKind.REJECTED)
+    [rejected] = events(host, DeviceEventKind.REJECTED)
     assert rejected.code == code and text in rejected.detail and not rejected.tilt
     assert not host.credits
 
@@ -116,7 +116,7 @@ def test_unknown_escrow_code_is_returned(
 ) -> None:
     sim.script([encode_frame(Status.ESCROW, b"\x6a")])  # a code no table knows
     manual.poll_once()
-    [event] = events(host, EventKind.UNKNOWN_DENOMINATION)
+    [event] = events(host, DeviceEventKind.UNKNOWN_DENOMINATION)
     assert event.code == 0x6A and not event.tilt
     assert sim.received[-1].command == Command.RETURN
     assert not host.escrows and not host.credits
@@ -129,7 +129,7 @@ def test_disable_and_enable(
     assert wait_for(lambda: sim.state is Status.DISABLED and sim.inhibited)
     sim.insert_bill(2000)
     assert wait_for(lambda: settled(sim, 1))
-    assert events(host, EventKind.REJECTED)[0].code == 0x79 and not host.credits
+    assert events(host, DeviceEventKind.REJECTED)[0].code == 0x79 and not host.credits
     validator.enable()
     assert wait_for(lambda: sim.state is Status.IDLING)
     sim.insert_bill(2000)
@@ -175,7 +175,7 @@ def test_malformed_ticket_is_returned_without_asking_the_host(
 ) -> None:
     sim.insert_ticket("12345ABCDE12345678")
     assert wait_for(lambda: settled(sim, 1))
-    [event] = events(host, EventKind.TICKET_MALFORMED)
+    [event] = events(host, DeviceEventKind.TICKET_MALFORMED)
     assert not event.tilt and not host.escrows and not host.credits
 
 
@@ -188,7 +188,7 @@ def test_tickets_can_be_refused_by_configuration(sim: Id003Simulator, host: Reco
         assert sim.settings[Command.SET_BAR_INHIBIT] == b"\xfe"
         sim.insert_ticket(TICKET_BARCODE)
         assert wait_for(lambda: settled(sim, 1))
-        assert events(host, EventKind.REJECTED)[0].code == 0x79 and not host.escrows
+        assert events(host, DeviceEventKind.REJECTED)[0].code == 0x79 and not host.escrows
     finally:
         v.close()
 
@@ -196,13 +196,13 @@ def test_tickets_can_be_refused_by_configuration(sim: Id003Simulator, host: Reco
 # ------------------------------------------------------------------ faults
 
 FAULTS = [
-    ("stacker_full", EventKind.STACKER_FULL, True),
-    ("stacker_open", EventKind.STACKER_OPEN, True),
-    ("jam_acceptor", EventKind.ACCEPTOR_JAM, True),
-    ("jam_stacker", EventKind.STACKER_JAM, True),
-    ("cheated", EventKind.CHEATED, True),
-    ("failure", EventKind.FAILURE, True),
-    ("pause", EventKind.PAUSE, False),
+    ("stacker_full", DeviceEventKind.STACKER_FULL, True),
+    ("stacker_open", DeviceEventKind.STACKER_OPEN, True),
+    ("jam_acceptor", DeviceEventKind.ACCEPTOR_JAM, True),
+    ("jam_stacker", DeviceEventKind.STACKER_JAM, True),
+    ("cheated", DeviceEventKind.CHEATED, True),
+    ("failure", DeviceEventKind.FAILURE, True),
+    ("pause", DeviceEventKind.PAUSE, False),
 ]
 
 
@@ -212,7 +212,7 @@ def test_fault_raises_and_clears_an_event(
     validator: BillValidator,
     host: RecordingHost,
     fault: str,
-    kind: EventKind,
+    kind: DeviceEventKind,
     tilt: bool,
 ) -> None:
     sim.set_fault(fault)
@@ -229,8 +229,8 @@ def test_failure_code_is_reported(
     sim: Id003Simulator, validator: BillValidator, host: RecordingHost
 ) -> None:
     sim.set_fault("failure", code=0xA6)
-    assert wait_for(lambda: events(host, EventKind.FAILURE))
-    [failure] = events(host, EventKind.FAILURE)
+    assert wait_for(lambda: events(host, DeviceEventKind.FAILURE))
+    [failure] = events(host, DeviceEventKind.FAILURE)
     assert failure.code == 0xA6 and "transport motor" in failure.detail and failure.tilt
 
 
@@ -239,11 +239,11 @@ def test_stacker_jam_while_stacking_never_credits(
 ) -> None:
     sim.on_state(Status.STACKING, lambda: sim.set_fault("jam_stacker"))
     sim.insert_bill(5000)
-    assert poll_until(manual, lambda: events(host, EventKind.STACKER_JAM))
+    assert poll_until(manual, lambda: events(host, DeviceEventKind.STACKER_JAM))
     [(_, _, tid)] = host.escrows
     assert host.aborts == [(tid, "stacker_jam")]
     sim.clear_fault("jam_stacker")  # the attendant pushes the note into the box
-    assert poll_until(manual, lambda: events(host, EventKind.STACKER_JAM, active=False))
+    assert poll_until(manual, lambda: events(host, DeviceEventKind.STACKER_JAM, active=False))
     assert sim.cashbox == [Bill(5000)] and not host.credits
 
 
@@ -253,12 +253,12 @@ def test_stacker_jam_while_stacking_never_credits(
 @pytest.mark.parametrize(
     ("where", "kind", "tilt"),
     [
-        ("acceptor", EventKind.POWER_UP_BILL_IN_ACCEPTOR, False),
-        ("stacker", EventKind.POWER_UP_BILL_IN_STACKER, True),
+        ("acceptor", DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR, False),
+        ("stacker", DeviceEventKind.POWER_UP_BILL_IN_STACKER, True),
     ],
 )
 def test_power_up_with_a_note_inside(
-    sim: Id003Simulator, host: RecordingHost, where: str, kind: EventKind, tilt: bool
+    sim: Id003Simulator, host: RecordingHost, where: str, kind: DeviceEventKind, tilt: bool
 ) -> None:
     sim.power_cycle(where, Bill(2000))
     v = BillValidator(sim.port, host, FAST_VALIDATOR)
@@ -282,7 +282,7 @@ def test_reset_while_accepting_returns_the_note(
     sim.on_state(Status.ACCEPTING, sim.reset_now)
     sim.insert_bill(1000)
     assert poll_until(manual, lambda: sim.returned and manual.ready and sim.state is Status.IDLING)
-    assert events(host, EventKind.POWER_UP_BILL_IN_ACCEPTOR)
+    assert events(host, DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR)
     assert sim.returned == [Bill(1000)] and not host.credits
 
 
@@ -292,7 +292,7 @@ def test_reset_while_stacking_is_a_tilt_and_no_credit(
     sim.on_state(Status.STACKING, sim.reset_now)
     sim.insert_bill(1000)
     assert poll_until(manual, lambda: sim.cashbox and manual.ready and sim.state is Status.IDLING)
-    [event] = events(host, EventKind.POWER_UP_BILL_IN_STACKER)
+    [event] = events(host, DeviceEventKind.POWER_UP_BILL_IN_STACKER)
     [(_, _, tid)] = host.escrows
     assert event.tilt and host.aborts == [(tid, "power_up_bill_in_stacker")]
     assert sim.cashbox == [Bill(1000)] and not host.credits
@@ -307,7 +307,7 @@ def test_reset_after_credit_with_lost_ack_does_not_credit_again(
     sim.reset_now()  # the note is in the stacker, VEND VALID never acknowledged
     assert poll_until(manual, lambda: manual.ready and sim.state is Status.IDLING)
     assert len(host.credits) == 1 and sim.cashbox == [Bill(2000)]
-    assert not events(host, EventKind.POWER_UP_BILL_IN_STACKER)  # already credited: no tilt
+    assert not events(host, DeviceEventKind.POWER_UP_BILL_IN_STACKER)  # already credited: no tilt
     assert not host.aborts
 
 
@@ -318,8 +318,8 @@ def test_vend_valid_without_accepted_escrow_is_a_tilt_not_a_credit(
     for _ in range(3):
         manual.poll_once()
     assert not host.credits
-    assert len(events(host, EventKind.VEND_UNMATCHED)) == 1
-    assert events(host, EventKind.VEND_UNMATCHED)[0].tilt
+    assert len(events(host, DeviceEventKind.VEND_UNMATCHED)) == 1
+    assert events(host, DeviceEventKind.VEND_UNMATCHED)[0].tilt
     assert [f.command for f in sim.received[-3:]].count(Command.ACK) >= 1
 
 
@@ -341,7 +341,7 @@ def test_garbled_response_is_logged_retried_and_recovered(
     assert poll_until(manual, lambda: settled(sim, 1))
     assert len(warnings_of("devices.id003")) >= 1
     assert [(k, c) for k, c, _ in host.credits] == [("bill", 2000)]
-    assert len(host.escrows) == 1 and not events(host, EventKind.COMM_ERROR)
+    assert len(host.escrows) == 1 and not events(host, DeviceEventKind.COMM_ERROR)
 
 
 def test_garbled_ack_to_stack_command_stacks_and_credits_once(
@@ -382,9 +382,9 @@ def test_silence_raises_comm_error_then_clears_it(sim: Id003Simulator, host: Rec
     try:
         assert wait_for(lambda: v.ready)
         sim.go_silent(1500)
-        assert wait_for(lambda: events(host, EventKind.COMM_ERROR))
-        assert events(host, EventKind.COMM_ERROR)[0].tilt
-        assert wait_for(lambda: events(host, EventKind.COMM_ERROR, active=False))
+        assert wait_for(lambda: events(host, DeviceEventKind.COMM_ERROR))
+        assert events(host, DeviceEventKind.COMM_ERROR)[0].tilt
+        assert wait_for(lambda: events(host, DeviceEventKind.COMM_ERROR, active=False))
         assert v.stats.timeouts >= 3
         sim.insert_bill(2000)
         assert wait_for(lambda: host.credits and settled(sim, 1))
@@ -406,6 +406,6 @@ def test_host_callback_exception_is_safe(sim: Id003Simulator, host: RecordingHos
         sim.insert_bill(2000)
         assert wait_for(lambda: settled(sim, 1))
         assert sim.returned == [Bill(2000)] and not bad.credits
-        assert [e.kind for e in bad.events if e.tilt] == [EventKind.HOST_ERROR]
+        assert [e.kind for e in bad.events if e.tilt] == [DeviceEventKind.HOST_ERROR]
     finally:
         v.close()

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from support.fast_devices import FAST_VALIDATOR, PortLink, TimedHost, wait_for
 
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 from devices.id003 import BillValidator, Status
 from devices.sim import Bill, Id003Simulator
 
@@ -72,10 +72,10 @@ def test_port_vanishing_mid_poll_tilts_stays_quiet_and_reconnects(
         cut = time.monotonic()
         old.unplug_on_next_input()  # the next STATUS REQUEST is never answered
 
-        assert wait_for(lambda: timed_host.first(EventKind.COMM_ERROR, after=cut), timeout=5)
-        tilted = timed_host.first(EventKind.COMM_ERROR, after=cut)
+        assert wait_for(lambda: timed_host.first(DeviceEventKind.COMM_ERROR, after=cut), timeout=5)
+        tilted = timed_host.first(DeviceEventKind.COMM_ERROR, after=cut)
         assert tilted is not None and tilted - cut < 1.0
-        [tilt] = [e for e in timed_host.events if e.kind is EventKind.COMM_ERROR]
+        [tilt] = [e for e in timed_host.events if e.kind is DeviceEventKind.COMM_ERROR]
         assert tilt.tilt and str(link) in tilt.detail
 
         time.sleep(max(0.0, cut + ABSENCE - time.monotonic()))
@@ -89,9 +89,10 @@ def test_port_vanishing_mid_poll_tilts_stays_quiet_and_reconnects(
         link.point(new.port)
         back = time.monotonic()
         assert wait_for(
-            lambda: timed_host.first(EventKind.COMM_ERROR, active=False, after=back), timeout=5
+            lambda: timed_host.first(DeviceEventKind.COMM_ERROR, active=False, after=back),
+            timeout=5,
         )
-        cleared = timed_host.first(EventKind.COMM_ERROR, active=False, after=back)
+        cleared = timed_host.first(DeviceEventKind.COMM_ERROR, active=False, after=back)
         assert cleared is not None and cleared - back < 2.0
         assert wait_for(lambda: validator.ready and validator.last_status == Status.IDLING)
         assert not new.inhibited  # reset and configured again, enabled as before
@@ -135,7 +136,7 @@ def test_port_vanishing_mid_escrow_aborts_it_and_never_credits_it(
         [(aborted_at, reason)] = timed_host.abort_times
         assert reason == "port_lost" and timed_host.aborts == [(tid, "port_lost")]
         assert aborted_at - cut[0] < 1.0
-        tilted = timed_host.first(EventKind.COMM_ERROR, after=cut[0])
+        tilted = timed_host.first(DeviceEventKind.COMM_ERROR, after=cut[0])
         assert tilted is not None and tilted - cut[0] < 1.0
         time.sleep(max(0.0, cut[0] + ABSENCE - time.monotonic()))
 
@@ -148,14 +149,15 @@ def test_port_vanishing_mid_escrow_aborts_it_and_never_credits_it(
         link.point(new.port)
         back = time.monotonic()
         assert wait_for(
-            lambda: timed_host.first(EventKind.COMM_ERROR, active=False, after=back), timeout=5
+            lambda: timed_host.first(DeviceEventKind.COMM_ERROR, active=False, after=back),
+            timeout=5,
         )
-        cleared = timed_host.first(EventKind.COMM_ERROR, active=False, after=back)
+        cleared = timed_host.first(DeviceEventKind.COMM_ERROR, active=False, after=back)
         assert cleared is not None and cleared - back < 2.0
         assert wait_for(lambda: new.cashbox == [Bill(2000)])  # our ACK let it finish
         assert wait_for(lambda: validator.ready and validator.last_status == Status.IDLING)
         assert timed_host.credits == []
-        assert EventKind.VEND_UNMATCHED.value in timed_host.kinds()
+        assert DeviceEventKind.VEND_UNMATCHED.value in timed_host.kinds()
 
         new.insert_bill(500)  # and the validator works again
         assert wait_for(lambda: timed_host.credits)

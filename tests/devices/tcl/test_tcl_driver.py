@@ -10,7 +10,7 @@ import pytest
 from support.fast_devices import FAST_PRINTER, wait_for
 
 from devices.errors import PrinterLayoutError, TicketDataError
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 from devices.itf import itf_decode
 from devices.sim import RecordingHost, TclSimulator
 from devices.tcl import (
@@ -43,7 +43,7 @@ def ticket(**changes: object) -> TicketData:
     return TicketData(**fields)  # type: ignore[arg-type]
 
 
-def events(host: RecordingHost, kind: EventKind, active: bool = True) -> list:
+def events(host: RecordingHost, kind: DeviceEventKind, active: bool = True) -> list:
     return [e for e in host.events if e.kind is kind and e.active == active]
 
 
@@ -56,7 +56,7 @@ def test_open_defines_the_layout_in_ram(
 ) -> None:
     assert printer_sim.templates == {"C": CASHOUT_LAYOUT.template.region_ids}
     assert set(printer_sim.regions) == {r.region_id for r in CASHOUT_LAYOUT.regions}
-    [reset] = events(host, EventKind.PRINTER_RESET)  # the power-up flag, then cleared
+    [reset] = events(host, DeviceEventKind.PRINTER_RESET)  # the power-up flag, then cleared
     assert not reset.tilt
     status = printer.status()
     assert status is not None and not status.has(StatusFlag.RESET)
@@ -95,23 +95,23 @@ def test_paper_out_mid_print_is_not_printed_and_reported(
     printer_sim.fail_next_print("paper_out", after_polls=1)
     result = printer.print_ticket(ticket())
     assert result.outcome is PrintOutcome.NOT_PRINTED and "paper_out" in result.detail
-    [event] = events(host, EventKind.PAPER_OUT)
+    [event] = events(host, DeviceEventKind.PAPER_OUT)
     assert event.tilt
     assert len(printer_sim.aborted) == 1 and not printer_sim.printed
     printer_sim.clear_fault("paper_out")
     assert printer.print_ticket(ticket()).printed
-    assert events(host, EventKind.PAPER_OUT, active=False)
+    assert events(host, DeviceEventKind.PAPER_OUT, active=False)
 
 
 @pytest.mark.parametrize(
     ("fault", "kind"),
     [
-        ("paper_out", EventKind.PAPER_OUT),
-        ("head_up", EventKind.HEAD_UP),
-        ("printer_jam", EventKind.PAPER_JAM),
-        ("chassis_open", EventKind.CHASSIS_OPEN),
-        ("head_error", EventKind.PRINTER_FAILURE),
-        ("temperature_error", EventKind.PRINTER_FAILURE),
+        ("paper_out", DeviceEventKind.PAPER_OUT),
+        ("head_up", DeviceEventKind.HEAD_UP),
+        ("printer_jam", DeviceEventKind.PAPER_JAM),
+        ("chassis_open", DeviceEventKind.CHASSIS_OPEN),
+        ("head_error", DeviceEventKind.PRINTER_FAILURE),
+        ("temperature_error", DeviceEventKind.PRINTER_FAILURE),
     ],
 )
 def test_tilting_fault_blocks_printing_and_clears(
@@ -119,7 +119,7 @@ def test_tilting_fault_blocks_printing_and_clears(
     printer_sim: TclSimulator,
     host: RecordingHost,
     fault: str,
-    kind: EventKind,
+    kind: DeviceEventKind,
 ) -> None:
     printer_sim.set_fault(fault)
     result = printer.print_ticket(ticket())
@@ -145,7 +145,7 @@ def test_paper_low_is_a_warning_and_printing_goes_on(
 ) -> None:
     printer_sim.set_fault("paper_low")
     assert printer.print_ticket(ticket()).printed
-    [event] = events(host, EventKind.PAPER_LOW)
+    [event] = events(host, DeviceEventKind.PAPER_LOW)
     assert not event.tilt
 
 
@@ -190,7 +190,7 @@ def test_printer_power_cycle_between_tickets_redefines_layout(
     assert not printer_sim.templates
     assert printer.print_ticket(ticket()).printed
     assert len(printer_sim.printed) == 2 and printer_sim.templates
-    assert len(events(host, EventKind.PRINTER_RESET)) == 2
+    assert len(events(host, DeviceEventKind.PRINTER_RESET)) == 2
 
 
 def test_power_cut_mid_print_is_unknown_never_printed(
@@ -222,7 +222,7 @@ def test_layout_rejected_by_printer(printer_sim: TclSimulator, host: RecordingHo
     with pytest.raises(PrinterLayoutError):
         p.open()
     p.close()
-    [event] = events(host, EventKind.LAYOUT_REJECTED)
+    [event] = events(host, DeviceEventKind.LAYOUT_REJECTED)
     assert event.tilt
 
 
@@ -246,7 +246,9 @@ def test_silence_mid_print_raises_comm_error_and_recovers(
     printer_sim.go_silent(1500)
     worker.join(timeout=20)
     assert results and results[0].printed
-    assert events(host, EventKind.COMM_ERROR) and events(host, EventKind.COMM_ERROR, active=False)
+    assert events(host, DeviceEventKind.COMM_ERROR) and events(
+        host, DeviceEventKind.COMM_ERROR, active=False
+    )
 
 
 def test_monitor_thread_reports_idle_faults(
@@ -254,7 +256,7 @@ def test_monitor_thread_reports_idle_faults(
 ) -> None:
     printer.start()
     printer_sim.set_fault("chassis_open")
-    assert wait_for(lambda: events(host, EventKind.CHASSIS_OPEN))
+    assert wait_for(lambda: events(host, DeviceEventKind.CHASSIS_OPEN))
     printer_sim.clear_fault("chassis_open")
-    assert wait_for(lambda: events(host, EventKind.CHASSIS_OPEN, active=False))
+    assert wait_for(lambda: events(host, DeviceEventKind.CHASSIS_OPEN, active=False))
     printer.stop()

@@ -16,7 +16,7 @@ from datetime import date, datetime
 import pytest
 from support.fast_devices import FAST_PRINTER, PortLink, TimedHost, wait_for
 
-from devices.host import EventKind
+from devices.host import DeviceEventKind
 from devices.sim import TclSimulator
 from devices.tcl import PrintOutcome, PrintResult, TicketPrinter
 from devices.ticket import TicketData
@@ -77,8 +77,10 @@ def _come_back(
     sims.append(new)
     link.point(new.port)
     back = time.monotonic()
-    assert wait_for(lambda: host.first(EventKind.COMM_ERROR, active=False, after=back), timeout=5)
-    cleared = host.first(EventKind.COMM_ERROR, active=False, after=back)
+    assert wait_for(
+        lambda: host.first(DeviceEventKind.COMM_ERROR, active=False, after=back), timeout=5
+    )
+    cleared = host.first(DeviceEventKind.COMM_ERROR, active=False, after=back)
     assert cleared is not None
     return new, back, cleared
 
@@ -95,8 +97,8 @@ def test_port_vanishing_while_idle_tilts_stays_quiet_and_reconnects(
         cut = time.monotonic()
         old.unplug_on_next_input()  # the next status request is never answered
 
-        assert wait_for(lambda: host.first(EventKind.COMM_ERROR, after=cut), timeout=5)
-        tilted = host.first(EventKind.COMM_ERROR, after=cut)
+        assert wait_for(lambda: host.first(DeviceEventKind.COMM_ERROR, after=cut), timeout=5)
+        tilted = host.first(DeviceEventKind.COMM_ERROR, after=cut)
         assert tilted is not None and tilted - cut < 1.0
         time.sleep(max(0.0, cut + ABSENCE - time.monotonic()))
         absent = _driver_lines(caplog)[lines_before:]
@@ -140,7 +142,7 @@ def test_port_vanishing_mid_print_ends_the_job_unknown_at_once(
         assert "port lost" in interrupted.detail
         assert ended - cut < 1.0
         assert old.printed == []
-        tilted = host.first(EventKind.COMM_ERROR, after=cut)
+        tilted = host.first(DeviceEventKind.COMM_ERROR, after=cut)
         assert tilted is not None and tilted - cut < 1.0
         time.sleep(max(0.0, cut + ABSENCE - time.monotonic()))
 

@@ -16,8 +16,9 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.chain import chain_hash
-from kiosk.ledger.checkpoint import CHECKPOINT_KIND, last_checkpoint
+from kiosk.ledger.checkpoint import last_checkpoint
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.verify import Verifier
@@ -38,13 +39,13 @@ def build(db: Path, key: CabinetKey, bills: int = 12) -> None:
     ledger = Ledger.create(db, paytable=TABLE, machine_number="0042", key=key)
     ledger.checkpoint_every = EVERY
     for i in range(bills):
-        ledger.event("bill_in", amount=10000, txn=f"b{i}")
-    ledger.event("cashout", amount=10000, txn="c1")
+        ledger.event(EventKind.BILL_IN, amount=10000, txn=f"b{i}")
+    ledger.event(EventKind.CASHOUT, amount=10000, txn="c1")
     detail = {"validation": TICKET, "sequence": 1, "expires_on": "2030-01-01"}
-    ledger.event("ticket_issue", amount=10000, txn="c1", detail=detail)
-    ledger.event("ticket_out", amount=10000, txn="c1", detail={"reference": TICKET})
+    ledger.event(EventKind.TICKET_ISSUE, amount=10000, txn="c1", detail=detail)
+    ledger.event(EventKind.TICKET_OUT, amount=10000, txn="c1", detail={"reference": TICKET})
     for i in range(bills, bills + 6):
-        ledger.event("bill_in", amount=10000, txn=f"b{i}")
+        ledger.event(EventKind.BILL_IN, amount=10000, txn=f"b{i}")
     ledger.close()
 
 
@@ -69,7 +70,7 @@ def test_checkpoints_are_written_every_n_rows_and_signed(tmp_path, key):
     db = tmp_path / "uth.db"
     build(db, key)
     ledger = reopen(db, key)
-    ids = [e.id for e in ledger.events() if e.kind == CHECKPOINT_KIND]
+    ids = [e.id for e in ledger.events() if e.kind == EventKind.CHECKPOINT]
     assert len(ids) >= 4 and all(b - a == EVERY + 1 for a, b in zip(ids, ids[1:], strict=False))
     cp = last_checkpoint(ledger.conn)
     assert cp is not None and cp.event_id == ids[-1]
@@ -230,7 +231,7 @@ def test_a_ticket_redeemed_after_the_checkpoint_is_checked_against_its_events(tm
     build(db, key)
     ledger = Ledger.open(db, key=key)
     ledger.checkpoint_every = EVERY
-    ledger.event("ticket_in", amount=10000, txn="v1", detail={"validation": TICKET})
+    ledger.event(EventKind.TICKET_IN, amount=10000, txn="v1", detail={"validation": TICKET})
     ledger.close()
     ledger = reopen(db, key)
     cp = last_checkpoint(ledger.conn)
@@ -256,7 +257,7 @@ def test_a_cabinet_with_checkpoints_between_deal_and_settlement_powers_up(tmp_pa
     m.deal()
     m.ledger.close()  # a power cut mid-round
     ledger = Ledger.open(config.db_path, readonly=True, key=CabinetKey.load(config.key_path))
-    cps = [e for e in ledger.events() if e.kind == CHECKPOINT_KIND]
+    cps = [e for e in ledger.events() if e.kind == EventKind.CHECKPOINT]
     assert any(cp.detail["rounds"] < (cp.round_id or 0) or cp.detail["rounds"] < 7 for cp in cps)
     assert len(ledger.open_rounds) == 1 and ledger.verify_power_up().ok
     assert ledger.verify(replay=True).ok

@@ -11,6 +11,7 @@ from test_ledger_integrity import play
 from kiosk.cli import main as uth
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 
 OUTSTANDING = "000000000000004242"
@@ -22,12 +23,15 @@ def _cabinet(tmp_path):
     play(config, rounds=0)
     ledger = Ledger.open(config.db_path, key=CabinetKey.load(config.key_path))
     ledger.attach_anchor(config.anchor_file, write=True)
-    ledger.event("bill_in", amount=10000, txn="b1")
-    ledger.event("cashout", amount=10000, txn="c1")
+    ledger.event(EventKind.BILL_IN, amount=10000, txn="b1")
+    ledger.event(EventKind.CASHOUT, amount=10000, txn="c1")
     ledger.event(
-        "ticket_issue", amount=10000, txn="c1", detail={"validation": OUTSTANDING, "sequence": 1}
+        EventKind.TICKET_ISSUE,
+        amount=10000,
+        txn="c1",
+        detail={"validation": OUTSTANDING, "sequence": 1},
     )
-    ledger.event("ticket_out", amount=10000, txn="c1", detail={"reference": OUTSTANDING})
+    ledger.event(EventKind.TICKET_OUT, amount=10000, txn="c1", detail={"reference": OUTSTANDING})
     ledger.close()
     return config
 

@@ -117,16 +117,16 @@ def test_a_different_ledger_at_the_path_is_refused(paths, tmp_path):
 
 def test_events_chain_and_apply_meter_effects(paths):
     ledger = new_ledger(paths)
-    ledger.event("bill_in", amount=2000, txn="t1")
-    ledger.event("bill_in", amount=500, txn="t2")
-    ledger.event("cashout", amount=2500, txn="c1", detail={"method": "handpay"})
-    ledger.event("handpay", amount=2500, txn="c1")
+    ledger.event(EventKind.BILL_IN, amount=2000, txn="t1")
+    ledger.event(EventKind.BILL_IN, amount=500, txn="t2")
+    ledger.event(EventKind.CASHOUT, amount=2500, txn="c1", detail={"method": "handpay"})
+    ledger.event(EventKind.HANDPAY, amount=2500, txn="c1")
     m = ledger.meters
     assert (m["bills_in"], m["bills_in_count"], m["bill.2000"], m["bill.500"]) == (2500, 2, 1, 1)
     assert (m["credits"], m["handpay"], m["handpay_count"]) == (0, 2500, 1)
     assert ledger.has_txn("t1", "bill_in") and not ledger.has_txn("t1", "ticket_in")
     with pytest.raises(sqlite3.IntegrityError):
-        ledger.event("bill_in", amount=2000, txn="t1")  # a transaction credits once
+        ledger.event(EventKind.BILL_IN, amount=2000, txn="t1")  # a transaction credits once
     assert ledger.meters["bills_in"] == 2500  # the failed write left no trace in memory either
     report = ledger.verify()
     assert report.ok, report.problem
@@ -136,7 +136,7 @@ def test_events_chain_and_apply_meter_effects(paths):
 
 def test_round_lifecycle_publishes_the_deck_only_when_closed(paths):
     ledger = new_ledger(paths)
-    ledger.event("bill_in", amount=10000)
+    ledger.event(EventKind.BILL_IN, amount=10000)
     rid, deck = open_round(ledger)
     rec = ledger.recall(1)[0]
     assert rec.state == "open" and rec.deck == () and rec.salt == ""
@@ -188,7 +188,7 @@ def test_rollback_restores_memory_and_disk(paths):
     ledger = new_ledger(paths)
     before = (dict(ledger.meters), ledger.counts())
     with pytest.raises(RuntimeError), ledger.transaction():
-        ledger.event("bill_in", amount=100)
+        ledger.event(EventKind.BILL_IN, amount=100)
         raise RuntimeError("power dip")
     assert (dict(ledger.meters), ledger.counts()) == before
     assert ledger.verify().ok
@@ -196,7 +196,7 @@ def test_rollback_restores_memory_and_disk(paths):
 
 def test_triggers_refuse_rewriting_history(paths):
     ledger = new_ledger(paths)
-    ledger.event("bill_in", amount=1000)
+    ledger.event(EventKind.BILL_IN, amount=1000)
     c = ledger.conn
     for sql in (
         "UPDATE meters SET value = 0 WHERE name = 'bills_in'",
@@ -219,7 +219,7 @@ def _tamper(db: Path, *sql: str) -> None:
 
 def _played(paths) -> Path:
     ledger = new_ledger(paths)
-    ledger.event("bill_in", amount=10000)
+    ledger.event(EventKind.BILL_IN, amount=10000)
     open_round(ledger)
     ledger.update_rounds(
         {
@@ -292,7 +292,9 @@ def test_truncated_file_is_reported_not_repaired(paths):
     ledger = Ledger.open(db)
     with ledger.transaction():
         for i in range(300):  # enough pages for the truncation to bite
-            ledger.event("door_open" if i % 2 else "door_closed", detail={"pad": "x" * 200})
+            ledger.event(
+                EventKind.DOOR_OPEN if i % 2 else EventKind.DOOR_CLOSED, detail={"pad": "x" * 200}
+            )
     ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     ledger.close()
     size = db.stat().st_size

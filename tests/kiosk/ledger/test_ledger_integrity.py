@@ -23,6 +23,7 @@ from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.anchor import Head, read_anchor
 from kiosk.ledger.chain import GENESIS, chain_hash
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import _sub, round_effects
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
@@ -223,9 +224,9 @@ def test_a_deleted_or_older_wal_is_a_tilt(config, tmp_path, attack):
         ledger = Ledger.open(config.db_path, key=CabinetKey.load(config.key_path))
         ledger.attach_anchor(config.anchor_file, write=True)
         ledger.conn.execute("PRAGMA wal_autocheckpoint = 0")
-        ledger.event("bill_in", amount=2000, txn="b1")
+        ledger.event(EventKind.BILL_IN, amount=2000, txn="b1")
         _crash_copy(config, tmp_path / "early")
-        ledger.event("bill_in", amount=5000, txn="b2")
+        ledger.event(EventKind.BILL_IN, amount=5000, txn="b2")
         _crash_copy(config, tmp_path / "late")
         os._exit(0)  # no checkpoint, no close: a power cut
     assert os.waitpid(pid, 0)[1] == 0
@@ -249,7 +250,7 @@ def test_a_database_ahead_of_its_anchor_is_a_cut_between_commit_and_anchor(confi
     play(config, rounds=0)
     before = config.anchor_file.read_text()
     ledger = Ledger.open(config.db_path, key=CabinetKey.load(config.key_path))
-    ledger.event("bill_in", amount=2000, txn="b1")  # no anchor attached: not anchored
+    ledger.event(EventKind.BILL_IN, amount=2000, txn="b1")  # no anchor attached: not anchored
     ledger.close()
     assert config.anchor_file.read_text() == before
     assert tilt_of(config) == ""

@@ -19,9 +19,9 @@ from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import STATE_KINDS, last_checkpoint
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.machine.lockout import LOCK_EVENTS
-from kiosk.machine.settings import COACH_EVENT, PAYTABLE_EVENT
 from kiosk.table.escrows import RESOLUTIONS
 
 
@@ -122,7 +122,13 @@ def test_a_state_event_removed_before_the_checkpoint_is_refused(config):
 
 
 def test_the_machine_rebuilds_its_state_only_from_kinds_the_checkpoint_covers():
-    used = {*LOCK_EVENTS, COACH_EVENT, PAYTABLE_EVENT, "limits_changed", "ledger_created"}
+    used = {
+        *LOCK_EVENTS,
+        EventKind.COACH_CHANGED,
+        EventKind.PAYTABLE_CHANGED,
+        EventKind.LIMITS_CHANGED,
+        EventKind.LEDGER_CREATED,
+    }
     used |= {"tilt", "tilt_cleared", "ram_clear", "door_open", "door_closed", "cashout"}
     used |= {"handpay", "ticket_out", "cashout_failed", "cashout_handpay", "escrow_accepted"}
     used |= {"note_acceptance"}

@@ -15,6 +15,7 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cli import main as uth
 from kiosk.ledger.chain import GENESIS, chain_hash
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS, balance
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
@@ -33,7 +34,7 @@ def new_ledger(db: Path) -> Ledger:
 
 
 def bill(ledger: Ledger, cents: int, station: int, n: int) -> None:
-    ledger.event("bill_in", amount=cents, txn=f"bill-{station}-{n}", station=station)
+    ledger.event(EventKind.BILL_IN, amount=cents, txn=f"bill-{station}-{n}", station=station)
 
 
 def seat_round(ledger: Ledger, seat: int, ante: int, seed: int = 1) -> int:
@@ -122,7 +123,7 @@ def test_a_station_is_a_number_from_1_to_7(db):
     ledger = new_ledger(db)
     for bad in (0, 8, True, "2"):
         with pytest.raises(ValueError, match="station"):
-            ledger.event("bill_in", amount=100, station=bad)  # type: ignore[arg-type]
+            ledger.event(EventKind.BILL_IN, amount=100, station=bad)  # type: ignore[arg-type]
     with pytest.raises(sqlite3.IntegrityError):  # the column refuses it too
         ledger.conn.execute("UPDATE events SET station = 9 WHERE id = 1")
     assert ledger.verify().ok

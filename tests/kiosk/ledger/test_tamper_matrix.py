@@ -26,6 +26,7 @@ from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
 
@@ -70,7 +71,7 @@ def _wal_copies(config: CabinetConfig, tmp: Path) -> None:
         ledger.attach_anchor(config.anchor_file, write=True)
         ledger.conn.execute("PRAGMA wal_autocheckpoint = 0")
         for name, txn in (("early", "b1"), ("late", "b2")):
-            ledger.event("bill_in", amount=2000, txn=txn)
+            ledger.event(EventKind.BILL_IN, amount=2000, txn=txn)
             (tmp / name).mkdir()
             for f in db_files(config.db_path):
                 shutil.copy2(f, tmp / name / f.name)

@@ -26,6 +26,7 @@ from kiosk.cabinet import (
 )
 from kiosk.cli import main as uth
 from kiosk.config import load_config
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
@@ -163,9 +164,9 @@ def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
         m.insert_credits(2000, "bill:2000")
         with m.table.lock, m.ledger.transaction():
             detail = {"method": "ticket"}
-            m.ledger.event("cashout", amount=2000, txn=f"legacy-{n}", detail=detail)
+            m.ledger.event(EventKind.CASHOUT, amount=2000, txn=f"legacy-{n}", detail=detail)
             printed = {"reference": f"{n:018d}", "operator": None}
-            m.ledger.event("ticket_out", amount=2000, txn=f"legacy-{n}", detail=printed)
+            m.ledger.event(EventKind.TICKET_OUT, amount=2000, txn=f"legacy-{n}", detail=printed)
     m.insert_credits(2000, f"ticket:{1:018d}")
     m.close()
     # make it a schema-1 ledger again (the tickets table did not exist)

@@ -18,8 +18,9 @@ from kiosk.cabinet import Machine, PayoutRequest
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.witness import WITNESS_KIND, FileCounter, TpmCounter, witness_power_up
+from kiosk.ledger.witness import FileCounter, TpmCounter, witness_power_up
 
 
 class InstantPrinter:
@@ -111,7 +112,7 @@ def test_cuts_inside_the_counter_steps_are_taken_back(tmp_path, other_medium):
         witness_power_up(ledger, CutAfter(path))  # pending 3, the counter at 3
     witness_power_up(ledger, FileCounter(path))
     assert FileCounter(path).read() == 4
-    states = [(e.detail["value"], e.detail["state"]) for e in ledger.events((WITNESS_KIND,))]
+    states = [(e.detail["value"], e.detail["state"]) for e in ledger.events((EventKind.WITNESS,))]
     assert states[-2:] == [(4, "pending"), (4, "done")] and (3, "done") in states
     path.write_text("9\n")  # the counter moved without the ledger
     with pytest.raises(LedgerError, match="counter ahead of the ledger: it reads 9") as err:

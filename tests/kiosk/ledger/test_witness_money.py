@@ -24,8 +24,9 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cabinet import Machine, MachineError, PayoutRequest
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
-from kiosk.ledger.witness import WITNESS_KIND, FileCounter, witness_power_up
+from kiosk.ledger.witness import FileCounter, witness_power_up
 
 
 def new_ledger(tmp_path: Path) -> Path:
@@ -42,7 +43,7 @@ def open_ledger(db: Path) -> Ledger:
 def witness_states(ledger: Ledger) -> list[tuple[int, str, str]]:
     return [
         (e.detail["value"], e.detail["state"], e.detail["on"])
-        for e in ledger.events((WITNESS_KIND,))
+        for e in ledger.events((EventKind.WITNESS,))
     ]
 
 
@@ -52,13 +53,13 @@ def test_the_counter_moves_with_each_note_ticket_and_cash_out(tmp_path, other_me
     ledger = open_ledger(db)
     witness_power_up(ledger, counter)
     assert counter.read() == 1
-    ledger.event("bill_in", amount=2000, detail={"bill": 2000})
-    ledger.event("tilt", detail={"code": "door"})  # no money: no move
+    ledger.event(EventKind.BILL_IN, amount=2000, detail={"bill": 2000})
+    ledger.event(EventKind.TILT, detail={"code": "door"})  # no money: no move
     with ledger.transaction():  # one commit, one move
-        ledger.event("bill_in", amount=500, detail={"bill": 500})
-        ledger.event("bill_in", amount=500, detail={"bill": 500})
-    ledger.event("cashout", amount=3000, txn="c1", detail={"method": "handpay"})
-    ledger.event("handpay", amount=3000, txn="c1", detail={})
+        ledger.event(EventKind.BILL_IN, amount=500, detail={"bill": 500})
+        ledger.event(EventKind.BILL_IN, amount=500, detail={"bill": 500})
+    ledger.event(EventKind.CASHOUT, amount=3000, txn="c1", detail={"method": "handpay"})
+    ledger.event(EventKind.HANDPAY, amount=3000, txn="c1", detail={})
     assert counter.read() == 5
     assert witness_states(ledger)[-4:] == [
         (4, "pending", "cashout"), (4, "done", "cashout"),
@@ -104,7 +105,7 @@ def cut_child(db: Path, path: Path, cut: str) -> None:
             replace(src, dst)
 
         os.replace = cut_replace
-    ledger.event("bill_in", amount=2000, detail={"bill": 2000})
+    ledger.event(EventKind.BILL_IN, amount=2000, detail={"bill": 2000})
     die()  # the cut "done": after the whole move
 
 
@@ -136,7 +137,7 @@ def test_a_cut_at_each_step_of_a_move_is_taken_back_at_power_up(tmp_path, other_
     witness_power_up(ledger, FileCounter(path))  # no refusal: the cut is taken back
     up = moved + 1
     assert FileCounter(path).read() == up and witness_states(ledger)[-1] == (up, "done", "power_up")
-    ledger.event("bill_in", amount=500, detail={"bill": 500})  # and it moves on with money
+    ledger.event(EventKind.BILL_IN, amount=500, detail={"bill": 500})  # and it moves on with money
     assert FileCounter(path).read() == up + 1
     ledger.close()
 
@@ -258,7 +259,7 @@ def test_power_cuts_at_random_instants_of_the_money_never_tilt(tmp_path, other_m
         witness_power_up(ledger, FileCounter(path))  # raises (exit 3) on a refusal
         os.write(ready_w, b"r")
         while True:
-            ledger.event("bill_in", amount=100, detail={"bill": 100})
+            ledger.event(EventKind.BILL_IN, amount=100, detail={"bill": 100})
 
     for _ in range(40):
         ready_r, ready_w = os.pipe()

@@ -16,8 +16,9 @@ import pytest
 from engine.rng import SeededRandomSource
 from kiosk.cabinet import Machine, NotAuthorised
 from kiosk.config import load_config
+from kiosk.ledger.kinds import EventKind
 from kiosk.machine.commands import OperatorLogin, OperatorLogout
-from kiosk.machine.lockout import ACCOUNTS_LOCKED, LOCK_DURATION, MAX_FAILURES
+from kiosk.machine.lockout import LOCK_DURATION, MAX_FAILURES
 
 PEOPLE = (
     ("Ann Smith", "attendant", "246810"),
@@ -102,7 +103,7 @@ def test_ten_thousand_guesses_between_right_logins_find_no_pin(memory_folder):
     m, found = attack(m, clock, guesses())
     try:
         assert found == [], f"guesses logged in as {found}"
-        locks = m.ledger.events((ACCOUNTS_LOCKED,))
+        locks = m.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
         assert locks, "the guessed accounts were never locked"
         # 15, 30, 60, 120 minutes: the back-off leaves 5 checked guesses per lock
         cy = [e for e in locks if PEOPLE[2][0] in e.detail["accounts"]]
@@ -122,7 +123,7 @@ def test_a_locked_accounts_right_pin_is_answered_as_a_wrong_one(tmp_path):
         if i == 2:
             m.execute(OperatorLogin(ANN_PIN))  # her own login resets only her count
             m.execute(OperatorLogout())
-    (lock,) = m.ledger.events((ACCOUNTS_LOCKED,))
+    (lock,) = m.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
     assert PEOPLE[2][0] in lock.detail["accounts"] and PEOPLE[0][0] not in lock.detail["accounts"]
     with pytest.raises(NotAuthorised) as locked:
         m.execute(OperatorLogin(cy_pin))

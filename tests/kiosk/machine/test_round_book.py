@@ -14,6 +14,7 @@ from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action, Phase
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.commands import Deal, Decide, PlaceChip
 from kiosk.machine.errors import InsufficientCredits, WrongState
@@ -32,7 +33,7 @@ def ledger(tmp_path: Path):
         tmp_path / "uth.db", paytable=TABLE, machine_number="0042", marker=tmp_path / "m"
     )
     for station in (1, 3):
-        led.event("bill_in", amount=10000, txn=f"bill-{station}", station=station)
+        led.event(EventKind.BILL_IN, amount=10000, txn=f"bill-{station}", station=station)
     yield led
     led.close()
 

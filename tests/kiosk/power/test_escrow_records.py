@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.ledger import balance
@@ -46,7 +46,7 @@ def restarted(m: Machine, config, **kw) -> Machine:
 
 
 def vend_unmatched(detail: str = "VEND VALID with no escrow the host accepted"):
-    return make_event("validator", EventKind.VEND_UNMATCHED, detail)
+    return make_event("validator", DeviceEventKind.VEND_UNMATCHED, detail)
 
 
 def kinds(m: Machine, txn: str) -> list[str]:
@@ -92,7 +92,7 @@ def test_a_note_cut_after_acceptance_is_credited_once_when_the_validator_says_st
         m.device_event(vend_unmatched("STACKED without VEND VALID"))
     else:
         m.device_event(
-            make_event("validator", EventKind.POWER_UP_BILL_IN_STACKER, "note in stacker")
+            make_event("validator", DeviceEventKind.POWER_UP_BILL_IN_STACKER, "note in stacker")
         )
     assert m.credits == 5000 and kinds(m, "tx1") == ["escrow_accepted", "bill_in"]
     assert m.snapshot().tilts == ()
@@ -114,7 +114,7 @@ def test_a_note_cut_before_stack_goes_back_and_is_not_credited(config, report):
         assert m.credits == 2000
     else:
         m.device_event(
-            make_event("validator", EventKind.POWER_UP_BILL_IN_ACCEPTOR, "note in acceptor")
+            make_event("validator", DeviceEventKind.POWER_UP_BILL_IN_ACCEPTOR, "note in acceptor")
         )
         assert m.credits == 0
     assert kinds(m, "tx1")[0] == "escrow_accepted" and "escrow_aborted" in kinds(m, "tx1")

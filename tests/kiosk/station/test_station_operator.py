@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support.table_money import credit
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -89,7 +89,7 @@ def floor(tmp_path):
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, size):
     f = floor(size)
-    f.table.device_report(3, make_event("validator", EventKind.ACCEPTOR_JAM, JAM))
+    f.table.device_report(3, make_event("validator", DeviceEventKind.ACCEPTOR_JAM, JAM))
     credit(f.table, 2, 2000)
     f.table.execute(2, cmd.CashOut())
     f.app.feed(Command("operator_key"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from devices.host import DeviceEvent, EventKind, make_event
+from devices.host import DeviceEvent, DeviceEventKind, make_event
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
 from kiosk.machine.commands import SetDoor
@@ -22,7 +22,7 @@ from kiosk.table.money_in import UNMATCHED_TILT
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def validator(kind: EventKind) -> DeviceEvent:
+def validator(kind: DeviceEventKind) -> DeviceEvent:
     """The validator's own report, as a station's driver makes it."""
     return make_event("validator", kind, str(kind))
 
@@ -95,13 +95,13 @@ def test_an_open_escrow_survives_a_host_restart_and_is_settled_once(config):
     try:
         assert table.open_escrows(1) == ["s1-x"] and table.credits(1) == 0
         # the station restarted too: its validator reports a note in the stacker
-        table.device_report(1, validator(EventKind.POWER_UP_BILL_IN_STACKER))
-        table.device_report(1, validator(EventKind.VEND_UNMATCHED))  # and VEND VALID again
+        table.device_report(1, validator(DeviceEventKind.POWER_UP_BILL_IN_STACKER))
+        table.device_report(1, validator(DeviceEventKind.VEND_UNMATCHED))  # and VEND VALID again
         assert table.execute(1, SettleEscrow("s1-x", "stacked", "vend_valid")) == "credited"
         assert bills(table, 1) == [("s1-x", 10_000)] and table.credits(1) == 10_000
         assert UNMATCHED_TILT not in table.snapshot(1).tilts
         # a note in the stacker with no escrow ever accepted at station 2: a tilt, no credit
-        table.device_report(2, validator(EventKind.VEND_UNMATCHED))
+        table.device_report(2, validator(DeviceEventKind.VEND_UNMATCHED))
         assert UNMATCHED_TILT in table.snapshot(2).tilts and table.credits(2) == 0
     finally:
         table.close()
@@ -117,9 +117,9 @@ def test_a_new_note_closes_the_seat_s_older_open_escrow(config):
         table.execute(1, AcceptEscrow("s1-new", 5000))  # the validator holds a new note
         assert table.open_escrows(1) == ["s1-new"]
         assert table.ledger.has_txn("s1-old", "escrow_aborted")
-        table.device_report(1, validator(EventKind.POWER_UP_BILL_IN_STACKER))
+        table.device_report(1, validator(DeviceEventKind.POWER_UP_BILL_IN_STACKER))
         assert bills(table, 1) == [("s1-new", 5000)]
-        table.device_report(1, validator(EventKind.POWER_UP))  # nothing left open
+        table.device_report(1, validator(DeviceEventKind.POWER_UP))  # nothing left open
         assert table.credits(1) == 5000
     finally:
         table.close()

@@ -13,7 +13,7 @@ from support.operator_screens import PEOPLE, cabinet_config
 from support.signed_paytables import ship_none, signed
 from support.table_money import credit
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action
@@ -175,7 +175,7 @@ def test_wrong_pins_at_any_station_lock_every_station_and_the_lock_survives_a_re
 
 def test_the_status_page_shows_another_stations_tilt_devices_and_links(rig):
     rig.table.device_report(
-        3, make_event("validator", EventKind.ACCEPTOR_JAM, "note jammed in the acceptor")
+        3, make_event("validator", DeviceEventKind.ACCEPTOR_JAM, "note jammed in the acceptor")
     )
     rig.remotes[1].stop()
     assert rig.login(2, ANN[2]).accepted
@@ -195,7 +195,9 @@ def test_the_status_page_shows_another_stations_tilt_devices_and_links(rig):
 
 
 def test_an_attendant_clears_a_tilt_and_resets_a_handpay_at_another_station(rig):
-    rig.table.device_report(3, make_event("validator", EventKind.CHEATED, "string on the note"))
+    rig.table.device_report(
+        3, make_event("validator", DeviceEventKind.CHEATED, "string on the note")
+    )
     code = "device:validator:cheated"
     assert rig.login(1, ANN[2]).accepted
     done = rig.act(1, "clear_tilt", 3, code=code)

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 from support.operator_screens import PEOPLE, cabinet_config
 
 from engine.rng import SeededRandomSource
+from kiosk.ledger.kinds import EventKind
 from kiosk.link.messages import OperatorLogin, OperatorSession
-from kiosk.machine.lockout import ACCOUNTS_LOCKED, MAX_FAILURES
+from kiosk.machine.lockout import MAX_FAILURES
 from kiosk.table import Table, TableTiming
 from kiosk.table.operator_service import OperatorService
 
@@ -51,7 +52,7 @@ def test_guesses_between_ones_own_logins_at_the_table_find_no_pin(tmp_path):
         if i % (MAX_FAILURES - 1) == MAX_FAILURES - 2:
             assert login(service, 2, ANN[2]).accepted
     assert found == []
-    locks = table.ledger.events((ACCOUNTS_LOCKED,))
+    locks = table.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
     assert locks and {CY[0], TED[0]} <= set(locks[0].detail["accounts"])
     again = OperatorService(table)  # a restarted host keeps the accounts' locks
     assert not login(again, 3, CY[2]).accepted

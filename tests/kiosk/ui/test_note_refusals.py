@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from support.cabinet_screens import CabinetScreens
 
-from devices.host import EventKind, make_event
+from devices.host import DeviceEventKind, make_event
 
 BILL_NOT_ACCEPTED = "This bill is not accepted."
 
@@ -34,6 +34,6 @@ def test_a_note_the_validator_rejects_draws_a_sentence(cab):
     cab.run(0.1)
     assert BILL_NOT_ACCEPTED not in cab.drawn_words()
     cab.machine.device_event(
-        make_event("validator", EventKind.REJECTED, "denomination error", code=0x76)
+        make_event("validator", DeviceEventKind.REJECTED, "denomination error", code=0x76)
     )
     cab.until(lambda: BILL_NOT_ACCEPTED in cab.drawn_words(), timeout=5, what="the note's sentence")

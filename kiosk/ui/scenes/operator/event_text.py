@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.chrome import tilt_text
@@ -19,14 +20,14 @@ Money = Callable[[int], str]
 
 #: Sentences that need nothing but the event's amount (``{amount}``).
 PLAIN: dict[str, str] = {
-    "bill_in": N_("Bill of {amount} stacked."),
-    "power_down": N_("Shut down cleanly."),
-    "door_open": N_("Main door opened."),
-    "door_closed": N_("Main door closed."),
-    "checkpoint": N_("Ledger checkpoint signed."),
-    "schema_migrated": N_("Ledger format updated."),
-    "install_marker_written": N_("Installation marker written."),
-    "ledger_replaced": N_("Ledger replaced by a new one."),
+    EventKind.BILL_IN: N_("Bill of {amount} stacked."),
+    EventKind.POWER_DOWN: N_("Shut down cleanly."),
+    EventKind.DOOR_OPEN: N_("Main door opened."),
+    EventKind.DOOR_CLOSED: N_("Main door closed."),
+    EventKind.CHECKPOINT: N_("Ledger checkpoint signed."),
+    EventKind.SCHEMA_MIGRATED: N_("Ledger format updated."),
+    EventKind.INSTALL_MARKER_WRITTEN: N_("Installation marker written."),
+    EventKind.LEDGER_REPLACED: N_("Ledger replaced by a new one."),
 }
 ROLES = {"attendant": N_("attendant"), "technician": N_("technician"), "manager": N_("manager")}
 METHODS = {"ticket": N_("ticket"), "handpay": N_("hand pay")}
@@ -68,88 +69,88 @@ def sentence(ev: EventRecord, money: Money) -> str:
     amount = money(ev.amount)
     if kind in PLAIN:
         return _(PLAIN[kind]).format(amount=amount)
-    if kind == "ticket_in":
+    if kind == EventKind.TICKET_IN:
         return _("Ticket {number} redeemed for {amount}.").format(number=_number(d), amount=amount)
-    if kind == "ticket_issue":
+    if kind == EventKind.TICKET_ISSUE:
         return _("Ticket {number} issued for {amount}.").format(number=_number(d), amount=amount)
-    if kind == "ticket_out":
+    if kind == EventKind.TICKET_OUT:
         return _("Ticket {number} printed for {amount}.").format(number=d.get("reference") or UNKNOWN,
                                                                   amount=amount)
-    if kind == "ticket_void":
+    if kind == EventKind.TICKET_VOID:
         return _("Ticket {number} voided ({amount}): {reason}").format(number=_number(d), amount=amount,
                                                                        reason=_reason(d))
-    if kind == "ticket_rejected":
+    if kind == EventKind.TICKET_REJECTED:
         return _("Ticket {number} refused: {reason}").format(number=_number(d), reason=_reason(d))
-    if kind == "cashout":
+    if kind == EventKind.CASHOUT:
         method = str(d.get("method", ""))
         return _("Cash-out of {amount} started by {method}.").format(
             amount=amount, method=_(METHODS[method]) if method in METHODS else method)
-    if kind == "cashout_failed":
+    if kind == EventKind.CASHOUT_FAILED:
         return _("Cash-out of {amount} failed; the credits went back: {reason}").format(
             amount=amount, reason=_reason(d))
-    if kind == "cashout_handpay":
+    if kind == EventKind.CASHOUT_HANDPAY:
         return _("Cash-out of {amount} became a hand pay: {reason}").format(amount=amount, reason=_reason(d))
-    if kind == "handpay":
+    if kind == EventKind.HANDPAY:
         return _("Hand pay of {amount} paid by {name}.").format(amount=amount,
                                                                 name=_payee(str(d.get("reference", ""))))
-    if kind == "power_up":
+    if kind == EventKind.POWER_UP:
         if d.get("created"):
             return _("Powered up with a new ledger.")
         if d.get("clean_shutdown"):
             return _("Powered up after a clean shutdown.")
         return _("Powered up after a power loss.")
-    if kind == "round_resumed":
+    if kind == EventKind.ROUND_RESUMED:
         return _("Round {id} resumed after the power came back.").format(id=ev.round_id or UNKNOWN)
-    if kind == "operator_login":
+    if kind == EventKind.OPERATOR_LOGIN:
         return _("{name} logged in as {role}.").format(name=_who(d), role=_role(d.get("role")))
-    if kind == "operator_logout":
+    if kind == EventKind.OPERATOR_LOGOUT:
         return _("{name} logged out.").format(name=_who(d))
-    if kind == "operator_login_failed":
+    if kind == EventKind.OPERATOR_LOGIN_FAILED:
         return _("Wrong PIN ({failures} in a row).").format(failures=d.get("failures", UNKNOWN))
-    if kind == "operator_lockout":
+    if kind == EventKind.OPERATOR_LOCKOUT:
         return _("PIN pad locked after {failures} wrong PINs.").format(failures=d.get("failures", UNKNOWN))
-    if kind == "operator_lockout_lifted":
+    if kind == EventKind.OPERATOR_LOCKOUT_LIFTED:
         return _("{name} lifted the PIN locks.").format(name=_who(d))
-    if kind == "tilt":
+    if kind == EventKind.TILT:
         return _("Tilt: {what}").format(what=tilt_text(str(d.get("code", ""))))
-    if kind == "tilt_cleared":
+    if kind == EventKind.TILT_CLEARED:
         what = tilt_text(str(d.get("code", "")))
         if d.get("by") == "device":
             return _("Cleared by the device: {what}").format(what=what)
         return _("{name} cleared a tilt: {what}").format(name=_who(d), what=what)
-    if kind == "paytable_changed":
+    if kind == EventKind.PAYTABLE_CHANGED:
         return _("{name} changed the paytable from {old} to {new}.").format(
             name=_who(d), old=_table(d.get("old")), new=_table(d.get("new")))
-    if kind == "limits_changed":
+    if kind == EventKind.LIMITS_CHANGED:
         given = d.get("new")
         new: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         return _("{name} set the limits: Ante {ante_min} to {ante_max}, Trips {trips_min} to {trips_max}.").format(
             name=_who(d), **{k: money(int(new.get(k, 0))) for k in ("ante_min", "ante_max", "trips_min", "trips_max")})
-    if kind == "coach_changed":
+    if kind == EventKind.COACH_CHANGED:
         if d.get("on"):
             return _("{name} turned the strategy coach on.").format(name=_who(d))
         return _("{name} turned the strategy coach off.").format(name=_who(d))
-    if kind == "paytable_exported":
+    if kind == EventKind.PAYTABLE_EXPORTED:
         return _("{name} exported the paytable {table} to {folder}.").format(
             name=_who(d), table=_table(d), folder=d.get("folder") or UNKNOWN)
-    if kind == "ram_clear_witnessed":
+    if kind == EventKind.RAM_CLEAR_WITNESSED:
         return _("{witness} countersigned a RAM clear for {name}.").format(witness=_who(d, "witness"), name=_who(d))
-    if kind == "ram_clear_requested":
+    if kind == EventKind.RAM_CLEAR_REQUESTED:
         return _("{name} requested a RAM clear.").format(name=_who(d))
-    if kind == "ram_clear":
+    if kind == EventKind.RAM_CLEAR:
         return _("{name} cleared the RAM, witnessed by {witness}: {amount} of credits removed.").format(
             name=_who(d), witness=_who(d, "witness"), amount=amount)
-    if kind == "escrow_accepted":
+    if kind == EventKind.ESCROW_ACCEPTED:
         item = str(d.get("item", ""))
         return _("{item} of {amount} held in escrow.").format(item=_(ITEMS[item]) if item in ITEMS else item,
                                                               amount=amount)
-    if kind == "escrow_aborted":
+    if kind == EventKind.ESCROW_ABORTED:
         return _("Escrow returned: {reason}").format(reason=_reason(d))
-    if kind == "escrow_in_doubt":
+    if kind == EventKind.ESCROW_IN_DOUBT:
         return _("Escrow in doubt: {reason}").format(reason=_reason(d))
-    if kind == "device":
+    if kind == EventKind.DEVICE:
         return _("Device {device}: {what}").format(device=d.get("device", UNKNOWN),
                                                    what=str(d.get("detail") or d.get("kind") or UNKNOWN))
-    if kind == "ledger_created":
+    if kind == EventKind.LEDGER_CREATED:
         return _("Ledger created for machine {machine}.").format(machine=d.get("machine_number") or UNKNOWN)
     return _("Event: {kind}").format(kind=kind.replace("_", " "))

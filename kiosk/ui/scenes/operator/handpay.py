@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord
 from kiosk.machine.commands import HandpayReset
 from kiosk.ui import theme
@@ -20,7 +21,7 @@ from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, 
 from kiosk.ui.widgets import Button
 
 #: Events that tell a payout's story.
-PAYOUT_KINDS = ("cashout", "cashout_handpay", "ticket_void", "handpay")
+PAYOUT_KINDS = (EventKind.CASHOUT, EventKind.CASHOUT_HANDPAY, EventKind.TICKET_VOID, EventKind.HANDPAY)
 RECENT = 5
 
 
@@ -51,7 +52,7 @@ class HandpayPage(Page):
         if c is None:
             return None
         for ev in reversed(self.payout_events()):
-            if ev.txn == c.transaction_id and ev.kind in ("cashout_handpay", "ticket_void"):
+            if ev.txn == c.transaction_id and ev.kind in (EventKind.CASHOUT_HANDPAY, EventKind.TICKET_VOID):
                 number = ev.detail.get("validation")
                 if number:
                     return str(number)
@@ -60,7 +61,7 @@ class HandpayPage(Page):
     def pending_reason(self) -> str | None:
         c = self.desk.snap.cashout
         for ev in reversed(self.payout_events()):
-            if c is not None and ev.txn == c.transaction_id and ev.kind == "cashout_handpay":
+            if c is not None and ev.txn == c.transaction_id and ev.kind == EventKind.CASHOUT_HANDPAY:
                 return str(ev.detail.get("reason") or "") or None
         return None
 
@@ -89,7 +90,7 @@ class HandpayPage(Page):
                 ui.fitted(surface, reason, 20, theme.MUTED, WIDTH, topleft=(LEFT, y))
                 y += 32
         y = heading(desk, surface, _("Last hand pays"), LEFT, y + 10, WIDTH)
-        paid = [ev for ev in self.payout_events() if ev.kind == "handpay"][-RECENT:]
+        paid = [ev for ev in self.payout_events() if ev.kind == EventKind.HANDPAY][-RECENT:]
         if not paid:
             ui.fitted(surface, _("None yet"), 22, theme.MUTED, WIDTH, topleft=(LEFT, y + 4))
         for ev in reversed(paid):
