@@ -26,15 +26,16 @@ from typing import Literal
 
 from engine.money import format_cents
 from kiosk.ledger.ledger import Ledger
+from kiosk.link.outcomes import MoneyOutcome
 
 #: The event kinds that finish an accepted escrow, with how each leaves it.
-RESOLUTIONS: dict[str, str] = {
-    "bill_in": "credited",
-    "ticket_in": "credited",
-    "system_ticket_in": "credited",
-    "ticket_rejected": "rejected",
-    "escrow_aborted": "returned",
-    "escrow_in_doubt": "in_doubt",
+RESOLUTIONS: dict[str, MoneyOutcome] = {
+    "bill_in": MoneyOutcome.CREDITED,
+    "ticket_in": MoneyOutcome.CREDITED,
+    "system_ticket_in": MoneyOutcome.CREDITED,
+    "ticket_rejected": MoneyOutcome.REJECTED,
+    "escrow_aborted": MoneyOutcome.RETURNED,
+    "escrow_in_doubt": MoneyOutcome.IN_DOUBT,
 }
 #: How many of a station's latest accepted escrows power-up looks at (a validator holds
 #: one item at a time, so at most the last one is open after a power cut).
@@ -63,7 +64,7 @@ class Escrow:
         return f"note of {format_cents(self.amount)}"
 
 
-def resolution(ledger: Ledger, txn: str) -> str | None:
+def resolution(ledger: Ledger, txn: str) -> MoneyOutcome | None:
     """How the escrow ``txn`` was finished (``credited``, ``rejected``, ``returned``,
     ``in_doubt``), None while it is open."""
     for kind, word in RESOLUTIONS.items():
