@@ -19,7 +19,7 @@ seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
 ``in_doubt`` as the service reads the driver's reason
-(:func:`~kiosk.table.money_in.escrow_end`), with it (a lost port too: the service then waits for the
+(:func:`~kiosk.table.escrows.escrow_end`), with it (a lost port too: the service then waits for the
 validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
 service, which checks the ticket (any station's, printed, not void, redeemed or
 expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
@@ -43,7 +43,7 @@ from kiosk.config import SIMULATED_PORT
 from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.errors import MachineError
 from kiosk.station.link import TableLink
-from kiosk.table.money_in import escrow_end
+from kiosk.table.escrows import escrow_end
 
 log = logging.getLogger(__name__)
 

@@ -138,6 +138,10 @@ class HostRefuse:
     txn: str
 
 
+#: The money commands the service answers with a :class:`~kiosk.link.outcomes.MoneyOutcome`.
+MoneyCommand = SettleEscrow | ReportPrint | TestCredits | DeliverValidation
+
+
 @dataclass(frozen=True)
 class PairingMiss:
     """A wrong pairing code at the table host (``scope``: ``stations`` or ``displays``)
@@ -179,6 +183,7 @@ __all__ = [
     "HostPlay",
     "HostRedeem",
     "HostRefuse",
+    "MoneyCommand",
     "ProbeLedger",
     "StopStation",
     "Pass",

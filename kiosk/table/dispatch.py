@@ -39,8 +39,9 @@ from kiosk.table.commands import (
     StopStation,
     TestCredits,
 )
+from kiosk.table.escrows import escrow_end
 from kiosk.table.locks import Locks
-from kiosk.table.money_in import MoneyIn, escrow_end
+from kiosk.table.money_in import MoneyIn
 from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
 from kiosk.table.paytable_export import export_paytable
@@ -209,7 +210,7 @@ _REPORTED = {
 
 def settle(money: MoneyIn, n: int, c: SettleEscrow) -> MoneyOutcome:
     """A station validator's report about escrow ``c.txn`` (phase two): VEND VALID
-    credits it; otherwise its reason, read as :func:`~kiosk.table.money_in.escrow_end`
+    credits it; otherwise its reason, read as :func:`~kiosk.table.escrows.escrow_end`
     reads it, is kept when it says the end the station reported."""
     if c.end == EscrowEnd.VEND_VALID or (
         c.end == EscrowEnd.STACKED and c.reason in ("", EscrowEnd.VEND_VALID)

@@ -58,21 +58,12 @@ from kiosk.machine.ticket_rules import (
     unknown_tickets_text,
 )
 from kiosk.machine.write_probe import write_problem
+from kiosk.table.escrows import PORT_LOST, Escrow, escrow_detail, escrow_end, resolution
 from kiosk.table.escrows import RECENT as RECENT_ESCROWS
-from kiosk.table.escrows import Escrow, escrow_detail, resolution
 from kiosk.table.slot_system import AwaitingSystem, SlotSystem, redeemed_here
 from kiosk.table.state import TableState
 
 log = logging.getLogger(__name__)
-
-#: An escrow ended for one of these reasons: the item is in the box, it is credited.
-STACKED_REASONS = frozenset({"power_up_bill_in_stacker", "stacked_without_vend_valid"})
-#: Reasons meaning the item went back to the patron (or never left the escrow).
-RETURNED_REASONS = frozenset(
-    {"refused", "returned", "rejected", "superseded", "power_up", "power_up_bill_in_acceptor"}
-)
-#: The reason meaning the driver lost the validator: the escrow waits for its next report.
-PORT_LOST = "port_lost"
 
 #: Notes of no accepted denomination from one station that tilt it.
 FORGERY_LIMIT = 3
@@ -80,18 +71,6 @@ FORGERY_LIMIT = 3
 FORGERY_TILT = "forged_notes"
 #: The tilt of a station whose validator stacked a note no open escrow matches.
 UNMATCHED_TILT = f"{DEVICE_TILT_PREFIX}validator:vend_unmatched"
-
-
-def escrow_end(reason: str) -> EscrowEnd:
-    """How an escrow the validator's driver ended for ``reason`` ended (the one reading
-    of the driver's reasons, at the station and at the service): in the box
-    (:data:`STACKED_REASONS`), back with the patron (:data:`RETURNED_REASONS`), else in
-    doubt (a fault, or :data:`PORT_LOST`: where the item went is unknown)."""
-    if reason in STACKED_REASONS:
-        return EscrowEnd.STACKED
-    if reason in RETURNED_REASONS:
-        return EscrowEnd.RETURNED
-    return EscrowEnd.IN_DOUBT
 
 
 class MoneyIn:

@@ -235,7 +235,8 @@ class SlotSystem:
             if found:
                 number = str(found[-1].detail.get("validation", number))
                 amount = found[-1].amount
-            state = "stacking" if done is None else "credited" if done == "credited" else "returned"
+            credited = done is MoneyOutcome.CREDITED
+            state = "stacking" if done is None else "credited" if credited else "returned"
             return state, number, amount
         if held is not None and held.txn == txn:
             return (

@@ -80,14 +80,11 @@ from kiosk.table.audit import Audit
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
-    DeliverValidation,
     DeviceReport,
+    MoneyCommand,
     ProbeLedger,
-    ReportPrint,
     SetTablePaytable,
-    SettleEscrow,
     StopStation,
-    TestCredits,
 )
 from kiosk.table.dispatch import Parts, dispatch
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
@@ -272,13 +269,7 @@ class Table:
         at: int | None = None,
     ) -> str: ...
     @overload
-    def execute(
-        self,
-        station: int,
-        command: SettleEscrow | ReportPrint | TestCredits | DeliverValidation,
-        *,
-        at: int | None = None,
-    ) -> MoneyOutcome: ...
+    def execute(self, station: int, command: MoneyCommand, *, at: int | None = None) -> MoneyOutcome: ...
     @overload
     def execute(self, station: int, command: AcceptTicket, *, at: int | None = None) -> int: ...
     @overload
