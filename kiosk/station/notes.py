@@ -19,8 +19,8 @@ seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
 ``in_doubt`` as the service reads the driver's reason
-(:func:`~kiosk.table.escrows.escrow_end`), with it (a lost port too: the service then waits for the
-validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
+(:func:`~kiosk.table.escrows.escrow_end`), with it (a lost port is in doubt: the service
+then waits for the validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
 service, which checks the ticket (any station's, printed, not void, redeemed or
 expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
 redeems it once.  Over the link the driver's transaction ``T`` is ``s<seat>-T`` at the

@@ -10,14 +10,17 @@ Notes are two-phase through the host (:mod:`kiosk.table.escrows`): :meth:`escrow
 sends an :class:`~kiosk.link.messages.Escrow` and waits for the host's
 :class:`~kiosk.link.messages.EscrowAck` (stack only when accepted); :meth:`report_note`
 sends the validator's report as a :class:`~kiosk.link.messages.ValidatorReport` and
-waits for the host's answer (an ``EscrowAck`` with its ``outcome``).  :meth:`insert_note` does both for a station
-without a validator (the demo keys, the burn-in autoplay).  The station's door switch
-(:class:`~kiosk.machine.commands.SetDoor`) goes as a :class:`~kiosk.link.messages.DoorSwitch`
-and again after every (re)connect.  Tickets go two-phase too (:meth:`escrow_ticket`: the
-host answers the ticket's ``amount_cents``); the host's print orders wait in :attr:`print_orders`
-(:meth:`next_print_order`) for the station's printer, which reports with
-:meth:`printer_ready` and :meth:`report_print` (:mod:`kiosk.table.payouts`);
-:meth:`test_credits` keys in a burn-in's test credits.
+waits for the host's answer (an ``EscrowAck`` with its ``outcome``).  :meth:`insert_note`
+does both for a station without a validator (the demo keys, the burn-in autoplay).  The
+station's door switch (:class:`~kiosk.machine.commands.SetDoor`) goes as a
+:class:`~kiosk.link.messages.DoorSwitch` and again after every (re)connect.  Tickets go
+two-phase too (:meth:`escrow_ticket`: the host answers the ticket's ``amount_cents``);
+the host's print orders wait in :attr:`print_orders` (:meth:`next_print_order`) for the
+station's printer, which reports with :meth:`printer_ready` (a
+:class:`~kiosk.link.messages.PrinterState`) and :meth:`report_print` (a
+:class:`~kiosk.link.messages.PrinterReport`, :mod:`kiosk.table.payouts`);
+:meth:`test_credits` keys in a burn-in's test credits (a
+:class:`~kiosk.link.messages.TestCreditsReport`).
 
     remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
     remote.start()
@@ -425,8 +428,8 @@ class RemoteTable:
         host tilts or clears this station.  Not sent (logged) while the link cannot take
         it, nor for a device the host does not know."""
         try:
-            body = DeviceFault(device=device, kind=kind, detail=detail[:256], active=active)  # type: ignore[arg-type]
-            self.link.send(body)
+            fault = {"device": device, "kind": kind, "detail": detail[:256], "active": active}
+            self.link.send(DeviceFault.model_validate(fault))
         except Exception as exc:
             log.warning("%s fault %s not sent: %s", device, kind, exc)
 
