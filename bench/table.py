@@ -105,6 +105,7 @@ def settle_times(settles: int) -> list[float]:
     """The last decision of a 7-seat round (settling every seat), in process."""
     from engine.uth.round import Action
     from kiosk.config import load_config
+    from kiosk.link.outcomes import EscrowEnd
     from kiosk.machine.commands import Deal, Decide, PlaceChip
     from kiosk.table import Table, TableTiming
     from kiosk.table.commands import AcceptEscrow, SettleEscrow
@@ -120,7 +121,7 @@ def settle_times(settles: int) -> list[float]:
             while table.credits(n) < 6 * ante:  # a $100 note, as a validator's go: two phases
                 txn = f"s{n}-note-{len(times)}-{table.credits(n)}"
                 table.execute(n, AcceptEscrow(txn, 10_000))
-                table.execute(n, SettleEscrow(txn, "stacked", "vend_valid"))
+                table.execute(n, SettleEscrow(txn, EscrowEnd.VEND_VALID))
         for n in STATIONS:
             table.execute(n, PlaceChip("ante", ante))
             table.execute(n, Deal())

@@ -59,6 +59,15 @@ class DeviceEventKind(StrEnum):
     LAYOUT_REJECTED = "layout_rejected"  # printer refused our regions/templates
 
 
+class PrintOutcome(StrEnum):
+    """How a ticket printer's print attempt ended (see :mod:`devices.tcl.driver`): the
+    words a station reports to the game service too."""
+
+    PRINTED = "printed"
+    NOT_PRINTED = "not_printed"
+    UNKNOWN = "unknown"
+
+
 #: Kinds that put the cabinet in tilt (GLI-11 style: the game stops until an attendant acts).
 TILT_KINDS: frozenset[DeviceEventKind] = frozenset(
     {

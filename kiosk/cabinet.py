@@ -39,7 +39,7 @@ from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 
-from devices.host import DeviceEvent
+from devices.host import DeviceEvent, PrintOutcome
 from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import Action
@@ -47,6 +47,7 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
+from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.machine import commands as cmd
 from kiosk.machine.commands import Command
 from kiosk.machine.error_codes import ErrorCode
@@ -307,7 +308,7 @@ class Machine:
                     params={"cents": cents},
                 )
             self.table.execute(SEAT, AcceptEscrow(txn, cents))
-        self.table.execute(SEAT, SettleEscrow(txn, "stacked", "vend_valid"))
+        self.table.execute(SEAT, SettleEscrow(txn, EscrowEnd.VEND_VALID))
 
     # -- the validator's host (devices.host.ValidatorHost) -----------------------------------------
     def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
@@ -425,19 +426,19 @@ class Machine:
     def payout_complete(self, transaction_id: str, reference: str = "") -> None:
         """The ticket of ``transaction_id`` printed (``reference``: the validation number
         the printer reported).  Idempotent."""
-        self._report(ReportPrint(transaction_id, "printed", reference))
+        self._report(ReportPrint(transaction_id, PrintOutcome.PRINTED, reference))
 
     def payout_failed(self, transaction_id: str, reason: str) -> None:
         """The ticket did not print: voided, the credits back on the meter."""
-        self._report(ReportPrint(transaction_id, "not_printed", "", reason))
+        self._report(ReportPrint(transaction_id, PrintOutcome.NOT_PRINTED, "", reason))
 
     def payout_to_handpay(self, transaction_id: str, reason: str) -> None:
         """Whether the ticket printed is unknown: voided, an attendant pays.  Idempotent."""
-        self._report(ReportPrint(transaction_id, "unknown", "", reason))
+        self._report(ReportPrint(transaction_id, PrintOutcome.UNKNOWN, "", reason))
 
     def _report(self, report: ReportPrint) -> None:
         how = self.table.execute(SEAT, report)
-        if how == "unknown":
+        if how is MoneyOutcome.UNKNOWN:
             raise WrongState(f"no payout {report.txn} is pending", code=ErrorCode.NO_PAYOUT_PENDING)
 
     # -- reading ---------------------------------------------------------------------------------

@@ -32,13 +32,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 
 import serial
 
 from devices.comm_health import CommHealth
 from devices.errors import PrinterLayoutError, StatusFormatError
-from devices.host import DeviceEventKind, DeviceEventSink, report_event
+from devices.host import DeviceEventKind, DeviceEventSink, PrintOutcome, report_event
 from devices.polling import PolledDriver, PortOptions, SerialPoller
 from devices.tcl.commands import (
     CLEAR_ERRORS,
@@ -59,14 +58,6 @@ _FAULT_FLAGS: tuple[tuple[DeviceEventKind, StatusFlag], ...] = (
     (DeviceEventKind.PAPER_JAM, StatusFlag.PAPER_JAM),
     (DeviceEventKind.CHASSIS_OPEN, StatusFlag.CHASSIS_OPEN),
 )
-
-
-class PrintOutcome(StrEnum):
-    """How a print attempt ended (see the module docstring)."""
-
-    PRINTED = "printed"
-    NOT_PRINTED = "not_printed"
-    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, slots=True)

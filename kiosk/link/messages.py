@@ -31,9 +31,13 @@ from pydantic import (
     model_validator,
 )
 
+from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.round import MAX_SEATS, Action, Phase
+from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
 
-PROTOCOL_VERSION = 1
+#: 2: a station's money reports are typed bodies (no ``device_event``), an escrow's
+#: answer carries its amount and outcome as fields.
+PROTOCOL_VERSION = 2
 
 Seat = Annotated[int, Field(ge=1, le=MAX_SEATS)]
 #: A station's name, fixed at pairing: lower-case letters, digits and dashes.
@@ -210,14 +214,59 @@ class Escrow(_Model):
         return self
 
 
-class DeviceEvent(_Model):
-    """Station -> host: something a device reported (``device`` e.g. ``validator``,
-    ``event`` e.g. ``jam``) with JSON details."""
+class ValidatorReport(_Model):
+    """Station -> host, phase two: the validator ended escrow ``txn`` as ``end``;
+    ``reason``: the driver's word (the host keeps its first 64 characters: a long one is
+    cut, never refused, so that a VEND VALID is never lost to its words); ``cents``: the
+    amount the driver reported with a ticket's VEND VALID (None: not reported).
+    Answered by an :class:`EscrowAck` with its ``outcome``."""
 
-    type: Literal["device_event"] = "device_event"
-    device: Name
-    event: Name
-    detail: dict[str, JsonValue] = Field(default_factory=dict)
+    type: Literal["validator_report"] = "validator_report"
+    txn: Name
+    end: EscrowEnd
+    reason: str = ""
+    cents: Cents | None = None
+
+
+class PrinterState(_Model):
+    """Station -> host: the station's ticket printer can print now (``ready``) or not."""
+
+    type: Literal["printer_state"] = "printer_state"
+    ready: bool
+
+
+class PrinterReport(_Model):
+    """Station -> host: how the printer ended the ticket of cash-out ``txn``
+    (``validation``: the number it reported done; ``reason``: the driver's detail).
+    Answered by an :class:`EscrowAck` with its ``outcome``."""
+
+    type: Literal["printer_report"] = "printer_report"
+    txn: Name
+    outcome: PrintOutcome
+    validation: Annotated[str, Field(max_length=64)] = ""
+    reason: Annotated[str, Field(max_length=128)] = ""
+
+
+class TestCreditsReport(_Model):
+    """Station -> host: a burn-in's test credits of ``cents`` keyed in as ``txn`` (once
+    by their transaction).  Answered by an :class:`EscrowAck` with its ``outcome``."""
+
+    __test__ = False  # not a test case
+    type: Literal["test_credits"] = "test_credits"
+    txn: Name
+    cents: PositiveCents
+
+
+class DeviceFault(_Model):
+    """Station -> host: ``device``'s fault or warning ``kind`` began (``active``) or
+    ended; ``detail``: the driver's words.  The host tilts, clears or settles that
+    station's escrow (a validator's own reports after a restart)."""
+
+    type: Literal["device_fault"] = "device_fault"
+    device: Literal["validator", "printer"]
+    kind: DeviceEventKind
+    detail: Annotated[str, Field(max_length=256)] = ""
+    active: bool
 
 
 class DoorSwitch(_Model):
@@ -239,22 +288,37 @@ class Snapshot(_Model):
 
 
 class EscrowAck(_Model):
-    """Host -> station: escrow ``txn`` is recorded (``accepted``: stack it) or refused
-    (return it; ``reason`` says why; ``code``: the refusal's
-    :class:`~kiosk.machine.error_codes.ErrorCode`, when the service refused it)."""
+    """Host -> station, the answer about transaction ``txn``.
+
+    Phase one (``outcome`` None), to an :class:`Escrow`: recorded (``accepted``: stack
+    it; a ticket's ``amount_cents``, the host's ledger's) or refused (return it).  Phase
+    two, to a :class:`ValidatorReport`, :class:`PrinterReport` or
+    :class:`TestCreditsReport`: how the service left it (``outcome``; ``accepted`` when
+    it is ``credited`` or ``issued``; ``refused`` when the service refused the report).
+    ``reason``: why, in words for people, never parsed; ``code``: the refusal's
+    :class:`~kiosk.machine.error_codes.ErrorCode`, when the service refused it."""
 
     type: Literal["escrow_ack"] = "escrow_ack"
     txn: Name
     accepted: bool
     reason: Text = ""
     code: Name | None = None
+    amount_cents: PositiveCents | None = None
+    outcome: MoneyOutcome | None = None
+
+    @model_validator(mode="after")
+    def _phase_fits(self) -> EscrowAck:
+        if self.amount_cents is not None and (not self.accepted or self.outcome is not None):
+            raise ValueError("only an accepted escrow (phase one) says a ticket's amount")
+        if self.outcome is not None and self.accepted != (self.outcome in ACCEPTED):
+            raise ValueError(f"a report answered {self.outcome} is not accepted so")
+        return self
 
 
 class PrintTicket(_Model):
     """Host -> station: print the cash-out ticket of payout ``txn``, whose row the host
     has written *pending* (the ticket's text as the host's ledger and configuration
-    give it); the station reports how it ended as a ``printer``
-    :class:`DeviceEvent`.  ``resume``: sent again after a restart of the host or the
+    give it); the station reports how it ended with a :class:`PrinterReport`.  ``resume``: sent again after a restart of the host or the
     station, so it may already have been printed."""
 
     type: Literal["print_ticket"] = "print_ticket"
@@ -446,7 +510,11 @@ Body = Annotated[
     | HandpayReset
     | ClearTilt
     | Escrow
-    | DeviceEvent
+    | ValidatorReport
+    | PrinterState
+    | PrinterReport
+    | TestCreditsReport
+    | DeviceFault
     | DoorSwitch
     | Snapshot
     | EscrowAck
@@ -479,7 +547,11 @@ STATION_TYPES = frozenset(
         "handpay_reset",
         "clear_tilt",
         "escrow",
-        "device_event",
+        "validator_report",
+        "printer_state",
+        "printer_report",
+        "test_credits",
+        "device_fault",
         "door",
         "friends_frame",
         "operator_login",

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.paytable import Paytable
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.state import Bets
 from kiosk.table.snapshot import StationSnapshot
 
@@ -99,12 +101,11 @@ class TableLink(Protocol):
         stack it), None when none came in ``timeout``."""
 
     def report_note(
-        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
+        self, txn: str, end: EscrowEnd, reason: str, timeout: float, cents: int | None = None
     ) -> EscrowAck | None:
-        """Phase two: the validator's report (``vend_valid``, ``stacked``, ``returned``,
-        ``in_doubt``) about escrow ``txn`` (``cents``: the amount reported with a ticket's
-        VEND VALID); the answer (``settled: <how>``), None when none came (then VEND
-        VALID is asked again)."""
+        """Phase two: how the validator ended escrow ``txn`` (``reason``: the driver's
+        word; ``cents``: the amount reported with a ticket's VEND VALID); the answer (its
+        ``outcome``), None when none came (then VEND VALID is asked again)."""
 
     def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
         """Phase one of a ticket: its amount (stack it), None when refused or no answer
@@ -113,8 +114,8 @@ class TableLink(Protocol):
     def escrow_refusal(self, txn: str) -> str:
         """Why escrow ``txn`` was refused ("" when it was not, or is not known)."""
 
-    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """A device event (a :class:`devices.host.DeviceEventKind` value) began or ended."""
+    def report_fault(self, device: str, kind: DeviceEventKind, detail: str, active: bool) -> None:
+        """``device``'s event ``kind`` began (``active``) or ended."""
 
     def printer_ready(self, ready: bool) -> None:
         """Whether this station's ticket printer can print now."""
@@ -123,10 +124,10 @@ class TableLink(Protocol):
         """The oldest print order not yet taken (None after ``timeout``)."""
 
     def report_print(
-        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+        self, txn: str, outcome: PrintOutcome, validation: str, reason: str, timeout: float
     ) -> EscrowAck | None:
-        """The printer's report about the ticket of cash-out ``txn``; the answer
-        (``settled: <how>``), None when none came."""
+        """The printer's report about the ticket of cash-out ``txn``; the answer (its
+        ``outcome``), None when none came."""
 
     def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
         """A note with no validator (the demo keys, a burn-in): both phases."""

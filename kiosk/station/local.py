@@ -18,26 +18,26 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from devices.host import DeviceEventKind, make_event
+from devices.host import DeviceEventKind, PrintOutcome, make_event
 from engine.uth.paytable import Paytable
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
+from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
-    REPORT_OUTCOMES,
     AcceptEscrow,
     AcceptTicket,
     ReportPrint,
     SetPrinter,
     SettleEscrow,
+    TestCredits,
 )
 from kiosk.table.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
-from kiosk.table.wire import SETTLED
 
 log = logging.getLogger(__name__)
 
@@ -220,36 +220,40 @@ class LocalTable:
                 raise
             self._refusals[txn] = exc.reason
             log.warning("escrow %s refused: %s", txn, exc.reason)
-            return _ack(txn, False, exc.reason)
+            return _ack(txn, False, reason=exc.reason)
         self._refusals.pop(txn, None)
-        return _ack(txn, True, "")
+        return _ack(txn, True)
 
     def escrow_refusal(self, txn: str) -> str:
         return self._refusals.get(txn, "")
 
     def report_note(
-        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
+        self, txn: str, end: EscrowEnd, reason: str, timeout: float, cents: int | None = None
     ) -> EscrowAck | None:
         """The validator's report about escrow ``txn``; None when the service could not
         record it (a ledger fault: the driver asks again)."""
-        outcome = REPORT_OUTCOMES.get(event)
-        if outcome is None:
-            raise ValueError(f"not a validator report: {event!r}")
+        return self._settle(txn, SettleEscrow(txn, end, reason[:64], cents))
+
+    def _settle(
+        self, txn: str, command: SettleEscrow | ReportPrint | TestCredits
+    ) -> EscrowAck | None:
+        """The service's answer to a report about ``txn``, as the link would carry it;
+        None for a ledger fault (the report is made again)."""
         try:
-            how = self.table.execute(
-                self._station, SettleEscrow(txn, outcome, reason[:64], cents)  # type: ignore[arg-type]
-            )
+            how = self.table.execute(self._station, command)
         except MachineError as exc:
             if exc.code == "ledger_fault":
                 return None
-            return _ack(txn, False, f"{SETTLED}refused: {exc.reason}")
-        return _ack(txn, how == "credited", f"{SETTLED}{how}")
+            return _ack(
+                txn, False, reason=exc.reason, code=str(exc.code), outcome=MoneyOutcome.REFUSED
+            )
+        return _ack(txn, how in ACCEPTED, outcome=how)
 
-    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
+    def report_fault(self, device: str, kind: DeviceEventKind, detail: str, active: bool) -> None:
         try:
-            event = make_event(device, DeviceEventKind(kind), detail[:256], active=active)
+            event = make_event(device, kind, detail[:256], active=active)
             self.table.device_report(self._station, event)
-        except (MachineError, ValueError) as exc:
+        except MachineError as exc:
             log.warning("%s %s not recorded: %s", device, kind, exc)
 
     def insert_note(self, cents: int, timeout: float) -> EscrowAck | None:
@@ -258,7 +262,7 @@ class LocalTable:
         ack = self.escrow_note(cents, txn, timeout)
         if ack is None or not ack.accepted:
             return ack
-        self.report_note(txn, "stacked", "vend_valid", timeout)
+        self.report_note(txn, EscrowEnd.VEND_VALID, "", timeout)
         return ack
 
     # -- the printer -----------------------------------------------------------------------
@@ -278,16 +282,9 @@ class LocalTable:
             return self._orders.pop(0)
 
     def report_print(
-        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+        self, txn: str, outcome: PrintOutcome, validation: str, reason: str, timeout: float
     ) -> EscrowAck | None:
-        report = ReportPrint(txn, outcome, validation, reason[:128])  # type: ignore[arg-type]
-        try:
-            how = self.table.execute(self._station, report)
-        except MachineError as exc:
-            if exc.code == "ledger_fault":
-                return None
-            return _ack(txn, False, f"{SETTLED}refused: {exc.reason}")
-        return _ack(txn, how in ("issued", "credited"), f"{SETTLED}{how}")
+        return self._settle(txn, ReportPrint(txn, outcome, validation, reason[:128]))
 
     # -- the ledger ----------------------------------------------------------------------
     def ledger_can_record(self) -> bool:
@@ -304,9 +301,21 @@ class LocalTable:
         return [r for r in found if r.state != "open"][:last]
 
 
-def _ack(txn: str, accepted: bool, reason: str) -> EscrowAck:
-    """The answer a station reads, as the link would carry it."""
+def _ack(
+    txn: str,
+    accepted: bool,
+    *,
+    reason: str = "",
+    code: str | None = None,
+    outcome: MoneyOutcome | None = None,
+) -> EscrowAck:
+    """The answer a station reads, as the link would carry it (a transaction name the
+    link would not carry is answered all the same: nothing crosses a link here)."""
     try:
-        return EscrowAck(txn=txn, accepted=accepted, reason=reason[:512])
+        return EscrowAck(
+            txn=txn, accepted=accepted, reason=reason[:512], code=code, outcome=outcome
+        )
     except ValueError:
-        return EscrowAck.model_construct(txn=txn, accepted=accepted, reason=reason[:512])
+        return EscrowAck.model_construct(
+            txn=txn, accepted=accepted, reason=reason[:512], code=code, outcome=outcome
+        )

@@ -18,8 +18,9 @@ is returned when it is refused or no answer comes in :attr:`StationNotes.answer_
 seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once the
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
-``in_doubt`` with the driver's reason (a lost port too: the service then waits for the
-validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
+``in_doubt`` as the service reads the driver's reason
+(:func:`~kiosk.table.escrows.escrow_end`), with it (a lost port is in doubt: the service
+then waits for the validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
 service, which checks the ticket (any station's, printed, not void, redeemed or
 expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
 redeems it once.  Over the link the driver's transaction ``T`` is ``s<seat>-T`` at the
@@ -39,9 +40,10 @@ from devices.host import DeviceEvent, DeviceEventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.errors import MachineError
 from kiosk.station.link import TableLink
-from kiosk.table.money_in import PORT_LOST, RETURNED_REASONS, STACKED_REASONS
+from kiosk.table.escrows import escrow_end
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +84,7 @@ class StationNotes:
 
     def bill_credited(self, denomination_cents: int, transaction_id: str) -> None:
         txn = self.txn(transaction_id)
-        if self.remote.report_note(txn, "vend_valid", "vend_valid", self.answer_s) is None:
+        if self.remote.report_note(txn, EscrowEnd.VEND_VALID, "", self.answer_s) is None:
             raise HostUnreachable(f"no answer to VEND VALID for {txn}")
 
     def ticket_escrow(self, barcode: str, transaction_id: str) -> int | None:
@@ -102,23 +104,16 @@ class StationNotes:
 
     def ticket_credited(self, barcode: str, amount_cents: int, transaction_id: str) -> None:
         txn = self.txn(transaction_id)
-        answer = self.remote.report_note(txn, "vend_valid", "vend_valid", self.answer_s, amount_cents)
+        answer = self.remote.report_note(txn, EscrowEnd.VEND_VALID, "", self.answer_s, amount_cents)
         if answer is None:
             raise HostUnreachable(f"no answer to VEND VALID for ticket {barcode} ({txn})")
 
     def escrow_aborted(self, transaction_id: str, reason: str) -> None:
-        if reason == PORT_LOST:  # where the item is: unknown until the validator's next report
-            event = "in_doubt"
-        elif reason in STACKED_REASONS:
-            event = "stacked"
-        elif reason in RETURNED_REASONS:
-            event = "returned"
-        else:
-            event = "in_doubt"
-        self.remote.report_note(self.txn(transaction_id), event, reason, 0)
+        # a lost port is in doubt: where the item is waits for the validator's next report
+        self.remote.report_note(self.txn(transaction_id), escrow_end(reason), reason, 0)
 
     def device_event(self, event: DeviceEvent) -> None:
-        self.remote.report_fault(event.device, str(event.kind), event.detail, event.active)
+        self.remote.report_fault(event.device, event.kind, event.detail, event.active)
 
 
 class StationValidator:
@@ -158,10 +153,7 @@ class StationValidator:
         except Exception as exc:  # no such port, permission denied...
             log.error("validator: cannot open %s: %s", self.port, exc)
             self.remote.report_fault(
-                "validator",
-                str(DeviceEventKind.COMM_ERROR),
-                f"cannot open {self.port}: {exc}",
-                True,
+                "validator", DeviceEventKind.COMM_ERROR, f"cannot open {self.port}: {exc}", True
             )
         else:
             self.driver = driver

@@ -14,7 +14,8 @@ in hand::
 Each :class:`~kiosk.link.messages.PrintTicket` is printed once by
 :meth:`~devices.tcl.TicketPrinter.print_ticket` and its outcome (``printed`` with the
 validation number the printer reported done, ``not_printed``, ``unknown``) reported to
-the host until the host answers (``settled: <how>``).  The outcome is kept by the
+the host until the host answers (an :class:`~kiosk.link.messages.EscrowAck` with its
+``outcome``).  The outcome is kept by the
 order's transaction, so an order sent again (``resume``, after a host restart) is
 answered with it, never printed twice; an order resumed that this process never printed
 (the station restarted meanwhile) is never printed again: with a job ``journal`` (a
@@ -93,7 +94,7 @@ class StationPrinter:
         except Exception as exc:  # reported "offline"; printing opens it again
             log.error("printer on %s unavailable: %s", self.port, exc)
             self.remote.report_fault(
-                "printer", str(DeviceEventKind.COMM_ERROR), f"cannot open {self.port}: {exc}", True
+                "printer", DeviceEventKind.COMM_ERROR, f"cannot open {self.port}: {exc}", True
             )
         if self._opened:  # polled once open (a printer opened later starts then)
             self.driver.start()
@@ -114,7 +115,7 @@ class StationPrinter:
 
     # -- devices.host.DeviceEventSink -----------------------------------------------------
     def device_event(self, event: DeviceEvent) -> None:
-        self.remote.report_fault(event.device, str(event.kind), event.detail, event.active)
+        self.remote.report_fault(event.device, event.kind, event.detail, event.active)
 
     # -- the thread ----------------------------------------------------------------------
     def _follow(self) -> None:
@@ -236,7 +237,7 @@ class StationPrinter:
             return
         for txn, result in list(self._unreported.items()):
             ack = self.remote.report_print(
-                txn, result.outcome.value, result.validation_number, result.detail, self.answer_s
+                txn, result.outcome, result.validation_number, result.detail, self.answer_s
             )
             if ack is None:
                 return  # no answer: again on the next turn

@@ -7,21 +7,10 @@ with the station it comes from, ``table.execute(station, command)``.  Amounts ar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from devices.host import DeviceEvent
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.table.payouts import ReportPrint, SetPrinter
-
-#: How a station's validator ended an escrow, as the link reports it.
-Outcome = Literal["stacked", "returned", "in_doubt"]
-#: A validator's report (its word on the link) -> how its escrow ended.
-REPORT_OUTCOMES: dict[str, Outcome] = {
-    "vend_valid": "stacked",
-    "stacked": "stacked",
-    "returned": "returned",
-    "rejected": "returned",
-    "in_doubt": "in_doubt",
-}
 
 
 @dataclass(frozen=True)
@@ -53,12 +42,13 @@ class AcceptTicket:
 
 @dataclass(frozen=True)
 class SettleEscrow:
-    """The station's validator ended escrow ``txn`` as ``outcome`` (``stacked`` with
-    reason ``vend_valid``: VEND VALID); ``reason`` is the driver's; ``cents``: the amount
-    the driver reported with a ticket's VEND VALID (None: not reported)."""
+    """The station's validator ended escrow ``txn`` as ``end`` (``stacked`` with reason
+    ``vend_valid`` is VEND VALID too); ``reason`` is the driver's; ``cents``: the amount
+    the driver reported with a ticket's VEND VALID (None: not reported).  Returns how
+    the escrow stands (a :class:`~kiosk.link.outcomes.MoneyOutcome`)."""
 
     txn: str
-    outcome: Outcome
+    end: EscrowEnd
     reason: str = ""
     cents: int | None = None
 
@@ -66,7 +56,7 @@ class SettleEscrow:
 @dataclass(frozen=True)
 class TestCredits:
     """A burn-in's test credits of ``cents`` keyed in at a station as ``txn`` (once),
-    answered for by the technician logged in there."""
+    answered for by the technician logged in there.  Returns ``credited``."""
 
     __test__ = False  # not a test case
     txn: str | None
@@ -148,6 +138,10 @@ class HostRefuse:
     txn: str
 
 
+#: The money commands the service answers with a :class:`~kiosk.link.outcomes.MoneyOutcome`.
+MoneyCommand = SettleEscrow | ReportPrint | TestCredits | DeliverValidation
+
+
 @dataclass(frozen=True)
 class PairingMiss:
     """A wrong pairing code at the table host (``scope``: ``stations`` or ``displays``)
@@ -189,10 +183,9 @@ __all__ = [
     "HostPlay",
     "HostRedeem",
     "HostRefuse",
+    "MoneyCommand",
     "ProbeLedger",
     "StopStation",
-    "Outcome",
-    "REPORT_OUTCOMES",
     "Pass",
     "ReportPrint",
     "SetPrinter",

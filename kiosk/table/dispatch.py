@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.machine import commands as cmd
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import NotAuthorised, PlayDisabled
@@ -38,8 +39,9 @@ from kiosk.table.commands import (
     StopStation,
     TestCredits,
 )
+from kiosk.table.escrows import escrow_end
 from kiosk.table.locks import Locks
-from kiosk.table.money_in import RETURNED_REASONS, STACKED_REASONS, MoneyIn
+from kiosk.table.money_in import MoneyIn
 from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
 from kiosk.table.paytable_export import export_paytable
@@ -197,18 +199,27 @@ def dispatch(
     raise TypeError(f"not a game command: {command!r}")
 
 
-def settle(money: MoneyIn, n: int, c: SettleEscrow) -> str:
-    """A station validator's report about escrow ``c.txn`` (phase two), its reason read
-    as the outcome word the link carries allows."""
-    if c.outcome == "stacked" and c.reason in ("", "vend_valid"):
+#: The reason an escrow is recorded ended for when the driver's reason says another
+#: end than the one the station reported (the reported end is what counts).
+_REPORTED = {
+    EscrowEnd.STACKED: "stacked_without_vend_valid",
+    EscrowEnd.RETURNED: EscrowEnd.RETURNED.value,
+    EscrowEnd.IN_DOUBT: EscrowEnd.IN_DOUBT.value,
+}
+
+
+def settle(money: MoneyIn, n: int, c: SettleEscrow) -> MoneyOutcome:
+    """A station validator's report about escrow ``c.txn`` (phase two): VEND VALID
+    credits it; otherwise its reason, read as :func:`~kiosk.table.escrows.escrow_end`
+    reads it, is kept when it says the end the station reported."""
+    if c.end == EscrowEnd.VEND_VALID or (
+        c.end == EscrowEnd.STACKED and c.reason in ("", EscrowEnd.VEND_VALID)
+    ):
         return money.stacked(n, c.txn, c.cents)
-    reason = c.reason or c.outcome
-    if c.outcome == "stacked" and reason not in STACKED_REASONS:
-        reason = "stacked_without_vend_valid"
-    elif c.outcome == "returned" and reason not in RETURNED_REASONS:
-        reason = "returned"
-    elif c.outcome == "in_doubt" and reason in (*STACKED_REASONS, *RETURNED_REASONS):
-        reason = "in_doubt"
+    end = EscrowEnd(c.end)
+    reason = c.reason or end.value
+    if escrow_end(reason) != end:
+        reason = _REPORTED[end]
     return money.ended(n, c.txn, reason)
 
 

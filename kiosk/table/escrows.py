@@ -27,16 +27,25 @@ from typing import Literal
 from engine.money import format_cents
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
+from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 
 #: The event kinds that finish an accepted escrow, with how each leaves it.
-RESOLUTIONS: dict[EventKind, str] = {
-    EventKind.BILL_IN: "credited",
-    EventKind.TICKET_IN: "credited",
-    EventKind.SYSTEM_TICKET_IN: "credited",
-    EventKind.TICKET_REJECTED: "rejected",
-    EventKind.ESCROW_ABORTED: "returned",
-    EventKind.ESCROW_IN_DOUBT: "in_doubt",
+RESOLUTIONS: dict[EventKind, MoneyOutcome] = {
+    EventKind.BILL_IN: MoneyOutcome.CREDITED,
+    EventKind.TICKET_IN: MoneyOutcome.CREDITED,
+    EventKind.SYSTEM_TICKET_IN: MoneyOutcome.CREDITED,
+    EventKind.TICKET_REJECTED: MoneyOutcome.REJECTED,
+    EventKind.ESCROW_ABORTED: MoneyOutcome.RETURNED,
+    EventKind.ESCROW_IN_DOUBT: MoneyOutcome.IN_DOUBT,
 }
+#: An escrow ended for one of these reasons: the item is in the box, it is credited.
+STACKED_REASONS = frozenset({"power_up_bill_in_stacker", "stacked_without_vend_valid"})
+#: Reasons meaning the item went back to the patron (or never left the escrow).
+RETURNED_REASONS = frozenset(
+    {"refused", "returned", "rejected", "superseded", "power_up", "power_up_bill_in_acceptor"}
+)
+#: The reason meaning the driver lost the validator: the escrow waits for its next report.
+PORT_LOST = "port_lost"
 #: How many of a station's latest accepted escrows power-up looks at (a validator holds
 #: one item at a time, so at most the last one is open after a power cut).
 RECENT = 8
@@ -64,7 +73,19 @@ class Escrow:
         return f"note of {format_cents(self.amount)}"
 
 
-def resolution(ledger: Ledger, txn: str) -> str | None:
+def escrow_end(reason: str) -> EscrowEnd:
+    """How an escrow the validator's driver ended for ``reason`` ended (the one reading
+    of the driver's reasons, at the station and at the service): in the box
+    (:data:`STACKED_REASONS`), back with the patron (:data:`RETURNED_REASONS`), else in
+    doubt (a fault, or :data:`PORT_LOST`: where the item went is unknown)."""
+    if reason in STACKED_REASONS:
+        return EscrowEnd.STACKED
+    if reason in RETURNED_REASONS:
+        return EscrowEnd.RETURNED
+    return EscrowEnd.IN_DOUBT
+
+
+def resolution(ledger: Ledger, txn: str) -> MoneyOutcome | None:
     """How the escrow ``txn`` was finished (``credited``, ``rejected``, ``returned``,
     ``in_doubt``), None while it is open."""
     for kind, word in RESOLUTIONS.items():

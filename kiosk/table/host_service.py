@@ -12,19 +12,21 @@ Each paired station's link (its seat is its station number) drives
 * :class:`~kiosk.link.messages.Escrow` of a note -> :class:`AcceptEscrow`: the note's
   ``escrow_accepted`` committed, answered by an :class:`~kiosk.link.messages.EscrowAck`
   (``accepted``: stack it); nothing is credited yet; of a ticket -> :class:`AcceptTicket`
-  (the answer's ``reason`` says its amount, ``amount: <cents>``);
-* :class:`~kiosk.link.messages.DeviceEvent` of the ``validator`` (``vend_valid`` or
-  ``stacked``, ``returned`` or ``rejected``, ``in_doubt``; ``detail["txn"]``, None after
-  a station restart) -> :class:`SettleEscrow`: credited or closed once per transaction
-  (see :mod:`kiosk.table.escrows`), answered by an ``EscrowAck`` whose ``reason`` is
-  ``settled: <how>`` (the station then lets the validator go on);
+  (the answer's ``amount_cents`` says its amount);
+* :class:`~kiosk.link.messages.ValidatorReport` (``vend_valid``, ``stacked``,
+  ``returned``, ``in_doubt``) -> :class:`SettleEscrow`: credited or closed once per
+  transaction (see :mod:`kiosk.table.escrows`), answered by an ``EscrowAck`` with its
+  ``outcome`` (the station then lets the validator go on);
+* :class:`~kiosk.link.messages.DeviceFault` -> the station's device event: it tilts,
+  clears or settles that station's escrow (:meth:`Table.device_report`);
 * :class:`~kiosk.link.messages.CashOutRequest`, :class:`HandpayReset` -> the payout: a
-  ticket at a station whose printer reported ``ready``, ordered printed with a
-  :class:`~kiosk.link.messages.PrintTicket` (again, ``resume``, at its next ``ready``),
-  else a handpay; the ``printer``'s and a burn-in's reports settle it
-  (:func:`~kiosk.table.payouts.printer_report`), answered ``settled: <how>``; a
-  burn-in's test credits only in demo or burn-in mode (``burn_in``) and with a
-  technician logged in at that station, recorded with that person;
+  ticket at a station whose printer reported ready (a
+  :class:`~kiosk.link.messages.PrinterState`), ordered printed with a
+  :class:`~kiosk.link.messages.PrintTicket` (again, ``resume``, when it is ready again),
+  else a handpay; the :class:`~kiosk.link.messages.PrinterReport` settles it, answered
+  with its ``outcome``; a burn-in's :class:`~kiosk.link.messages.TestCreditsReport` only
+  in demo or burn-in mode (``burn_in``) and with a technician logged in at that
+  station, recorded with that person;
 * :class:`~kiosk.link.messages.ClearTilt` -> the attendant clears a jackpot tilt (the
   jackpot paid by hand; other tilts are not cleared over the link);
 * :class:`~kiosk.link.messages.DoorSwitch` -> :class:`SetDoor`: the station's main door
@@ -70,15 +72,19 @@ from kiosk.link.messages import (
     CashOutRequest,
     ClearTilt,
     Decide,
-    DeviceEvent,
+    DeviceFault,
     DoorSwitch,
     ErrorMessage,
     Escrow,
     HandpayReset,
     PassRound,
+    PrinterReport,
+    PrinterState,
     RecallRequest,
     ResyncRequest,
     Snapshot,
+    TestCreditsReport,
+    ValidatorReport,
 )
 from kiosk.link.pairing import HostPairing
 from kiosk.link.server import LinkServer
@@ -167,9 +173,7 @@ class TableHost:
         self.refusals = 0
         self.operators = OperatorService(table, self._connected)
         self.recalls = RecallService(table)
-        self.reports = StationReports(
-            table, self._send, self._refuse, self._print_order, self._stopping
-        )
+        self.reports = StationReports(table, self._send, self._print_order, self._stopping)
 
     @property
     def burn_in(self) -> bool:
@@ -402,8 +406,16 @@ class TableHost:
                 self._refuse(inbound, "table.not-clearable", f"{body.code} is cleared at the host")
             else:
                 self.table.execute(seat, cmd.ClearTilt(body.code))
-        elif isinstance(body, DeviceEvent):
-            self.reports.device_event(inbound, seat, body)
+        elif isinstance(body, ValidatorReport):
+            self.reports.validator_report(inbound, seat, body)
+        elif isinstance(body, PrinterState):
+            self.reports.printer_state(inbound, seat, body)
+        elif isinstance(body, PrinterReport):
+            self.reports.printer_report(inbound, seat, body)
+        elif isinstance(body, TestCreditsReport):
+            self.reports.test_credits(inbound, seat, body)
+        elif isinstance(body, DeviceFault):
+            self.reports.device_fault(inbound, seat, body)
         elif isinstance(body, DoorSwitch):
             self.table.execute(seat, cmd.SetDoor(body.open))
         elif isinstance(body, OPERATOR_BODIES):

@@ -43,6 +43,7 @@ from engine.money import format_cents as money
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import TicketRecord
+from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused, WrongState
 from kiosk.machine.state import (
@@ -58,21 +59,13 @@ from kiosk.machine.ticket_rules import (
     unknown_tickets_text,
 )
 from kiosk.machine.write_probe import write_problem
+from kiosk.table.escrows import PORT_LOST, Escrow, escrow_detail, escrow_end, resolution
 from kiosk.table.escrows import RECENT as RECENT_ESCROWS
-from kiosk.table.escrows import Escrow, escrow_detail, resolution
 from kiosk.table.slot_system import AwaitingSystem, SlotSystem, redeemed_here
 from kiosk.table.state import TableState
 
 log = logging.getLogger(__name__)
 
-#: An escrow ended for one of these reasons: the item is in the box, it is credited.
-STACKED_REASONS = frozenset({"power_up_bill_in_stacker", "stacked_without_vend_valid"})
-#: Reasons meaning the item went back to the patron (or never left the escrow).
-RETURNED_REASONS = frozenset(
-    {"refused", "returned", "rejected", "superseded", "power_up", "power_up_bill_in_acceptor"}
-)
-#: The reason meaning the driver lost the validator: the escrow waits for its next report.
-PORT_LOST = "port_lost"
 #: Notes of no accepted denomination from one station that tilt it.
 FORGERY_LIMIT = 3
 #: The tilt of a station that reported such notes again and again.
@@ -322,7 +315,7 @@ class MoneyIn:
             st.set_tilt(n, UNKNOWN_TICKETS_TILT, message)
 
     # -- phase two ---------------------------------------------------------------------
-    def stacked(self, n: int, txn: str, cents: int | None = None) -> str:
+    def stacked(self, n: int, txn: str, cents: int | None = None) -> MoneyOutcome:
         """VEND VALID for station ``n``'s escrow ``txn``: credited (or redeemed) once, for
         the amount accepted, even if a tilt arose since (the money is in the box); a
         ticket the driver reports for another amount (``cents``) is not redeemed.
@@ -334,14 +327,14 @@ class MoneyIn:
         if escrow is None:
             here = ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) == n
             done = resolution(ledger, txn) if here else None
-            if done in ("credited", "rejected"):
+            if done in (MoneyOutcome.CREDITED, MoneyOutcome.REJECTED):
                 return done  # a repeated VEND VALID
             why = "VEND VALID for an escrow already finished" if here else "no escrow accepted"
             self._unmatched(n, why, txn, self._amount_of(n, txn))
-            return done or "unknown"
-        return self._credit(n, escrow, "vend_valid", cents)
+            return done or MoneyOutcome.UNKNOWN
+        return self._credit(n, escrow, EscrowEnd.VEND_VALID, cents)
 
-    def ended(self, n: int, txn: str, reason: str) -> str:
+    def ended(self, n: int, txn: str, reason: str) -> MoneyOutcome:
         """Station ``n``'s validator ended escrow ``txn`` without VEND VALID, for
         ``reason``: in the box (credited), back with the patron (``escrow_aborted``), the
         port lost (left open for the validator's next report), or a fault (in doubt,
@@ -352,23 +345,24 @@ class MoneyIn:
         escrow = own.escrows.get(txn)
         if escrow is None:
             if ledger.txn_station(txn, EventKind.ESCROW_ACCEPTED) != n:
-                return "unknown"  # no escrow of this station
-            return resolution(ledger, txn) or "unknown"
-        if reason in STACKED_REASONS:
+                return MoneyOutcome.UNKNOWN  # no escrow of this station
+            return resolution(ledger, txn) or MoneyOutcome.UNKNOWN
+        end = escrow_end(reason)
+        if end == EscrowEnd.STACKED:
             return self._credit(n, escrow, reason)
         if reason == PORT_LOST:
             own.escrows.orphan(txn)
-            return "open"
-        if reason in RETURNED_REASONS:
+            return MoneyOutcome.OPEN
+        if end == EscrowEnd.RETURNED:
             self.state.event(EventKind.ESCROW_ABORTED, {"reason": reason}, n, txn=txn)
             own.escrows.forget(txn)
             if own.held is not None and own.held.txn == txn:
                 own.held = None
-            return "returned"
+            return MoneyOutcome.RETURNED
         self._in_doubt(n, escrow, reason)
-        return "in_doubt"
+        return MoneyOutcome.IN_DOUBT
 
-    def _credit(self, n: int, escrow: Escrow, why: str, cents: int | None = None) -> str:
+    def _credit(self, n: int, escrow: Escrow, why: str, cents: int | None = None) -> MoneyOutcome:
         """The item of ``escrow`` is in the box: credit the note, redeem the ticket (for
         ``cents`` when the driver reported them)."""
         st = self.state
@@ -381,17 +375,17 @@ class MoneyIn:
             st.event(EventKind.SYSTEM_TICKET_IN, redeemed, n, amount=escrow.amount, txn=escrow.txn)
             st.station(n).escrows.forget(escrow.txn)
             st.station(n).held = None
-            return "credited"
+            return MoneyOutcome.CREDITED
         if escrow.item == "ticket":
             return self._redeem(n, escrow, escrow.amount if cents is None else cents)
         detail: dict[str, object] = {"denomination": escrow.amount}
-        if why != "vend_valid":
+        if why != EscrowEnd.VEND_VALID:
             detail["resolved"] = why
         st.event(EventKind.BILL_IN, detail, n, amount=escrow.amount, txn=escrow.txn)
         st.station(n).escrows.forget(escrow.txn)
-        return "credited"
+        return MoneyOutcome.CREDITED
 
-    def _redeem(self, n: int, escrow: Escrow, offered: int) -> str:
+    def _redeem(self, n: int, escrow: Escrow, offered: int) -> MoneyOutcome:
         """The ticket of ``escrow`` is in the box: redeemed once, for the amount accepted;
         one that cannot be (redeemed meanwhile, altered) is logged and tilts the station
         for an attendant to reconcile the stacker, never credited."""
@@ -408,7 +402,7 @@ class MoneyIn:
             detail = {"validation": escrow.validation}
             st.event(EventKind.TICKET_IN, detail, n, amount=escrow.amount, txn=escrow.txn)
             st.station(n).escrows.forget(escrow.txn)
-            return "credited"
+            return MoneyOutcome.CREDITED
         with ledger.transaction():
             rejected: dict[str, object] = {
                 "validation": escrow.validation,
@@ -427,7 +421,7 @@ class MoneyIn:
                 txn=escrow.txn,
             )
         st.station(n).escrows.forget(escrow.txn)
-        return "rejected"
+        return MoneyOutcome.REJECTED
 
     def _in_doubt(self, n: int, escrow: Escrow, reason: str) -> None:
         """A fault ended ``escrow`` after STACK: where the item went is unknown."""
@@ -461,7 +455,9 @@ class MoneyIn:
         )
 
     # -- test credits ------------------------------------------------------------------
-    def test_credits(self, n: int, cents: int, txn: str | None, operator: tuple[str, str]) -> str:
+    def test_credits(
+        self, n: int, cents: int, txn: str | None, operator: tuple[str, str]
+    ) -> MoneyOutcome:
         """A burn-in's test credits of ``cents`` at station ``n``, recorded with the
         person who answers for them (``operator``: name, role), on the
         ``test_credits_in`` meter (never bills in); like a note, refused above the credit
@@ -469,7 +465,7 @@ class MoneyIn:
         st = self.state
         ledger = st.require_playable(n)
         if txn is not None and ledger.has_txn(txn, EventKind.TEST_CREDITS_IN):
-            return "credited"  # a repeated report
+            return MoneyOutcome.CREDITED  # a repeated report
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise MachineError(
                 f"credits are a positive whole number of cents, not {cents!r}",
@@ -478,7 +474,7 @@ class MoneyIn:
         st.require_credit_room(n, cents)
         detail = {"operator": operator[0], "role": operator[1], "source": "burn-in"}
         st.event(EventKind.TEST_CREDITS_IN, detail, n, amount=cents, txn=txn)
-        return "credited"
+        return MoneyOutcome.CREDITED
 
     # -- the ledger's health -----------------------------------------------------------
     def check_ledger(self, n: int) -> bool:
@@ -575,7 +571,7 @@ class MoneyIn:
             n not in self._offered
             and last is not None
             and last.txn is not None
-            and resolution(ledger, last.txn) == "credited"
+            and resolution(ledger, last.txn) is MoneyOutcome.CREDITED
         )
         self._offered.add(n)
         if repeated:  # the ACK was lost when the power went: the note was credited

@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal, cast
 
+from devices.host import PrintOutcome
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
+from kiosk.link.outcomes import MoneyOutcome
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.ticket_rules import print_order as ticket_print_order
@@ -47,9 +47,12 @@ from kiosk.table.state import PendingPayout, TableState
 
 log = logging.getLogger(__name__)
 
-PrintOutcome = Literal["printed", "not_printed", "unknown"]
 #: How a ticket payout ended, by the event that ended it.
-_ENDED = ((EventKind.TICKET_OUT, "issued"), (EventKind.CASHOUT_FAILED, "returned"), (EventKind.CASHOUT_HANDPAY, "handpay"))
+_ENDED = (
+    (EventKind.TICKET_OUT, MoneyOutcome.ISSUED),
+    (EventKind.CASHOUT_FAILED, MoneyOutcome.RETURNED),
+    (EventKind.CASHOUT_HANDPAY, MoneyOutcome.HANDPAY),
+)
 
 
 @dataclass(frozen=True)
@@ -68,22 +71,6 @@ class ReportPrint:
     outcome: PrintOutcome
     validation: str = ""
     reason: str = ""
-
-
-def printer_report(device: str, event: str, detail: Mapping[str, object]) -> SetPrinter | ReportPrint | None:
-    """The command of a station's ``printer`` report: ``ready`` / ``offline``;
-    ``printed``, ``not_printed``, ``unknown`` (``detail``: ``txn``, ``validation``,
-    ``reason``).  None when it is not one of them or its detail is malformed."""
-    if device != "printer":
-        return None
-    if event in ("ready", "offline"):
-        return SetPrinter(event == "ready")
-    txn, reason, validation = (detail.get(k, "") for k in ("txn", "reason", "validation"))
-    if not (isinstance(txn, str) and isinstance(reason, str) and isinstance(validation, str)):
-        return None
-    if txn and event in ("printed", "not_printed", "unknown"):
-        return ReportPrint(txn, cast(PrintOutcome, event), validation, reason[:128])
-    return None
 
 
 def pending_payout(ledger: Ledger, station: int) -> PendingPayout | None:
@@ -173,7 +160,7 @@ class Payouts:
             raise WrongState(f"no ticket payout {txn} is pending", code=ErrorCode.NO_PAYOUT_PENDING)
         return ticket
 
-    def report(self, n: int, order: ReportPrint) -> str:
+    def report(self, n: int, order: ReportPrint) -> MoneyOutcome:
         """Settle the ticket payout ``order.txn`` by the printer's report (see the
         module); returns how the payout stands: ``issued``, ``returned`` (credits back),
         ``handpay``, or ``unknown`` (no ticket payout of this station is named)."""
@@ -185,17 +172,17 @@ class Payouts:
         own = st.station(n)
         payout = own.payout
         if payout is None or payout.txn != order.txn or payout.method != "ticket":
-            return "unknown"
+            return MoneyOutcome.UNKNOWN
         ticket = ledger.ticket_for_cashout(order.txn)
         if ticket is None or ticket.status != "pending":
-            return "unknown"
-        if order.outcome == "printed" and order.validation == ticket.validation:
+            return MoneyOutcome.UNKNOWN
+        if order.outcome == PrintOutcome.PRINTED and order.validation == ticket.validation:
             operator = own.operator.name if own.operator is not None else None
             detail = {"reference": ticket.validation, "operator": operator}
             st.event(EventKind.TICKET_OUT, detail, n, amount=ticket.amount, txn=order.txn)
             own.payout = None
-            return "issued"
-        if order.outcome == "not_printed":
+            return MoneyOutcome.ISSUED
+        if order.outcome == PrintOutcome.NOT_PRINTED:
             with ledger.transaction():
                 self._void(n, ticket, f"not printed: {order.reason}")
                 st.event(
@@ -206,13 +193,13 @@ class Payouts:
                     txn=order.txn,
                 )
             own.payout = None
-            return "returned"
+            return MoneyOutcome.RETURNED
         why = f"the printer could not confirm ticket #{ticket.sequence}: {order.reason or 'no answer'}"
-        if order.outcome == "printed":
+        if order.outcome == PrintOutcome.PRINTED:
             why = f"the printer reported {order.validation!r}, not {ticket.validation}"
         self._to_handpay(n, payout, ticket, why)
         log.warning("payout %s at station %d is now a handpay: %s", payout.txn, n, why)
-        return "handpay"
+        return MoneyOutcome.HANDPAY
 
     def handpay_reset(self, n: int, name: str) -> None:
         """The attendant ``name`` (logged in, their role checked by the caller) paid station
@@ -273,7 +260,7 @@ class Payouts:
         detail = {"validation": ticket.validation, "reason": reason[:128]}
         self.state.event(EventKind.TICKET_VOID, detail, n, amount=ticket.amount, txn=ticket.cashout_txn)
 
-    def _ended(self, txn: str) -> str | None:
+    def _ended(self, txn: str) -> MoneyOutcome | None:
         ledger = self.state.require_ledger_open()
         for kind, word in _ENDED:
             if ledger.has_txn(txn, kind):

@@ -9,15 +9,18 @@ kept here, and they are sent as one :class:`~kiosk.link.messages.Bet` on Deal.
 Notes are two-phase through the host (:mod:`kiosk.table.escrows`): :meth:`escrow_note`
 sends an :class:`~kiosk.link.messages.Escrow` and waits for the host's
 :class:`~kiosk.link.messages.EscrowAck` (stack only when accepted); :meth:`report_note`
-sends the validator's report as a :class:`~kiosk.link.messages.DeviceEvent` and waits
-for the host's ``settled: <how>`` answer.  :meth:`insert_note` does both for a station
-without a validator (the demo keys, the burn-in autoplay).  The station's door switch
-(:class:`~kiosk.machine.commands.SetDoor`) goes as a :class:`~kiosk.link.messages.DoorSwitch`
-and again after every (re)connect.  Tickets go two-phase too (:meth:`escrow_ticket`: the
-host answers the ticket's amount); the host's print orders wait in :attr:`print_orders`
-(:meth:`next_print_order`) for the station's printer, which reports with
-:meth:`printer_ready` and :meth:`report_print` (:mod:`kiosk.table.payouts`);
-:meth:`test_credits` keys in a burn-in's test credits.
+sends the validator's report as a :class:`~kiosk.link.messages.ValidatorReport` and
+waits for the host's answer (an ``EscrowAck`` with its ``outcome``).  :meth:`insert_note`
+does both for a station without a validator (the demo keys, the burn-in autoplay).  The
+station's door switch (:class:`~kiosk.machine.commands.SetDoor`) goes as a
+:class:`~kiosk.link.messages.DoorSwitch` and again after every (re)connect.  Tickets go
+two-phase too (:meth:`escrow_ticket`: the host answers the ticket's ``amount_cents``);
+the host's print orders wait in :attr:`print_orders` (:meth:`next_print_order`) for the
+station's printer, which reports with :meth:`printer_ready` (a
+:class:`~kiosk.link.messages.PrinterState`) and :meth:`report_print` (a
+:class:`~kiosk.link.messages.PrinterReport`, :mod:`kiosk.table.payouts`);
+:meth:`test_credits` keys in a burn-in's test credits (a
+:class:`~kiosk.link.messages.TestCreditsReport`).
 
     remote = RemoteTable(StationPairing.load(folder), "10.0.0.2", 7300)
     remote.start()
@@ -39,6 +42,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.paytable import Paytable
 from engine.uth.round import Action
 from kiosk.ledger.kinds import EventKind
@@ -52,7 +56,7 @@ from kiosk.link.messages import (
     CashOutRequest,
     ClearTilt,
     Decide,
-    DeviceEvent,
+    DeviceFault,
     DoorSwitch,
     ErrorMessage,
     Escrow,
@@ -61,12 +65,17 @@ from kiosk.link.messages import (
     OperatorReply,
     OperatorSession,
     PassRound,
+    PrinterReport,
+    PrinterState,
     PrintTicket,
     RecallReply,
     RecallRequest,
     ResyncRequest,
     Snapshot,
+    TestCreditsReport,
+    ValidatorReport,
 )
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.link.pairing import StationPairing
 from kiosk.machine import commands as cmd
 from kiosk.machine.betting import check_chip, require_ante
@@ -77,7 +86,7 @@ from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.recall_service import rounds_from_reply
 from kiosk.table.snapshot import StationSnapshot
-from kiosk.table.wire import SETTLED, TICKET_AMOUNT, paytable_from_state, snapshot_from_json
+from kiosk.table.wire import paytable_from_state, snapshot_from_json
 from kiosk.table.witness import WITNESS_TILT, HeadWitness
 
 log = logging.getLogger(__name__)
@@ -163,11 +172,8 @@ class RemoteTable:
                 self._received_at = time.monotonic()
             elif isinstance(body, ErrorMessage):
                 self.errors.append(body)
-            elif isinstance(body, EscrowAck):
-                if body.reason.startswith(SETTLED):
-                    self.settled[body.txn] = body
-                else:
-                    self.acks[body.txn] = body
+            elif isinstance(body, EscrowAck):  # phase one, or a report's answer (outcome)
+                (self.acks if body.outcome is None else self.settled)[body.txn] = body
             elif isinstance(body, PrintTicket):
                 self.print_orders.append(body)
             elif isinstance(body, (OperatorSession, OperatorReply)):
@@ -367,9 +373,9 @@ class RemoteTable:
         ack = self.escrow_note(cents, txn, timeout)
         if ack is None or not ack.accepted:
             if ack is None:
-                self.report_note(txn, "returned", "no_answer", 0)
+                self.report_note(txn, EscrowEnd.RETURNED, "no_answer", 0)
             return ack
-        self.report_note(txn, "stacked", "demo", timeout)
+        self.report_note(txn, EscrowEnd.STACKED, "demo", timeout)
         return ack
 
     def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
@@ -381,18 +387,14 @@ class RemoteTable:
         return self._wait_ack(self.acks, txn, timeout)
 
     def report_note(
-        self, txn: str, event: str, reason: str, timeout: float, cents: int | None = None
+        self, txn: str, end: EscrowEnd, reason: str, timeout: float, cents: int | None = None
     ) -> EscrowAck | None:
-        """Phase two: the validator's report (``vend_valid``, ``stacked``, ``returned``,
-        ``in_doubt``) about ``txn`` (``cents``: the amount the driver reported with a
-        ticket's VEND VALID).  Waits up to ``timeout`` seconds for the host's answer (None
-        when none came)."""
+        """Phase two: how the validator ended escrow ``txn`` (``reason``: the driver's
+        word; ``cents``: the amount the driver reported with a ticket's VEND VALID).
+        Waits up to ``timeout`` seconds for the host's answer (None when none came)."""
         with self._cond:
             self.settled.pop(txn, None)
-        detail: dict[str, Any] = {"txn": txn, "reason": reason}
-        if cents is not None:
-            detail["cents"] = cents
-        self.link.send(DeviceEvent(device="validator", event=event, detail=detail))
+        self.link.send(ValidatorReport(txn=txn, end=end, reason=reason, cents=cents))
         if timeout <= 0:
             return None
         return self._wait_ack(self.settled, txn, timeout)
@@ -406,37 +408,35 @@ class RemoteTable:
         # a ticket's amount is the host's (its answer says it): 1 stands for "unknown here"
         self.link.send(Escrow(txn=txn, ticket=validation))
         ack = self._wait_ack(self.acks, txn, timeout)
-        if ack is None or not ack.accepted or not ack.reason.startswith(TICKET_AMOUNT):
-            return None
-        amount = ack.reason.removeprefix(TICKET_AMOUNT)
-        return int(amount) if amount.isdigit() else None
+        return ack.amount_cents if ack is not None and ack.accepted else None
 
     def report_print(
-        self, txn: str, outcome: str, validation: str, reason: str, timeout: float
+        self, txn: str, outcome: PrintOutcome, validation: str, reason: str, timeout: float
     ) -> EscrowAck | None:
-        """The printer's report about the ticket of cash-out ``txn`` (``printed``,
-        ``not_printed``, ``unknown``); waits up to ``timeout`` seconds for the host's
-        ``settled: <how>`` answer (None when none came)."""
+        """The printer's report about the ticket of cash-out ``txn``; waits up to
+        ``timeout`` seconds for the host's answer (its ``outcome``; None when none
+        came)."""
         with self._cond:
             self.settled.pop(txn, None)
-        detail: dict[str, Any] = {"txn": txn, "validation": validation, "reason": reason[:128]}
-        self.link.send(DeviceEvent(device="printer", event=outcome, detail=detail))
+        report = PrinterReport(
+            txn=txn, outcome=outcome, validation=validation[:64], reason=reason[:128]
+        )
+        self.link.send(report)
         return self._wait_ack(self.settled, txn, timeout)
 
-    def report_fault(self, device: str, kind: str, detail: str, active: bool) -> None:
-        """Tell the host that ``device``'s fault ``kind`` (a :class:`devices.host.DeviceEventKind`
-        value) began or ended (``active``); the host tilts or clears this station.  Not
-        sent (logged) while the link cannot take it."""
-        body: dict[str, Any] = {"kind": kind, "detail": detail[:256], "active": active}
+    def report_fault(self, device: str, kind: DeviceEventKind, detail: str, active: bool) -> None:
+        """Tell the host that ``device``'s fault ``kind`` began or ended (``active``); the
+        host tilts or clears this station.  Not sent (logged) while the link cannot take
+        it, nor for a device the host does not know."""
         try:
-            self.link.send(DeviceEvent(device=device, event="fault", detail=body))
+            fault = {"device": device, "kind": kind, "detail": detail[:256], "active": active}
+            self.link.send(DeviceFault.model_validate(fault))
         except Exception as exc:
             log.warning("%s fault %s not sent: %s", device, kind, exc)
 
     def printer_ready(self, ready: bool) -> None:
         """Tell the host whether this station's ticket printer can print now."""
-        event = "ready" if ready else "offline"
-        self.link.send(DeviceEvent(device="printer", event=event, detail={}))
+        self.link.send(PrinterState(ready=ready))
 
     def next_print_order(self, timeout: float) -> PrintTicket | None:
         """The oldest print order from the host not yet taken (None after ``timeout``)."""
@@ -453,8 +453,7 @@ class RemoteTable:
         """A burn-in's test credits of ``cents`` (a station without a validator), once
         by their transaction; the host's answer, None when none came in ``timeout``."""
         txn = f"test-{secrets.token_hex(8)}"
-        detail: dict[str, Any] = {"txn": txn, "cents": cents}
-        self.link.send(DeviceEvent(device="burn_in", event="test_credits", detail=detail))
+        self.link.send(TestCreditsReport(txn=txn, cents=cents))
         return self._wait_ack(self.settled, txn, timeout)
 
     def _wait_ack(self, found: dict[str, EscrowAck], txn: str, timeout: float) -> EscrowAck | None:

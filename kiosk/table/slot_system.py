@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
+from kiosk.link.outcomes import MoneyOutcome
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, TicketRefused, WrongState
 from kiosk.machine.state import HOST_SHUTDOWN_TILT
@@ -96,7 +97,7 @@ class SlotSystem:
         own.notes_off = not enabled
 
     # -- validation numbers from the system ----------------------------------------------
-    def deliver_validation(self, n: int, txn: str, validation: str | None) -> str:
+    def deliver_validation(self, n: int, txn: str, validation: str | None) -> MoneyOutcome:
         """The system's number for station ``n``'s cash-out ``txn`` (None: denied): the
         ticket written with it, pending, to be printed; or a handpay.  Returns
         ``ticket`` or ``handpay``.  Refused (:class:`WrongState`) when that cash-out no
@@ -111,20 +112,20 @@ class SlotSystem:
             )
         if validation is None:
             self.payouts.handpay_instead(n, "the casino's system denied a validation number")
-            return "handpay"
+            return MoneyOutcome.HANDPAY
         if not (len(validation) == 18 and validation.isascii() and validation.isdigit()):
             raise WrongState(
                 f"not an 18-digit validation number: {validation!r}", code=ErrorCode.BAD_NUMBER
             )
         if ledger.validation_taken(validation):
             self.payouts.handpay_instead(n, f"the system's number {validation} is already used")
-            return "handpay"
+            return MoneyOutcome.HANDPAY
         cfg = st.config
         detail = ticket_issue_detail(ledger, st.now(), cfg.ticket_expiry_days, cfg.machine_number)
         detail = {**detail, "validation": validation, "source": "system"}
         st.event(EventKind.TICKET_ISSUE, detail, n, amount=payout.amount, txn=txn)
         own.payout = replace(payout, awaiting=False)
-        return "ticket"
+        return MoneyOutcome.TICKET
 
     def expire(self) -> None:
         """Cash-outs that waited too long for a number become handpays; tickets that
@@ -236,7 +237,8 @@ class SlotSystem:
             if found:
                 number = str(found[-1].detail.get("validation", number))
                 amount = found[-1].amount
-            state = "stacking" if done is None else "credited" if done == "credited" else "returned"
+            credited = done is MoneyOutcome.CREDITED
+            state = "stacking" if done is None else "credited" if credited else "returned"
             return state, number, amount
         if held is not None and held.txn == txn:
             return (

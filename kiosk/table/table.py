@@ -11,7 +11,7 @@ Life cycle::
 
     table = Table.open(config, stations=(1, 2, 3), clock=clock)
     table.execute(2, AcceptEscrow("s2-t", 5000))          # a validator's note, two-phase
-    table.execute(2, SettleEscrow("s2-t", "stacked", "vend_valid"))  # (kiosk.table.money_in)
+    table.execute(2, SettleEscrow("s2-t", EscrowEnd.VEND_VALID))  # (kiosk.table.money_in)
     table.execute(2, PlaceChip("ante", 500))
     table.execute(2, Deal())          # or Pass(); the window closes when all are done
     table.tick()                      # the timers: call it often (e.g. 10 Hz)
@@ -68,6 +68,7 @@ from kiosk.ledger.records import RoundRecord
 from kiosk.ledger.startup import open_or_create
 from kiosk.ledger.witness import counter_from_spec, witness_power_down, witness_power_up
 from kiosk.link.messages import PrintTicket
+from kiosk.link.outcomes import MoneyOutcome
 from kiosk.machine import commands as cmd
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, PlayDisabled
@@ -81,12 +82,10 @@ from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
     DeviceReport,
+    MoneyCommand,
     ProbeLedger,
-    ReportPrint,
     SetTablePaytable,
-    SettleEscrow,
     StopStation,
-    TestCredits,
 )
 from kiosk.table.dispatch import Parts, dispatch
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
@@ -271,9 +270,7 @@ class Table:
         at: int | None = None,
     ) -> str: ...
     @overload
-    def execute(
-        self, station: int, command: SettleEscrow | ReportPrint | TestCredits, *, at: int | None = None
-    ) -> str: ...
+    def execute(self, station: int, command: MoneyCommand, *, at: int | None = None) -> MoneyOutcome: ...
     @overload
     def execute(self, station: int, command: AcceptTicket, *, at: int | None = None) -> int: ...
     @overload

@@ -32,12 +32,6 @@ from kiosk.link.messages import Decide
 from kiosk.table.display import TableSnapshot
 from kiosk.table.snapshot import StationSnapshot
 
-#: An ``EscrowAck`` answering a validator's or printer's report starts its ``reason``
-#: with this (``settled: <how>``).
-SETTLED = "settled: "
-#: The host's acceptance of a ticket's escrow says its amount: ``amount: <cents>``.
-TICKET_AMOUNT = "amount: "
-
 
 def to_json(value: Any) -> Any:
     """``value`` (dataclasses, enums, tuples, ints, strings, floats, None) as JSON."""

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from support.table_money import credit
 
+from devices.host import PrintOutcome
 from kiosk.config import load_config
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.commands import CashOut, HandpayReset, OperatorLogin, OperatorLogout
 from kiosk.machine.errors import MachineError
 from kiosk.sas.game_port import TablePort
@@ -56,7 +58,7 @@ class GameFloor(TablePort):
         for n in self.table.stations:
             order = self.table.fresh_print_order(n)
             if order is not None:
-                self.table.execute(n, ReportPrint(order.txn, "printed", order.validation))
+                self.table.execute(n, ReportPrint(order.txn, PrintOutcome.PRINTED, order.validation))
 
     def insert_ticket(self, station: int, validation: str) -> str:
         """A ticket into the station's validator: its escrow, held while the casino's
@@ -77,7 +79,7 @@ class GameFloor(TablePort):
             self.table.execute(station, AcceptTicket(escrow, self._tickets[escrow]))
         except MachineError:
             return False
-        self.table.execute(station, SettleEscrow(escrow, "stacked", "vend_valid"))
+        self.table.execute(station, SettleEscrow(escrow, EscrowEnd.VEND_VALID))
         return self.table.credits(station) > before
 
     def attendant_pays(self, station: int) -> None:

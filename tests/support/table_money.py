@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.table.commands import AcceptEscrow, SettleEscrow
 from kiosk.table.table import Table
 
@@ -33,5 +34,5 @@ def credit(table: Table, station: int, cents: int) -> str:
     for note in notes_for(table, cents):
         txn = f"s{station}-note-{next(_NOTES)}"
         table.execute(station, AcceptEscrow(txn, note))
-        how = str(table.execute(station, SettleEscrow(txn, "stacked", "vend_valid")))
+        how = str(table.execute(station, SettleEscrow(txn, EscrowEnd.VEND_VALID)))
     return how

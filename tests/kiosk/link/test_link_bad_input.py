@@ -24,6 +24,7 @@ from kiosk.link import (
 )
 from kiosk.link.certs import pairing_client_context
 from kiosk.link.codec import decode, encode
+from kiosk.link.messages import PROTOCOL_VERSION as V
 from kiosk.link.messages import Challenge, ErrorMessage, Heartbeat, Hello
 
 HELLO_SESSION = "1" * 32
@@ -83,13 +84,13 @@ async def expect_closed(ws):
             json.dumps({"v": 9, "type": "pass", "seq": 1, "ack": 0, "body": {"round_id": 1}}),
             "version",
         ),
-        (json.dumps({"v": 1, "type": "jackpot", "seq": 1, "ack": 0, "body": {}}), "unknown-type"),
+        (json.dumps({"v": V, "type": "jackpot", "seq": 1, "ack": 0, "body": {}}), "unknown-type"),
         (
-            json.dumps({"v": 1, "type": "pass", "seq": 1, "ack": 0, "body": {"round_id": "1"}}),
+            json.dumps({"v": V, "type": "pass", "seq": 1, "ack": 0, "body": {"round_id": "1"}}),
             "malformed",
         ),
         (
-            json.dumps({"v": 1, "type": "snapshot", "seq": 1, "ack": 0, "body": {"state": {}}}),
+            json.dumps({"v": V, "type": "snapshot", "seq": 1, "ack": 0, "body": {"state": {}}}),
             "direction",
         ),
     ],
@@ -143,9 +144,9 @@ def test_an_oversized_frame_closes_the_connection(table, station):
 
     async def scenario():
         async with raw_station(link.port, pairing) as (ws, _):
-            body = {"device": "validator", "event": "jam", "detail": {"x": "y" * MAX_FRAME_BYTES}}
+            body = {"txn": "s2-a", "end": "returned", "reason": "y" * MAX_FRAME_BYTES}
             await ws.send(
-                json.dumps({"v": 1, "type": "device_event", "seq": 1, "ack": 0, "body": body})
+                json.dumps({"v": V, "type": "validator_report", "seq": 1, "ack": 0, "body": body})
             )
             await expect_closed(ws)
             assert ws.close_code == 1009

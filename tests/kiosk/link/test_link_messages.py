@@ -4,21 +4,29 @@ import json
 
 import pytest
 
+from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.round import Action, Phase
 from kiosk.link import (
     MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
     Bet,
     CashOutRequest,
     Decide,
-    DeviceEvent,
+    DeviceFault,
     Escrow,
     EscrowAck,
+    EscrowEnd,
     FrameTooLarge,
     MalformedFrame,
+    MoneyOutcome,
     PassRound,
+    PrinterReport,
+    PrinterState,
     ResyncRequest,
     Snapshot,
+    TestCreditsReport,
     UnknownType,
+    ValidatorReport,
     WrongDirection,
     WrongVersion,
     decode,
@@ -33,16 +41,30 @@ STATION_BODIES = [
     CashOutRequest(),
     Escrow(txn="bv-17", denomination_cents=2000, amount_cents=2000),
     Escrow(txn="bv-18", ticket="123456789012345678"),
-    DeviceEvent(device="validator", event="jam", detail={"code": 3, "text": "stacker"}),
+    DeviceFault(device="validator", kind=DeviceEventKind.STACKER_JAM, detail="stacker", active=True),
+    ValidatorReport(txn="bv-17", end=EscrowEnd.VEND_VALID),
+    ValidatorReport(txn="bv-18", end=EscrowEnd.STACKED, reason="power_up", cents=2000),
+    PrinterState(ready=True),
+    PrinterReport(txn="cashout-1", outcome=PrintOutcome.PRINTED, validation="0" * 18),
+    TestCreditsReport(txn="test-1", cents=5000),
 ]
 HOST_BODIES = [
     Snapshot(state={"round": 4, "seats": [{"seat": 1, "credits": 1000}], "phase": None}),
     EscrowAck(txn="bv-17", accepted=True),
+    EscrowAck(txn="bv-18", accepted=True, amount_cents=2500),
+    EscrowAck(txn="bv-17", accepted=True, outcome=MoneyOutcome.CREDITED),
+    EscrowAck(txn="bv-19", accepted=False, reason="jam", outcome=MoneyOutcome.IN_DOUBT),
 ]
 
 
 def frame(**fields):
-    base = {"v": 1, "type": "bet", "seq": 1, "ack": 0, "body": {"round_id": 1, "ante_cents": 5}}
+    base = {
+        "v": PROTOCOL_VERSION,
+        "type": "bet",
+        "seq": 1,
+        "ack": 0,
+        "body": {"round_id": 1, "ante_cents": 5},
+    }
     base.update(fields)
     return json.dumps(base)
 
@@ -60,7 +82,8 @@ def test_every_host_body_survives_the_wire(body):
 
 def test_the_wire_shape_is_the_documented_envelope():
     data = json.loads(encode(PassRound(round_id=3), 5, 4))
-    assert data == {"v": 1, "type": "pass", "seq": 5, "ack": 4, "body": {"round_id": 3}}
+    body = {"round_id": 3}
+    assert data == {"v": PROTOCOL_VERSION, "type": "pass", "seq": 5, "ack": 4, "body": body}
 
 
 def test_oversized_frames_are_refused_before_parsing():
@@ -73,8 +96,9 @@ def test_oversized_frames_are_refused_before_parsing():
 @pytest.mark.parametrize(
     "raw, error",
     [
-        (frame(v=2), WrongVersion),
-        (frame(v="1"), WrongVersion),
+        (frame(v=PROTOCOL_VERSION + 1), WrongVersion),
+        (frame(v=PROTOCOL_VERSION - 1), WrongVersion),  # the text reports of version 1
+        (frame(v=str(PROTOCOL_VERSION)), WrongVersion),
         (frame(v=True), WrongVersion),
         (frame(type="teleport"), UnknownType),
         ("{not json", MalformedFrame),

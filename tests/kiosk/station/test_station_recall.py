@@ -25,7 +25,12 @@ from support.station_floor import StationFloor  # noqa: E402
 from engine.uth.round import Action, Phase  # noqa: E402
 from kiosk.ledger.records import RoundRecord  # noqa: E402
 from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode  # noqa: E402
-from kiosk.link.messages import RECALL_ROUNDS, RecallReply, RecallRequest  # noqa: E402
+from kiosk.link.messages import (  # noqa: E402
+    PROTOCOL_VERSION,
+    RECALL_ROUNDS,
+    RecallReply,
+    RecallRequest,
+)
 from kiosk.link.pairing import StationPairing  # noqa: E402
 from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.table.recall_service import round_from_json, round_json  # noqa: E402
@@ -203,7 +208,7 @@ def test_a_forged_recall_naming_another_seat_gets_nothing_of_it(floor, caplog):
     f.fund()
     f.play(0)
     f.second.stop()  # the raw connection below is station 2's own
-    envelope = {"v": 1, "type": "recall_request", "seq": 1, "ack": 0}
+    envelope = {"v": PROTOCOL_VERSION, "type": "recall_request", "seq": 1, "ack": 0}
     frames = [
         {**envelope, "body": {"ref": 7, "last": 10, "seat": 1}},  # names a seat
         {**envelope, "body": {"ref": 8, "last": 10, "station": 1}},

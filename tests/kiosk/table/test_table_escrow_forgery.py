@@ -25,21 +25,22 @@ from kiosk.link.certs import certificate_pem, pairing_client_context
 from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import (
+    PROTOCOL_VERSION,
     Body,
     Challenge,
-    DeviceEvent,
     ErrorMessage,
     Escrow,
     EscrowAck,
     Heartbeat,
     Hello,
+    ValidatorReport,
     Welcome,
 )
+from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
 from kiosk.table.remote import RemoteTable
-from kiosk.table.wire import SETTLED
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
@@ -79,7 +80,13 @@ class Forger:
 
     async def send_raw(self, kind: str, body: dict[str, Any]) -> None:
         """A frame the schema may refuse: it takes no sequence number when refused."""
-        frame = {"v": 1, "type": kind, "seq": self.seq + 1, "ack": self.seen, "body": body}
+        frame = {
+            "v": PROTOCOL_VERSION,
+            "type": kind,
+            "seq": self.seq + 1,
+            "ack": self.seen,
+            "body": body,
+        }
         await self.ws.send(json.dumps(frame))
 
     async def until(self, predicate: Callable[[], bool], what: str, timeout: float = 10) -> None:
@@ -118,8 +125,8 @@ def _note(cents: int, txn: str) -> Escrow:
     return Escrow(txn=txn, denomination_cents=cents, amount_cents=cents)
 
 
-def _report(txn: object, event: str = "vend_valid", reason: object = "vend_valid") -> DeviceEvent:
-    return DeviceEvent(device="validator", event=event, detail={"txn": txn, "reason": reason})
+def _report(txn: str, end: EscrowEnd = EscrowEnd.VEND_VALID, reason: str = "") -> ValidatorReport:
+    return ValidatorReport(txn=txn, end=end, reason=reason)
 
 
 @pytest.fixture
@@ -161,7 +168,8 @@ def test_forged_escrow_traffic_is_refused_and_credits_nothing_twice(floor, caplo
         for _ in range(50):
             await me.send(_report("s1-a"))
         await me.until(lambda: len(me.answers("s1-a")) == 51, "50 answers to the report")
-        assert {a.reason for a in me.answers("s1-a")[1:]} == {f"{SETTLED}credited"}
+        answered = {(a.accepted, a.outcome, a.reason) for a in me.answers("s1-a")[1:]}
+        assert answered == {(True, MoneyOutcome.CREDITED, "")}
         assert me.errors() == []
         # malformed Escrow frames: the link's schema refuses each, nothing is delivered
         garbled = [
@@ -185,17 +193,33 @@ def test_forged_escrow_traffic_is_refused_and_credits_nothing_twice(floor, caplo
         await me.until(lambda: len(me.answers("s2-open")) == 2, "the answer to its report")
         stolen = me.answers("s2-open")
         assert not stolen[0].accepted and not stolen[1].accepted
-        assert stolen[1].reason == f"{SETTLED}unknown"
-        # a report with a transaction that is not text, and an oversized reason
-        await me.send(_report(12345))
+        assert stolen[1].outcome is MoneyOutcome.UNKNOWN
+        # ill-typed reports (a transaction that is not text, amounts that are not whole
+        # cents, an end the vocabulary does not have): the link's schema refuses each
+        ill_typed = [
+            {"txn": 12345, "end": "vend_valid"},
+            {"txn": "s1-a", "end": "vend_valid", "cents": "500"},
+            {"txn": "s1-a", "end": "vend_valid", "cents": 500.0},
+            {"txn": "s1-a", "end": "vend_valid", "cents": True},
+            {"txn": "s1-a", "end": "vend_valid", "cents": -500},
+            {"txn": "s1-a", "end": "credited"},
+            {"txn": "s1-a", "event": "vend_valid", "detail": {"txn": "s1-a"}},
+        ]
+        refused = len(me.errors())
+        for body in ill_typed:
+            await me.send_raw("validator_report", body)
+        await me.send_raw("device_event", {"device": "validator", "event": "vend_valid"})
+        await me.until(lambda: len(me.errors()) == refused + 8, "a refusal for each")
+        assert me.errors()[refused:] == ["malformed"] * 7 + ["unknown-type"]
+        # an oversized reason is cut, never refused: the VEND VALID is answered
         await me.send(_report("s1-a", reason="x" * 40_000))
         await me.until(lambda: len(me.answers("s1-a")) == 52, "the long report's answer")
-        assert me.errors()[-1] == "table.bad-report"
+        assert me.answers("s1-a")[-1].outcome is MoneyOutcome.CREDITED
         # a settle for a transaction the host never accepted: not credited, the
         # station stops for an attendant to reconcile its box
         await me.send(_report("s1-never"))
         await me.until(lambda: bool(me.answers("s1-never")), "the unknown txn's answer")
-        assert me.answers("s1-never")[0].reason == f"{SETTLED}unknown"
+        assert me.answers("s1-never")[0].outcome is MoneyOutcome.UNKNOWN
         # a frame over the link's limit closes the connection
         await me.send(_report("s1-a", reason="y" * MAX_FRAME_BYTES))
         await asyncio.wait_for(me.reader, 10)
@@ -209,15 +233,16 @@ def test_forged_escrow_traffic_is_refused_and_credits_nothing_twice(floor, caplo
     assert [s.station for s in table.statuses() if s.tilts] == [1]  # the unknown stack
     # station 2's escrow is still its own and open; its validator finishes it
     assert table.open_escrows(2) == ["s2-open"] and table.credits(2) == 0
-    settled = honest.report_note("s2-open", "vend_valid", "vend_valid", 10)
+    settled = honest.report_note("s2-open", EscrowEnd.VEND_VALID, "", 10)
     assert settled is not None and settled.accepted
     assert honest.wait_for(lambda s: s.credits == 5_000, 10)
     assert _events(table, "bill_in") == [(1, "s1-a", 2_000), (2, "s2-open", 5_000)]
     assert not honest.errors
     # each forgery left a line in the log
     text = caplog.text
-    assert text.count("link refused malformed") >= 7
-    assert "refused device_event" in text and "table.bad-report" in text
+    assert text.count("link refused malformed") >= 7 + 7
+    assert "validator_report: body.validator_report.txn" in text  # the report's txn 12345
+    assert "link refused unknown-type" in text  # a report of protocol version 1
     assert "link refused oversized" in text
     assert "escrow s2-open of seat 1 refused" in text  # the stolen transaction
     assert "seat 1 vend_valid for s2-open matches no escrow of the seat" in text

@@ -13,6 +13,7 @@ import pytest
 from devices.host import DeviceEvent, DeviceEventKind, make_event
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.commands import SetDoor
 from kiosk.machine.errors import MachineError
 from kiosk.table import Table
@@ -55,16 +56,16 @@ def test_an_accepted_note_is_credited_once_by_its_report(config):
         assert table.execute(2, AcceptEscrow("s2-a", 2000)) is True  # a resend: nothing new
         assert len(table.ledger.events(("escrow_accepted",))) == 1
         for _ in range(3):  # the report, resent and replayed
-            table.execute(2, SettleEscrow("s2-a", "stacked", "vend_valid"))
+            table.execute(2, SettleEscrow("s2-a", EscrowEnd.STACKED, "vend_valid"))
         assert bills(table, 2) == [("s2-a", 2000)] and table.credits(2) == 2000
         assert table.open_escrows(2) == []
         with pytest.raises(MachineError):  # a replayed escrow of a finished note
             table.execute(2, AcceptEscrow("s2-a", 2000))
-        table.execute(2, SettleEscrow("s2-a", "returned", "returned"))  # changes nothing
+        table.execute(2, SettleEscrow("s2-a", EscrowEnd.RETURNED, "returned"))  # changes nothing
         assert table.credits(2) == 2000
         with pytest.raises(MachineError):  # another station's transaction
             table.execute(1, AcceptEscrow("s2-a", 2000))
-        assert table.execute(1, SettleEscrow("s2-a", "stacked")) == "unknown"
+        assert table.execute(1, SettleEscrow("s2-a", EscrowEnd.STACKED)) == "unknown"
         assert table.credits(1) == 0 and bills(table, 1) == []
         assert balance(table.meter_readings(2))["balanced"]
     finally:
@@ -76,8 +77,8 @@ def test_a_returned_note_is_never_credited_and_a_tilted_seat_takes_no_note(confi
     table = Table.open(config, (1,))
     try:
         table.execute(1, AcceptEscrow("s1-r", 5000))
-        assert table.execute(1, SettleEscrow("s1-r", "returned", "returned")) == "returned"
-        assert table.execute(1, SettleEscrow("s1-r", "stacked")) == "returned"
+        assert table.execute(1, SettleEscrow("s1-r", EscrowEnd.RETURNED, "returned")) == "returned"
+        assert table.execute(1, SettleEscrow("s1-r", EscrowEnd.STACKED)) == "returned"
         assert table.credits(1) == 0
         table.execute(1, SetDoor(True))
         with pytest.raises(MachineError):
@@ -97,7 +98,7 @@ def test_an_open_escrow_survives_a_host_restart_and_is_settled_once(config):
         # the station restarted too: its validator reports a note in the stacker
         table.device_report(1, validator(DeviceEventKind.POWER_UP_BILL_IN_STACKER))
         table.device_report(1, validator(DeviceEventKind.VEND_UNMATCHED))  # and VEND VALID again
-        assert table.execute(1, SettleEscrow("s1-x", "stacked", "vend_valid")) == "credited"
+        assert table.execute(1, SettleEscrow("s1-x", EscrowEnd.STACKED, "vend_valid")) == "credited"
         assert bills(table, 1) == [("s1-x", 10_000)] and table.credits(1) == 10_000
         assert UNMATCHED_TILT not in table.snapshot(1).tilts
         # a note in the stacker with no escrow ever accepted at station 2: a tilt, no credit

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from support.table_money import credit
 
+from devices.host import PrintOutcome
 from kiosk.config import load_config
 from kiosk.ledger.meters import balance
+from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.commands import CashOut, ClearTilt, HandpayReset, InsertCredits, OperatorLogin
 from kiosk.machine.errors import MachineError, NotAuthorised, TicketRefused, WrongState
 from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_LIMIT, UNKNOWN_TICKETS_TILT
@@ -79,7 +81,7 @@ def cash_out_ticket(table: Table, station: int, cents: int) -> tuple[str, str]:
     payout = table.execute(station, CashOut())
     order = table.print_order(station)
     assert order is not None
-    assert table.execute(station, ReportPrint(payout.txn, "printed", order.validation)) == "issued"
+    assert table.execute(station, ReportPrint(payout.txn, PrintOutcome.PRINTED, order.validation)) == "issued"
     return payout.txn, order.validation
 
 
@@ -101,9 +103,9 @@ def test_a_ticket_is_pending_before_it_prints_and_issued_once_by_the_report(tabl
     with pytest.raises(WrongState):  # printing: not an attendant's handpay
         table.execute(2, HandpayReset())
     for _ in range(3):  # reported, repeated, replayed
-        how = table.execute(2, ReportPrint(payout.txn, "printed", order.validation))
+        how = table.execute(2, ReportPrint(payout.txn, PrintOutcome.PRINTED, order.validation))
         assert how == "issued"
-    assert table.execute(2, ReportPrint(payout.txn, "unknown", "", "late")) == "issued"
+    assert table.execute(2, ReportPrint(payout.txn, PrintOutcome.UNKNOWN, "", "late")) == "issued"
     assert table.ledger.ticket(order.validation).status == "issued"
     assert kinds(table).count("ticket_out") == 1 and table.print_order(2) is None
     assert table.snapshot(2).payout_pending == 0
@@ -119,18 +121,18 @@ def test_a_print_that_fails_voids_the_ticket(table, config):
     table.execute(1, SetPrinter(True))
     payout = table.execute(1, CashOut())
     number = table.print_order(1).validation
-    how = table.execute(1, ReportPrint(payout.txn, "not_printed", "", "paper out"))
+    how = table.execute(1, ReportPrint(payout.txn, PrintOutcome.NOT_PRINTED, "", "paper out"))
     assert how == "returned" and table.credits(1) == 2000  # back on the meter
     assert table.ledger.ticket(number).status == "void"
-    assert table.execute(1, ReportPrint(payout.txn, "printed", number)) == "returned"
+    assert table.execute(1, ReportPrint(payout.txn, PrintOutcome.PRINTED, number)) == "returned"
     assert table.ledger.ticket(number).status == "void"
     # cannot tell whether it printed: void, and an attendant pays
     payout = table.execute(1, CashOut())
     number = table.print_order(1).validation
-    assert table.execute(1, ReportPrint(payout.txn, "unknown", "", "comm lost")) == "handpay"
+    assert table.execute(1, ReportPrint(payout.txn, PrintOutcome.UNKNOWN, "", "comm lost")) == "handpay"
     assert table.ledger.ticket(number).status == "void"
     assert table.snapshot(1).payout_pending == 2000
-    assert table.execute(1, ReportPrint(payout.txn, "printed", number)) == "handpay"
+    assert table.execute(1, ReportPrint(payout.txn, PrintOutcome.PRINTED, number)) == "handpay"
     table.execute(1, HandpayReset())
     assert table.snapshot(1).payout_pending == 0 and table.credits(1) == 0
     meters = table.meter_readings(1)
@@ -159,7 +161,7 @@ def test_a_pending_ticket_resumes_after_a_host_restart(config, clock):
         order = table.print_order(1, resume=True)
         assert order is not None and order.validation == number and order.resume
         # the station restarted too and cannot tell: void, handpay
-        assert table.execute(1, ReportPrint(payout.txn, "unknown", "", "restarted")) == "handpay"
+        assert table.execute(1, ReportPrint(payout.txn, PrintOutcome.UNKNOWN, "", "restarted")) == "handpay"
         table.close()
         table = Table.open(config, (1, 2), clock=clock)
         assert table.snapshot(1).payout_pending == 3000 and table.print_order(1) is None
@@ -180,7 +182,7 @@ def test_a_ticket_redeems_once_at_any_station(table, config):
         table.execute(1, AcceptTicket("s1-1", number))
     assert held.value.code == "ticket_in_escrow"
     for _ in range(3):
-        assert table.execute(5, SettleEscrow("s5-1", "stacked", "vend_valid")) == "credited"
+        assert table.execute(5, SettleEscrow("s5-1", EscrowEnd.STACKED, "vend_valid")) == "credited"
     assert table.credits(5) == 4000 and kinds(table).count("ticket_in") == 1
     assert table.ledger.ticket(number).status == "redeemed"
     with pytest.raises(TicketRefused) as again:
@@ -205,7 +207,7 @@ def test_refused_tickets_are_returned_with_the_reason(table, config, clock):
         ("s1-e", "expired", 1),
     ]
     assert table.credits(1) == 0 and not table.open_escrows(1)
-    assert table.execute(1, SettleEscrow("s1-e", "returned")) == "unknown"
+    assert table.execute(1, SettleEscrow("s1-e", EscrowEnd.RETURNED)) == "unknown"
     assert table.credits(1) == 0 and table.ledger.ticket(number).status == "issued"
     credit(table, 1, 1000)
     table.execute(1, SetPrinter(True))
@@ -213,7 +215,7 @@ def test_refused_tickets_are_returned_with_the_reason(table, config, clock):
     with pytest.raises(TicketRefused) as printing:  # not reported printed yet
         table.execute(2, AcceptTicket("s2-p", table.print_order(1).validation))
     assert printing.value.code == "ticket_pending"
-    table.execute(1, ReportPrint(pending.txn, "not_printed", "", "jam"))
+    table.execute(1, ReportPrint(pending.txn, PrintOutcome.NOT_PRINTED, "", "jam"))
     table.close()
     verify(config)
 
