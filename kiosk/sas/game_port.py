@@ -37,7 +37,13 @@ from kiosk.sas.port import (
     TicketInEscrow,
     ValidationRecord,
 )
-from kiosk.table.commands import DeliverValidation, HostNotes, HostPlay, HostRedeem, HostRefuse
+from kiosk.table.commands import (
+    DeliverValidation,
+    SystemNotes,
+    SystemPlay,
+    SystemRedeem,
+    SystemRefuse,
+)
 from kiosk.table.table import Table
 
 
@@ -151,10 +157,10 @@ class TablePort:
             raise PortRefused(exc.reason) from None
 
     def set_enabled(self, station: int, enabled: bool, by: str) -> None:
-        self._ask(station, HostPlay(enabled, by))
+        self._ask(station, SystemPlay(enabled, by))
 
     def set_note_acceptance(self, station: int, enabled: bool, by: str) -> None:
-        self._ask(station, HostNotes(enabled, by))
+        self._ask(station, SystemNotes(enabled, by))
 
     def pending_cashout(self, station: int) -> PendingCashout | None:
         payout = self.table.pending_payout(station)
@@ -202,10 +208,10 @@ class TablePort:
         return None if held is None else TicketInEscrow(held.txn, held.validation)
 
     def redeem_ticket(self, station: int, escrow_id: str, amount: int, restricted: bool) -> None:
-        self._ask(station, HostRedeem(escrow_id, amount))
+        self._ask(station, SystemRedeem(escrow_id, amount))
 
     def refuse_ticket(self, station: int, escrow_id: str, code: int) -> None:
-        self._ask(station, HostRefuse(escrow_id))
+        self._ask(station, SystemRefuse(escrow_id))
 
     def redemption(self, station: int, escrow_id: str) -> Redemption | None:
         found = self.table.redemption(station, escrow_id)

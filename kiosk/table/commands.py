@@ -97,7 +97,7 @@ class StopStation:
 
 
 @dataclass(frozen=True)
-class HostPlay:
+class SystemPlay:
     """The casino's system stops play at the station after its round, or lets it
     resume (``by``: the link that asked, recorded)."""
 
@@ -106,7 +106,7 @@ class HostPlay:
 
 
 @dataclass(frozen=True)
-class HostNotes:
+class SystemNotes:
     """The casino's system turns the station's note acceptance on or off."""
 
     enabled: bool
@@ -123,7 +123,7 @@ class DeliverValidation:
 
 
 @dataclass(frozen=True)
-class HostRedeem:
+class SystemRedeem:
     """The casino's system says the ticket the station holds as ``txn`` is worth
     ``cents``: record its redemption before the validator stacks it."""
 
@@ -132,7 +132,7 @@ class HostRedeem:
 
 
 @dataclass(frozen=True)
-class HostRefuse:
+class SystemRefuse:
     """The casino's system refuses the ticket the station holds as ``txn``."""
 
     txn: str
@@ -179,10 +179,10 @@ __all__ = [
     "AcceptTicket",
     "DeliverValidation",
     "DeviceReport",
-    "HostNotes",
-    "HostPlay",
-    "HostRedeem",
-    "HostRefuse",
+    "SystemNotes",
+    "SystemPlay",
+    "SystemRedeem",
+    "SystemRefuse",
     "MoneyCommand",
     "ProbeLedger",
     "StopStation",

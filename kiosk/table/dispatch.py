@@ -23,10 +23,6 @@ from kiosk.table.commands import (
     AcceptTicket,
     DeliverValidation,
     DeviceReport,
-    HostNotes,
-    HostPlay,
-    HostRedeem,
-    HostRefuse,
     LiftLockoutAtHost,
     PairingMiss,
     Pass,
@@ -37,6 +33,10 @@ from kiosk.table.commands import (
     SetTablePaytable,
     SettleEscrow,
     StopStation,
+    SystemNotes,
+    SystemPlay,
+    SystemRedeem,
+    SystemRefuse,
     TestCredits,
 )
 from kiosk.table.escrows import escrow_end
@@ -180,18 +180,18 @@ def dispatch(
             settings.set_coach(at, on)
             return None
         # the casino's slot system
-        case HostPlay(enabled=enabled, by=by):
+        case SystemPlay(enabled=enabled, by=by):
             parts.system.set_play(n, enabled, by)
             return None
-        case HostNotes(enabled=enabled, by=by):
+        case SystemNotes(enabled=enabled, by=by):
             parts.system.set_notes(n, enabled, by)
             return None
         case DeliverValidation(txn=txn, validation=validation):
             return parts.system.deliver_validation(n, txn, validation)
-        case HostRedeem(txn=txn, cents=cents):
+        case SystemRedeem(txn=txn, cents=cents):
             parts.system.redeem(n, txn, cents)
             return None
-        case HostRefuse(txn=txn):
+        case SystemRefuse(txn=txn):
             parts.system.refuse(n, txn)
             return None
         case cmd.ExportPaytable(path=path, folder=folder, stem=stem):

@@ -56,7 +56,7 @@ def table_snapshot(st: TableState) -> TableSnapshot:
         results=result.seats if result is not None else (),
         betting_seconds=seconds_left(st.betting_deadline, now),
         decision_seconds=seconds_left(st.decision_deadline, now),
-        stopped=bool(st.host_tilts),
+        stopped=bool(st.table_tilts),
         dealer_qualifies=result.dealer_qualifies if result is not None else None,
     )
 

@@ -76,8 +76,8 @@ class Operators:
         st = self.state
         st.require_ledger()
         if not st.config.accounts:
-            if OPERATORS_TILT not in st.host_tilts and st.config.marker_path.exists():
-                st.host_tilt(
+            if OPERATORS_TILT not in st.table_tilts and st.config.marker_path.exists():
+                st.table_tilt(
                     OPERATORS_TILT,
                     "no operator accounts in the configuration: operator login is disabled; "
                     "add [[operators]] (systemd/install.sh does) and restart",
@@ -88,10 +88,10 @@ class Operators:
                 st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
                                           "reason": "accounts configured"}, number)
                 del station.tilts[OPERATORS_TILT]
-        if OPERATORS_TILT in st.host_tilts:
+        if OPERATORS_TILT in st.table_tilts:
             st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
                                       "reason": "accounts configured", "host": True}, 1)
-            del st.host_tilts[OPERATORS_TILT]
+            del st.table_tilts[OPERATORS_TILT]
 
     # -- sessions ------------------------------------------------------------------------
     def session(self, n: int) -> Session | None:
@@ -204,7 +204,7 @@ class Operators:
             )
         if code == RTP_GATE:  # play opens by itself once the paytable's return is proven
             raise WrongState(
-                st.host_tilts.get(code, "no proven return"), code=ErrorCode.RTP_UNKNOWN
+                st.table_tilts.get(code, "no proven return"), code=ErrorCode.RTP_UNKNOWN
             )
         st.require_ledger()
         operator = st.require_role(at, "attendant")
@@ -215,9 +215,9 @@ class Operators:
         if code in own.tilts:
             st.event(EventKind.TILT_CLEARED, detail, n)
             del own.tilts[code]
-        elif code in st.host_tilts:
+        elif code in st.table_tilts:
             st.event(EventKind.TILT_CLEARED, {**detail, "host": True}, n)
-            del st.host_tilts[code]
+            del st.table_tilts[code]
         else:
             raise WrongState(f"no tilt {code!r} stands", code=ErrorCode.NO_TILT, params={"tilt": code})
 
@@ -333,10 +333,10 @@ class Operators:
                 }
                 st.event(EventKind.RAM_CLEAR, detail, number, amount=credits)
         self._witness.pop(n, None)
-        gate = st.host_tilts.get(RTP_GATE)  # a state of the power-up: a RAM clear keeps it
-        st.host_tilts.clear()
+        gate = st.table_tilts.get(RTP_GATE)  # a state of the power-up: a RAM clear keeps it
+        st.table_tilts.clear()
         if gate is not None:
-            st.host_tilts[RTP_GATE] = gate
+            st.table_tilts[RTP_GATE] = gate
         for station in st.stations.values():
             station.tilts.clear()
             station.reset_window()

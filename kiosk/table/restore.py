@@ -55,14 +55,14 @@ def restore_table(
         station = st.stations.get(ev.station)
         code = ev.detail.get("code", "")
         if ev.kind == EventKind.RAM_CLEAR:
-            st.host_tilts.clear()
+            st.table_tilts.clear()
             for s in st.stations.values():
                 s.tilts.clear()
         elif ev.detail.get("host"):
             if ev.kind == EventKind.TILT:
-                st.host_tilts[code] = ev.detail.get("message", "")
+                st.table_tilts[code] = ev.detail.get("message", "")
             elif ev.kind == EventKind.TILT_CLEARED:
-                st.host_tilts.pop(code, None)
+                st.table_tilts.pop(code, None)
         elif station is None:
             continue
         elif ev.kind == EventKind.TILT and restored_tilt(code):
@@ -124,7 +124,7 @@ def stopped_state(
         problem = f"PAYTABLE FAULT - play stopped: {exc}"
     own = {n: Station(n, StationEscrows()) for n in sorted(stations)}
     st = TableState(config, None, clock, table, table.limits, timing, own)
-    st.host_tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
+    st.table_tilts[LEDGER_TILT] = fault or problem or "the ledger is not available"
     return st
 
 
@@ -137,7 +137,7 @@ def tilt_on_anchor_failure(st: TableState) -> None:
         return
 
     def tilt(reason: str) -> None:
-        st.host_tilts[LEDGER_TILT] = reason
+        st.table_tilts[LEDGER_TILT] = reason
 
     ledger.on_anchor_problem = tilt
     if ledger.anchor_problem:

@@ -123,7 +123,7 @@ class TableState:
     limits: Limits
     timing: TableTiming
     stations: dict[int, Station]
-    host_tilts: dict[str, str] = field(default_factory=dict)
+    table_tilts: dict[str, str] = field(default_factory=dict)
     round: UthRound | None = None  # the round in play, or the last one (for display)
     row_ids: dict[int, int] = field(default_factory=dict)  # seat -> its row of the round
     round_open: bool = False
@@ -172,7 +172,7 @@ class TableState:
     def tilts_of(self, number: int) -> dict[str, str]:
         """The tilts that stop station ``number``: the host's, then its own (code ->
         text)."""
-        return {**self.host_tilts, **self.station(number).tilts}
+        return {**self.table_tilts, **self.station(number).tilts}
 
     def require_credit_room(self, number: int, cents: int) -> None:
         """Station ``number`` may take ``cents`` more credits: no payout pending there, and
@@ -215,21 +215,21 @@ class TableState:
         except (LedgerError, sqlite3.Error, PlayDisabled):
             self.station(station).tilts[code] = message
 
-    def host_tilt(self, code: str, message: str) -> None:
-        """A tilt of the host (the ledger, the operators' accounts): every station stops.
+    def table_tilt(self, code: str, message: str) -> None:
+        """A tilt of the whole table (the ledger, the operators' accounts): every station stops.
         Recorded when the ledger can record it."""
         try:
             self.event(EventKind.TILT, {"code": code, "message": message, "host": True}, 1)
         except (LedgerError, sqlite3.Error, PlayDisabled):
             pass
-        self.host_tilts[code] = message
+        self.table_tilts[code] = message
 
     # -- guards ------------------------------------------------------------------------
     def require_ledger_open(self) -> Ledger:
         """The ledger while it is open, even in a host tilt (for records and reads)."""
         if self.ledger is None:
             raise PlayDisabled(
-                self.host_tilts.get(LEDGER_TILT, "the ledger is not available"),
+                self.table_tilts.get(LEDGER_TILT, "the ledger is not available"),
                 code=ErrorCode.LEDGER_FAULT,
             )
         return self.ledger
@@ -237,8 +237,8 @@ class TableState:
     def require_ledger(self) -> Ledger:
         """The ledger, unless it is missing or faulty (the ``ledger`` host tilt)."""
         ledger = self.require_ledger_open()
-        if LEDGER_TILT in self.host_tilts:
-            raise PlayDisabled(self.host_tilts[LEDGER_TILT], code=ErrorCode.LEDGER_FAULT)
+        if LEDGER_TILT in self.table_tilts:
+            raise PlayDisabled(self.table_tilts[LEDGER_TILT], code=ErrorCode.LEDGER_FAULT)
         return ledger
 
     def playable(self, number: int, finishing: frozenset[str] = frozenset()) -> bool:
@@ -247,7 +247,7 @@ class TableState:
         station = self.stations.get(number)
         return (
             self.ledger is not None
-            and not self.host_tilts
+            and not self.table_tilts
             and station is not None
             and not (set(station.tilts) - finishing)
             and not station.door_open

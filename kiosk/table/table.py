@@ -256,7 +256,7 @@ class Table:
                     log.error("could not record power down: %s", exc)
                 st.ledger.close()
                 st.ledger = None
-                st.host_tilts.setdefault(LEDGER_TILT, "the machine is shut down")
+                st.table_tilts.setdefault(LEDGER_TILT, "the machine is shut down")
 
     # -- the front door ------------------------------------------------------------------
     @overload
@@ -315,7 +315,7 @@ class Table:
                 except (LedgerError, sqlite3.Error) as exc:
                     reason = f"ledger write failed: {exc}"
                     log.error(reason)
-                    st.host_tilts[LEDGER_TILT] = reason
+                    st.table_tilts[LEDGER_TILT] = reason
                     own.message = reason
                     raise PlayDisabled(reason, code=ErrorCode.LEDGER_FAULT) from exc
                 self._operators.touch(answering)
@@ -358,7 +358,7 @@ class Table:
 
     def _tick(self) -> None:
         st = self._state
-        if st.host_tilts or st.ledger is None:
+        if st.table_tilts or st.ledger is None:
             return
         self._system.expire()
         now = st.now()
@@ -380,11 +380,11 @@ class Table:
         """Stop ``station`` with a tilt (recorded); the other stations play on."""
         self.execute(station, StopStation(code, message))
 
-    def host_tilt(self, code: str, message: str) -> None:
-        """Stop every station (a host fault: the program, the ledger)."""
+    def table_tilt(self, code: str, message: str) -> None:
+        """Stop every station (a fault of the whole table: the program, the ledger)."""
         with self._lock:
             try:
-                self._state.host_tilt(code, message)
+                self._state.table_tilt(code, message)
             finally:
                 self._notify()
 
@@ -393,9 +393,9 @@ class Table:
         this power-up, not a fault, so not recorded (the paytable's return computing)."""
         with self._lock:
             if message is None:
-                self._state.host_tilts.pop(code, None)
+                self._state.table_tilts.pop(code, None)
             else:
-                self._state.host_tilts[code] = message
+                self._state.table_tilts[code] = message
             self._notify()
 
     def printer_ready(self, station: int) -> bool:

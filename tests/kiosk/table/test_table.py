@@ -158,7 +158,7 @@ def test_a_station_tilt_stops_that_station_only(config, clock):
     table.execute(2, OperatorLogin(ATTENDANT))  # an attendant at that station clears it
     table.execute(2, ClearTilt("device:printer:paper_out"))
     table.execute(2, Decide(Action.CHECK))
-    table.host_tilt("ledger", "the ledger cannot record")
+    table.table_tilt("ledger", "the ledger cannot record")
     with pytest.raises(PlayDisabled):
         table.execute(1, Decide(Action.CHECK))  # a host tilt stops the table
     table.close()

@@ -76,7 +76,7 @@ def test_the_display_follows_a_round_from_the_window_to_the_results(table, size)
 
 def test_a_stopped_table_says_so(table):
     t, _clock = table
-    t.host_tilt("ledger_write", "the ledger cannot be written")
+    t.table_tilt("ledger_write", "the ledger cannot be written")
     assert countdown(t.display()) == "The table is stopped: call an attendant"
 
 
