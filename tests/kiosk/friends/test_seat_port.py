@@ -1,7 +1,7 @@
 """The seat port's two ends show the same table: one game, the cabinet player's seat
 seen through :class:`LocalSeat` (the session in this process) and through
 :class:`LinkSeat` (the host's ``state`` messages for that seat, as the friends link
-delivers them), driven by the same decisions, sent through either end in turn.  Both
+delivers them: :class:`support.seat_link.GameLink`), driven by the same decisions, sent through either end in turn.  Both
 say the same facts (phase, hand, blinds, board, hole cards, hand name, seats, pots,
 whose turn, the options and their bounds, a finished hand's outcome), and both say when
 something changed.  Then the table scene, given either end, offers the same decision
@@ -14,57 +14,18 @@ from pathlib import Path
 
 import pytest
 from support.cabinet_screens import CabinetScreens
+from support.seat_link import GameLink
 
 from engine.holdem.actions import Action, ActionKind
 from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
-from kiosk.friends import tables
 from kiosk.friends.game import FriendsGame
 from kiosk.friends.roster import FriendsTimers
 from kiosk.friends.seat.link import LinkSeat
 from kiosk.friends.seat.local import LocalSeat
 from kiosk.tournament.seat_port import Phase, SeatPort, TableView
 from kiosk.ui.raise_range import RaiseRange
-
-
-class Link:
-    """The friends client as :class:`LinkSeat` uses it, wired to ``game`` in this process:
-    ``poll`` receives the host's latest table for ``seat``, ``act`` and ``next_hand``
-    are played by the host's rules as the game server plays a friend's."""
-
-    def __init__(self, game: FriendsGame, seat: int) -> None:
-        self.game, self.seat = game, seat
-        self.state: dict | None = None
-        self.closed = self.gave_up = self.reopening = False
-        self.can_reopen = True
-        self.welcome = {"token": "t", "name": "Ana", "seat": seat}
-        self.code = game.code
-        self.refused: dict | None = None
-        self.sent: list[tuple[str, int | None]] = []
-
-    def poll(self) -> bool:
-        s = self.game.session
-        assert s is not None
-        if s.is_over:
-            self.state = tables.results_for(self.game, s, self.seat)
-        else:
-            self.state = tables.table_for(self.game, self.seat)
-        return True
-
-    def act(self, action: str, amount: int | None = None) -> bool:
-        self.sent.append((action, amount))
-        assert self.game.session is not None
-        self.game.session.act(Action(ActionKind(action), amount))
-        return True
-
-    def next_hand(self) -> bool:
-        assert self.game.session is not None
-        self.game.session.next_hand()
-        return True
-
-    def close(self) -> None:
-        self.closed = True
 
 
 @pytest.fixture
@@ -102,7 +63,7 @@ def decide(n: int, port: SeatPort) -> Action:
 def test_both_ends_show_the_same_table_through_the_same_decisions(game) -> None:
     s = game.session
     assert s is not None
-    link_client = Link(game, s.human_seat)
+    link_client = GameLink(game, s.human_seat)
     local, link = LocalSeat(s), LinkSeat(link_client)  # type: ignore[arg-type]
     ends: tuple[SeatPort, SeatPort] = (local, link)
     decisions = hands_over = 0
@@ -144,7 +105,7 @@ def test_both_ends_show_the_same_table_through_the_same_decisions(game) -> None:
 def test_the_link_end_sends_what_the_scene_chose_as_the_host_words_it(game) -> None:
     s = game.session
     assert s is not None
-    client = Link(game, s.human_seat)
+    client = GameLink(game, s.human_seat)
     link = LinkSeat(client)  # type: ignore[arg-type]
     for _ in range(5_000):
         link.advance(0.0)
@@ -172,7 +133,7 @@ def test_the_scene_offers_the_same_decisions_at_both_ends(tmp_path: Path, game) 
     try:
         home.ctx.session = s
         home.app.go("tournament")
-        joined.ctx.joined = Link(game, s.human_seat)  # type: ignore[assignment]
+        joined.ctx.joined = GameLink(game, s.human_seat)  # type: ignore[assignment]
         joined.app.go("tournament_remote")
         for cab in (home, joined):
             cab.app.step(0.0, draw=False)
