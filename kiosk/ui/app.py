@@ -121,7 +121,7 @@ TOURNAMENT_SCENES: dict[str, str] = {
     "tournament_guide": "kiosk.ui.scenes.tournament.guide:TournamentGuideScene",
     "tournament_invite": "kiosk.ui.scenes.tournament.invite:TournamentInviteScene",
     "tournament_join": "kiosk.ui.scenes.tournament.join:TournamentJoinScene",
-    "tournament_remote": "kiosk.ui.scenes.tournament.remote_table:TournamentRemoteTableScene",
+    "tournament_remote": "kiosk.ui.scenes.tournament.table:JoinedTableScene",
 }
 
 

@@ -1,17 +1,23 @@
 """A still screen is shown whole once: over one second of frames at the frame cap, the
 attract screen, a static overlay (the tilt over the table or over the pays, the RAM
 clear notice), the player's hand pay, the operator menu with its PIN pad, its pages and
-the RAM clear's code, the pays, the help, the settings and the tournament's pages
-repaint the whole screen once, on the first frame; after it a frame shows only what
-moves (the overlay's flashing border, the fan), or nothing."""
+the RAM clear's code, the pays, the help, the settings, the tournament's pages and the
+table of a game joined on another cabinet repaint the whole screen once, on the first
+frame; after it a frame shows only what moves (the overlay's flashing border, the fan),
+or nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
+from support.seat_link import GameLink
 from test_ui import Kiosk
 
+from engine.holdem.config import TournamentConfig
+from engine.holdem.seats import SeatSpec
+from engine.rng import SeededRandomSource
+from kiosk.friends.game import FriendsGame
 from kiosk.machine.commands import SetDoor
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, Key
@@ -131,6 +137,17 @@ def ram_clear_code(k: Kiosk) -> None:
     assert k.scene.ram_code
 
 
+def joined_table(k: Kiosk) -> None:
+    """A seat in a game another cabinet hosts, the table as the host sent it (the game
+    waits for a computer player that nobody moves: nothing changes)."""
+    seats = [SeatSpec("Ana", kind="human")] + [SeatSpec(n, "bot", "easy", n) for n in ("Ike", "Max")]
+    game = FriendsGame(TournamentConfig("custom", tuple(seats), 600, 1, 3), rng=SeededRandomSource(3),
+                       bot_samples=0)
+    game.start()
+    k.app.tournament.joined = GameLink(game, 0)  # type: ignore[assignment]
+    k.app.go("tournament_remote")
+
+
 def scene(name: str) -> Callable[[Kiosk], None]:
     def go(k: Kiosk) -> None:
         k.app.go(name)
@@ -169,6 +186,7 @@ STATES = [
     ram_clear_code,
     *(operator_page(p) for p in PAGES),
     *(scene(s) for s in ("paytable", "help", "settings", *TOURNAMENT)),
+    joined_table,
 ]
 
 

@@ -9,16 +9,14 @@ Amounts are tournament chips (points), round totals ("raise *to*"), chosen throu
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
-from engine.holdem.views import LegalActions
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.layout import Layout
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import chips
+from kiosk.ui.scenes.tournament.table_intents import Move, Preset
 from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW1, ROW2, ROW_H, SLIDER
 from kiosk.ui.widgets import Button, Painter
 
@@ -45,8 +43,7 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
                 f"preset_{key}",
                 (x, ROW2, w, ROW_H),
                 label,
-                "preset",
-                key,
+                Preset(key),
                 style="selected" if value == amount else "dark",
                 size=22,
                 sublabel=chips(value),
@@ -58,7 +55,7 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
             "cancel_raise",
             (x, ROW2, 1268 - x, ROW_H),
             _("CANCEL"),
-            "back",
+            Move.CANCEL_RAISE,
             style="plain",
             hint="Esc",
             size=24,
@@ -69,7 +66,7 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
             "minus",
             (RIGHT_X + 12, ROW1, 86, ROW_H),
             "−",
-            "minus",
+            Move.LESS,
             style="dark",
             size=40,
             hint="↓",
@@ -81,7 +78,7 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
             "plus",
             (SLIDER[0] + SLIDER[2] + 8, ROW1, 86, ROW_H),
             "+",
-            "plus",
+            Move.MORE,
             style="dark",
             size=40,
             hint="↑",
@@ -99,7 +96,7 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
             "confirm_raise",
             (cx, ROW1, 1268 - cx, ROW_H),
             label,
-            "confirm_raise",
+            Move.CONFIRM_RAISE,
             style="primary",
             hint="Enter",
             size=28,
@@ -146,28 +143,4 @@ def draw_slider(
         theme.MUTED,
         120,
         topright=(SLIDER[0] + SLIDER[2] - 20, SLIDER[1] + 4),
-    )
-
-
-def legal_from_message(legal: dict[str, Any] | None, seat: int) -> LegalActions | None:
-    """The :class:`LegalActions` of a table message's ``legal`` (see
-    :func:`kiosk.friends.views.legal_of`), for the seat that received it."""
-    if legal is None:
-        return None
-    return LegalActions(
-        seat=seat,
-        can_fold=bool(legal["can_fold"]),
-        can_check=bool(legal["can_check"]),
-        can_call=bool(legal["can_call"]),
-        call_amount=int(legal["call_amount"]),
-        can_bet=bool(legal["can_bet"]),
-        can_raise=bool(legal["can_raise"]),
-        min_to=int(legal["min_to"]),
-        max_to=int(legal["max_to"]),
-        current_bet=int(legal["bet"]) + int(legal["call_amount"]),
-        bet=int(legal["bet"]),
-        stack=int(legal["stack"]),
-        pot=int(legal["pot"]),
-        big_blind=int(legal["big_blind"]),
-        small_blind=int(legal["small_blind"]),
     )
