@@ -110,4 +110,9 @@ def test_a_joined_cabinet_comes_back_by_itself_after_a_power_cut_of_the_host(mad
     cab.until(my_turn, timeout=60, what="the cabinet's turn")
     decision = (client.state["hand"], client.state["seq"])
     cab.touch("call")
-    cab.until(lambda: (client.state["hand"], client.state.get("seq", 1 << 30)) > decision, what="the move taken")
+    # the host's turn timer (--turn-s 60) bounds how long the table can wait on any seat
+    try:
+        cab.until(lambda: (client.state["hand"], client.state.get("seq", 1 << 30)) > decision,
+                  timeout=60, what="the move taken")  # fmt: skip
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: the host's refusal {client.refused}, its table {client.state}") from None
