@@ -484,6 +484,17 @@ def credits(cab: Installed) -> int:
     )
 
 
+def short_of_a_round(cab: Installed) -> None:
+    """Wait until the scripted player, between rounds, is short of the smallest round: the
+    next thing it does is insert a note."""
+    cab.wait_for(
+        "the credits short of a round, between rounds",
+        lambda: credits(cab) < SMALLEST_ROUND and not cab.sql(OPEN_ROUND),
+        timeout=600,
+        every=0.05,
+    )
+
+
 def counter_value(box: BootedDebian) -> int:
     return int(box.run("cat", COUNTER).stdout.strip())
 
@@ -516,7 +527,17 @@ def test_the_ledger_folder_put_back_alone_is_caught_and_not_recreated(installed:
     behind its anchor on the second medium, the counter ahead of it); the kiosk shows the
     ledger fault, stays up, and neither repairs nor recreates the ledger."""
     cab, box = installed, installed.box
-    box.run("systemctl", "stop", SERVICE, timeout=60)
+    for _ in range(COPY_ATTEMPTS):
+        # stopped when the scripted player is short of a round: the first thing it does
+        # after the next start is a note, however long its credits would otherwise last
+        box.run("systemctl", "start", SERVICE, timeout=90)
+        short_of_a_round(cab)
+        box.run("systemctl", "stop", SERVICE, timeout=60)
+        if credits(cab) < SMALLEST_ROUND:
+            break
+        # the note went in just before the stop: wait for the next shortage
+    else:
+        raise AssertionError(f"no stop with the credits short of a round in {COPY_ATTEMPTS} tries")
     copy_media(box, "stopped", (LEDGER_DIR,))
     old_events = int(cab.sql("SELECT count(*) FROM events"))
     old_money = money_events(cab)
@@ -557,8 +578,7 @@ def test_both_media_copied_while_running_are_caught_once_money_moved(installed: 
     for _ in range(COPY_ATTEMPTS):
         # the copy taken when the scripted player is about to insert a note: the money
         # moves right after it, however long its credits would otherwise last
-        cab.wait_for("the credits short of a round, between rounds", lambda: credits(cab) < SMALLEST_ROUND
-                     and not cab.sql(OPEN_ROUND), timeout=600, every=0.05)  # fmt: skip
+        short_of_a_round(cab)
         box.run("systemctl", "kill", "-s", "STOP", "--kill-whom=main", SERVICE)
         try:
             copy_media(box, "running", (LEDGER_DIR, KEY_DIR, WITNESS))
