@@ -116,31 +116,22 @@ def decision_buttons(la: LegalActions, rr: RaiseRange | None) -> list[Button]:
         )
     ]
     if la.can_check:
-        out.append(
-            Button(
-                "call",
-                (x + w + 10, ROW2, w, ROW_H),
-                _("CHECK"),
-                Move.CHECK_OR_CALL,
-                style="check",
-                hint="C",
-                size=30,
-            )
-        )
+        call_label, call_sub = _("CHECK"), ""
     else:
-        all_in = la.call_amount >= la.stack
-        out.append(
-            Button(
-                "call",
-                (x + w + 10, ROW2, w, ROW_H),
-                _("CALL"),
-                Move.CHECK_OR_CALL,
-                style="check",
-                hint="C",
-                size=30,
-                sublabel=_("All in") if all_in else chips(la.call_amount),
-            )
+        call_label = _("CALL")
+        call_sub = _("All in") if la.call_amount >= la.stack else chips(la.call_amount)
+    out.append(
+        Button(
+            "call",
+            (x + w + 10, ROW2, w, ROW_H),
+            call_label,
+            Move.CHECK_OR_CALL,
+            style="check",
+            hint="C",
+            size=30,
+            sublabel=call_sub,
         )
+    )
     label = _("BET") if la.can_bet else _("RAISE")
     out.append(
         Button(
