@@ -251,9 +251,14 @@ def test_a_kill_in_the_middle_of_a_round_resumes_and_settles_it_once(installed: 
 
     assert cab.wait_for("the round settled", state) == "settled"
     resumed = f"SELECT count(*) FROM events WHERE kind = 'round_resumed' AND round_id = {killed}"
-    assert cab.sql(resumed) == "1"
+    power_ups = int(cab.show("NRestarts")["NRestarts"]) - restarts
+    assert power_ups >= 1
+    if power_ups == 1:
+        assert cab.sql(resumed) == "1"
+    else:  # restarted again before it settled (the watchdog on a loaded machine): each
+        # power-up that found the round open resumed it once, and it settled once
+        assert 1 <= int(cab.sql(resumed)) <= power_ups, (cab.sql(resumed), power_ups)
     assert cab.sql(f"SELECT count(*) FROM rounds WHERE id = {killed}") == "1"
-    assert int(cab.show("NRestarts")["NRestarts"]) > restarts
 
 
 def test_the_running_kiosk_writes_exactly_its_ledger_witness_and_key_folders(installed: Installed):

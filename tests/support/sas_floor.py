@@ -4,6 +4,7 @@ the TITO tests cash out, print and redeem tickets across."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,12 +56,19 @@ def open_floor(db: Path, book: TicketBook, stations: int = 1, address: int = 1) 
     return floor
 
 
-def poll_until(floor: Floor, code: int, tries: int = 40) -> list[int]:
+def poll_until(floor: Floor, code: int, tries: int = 40, seconds: float = 10.0) -> list[int]:
+    """Poll cycles until exception ``code`` came: at least ``tries`` cycles and, on a
+    loaded machine, for up to ``seconds`` (a ticket asked of the casino's system is
+    answered on a worker thread of the service); the exceptions seen on the way."""
     seen: list[int] = []
-    for _ in range(tries):
+    n, deadline = 0, time.monotonic() + seconds
+    while n < tries or time.monotonic() < deadline:
         floor.settle()
         got = [x.code for x in floor.session.cycle()]
         seen += got
         if code in got:
             return seen
+        n += 1
+        if n >= tries:
+            time.sleep(0.01)
     raise AssertionError(f"exception {code:02X} never came: {seen}")

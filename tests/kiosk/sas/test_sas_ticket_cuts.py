@@ -104,7 +104,7 @@ class Machine:
 
 def poll_for(floor: Floor, code: int, tries: int = 10) -> bool:
     try:
-        poll_until(floor, code, tries)
+        poll_until(floor, code, tries, seconds=0.0)
     except AssertionError:
         return False
     return True

@@ -14,6 +14,7 @@ from kiosk.ui.i18n import PersonMessage, plural_index
 
 @pytest.fixture(autouse=True)
 def english():
+    i18n.set_language("en")  # whatever a test before it on this worker left
     yield
     i18n.set_language("en")
 
