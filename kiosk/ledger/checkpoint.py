@@ -86,6 +86,8 @@ STATE_KINDS: tuple[EventKind, ...] = (
     EventKind.PAIRING_CODE_WRONG,
     EventKind.PAIRING_LOCKED,
     EventKind.PAIRING_REOPENED,
+    # the open round's progressive wagers (its rows may follow a checkpoint, these not)
+    EventKind.PROGRESSIVE_WAGER,
 )
 
 _MOD = 1 << 256

@@ -81,6 +81,17 @@ class EventKind(StrEnum):
     PAIRING_CODE_WRONG = "pairing_code_wrong"
     PAIRING_LOCKED = "pairing_locked"
     PAIRING_REOPENED = "pairing_reopened"
+    # the progressive (standalone: the table's one meter, :mod:`kiosk.table.progressive`)
+    PROGRESSIVE_WAGER = "progressive_wager"
+    PROGRESSIVE_REFUND = "progressive_refund"
+    PROGRESSIVE_CONTRIBUTION = "progressive_contribution"
+    PROGRESSIVE_RESERVE = "progressive_reserve"
+    PROGRESSIVE_HIT = "progressive_hit"
+    PROGRESSIVE_BREAKAGE = "progressive_breakage"
+    PROGRESSIVE_RESET = "progressive_reset"
+    PROGRESSIVE_RESERVE_DRAWN = "progressive_reserve_drawn"
+    PROGRESSIVE_AWARD = "progressive_award"
+    PROGRESSIVE_JACKPOT = "progressive_jackpot"
 
 
 #: The credit meter (cents): the one meter that goes down.
@@ -139,6 +150,35 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
     EventKind.HANDPAY: (_cents("handpay"), _count("handpay_count")),
     EventKind.TICKET_OUT: (_cents("tickets_out"), _count("tickets_out_count")),
     EventKind.RAM_CLEAR: (_cents("ram_clear_credits"), _count("ram_clears"), _CREDIT_OFF),
+    # The progressive.  Every meter is a lifetime meter; the meter players see and the
+    # hidden reserve are differences of them (:func:`kiosk.ledger.meters.progressive_levels`):
+    # meter = contributed + reset - hit, reserve = reserved - reserve drawn, so the meter
+    # goes down only by a ``progressive_hit`` (an award on the meter).
+    EventKind.PROGRESSIVE_WAGER: (
+        _cents("coin_in"),
+        _cents("progressive_wagered"),
+        _count("progressive_wagers"),
+        _CREDIT_OFF,
+    ),
+    EventKind.PROGRESSIVE_REFUND: (_cents("coin_out"), _cents("progressive_refunded"), _CREDIT_ON),
+    EventKind.PROGRESSIVE_CONTRIBUTION: (_cents("progressive_contributed"),),
+    EventKind.PROGRESSIVE_RESERVE: (_cents("progressive_reserved"),),
+    EventKind.PROGRESSIVE_HIT: (_cents("progressive_hit"), _count("progressive_hits")),
+    EventKind.PROGRESSIVE_BREAKAGE: (_cents("progressive_breakage"),),
+    EventKind.PROGRESSIVE_RESET: (_cents("progressive_reset"), _count("progressive_resets")),
+    EventKind.PROGRESSIVE_RESERVE_DRAWN: (_cents("progressive_reserve_drawn"),),
+    EventKind.PROGRESSIVE_AWARD: (
+        _cents("coin_out"),
+        _cents("progressive_paid"),
+        _count("progressive_awards"),
+        _CREDIT_ON,
+    ),
+    EventKind.PROGRESSIVE_JACKPOT: (
+        _cents("jackpot"),
+        _count("jackpot_count"),
+        _cents("progressive_paid"),
+        _count("progressive_awards"),
+    ),
 }
 
 

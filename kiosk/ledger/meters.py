@@ -46,6 +46,36 @@ LATER_METERS = frozenset(
     {"test_credits_in", "test_credits_in_count", "system_tickets_in", "system_tickets_in_count"}
 )
 
+#: The progressive's lifetime meters (cents, but for the counts), created on first use
+#: like the ``bill.<cents>`` meters.  Their event kinds are in :mod:`kiosk.ledger.kinds`.
+PROGRESSIVE_METERS: dict[str, str] = {
+    "progressive_wagered": "progressive wagers taken (also in coin_in), cents",
+    "progressive_wagers": "progressive wagers taken",
+    "progressive_refunded": "progressive wagers refunded by a voided round (also in coin_out), cents",
+    "progressive_contributed": "wagers' contributions to the progressive meter, cents",
+    "progressive_reserved": "wagers' contributions to the hidden reserve (and overflow above the ceiling), cents",
+    "progressive_hit": "taken off the progressive meter by awards on it (paid and breakage), cents",
+    "progressive_hits": "award lines on the progressive meter settled",
+    "progressive_breakage": "cents of a shared meter award left over after equal shares, cents",
+    "progressive_reset": "put on the progressive meter by resets (its seed), cents",
+    "progressive_resets": "resets of the progressive meter",
+    "progressive_reserve_drawn": "taken from the reserve to fund resets, cents",
+    "progressive_paid": "progressive awards won, meter and fixed, credited or hand-paid, cents",
+    "progressive_awards": "progressive awards won",
+}
+
+
+def progressive_levels(meters: Mapping[str, int]) -> tuple[int, int]:
+    """The progressive meter and the hidden reserve (cents) the lifetime meters hold:
+
+    meter = contributed + reset - hit,  reserve = reserved - reserve drawn.
+
+    Only a ``progressive_hit`` (an award on the meter) takes anything off the meter."""
+    m = {k: meters.get(k, 0) for k in PROGRESSIVE_METERS}
+    meter = m["progressive_contributed"] + m["progressive_reset"] - m["progressive_hit"]
+    reserve = m["progressive_reserved"] - m["progressive_reserve_drawn"]
+    return meter, reserve
+
 
 #: A settled round's result, judged on everything it staked (Ante, Blind, Play and
 #: Trips) against everything it paid back (jackpots included): see :func:`round_result`.

@@ -1,9 +1,10 @@
-"""Chips before the deal: the Ante and Trips spots, and the one check of a bet against
-the table limits and the credits.
+"""Chips before the deal: the Ante, Trips and progressive spots, and the one check of a
+bet against the table limits and the credits (:func:`check_progressive` for the
+progressive's fixed wager).
 
 Chips placed are *pending*: they stay on the credit meter until the deal wagers them,
 and they are not persisted (nothing was wagered yet).  A deal needs credits for Ante +
-Blind + Trips plus a 1x Play (:func:`deal_cost`), so the player can always play at the
+Blind + Trips + progressive plus a 1x Play (:func:`deal_cost`), so the player can always play at the
 river.  Amounts are cents.
 """
 
@@ -11,18 +12,19 @@ from __future__ import annotations
 
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits
+from engine.uth.progressive import Progressive
 from engine.uth.round import PLAY_MULTIPLE, Action
 from kiosk.machine.error_codes import BetRule, ErrorCode
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.machine.state import Bets, Spot
 
-SPOTS: tuple[Spot, ...] = ("ante", "trips")
+SPOTS: tuple[Spot, ...] = ("ante", "trips", "progressive")
 
 
 def deal_cost(bets: Bets) -> int:
     """Cents a deal of ``bets`` needs on the meter: what it stakes (Ante + Blind +
-    Trips) plus the smallest Play (1x the Ante)."""
-    return 2 * bets.ante + bets.trips + PLAY_MULTIPLE[Action.PLAY_1X] * bets.ante
+    Trips + progressive) plus the smallest Play (1x the Ante)."""
+    return 2 * bets.ante + bets.trips + bets.progressive + PLAY_MULTIPLE[Action.PLAY_1X] * bets.ante
 
 
 def check_bets(limits: Limits, credits: int, bets: Bets, *, complete: bool) -> None:
@@ -65,7 +67,8 @@ def check_bets(limits: Limits, credits: int, bets: Bets, *, complete: bool) -> N
     need = deal_cost(bets)
     if need > credits:
         raise InsufficientCredits(
-            f"{money(need)} needed (Ante, Blind, Trips and a 1x Play); credits {money(credits)}",
+            f"{money(need)} needed (Ante, Blind, Trips{', progressive' if bets.progressive else ''}"
+            f" and a 1x Play); credits {money(credits)}",
             params={"needed": need, "credits": credits},
         )
 
@@ -75,9 +78,27 @@ def check_chip(spot: str, cents: object) -> None:
     amount that is not a positive whole number of cents (:class:`BetOutOfLimits`;
     ``True`` is not a cent).  Every place a chip arrives calls this one check."""
     if spot not in SPOTS:
-        raise MachineError(f"unknown spot {spot!r} (ante or trips)")
+        raise MachineError(f"unknown spot {spot!r} (ante, trips or progressive)")
     if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
         raise BetOutOfLimits(f"a chip is a positive whole number of cents, not {cents!r}")
+
+
+def check_progressive(table: Progressive | None, bets: Bets) -> None:
+    """Refuse a progressive wager in ``bets`` that the paytable does not offer (``table``
+    is its ``[progressive]`` section, None without one), that is not exactly its fixed
+    wager, or that has no Ante with it (:class:`BetOutOfLimits`; rule ``no_ante`` for the
+    last).  Bets without a progressive wager pass."""
+    if not bets.progressive:
+        return
+    if table is None:
+        raise BetOutOfLimits("this paytable offers no progressive bet")
+    if bets.progressive != table.wager:
+        raise BetOutOfLimits(f"the progressive wager is exactly {money(table.wager)}")
+    if not bets.ante:
+        raise BetOutOfLimits(
+            "the progressive is placed with an Ante: place an Ante first",
+            params={"rule": BetRule.NO_ANTE},
+        )
 
 
 def require_ante(bets: Bets) -> None:

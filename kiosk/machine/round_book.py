@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 
 #: Records a seat's jackpot tilt: ``(seat, message)``, inside the settling transaction.
 JackpotTilt = Callable[[int, str], None]
+#: The caller's own settlement of the round (the progressive), inside the settling
+#: transaction: ``(settled round, seat -> row id)`` -> each seat's hand-paid cents.
+AlsoSettle = Callable[[UthRound, dict[int, int]], Mapping[int, int]]
 
 _ORDER = {Phase.PREFLOP: 0, Phase.FLOP: 1, Phase.RIVER: 2}
 
@@ -153,12 +156,14 @@ class RoundBook:
         at: str,
         values: DecisionValues | None = None,
         also: Callable[[Decision, int], None] | None = None,
+        also_settle: AlsoSettle | None = None,
     ) -> Decided:
         """Apply ``seat``'s ``action`` (checked by the caller) to a copy of ``rnd`` and
         commit it at ``at``: the decision (with its exact ``values`` when known), the
         seat's Play and credits after, and when the copy is over every seat's settlement
         and jackpot tilts, in one transaction with ``also(decision, row_id)`` (the
-        caller's own records).  ``rnd`` is left as it was."""
+        caller's own records) and, when it settles the round, ``also_settle`` (whose
+        hand-paid cents join each seat's jackpot).  ``rnd`` is left as it was."""
         rows = {r["seat"]: r for r in ledger.open_rounds}
         row = rows[seat]
         new = rnd.copy()
@@ -184,6 +189,10 @@ class RoundBook:
                 also(decision, row["id"])
             for s, cents in jackpots.items():
                 self.jackpot_tilt(s, jackpot_message(cents))
+            if result is not None and also_settle is not None:
+                ids = {s: r["id"] for s, r in rows.items()}
+                for s, cents in also_settle(new, ids).items():
+                    jackpots[s] = jackpots.get(s, 0) + cents
         return Decided(new, decision, row["id"], jackpots)
 
     @staticmethod

@@ -41,9 +41,10 @@ def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
         raise ProofError(str(exc)) from None
 
 
-#: Why a paytable with a ``[progressive]`` section is not put in force: the engine has
-#: its maths and settlement (``uth par``, ``uth simulate --progressive``), the cabinet
-#: does not take the wager yet, and a table in force must be played as it is written.
+#: Why a paytable with a ``[progressive]`` section is not put in force outside the game
+#: service's own paytable change (:mod:`kiosk.table.settings`, which takes, records and
+#: settles the wager): the first paytable of a new ledger and the editor's draft do not
+#: offer it yet, and a table in force must be played as it is written.
 PROGRESSIVE_NOT_OFFERED = "this cabinet does not offer the progressive bet yet"
 
 
@@ -58,7 +59,9 @@ def require_playable(table: Paytable) -> Paytable:
     return table
 
 
-def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) -> dict[str, float]:
+def check_rtp(
+    table: Paytable, config: CabinetConfig, key: CabinetKey | None, *, progressive: bool = False
+) -> dict[str, float]:
     """RTP of ``table`` (percent) from its proven record, with the main game (per total
     wager) and Trips checked against ``config``'s bounds.
 
@@ -66,8 +69,10 @@ def check_rtp(table: Paytable, config: CabinetConfig, key: CabinetKey | None) ->
     unavailable; code ``rtp_unknown``), and one whose figures are not proven with ``key``
     (no proof, a proof of another cabinet, a report altered or filed under another table;
     code ``rtp_unproven``); and one with a bet the cabinet does not play
-    (:func:`require_playable`)."""
-    require_playable(table)
+    (:func:`require_playable`) unless ``progressive``: the caller plays the progressive
+    (the game service's paytable change)."""
+    if not progressive:
+        require_playable(table)
     unknown = ConfigurationError(
         f"the exact RTP of {table.name} {table.version} is not known: "
         f"run `uth paytable check {table.source_name or 'FILE'}` first",

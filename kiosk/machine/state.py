@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-#: A betting spot the player places chips on (the Blind mirrors the Ante).
-Spot = Literal["ante", "trips"]
+#: A betting spot the player places chips on (the Blind mirrors the Ante; the
+#: progressive is one fixed wager placed with the Ante, when the paytable offers it).
+Spot = Literal["ante", "trips", "progressive"]
 #: The player's seat in :class:`engine.uth.round.UthRound`.
 SEAT = 1
 #: The tilt code of a corrupt, tampered or missing ledger: it cannot be cleared here.
@@ -37,15 +38,17 @@ HOST_SHUTDOWN_TILT = "sas:host_shutdown"
 
 @dataclass(frozen=True)
 class Bets:
-    """Chips on the Ante and Trips spots, cents (the Blind mirrors the Ante)."""
+    """Chips on the Ante, Trips and progressive spots, cents (the Blind mirrors the
+    Ante; the progressive is 0 or the paytable's fixed wager)."""
 
     ante: int = 0
     trips: int = 0
+    progressive: int = 0
 
     @property
     def total(self) -> int:
         """Cents on the spots (the Blind is not placed until the deal)."""
-        return self.ante + self.trips
+        return self.ante + self.trips + self.progressive
 
     def add(self, spot: Spot, cents: int) -> Bets:
         """These bets with ``cents`` more on ``spot``."""

@@ -10,24 +10,33 @@ each seat's row holds its result, payout and breakage.  Each decision is stored 
 exact value and the optimal decision's (:mod:`kiosk.machine.round_values`: every dealt
 seat's values are computed from the deal on by one worker thread, and the caller waits
 for them outside the game's lock); a seat's jackpot (``jackpot_limit`` cents or more) is
-hand-paid and tilts its station.  Amounts are cents.
+hand-paid and tilts its station.  The progressive (:mod:`kiosk.table.progressive`) is
+taken in the deal's transaction and settled in the round's.  Amounts are cents.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, Decision, Phase, UthRound
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
+from kiosk.machine.betting import (
+    check_bets,
+    check_chip,
+    check_progressive,
+    require_ante,
+    require_previous,
+)
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
 from kiosk.machine.round_values import SeatValues
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import HOST_SHUTDOWN_TILT, JACKPOT_TILT, Bets, Spot
+from kiosk.table.progressive import TableProgressive
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
@@ -47,6 +56,11 @@ class TablePlay:
         self.rng = rng
         self.book = RoundBook(
             rng,
+            state.config.jackpot_limit_cents,
+            lambda seat, message: state.set_tilt(seat, JACKPOT_TILT, message),
+        )
+        self.progressive = TableProgressive(
+            state.event,
             state.config.jackpot_limit_cents,
             lambda seat, message: state.set_tilt(seat, JACKPOT_TILT, message),
         )
@@ -76,6 +90,7 @@ class TablePlay:
             raise WrongState("Deal was pressed: the bets are placed", code=ErrorCode.BETS_PLACED)
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
+        check_progressive(self.state.paytable.progressive, bets)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
         station.pending, station.passed, station.show_result = bets, False, False
         self._open_window()
@@ -91,8 +106,12 @@ class TablePlay:
         self._between_rounds(number)
         station = self.state.station(number)
         require_previous(station.last_bets)
-        check_bets(self.state.limits, self.state.credits(number), station.last_bets, complete=True)
-        station.pending, station.passed, station.show_result = station.last_bets, False, False
+        bets = station.last_bets
+        offered = self.state.paytable.progressive
+        if bets.progressive and (offered is None or offered.wager != bets.progressive):
+            bets = replace(bets, progressive=0)  # the paytable in force no longer offers it
+        check_bets(self.state.limits, self.state.credits(number), bets, complete=True)
+        station.pending, station.passed, station.show_result = bets, False, False
         self._open_window()
 
     def press_deal(self, number: int) -> None:
@@ -101,6 +120,7 @@ class TablePlay:
         self._between_rounds(number)
         station = self.state.station(number)
         require_ante(station.pending)
+        check_progressive(self.state.paytable.progressive, station.pending)
         check_bets(self.state.limits, self.state.credits(number), station.pending, complete=True)
         station.ready, station.passed = True, False
         self._open_window()
@@ -144,6 +164,7 @@ class TablePlay:
             if not bets.ante or not st.playable(number) or station.payout is not None:
                 continue
             try:
+                check_progressive(st.paytable.progressive, bets)
                 check_bets(st.limits, st.credits(number), bets, complete=True)
             except MachineError as exc:
                 station.message = f"Not dealt in: {exc.reason}"
@@ -153,8 +174,12 @@ class TablePlay:
             for station in st.stations.values():
                 station.reset_window()
             return
-        credits = {s: st.credits(s) for s in seats}
-        dealt = self.book.deal(ledger, st.paytable, seats, credits, st.stamp())
+        # a row's credits are those its own bets are taken from: after the progressive
+        credits = {s: st.credits(s) - b.progressive for s, b in seats.items()}
+        at = st.stamp()
+        with ledger.transaction():
+            dealt = self.book.deal(ledger, st.paytable, seats, credits, at)
+            self.progressive.take_wagers(st.paytable, seats, dealt.row_ids, at)
         st.round, st.round_open = dealt.round, True
         st.row_ids, st.commitment = dealt.row_ids, dealt.commitment
         for number, station in st.stations.items():
@@ -257,14 +282,21 @@ class TablePlay:
             detail = {"phase": decision.phase.value, "action": action.value}
             st.event(EventKind.DECISION_TIMED_OUT, detail, seat, round_id=row_id)
 
+        at = st.stamp()
+
+        def settle_progressive(settled: UthRound, row_ids: dict[int, int]) -> dict[int, int]:
+            found = self.progressive.settle(ledger, settled, row_ids, at)
+            return {} if found is None else found.jackpots
+
         done = self.book.decide(
             ledger,
             rnd,
             seat,
             action,
-            st.stamp(),
+            at,
             values,
             also=timed_out_event if timed_out else None,
+            also_settle=settle_progressive,
         )
         st.round = done.round
         if timed_out:
@@ -294,7 +326,9 @@ class TablePlay:
             return None
         rnd = st.round
         assert st.round_open and rnd is not None  # the open rows' round, rebuilt at power-up
-        voided = self.book.void(ledger, rnd, st.stamp())
+        at = st.stamp()
+        self.progressive.refund(ledger, st.row_ids, at)
+        voided = self.book.void(ledger, rnd, at)
         st.round, st.round_open, st.decision_deadline = None, False, None
         st.row_ids, st.commitment = {}, None
         self._values = {}

@@ -18,6 +18,7 @@ from kiosk.machine.round_book import reopen
 from kiosk.machine.state import DEVICE_TILT_PREFIX, LEDGER_TILT, RESTORED_DEVICE_KINDS, Bets
 from kiosk.table.escrows import StationEscrows, unresolved
 from kiosk.table.payouts import pending_payout
+from kiosk.table.progressive import round_wagers
 from kiosk.table.state import Station, TableState
 from kiosk.table.timing import Clock, TableTiming
 
@@ -88,7 +89,8 @@ def _restore_round(st: TableState, ledger: Ledger) -> None:
         if last is None or last.seat not in st.stations:
             return
         station = st.stations[last.seat]
-        station.last_bets = Bets(last.ante, last.trips)
+        progressive = round_wagers(ledger, {last.seat: last.id}).get(last.seat, 0)
+        station.last_bets = Bets(last.ante, last.trips, progressive)
         if len(st.stations) == 1:
             station.jackpot = last.jackpot
             st.row_ids, st.commitment = {last.seat: last.id}, last.commitment
@@ -105,9 +107,10 @@ def _restore_round(st: TableState, ledger: Ledger) -> None:
         )
     st.round, st.round_open = found.round, True
     st.row_ids, st.commitment = found.row_ids, found.commitment
+    wagered = round_wagers(ledger, found.row_ids)
     for seat, bets in found.bets.items():
         if seat in st.stations:
-            st.stations[seat].last_bets = bets
+            st.stations[seat].last_bets = Bets(bets.ante, bets.trips, wagered.get(seat, 0))
 
 
 def stopped_state(

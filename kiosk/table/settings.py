@@ -9,7 +9,9 @@ recorded with the person, the old and the new values.  A paytable goes live only
 its exact RTP known (the PAR cache), proven on this cabinet or table (a proof signed with
 the ledger's key, :mod:`kiosk.machine.par_proof`) and within the configured bounds
 (:func:`kiosk.machine.settings.check_rtp`); its TOML text is stored in the ledger in the
-same transaction.  Limits are cents and only narrow the paytable's.  The coach is off
+same transaction, with the progressive meter's seed when the table has a progressive
+(:func:`kiosk.table.progressive.seed_meter`: the service settles that bet end to end).
+Limits are cents and only narrow the paytable's.  The coach is off
 until turned on (``coach_changed``, restored at power-up).
 """
 
@@ -25,6 +27,7 @@ from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError, WrongState
 from kiosk.machine.paytable_editor import list_paytables
 from kiosk.machine.settings import check_rtp, paytable_change
+from kiosk.table.progressive import check_in_force, seed_meter
 from kiosk.table.state import TableState
 
 
@@ -74,12 +77,14 @@ class Settings:
         st = self.state
         ledger = st.require_ledger()
         st.require_quiet("the paytable changes")
-        rtp = check_rtp(table, st.config, ledger.key)
+        rtp = check_rtp(table, st.config, ledger.key, progressive=True)
+        check_in_force(ledger, table)
         old = st.paytable
         text, detail = paytable_change(old, table, operator, rtp)
         with ledger.transaction():
             ledger.store_paytable(table, text)
             st.event(EventKind.PAYTABLE_CHANGED, {**detail, **st.at(n)}, n)
+            seed_meter(st.event, ledger, table, n, operator)
         st.paytable, st.limits = table, table.limits
         for own in st.stations.values():
             own.reset_window()

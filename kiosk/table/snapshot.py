@@ -16,6 +16,7 @@ from kiosk.machine.coach import coach_tip
 from kiosk.machine.snapshot import ActionOffer, Tilt
 from kiosk.machine.state import Bets
 from kiosk.table.play import FINISHING
+from kiosk.table.progressive import levels
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import seconds_left
 
@@ -37,6 +38,7 @@ class SeatStatus:
     seated: bool = False  # someone sits there: the station has credits (its chips stay
     # at the station until Deal, so a seat betting shows no Ante here before it is ready)
     passed: bool = False  # sits this round out (passed in the betting window)
+    progressive: int = 0  # the progressive wager in the round, or placed in the window
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ class StationSnapshot:
     coach_note: CoachNote | None = None  # its note on the round shown, if any
     anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
     notes_off: bool = False  # the casino's system turned note acceptance off here
+    #: the table's progressive meter (cents) when the paytable in force has a progressive
+    progressive_meter: int | None = None
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -112,6 +116,7 @@ def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
                 net=result.seat(n).net if dealt and result is not None else None,
                 seated=st.credits(n) > 0,
                 passed=other.passed,
+                progressive=other.last_bets.progressive if dealt else other.pending.progressive,
             )
         )
     return tuple(seats)
@@ -167,7 +172,15 @@ def station_snapshot(
         coach_note=_coach_note(st, number, round_id) if station.show_result else None,
         anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
         notes_off=station.notes_off,
+        progressive_meter=_progressive_meter(st),
     )
+
+
+def _progressive_meter(st: TableState) -> int | None:
+    """The progressive meter (cents) the ledger holds, when the paytable offers one."""
+    if st.paytable.progressive is None or st.ledger is None:
+        return None
+    return levels(st.ledger).meter
 
 
 @lru_cache(maxsize=8)

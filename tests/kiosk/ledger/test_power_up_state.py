@@ -132,6 +132,7 @@ def test_the_machine_rebuilds_its_state_only_from_kinds_the_checkpoint_covers():
     used |= {"tilt", "tilt_cleared", "ram_clear", "door_open", "door_closed", "cashout"}
     used |= {"handpay", "ticket_out", "cashout_failed", "cashout_handpay", "escrow_accepted"}
     used |= {"note_acceptance"}
+    used |= {EventKind.PROGRESSIVE_WAGER}  # the open round's progressive wagers
     # credits (their meters are the checkpoint's own) and a rejection (its ticket's row)
     used |= set(RESOLUTIONS) - {"bill_in", "ticket_in", "system_ticket_in", "ticket_rejected"}
     assert used <= set(STATE_KINDS)
