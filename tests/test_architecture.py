@@ -47,8 +47,9 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a station's controller and devices: no screen
     ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
-    # the screens talk to a controller, never to a station's or the service's internals
-    ("kiosk.ui", ("kiosk.station.local", "kiosk.station.link", "kiosk.station.notes", "kiosk.station.printer",
+    # the screens talk to a station's port, never to a station's or the service's internals
+    # (and only to the ports and their models: test_the_screens_import_only_ports_and_models)
+    ("kiosk.ui", ("kiosk.station.local", "kiosk.station.notes", "kiosk.station.printer",
                   "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
                   "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
                   "kiosk.table.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
