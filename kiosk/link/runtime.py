@@ -14,7 +14,7 @@ import logging
 import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 log = logging.getLogger("kiosk.link")
 T = TypeVar("T")
@@ -36,7 +36,7 @@ class LoopThread:
     def start(self) -> None:
         self._thread.start()
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
+    def submit(self, coro: Coroutine[object, None, T]) -> Future[T]:
         """Run ``coro`` on the loop; a future the calling thread may wait on."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 

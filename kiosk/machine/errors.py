@@ -8,6 +8,7 @@ English for operators and logs; ``code`` is a stable machine-readable name and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from kiosk.machine.error_codes import ErrorCode
@@ -29,13 +30,17 @@ class MachineError(ValueError):
         cls.code = ErrorCode(cls.code)  # a subclass's own code is a member too
 
     def __init__(
-        self, reason: str, *, code: ErrorCode | None = None, params: dict[str, Any] | None = None
+        self,
+        reason: str,
+        *,
+        code: ErrorCode | None = None,
+        params: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(reason)
         self.reason = reason
         if code is not None:
             self.code = ErrorCode(code)
-        self.params: dict[str, Any] = dict(params or {})
+        self.params: dict[str, object] = dict(params or {})
 
 
 class InsufficientCredits(MachineError):

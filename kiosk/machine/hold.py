@@ -18,7 +18,7 @@ import logging
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
@@ -51,7 +51,7 @@ class PaytableHold:
     def flagged(self) -> bool:
         return self.report.flagged
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         head = {
             "paytable": self.table.name,
             "paytable_sha256": self.table.sha256,

@@ -218,7 +218,7 @@ CALLS: dict[Callable[..., Any], Literal["exact_report", "cache_analysis"]] = {
 }
 
 
-def run_in_child(target: Callable[..., T], *args: Any, progress: Progress | None = None) -> T:
+def run_in_child(target: Callable[..., T], *args: object, progress: Progress | None = None) -> T:
     """``target(table, progress=...)`` in a child process; its result.  ``target`` is one
     of :data:`CALLS` and ``args`` is its one :class:`Paytable` (anything else raises
     ``TypeError`` before a process starts).  The report of :func:`exact_report_afresh`

@@ -20,8 +20,9 @@ operator login disabled and stands in the ``operators`` tilt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from kiosk.config import CabinetConfig, OperatorAccount
 from kiosk.ledger.chain import utc_stamp
@@ -102,8 +103,8 @@ def wrong_pin_refusal(lockout: PinLockout, now: datetime) -> NotAuthorised:
 
 
 def failure_events(
-    failure: Failure, purpose: str, shared: bool, detail: dict[str, Any]
-) -> list[tuple[EventKind, dict[str, Any]]]:
+    failure: Failure, purpose: str, shared: bool, detail: Mapping[str, object]
+) -> list[tuple[EventKind, dict[str, object]]]:
     """The events (kind, detail) that record one more wrong PIN (``failure``, from
     :meth:`PinLockout.next_failure`) before the lockout counts it:
     ``operator_login_failed`` (``detail`` added), ``operator_lockout`` when it locks the PIN

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
@@ -184,7 +184,7 @@ class EditorHost(Protocol):
 
     def snapshot(self) -> MachineSnapshot: ...
 
-    def execute(self, command: Any) -> object: ...
+    def execute(self, command: SetPaytable) -> object: ...
 
 
 class PaytableEditor:

@@ -34,7 +34,7 @@ UNKNOWN_TICKETS_WINDOW = timedelta(minutes=10)
 
 def ticket_issue_detail(
     ledger: Ledger, now: datetime, expiry_days: int, machine_number: str
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The detail of a new ``ticket_issue``: a validation number never used by ``ledger``,
     the next ticket sequence number, the expiry (valid through ``expiry_days`` days after
     ``now``; None when 0: no expiry) and the machine number printed on it."""

@@ -38,12 +38,14 @@ from kiosk.sas.port import (
     ValidationRecord,
 )
 from kiosk.table.commands import (
+    Command,
     DeliverValidation,
     SystemNotes,
     SystemPlay,
     SystemRedeem,
     SystemRefuse,
 )
+from kiosk.table.dispatch import Outcome
 from kiosk.table.table import Table
 
 
@@ -150,7 +152,7 @@ class TablePort:
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self.table.subscribe(callback)
 
-    def _ask(self, station: int, command: object) -> object:
+    def _ask(self, station: int, command: Command) -> Outcome:
         try:
             return self.table.execute(station, command)
         except MachineError as exc:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from devices.host import DeviceEvent
 from kiosk.link.outcomes import EscrowEnd
+from kiosk.machine import commands as cmd
 from kiosk.table.payouts import ReportPrint, SetPrinter
 
 
@@ -171,7 +172,65 @@ class LiftLockoutAtHost:
     pin: str
 
 
+#: The commands the service answers with nothing (None).
+QuietCommand = (
+    cmd.PlaceChip
+    | cmd.ClearBets
+    | cmd.RepeatBets
+    | cmd.Deal
+    | Pass
+    | cmd.Decide
+    | DeviceReport
+    | SetPrinter
+    | cmd.HandpayReset
+    | cmd.SetDoor
+    | cmd.ClearTilt
+    | StopStation
+    | cmd.OperatorLogout
+    | cmd.RamClear
+    | cmd.SetLimits
+    | cmd.SetStrategyCoach
+    | SystemPlay
+    | SystemNotes
+    | SystemRedeem
+    | SystemRefuse
+)
+#: The commands the service answers with a name: a role, a witness's or a technician's
+#: name, a RAM clear's confirmation code.
+NamingCommand = (
+    cmd.OperatorLogin
+    | cmd.RamClearWitness
+    | cmd.RamClearRequest
+    | cmd.LiftLockout
+    | LiftLockoutAtHost
+    | ReopenPairing
+)
+#: The commands the service answers with a count: a ticket's cents, the wrong pairing
+#: codes so far.
+CountingCommand = AcceptTicket | PairingMiss
+#: The commands the service answers yes or no: a note taken into escrow, the ledger
+#: writable.
+AskingCommand = AcceptEscrow | ProbeLedger
+#: Everything a station, its devices, an operator or the casino's system asks of the
+#: service (``Table.execute``; what each returns: :mod:`kiosk.table.dispatch`).
+Command = (
+    QuietCommand
+    | NamingCommand
+    | CountingCommand
+    | AskingCommand
+    | MoneyCommand
+    | cmd.CashOut
+    | cmd.SetPaytable
+    | SetTablePaytable
+    | cmd.ExportPaytable
+)
+
 __all__ = [
+    "AskingCommand",
+    "Command",
+    "CountingCommand",
+    "NamingCommand",
+    "QuietCommand",
     "LiftLockoutAtHost",
     "PairingMiss",
     "ReopenPairing",

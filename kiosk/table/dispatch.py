@@ -12,6 +12,7 @@ configuration (:mod:`~kiosk.table.settings`).  ``n`` is the station the command 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
@@ -48,10 +49,17 @@ from kiosk.table.paytable_export import export_paytable
 from kiosk.table.play import TablePlay
 from kiosk.table.settings import Settings
 from kiosk.table.slot_system import SlotSystem
-from kiosk.table.state import TableState
+from kiosk.table.state import PendingPayout, TableState
 
 if TYPE_CHECKING:
     from engine.maths.decision_values import DecisionValues
+
+
+#: What the service answers a command with (see :func:`dispatch`, case by case): nothing,
+#: a name (a role, a confirmation code), a count (cents, wrong codes), yes or no, how a
+#: money command left the money, a payout started, a paytable change's SHA-256s
+#: (``old``, ``new``) or the files a paytable export wrote.
+Outcome = None | str | int | bool | MoneyOutcome | PendingPayout | dict[str, str] | list[Path]
 
 
 @dataclass(frozen=True)
@@ -76,7 +84,7 @@ def dispatch(
     values: DecisionValues | None = None,
     *,
     burn_in: bool = False,
-) -> object:
+) -> Outcome:
     """Carry out ``command`` for station ``n`` (see the module); ``values``: a decision's
     exact values, fetched before the lock; ``burn_in``: test credits allowed outside
     demo mode.  Raises :class:`TypeError` for an object that is not a command."""

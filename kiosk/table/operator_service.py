@@ -268,7 +268,9 @@ class OperatorService:
         return self.status()
 
 
-def _configure(table: Table, station: int, change: object, what: str) -> object:
+def _configure(
+    table: Table, station: int, change: cmd.SetLimits | SetTablePaytable, what: str
+) -> dict[str, str] | None:
     """Carry out a configuration ``change`` from ``station``; a refusal's reason says the
     rule (:data:`QUIET_RULE`) unless it is about the change itself."""
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -188,12 +188,27 @@ class TableState:
             )
 
     # -- recording ---------------------------------------------------------------------
-    def event(self, kind: EventKind, detail: dict[str, Any], station: int, **kw: Any) -> int:
-        """Record an event about ``station`` (``kw``: ``amount`` cents, ``txn``,
-        ``round_id``, ``at``: its stamp, default now)."""
-        at = kw.pop("at", None) or self.stamp()
+    def event(
+        self,
+        kind: EventKind,
+        detail: Mapping[str, object],
+        station: int,
+        *,
+        amount: int = 0,
+        txn: str | None = None,
+        round_id: int | None = None,
+        at: str | None = None,
+    ) -> int:
+        """Record an event about ``station`` (``amount`` cents, ``txn``, ``round_id``,
+        ``at``: its stamp, default now)."""
         return self.require_ledger_open().event(
-            kind, detail=detail, at=at, station=station, **kw
+            kind,
+            amount=amount,
+            detail=detail,
+            round_id=round_id,
+            txn=txn,
+            at=at or self.stamp(),
+            station=station,
         )
 
     def set_tilt(

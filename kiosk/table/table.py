@@ -52,10 +52,12 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, TypeVar, overload
+
+from pydantic import JsonValue
 
 from devices.host import DeviceEvent
 from engine.rng import RandomSource, SystemRandomSource
@@ -79,15 +81,18 @@ from kiosk.machine.state import LEDGER_TILT
 from kiosk.subscribers import Subscribers
 from kiosk.table.audit import Audit
 from kiosk.table.commands import (
-    AcceptEscrow,
-    AcceptTicket,
+    AskingCommand,
+    Command,
+    CountingCommand,
     DeviceReport,
     MoneyCommand,
+    NamingCommand,
     ProbeLedger,
+    QuietCommand,
     SetTablePaytable,
     StopStation,
 )
-from kiosk.table.dispatch import Parts, dispatch
+from kiosk.table.dispatch import Outcome, Parts, dispatch
 from kiosk.table.display import StationStatus, TableSnapshot, station_statuses, table_snapshot
 from kiosk.table.locks import Locks
 from kiosk.table.money_in import MoneyIn
@@ -105,6 +110,7 @@ if TYPE_CHECKING:
     from engine.maths.decision_values import DecisionValues
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 
@@ -199,21 +205,26 @@ class Table:
         cls,
         config: CabinetConfig,
         stations: Iterable[int] = (1,),
-        **kw: Any,
+        *,
+        rng: RandomSource | None = None,
+        clock: Clock | None = None,
+        timing: TableTiming | None = None,
+        ticks: Callable[[], float] = time.monotonic,
     ) -> Table:
         """:meth:`open`, or, when the ledger is missing, corrupt or tampered (or the first
         paytable cannot be read), a service that refuses everything, stopped in the
         ``ledger`` tilt with the reason: the ledger is never recreated or repaired."""
         try:
-            return cls.open(config, stations, **kw)
+            return cls.open(config, stations, rng=rng, clock=clock, timing=timing, ticks=ticks)
         except (LedgerError, sqlite3.Error, ValueError, KeyError) as exc:
             if isinstance(exc, PaytableError):  # a first run: no ledger was created
                 reason = f"PAYTABLE FAULT - play stopped: {exc}"
             else:
                 reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
             log.error(reason)
-            known = {k: v for k, v in kw.items() if k in ("rng", "clock", "timing", "ticks")}
-            return cls(config, None, stations, fault=reason, **known)
+            return cls(
+                config, None, stations, rng=rng, clock=clock, timing=timing, ticks=ticks, fault=reason
+            )
 
     def _power_up(self, created: bool) -> None:
         st = self._state
@@ -259,24 +270,21 @@ class Table:
                 st.table_tilts.setdefault(LEDGER_TILT, "the machine is shut down")
 
     # -- the front door ------------------------------------------------------------------
+    # The overloads only say, per kind of command, which of the outcomes it gets (one
+    # implementation, one door); a caller holding any :data:`Command` gets an
+    # :data:`Outcome`.
     @overload
-    def execute(self, station: int, command: cmd.CashOut, *, at: int | None = None) -> PendingPayout: ...
+    def execute(self, station: int, command: QuietCommand, *, at: int | None = None) -> None: ...
     @overload
-    def execute(
-        self,
-        station: int,
-        command: cmd.OperatorLogin | cmd.RamClearWitness | cmd.RamClearRequest,
-        *,
-        at: int | None = None,
-    ) -> str: ...
+    def execute(self, station: int, command: NamingCommand, *, at: int | None = None) -> str: ...
+    @overload
+    def execute(self, station: int, command: CountingCommand, *, at: int | None = None) -> int: ...
+    @overload
+    def execute(self, station: int, command: AskingCommand, *, at: int | None = None) -> bool: ...
     @overload
     def execute(self, station: int, command: MoneyCommand, *, at: int | None = None) -> MoneyOutcome: ...
     @overload
-    def execute(self, station: int, command: AcceptTicket, *, at: int | None = None) -> int: ...
-    @overload
-    def execute(
-        self, station: int, command: AcceptEscrow | ProbeLedger, *, at: int | None = None
-    ) -> bool: ...
+    def execute(self, station: int, command: cmd.CashOut, *, at: int | None = None) -> PendingPayout: ...
     @overload
     def execute(
         self, station: int, command: cmd.SetPaytable | SetTablePaytable, *, at: int | None = None
@@ -284,17 +292,21 @@ class Table:
     @overload
     def execute(self, station: int, command: cmd.ExportPaytable, *, at: int | None = None) -> list[Path]: ...
     @overload
-    def execute(self, station: int, command: object, *, at: int | None = None) -> object: ...
+    def execute(self, station: int, command: Command, *, at: int | None = None) -> Outcome: ...
+    # Temporary, for the one caller that does not type its commands yet (LocalTable.execute,
+    # being rewritten as the station port): drop it with that and ``command: Command`` below.
+    @overload
+    def execute(self, station: int, command: object, *, at: int | None = None) -> Outcome: ...
 
-    def execute(self, station: int, command: object, *, at: int | None = None) -> object:
+    def execute(self, station: int, command: object, *, at: int | None = None) -> Outcome:
         """Carry out ``command`` for ``station`` under the lock (timers are run first);
         ``at`` is the station whose logged-in operator answers for it (default: the same
         station).  Returns what the operation returns (the payout for :class:`CashOut`,
         the role for :class:`OperatorLogin`, a ticket's amount for
         :class:`AcceptTicket`...: :mod:`kiosk.table.dispatch`); a refusal raises a
-        :class:`MachineError` subclass before any state changes.  A device's reports and
-        a printer's come through here too: every change of the game goes through one
-        door."""
+        :class:`MachineError` subclass before any state changes, an object that is no
+        :data:`Command` a :class:`TypeError`.  A device's reports and a printer's come
+        through here too: every change of the game goes through one door."""
         values = self._values_for(station, command)
         with self._lock:
             try:
@@ -422,7 +434,7 @@ class Table:
             except (MachineError, LedgerError, sqlite3.Error) as exc:
                 log.warning("station %d: operator session end not recorded: %s", station, exc)
 
-    def record(self, station: int, *events: tuple[EventKind, dict[str, Any]]) -> None:
+    def record(self, station: int, *events: tuple[EventKind, Mapping[str, object]]) -> None:
         """Record ``events`` (kind, detail) about ``station`` in one transaction; they
         change no state (an operator's action, with the person)."""
         with self._lock:
@@ -513,12 +525,12 @@ class Table:
         under the service's lock by its caller's choice: :meth:`read`)."""
         return self._audit
 
-    def read(self, what: Callable[[Audit], Any]) -> Any:
+    def read(self, what: Callable[[Audit], T]) -> T:
         """``what(audit)`` under the lock: one consistent read of the ledger."""
         with self._lock:
             return what(self._audit)
 
-    def ledger_head(self) -> dict[str, Any] | None:
+    def ledger_head(self) -> dict[str, JsonValue] | None:
         """The ledger's signed head after its last commit (JSON object; see
         :mod:`kiosk.table.witness`), None while no ledger is open."""
         with self._lock:

@@ -24,7 +24,9 @@ import functools
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar, overload
+
+from pydantic import JsonValue
 
 from engine.uth.paytable import Paytable, PaytableError, parse_paytable
 from engine.uth.round import Phase
@@ -32,8 +34,10 @@ from kiosk.link.messages import Decide
 from kiosk.table.display import TableSnapshot
 from kiosk.table.snapshot import StationSnapshot
 
+T = TypeVar("T")
 
-def to_json(value: Any) -> Any:
+
+def to_json(value: object) -> JsonValue:
     """``value`` (dataclasses, enums, tuples, ints, strings, floats, None) as JSON."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
@@ -46,17 +50,24 @@ def to_json(value: Any) -> Any:
     raise TypeError(f"no JSON form for {type(value).__name__}")
 
 
-def from_json(kind: Any, data: Any) -> Any:
-    """``data`` rebuilt as type ``kind``; raises :class:`ValueError` when it does not
-    fit."""
+@overload
+def from_json(kind: type[T], data: object) -> T: ...
+@overload
+def from_json(kind: object, data: object) -> object: ...
+
+
+def from_json(kind: object, data: object) -> object:
+    """``data`` rebuilt as type ``kind`` (a class, or a union or tuple of them); raises
+    :class:`ValueError` when it does not fit."""
     return _decoder(kind)(data)
 
 
-Decoder = Callable[[Any], Any]
+#: A function rebuilding JSON as one type.
+Decoder = Callable[[object], object]
 
 
 @functools.cache
-def _decoder(kind: Any) -> Decoder:
+def _decoder(kind: object) -> Decoder:
     """A function rebuilding JSON as ``kind`` (made once per type)."""
     origin = typing.get_origin(kind)
     if origin in (typing.Union, types.UnionType):
@@ -75,10 +86,10 @@ def _decoder(kind: Any) -> Decoder:
     raise ValueError(f"cannot rebuild {kind!r}")
 
 
-def _union(options: list[Any], kind: Any) -> Decoder:
+def _union(options: list[object], kind: object) -> Decoder:
     decoders = [_decoder(o) for o in options]
 
-    def decode(data: Any) -> Any:
+    def decode(data: object) -> object:
         if data is None:
             return None
         for one in decoders:
@@ -91,8 +102,8 @@ def _union(options: list[Any], kind: Any) -> Decoder:
     return decode
 
 
-def _tuple_of(item: Decoder, kind: Any) -> Decoder:
-    def decode(data: Any) -> Any:
+def _tuple_of(item: Decoder, kind: object) -> Decoder:
+    def decode(data: object) -> object:
         if not isinstance(data, list):
             raise ValueError(f"expected a list for {kind}, got {data!r}")
         return tuple(item(v) for v in data)
@@ -100,8 +111,8 @@ def _tuple_of(item: Decoder, kind: Any) -> Decoder:
     return decode
 
 
-def _fixed_tuple(items: tuple[Decoder, ...], kind: Any) -> Decoder:
-    def decode(data: Any) -> Any:
+def _fixed_tuple(items: tuple[Decoder, ...], kind: object) -> Decoder:
+    def decode(data: object) -> object:
         if not isinstance(data, list) or len(data) != len(items):
             raise ValueError(f"expected {len(items)} items for {kind}, got {data!r}")
         return tuple(one(v) for one, v in zip(items, data, strict=True))
@@ -114,7 +125,7 @@ def _record(kind: type) -> Decoder:
     names = frozenset(f.name for f in dataclasses.fields(kind) if f.init)
     fields = {n: _decoder(hints[n]) for n in names}
 
-    def decode(data: Any) -> Any:
+    def decode(data: object) -> object:
         if not isinstance(data, dict) or data.keys() != names:
             raise ValueError(f"{kind.__name__} fields {sorted(names)}, got {data!r:.200}")
         return kind(**{n: one(data[n]) for n, one in fields.items()})
@@ -123,7 +134,7 @@ def _record(kind: type) -> Decoder:
 
 
 def _enum(kind: type[enum.Enum]) -> Decoder:
-    def decode(data: Any) -> Any:
+    def decode(data: object) -> object:
         try:
             return kind(data)
         except ValueError:
@@ -133,7 +144,7 @@ def _enum(kind: type[enum.Enum]) -> Decoder:
 
 
 def _scalar(kind: type, accepts: tuple[type, ...]) -> Decoder:
-    def decode(data: Any) -> Any:
+    def decode(data: object) -> object:
         if isinstance(data, bool) is not (kind is bool) or not isinstance(data, accepts):
             raise ValueError(f"expected {kind.__name__}, got {data!r}")
         return kind(data)
@@ -141,7 +152,7 @@ def _scalar(kind: type, accepts: tuple[type, ...]) -> Decoder:
     return decode
 
 
-_SCALARS: dict[Any, Decoder] = {
+_SCALARS: dict[object, Decoder] = {
     bool: _scalar(bool, (bool,)),
     int: _scalar(int, (int,)),
     float: _scalar(float, (int, float)),
@@ -149,24 +160,24 @@ _SCALARS: dict[Any, Decoder] = {
 }
 
 
-def snapshot_state(snapshot: StationSnapshot, window: int) -> dict[str, Any]:
+def snapshot_state(snapshot: StationSnapshot, window: int) -> dict[str, JsonValue]:
     """The JSON object a link :class:`~kiosk.link.messages.Snapshot` carries."""
     return {"window": window, "snapshot": to_json(snapshot)}
 
 
-def snapshot_from_json(data: Any) -> StationSnapshot:
+def snapshot_from_json(data: object) -> StationSnapshot:
     """The :class:`StationSnapshot` in a snapshot's ``snapshot`` object."""
     snap = from_json(StationSnapshot, data)
     assert isinstance(snap, StationSnapshot)
     return snap
 
 
-def paytable_state(sha256: str, toml: str) -> dict[str, str]:
+def paytable_state(sha256: str, toml: str) -> dict[str, JsonValue]:
     """The ``paytable`` object of a snapshot: the in-force paytable's text and hash."""
     return {"sha256": sha256, "toml": toml}
 
 
-def paytable_from_state(data: Any) -> Paytable:
+def paytable_from_state(data: object) -> Paytable:
     """The paytable in a snapshot's ``paytable`` object; raises :class:`ValueError` when
     it is missing, does not parse or its text does not hash to the SHA-256 sent."""
     if not isinstance(data, dict) or not isinstance(data.get("toml"), str):
