@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 
 from engine.money import format_cents as money
 from engine.uth.paytable import Paytable
@@ -94,12 +94,29 @@ def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
     return found
 
 
+class EventWriter(Protocol):
+    """Writes one event as :meth:`kiosk.table.state.TableState.event` (``amount`` in
+    cents); returns its id."""
+
+    def __call__(
+        self,
+        kind: EventKind,
+        detail: Mapping[str, object],
+        station: int,
+        *,
+        amount: int = 0,
+        txn: str | None = None,
+        round_id: int | None = None,
+        at: str | None = None,
+    ) -> int: ...
+
+
 class TableProgressive:
     """The progressive's ledger life at a table: the wagers at the deal, settlement with
     the round, refunds at a void, the seed when a paytable is put in force (see the
     module).  ``event`` writes one event as :meth:`kiosk.table.state.TableState.event`."""
 
-    def __init__(self, event: Callable[..., Any], jackpot_limit: int, tilt: JackpotTilt) -> None:
+    def __init__(self, event: EventWriter, jackpot_limit: int, tilt: JackpotTilt) -> None:
         self._event = event
         self.jackpot_limit = jackpot_limit
         self.tilt = tilt
@@ -152,7 +169,7 @@ class TableProgressive:
         return SettledProgressive(done, jackpots)
 
     def _table_event(
-        self, kind: EventKind, amount: int, detail: dict[str, Any], first: int, at: str
+        self, kind: EventKind, amount: int, detail: Mapping[str, object], first: int, at: str
     ) -> None:
         self._event(kind, detail, TABLE_STATION, amount=amount, round_id=first, at=at)
 
@@ -165,7 +182,7 @@ class TableProgressive:
         at: str,
     ) -> None:
         seats = sorted(row_ids)
-        detail: dict[str, Any]
+        detail: dict[str, object]
         if done.to_meter:
             detail = {"wagers": done.wagers, "meter_before": done.meter_before}
             self._table_event(EventKind.PROGRESSIVE_CONTRIBUTION, done.to_meter, detail, first, at)
@@ -247,7 +264,7 @@ def check_in_force(ledger: Ledger, paytable: Paytable) -> None:
 
 
 def seed_meter(
-    event: Callable[..., Any], ledger: Ledger, paytable: Paytable, station: int, operator: str
+    event: EventWriter, ledger: Ledger, paytable: Paytable, station: int, operator: str
 ) -> None:
     """Inside the transaction putting ``paytable`` in force from ``station``: a meter
     below its progressive's reset lifted to the reset, from the reserve first, the rest
