@@ -1,6 +1,7 @@
 """Requests that several screens share, as values: going back and paging (:class:`Nav`),
 the player screens' top bar and its keys (:class:`TopBar`), a language chosen
-(:class:`ChooseLanguage`).
+(:class:`ChooseLanguage`), the keys of an on-screen keyboard (:class:`TypeKey`,
+:class:`Edit`).
 
 A scene's buttons carry these (or the scene's own intents) in ``Button.command``; the
 cabinet's keyboard shortcuts (named :class:`kiosk.ui.events.Command`) reach a scene by
@@ -45,6 +46,22 @@ class ChooseLanguage:
     """Show the screens in ``language`` (a code of :data:`kiosk.ui.i18n.LANGUAGES`)."""
 
     language: str
+
+
+@dataclass(frozen=True)
+class TypeKey:
+    """A key of an on-screen keyboard: type ``ch``."""
+
+    ch: str
+
+
+class Edit(Enum):
+    """An on-screen keyboard's other keys."""
+
+    SPACE = "space"
+    DELETE = "delete"
+    CANCEL = "cancel"
+    DONE = "done"
 
 
 #: The top bar's shortcut commands (:data:`kiosk.ui.shortcuts.SHORTCUTS`) by name.
