@@ -10,6 +10,7 @@ link's bodies bad input, in Python and as frames, and expect a refusal naming th
 from __future__ import annotations
 
 import ast
+import functools
 import json
 from pathlib import Path
 
@@ -279,3 +280,94 @@ def test_the_old_text_answers_and_reports_are_refused():
     old_report = {"device": "validator", "event": "vend_valid", "detail": {"txn": "a"}}
     with pytest.raises(Exception, match="device_event"):
         decode(_frame("device_event", old_report), "station")
+
+
+# -- one input style: a screen's buttons and keys ask for typed intents ---------------------
+
+UI = KIOSK / "ui"
+#: Modules of ``kiosk/ui`` that are no screen: the catalogues' command line
+#: (``extract|compile``) and the text log's source file names.
+NOT_SCREENS = ("kiosk/ui/catalogues.py", "kiosk/ui/textlog.py")
+#: Screens not yet converted to typed intents: their buttons still carry command names
+#: compared as text.  Empty this list as they are converted (a listed screen that no
+#: longer compares a name fails :func:`test_the_unconverted_list_names_only_screens_that_compare_names`).
+UNCONVERTED_SCREENS = (
+    "kiosk/ui/scenes/operator/*.py",
+    "kiosk/ui/station/operator_*.py",
+    "kiosk/ui/app.py",
+)
+#: The names a button's command, a key or a shortcut travels under.
+NAME_WORDS = frozenset({"name", "command", "cmd"})
+
+
+def _is_a_name(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id in NAME_WORDS) or (
+        isinstance(node, ast.Attribute) and node.attr in NAME_WORDS
+    )
+
+
+def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return bool(node.elts) and all(_is_text(e) for e in node.elts)
+    return False
+
+
+def _name_comparisons(tree: ast.Module) -> list[int]:
+    """Lines that compare a name (``name``, ``key.name``, ``cmd.name``, ``b.command``) to
+    a text literal: ``name == "back"``, ``key.name in ("up", "down")``, ``name != "x"``."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Compare)
+        and any(_is_a_name(o) for o in (node.left, *node.comparators))
+        and any(_is_text(o) for o in (node.left, *node.comparators))
+    )
+
+
+@functools.cache
+def _ui_trees() -> tuple[tuple[Path, ast.Module], ...]:
+    """Every screen module of ``kiosk/ui`` (path relative to the checkout), parsed."""
+    return tuple(
+        (rel, ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        for path in sorted(UI.rglob("*.py"))
+        for rel in [path.relative_to(ROOT)]
+        if str(rel) not in NOT_SCREENS
+    )
+
+
+def _unconverted(rel: Path) -> bool:
+    return any(rel.match(pattern) for pattern in UNCONVERTED_SCREENS)
+
+
+def test_screens_ask_for_typed_intents_not_button_names():
+    """A scene maps its buttons to typed intents (frozen records or an enum) and its keys
+    to them through a table (``KEYS.get(key.name)``), never ``elif name == "..."``."""
+    found = {
+        str(rel): lines
+        for rel, tree in _ui_trees()
+        if not _unconverted(rel)
+        for lines in [_name_comparisons(tree)]
+        if lines
+    }
+    assert found == {}, f"compare a button or key name to a text, file: lines {found}"
+
+
+def test_the_check_sees_a_button_name_compared():
+    tree = ast.parse(
+        'if name == "back": pass\n'
+        'if key.name in ("up", "down"): pass\n'
+        'ok = event.name not in {"x"}\n'
+        'fine = KEYS.get(key.name) is Nav.BACK and name == OTHER and b.id == "back"\n'
+    )
+    assert _name_comparisons(tree) == [1, 2, 3]
+
+
+def test_the_unconverted_list_names_only_screens_that_compare_names():
+    for pattern in UNCONVERTED_SCREENS:
+        trees = [tree for rel, tree in _ui_trees() if rel.match(pattern)]
+        assert trees, f"{pattern} names no file"
+        assert any(_name_comparisons(tree) for tree in trees), (
+            f"{pattern} no longer compares a button name: take it off UNCONVERTED_SCREENS"
+        )

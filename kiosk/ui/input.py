@@ -20,6 +20,11 @@ from kiosk.ui.shortcuts import BILL_KEYS, EXIT_COMMAND, SHORTCUTS
 
 __all__ = ["BILL_KEYS", "SHORTCUTS", "translate", "translate_all"]
 
+#: pygame's key names that the program spells otherwise (the keypad's Enter is Return).
+KEY_ALIASES: dict[str, str] = {"enter": "return"}
+#: The key of the exit chord (:data:`kiosk.ui.shortcuts.EXIT_CHORD`: Ctrl+Shift+Q).
+EXIT_KEY = "q"
+
 def translate(event: pygame.event.Event, size: tuple[int, int]) -> list[InputEvent]:
     """Translate one pygame event; ``size`` is the window size (for finger positions,
     which pygame reports normalised to 0..1)."""
@@ -38,10 +43,9 @@ def translate(event: pygame.event.Event, size: tuple[int, int]) -> list[InputEve
         name = pygame.key.name(event.key).lower()
         if name.startswith("[") and name.endswith("]"):  # keypad digits: "[1]"
             name = name[1:-1]
-        if name == "enter":
-            name = "return"
+        name = KEY_ALIASES.get(name, name)
         shift = bool(event.mod & pygame.KMOD_SHIFT)
-        if name == "q" and shift and event.mod & pygame.KMOD_CTRL:
+        if name == EXIT_KEY and shift and event.mod & pygame.KMOD_CTRL:
             return [Command(EXIT_COMMAND)]  # EXIT_CHORD
         if event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
             return []

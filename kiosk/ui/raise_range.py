@@ -7,6 +7,7 @@ Amounts are tournament chips (points), totals for the betting round ("raise *to*
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.holdem.actions import Action
 from engine.holdem.views import LegalActions
@@ -17,6 +18,20 @@ def round_to(amount: int, step: int) -> int:
     if step <= 1:
         return int(amount)
     return int((amount + step // 2) // step * step)
+
+
+class PresetKey(StrEnum):
+    """The raise panel's presets."""
+
+    MIN = "min"
+    HALF = "half"  # ½ pot
+    THREE_QUARTERS = "three_quarters"  # ¾ pot
+    POT = "pot"
+    ALL_IN = "all_in"
+
+
+#: The presets that are a fraction of the pot.
+POT_FRACTIONS: dict[PresetKey, float] = {PresetKey.HALF: 0.5, PresetKey.THREE_QUARTERS: 0.75, PresetKey.POT: 1.0}
 
 
 @dataclass(frozen=True)
@@ -54,15 +69,16 @@ class RaiseRange:
             return self.min_to
         return self.clamp(amount + steps * self.big_blind)
 
-    def preset(self, name: str) -> int:
-        """``min``, ``half`` (½ pot), ``three_quarters``, ``pot`` or ``all_in``: pot sizes
-        count the call first (seed 000), rounded to the small blind."""
-        if name == "min":
+    def preset(self, key: PresetKey | str) -> int:
+        """``min``, ``half`` (½ pot), ``three_quarters``, ``pot`` or ``all_in``
+        (:class:`PresetKey`): pot sizes count the call first (seed 000), rounded to the
+        small blind."""
+        key = PresetKey(key)
+        if key is PresetKey.MIN:
             return self.min_to
-        if name == "all_in":
+        if key is PresetKey.ALL_IN:
             return self.max_to
-        fraction = {"half": 0.5, "three_quarters": 0.75, "pot": 1.0}[name]
-        return self.clamp(self.legal.pot_fraction_to(fraction))
+        return self.clamp(self.legal.pot_fraction_to(POT_FRACTIONS[key]))
 
     def at(self, fraction: float) -> int:
         """The slider: 0 is the minimum, 1 all in."""

@@ -7,6 +7,7 @@ table, HOW TO PLAY: its guide)."""
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -19,6 +20,7 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, pgettext
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import TITLE
+from kiosk.ui.scenes.intents import ChooseLanguage, TopBar
 from kiosk.ui.widgets import Button
 
 FAN = [make_card(r, 3) for r in (8, 9, 10, 11, 12)]  # T J Q K A of spades
@@ -28,6 +30,32 @@ CARD_W = 120
 #: tournament (its tables, its guide, its setup).
 GAME_PANEL = (8, 152, 326, 168)
 TOURNAMENT_PANEL = (946, 152, 326, 256)
+
+
+class Go(Enum):
+    """Open another screen: the value is the scene's name."""
+
+    TABLE = "table"
+    RULES = "help"
+    PAYS = "paytable"
+    RECALL = "recall"
+    SETTINGS = "settings"
+    TABLES = "tournament_tables"
+    GUIDE = "tournament_guide"
+    TOURNAMENT = "tournament_setup"
+
+
+#: Shortcut command name -> request: Space, Enter, A and S open the table; H, Y, G and E
+#: their screens; L the next language.
+COMMANDS: dict[str, Go | TopBar] = {
+    "deal": Go.TABLE,
+    "chip": Go.TABLE,
+    "help": Go.RULES,
+    "paytable": Go.PAYS,
+    "recall": Go.RECALL,
+    "settings": Go.SETTINGS,
+    "language": TopBar.LANGUAGE,
+}
 
 
 class AttractScene(Scene):
@@ -57,19 +85,19 @@ class AttractScene(Scene):
         x = 640 - (4 * 220 + 3 * 14) / 2
         for lang in i18n.LANGUAGES:
             style = "selected" if lang == i18n.language() else "dark"
-            out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), "set_language", lang,
+            out.append(Button(f"lang_{lang}", (x, 612, 220, 90), i18n.native_name(lang), ChooseLanguage(lang),
                               style=style, size=30))
             x += 234
         # this cabinet's game: its rules and pays
         left, right = GAME_PANEL[0] + 10, TOURNAMENT_PANEL[0] + 10
-        out.append(Button("rules", (left, 204, 149, 86), _("RULES"), "help", style="dark", size=24))
-        out.append(Button("pays", (left + 157, 204, 149, 86), _("PAYS"), "paytable", style="dark", size=24))
+        out.append(Button("rules", (left, 204, 149, 86), _("RULES"), Go.RULES, style="dark", size=24))
+        out.append(Button("pays", (left + 157, 204, 149, 86), _("PAYS"), Go.PAYS, style="dark", size=24))
         # tournament mode (free play, points only): kiosk/ui/scenes/tournament/
-        out.append(Button("tournament_tables", (right, 204, 149, 86), _("TABLES"), "tournament_tables",
+        out.append(Button("tournament_tables", (right, 204, 149, 86), _("TABLES"), Go.TABLES,
                           style="dark", size=22))
-        out.append(Button("tournament_guide", (right + 157, 204, 149, 86), _("HOW TO PLAY"), "tournament_guide",
+        out.append(Button("tournament_guide", (right + 157, 204, 149, 86), _("HOW TO PLAY"), Go.GUIDE,
                           style="dark", size=22))
-        out.append(Button("tournament", (right, 298, 306, 100), _("TOURNAMENT"), "tournament", style="primary",
+        out.append(Button("tournament", (right, 298, 306, 100), _("TOURNAMENT"), Go.TOURNAMENT, style="primary",
                           sublabel=_("Free play · points only"), size=34))
         return out
 
@@ -78,22 +106,20 @@ class AttractScene(Scene):
         return True
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "set_language":
-            i18n.set_language(str(arg))
-            return True
-        if name == "language":
-            i18n.set_language(i18n.next_language())
-            return True
-        if name == "tournament":
-            self.app.go("tournament_setup")
-            return True
-        if name in ("tournament_tables", "tournament_guide"):
-            self.app.go(name)
-            return True
-        if name in ("deal", "chip", "help", "paytable", "recall", "settings"):
-            self.app.go("table" if name in ("deal", "chip") else name)
-            return True
-        return False
+        intent = COMMANDS.get(name)
+        return intent is not None and self.on_intent(intent)
+
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case ChooseLanguage(language=language):
+                i18n.set_language(language)
+            case TopBar.LANGUAGE:
+                i18n.set_language(i18n.next_language())
+            case Go():
+                self.app.go(intent.value)
+            case _:
+                return False
+        return True
 
     def update(self, dt: float) -> None:
         self.t += dt

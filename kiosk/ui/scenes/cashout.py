@@ -14,9 +14,12 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt, machine_words
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.widgets import Button
 
 THANKS_SECONDS = 6.0
+#: Shortcut command name -> request: Esc, Space and Enter press DONE.
+COMMANDS: dict[str, Nav] = {"back": Nav.BACK, "deal": Nav.BACK}
 
 
 class CashoutScene(Scene):
@@ -40,15 +43,20 @@ class CashoutScene(Scene):
 
     def buttons(self) -> list[Button]:
         if self.done_at is not None:
-            return [Button("done", (490, 610, 300, 90), _("DONE"), "done", style="primary")]
+            return [Button("done", (490, 610, 300, 90), _("DONE"), Nav.BACK, style="primary")]
         return []
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name in ("done", "back", "deal"):
-            if self.done_at is not None:
-                self.app.go("attract" if self.snap.credits <= 0 else "table")
-            return True
-        return False
+        intent = COMMANDS.get(name)
+        return intent is not None and self.on_intent(intent)
+
+    def on_intent(self, intent: object) -> bool:
+        """DONE (after the payout; before it, nothing)."""
+        if intent is not Nav.BACK:
+            return False
+        if self.done_at is not None:
+            self.app.go("attract" if self.snap.credits <= 0 else "table")
+        return True
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
         return True

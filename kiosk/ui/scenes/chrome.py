@@ -9,6 +9,7 @@ from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _, money, pgettext
+from kiosk.ui.scenes.intents import TOP_COMMANDS, Nav, TopBar
 from kiosk.ui.widgets import Button, Canvas
 
 TOP_H = 94
@@ -55,18 +56,19 @@ def top_buttons(active: str = "", hints: bool = True) -> list[Button]:
     """The top bar's buttons (right side); ``active`` is the scene shown now; ``hints``
     draws their keyboard shortcuts (demo mode only: a cabinet has no keyboard)."""
     items = [
-        ("language", i18n.native_name(i18n.language()), "language", "L"),
-        ("settings", _("Settings"), "settings", "E"),
-        ("recall", _("History"), "recall", "G"),
-        ("paytable", _("Pays"), "paytable", "Y"),
-        ("help", _("Rules"), "help", "H"),
+        (TopBar.LANGUAGE, i18n.native_name(i18n.language()), "L"),
+        (TopBar.SETTINGS, _("Settings"), "E"),
+        (TopBar.RECALL, _("History"), "G"),
+        (TopBar.PAYTABLE, _("Pays"), "Y"),
+        (TopBar.HELP, _("Rules"), "H"),
     ]
     w, gap, right = 124, 6, 1276
     x = right - len(items) * (w + gap) + gap
     out = []
-    for bid, label, cmd, hint in items:
+    for intent, label, hint in items:
+        bid = intent.value
         style = "selected" if bid == active else "dark"
-        out.append(Button(f"top_{bid}", (x, 4, w, 86), label, cmd, style=style, size=24, hint=hint if hints else ""))
+        out.append(Button(f"top_{bid}", (x, 4, w, 86), label, intent, style=style, size=24, hint=hint if hints else ""))
         x += w + gap
     return out
 
@@ -110,21 +112,38 @@ def draw_top_bar(app: SceneHost, surface: Canvas, active: str = "", background: 
     return buttons
 
 
+#: The top bar's buttons that open a screen, and the scene each opens.
+TOP_SCREENS: dict[TopBar, str] = {
+    TopBar.SETTINGS: "settings",
+    TopBar.RECALL: "recall",
+    TopBar.PAYTABLE: "paytable",
+    TopBar.HELP: "help",
+}
+
+
+def top_intent(app: SceneHost, intent: TopBar) -> bool:
+    """The top bar's requests, the same from every player screen (the language is the
+    scene's own: False)."""
+    screen = TOP_SCREENS.get(intent)
+    if screen is not None:
+        app.go(screen)
+        return True
+    match intent:
+        case TopBar.DECK:
+            app.prefs.four_colour = not app.prefs.four_colour
+        case TopBar.SPEED:
+            app.prefs.next_speed()
+        case TopBar.SOUND:
+            app.prefs.sound = not app.prefs.sound
+        case _:
+            return False
+    return True
+
+
 def top_command(app: SceneHost, name: str) -> bool:
-    """Top-bar commands, the same from every player screen."""
-    if name in ("settings", "recall", "paytable", "help"):
-        app.go(name)
-        return True
-    if name == "deck":
-        app.prefs.four_colour = not app.prefs.four_colour
-        return True
-    if name == "speed":
-        app.prefs.next_speed()
-        return True
-    if name == "sound":
-        app.prefs.sound = not app.prefs.sound
-        return True
-    return False
+    """A top-bar shortcut by its command name (:data:`kiosk.ui.shortcuts.SHORTCUTS`)."""
+    intent = TOP_COMMANDS.get(name)
+    return intent is not None and top_intent(app, intent)
 
 
 def meter_frame(app: SceneHost, surface: pygame.Surface, rect: tuple[float, float, float, float], title: str) -> None:
@@ -199,6 +218,11 @@ class TiltOverlay:
         return tuple(self.lines()), int(self.app.now * 2) % 2, i18n.language(), self.app.layout.size
 
 
+#: The keys and the shortcut that dismiss the RAM-clear notice, as its OK button does.
+NOTICE_KEYS: dict[str, Nav] = {"return": Nav.BACK, "escape": Nav.BACK}
+NOTICE_COMMANDS: dict[str, Nav] = {"back": Nav.BACK}
+
+
 class RamClearNotice:
     """Tells the player, over any player screen, that a RAM clear removed their credits
     (:attr:`kiosk.ui.model.Model.ram_cleared`, cents).  Modal: only its OK button (or
@@ -212,7 +236,7 @@ class RamClearNotice:
         return self.app.model.ram_cleared > 0
 
     def buttons(self) -> list[Button]:
-        return [Button("notice_ok", (520, 470, 240, 90), pgettext("button", "OK"), "notice_ok", style="primary")]
+        return [Button("notice_ok", (520, 470, 240, 90), pgettext("button", "OK"), Nav.BACK, style="primary")]
 
     def handle(self, event: InputEvent) -> None:
         """Dismiss on OK, Enter or Esc; ignore everything else."""
@@ -220,9 +244,9 @@ class RamClearNotice:
         if isinstance(event, Touch):
             ok = self.app.painter.hit(self.app.layout, self.buttons(), event.pos) is not None
         elif isinstance(event, Key):
-            ok = event.name in ("return", "escape")
+            ok = NOTICE_KEYS.get(event.name) is Nav.BACK
         elif isinstance(event, Command):
-            ok = event.name in ("notice_ok", "back")
+            ok = NOTICE_COMMANDS.get(event.name) is Nav.BACK
         if ok:
             self.app.sounds_play("click")
             self.app.model.acknowledge_ram_clear()

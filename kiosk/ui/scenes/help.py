@@ -14,7 +14,8 @@ from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _, category_name
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import draw_top_bar, top_buttons, top_command
+from kiosk.ui.scenes.chrome import draw_top_bar, top_buttons, top_intent
+from kiosk.ui.scenes.intents import TOP_COMMANDS, Nav, TopBar
 from kiosk.ui.widgets import Button
 
 PAGES: list[tuple[str, list[str]]] = [
@@ -89,6 +90,15 @@ DEMO_SHORTCUT_LINES: list[tuple[str, str]] = [
 #: Key labels that are words, so translated.
 WORD_KEYS = {N_("Space or Enter"), N_("C or Backspace")}
 
+#: Shortcut command name -> request: Esc and H go back, ← / → turn the page.
+COMMANDS: dict[str, Nav | TopBar] = {
+    **TOP_COMMANDS,
+    "back": Nav.BACK,
+    "help": Nav.BACK,
+    "chip_next": Nav.NEXT,
+    "chip_prev": Nav.PREV,
+}
+
 
 class HelpScene(Scene):
     name = "help"
@@ -106,23 +116,29 @@ class HelpScene(Scene):
 
     def buttons(self) -> list[Button]:
         return top_buttons("help") + [
-            Button("prev", (40, 622, 220, 90), _("PREVIOUS"), "prev", style="plain", enabled=self.page > 0, hint="←"),
-            Button("back", (490, 622, 300, 90), _("BACK TO TABLE"), "back", style="primary", hint="Esc"),
-            Button("next", (1020, 622, 220, 90), _("NEXT"), "next", style="plain",
+            Button("prev", (40, 622, 220, 90), _("PREVIOUS"), Nav.PREV, style="plain", enabled=self.page > 0, hint="←"),
+            Button("back", (490, 622, 300, 90), _("BACK TO TABLE"), Nav.BACK, style="primary", hint="Esc"),
+            Button("next", (1020, 622, 220, 90), _("NEXT"), Nav.NEXT, style="plain",
                    enabled=self.page < self.pages - 1, hint="→"),
         ]
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name in ("back", "help"):
-            self.app.go("table")
-            return True
-        if name in ("next", "chip_next"):
-            self.page = min(self.pages - 1, self.page + 1)
-            return True
-        if name in ("prev", "chip_prev"):
-            self.page = max(0, self.page - 1)
-            return True
-        return top_command(self.app, name)
+        intent = COMMANDS.get(name)
+        return intent is not None and self.on_intent(intent)
+
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.BACK | TopBar.HELP:
+                self.app.go("table")
+            case Nav.NEXT:
+                self.page = min(self.pages - 1, self.page + 1)
+            case Nav.PREV:
+                self.page = max(0, self.page - 1)
+            case TopBar():
+                return top_intent(self.app, intent)
+            case _:
+                return False
+        return True
 
     def look(self) -> Hashable:
         return self.page

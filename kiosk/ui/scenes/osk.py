@@ -3,13 +3,17 @@
 real keyboard types into it too.
 
 :class:`TextKeyboard` holds the text being typed.  The scene that shows it passes on its
-buttons' commands (``osk_key``, ``osk_delete``, ``osk_cancel``, ``osk_done``) and its
-keys, and reads :attr:`TextKeyboard.result` once :attr:`TextKeyboard.open` is False.
+buttons' commands (``osk_key``, ``osk_delete``, ``osk_cancel``, ``osk_done``: names, as
+the operator pages pass their buttons on by name; :data:`COMMANDS` turns each into a
+:class:`~kiosk.ui.scenes.intents.TypeKey` or :class:`~kiosk.ui.scenes.intents.Edit`) and
+its keys, and reads :attr:`TextKeyboard.result` once :attr:`TextKeyboard.open` is False.
 Button ids are ``osk_<character>``, ``osk_delete``, ``osk_cancel`` and ``osk_done``.
 Geometry is in design units (:mod:`kiosk.ui.layout`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pygame
 
@@ -17,6 +21,7 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
+from kiosk.ui.scenes.intents import Edit, TypeKey
 from kiosk.ui.widgets import Button
 
 ROWS = ("1234567890", "qwertyuiop", "asdfghjkl-", "zxcvbnm_.")
@@ -25,6 +30,17 @@ CHARACTERS = frozenset("".join(ROWS))
 KEY_W, KEY_H, KEY_GAP = 100, 86, 8
 TOP = 200
 BOX = (40, 40, 1200, 650)
+
+#: A button's command name -> the request it stands for (``arg``: the key's character).
+COMMANDS: dict[str, Callable[[object], TypeKey | Edit]] = {
+    "osk_key": lambda arg: TypeKey(str(arg)),
+    "osk_delete": lambda _arg: Edit.DELETE,
+    "osk_cancel": lambda _arg: Edit.CANCEL,
+    "osk_done": lambda _arg: Edit.DONE,
+}
+#: A real keyboard's keys that press one of the screen's: Enter Done, Esc Cancel,
+#: Backspace Delete.
+KEYS: dict[str, Edit] = {"return": Edit.DONE, "escape": Edit.CANCEL, "backspace": Edit.DELETE}
 
 
 class TextKeyboard:
@@ -66,28 +82,31 @@ class TextKeyboard:
 
     def command(self, name: str, arg: object = None) -> bool:
         """A button's command; True when it was the keyboard's."""
-        if name == "osk_key":
-            self.type(str(arg))
-        elif name == "osk_delete":
-            self.text = self.text[:-1]
-        elif name == "osk_cancel":
-            self.open, self.result = False, None
-        elif name == "osk_done":
-            if self.text:
-                self.open, self.result = False, self.text
-        else:
-            return False
+        make = COMMANDS.get(name)
+        return make is not None and self.on_intent(make(arg))
+
+    def on_intent(self, intent: object) -> bool:
+        """A key of the screen's keyboard; True when it was one."""
+        match intent:
+            case TypeKey(ch=ch):
+                self.type(ch)
+            case Edit.DELETE:
+                self.text = self.text[:-1]
+            case Edit.CANCEL:
+                self.open, self.result = False, None
+            case Edit.DONE:
+                if self.text:
+                    self.open, self.result = False, self.text
+            case _:
+                return False
         return True
 
     def key(self, key: Key) -> bool:
         """A real keyboard: characters type, Backspace deletes, Enter is Done, Esc
         Cancel.  Every key is taken while the keyboard is open."""
-        if key.name == "return":
-            self.command("osk_done")
-        elif key.name == "escape":
-            self.command("osk_cancel")
-        elif key.name == "backspace":
-            self.command("osk_delete")
+        edit = KEYS.get(key.name)
+        if edit is not None:
+            self.on_intent(edit)
         elif len(key.text) == 1:
             self.type(key.text)
         return True

@@ -15,7 +15,8 @@ from kiosk.machine.rtp_record import cabinet_key, known_rtp
 from kiosk.ui import theme
 from kiosk.ui.i18n import _, category_name, pgettext
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_intent
+from kiosk.ui.scenes.intents import TOP_COMMANDS, Nav, TopBar
 from kiosk.ui.widgets import Button
 
 #: Figures known by paytable SHA-256 and key file; a table not known is asked again
@@ -45,6 +46,9 @@ def pay_text(pay: Any) -> str:
     return pgettext("pay", "{n} to {d}").format(n=pay.numerator, d=pay.denominator)
 
 
+#: Shortcut command name -> request: Esc and Y go back.
+COMMANDS: dict[str, Nav | TopBar] = {**TOP_COMMANDS, "back": Nav.BACK, "paytable": Nav.BACK}
+
 #: A pay line's height, and the room kept between a hand's name and its pay, design units.
 ROW_H, ROW_GAP = 40, 14
 
@@ -68,13 +72,21 @@ class PaytableScene(Scene):
 
     def buttons(self) -> list[Button]:
         return top_buttons("paytable") + [
-            Button("back", (490, 622, 300, 90), _("BACK TO TABLE"), "back", style="primary", hint="Esc")]
+            Button("back", (490, 622, 300, 90), _("BACK TO TABLE"), Nav.BACK, style="primary", hint="Esc")]
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name in ("back", "paytable"):
-            self.app.go("table")
-            return True
-        return top_command(self.app, name)
+        intent = COMMANDS.get(name)
+        return intent is not None and self.on_intent(intent)
+
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.BACK | TopBar.PAYTABLE:
+                self.app.go("table")
+            case TopBar():
+                return top_intent(self.app, intent)
+            case _:
+                return False
+        return True
 
     def look(self) -> Hashable:
         rtp = rtp_figures(self.snap.paytable, self.app.model.machine.config.key_path)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from concurrent.futures import Future
+from enum import Enum
 from fractions import Fraction
 from typing import Any
 
@@ -26,10 +27,32 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name, pgettext
 from kiosk.ui.round_words import OUTCOME_WORDS, RESULT_WORDS, net_text, paid_text, why
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_intent
+from kiosk.ui.scenes.intents import TOP_COMMANDS, Nav, TopBar
 from kiosk.ui.widgets import Button
 
 CARD_W = 72
+
+
+class Step(Enum):
+    """Stepping through the shown round's cards."""
+
+    CARD = "step"  # one card more
+    CARD_BACK = "step_back"  # one card fewer
+    ALL = "all"  # every card
+
+
+RecallIntent = Step | Nav | TopBar
+#: Shortcut command name -> request: Esc and G go back, ← / → step a card.
+COMMANDS: dict[str, RecallIntent] = {
+    **TOP_COMMANDS,
+    "back": Nav.BACK,
+    "recall": Nav.BACK,
+    "chip_next": Step.CARD,
+    "chip_prev": Step.CARD_BACK,
+}
+#: Keys this screen reads itself: ↑ the newer round, ↓ the older.
+KEYS: dict[str, Nav] = {"up": Nav.NEWER, "down": Nav.OLDER}
 ORDER = ("p0", "d0", "p1", "d1", "b0", "b1", "b2", "b3", "b4", "reveal")
 #: After how many dealt cards each decision phase is reached.
 PHASE_STEP = {"preflop": 4, "flop": 7, "river": 9}
@@ -113,38 +136,44 @@ class RecallScene(Scene):
         n = len(self.rounds)
         y, h = 622, 90
         return top_buttons("recall") + [
-            Button("newer", (16, y, 196, h), _("NEWER"), "newer", enabled=self.index > 0, hint="↑"),
-            Button("older", (220, y, 196, h), _("OLDER"), "older", enabled=self.index < n - 1, hint="↓"),
-            Button("step_back", (440, y, 170, h), _("‹ CARD"), "step_back", enabled=n > 0 and self.step > 0,
+            Button("newer", (16, y, 196, h), _("NEWER"), Nav.NEWER, enabled=self.index > 0, hint="↑"),
+            Button("older", (220, y, 196, h), _("OLDER"), Nav.OLDER, enabled=self.index < n - 1, hint="↓"),
+            Button("step_back", (440, y, 170, h), _("‹ CARD"), Step.CARD_BACK, enabled=n > 0 and self.step > 0,
                    hint="←"),
-            Button("step", (618, y, 170, h), _("CARD ›"), "step", enabled=n > 0 and self.step < len(ORDER),
+            Button("step", (618, y, 170, h), _("CARD ›"), Step.CARD, enabled=n > 0 and self.step < len(ORDER),
                    hint="→"),
-            Button("all", (796, y, 170, h), _("ALL CARDS"), "all", enabled=n > 0 and self.step < len(ORDER)),
-            Button("back", (990, y, 274, h), _("BACK TO TABLE"), "back", style="primary", hint="Esc"),
+            Button("all", (796, y, 170, h), _("ALL CARDS"), Step.ALL, enabled=n > 0 and self.step < len(ORDER)),
+            Button("back", (990, y, 274, h), _("BACK TO TABLE"), Nav.BACK, style="primary", hint="Esc"),
         ]
 
     def on_key(self, key: Any) -> bool:
-        if key.name in ("up", "down"):
-            return self.on_command("newer" if key.name == "up" else "older")
-        return False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name in ("back", "recall"):
-            self.app.go("table")
-        elif name == "newer":
-            self.index = max(0, self.index - 1)
-            self.step = len(ORDER)
-        elif name == "older":
-            self.index = min(max(0, len(self.rounds) - 1), self.index + 1)
-            self.step = len(ORDER)
-        elif name in ("step", "chip_next"):
-            self.step = min(len(ORDER), self.step + 1) if self.step < len(ORDER) else self.step
-        elif name in ("step_back", "chip_prev"):
-            self.step = max(0, self.step - 1)
-        elif name == "all":
-            self.step = len(ORDER)
-        else:
-            return top_command(self.app, name)
+        intent = COMMANDS.get(name)
+        return intent is not None and self.on_intent(intent)
+
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.BACK | TopBar.RECALL:
+                self.app.go("table")
+            case Nav.NEWER:
+                self.index = max(0, self.index - 1)
+                self.step = len(ORDER)
+            case Nav.OLDER:
+                self.index = min(max(0, len(self.rounds) - 1), self.index + 1)
+                self.step = len(ORDER)
+            case Step.CARD:
+                self.step = min(len(ORDER), self.step + 1) if self.step < len(ORDER) else self.step
+            case Step.CARD_BACK:
+                self.step = max(0, self.step - 1)
+            case Step.ALL:
+                self.step = len(ORDER)
+            case TopBar():
+                return top_intent(self.app, intent)
+            case _:
+                return False
         return True
 
     def look(self) -> Hashable:

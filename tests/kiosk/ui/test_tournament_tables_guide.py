@@ -14,6 +14,7 @@ from engine.holdem.blinds import TABLES
 from kiosk.tournament.settings import TABLE_ORDER
 from kiosk.ui import i18n
 from kiosk.ui.raise_range import RaiseRange
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.guide import PAGES, table_page
 from kiosk.ui.scenes.tournament.table_facts import real_pots
 
@@ -136,7 +137,7 @@ def test_the_guide_reads_in_every_language_from_the_title_setup_and_menu(cabinet
     i18n.set_language("en")
     for _ in PAGES:
         english.update(drawn.texts())
-        c.scene.on_command("next")
+        c.scene.on_intent(Nav.NEXT)
     i18n.set_language(language)
     c.scene.page = 0
     seen: list[str] = []

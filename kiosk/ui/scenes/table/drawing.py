@@ -13,6 +13,7 @@ import pygame
 
 from engine.hands.evaluator import evaluate
 from engine.uth.round import RoundSettled, SeatResult
+from engine.uth.settlement import Outcome
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
@@ -124,7 +125,7 @@ def draw_cards(host: SceneHost, surface: DamageSurface, anim: DealAnimation, res
     cards = host.cards
     four = host.prefs.four_colour
     seat = result.seat(1) if result is not None and result.seats else None
-    mine = set(seat.best_five) if seat is not None and seat.outcome.name != "FOLD" else set()
+    mine = set(seat.best_five) if seat is not None and seat.outcome != Outcome.FOLD else set()
     dealers = set(result.dealer_best_five) if result is not None else set()
     clock = anim.clock
     for sp in sorted(anim.sprites.values(), key=lambda s: s.t_deal):
@@ -204,7 +205,7 @@ def outcome_text(host: SceneHost, seat: SeatResult) -> tuple[str, Colour]:
         return fmt(host, cents)
 
     signed = net_text(net, money)
-    if seat.outcome.name == "FOLD":
+    if seat.outcome == Outcome.FOLD:
         if paid > 0:
             return _("Folded · Trips pays {amount} · {net}").format(amount=money(paid), net=signed), theme.WIN
         return _("You folded · {net}").format(net=signed), theme.LOSE
@@ -221,7 +222,7 @@ def explain(result: RoundSettled, seat: SeatResult) -> str:
     """Why the main bets went as they did when the hand names do not say it (a kicker,
     a dealer who did not qualify); "" otherwise."""
     return why(seat.strength, result.dealer_strength, seat.best_five, result.dealer_best_five,
-               result.dealer_qualifies, seat.outcome.name == "FOLD", seat.blind_return > seat.blind)
+               result.dealer_qualifies, seat.outcome == Outcome.FOLD, seat.blind_return > seat.blind)
 
 
 def draw_meters(host: SceneHost, surface: DamageSurface, readings: tuple[int, int, int],

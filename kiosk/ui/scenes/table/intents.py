@@ -14,6 +14,7 @@ from typing import cast
 
 from engine.uth.round import Action
 from kiosk.machine.state import Spot
+from kiosk.ui.scenes.intents import ChooseLanguage
 
 
 @dataclass(frozen=True)
@@ -72,13 +73,6 @@ class ConfirmCashOut:
 @dataclass(frozen=True)
 class ToggleLanguages:
     """Open (or close) the language picker."""
-
-
-@dataclass(frozen=True)
-class ChooseLanguage:
-    """Show the screens in ``language`` (a code of :data:`kiosk.ui.i18n.LANGUAGES`)."""
-
-    language: str
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
-from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command
+from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command, top_intent
+from kiosk.ui.scenes.intents import TopBar
 from kiosk.ui.scenes.table import controls, credit, drawing
 from kiosk.ui.scenes.table.animation import DealAnimation, shown_result
 from kiosk.ui.scenes.table.compositor import Compositor, Recorder
@@ -244,6 +245,10 @@ class TableScene(Scene):
         return top_command(self.app, name)
 
     def on_intent(self, intent: object) -> bool:
+        if intent is TopBar.LANGUAGE:  # the table's language is its picker
+            intent = ToggleLanguages()
+        elif isinstance(intent, TopBar):
+            return top_intent(self.app, intent)
         handler = HANDLERS.get(type(intent))
         if handler is None:
             return False

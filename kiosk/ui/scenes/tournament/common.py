@@ -18,6 +18,7 @@ from kiosk.tournament.settings import DEFAULT_NAME
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, P_, _, pgettext, tr
+from kiosk.ui.scenes.intents import Nav, TopBar
 from kiosk.ui.widgets import Button
 
 TOP_H = 94
@@ -190,7 +191,7 @@ def points_only(app: SceneHost, surface: pygame.Surface, y: float = 700) -> None
 
 
 def back_button(label: str | None = None, x: float = 1046, y: float = 4, w: float = 228) -> Button:
-    return Button("back", (x, y, w, 86), label or _("BACK"), "back", style="dark", hint="Esc", size=26)
+    return Button("back", (x, y, w, 86), label or _("BACK"), Nav.BACK, style="dark", hint="Esc", size=26)
 
 
 def idle_for(app: SceneHost) -> float:
@@ -198,5 +199,5 @@ def idle_for(app: SceneHost) -> float:
 
 
 def language_button(x: float, y: float = 4, w: float = 150) -> Button:
-    return Button("language", (x, y, w, 86), i18n.native_name(i18n.language()), "language", style="dark",
+    return Button("language", (x, y, w, 86), i18n.native_name(i18n.language()), TopBar.LANGUAGE, style="dark",
                   size=22, hint="L")

@@ -20,6 +20,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     deck_four,
@@ -51,6 +52,10 @@ def table_page(key: str) -> int:
     return PAGES.index(("table", key))
 
 
+#: Keys: ← / → the previous / next page, Esc and Enter back.
+KEYS: dict[str, Nav] = {"left": Nav.PREV, "right": Nav.NEXT, "escape": Nav.BACK, "return": Nav.BACK}
+
+
 class TournamentGuideScene(Scene):
     name = "tournament_guide"
 
@@ -69,25 +74,26 @@ class TournamentGuideScene(Scene):
     def buttons(self) -> list[Button]:
         last = len(PAGES) - 1
         return [language_button(1120, 4, 150),
-                Button("prev", (40, 626, 240, 86), _("PREVIOUS"), "prev", style="plain", enabled=self.page > 0,
+                Button("prev", (40, 626, 240, 86), _("PREVIOUS"), Nav.PREV, style="plain", enabled=self.page > 0,
                        hint="←", size=26),
-                Button("back", (470, 626, 340, 86), _("BACK"), "back", style="primary", hint="Esc", size=28),
-                Button("next", (1000, 626, 240, 86), _("NEXT"), "next", style="plain", enabled=self.page < last,
+                Button("back", (470, 626, 340, 86), _("BACK"), Nav.BACK, style="primary", hint="Esc", size=28),
+                Button("next", (1000, 626, 240, 86), _("NEXT"), Nav.NEXT, style="plain", enabled=self.page < last,
                        hint="→", size=26)]
 
     def on_key(self, key: Key) -> bool:
-        cmd = {"left": "prev", "right": "next", "escape": "back", "return": "back"}.get(key.name)
-        return self.on_command(cmd) if cmd else False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "next":
-            self.page = min(len(PAGES) - 1, self.page + 1)
-        elif name == "prev":
-            self.page = max(0, self.page - 1)
-        elif name == "back":
-            self.app.go(self.back_to)
-        else:
-            return False
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.NEXT:
+                self.page = min(len(PAGES) - 1, self.page + 1)
+            case Nav.PREV:
+                self.page = max(0, self.page - 1)
+            case Nav.BACK:
+                self.app.go(self.back_to)
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:

@@ -18,6 +18,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     STREET_NAMES,
@@ -37,6 +38,17 @@ LINE_H = 30
 LINES_Y = 262
 COLUMN_LINES = 11
 COLUMNS = ((30, 600), (650, 600))
+#: Keys: ← older, → newer, ↑ ↓ scroll; Esc, H, G and Space back to the game.
+KEYS: dict[str, Nav] = {
+    "left": Nav.OLDER,
+    "right": Nav.NEWER,
+    "up": Nav.UP,
+    "down": Nav.DOWN,
+    "escape": Nav.BACK,
+    "h": Nav.BACK,
+    "g": Nav.BACK,
+    "space": Nav.BACK,
+}
 
 
 class TournamentHistoryScene(Scene):
@@ -86,33 +98,33 @@ class TournamentHistoryScene(Scene):
             more = len(self.lines(s, self.hands()[self.index])) > self.scroll + 2 * COLUMN_LINES
         return [
             back_button(_("BACK TO THE GAME"), 16, y, 330),
-            Button("older", (530, y, 200, h), _("OLDER"), "older", enabled=self.index < n - 1, hint="←", size=26),
-            Button("newer", (740, y, 200, h), _("NEWER"), "newer", enabled=self.index > 0, hint="→", size=26),
-            Button("up", (1000, y, 126, h), "▲", "up", enabled=self.scroll > 0, hint="↑", size=30),
-            Button("down", (1138, y, 126, h), "▼", "down", enabled=more, hint="↓", size=30),
+            Button("older", (530, y, 200, h), _("OLDER"), Nav.OLDER, enabled=self.index < n - 1, hint="←", size=26),
+            Button("newer", (740, y, 200, h), _("NEWER"), Nav.NEWER, enabled=self.index > 0, hint="→", size=26),
+            Button("up", (1000, y, 126, h), "▲", Nav.UP, enabled=self.scroll > 0, hint="↑", size=30),
+            Button("down", (1138, y, 126, h), "▼", Nav.DOWN, enabled=more, hint="↓", size=30),
         ]
 
     def on_key(self, key: Key) -> bool:
-        cmd = {"left": "older", "right": "newer", "up": "up", "down": "down", "escape": "back",
-               "h": "back", "g": "back", "space": "back"}.get(key.name)
-        return self.on_command(cmd) if cmd else False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         n = len(self.hands())
-        if name == "back":
-            self.app.go("tournament")
-        elif name == "older":
-            self.index, self.scroll = min(max(0, n - 1), self.index + 1), 0
-        elif name == "newer":
-            self.index, self.scroll = max(0, self.index - 1), 0
-        elif name == "up":
-            self.scroll = max(0, self.scroll - COLUMN_LINES)
-        elif name == "down":
-            s = self.session
-            if s is not None and n and len(self.lines(s, self.hands()[self.index])) > self.scroll + 2 * COLUMN_LINES:
-                self.scroll += COLUMN_LINES
-        else:
-            return False
+        match intent:
+            case Nav.BACK:
+                self.app.go("tournament")
+            case Nav.OLDER:
+                self.index, self.scroll = min(max(0, n - 1), self.index + 1), 0
+            case Nav.NEWER:
+                self.index, self.scroll = max(0, self.index - 1), 0
+            case Nav.UP:
+                self.scroll = max(0, self.scroll - COLUMN_LINES)
+            case Nav.DOWN:
+                s = self.session
+                if s is not None and n and len(self.lines(s, self.hands()[self.index])) > self.scroll + 2 * COLUMN_LINES:
+                    self.scroll += COLUMN_LINES
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:

@@ -7,6 +7,7 @@ are played by the computer.  While this screen shows, the frame loop serves the 
 from __future__ import annotations
 
 import logging
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -18,10 +19,21 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.common import language_button, top_background
 from kiosk.ui.widgets import Button
 
 log = logging.getLogger(__name__)
+
+
+class Invite(Enum):
+    """Start the game with the friends who joined."""
+
+    START = "start"
+
+
+#: Keys: Esc back (the invitation closes), Enter start.
+KEYS: dict[str, Nav | Invite] = {"escape": Nav.BACK, "return": Invite.START}
 
 QR = (40, 110, 430)  # x, y, size of the QR code (design units)
 TEXT_X = 510
@@ -54,31 +66,29 @@ class TournamentInviteScene(Scene):
         ready = f is not None and f.can_start
         return [
             language_button(1120, 4, 154),
-            Button("back", (16, 631, 220, 86), _("BACK"), "back", style="dark", hint="Esc", size=26),
-            Button("start", (890, 631, 380, 86), _("START GAME"), "start", style="primary", size=32, hint="Enter",
+            Button("back", (16, 631, 220, 86), _("BACK"), Nav.BACK, style="dark", hint="Esc", size=26),
+            Button("start", (890, 631, 380, 86), _("START GAME"), Invite.START, style="primary", size=32, hint="Enter",
                    enabled=ready),
         ]
 
     def on_key(self, key: Key) -> bool:
-        if key.name == "escape":
-            return self.on_command("back")
-        if key.name == "return":
-            return self.on_command("start")
-        return False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         ctx = self.app.tournament
-        if name == "back":
-            ctx.close_friends()
-            self.app.go("tournament_setup")
-        elif name == "start":
-            f = self.host
-            if f is None or not f.can_start:
-                return True
-            ctx.start_friends()
-            self.app.go("tournament")
-        else:
-            return False
+        match intent:
+            case Nav.BACK:
+                ctx.close_friends()
+                self.app.go("tournament_setup")
+            case Invite.START:
+                f = self.host
+                if f is None or not f.can_start:
+                    return True
+                ctx.start_friends()
+                self.app.go("tournament")
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:

@@ -10,6 +10,7 @@ with its token.  A cabinet paired with the host joins over the table link
 from __future__ import annotations
 
 from collections.abc import Hashable
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -23,8 +24,19 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.layout import MIN_TOUCH
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Edit, Nav, TypeKey
 from kiosk.ui.scenes.tournament.common import language_button, top_background
 from kiosk.ui.widgets import Button
+
+
+class JoinGame(Enum):
+    """Join the game the typed code names."""
+
+    JOIN = "join"
+
+
+#: Keys: Esc back, Enter join, Backspace delete (a letter of the code types it).
+KEYS: dict[str, Nav | Edit | JoinGame] = {"escape": Nav.BACK, "return": JoinGame.JOIN, "backspace": Edit.DELETE}
 
 KEYS_PER_ROW = 8
 KEY_W, KEY_H, KEY_GAP = 120, MIN_TOUCH, 6
@@ -60,24 +72,23 @@ class TournamentJoinScene(Scene):
                         KEY_H,
                     ),
                     ch,
-                    "key",
-                    ch,
+                    TypeKey(ch),
                     style="dark",
                     size=34,
                 )
             )
         out.append(
-            Button("back", (16, 631, 220, 86), _("BACK"), "back", style="dark", hint="Esc", size=26)
+            Button("back", (16, 631, 220, 86), _("BACK"), Nav.BACK, style="dark", hint="Esc", size=26)
         )
         out.append(
-            Button("delete", (560, 631, 320, 86), _("DELETE"), "delete", style="plain", size=26)
+            Button("delete", (560, 631, 320, 86), _("DELETE"), Edit.DELETE, style="plain", size=26)
         )
         out.append(
             Button(
                 "join",
                 (890, 631, 380, 86),
                 _("JOIN THE GAME"),
-                "join",
+                JoinGame.JOIN,
                 style="primary",
                 size=30,
                 hint="Enter",
@@ -87,32 +98,30 @@ class TournamentJoinScene(Scene):
         return out
 
     def on_key(self, key: Key) -> bool:
-        if key.name == "escape":
-            return self.on_command("back")
-        if key.name == "return":
-            return self.on_command("join")
-        if key.name == "backspace":
-            return self.on_command("delete")
+        intent = KEYS.get(key.name)
+        if intent is not None:
+            return self.on_intent(intent)
         ch = (key.text or "").upper()
         if len(ch) == 1 and ch in CODE_ALPHABET:
-            return self.on_command("key", ch)
+            return self.on_intent(TypeKey(ch))
         return False
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "back":
-            self.app.go("tournament_setup")
-        elif name == "key":
-            if len(self.code) < CODE_LENGTH:
-                self.code += str(arg)
-            self.problem = None
-        elif name == "delete":
-            self.code = self.code[:-1]
-            self.problem = None
-        elif name == "join":
-            if len(self.code) == CODE_LENGTH:
-                self._join()
-        else:
-            return False
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.BACK:
+                self.app.go("tournament_setup")
+            case TypeKey(ch=ch):
+                if len(self.code) < CODE_LENGTH:
+                    self.code += ch
+                self.problem = None
+            case Edit.DELETE:
+                self.code = self.code[:-1]
+                self.problem = None
+            case JoinGame.JOIN:
+                if len(self.code) == CODE_LENGTH:
+                    self._join()
+            case _:
+                return False
         return True
 
     def _join(self) -> None:

@@ -2,8 +2,8 @@
 Done, every key a full-size touch target; a real keyboard types into it too.
 
 :class:`NameKeyboard` holds the text being typed; the scene that shows it passes on its
-buttons' commands (``kb_key``, ``kb_delete``, ``kb_space``, ``kb_cancel``, ``kb_done``)
-and its keys, and reads :attr:`NameKeyboard.result` once the player is done.
+buttons' requests (:class:`TypeKey`, :class:`Edit`: :meth:`NameKeyboard.on_intent`) and
+its keys, and reads :attr:`NameKeyboard.result` once the player is done.
 """
 
 from __future__ import annotations
@@ -15,12 +15,18 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
+from kiosk.ui.scenes.intents import Edit, TypeKey
 from kiosk.ui.widgets import Button
 
 ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM")
 KEY_W, KEY_H, KEY_GAP = 100, 86, 8
 TOP = 196
 BOX = (40, 40, 1200, 650)
+
+
+#: A real keyboard's keys that press one of the screen's: Enter Done, Esc Cancel,
+#: Backspace Delete, Space.
+KEYS: dict[str, Edit] = {"return": Edit.DONE, "escape": Edit.CANCEL, "backspace": Edit.DELETE, "space": Edit.SPACE}
 
 
 class NameKeyboard:
@@ -47,50 +53,47 @@ class NameKeyboard:
         for r, row in enumerate(ROWS):
             x = 640 - (len(row) * (KEY_W + KEY_GAP) - KEY_GAP) / 2 - (110 if r == 3 else 0)
             for ch in row:
-                out.append(Button(f"key_{ch}", (x, TOP + r * (KEY_H + 6), KEY_W, KEY_H), ch, "kb_key", ch,
+                out.append(Button(f"key_{ch}", (x, TOP + r * (KEY_H + 6), KEY_W, KEY_H), ch, TypeKey(ch),
                                   style="dark", size=32))
                 x += KEY_W + KEY_GAP
             if r == 3:
                 out.append(Button("kb_delete", (x, TOP + r * (KEY_H + 6), 212, KEY_H), "← " + _("Delete"),
-                                  "kb_delete", style="plain", size=24))
+                                  Edit.DELETE, style="plain", size=24))
         y = TOP + 4 * (KEY_H + 6)
-        out += [Button("kb_space", (100, y, 420, KEY_H), _("Space"), "kb_space", style="dark", size=24),
-                Button("kb_cancel", (540, y, 280, KEY_H), _("CANCEL"), "kb_cancel", style="plain", hint="Esc",
+        out += [Button("kb_space", (100, y, 420, KEY_H), _("Space"), Edit.SPACE, style="dark", size=24),
+                Button("kb_cancel", (540, y, 280, KEY_H), _("CANCEL"), Edit.CANCEL, style="plain", hint="Esc",
                        size=26),
-                Button("kb_done", (840, y, 340, KEY_H), _("DONE"), "kb_done", style="primary", hint="Enter",
+                Button("kb_done", (840, y, 340, KEY_H), _("DONE"), Edit.DONE, style="primary", hint="Enter",
                        size=30, enabled=bool(self.text.strip()))]
         return out
 
-    def command(self, name: str, arg: object = None) -> bool:
-        if name == "kb_key":
-            self.type(str(arg))
-        elif name == "kb_space":
-            if self.text and not self.text.endswith(" "):
-                self.type(" ")
-        elif name == "kb_delete":
-            self.text = self.text[:-1]
-        elif name == "kb_cancel":
-            self.open = False
-        elif name == "kb_done":
-            name_ = self.text.strip()
-            if name_:
-                self.result = name_
+    def on_intent(self, intent: object) -> bool:
+        """A key of the screen's keyboard; True when it was one."""
+        match intent:
+            case TypeKey(ch=ch):
+                self.type(ch)
+            case Edit.SPACE:
+                if self.text and not self.text.endswith(" "):
+                    self.type(" ")
+            case Edit.DELETE:
+                self.text = self.text[:-1]
+            case Edit.CANCEL:
                 self.open = False
-        else:
-            return False
+            case Edit.DONE:
+                name = self.text.strip()
+                if name:
+                    self.result = name
+                    self.open = False
+            case _:
+                return False
         return True
 
     def key(self, key: Key) -> bool:
         """A real keyboard: letters, digits and space type; Backspace deletes; Enter is
         Done, Esc Cancel.  Every key is taken while the keyboard is open."""
-        if key.name == "return":
-            self.command("kb_done")
-        elif key.name == "escape":
-            self.command("kb_cancel")
-        elif key.name == "backspace":
-            self.command("kb_delete")
-        elif key.name == "space":
-            self.command("kb_space")
+        edit = KEYS.get(key.name)
+        if edit is not None:
+            self.on_intent(edit)
         elif len(key.text) == 1 and (key.text.isalnum() or key.text in "-'."):
             self.type(key.text, as_typed=True)
         return True

@@ -14,7 +14,7 @@ import pygame
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.layout import Layout
-from kiosk.ui.raise_range import RaiseRange
+from kiosk.ui.raise_range import PresetKey, RaiseRange
 from kiosk.ui.scenes.tournament.common import chips
 from kiosk.ui.scenes.tournament.table_intents import Move, Preset
 from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW1, ROW2, ROW_H, SLIDER
@@ -29,18 +29,18 @@ def raise_buttons(rr: RaiseRange, chosen: int) -> list[Button]:
     out = []
     amount = rr.clamp(chosen)
     presets = [
-        ("min", _("MIN")),
-        ("half", _("½ POT")),
-        ("three_quarters", _("¾ POT")),
-        ("pot", _("POT")),
-        ("all_in", _("ALL IN")),
+        (PresetKey.MIN, _("MIN")),
+        (PresetKey.HALF, _("½ POT")),
+        (PresetKey.THREE_QUARTERS, _("¾ POT")),
+        (PresetKey.POT, _("POT")),
+        (PresetKey.ALL_IN, _("ALL IN")),
     ]
     x, w = RIGHT_X + 12, 128
     for key, label in presets:
         value = rr.preset(key)
         out.append(
             Button(
-                f"preset_{key}",
+                f"preset_{key.value}",
                 (x, ROW2, w, ROW_H),
                 label,
                 Preset(key),

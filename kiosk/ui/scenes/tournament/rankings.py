@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from enum import Enum
 
 import pygame
 
@@ -12,6 +13,7 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _, category_name
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     back_button,
@@ -36,27 +38,37 @@ RANKINGS: tuple[tuple[HandCategory, str, str], ...] = (
 )
 
 
+class Rules(Enum):
+    """Read the guide's full rules."""
+
+    GUIDE = "guide"
+
+
+#: Keys: Esc, Y (this page's key), Space and Enter back.
+KEYS: dict[str, Nav] = {"escape": Nav.BACK, "y": Nav.BACK, "space": Nav.BACK, "return": Nav.BACK}
+
+
 class TournamentRankingsScene(Scene):
     name = "tournament_rankings"
 
     def buttons(self) -> list[Button]:
-        return [Button("guide", (16, 626, 330, 86), _("READ THE FULL RULES"), "guide", style="plain", size=24),
+        return [Button("guide", (16, 626, 330, 86), _("READ THE FULL RULES"), Rules.GUIDE, style="plain", size=24),
                 back_button(_("BACK TO THE GAME"), 934, 626, 330)]
 
     def on_key(self, key: Key) -> bool:
-        if key.name in ("escape", "y", "space", "return"):
-            return self.on_command("back")
-        return False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "guide":
-            self.app.go("tournament_guide")
-            return True
-        if name == "back":
-            self.app.go("tournament" if getattr(self.app, "tournament", None) is not None
-                        and self.app.tournament.session is not None else "tournament_setup")
-            return True
-        return False
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Rules.GUIDE:
+                self.app.go("tournament_guide")
+            case Nav.BACK:
+                self.app.go("tournament" if getattr(self.app, "tournament", None) is not None
+                            and self.app.tournament.session is not None else "tournament_setup")
+            case _:
+                return False
+        return True
 
     def update(self, dt: float) -> None:
         self.app.tournament.pump_friends(dt)

@@ -7,7 +7,9 @@ their PIN).  The cabinet keeps the latest 60 games."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass, replace
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -22,6 +24,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, count, hand_name
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
@@ -40,6 +43,34 @@ from kiosk.ui.widgets import Button
 
 #: The PIN pad of the Delete all question (design units).
 KEYPAD_AT, KEYPAD_PITCH, KEYPAD_KEY = (660, 180), (132, 92), (120, 82)
+
+
+class Records(Enum):
+    """The records page's own buttons."""
+
+    EXPORT = "export"  # every game as JSON
+    EXPORT_HANDS = "export_hands"  # the kept games' hands
+    DELETE = "delete"  # ask an operator's PIN to delete them all
+
+
+class Pin(Enum):
+    """The delete question's keypad: clear the PIN, delete."""
+
+    CLEAR = "clear"
+    CONFIRM = "confirm_delete"
+
+
+@dataclass(frozen=True)
+class PinDigit:
+    """A digit of the operator's PIN."""
+
+    digit: str
+
+
+#: Esc: closes the question, else goes back.
+KEYS: dict[str, Nav] = {"escape": Nav.BACK}
+#: The question's keys besides the digits.
+PIN_KEYS: dict[str, Pin] = {"backspace": Pin.CLEAR, "return": Pin.CONFIRM}
 
 
 class TournamentRecordsScene(Scene):
@@ -79,33 +110,34 @@ class TournamentRecordsScene(Scene):
         if self.confirm:
             keys = keypad_buttons(KEYPAD_AT, KEYPAD_PITCH, KEYPAD_KEY, "", "fold", 24)
             enter = keys.pop()  # the enter key's place holds DELETE
-            keys.append(Button("confirm_delete", enter.rect, _("DELETE"), "confirm_delete", style="fold", size=24,
+            keys = [replace(b, command=PinDigit(str(b.arg)) if str(b.arg).isdigit() else Pin.CLEAR, arg=None)
+                    for b in keys]
+            keys.append(Button("confirm_delete", enter.rect, _("DELETE"), Pin.CONFIRM, style="fold", size=24,
                                enabled=bool(self.pin)))
-            return keys + [Button("cancel_delete", (230, 500, 360, 86), _("CANCEL"), "back", style="plain",
+            return keys + [Button("cancel_delete", (230, 500, 360, 86), _("CANCEL"), Nav.BACK, style="plain",
                                   hint="Esc", size=28)]
         have = bool(self.games)
         y, w = 626, 250
         return [
-            Button("back", (16, y, w, 86), _("BACK"), "back", style="dark", hint="Esc", size=28),
-            Button("export", (282, y, w, 86), _("EXPORT JSON"), "export", style="plain", size=26, enabled=have),
-            Button("export_hands", (548, y, w, 86), _("EXPORT HANDS"), "export_hands", style="plain", size=26,
+            Button("back", (16, y, w, 86), _("BACK"), Nav.BACK, style="dark", hint="Esc", size=28),
+            Button("export", (282, y, w, 86), _("EXPORT JSON"), Records.EXPORT, style="plain", size=26, enabled=have),
+            Button("export_hands", (548, y, w, 86), _("EXPORT HANDS"), Records.EXPORT_HANDS, style="plain", size=26,
                    enabled=bool(self.kept)),
-            Button("delete", (1014, y, w, 86), _("DELETE ALL"), "delete", style="fold", size=26, enabled=have),
+            Button("delete", (1014, y, w, 86), _("DELETE ALL"), Records.DELETE, style="fold", size=26, enabled=have),
         ]
 
     def modal(self) -> bool:
         return self.confirm
 
     def on_key(self, key: Key) -> bool:
-        if key.name == "escape":
-            return self.on_command("back")
+        if KEYS.get(key.name) is Nav.BACK:
+            return self.on_intent(Nav.BACK)
         if self.confirm:
             if key.name.isdigit() and len(key.name) == 1:
-                return self.on_command("digit", key.name)
-            if key.name == "backspace":
-                return self.on_command("clear")
-            if key.name == "return":
-                return self.on_command("confirm_delete")
+                return self.on_intent(PinDigit(key.name))
+            pin = PIN_KEYS.get(key.name)
+            if pin is not None:
+                return self.on_intent(pin)
             return True  # the question takes every key
         return False
 
@@ -133,35 +165,38 @@ class TournamentRecordsScene(Scene):
         self.message = (_("Every record was deleted."), theme.CREAM)
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        """The cabinet's shortcuts: none is the page's; the question takes them all."""
+        return self.confirm
+
+    def on_intent(self, intent: object) -> bool:
         store = self.app.tournament.store
-        if name == "back":
-            if self.confirm:
+        match intent:
+            case Nav.BACK:
+                if self.confirm:
+                    self._close_question()
+                else:
+                    self.app.go(self.back_to)
+            case Records.EXPORT if store is not None:
+                try:
+                    path = store.export_to(player=self.owner)
+                    self.message = (_("Exported to {path}").format(path=str(path)), theme.CREAM)
+                except (OSError, TournamentStoreError) as exc:
+                    self.message = (_("Export failed: {reason}").format(reason=str(exc)), theme.LOSE)
+            case Records.EXPORT_HANDS if self.kept:
+                self.message = export_game_hands(self.app, self.kept[0])
+            case Records.DELETE:
                 self._close_question()
-            else:
-                self.app.go(self.back_to)
-        elif name == "export" and store is not None:
-            try:
-                path = store.export_to(player=self.owner)
-                self.message = (_("Exported to {path}").format(path=str(path)), theme.CREAM)
-            except (OSError, TournamentStoreError) as exc:
-                self.message = (_("Export failed: {reason}").format(reason=str(exc)), theme.LOSE)
-        elif name == "export_hands" and self.kept:
-            self.message = export_game_hands(self.app, self.kept[0])
-        elif name == "delete":
-            self._close_question()
-            self.confirm = True
-        elif self.confirm and name == "digit":
-            if len(self.pin) < PIN_MAX:
-                self.pin += str(arg)
-            self.refused = None
-        elif self.confirm and name == "clear":
-            self.pin, self.refused = "", None
-        elif self.confirm and name == "confirm_delete":
-            self._delete_all()
-        elif self.confirm:
-            return True  # the question takes every command
-        else:
-            return False
+                self.confirm = True
+            case PinDigit(digit=digit) if self.confirm:
+                if len(self.pin) < PIN_MAX:
+                    self.pin += digit
+                self.refused = None
+            case Pin.CLEAR if self.confirm:
+                self.pin, self.refused = "", None
+            case Pin.CONFIRM if self.confirm:
+                self._delete_all()
+            case _:
+                return self.confirm  # the question takes every request
         return True
 
     def update(self, dt: float) -> None:

@@ -5,6 +5,7 @@ hands, to a USB stick when one is mounted), Back to title."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -30,6 +31,19 @@ from kiosk.ui.scenes.tournament.hands_export import Message, export_game_hands
 from kiosk.ui.widgets import Button
 
 
+class Finish(Enum):
+    """What follows a finished game."""
+
+    AGAIN = "again"  # the same table again
+    RECORDS = "records"
+    EXPORT_HANDS = "export_hands"  # this game's hands to removable media
+    TITLE = "title"
+
+
+#: Keys: Enter and Space play again, Esc back to the title.
+KEYS: dict[str, Finish] = {"return": Finish.AGAIN, "space": Finish.AGAIN, "escape": Finish.TITLE}
+
+
 class TournamentResultsScene(Scene):
     name = "tournament_results"
 
@@ -45,33 +59,34 @@ class TournamentResultsScene(Scene):
         s = self.app.tournament.session
         can_export = s is not None and s.recorded and s.is_over and self.app.tournament.store is not None
         return [
-            Button("again", (16, y, w, 86), _("PLAY AGAIN"), "again", style="primary", hint="Enter", size=30),
-            Button("records", (332, y, w, 86), _("RECORDS"), "records", style="plain", size=30),
-            Button("export_hands", (648, y, w, 86), _("EXPORT HANDS"), "export_hands", style="plain", size=26,
+            Button("again", (16, y, w, 86), _("PLAY AGAIN"), Finish.AGAIN, style="primary", hint="Enter", size=30),
+            Button("records", (332, y, w, 86), _("RECORDS"), Finish.RECORDS, style="plain", size=30),
+            Button("export_hands", (648, y, w, 86), _("EXPORT HANDS"), Finish.EXPORT_HANDS, style="plain", size=26,
                    enabled=can_export),
-            Button("title", (964, y, w, 86), _("BACK TO TITLE"), "title", style="dark", hint="Esc", size=28),
+            Button("title", (964, y, w, 86), _("BACK TO TITLE"), Finish.TITLE, style="dark", hint="Esc", size=28),
         ]
 
     def on_key(self, key: Key) -> bool:
-        cmd = {"return": "again", "space": "again", "escape": "title"}.get(key.name)
-        return self.on_command(cmd) if cmd else False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         ctx = self.app.tournament
-        if name == "again":
-            if ctx.session is not None:  # the same table again, the finished game's setup
-                ctx.settings = ctx.session.settings()
-            ctx.new_game()
-            self.app.go("tournament")
-        elif name == "records":
-            self.app.go("tournament_records")
-        elif name == "export_hands":
-            if ctx.session is not None:
-                self.message = export_game_hands(self.app, ctx.session.game_id)
-        elif name == "title":
-            self.app.go("attract")
-        else:
-            return False
+        match intent:
+            case Finish.AGAIN:
+                if ctx.session is not None:  # the same table again, the finished game's setup
+                    ctx.settings = ctx.session.settings()
+                ctx.new_game()
+                self.app.go("tournament")
+            case Finish.RECORDS:
+                self.app.go("tournament_records")
+            case Finish.EXPORT_HANDS:
+                if ctx.session is not None:
+                    self.message = export_game_hands(self.app, ctx.session.game_id)
+            case Finish.TITLE:
+                self.app.go("attract")
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:

@@ -35,9 +35,18 @@ from kiosk.ui.events import Drag, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import TopBar
 from kiosk.ui.scenes.tournament.raise_panel import on_slider, slider_amount
 from kiosk.ui.scenes.tournament.table_home import HomeTable
-from kiosk.ui.scenes.tournament.table_intents import KEYS, Chrome, Move, Preset
+from kiosk.ui.scenes.tournament.table_intents import (
+    COMMANDS,
+    KEYS,
+    POPUP_PASS_KEYS,
+    TOP,
+    Chrome,
+    Move,
+    Preset,
+)
 from kiosk.ui.scenes.tournament.table_joined import JoinedTable
 from kiosk.ui.widgets import Button
 
@@ -177,26 +186,26 @@ class TournamentTableScene(Scene):
 
     def on_key(self, key: Key) -> bool:
         name = key.name
+        intent = KEYS.get(name) or self.side.keys.get(name)
         if self.popup is not None:  # Esc (or M, the menu's key) closes it; it keeps the rest
-            if name == "escape" or self.side.keys.get(name) is Chrome.MENU:
+            if intent is Move.BACK or intent is Chrome.MENU:
                 self.popup = None
                 return True
-            return name not in ("l", "f12", "f9") and not name.isdigit()
-        if name == "return":
-            return self.on_intent(Move.CONFIRM_RAISE if self.panel else Move.NEXT_HAND)
-        intent = KEYS.get(name) or self.side.keys.get(name)
+            return name not in POPUP_PASS_KEYS and not name.isdigit()
+        if intent is Move.CONFIRM_RAISE and not self.panel:
+            intent = Move.NEXT_HAND  # Enter with the panel closed: the next hand
         return intent is not None and self.on_intent(intent)
 
     def on_command(self, name: str, arg: object = None) -> bool:
         """The cabinet's own shortcuts (:data:`kiosk.ui.shortcuts.SHORTCUTS`) that reach
         the table: the language, the sound."""
-        if name == "set_language":
-            i18n.set_language(str(arg))
-            return True
-        shortcut = {"language": Chrome.LANGUAGE, "sound": Chrome.SOUND}.get(name)
+        shortcut = COMMANDS.get(name)
         return shortcut is not None and self.side.on_intent(shortcut)
 
     def on_intent(self, intent: object) -> bool:
+        if isinstance(intent, TopBar):  # the top bar's language; its other pages are the UTH table's
+            chrome = TOP.get(intent)
+            return chrome is not None and self.side.on_intent(chrome)
         if isinstance(intent, Chrome):
             return self.side.on_intent(intent)
         if self.popup is not None:

@@ -13,7 +13,8 @@ from typing import Protocol
 from engine.holdem.views import LegalActions
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
-from kiosk.ui.raise_range import RaiseRange
+from kiosk.ui.raise_range import PresetKey, RaiseRange
+from kiosk.ui.scenes.intents import TOP_COMMANDS, TopBar
 from kiosk.ui.scenes.tournament.common import chips
 from kiosk.ui.scenes.tournament.table_layout import RIGHT_X, ROW2, ROW_H
 from kiosk.ui.widgets import Button, Canvas
@@ -53,9 +54,9 @@ class Move(Enum):
 
 @dataclass(frozen=True)
 class Preset:
-    """A raise panel's preset: ``min``, ``half``, ``three_quarters``, ``pot``, ``all_in``."""
+    """A raise panel's preset."""
 
-    key: str
+    key: PresetKey
 
 
 class Chrome(Enum):
@@ -82,8 +83,9 @@ class Chrome(Enum):
 
 #: The table's keys, at both ends: F fold, C (or K) check or call, R (or B) raise,
 #: ↑ → / ↓ ← one big blind more / less, Space the next hand, Esc back; Enter confirms the
-#: open raise panel, else deals the next hand.
+#: open raise panel, else deals the next hand (the scene reads it so with the panel closed).
 KEYS: dict[str, Move] = {
+    "return": Move.CONFIRM_RAISE,
     "f": Move.FOLD,
     "c": Move.CHECK_OR_CALL,
     "k": Move.CHECK_OR_CALL,
@@ -96,6 +98,15 @@ KEYS: dict[str, Move] = {
     "space": Move.NEXT_HAND,
     "escape": Move.BACK,
 }
+
+#: Keys a pop-up over the table lets through to the cabinet: L the language, F12 the
+#: attendant key, F9 the door (and the digits, the demo's bills).
+POPUP_PASS_KEYS = frozenset({"l", "f12", "f9"})
+
+#: The top bar's requests that mean something at the table (the language, the sound).
+TOP: dict[TopBar, Chrome] = {TopBar.LANGUAGE: Chrome.LANGUAGE, TopBar.SOUND: Chrome.SOUND}
+#: The cabinet's shortcuts (:data:`kiosk.ui.shortcuts.SHORTCUTS`) that reach the table.
+COMMANDS: dict[str, Chrome] = {name: TOP[t] for name, t in TOP_COMMANDS.items() if t in TOP}
 
 
 def decision_buttons(la: LegalActions, rr: RaiseRange | None) -> list[Button]:

@@ -5,6 +5,8 @@ How to play and Records are a touch away."""
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import pygame
@@ -15,6 +17,7 @@ from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.base import Scene
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.tournament.common import (
     IDLE_OTHER,
     idle_for,
@@ -27,6 +30,38 @@ from kiosk.ui.widgets import Button
 
 LIST_X, LIST_Y, LIST_W, ROW_H, GAP = 16, 104, 234, 86, 6
 SHEET = (530, 116, 724, 490)
+
+
+@dataclass(frozen=True)
+class PickTable:
+    """Choose the table ``key`` (one of :data:`kiosk.tournament.settings.TABLE_ORDER`)."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class StepTable:
+    """Choose the next (``step`` 1) or previous (-1) table, wrapping round."""
+
+    step: int
+
+
+class Open(Enum):
+    """The pages a touch away."""
+
+    GUIDE = "tournament_guide"
+    RECORDS = "tournament_records"
+
+
+#: Keys: Enter Next, Esc back, ↑ ← / ↓ → the previous / next table.
+KEYS: dict[str, Nav | StepTable] = {
+    "return": Nav.NEXT,
+    "escape": Nav.BACK,
+    "up": StepTable(-1),
+    "left": StepTable(-1),
+    "down": StepTable(1),
+    "right": StepTable(1),
+}
 
 
 class TournamentTablesScene(Scene):
@@ -47,41 +82,36 @@ class TournamentTablesScene(Scene):
         for i, key in enumerate(TABLE_ORDER):
             col, row = divmod(i, 4)
             out.append(Button(f"table_{key}", (LIST_X + col * (LIST_W + GAP), LIST_Y + row * (ROW_H + GAP),
-                                               LIST_W, ROW_H), table_name(key), "table", key,
+                                               LIST_W, ROW_H), table_name(key), PickTable(key),
                               style="selected" if key == self.chosen else "dark", size=24))
         y = 626
-        out += [Button("back", (16, y, 200, 86), _("BACK"), "back", style="dark", hint="Esc", size=26),
-                Button("guide", (226, y, 260, 86), _("HOW TO PLAY"), "guide", style="plain", size=24),
-                Button("records", (496, y, 240, 86), _("RECORDS"), "records", style="plain", size=24),
-                Button("next", (1010, y, 254, 86), _("NEXT"), "next", style="primary", hint="Enter", size=30)]
+        out += [Button("back", (16, y, 200, 86), _("BACK"), Nav.BACK, style="dark", hint="Esc", size=26),
+                Button("guide", (226, y, 260, 86), _("HOW TO PLAY"), Open.GUIDE, style="plain", size=24),
+                Button("records", (496, y, 240, 86), _("RECORDS"), Open.RECORDS, style="plain", size=24),
+                Button("next", (1010, y, 254, 86), _("NEXT"), Nav.NEXT, style="primary", hint="Enter", size=30)]
         return out
 
     def on_key(self, key: Key) -> bool:
-        if key.name == "return":
-            return self.on_command("next")
-        if key.name == "escape":
-            return self.on_command("back")
-        if key.name in ("up", "down", "left", "right"):
-            i = TABLE_ORDER.index(self.chosen) + (1 if key.name in ("down", "right") else -1)
-            self.chosen = TABLE_ORDER[i % len(TABLE_ORDER)]
-            return True
-        return False
+        intent = KEYS.get(key.name)
+        return intent is not None and self.on_intent(intent)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         ctx = self.app.tournament
-        if name == "table":
-            self.chosen = str(arg)
-        elif name == "next":
-            ctx.settings = ctx.settings.for_table(self.chosen)
-            self.app.go("tournament_setup")
-        elif name == "back":
-            self.app.go(self.back_to)
-        elif name == "guide":
-            self.app.go("tournament_guide")
-        elif name == "records":
-            self.app.go("tournament_records")
-        else:
-            return False
+        match intent:
+            case PickTable(key=key):
+                self.chosen = key
+            case StepTable(step=step):
+                i = TABLE_ORDER.index(self.chosen) + step
+                self.chosen = TABLE_ORDER[i % len(TABLE_ORDER)]
+            case Nav.NEXT:
+                ctx.settings = ctx.settings.for_table(self.chosen)
+                self.app.go("tournament_setup")
+            case Nav.BACK:
+                self.app.go(self.back_to)
+            case Open():
+                self.app.go(intent.value)
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:
