@@ -12,10 +12,12 @@ from typing import Any
 import pygame
 
 from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.ui import i18n
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.layout import Layout
 from kiosk.ui.model import Model
+from kiosk.ui.scenes.intents import TopBar
 from kiosk.ui.widgets import Button, Canvas, Painter
 
 
@@ -77,8 +79,8 @@ class Scene:
                     self.app.sounds_play("click")
                     if isinstance(b.command, str):
                         self.on_command(b.command, b.arg)
-                    else:
-                        self.on_intent(b.command)
+                    elif not self.on_intent(b.command) and b.command is TopBar.LANGUAGE:
+                        i18n.set_language(i18n.next_language())  # as the L key does
                 return True
             return self.on_touch(event.pos)
         if isinstance(event, Command):

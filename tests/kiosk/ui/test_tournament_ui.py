@@ -191,6 +191,20 @@ def test_a_tournament_is_played_to_the_end_through_input_events(cabinet):
     assert c.scene.name == "tournament" and c.session is not s and c.session.t.hand_number == 1
 
 
+@pytest.mark.parametrize("scene", ["tournament_setup", "tournament_tables", "tournament_guide"])
+def test_the_language_button_shows_the_next_language_on_every_screen_that_has_it(cabinet, scene):
+    c = cabinet()
+    c.app.go(scene)
+    c.run(0.05)
+    seen = []
+    for _ in range(len(i18n.LANGUAGES)):
+        before = i18n.language()
+        c.touch("language")
+        assert i18n.language() == i18n.next_language(before), f"the language button on {c.scene.name}"
+        seen.append(i18n.language())
+    assert seen[-1] == "en" and len(set(seen)) == len(i18n.LANGUAGES)
+
+
 def test_keys_and_the_raise_panel(cabinet):
     c = cabinet(seed=5)
     c.start()
