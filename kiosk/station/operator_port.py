@@ -24,9 +24,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from kiosk.config import Role
+from kiosk.config import CabinetConfig, Role
+from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.records import EventRecord, RoundRecord, VerifyReport
+from kiosk.machine.hold import PaytableHold
+from kiosk.machine.snapshot import MachineSnapshot
+
+if TYPE_CHECKING:
+    from kiosk.ledger.ledger import Ledger
+
 
 T = TypeVar("T")
 
@@ -279,3 +288,50 @@ class OperatorPort(Protocol):
     def set_limits(self, limits: TableLimits, done: Done[TableStatus]) -> bool: ...
 
     def set_paytable(self, sha256: str, done: Done[TableStatus]) -> bool: ...
+
+
+class LocalOperations(Protocol):
+    """What the pages served only at the ledger's own machine use, in process (the
+    event log, hand pays, devices, hold report, audit, export, machine, the paytable
+    editor, RAM clear): a typed read of the ledger each, the station's snapshot and
+    commands, and the configuration.  :class:`~kiosk.station.operator_local.
+    TableOperations` serves them over the :class:`~kiosk.table.table.Table` and the
+    station's controller; a remote station has none (the port does not offer those
+    pages there)."""
+
+    config: CabinetConfig
+
+    @property
+    def ledger(self) -> Ledger | None:
+        """The open ledger (None once closed or when it could not be opened)."""
+        ...
+
+    def snapshot(self) -> MachineSnapshot: ...
+
+    def execute(self, command: object) -> object:
+        """A command of the station's (the paytable editor's SetPaytable)."""
+        ...
+
+    def ledger_events(
+        self, kinds: tuple[EventKind, ...] = (), last: int | None = None
+    ) -> list[EventRecord]:
+        """Events of ``kinds`` (all when empty), the ``last`` ones, oldest first; ticket
+        numbers masked unless a manager is logged in at this station."""
+        ...
+
+    def meter_readings(self) -> dict[str, int] | None: ...
+
+    def recall(self, last: int = 10) -> list[RoundRecord]:
+        """This station's last ``last`` rounds, most recent first."""
+        ...
+
+    def hold(self, since: str | None = None) -> list[PaytableHold]: ...
+
+    def ledger_id(self) -> str | None: ...
+
+    def verify_ledger(self, replay: bool = False) -> VerifyReport | None: ...
+
+    def export_ledger(self, path: str | Path) -> Path:
+        """Write the ledger as JSON to ``path``; raises ``PlayDisabled`` without a ledger,
+        ``OSError`` when it cannot be written."""
+        ...

@@ -25,10 +25,10 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
-from kiosk.cabinet import Machine
 from kiosk.config import role_at_least
 from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
 from kiosk.pins import PIN_MAX
+from kiosk.station.operator_port import LocalOperations
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
@@ -107,8 +107,12 @@ class OperatorScene(Scene):
     player = False
     draws_felt = False
 
-    def __init__(self, app: SceneHost) -> None:
+    def __init__(self, app: SceneHost, operations: LocalOperations | None = None) -> None:
         super().__init__(app)
+        #: The ledger's reads and the station's commands (in process): the wiring passes
+        #: :class:`~kiosk.station.operator_local.TableOperations`; without it, the model's
+        #: controller serves them itself (a lone cabinet's).
+        self._operations = operations
         self.state = "pin"  # pin | menu | page
         self.page = ""
         self.entry = ""  # the PIN being typed
@@ -151,8 +155,10 @@ class OperatorScene(Scene):
         return self.snap.operator
 
     @property
-    def machine(self) -> Machine:
-        return cast(Machine, self.model.machine)
+    def operations(self) -> LocalOperations:
+        if self._operations is None:
+            return cast(LocalOperations, self.model.machine)
+        return self._operations
 
     def send(self, command: Command) -> Any:
         return self.model.send(command)
@@ -335,7 +341,7 @@ class OperatorScene(Scene):
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
-        return title + ("  ·  " + _("DEMO") if self.machine.config.demo else "")
+        return title + ("  ·  " + _("DEMO") if self.operations.config.demo else "")
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
@@ -372,5 +378,5 @@ class OperatorScene(Scene):
         ui.label(
             surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169)
         )
-        if self.machine.config.demo:
+        if self.operations.config.demo:
             ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))
