@@ -27,7 +27,7 @@ Geometry is in design units (1280 x 720), as the cabinet's operator scenes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pygame
@@ -35,7 +35,6 @@ import pygame
 from engine.cards import format_cards
 from kiosk.config import role_at_least
 from kiosk.ledger.meters import CREDITS
-from kiosk.pins import PIN_MAX
 from kiosk.station.operator_port import (
     Capability,
     Done,
@@ -54,10 +53,10 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
-from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
-from kiosk.ui.scenes.operator.scene import LIFT_BUTTON, LIFT_FIRST, LIFT_SECOND, LIFTED, ROLE_NAMES
+from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
+from kiosk.ui.scenes.operator.scene import ROLE_NAMES
 from kiosk.ui.station.operator_config import PAGES as CONFIG_PAGES
 from kiosk.ui.station.operator_config import ConfigPages
 from kiosk.ui.station.operator_intents import Intent, PageId
@@ -103,8 +102,7 @@ class StationOperatorScene(Scene):
         self.port = port
         self.state = "pin"  # pin | menu | page
         self.page: PageId | None = None
-        self.entry = ""
-        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
+        self.pin = PinPad()  # the PIN being typed; lifting the PIN locks: the PINs so far
         self.person: tuple[str, str] | None = None  # (name, role) logged in at the host
         self.result: tuple[str, bool] | None = None
         self.data = Answers()
@@ -120,11 +118,11 @@ class StationOperatorScene(Scene):
     def enter(self, **kwargs: Any) -> None:
         if self.app.previous != "operator":
             self.back = self.app.previous if self.app.previous != "cashout" else "table"
-        self.state, self.entry, self.result = ("menu" if self.person else "pin"), "", None
-        self.lift = None
+        self.state, self.result = ("menu" if self.person else "pin"), None
+        self.pin.reset()
 
     def leave(self) -> None:
-        self.entry = ""
+        self.pin.clear()
 
     def exit(self) -> None:
         if self.person is not None:
@@ -237,7 +235,8 @@ class StationOperatorScene(Scene):
             case Intent.DIGIT | Intent.CLEAR | Intent.ENTER if self.state == "pin":
                 self._pin(intent, arg)
             case Intent.LIFT if self.state == "pin":
-                self.lift, self.entry, self.result = [], "", None
+                self.pin.begin_lift()
+                self.result = None
             case Intent.OPEN:
                 self.page = PageId(str(arg))
                 self.state, self.result = "page", None
@@ -257,20 +256,15 @@ class StationOperatorScene(Scene):
 
     def _pin(self, intent: Intent, arg: object) -> None:
         if intent is Intent.DIGIT:
-            if len(self.entry) < PIN_MAX:
-                self.entry += str(arg)
+            self.pin.digit(arg)
         elif intent is Intent.CLEAR:
-            self.entry = ""
-        elif self.lift is not None:
-            self.lift.append(self.entry)
-            self.entry = ""
-            if len(self.lift) == 2:
-                first, second = self.lift
-                self.lift = None
-                self.port.lift_lockout(first, second, self._lifted)
+            self.pin.clear()
         else:
-            pin, self.entry = self.entry, ""
-            self.port.login(pin, self._logged_in)
+            typed = self.pin.enter()
+            if isinstance(typed, Login):
+                self.port.login(typed.pin, self._logged_in)
+            elif isinstance(typed, Lift):
+                self.port.lift_lockout(typed.pin, typed.witness_pin, self._lifted)
 
     # -- buttons ------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -286,19 +280,7 @@ class StationOperatorScene(Scene):
         ]
         busy = self.port.busy
         if self.state == "pin":
-            keys = keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
-            if self.snap.door_open and self.lift is None:
-                out.append(
-                    Button(
-                        "lift",
-                        (40, 200, 360, 90),
-                        _(LIFT_BUTTON),
-                        Intent.LIFT,
-                        style="fold",
-                        size=24,
-                    )
-                )
-            return out + [k if k.command != "enter" else replace(k, enabled=not busy) for k in keys]
+            return out + self.pin.buttons(self.snap.door_open, ready=not busy)
         if self.state == "menu":
             for i, (pid, (title, least, offered)) in enumerate(PAGES.items()):
                 out.append(
@@ -388,12 +370,7 @@ class StationOperatorScene(Scene):
         surface.fill((40, 30, 12), bar)
         ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
         if self.state == "pin":
-            lift = self.lift
-            prompt = _("Enter your PIN") if lift is None else _(LIFT_SECOND if lift else LIFT_FIRST)
-            ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
-            box = lay.rect(448, 146, 384, 46)
-            pygame.draw.rect(surface, (0, 0, 0), box, border_radius=lay.px(8))
-            ui.label(surface, "●" * len(self.entry), 28, theme.WHITE, center=(640, 169))
+            self.pin.draw(ui, lay, surface)
         elif self.state == "menu" and self.person is not None:
             who = f"{self.person[0]}  ·  {_(ROLE_NAMES.get(self.person[1], self.person[1]))}"
             ui.fitted(surface, who, 26, theme.CREAM, 1200, midleft=(LEFT, 130))

@@ -27,7 +27,6 @@ import pygame
 
 from kiosk.config import role_at_least
 from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
-from kiosk.pins import PIN_MAX
 from kiosk.station.operator_port import LocalOperations
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
@@ -36,7 +35,6 @@ from kiosk.ui.i18n import N_, _
 from kiosk.ui.machine_messages import GENERIC
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
-from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.events import EventsPage
 from kiosk.ui.scenes.operator.export import ExportPage
 from kiosk.ui.scenes.operator.handpay import HandpayPage
@@ -46,6 +44,7 @@ from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
 from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
 from kiosk.ui.scenes.operator.paytables import PaytablePage
+from kiosk.ui.scenes.operator.pin import LIFT, LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
 from kiosk.ui.scenes.operator.rounds import RoundsPage
 from kiosk.ui.scenes.operator.tilts import DevicesPage, TiltsPage
@@ -95,11 +94,6 @@ DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
-#: Lifting the PIN locks at the open main door: the button, its two PINs, the result.
-LIFT_BUTTON = N_("LIFT THE LOCK")
-LIFT_FIRST = N_("To lift the lock (main door open): a manager's or technician's PIN")
-LIFT_SECOND = N_("Now a second person's PIN")
-LIFTED = N_("{name} lifted the PIN locks.")
 
 
 class OperatorScene(Scene):
@@ -115,8 +109,7 @@ class OperatorScene(Scene):
         self._operations = operations
         self.state = "pin"  # pin | menu | page
         self.page = ""
-        self.entry = ""  # the PIN being typed
-        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
+        self.pin = PinPad()  # the PIN being typed; lifting the PIN locks: the PINs so far
         self.result: tuple[str, bool] | None = None  # (text, ok) of the last action
         self.came_from = "attract"
         self.opened_by = "key"  # key | door | corners
@@ -130,8 +123,7 @@ class OperatorScene(Scene):
         if prev != "operator":
             self.came_from = prev if prev != "cashout" else "table"
         self.state = "menu" if self.snap.operator else "pin"
-        self.entry = ""
-        self.lift = None
+        self.pin.reset()
         self.result = None
         self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
 
@@ -141,7 +133,7 @@ class OperatorScene(Scene):
             self.exit()  # opened because the door was open: it closes with the door
 
     def leave(self) -> None:
-        self.entry = ""
+        self.pin.clear()
 
     def exit(self) -> None:
         if self.snap.operator:
@@ -240,8 +232,9 @@ class OperatorScene(Scene):
             self.state, self.page, self.result = "page", str(arg), None
             self.app.forget_words()  # the menu's words: made again when it shows
             self.pages[self.page].open()
-        elif name == "lift" and self.state == "pin":
-            self.lift, self.entry, self.result = [], "", None
+        elif name == LIFT and self.state == "pin":
+            self.pin.begin_lift()
+            self.result = None
         elif self.state == "pin" and name in ("digit", "clear", "enter"):
             self._pin(name, arg)
         elif page is not None:
@@ -252,31 +245,24 @@ class OperatorScene(Scene):
 
     def _pin(self, name: str, arg: object) -> None:
         if name == "digit":
-            if len(self.entry) < PIN_MAX:
-                self.entry += str(arg)
+            self.pin.digit(arg)
         elif name == "clear":
-            self.entry = ""
-        elif self.lift is not None:
-            self._lift_step()
+            self.pin.clear()
         else:
-            role = self.model.send(OperatorLogin(self.entry))
-            self.entry = ""
-            if role:
-                self.state, self.result = "menu", None
-            else:
-                self.result = (self.refusal(), False)
+            typed = self.pin.enter()
+            if isinstance(typed, Login):
+                self._login(typed.pin)
+            elif isinstance(typed, Lift):
+                name = self.model.send(LiftLockout(typed.pin, typed.witness_pin))
+                self.result = (
+                    (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
+                )
 
-    def _lift_step(self) -> None:
-        """The first PIN (a manager's or technician's) kept; with the second, the lift."""
-        assert self.lift is not None
-        self.lift.append(self.entry)
-        self.entry = ""
-        if len(self.lift) < 2:
-            return
-        first, second = self.lift
-        self.lift = None
-        name = self.model.send(LiftLockout(first, second))
-        self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
+    def _login(self, pin: str) -> None:
+        if self.model.send(OperatorLogin(pin)):
+            self.state, self.result = "menu", None
+        else:
+            self.result = (self.refusal(), False)
 
     # -- buttons ---------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -294,15 +280,7 @@ class OperatorScene(Scene):
             )
         ]
         if self.state == "pin":
-            if self.snap.door_open and self.lift is None:
-                out.append(
-                    Button(
-                        "lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24
-                    )
-                )
-            return out + keypad_buttons(
-                (448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24
-            )
+            return out + self.pin.buttons(self.snap.door_open)
         if self.state == "menu":
             for i, (pid, (title, _role)) in enumerate(PAGES.items()):
                 col, row = i % 4, i // 4
@@ -332,7 +310,7 @@ class OperatorScene(Scene):
         shown = page.look() if page is not None else ()
         if shown is None:
             return None
-        return self.state, self.page, self.entry, self.lift, self.result, self.app.demo_mode, shown
+        return self.state, self.page, self.pin.look(), self.result, self.app.demo_mode, shown
 
     def title(self) -> str:
         """The title bar: the menu, the role, the page, and DEMO in demo mode."""
@@ -367,16 +345,6 @@ class OperatorScene(Scene):
 
     def _draw_pin(self, surface: pygame.Surface) -> None:
         ui = self.ui
-        prompt = (
-            _("Enter your PIN")
-            if self.lift is None
-            else _(LIFT_SECOND if self.lift else LIFT_FIRST)
-        )
-        ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
-        box = self.layout.rect(448, 146, 384, 46)
-        pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
-        ui.label(
-            surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169)
-        )
+        self.pin.draw(ui, self.layout, surface)
         if self.operations.config.demo:
             ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))
