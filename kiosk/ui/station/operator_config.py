@@ -36,11 +36,11 @@ from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
+from kiosk.ui.scenes.operator.intents import Intent, PageId
 from kiosk.ui.scenes.operator.limits import FIELDS, NAMES, step
 from kiosk.ui.scenes.operator.machine_info import sha_lines
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk
 from kiosk.ui.scenes.operator.paytables import RTP_NAMES
-from kiosk.ui.station.operator_intents import Intent, PageId
 from kiosk.ui.widgets import Button, Painter
 
 #: The pages of this module.

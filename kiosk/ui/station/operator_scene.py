@@ -53,13 +53,13 @@ from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
+from kiosk.ui.scenes.operator.intents import Intent, PageId
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
 from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.scene import ROLE_NAMES
 from kiosk.ui.station.operator_config import PAGES as CONFIG_PAGES
 from kiosk.ui.station.operator_config import ConfigPages
-from kiosk.ui.station.operator_intents import Intent, PageId
 from kiosk.ui.widgets import Button
 
 T = TypeVar("T")

@@ -20,6 +20,7 @@ from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.layout import Layout
 from kiosk.ui.scenes.keypad import keypad_buttons
+from kiosk.ui.scenes.operator.intents import Intent
 from kiosk.ui.widgets import Button, Painter
 
 #: Lifting the PIN locks at the open main door: the button, its two PINs, the result.
@@ -27,8 +28,6 @@ LIFT_BUTTON = N_("LIFT THE LOCK")
 LIFT_FIRST = N_("To lift the lock (main door open): a manager's or technician's PIN")
 LIFT_SECOND = N_("Now a second person's PIN")
 LIFTED = N_("{name} lifted the PIN locks.")
-#: The command of the LIFT THE LOCK button.
-LIFT = "lift"
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,9 @@ class PinPad:
         out = []
         if door_open and self.lift is None:
             out.append(
-                Button(LIFT, (40, 200, 360, 90), _(LIFT_BUTTON), LIFT, style="fold", size=24)
+                Button(
+                    "lift", (40, 200, 360, 90), _(LIFT_BUTTON), Intent.LIFT, style="fold", size=24
+                )
             )
         keys = keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
         return out + [

@@ -39,12 +39,13 @@ from kiosk.ui.scenes.operator.events import EventsPage
 from kiosk.ui.scenes.operator.export import ExportPage
 from kiosk.ui.scenes.operator.handpay import HandpayPage
 from kiosk.ui.scenes.operator.hold import HoldPage
+from kiosk.ui.scenes.operator.intents import Intent
 from kiosk.ui.scenes.operator.limits import LimitsPage
 from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
 from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
 from kiosk.ui.scenes.operator.paytables import PaytablePage
-from kiosk.ui.scenes.operator.pin import LIFT, LIFTED, Lift, Login, PinPad
+from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
 from kiosk.ui.scenes.operator.rounds import RoundsPage
 from kiosk.ui.scenes.operator.tilts import DevicesPage, TiltsPage
@@ -206,57 +207,64 @@ class OperatorScene(Scene):
     # -- input --------------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool:
         if self.state == "pin" and key.text.isdigit():
-            return self.on_command("digit", key.text)
+            return self.on(Intent.DIGIT, key.text)
         if self.state == "pin" and key.name in ("return", "backspace"):
-            return self.on_command("enter" if key.name == "return" else "clear")
+            return self.on(Intent.ENTER if key.name == "return" else Intent.CLEAR)
         page = self.current
         if key.name in ("f12", "f9"):
             return False  # the key switch and the door (demo mode): the app's
         if page is not None and (page.on_key(key) or page.modal()):
             return True
         if key.name == "escape":
-            self.on_command("back")
+            self.on(Intent.BACK)
         return True  # every other key is the operator's, not the player's
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        try:
+            intent = Intent(name)
+        except ValueError:  # a page's own command
+            page = self.current
+            return page is not None and page.on_command(name, arg)
+        return self.on(intent, arg)
+
+    def on(self, intent: Intent, arg: object = None) -> bool:
+        """Carry out ``intent`` (a button's, a key's or the app's); what the menu does not
+        use goes to the page shown.  True when used."""
         page = self.current
-        if name in ("key_switch", "cancel", "logout"):
-            self.exit()
-        elif name == "back" and not (page is not None and page.modal()):
-            if self.state == "page":
-                self.state, self.result = "menu", None
-                self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
-            else:
+        match intent:
+            case Intent.KEY_SWITCH | Intent.CANCEL | Intent.LOGOUT:
                 self.exit()
-        elif name == "open":
-            self.state, self.page, self.result = "page", str(arg), None
-            self.app.forget_words()  # the menu's words: made again when it shows
-            self.pages[self.page].open()
-        elif name == LIFT and self.state == "pin":
-            self.pin.begin_lift()
-            self.result = None
-        elif self.state == "pin" and name in ("digit", "clear", "enter"):
-            self._pin(name, arg)
-        elif page is not None:
-            return page.on_command(name, arg)
-        else:
-            return False
+            case Intent.BACK if not (page is not None and page.modal()):
+                if self.state == "page":
+                    self.state, self.result = "menu", None
+                    self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
+                else:
+                    self.exit()
+            case Intent.OPEN:
+                self.state, self.page, self.result = "page", str(arg), None
+                self.app.forget_words()  # the menu's words: made again when it shows
+                self.pages[self.page].open()
+            case Intent.LIFT if self.state == "pin":
+                self.pin.begin_lift()
+                self.result = None
+            case Intent.DIGIT if self.state == "pin":
+                self.pin.digit(arg)
+            case Intent.CLEAR if self.state == "pin":
+                self.pin.clear()
+            case Intent.ENTER if self.state == "pin":
+                self._enter()
+            case _:
+                return page is not None and page.on_command(intent, arg)
         return True
 
-    def _pin(self, name: str, arg: object) -> None:
-        if name == "digit":
-            self.pin.digit(arg)
-        elif name == "clear":
-            self.pin.clear()
-        else:
-            typed = self.pin.enter()
-            if isinstance(typed, Login):
-                self._login(typed.pin)
-            elif isinstance(typed, Lift):
-                name = self.model.send(LiftLockout(typed.pin, typed.witness_pin))
-                self.result = (
-                    (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
-                )
+    def _enter(self) -> None:
+        """ENTER on the PIN pad: a login, or a lift with its second PIN."""
+        typed = self.pin.enter()
+        if isinstance(typed, Login):
+            self._login(typed.pin)
+        elif isinstance(typed, Lift):
+            name = self.model.send(LiftLockout(typed.pin, typed.witness_pin))
+            self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
 
     def _login(self, pin: str) -> None:
         if self.model.send(OperatorLogin(pin)):
@@ -274,7 +282,7 @@ class OperatorScene(Scene):
                 "logout",
                 (1064, 6, 200, 86),
                 _("LOG OUT") if self.role else _("CANCEL"),
-                "logout",
+                Intent.LOGOUT,
                 style="fold",
                 size=24,
             )
@@ -289,7 +297,7 @@ class OperatorScene(Scene):
                         f"page_{pid}",
                         (40 + col * 302, 120 + row * 124, 290, 110),
                         _(title),
-                        "open",
+                        Intent.OPEN,
                         pid,
                         style="dark",
                         enabled=self.allowed(pid),
@@ -298,7 +306,9 @@ class OperatorScene(Scene):
                 )
             return out
         out.append(
-            Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc")
+            Button(
+                "menu", (16, ROW_Y, 200, ROW_H), _("MENU"), Intent.BACK, style="plain", hint="Esc"
+            )
         )
         if page is not None:
             out += page.buttons()

@@ -1,9 +1,11 @@
-"""What a touch, a key or the app asks of a station's operator menu: typed intents.
+"""What a touch, a key or the app asks of an operator menu: typed intents.
 
-Every button of the menu (:mod:`kiosk.ui.station.operator_scene` and its configuration
-pages, :mod:`kiosk.ui.station.operator_config`) carries an :class:`Intent` as its
-command, and the scene dispatches on it in one ``match``; the values are the command
-names the app and the keypad send (``key_switch``, ``digit``, ``enter``, ...).
+The menus (the cabinet's :mod:`kiosk.ui.scenes.operator.scene`, a station's
+:mod:`kiosk.ui.station.operator_scene` and its configuration pages,
+:mod:`kiosk.ui.station.operator_config`) dispatch on an :class:`Intent` in one
+``match``; the values are the command names the app, the keypad and the buttons send
+(``key_switch``, ``digit``, ``enter``, ...), so a name becomes an intent once, where it
+enters.  A command no intent names is a page's own (the cabinet's pages).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class Intent(StrEnum):
 
 
 class PageId(StrEnum):
-    """The menu's pages (a button ``page_<id>`` opens one)."""
+    """A station's menu's pages (a button ``page_<id>`` opens one)."""
 
     STATUS = "status"
     METERS = "meters"
