@@ -54,6 +54,12 @@ from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.operator.intents import Intent, PageId
+from kiosk.ui.scenes.operator.menu_chrome import (
+    draw_result,
+    draw_title_bar,
+    logout_button,
+    page_buttons,
+)
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
 from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
@@ -268,34 +274,16 @@ class StationOperatorScene(Scene):
 
     # -- buttons ------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
-        out = [
-            Button(
-                "logout",
-                (1064, 6, 200, 86),
-                _("LOG OUT") if self.person else _("CANCEL"),
-                Intent.LOGOUT,
-                style="fold",
-                size=24,
-            )
-        ]
+        out = [logout_button(self.person is not None)]
         busy = self.port.busy
         if self.state == "pin":
             return out + self.pin.buttons(self.snap.door_open, ready=not busy)
         if self.state == "menu":
-            for i, (pid, (title, least, offered)) in enumerate(PAGES.items()):
-                out.append(
-                    Button(
-                        f"page_{pid}",
-                        (40 + (i % 3) * 402, 160 + (i // 3) * 160, 390, 140),
-                        _(title),
-                        Intent.OPEN,
-                        str(pid),
-                        style="dark",
-                        enabled=role_at_least(self.role, least) and self.port.offers(offered),
-                        size=28,
-                    )
-                )
-            return out
+            pages = (
+                (str(pid), _(title), role_at_least(self.role, least) and self.port.offers(offered))
+                for pid, (title, least, offered) in PAGES.items()
+            )
+            return out + page_buttons(pages)
         if self.page in CONFIG_PAGES and self.config.confirming:
             return self.config.buttons(self.page, busy)  # the dialog's own, only
         out.append(
@@ -365,10 +353,7 @@ class StationOperatorScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
-        surface.fill((16, 20, 26))
-        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
-        surface.fill((40, 30, 12), bar)
-        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        draw_title_bar(ui, lay, surface, self.title())
         if self.state == "pin":
             self.pin.draw(ui, lay, surface)
         elif self.state == "menu" and self.person is not None:
@@ -382,9 +367,8 @@ class StationOperatorScene(Scene):
             self._draw_meters(surface)
         elif self.state == "page" and self.page is PageId.RECALL:
             self._draw_recall(surface)
-        if self.result is not None and not self.config.confirming:
-            text, ok = self.result
-            ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        if not self.config.confirming:
+            draw_result(ui, surface, self.result)
         self.draw_buttons(surface)
 
     def _waiting(self, surface: pygame.Surface) -> None:

@@ -42,6 +42,12 @@ from kiosk.ui.scenes.operator.hold import HoldPage
 from kiosk.ui.scenes.operator.intents import Intent
 from kiosk.ui.scenes.operator.limits import LimitsPage
 from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
+from kiosk.ui.scenes.operator.menu_chrome import (
+    draw_result,
+    draw_title_bar,
+    logout_button,
+    page_buttons,
+)
 from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
 from kiosk.ui.scenes.operator.paytables import PaytablePage
@@ -277,34 +283,12 @@ class OperatorScene(Scene):
         page = self.current
         if page is not None and page.modal():
             return page.buttons()  # a dialog: nothing else is touchable
-        out = [
-            Button(
-                "logout",
-                (1064, 6, 200, 86),
-                _("LOG OUT") if self.role else _("CANCEL"),
-                Intent.LOGOUT,
-                style="fold",
-                size=24,
-            )
-        ]
+        out = [logout_button(bool(self.role))]
         if self.state == "pin":
             return out + self.pin.buttons(self.snap.door_open)
         if self.state == "menu":
-            for i, (pid, (title, _role)) in enumerate(PAGES.items()):
-                col, row = i % 4, i // 4
-                out.append(
-                    Button(
-                        f"page_{pid}",
-                        (40 + col * 302, 120 + row * 124, 290, 110),
-                        _(title),
-                        Intent.OPEN,
-                        pid,
-                        style="dark",
-                        enabled=self.allowed(pid),
-                        size=28,
-                    )
-                )
-            return out
+            pages = ((pid, _(title), self.allowed(pid)) for pid, (title, _role) in PAGES.items())
+            return out + page_buttons(pages)
         out.append(
             Button(
                 "menu", (16, ROW_Y, 200, ROW_H), _("MENU"), Intent.BACK, style="plain", hint="Esc"
@@ -333,16 +317,11 @@ class OperatorScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
-        surface.fill((16, 20, 26))
-        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
-        surface.fill((40, 30, 12), bar)
-        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        draw_title_bar(ui, lay, surface, self.title())
         if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
             hint = DEMO_DOOR_HINT if self.app.demo_mode else DOOR_HINT
             ui.fitted(surface, _(hint), 20, theme.LOSE, 1200, midleft=(40, 574))
-        if self.result is not None:
-            text, ok = self.result
-            ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        draw_result(ui, surface, self.result)
         warning = anchor_warning(self.snap.anchor_beside_db)
         if self.state == "menu" and warning is not None:
             ui.fitted(surface, warning, 22, theme.LOSE, 1200, bold=True, midleft=(40, 660))
