@@ -53,7 +53,11 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
                   "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
                   "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
                   "kiosk.table.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
-                  "kiosk.commands")),
+                  "kiosk.commands",
+                  # the operator menu sees the operator port only, never its adapters or the service
+                  "kiosk.station.operator_link", "kiosk.station.operator_local",
+                  "kiosk.station.operator_remote", "kiosk.station.operator_requests",
+                  "kiosk.table.operator_service")),
     # only the composition root and the command line build things out of the parts
     ("kiosk.sas", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
 )

@@ -35,11 +35,14 @@ from kiosk.friends.context import TournamentContext
 from kiosk.integrity.startup import startup_check
 from kiosk.machine.errors import PlayDisabled
 from kiosk.machine.rtp_record import rtp_gate
+from kiosk.machine.state import SEAT
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
+from kiosk.station.operator_local import TableOperations
 from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
+from kiosk.ui.scenes.operator import OperatorScene
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 from kiosk.wiring.door import start_door
 
@@ -71,10 +74,11 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         door = start_door(config, machine.door)
         demo = devices.simulated and options.demo_keys
         pygame.init()
+        operations = TableOperations(machine.table, SEAT, machine.station)  # the operator menu's
         app = App(machine, options.size, fullscreen=options.size is None, demo=demo,
                   payout=DemoSimulators(devices) if demo else None, language=options.language,
                   sound=options.sound, casino_name=config.casino_name, machine_number=config.machine_number,
-                  tournament=tournament)
+                  tournament=tournament, operator_scene=lambda a: OperatorScene(a, operations))
         player = None
         if options.autoplay_rounds is not None:
             if not demo:

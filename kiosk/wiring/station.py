@@ -23,6 +23,7 @@ from kiosk.machine.commands import SetDoor
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
+from kiosk.station.operator_remote import RemoteOperator
 from kiosk.station.printer import JOURNAL_FILE, StationPrinter
 from kiosk.table.remote import RemoteTable
 from kiosk.table.witness import HeadWitness
@@ -76,7 +77,7 @@ def run_station(config: CabinetConfig, options: ScreenOptions, run: StationRun) 
             print(f"error: no answer from the table host at {run.host}:{run.port}", file=sys.stderr)
             return 1
         door = start_door(config, lambda open: controller.execute(SetDoor(open)))
-        app = station_app(controller, OperatorLink(remote), options, config)
+        app = station_app(controller, RemoteOperator(OperatorLink(remote)), options, config)
         try:
             code = app.run(fps=run.fps, max_frames=run.frames)
             if run.screenshot is not None:

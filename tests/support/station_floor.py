@@ -24,6 +24,7 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.station.controller import StationController
 from kiosk.station.operator_link import OperatorLink
+from kiosk.station.operator_remote import RemoteOperator
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
 from kiosk.table.remote import RemoteTable
@@ -86,7 +87,10 @@ class StationFloor:
         for other in self.others.values():
             assert other.wait_for(lambda s: True, 10) is not None
         self.app = station_app(
-            self.controller, OperatorLink(remote), ScreenOptions(size=size, sound=False), self.config
+            self.controller,
+            RemoteOperator(OperatorLink(remote)),
+            ScreenOptions(size=size, sound=False),
+            self.config,
         )
         self.app.go("table")
 

@@ -18,17 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 import pygame
 
-from kiosk.station.operator_link import OperatorLink
+from kiosk.station.operator_port import (
+    Done,
+    OperatorPort,
+    PaytableChoice,
+    Paytables,
+    TableLimits,
+    TableStatus,
+)
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
+from kiosk.ui.scenes.operator.intents import Intent, PageId
 from kiosk.ui.scenes.operator.limits import FIELDS, NAMES, step
 from kiosk.ui.scenes.operator.machine_info import sha_lines
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk
@@ -36,7 +44,7 @@ from kiosk.ui.scenes.operator.paytables import RTP_NAMES
 from kiosk.ui.widgets import Button, Painter
 
 #: The pages of this module.
-PAGES = ("limits", "paytables")
+PAGES = (PageId.LIMITS, PageId.PAYTABLES)
 LIMITS_RULE = N_(
     "A change needs the door of this station open, no round open and every station at zero credits."
 )
@@ -46,12 +54,28 @@ SHOWN = 4
 ROW = 104
 
 
+class Heard(Protocol):
+    """The host's last answers these pages read (None: not yet)."""
+
+    @property
+    def status(self) -> TableStatus | None: ...
+
+    @property
+    def paytables(self) -> Paytables | None: ...
+
+
 class Menu(Protocol):
     """The station's operator menu, as these pages see it."""
 
-    link: OperatorLink
-    data: dict[str, dict[str, Any]]  # page -> the host's last answer
     result: tuple[str, bool] | None
+
+    @property
+    def port(self) -> OperatorPort: ...
+
+    @property
+    def data(self) -> Heard:
+        """The host's last answers."""
+        ...
 
     @property
     def app(self) -> SceneHost: ...
@@ -59,7 +83,7 @@ class Menu(Protocol):
     @property
     def ui(self) -> Painter: ...
 
-    def act(self, action: str, station: int, page: str = "status", **kw: Any) -> None: ...
+    def act(self, request: Callable[[Done[TableStatus]], bool], page: PageId) -> None: ...
 
 
 class ConfigPages:
@@ -73,46 +97,47 @@ class ConfigPages:
         self.confirming = False
         self.offset = 0
 
-    def open(self, page: str) -> None:
+    def open(self, page: PageId) -> None:
         self.confirming, self.chosen, self.offset = False, None, 0
-        if page == "limits":
+        if page is PageId.LIMITS:
             self.draft = dict(self.limits())
 
     # -- the host's data --------------------------------------------------------------
     def limits(self) -> dict[str, int]:
         """The table's limits in force (cents), as the host last sent them."""
-        got = self.scene.data.get("status", {}).get("limits") or self.scene.link.remote.limits
-        return {f: int(got[f]) for f in FIELDS if f in got}
+        status = self.scene.data.status
+        got = (status.limits if status is not None else None) or self.scene.port.limits()
+        return got.as_dict() if got is not None else {}
 
-    def tables(self) -> list[dict[str, Any]]:
-        found = self.scene.data.get("paytables", {}).get("paytables", [])
-        return [t for t in found if isinstance(t, dict)]
+    def tables(self) -> tuple[PaytableChoice, ...]:
+        found = self.scene.data.paytables
+        return found.tables if found is not None else ()
 
     def bounds(self, field: str) -> tuple[int, int, int]:
         """``(lo, hi, multiple)`` for ``field``: the paytable's range, cut at the draft's
         other end of the same range."""
-        paytable = self.scene.link.remote.paytable
+        approved = self.scene.port.limit_bounds()
         kind, end = field.split("_")
-        if paytable is None:
+        if approved is None:
             value = self.draft.get(field, 0)
             return value, value, 1
-        base = paytable.limits
+        base, ante_step = approved
         lo, hi = getattr(base, f"{kind}_min"), getattr(base, f"{kind}_max")
         if end == "min":
             hi = min(hi, self.draft.get(f"{kind}_max", hi))
         else:
             lo = max(lo, self.draft.get(f"{kind}_min", lo))
-        return lo, hi, base.ante_step if kind == "ante" else 1
+        return lo, hi, ante_step if kind == "ante" else 1
 
-    def answered(self, page: str) -> None:
+    def answered(self, page: PageId) -> None:
         """The host answered ``page`` (the status page fills an empty limits draft)."""
-        if page == "status" and not self.draft:
+        if page is PageId.STATUS and not self.draft:
             self.draft = dict(self.limits())
 
     # -- confirmations ----------------------------------------------------------------
-    def confirmation(self, page: str) -> Confirmation | None:
+    def confirmation(self, page: PageId) -> Confirmation | None:
         money = self._money
-        if page == "limits":
+        if page is PageId.LIMITS:
             old = self.limits()
             changes = tuple(
                 Change(_(NAMES[f]), money(old.get(f, 0)), money(self.draft.get(f, 0)))
@@ -121,33 +146,31 @@ class ConfigPages:
             return Confirmation(
                 _("Change the table limits?"),
                 changes,
-                "confirm_limits",
-                "cancel_config",
+                Intent.CONFIRM_LIMITS,
+                Intent.CANCEL_CONFIG,
                 _(LIMITS_RULE),
             )
-        asked = next((t for t in self.tables() if t.get("sha256") == self.chosen), None)
-        now = next((t for t in self.tables() if t.get("in_force")), None)
+        asked = next((t for t in self.tables() if t.sha256 == self.chosen), None)
+        now = next((t for t in self.tables() if t.in_force), None)
         if asked is None or now is None:
             return None
         lines = [
-            Change(_("Paytable"), _title(now), _title(asked)),
+            Change(_("Paytable"), now.title, asked.title),
             Change(_("RTP"), self.rtp_text(now), self.rtp_text(asked)),
             Change(_("Ante limits"), _ante(now, money), _ante(asked, money)),
         ]
-        shas = zip(
-            sha_lines(now["sha256"], 16, 16), sha_lines(asked["sha256"], 16, 16), strict=True
-        )
+        shas = zip(sha_lines(now.sha256, 16, 16), sha_lines(asked.sha256, 16, 16), strict=True)
         lines += [Change(_("SHA-256") if i == 0 else "", a, b) for i, (a, b) in enumerate(shas)]
         return Confirmation(
             _("Put this paytable in force?"),
             tuple(lines),
-            "confirm_paytable",
-            "cancel_config",
+            Intent.CONFIRM_PAYTABLE,
+            Intent.CANCEL_CONFIG,
             _(LIMITS_RULE),
         )
 
-    def rtp_text(self, t: dict[str, Any]) -> str:
-        figures = t.get("rtp") or {}
+    def rtp_text(self, t: PaytableChoice) -> str:
+        figures = t.rtp or {}
         if not figures:
             return _("RTP not known yet")
         text = "  ·  ".join(
@@ -155,43 +178,48 @@ class ConfigPages:
             for key, name in RTP_NAMES.items()
             if key in figures
         )
-        return text if t.get("proven") else f"{text}  ({_(NOT_PROVEN)})"
+        return text if t.proven else f"{text}  ({_(NOT_PROVEN)})"
 
     def _money(self, cents: int) -> str:
         return fmt(self.scene.app, int(cents), True)
 
     # -- input ------------------------------------------------------------------------
-    def on_command(self, name: str, arg: object) -> bool:
+    def on(self, intent: Intent, arg: object) -> bool:
+        """Carry out one of these pages' intents; True when used."""
         scene = self.scene
-        if name == "limit" and isinstance(arg, tuple):
-            lo, hi, mult = self.bounds(str(arg[0]))
-            self.draft[str(arg[0])] = step(self.draft[str(arg[0])], int(arg[1]), lo, hi, mult)
-        elif name == "apply_limits":
-            self.confirming = True
-        elif name == "select_table":
-            self.chosen, self.confirming = str(arg), True
-        elif name == "scroll_tables":
-            last = max(0, len(self.tables()) - SHOWN)
-            self.offset = min(max(0, self.offset + int(str(arg))), last)
-        elif name == "cancel_config":
-            self.confirming = False
-        elif name == "confirm_limits":
-            self.confirming = False
-            scene.act("set_limits", scene.link.station, page="status", **self.draft)
-        elif name == "confirm_paytable" and self.chosen is not None:
-            self.confirming = False
-            scene.act("set_paytable", scene.link.station, page="paytables", sha256=self.chosen)
-        else:
-            return False
+        match intent:
+            case Intent.LIMIT if isinstance(arg, tuple):
+                field = str(arg[0])
+                lo, hi, mult = self.bounds(field)
+                self.draft[field] = step(self.draft[field], int(arg[1]), lo, hi, mult)
+            case Intent.APPLY_LIMITS:
+                self.confirming = True
+            case Intent.SELECT_TABLE:
+                self.chosen, self.confirming = str(arg), True
+            case Intent.SCROLL_TABLES:
+                last = max(0, len(self.tables()) - SHOWN)
+                self.offset = min(max(0, self.offset + int(str(arg))), last)
+            case Intent.CANCEL_CONFIG:
+                self.confirming = False
+            case Intent.CONFIRM_LIMITS:
+                self.confirming = False
+                asked = TableLimits.of(self.draft)
+                scene.act(lambda done: scene.port.set_limits(asked, done), PageId.STATUS)
+            case Intent.CONFIRM_PAYTABLE if self.chosen is not None:
+                self.confirming = False
+                sha = self.chosen
+                scene.act(lambda done: scene.port.set_paytable(sha, done), PageId.PAYTABLES)
+            case _:
+                return False
         return True
 
     # -- buttons ----------------------------------------------------------------------
-    def buttons(self, page: str, busy: bool) -> list[Button]:
+    def buttons(self, page: PageId, busy: bool) -> list[Button]:
         """The page's buttons; while a confirmation is open, only its own."""
         c = self.confirmation(page) if self.confirming else None
         if c is not None:
             return [replace_enabled(b, not busy) for b in confirm.buttons(c)]
-        return self._limit_buttons(busy) if page == "limits" else self._table_buttons(busy)
+        return self._limit_buttons(busy) if page is PageId.LIMITS else self._table_buttons(busy)
 
     def _limit_buttons(self, busy: bool) -> list[Button]:
         out = []
@@ -205,7 +233,7 @@ class ConfigPages:
                         f"{f}_{'minus' if sign < 0 else 'plus'}",
                         (x, y, 110, 90),
                         label,
-                        "limit",
+                        Intent.LIMIT,
                         (f, sign),
                         size=40,
                         enabled=step(value, sign, lo, hi, mult) != value,
@@ -217,7 +245,7 @@ class ConfigPages:
                 "apply_limits",
                 (520, ROW_Y, 300, ROW_H),
                 _("APPLY"),
-                "apply_limits",
+                Intent.APPLY_LIMITS,
                 style="primary",
                 enabled=changed and not busy,
             )
@@ -228,14 +256,14 @@ class ConfigPages:
         out = []
         tables = self.tables()
         for i, t in enumerate(tables[self.offset : self.offset + SHOWN]):
-            usable = "sha256" in t and not t.get("in_force")
+            usable = t.readable and not t.in_force
             out.append(
                 Button(
-                    f"table_{str(t.get('file', i)).removesuffix('.toml')}",
+                    f"table_{(t.file or str(i)).removesuffix('.toml')}",
                     (40, TOP + 4 + i * ROW, 180, 92),
                     _("SELECT"),
-                    "select_table",
-                    t.get("sha256", ""),
+                    Intent.SELECT_TABLE,
+                    t.sha256,
                     style="plain",
                     enabled=usable and not busy,
                 )
@@ -245,7 +273,7 @@ class ConfigPages:
                 "scroll_up",
                 (860, ROW_Y, 190, ROW_H),
                 "▲",
-                "scroll_tables",
+                Intent.SCROLL_TABLES,
                 -1,
                 style="plain",
                 size=32,
@@ -257,7 +285,7 @@ class ConfigPages:
                 "scroll_down",
                 (1070, ROW_Y, 190, ROW_H),
                 "▼",
-                "scroll_tables",
+                Intent.SCROLL_TABLES,
                 1,
                 style="plain",
                 size=32,
@@ -267,8 +295,8 @@ class ConfigPages:
         return out
 
     # -- drawing ----------------------------------------------------------------------
-    def draw(self, page: str, surface: pygame.Surface) -> None:
-        if page == "limits":
+    def draw(self, page: PageId, surface: pygame.Surface) -> None:
+        if page is PageId.LIMITS:
             self._draw_limits(surface)
         else:
             self._draw_tables(surface)
@@ -291,7 +319,7 @@ class ConfigPages:
     def _draw_tables(self, surface: pygame.Surface) -> None:
         ui = self.scene.ui
         tables = self.tables()
-        if "paytables" not in self.scene.data:
+        if self.scene.data.paytables is None:
             ui.label(
                 surface, _("Waiting for the table host…"), 24, theme.MUTED, topleft=(LEFT, TOP + 10)
             )
@@ -299,15 +327,15 @@ class ConfigPages:
         x, width = 240, WIDTH - 240
         for i, t in enumerate(tables[self.offset : self.offset + SHOWN]):
             y = TOP + 4 + i * ROW
-            if "sha256" not in t:
-                text = f"{t.get('file')}: {t.get('error', '')}"
+            if not t.readable:
+                text = f"{t.file}: {t.error}"
                 ui.fitted(surface, text, 20, theme.LOSE, width, topleft=(x, y + 10))
                 continue
-            mark = "  ✓ " + _("in force") if t.get("in_force") else ""
-            title = f"{_title(t)}{mark}"
+            mark = "  ✓ " + _("in force") if t.in_force else ""
+            title = f"{t.title}{mark}"
             ui.fitted(surface, title, 24, theme.WHITE, width, bold=True, topleft=(x, y))
             ui.fitted(surface, self.rtp_text(t), 20, theme.CREAM, width, topleft=(x, y + 32))
-            info = f"{t.get('file')}  ·  {str(t['sha256'])[:12]}…  ·  {_ante(t, self._money)}"
+            info = f"{t.file}  ·  {t.sha256[:12]}…  ·  {_ante(t, self._money)}"
             ui.fitted(surface, info, 20, theme.MUTED, width, topleft=(x, y + 58))
 
 
@@ -315,11 +343,7 @@ def replace_enabled(button: Button, enabled: bool) -> Button:
     return replace(button, enabled=button.enabled and enabled)
 
 
-def _title(t: dict[str, Any]) -> str:
-    return f"{t.get('name', '')} {t.get('version', '')}".strip()
-
-
-def _ante(t: dict[str, Any], money: Callable[[int], str]) -> str:
-    if "ante_min" not in t:
+def _ante(t: PaytableChoice, money: Callable[[int], str]) -> str:
+    if t.ante_min is None or t.ante_max is None:
         return "—"
-    return f"{money(int(t['ante_min']))}–{money(int(t['ante_max']))}"
+    return f"{money(t.ante_min)}–{money(t.ante_max)}"

@@ -4,8 +4,10 @@ The operator key (F12 in demo mode, the demo's corner sequence, a touch with the
 open) opens it; the key again, LOG OUT or CANCEL close it (logging the person out at the
 host).  The PIN is typed on the cabinet's keypad and checked by the host
 (:mod:`kiosk.table.operator_service`, the cabinet's rules and lockout); every page's
-data comes from the host and every action is the host's, which refuses what the role or
-the table's state does not allow, with the reason shown on the result line.  Pages:
+data comes from the host and every action is the host's, through the operator port
+(:class:`~kiosk.station.operator_port.OperatorPort`: typed records, whichever adapter);
+the host refuses what the role or the table's state does not allow, with the reason
+shown on the result line.  A page the port does not offer is shown disabled.  Pages:
 
 * **Table status**: every station's credits, tilts and devices' faults with their text,
   door, payout pending and link; CLEAR TILT and HANDPAY PAID per station (attendant);
@@ -24,46 +26,58 @@ Geometry is in design units (1280 x 720), as the cabinet's operator scenes.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import pygame
 
 from engine.cards import format_cards
 from kiosk.config import role_at_least
 from kiosk.ledger.meters import CREDITS
-from kiosk.link.messages import (
-    OperatorAction,
-    OperatorLift,
-    OperatorLogin,
-    OperatorLogout,
-    OperatorQuery,
-    OperatorReply,
-    OperatorSession,
+from kiosk.station.operator_port import (
+    Capability,
+    Done,
+    MeterReadings,
+    OperatorPort,
+    Paytables,
+    Person,
+    RecalledRound,
+    Refused,
+    StationStatus,
+    TableStatus,
 )
-from kiosk.pins import PIN_MAX
-from kiosk.station.operator_link import Answer, OperatorLink
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
-from kiosk.ui.scenes.keypad import keypad_buttons
+from kiosk.ui.scenes.operator.intents import Intent, PageId
+from kiosk.ui.scenes.operator.menu_chrome import (
+    draw_result,
+    draw_title_bar,
+    logout_button,
+    page_buttons,
+)
 from kiosk.ui.scenes.operator.meters import meter_groups
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH
-from kiosk.ui.scenes.operator.scene import LIFT_BUTTON, LIFT_FIRST, LIFT_SECOND, LIFTED, ROLE_NAMES
+from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
+from kiosk.ui.scenes.operator.scene import ROLE_NAMES
 from kiosk.ui.station.operator_config import PAGES as CONFIG_PAGES
 from kiosk.ui.station.operator_config import ConfigPages
 from kiosk.ui.widgets import Button
 
-#: page -> (title, least role), in the menu's order.
-PAGES: dict[str, tuple[str, str]] = {
-    "status": (N_("Table status"), "attendant"),
-    "meters": (N_("Meters"), "attendant"),
-    "recall": (N_("Game recall"), "attendant"),
-    "limits": (N_("Limits"), "technician"),
-    "paytables": (N_("Paytable"), "technician"),
+T = TypeVar("T")
+
+
+#: page -> (title, least role, what the port must offer), in the menu's order.
+PAGES: dict[PageId, tuple[str, str, Capability]] = {
+    PageId.STATUS: (N_("Table status"), "attendant", Capability.TABLE_STATUS),
+    PageId.METERS: (N_("Meters"), "attendant", Capability.METERS),
+    PageId.RECALL: (N_("Game recall"), "attendant", Capability.RECALL),
+    PageId.LIMITS: (N_("Limits"), "technician", Capability.LIMITS),
+    PageId.PAYTABLES: (N_("Paytable"), "technician", Capability.PAYTABLES),
 }
 #: Seconds between two refreshes of the table status page.
 REFRESH_S = 2.0
@@ -73,22 +87,31 @@ GAME_LINES = ("Played", "Wagered", "Paid to credits", "House net win")
 NO_HOST = N_("The table host did not answer.")
 
 
+@dataclass
+class Answers:
+    """The host's last answer for each page (None: not asked, or not answered yet)."""
+
+    status: TableStatus | None = None
+    meters: MeterReadings | None = None
+    recall: tuple[RecalledRound, ...] | None = None
+    paytables: Paytables | None = None
+
+
 class StationOperatorScene(Scene):
-    """The station's operator menu over an :class:`OperatorLink` (see module)."""
+    """The station's operator menu over an :class:`OperatorPort` (see module)."""
 
     name = "operator"
     player = False
 
-    def __init__(self, app: SceneHost, link: OperatorLink) -> None:
+    def __init__(self, app: SceneHost, port: OperatorPort) -> None:
         super().__init__(app)
-        self.link = link
+        self.port = port
         self.state = "pin"  # pin | menu | page
-        self.page = ""
-        self.entry = ""
-        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
+        self.page: PageId | None = None
+        self.pin = PinPad()  # the PIN being typed; lifting the PIN locks: the PINs so far
         self.person: tuple[str, str] | None = None  # (name, role) logged in at the host
         self.result: tuple[str, bool] | None = None
-        self.data: dict[str, dict[str, Any]] = {}  # page -> the host's last answer
+        self.data = Answers()
         self.config = ConfigPages(self)  # the limits and paytable pages
         self.back = "table"
         self._since = 0.0  # seconds since the status page was last asked for
@@ -101,191 +124,184 @@ class StationOperatorScene(Scene):
     def enter(self, **kwargs: Any) -> None:
         if self.app.previous != "operator":
             self.back = self.app.previous if self.app.previous != "cashout" else "table"
-        self.state, self.entry, self.result = ("menu" if self.person else "pin"), "", None
-        self.lift = None
+        self.state, self.result = ("menu" if self.person else "pin"), None
+        self.pin.reset()
 
     def leave(self) -> None:
-        self.entry = ""
+        self.pin.clear()
 
     def exit(self) -> None:
         if self.person is not None:
-            self.link.submit(lambda r: OperatorLogout(ref=r), lambda _a: None)
-        self.person, self.state, self.data = None, "pin", {}
+            self.port.logout()
+        self.person, self.state, self.data = None, "pin", Answers()
         self.app.go(self.back if self.back in self.app.scenes else "table")
 
     def update(self, dt: float) -> None:
         super().update(dt)
-        self.link.poll()
+        self.port.poll()
         self._since += dt
-        if self.state == "page" and self.page == "status" and self._since >= REFRESH_S:
-            self._ask("status")
+        if self.state == "page" and self.page is PageId.STATUS and self._since >= REFRESH_S:
+            self._ask(PageId.STATUS)
 
     # -- the host's answers -------------------------------------------------------------
-    def _ask(self, page: str) -> None:
-        station = self.link.station if page in ("meters", "recall") else None
+    def _ask(self, page: PageId) -> None:
+        port, data = self.port, self.data
         self._since = 0.0
-        self.link.submit(
-            lambda r: OperatorQuery(ref=r, page=page, station=station),  # type: ignore[arg-type]
-            lambda a: self._answer(page, a),
-        )
+        if page is PageId.METERS:
+            port.meters(port.station, self._answered(page, lambda a: setattr(data, "meters", a)))
+        elif page is PageId.RECALL:
+            port.recall(port.station, self._answered(page, lambda a: setattr(data, "recall", a)))
+        elif page is PageId.PAYTABLES:
+            port.paytables(self._answered(page, lambda a: setattr(data, "paytables", a)))
+        else:
+            port.table_status(self._answered(PageId.STATUS, self._keep_status))
 
-    def act(self, action: str, station: int, page: str = "status", **kw: Any) -> None:
-        """Send an :class:`OperatorAction`; its answer (the status page) is shown, then
-        ``page`` asked for again (when it is not the status page)."""
+    def _keep_status(self, status: TableStatus) -> None:
+        self.data.status = status
 
-        def done(answer: Answer) -> None:
-            self._answer("status", answer, done=_("Done."))
-            if page != "status" and isinstance(answer, OperatorReply) and answer.ok:
+    def act(self, request: Callable[[Done[TableStatus]], bool], page: PageId) -> None:
+        """Send an action (``request(done)``); its answer (the status page) is shown,
+        then ``page`` asked for again (when it is not the status page)."""
+
+        def done(answer: TableStatus | Refused | None) -> None:
+            self._answered(PageId.STATUS, self._keep_status, _("Done."))(answer)
+            if page is not PageId.STATUS and isinstance(answer, TableStatus):
                 self._ask(page)
 
-        self.link.submit(
-            lambda r: OperatorAction(ref=r, action=action, station=station, **kw),  # type: ignore[arg-type]
-            done,
-        )
+        request(done)
 
-    def _answer(self, page: str, answer: Answer, done: str | None = None) -> None:
-        if not isinstance(answer, OperatorReply):
-            self.result = (_(NO_HOST), False)
-            return
-        if not answer.ok:
-            if answer.code == "operator_required":  # the host ended the session
-                self.person, self.state = None, "pin"
-            self.result = (answer.detail or _("Refused."), False)
-            return
-        self.data[page] = dict(answer.data)
-        if done is not None:
-            self.result = (done, True)
-        self.config.answered(page)
+    def _answered(
+        self, page: PageId, keep: Callable[[T], None], done: str | None = None
+    ) -> Callable[[T | Refused | None], None]:
+        """The callback of a request for ``page``: ``keep`` its record, or show why not."""
 
-    def _logged_in(self, answer: Answer) -> None:
-        if isinstance(answer, OperatorSession) and answer.accepted and answer.role:
+        def answered(answer: T | Refused | None) -> None:
+            if answer is None:
+                self.result = (_(NO_HOST), False)
+                return
+            if isinstance(answer, Refused):
+                if answer.session_ended:  # the host ended the session
+                    self.person, self.state = None, "pin"
+                self.result = (answer.reason or _("Refused."), False)
+                return
+            keep(answer)
+            if done is not None:
+                self.result = (done, True)
+            self.config.answered(page)
+
+        return answered
+
+    def _logged_in(self, answer: Person | Refused | None) -> None:
+        if isinstance(answer, Person):
             self.person, self.state, self.result = (answer.name, answer.role), "menu", None
-            self._ask("status")
-        elif isinstance(answer, OperatorSession):
-            self.result = (answer.detail or _("Refused."), False)
+            self._ask(PageId.STATUS)
+        elif isinstance(answer, Refused):
+            self.result = (answer.reason or _("Refused."), False)
         else:
             self.result = (_(NO_HOST), False)
+
+    def _lifted(self, answer: str | Refused | None) -> None:
+        if isinstance(answer, Refused):
+            self.result = (answer.reason or _("Refused."), False)
+        elif answer is None:
+            self.result = (_(NO_HOST), False)
+        else:
+            self.result = (_(LIFTED).format(name=answer), True)
 
     # -- input ------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool:
         if self.state == "pin" and key.text.isdigit():
-            return self.on_command("digit", key.text)
+            return self.on_command(Intent.DIGIT, key.text)
         if self.state == "pin" and key.name in ("return", "backspace"):
-            return self.on_command("enter" if key.name == "return" else "clear")
+            return self.on_command(Intent.ENTER if key.name == "return" else Intent.CLEAR)
         if key.name == "f12":
             return False  # the key switch (demo mode): the app's
         if key.name == "escape":
-            self.on_command("back")
+            self.on_command(Intent.BACK)
         return True  # every other key is the operator's, not the player's
 
     def on_command(self, name: str, arg: object = None) -> bool:
-        if name in ("key_switch", "cancel", "logout"):
-            self.exit()
-        elif name == "back" and self.config.confirming:
-            self.config.confirming = False
-        elif name == "back":
-            if self.state == "page":
-                self.state, self.result = "menu", None
-            else:
+        try:
+            intent = Intent(name)
+        except ValueError:
+            return False
+        return self.on(intent, arg)
+
+    def on(self, intent: Intent, arg: object = None) -> bool:
+        """Carry out ``intent`` (a button's, a key's or the app's); True when used."""
+        match intent:
+            case Intent.KEY_SWITCH | Intent.CANCEL | Intent.LOGOUT:
                 self.exit()
-        elif self.state == "pin" and name in ("digit", "clear", "enter"):
-            self._pin(name, arg)
-        elif self.state == "pin" and name == "lift":
-            self.lift, self.entry, self.result = [], "", None
-        elif name == "open":
-            self.state, self.page, self.result = "page", str(arg), None
-            self.config.open(self.page)
-            self._ask("status" if self.page == "limits" else self.page)
-        elif name == "refresh":
-            self._ask(self.page)
-        elif name == "clear_tilt" and isinstance(arg, tuple):
-            self.act("clear_tilt", int(arg[0]), code=str(arg[1]))
-        elif name == "handpay_reset":
-            self.act("handpay_reset", int(str(arg)))
-        else:
-            return self.state == "page" and self.config.on_command(name, arg)
+            case Intent.BACK if self.config.confirming:
+                self.config.confirming = False
+            case Intent.BACK if self.state == "page":
+                self.state, self.result = "menu", None
+            case Intent.BACK:
+                self.exit()
+            case Intent.DIGIT | Intent.CLEAR | Intent.ENTER if self.state == "pin":
+                self._pin(intent, arg)
+            case Intent.LIFT if self.state == "pin":
+                self.pin.begin_lift()
+                self.result = None
+            case Intent.OPEN:
+                self.page = PageId(str(arg))
+                self.state, self.result = "page", None
+                self.config.open(self.page)
+                self._ask(PageId.STATUS if self.page is PageId.LIMITS else self.page)
+            case Intent.REFRESH if self.page is not None:
+                self._ask(self.page)
+            case Intent.CLEAR_TILT if isinstance(arg, tuple):
+                station, code = int(arg[0]), str(arg[1])
+                self.act(lambda done: self.port.clear_tilt(station, code, done), PageId.STATUS)
+            case Intent.HANDPAY_PAID:
+                station = int(str(arg))
+                self.act(lambda done: self.port.handpay_paid(station, done), PageId.STATUS)
+            case _:
+                return self.state == "page" and self.config.on(intent, arg)
         return True
 
-    def _pin(self, name: str, arg: object) -> None:
-        if name == "digit":
-            if len(self.entry) < PIN_MAX:
-                self.entry += str(arg)
-        elif name == "clear":
-            self.entry = ""
-        elif self.lift is not None:
-            self.lift.append(self.entry)
-            self.entry = ""
-            if len(self.lift) == 2:
-                first, second = self.lift
-                self.lift = None
-                self.link.submit(
-                    lambda r: OperatorLift(ref=r, pin=first, witness_pin=second), self._lifted
-                )
+    def _pin(self, intent: Intent, arg: object) -> None:
+        if intent is Intent.DIGIT:
+            self.pin.digit(arg)
+        elif intent is Intent.CLEAR:
+            self.pin.clear()
         else:
-            pin, self.entry = self.entry, ""
-            self.link.submit(lambda r: OperatorLogin(ref=r, pin=pin), self._logged_in)
-
-    def _lifted(self, answer: Answer) -> None:
-        if isinstance(answer, OperatorReply) and answer.ok:
-            self.result = (_(LIFTED).format(name=answer.data.get("operator", "")), True)
-        elif isinstance(answer, OperatorReply):
-            self.result = (answer.detail or _("Refused."), False)
-        else:
-            self.result = (_(NO_HOST), False)
+            typed = self.pin.enter()
+            if isinstance(typed, Login):
+                self.port.login(typed.pin, self._logged_in)
+            elif isinstance(typed, Lift):
+                self.port.lift_lockout(typed.pin, typed.witness_pin, self._lifted)
 
     # -- buttons ------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
-        out = [
-            Button(
-                "logout",
-                (1064, 6, 200, 86),
-                _("LOG OUT") if self.person else _("CANCEL"),
-                "logout",
-                style="fold",
-                size=24,
-            )
-        ]
-        busy = self.link.busy
+        out = [logout_button(self.person is not None)]
+        busy = self.port.busy
         if self.state == "pin":
-            keys = keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
-            if self.snap.door_open and self.lift is None:
-                out.append(
-                    Button(
-                        "lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24
-                    )
-                )
-            return out + [k if k.command != "enter" else replace(k, enabled=not busy) for k in keys]
+            return out + self.pin.buttons(self.snap.door_open, ready=not busy)
         if self.state == "menu":
-            for i, (pid, (title, least)) in enumerate(PAGES.items()):
-                out.append(
-                    Button(
-                        f"page_{pid}",
-                        (40 + (i % 3) * 402, 160 + (i // 3) * 160, 390, 140),
-                        _(title),
-                        "open",
-                        pid,
-                        style="dark",
-                        enabled=role_at_least(self.role, least),
-                        size=28,
-                    )
-                )
-            return out
+            pages = (
+                (str(pid), _(title), role_at_least(self.role, least) and self.port.offers(offered))
+                for pid, (title, least, offered) in PAGES.items()
+            )
+            return out + page_buttons(pages)
         if self.page in CONFIG_PAGES and self.config.confirming:
             return self.config.buttons(self.page, busy)  # the dialog's own, only
         out.append(
-            Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc")
+            Button(
+                "menu", (16, ROW_Y, 200, ROW_H), _("MENU"), Intent.BACK, style="plain", hint="Esc"
+            )
         )
         out.append(
             Button(
                 "refresh",
                 (240, ROW_Y, 260, ROW_H),
                 _("REFRESH"),
-                "refresh",
+                Intent.REFRESH,
                 style="plain",
-                enabled=not busy and self.page != "limits",
+                enabled=not busy and self.page is not PageId.LIMITS,
             )
         )
-        if self.page == "status":
+        if self.page is PageId.STATUS:
             out += self._status_buttons(busy)
         elif self.page in CONFIG_PAGES:
             out += self.config.buttons(self.page, busy)
@@ -295,28 +311,27 @@ class StationOperatorScene(Scene):
         out = []
         for i, s in enumerate(self._stations()):
             rect = (1010, TOP + 6 + i * 66, 230, 56)
-            if s.get("payout_pending"):
+            if s.payout_pending:
                 out.append(
                     Button(
-                        f"handpay_{s['station']}",
+                        f"handpay_{s.station}",
                         rect,
                         _("HANDPAY PAID"),
-                        "handpay_reset",
-                        s["station"],
+                        Intent.HANDPAY_PAID,
+                        s.station,
                         style="primary",
                         size=20,
                         enabled=not busy,
                     )
                 )
-            elif s.get("tilts"):
-                code = s["tilts"][0]["code"]
+            elif s.tilts:
                 out.append(
                     Button(
-                        f"clear_{s['station']}",
+                        f"clear_{s.station}",
                         rect,
                         _("CLEAR TILT"),
-                        "clear_tilt",
-                        (s["station"], code),
+                        Intent.CLEAR_TILT,
+                        (s.station, s.tilts[0].code),
                         style="plain",
                         size=20,
                         enabled=not busy,
@@ -324,61 +339,53 @@ class StationOperatorScene(Scene):
                 )
         return out
 
-    def _stations(self) -> list[dict[str, Any]]:
-        found = self.data.get("status", {}).get("stations", [])
-        return [s for s in found if isinstance(s, dict)]
+    def _stations(self) -> tuple[StationStatus, ...]:
+        return self.data.status.stations if self.data.status is not None else ()
 
     # -- drawing --------------------------------------------------------------------------
     def title(self) -> str:
-        title = _("OPERATOR MENU") + "  ·  " + _("Station {n}").format(n=self.link.station)
+        title = _("OPERATOR MENU") + "  ·  " + _("Station {n}").format(n=self.port.station)
         if self.role:
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
-        if self.state == "page":
+        if self.state == "page" and self.page is not None:
             title += "  ·  " + _(PAGES[self.page][0])
         return title
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
-        surface.fill((16, 20, 26))
-        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
-        surface.fill((40, 30, 12), bar)
-        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        draw_title_bar(ui, lay, surface, self.title())
         if self.state == "pin":
-            lift = self.lift
-            prompt = _("Enter your PIN") if lift is None else _(LIFT_SECOND if lift else LIFT_FIRST)
-            ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
-            box = lay.rect(448, 146, 384, 46)
-            pygame.draw.rect(surface, (0, 0, 0), box, border_radius=lay.px(8))
-            ui.label(surface, "●" * len(self.entry), 28, theme.WHITE, center=(640, 169))
+            self.pin.draw(ui, lay, surface)
         elif self.state == "menu" and self.person is not None:
             who = f"{self.person[0]}  ·  {_(ROLE_NAMES.get(self.person[1], self.person[1]))}"
             ui.fitted(surface, who, 26, theme.CREAM, 1200, midleft=(LEFT, 130))
         elif self.state == "page" and self.page in CONFIG_PAGES:
             self.config.draw(self.page, surface)
-        elif self.state == "page":
-            draw = {
-                "status": self._draw_status,
-                "meters": self._draw_meters,
-                "recall": self._draw_recall,
-            }[self.page]
-            draw(surface)
-        if self.result is not None and not self.config.confirming:
-            text, ok = self.result
-            ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        elif self.state == "page" and self.page is PageId.STATUS:
+            self._draw_status(surface)
+        elif self.state == "page" and self.page is PageId.METERS:
+            self._draw_meters(surface)
+        elif self.state == "page" and self.page is PageId.RECALL:
+            self._draw_recall(surface)
+        if not self.config.confirming:
+            draw_result(ui, surface, self.result)
         self.draw_buttons(surface)
+
+    def _waiting(self, surface: pygame.Surface) -> None:
+        self.ui.label(
+            surface, _("Waiting for the table host…"), 24, theme.MUTED, topleft=(LEFT, TOP + 10)
+        )
 
     def _draw_status(self, surface: pygame.Surface) -> None:
         ui = self.ui
         stations = self._stations()
         if not stations:
-            ui.label(
-                surface, _("Waiting for the table host…"), 24, theme.MUTED, topleft=(LEFT, TOP + 10)
-            )
+            self._waiting(surface)
             return
         for i, s in enumerate(stations):
             y = TOP + 6 + i * 66
-            own = s.get("station") == self.link.station
-            name = _("Station {n}").format(n=s.get("station"))
+            own = s.station == self.port.station
+            name = _("Station {n}").format(n=s.station)
             ui.fitted(
                 surface,
                 name,
@@ -390,7 +397,7 @@ class StationOperatorScene(Scene):
             )
             ui.fitted(
                 surface,
-                fmt(self.app, int(s.get("credits", 0))),
+                fmt(self.app, s.credits),
                 24,
                 theme.WHITE,
                 170,
@@ -403,34 +410,32 @@ class StationOperatorScene(Scene):
             )
             surface.fill(theme.RAIL_EDGE, self.layout.rect(LEFT, y + 62, WIDTH, 2))
 
-    def _state_text(self, s: dict[str, Any]) -> tuple[str, bool]:
+    def _state_text(self, s: StationStatus) -> tuple[str, bool]:
         """A station's state in words (its tilts' and faults' own texts); ok when none."""
         parts = []
-        if not s.get("connected"):
+        if not s.connected:
             parts.append(_("Not connected"))
-        for d in s.get("devices", []):
-            parts.append(f"{d.get('device')}: {d.get('text')}")
-        device_codes = {f"device:{d.get('device')}:{d.get('kind')}" for d in s.get("devices", [])}
-        for t in s.get("tilts", []):
-            if t.get("code") not in device_codes:
-                parts.append(t.get("text") or t.get("code", ""))
-        if s.get("door_open"):
+        for d in s.devices:
+            parts.append(f"{d.device}: {d.text}")
+        device_codes = {d.code for d in s.devices}
+        for t in s.tilts:
+            if t.code not in device_codes:
+                parts.append(t.text or t.code)
+        if s.door_open:
             parts.append(_("Door open"))
-        if s.get("payout_pending"):
-            amount = fmt(self.app, int(s["payout_pending"]))
+        if s.payout_pending:
+            amount = fmt(self.app, s.payout_pending)
             parts.append(_("Handpay pending: {amount}").format(amount=amount))
         if parts:
-            return "  ·  ".join(str(p) for p in parts), False
-        return (_("In the round") if s.get("in_round") else _("Ready")), True
+            return "  ·  ".join(parts), False
+        return (_("In the round") if s.in_round else _("Ready")), True
 
     def _draw_meters(self, surface: pygame.Surface) -> None:
-        data = self.data.get("meters")
-        if not data:
-            self.ui.label(
-                surface, _("Waiting for the table host…"), 24, theme.MUTED, topleft=(LEFT, TOP + 10)
-            )
+        data = self.data.meters
+        if data is None:
+            self._waiting(surface)
             return
-        columns = ((_("This station"), data.get("meters", {})), (_("Table"), data.get("table", {})))
+        columns = ((_("This station"), data.meters), (_("Table"), data.table))
         for col, (title, meters) in enumerate(columns):
             x, width = LEFT + col * 610, 590
             self.ui.fitted(surface, title, 26, theme.GOLD, width, bold=True, topleft=(x, TOP))
@@ -463,29 +468,25 @@ class StationOperatorScene(Scene):
 
     def _draw_recall(self, surface: pygame.Surface) -> None:
         ui = self.ui
-        data = self.data.get("recall")
-        if data is None:
-            ui.label(
-                surface, _("Waiting for the table host…"), 24, theme.MUTED, topleft=(LEFT, TOP + 10)
-            )
+        rounds = self.data.recall
+        if rounds is None:
+            self._waiting(surface)
             return
-        rounds = [r for r in data.get("rounds", []) if isinstance(r, dict)]
         if not rounds:
             ui.label(surface, _("No rounds yet"), 24, theme.MUTED, topleft=(LEFT, TOP + 10))
         for i, r in enumerate(rounds[:10]):
             y = TOP + i * 46
-            staked = sum(int(r.get(k, 0)) for k in ("ante", "blind", "trips", "play"))
-            paid = int(r.get("paid", 0)) + int(r.get("jackpot", 0))
-            when = str(r.get("started_at", ""))[5:16].replace("T", " ")
+            staked, paid = r.staked, r.returned
+            when = r.started_at[5:16].replace("T", " ")
             cards = "{you} {a}  ·  {dealer} {b}  ·  {board} {c}".format(
                 you=_("You"),
-                a=format_cards(r.get("player_hole", [])) or "—",
+                a=format_cards(r.player_hole) or "—",
                 dealer=_("Dealer"),
-                b=format_cards(r.get("dealer_hole", [])) or "—",
+                b=format_cards(r.dealer_hole) or "—",
                 board=_("Board"),
-                c=format_cards(r.get("board", [])) or "—",
+                c=format_cards(r.board) or "—",
             )
-            ui.fitted(surface, f"#{r.get('id')}  {when}", 20, theme.CREAM, 230, topleft=(LEFT, y))
+            ui.fitted(surface, f"#{r.id}  {when}", 20, theme.CREAM, 230, topleft=(LEFT, y))
             ui.fitted(surface, cards, 20, theme.WHITE, 640, topleft=(280, y))
             money = f"{fmt(self.app, staked, True)} → {fmt(self.app, paid, True)}"
             ui.fitted(

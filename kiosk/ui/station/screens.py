@@ -16,7 +16,7 @@ import pygame
 
 from kiosk.config import CabinetConfig
 from kiosk.station.controller import StationController
-from kiosk.station.operator_link import OperatorLink
+from kiosk.station.operator_port import OperatorPort
 from kiosk.ui.app import App
 from kiosk.ui.screen_options import ScreenOptions
 from kiosk.ui.station.operator_scene import StationOperatorScene
@@ -24,12 +24,12 @@ from kiosk.ui.station.operator_scene import StationOperatorScene
 
 def station_app(
     controller: StationController,
-    operator: OperatorLink,
+    operator: OperatorPort,
     options: ScreenOptions,
     config: CabinetConfig,
 ) -> App:
-    """The cabinet's screens over ``controller``, the operator menu over ``operator``
-    (the host's answers; pygame's display started)."""
+    """The cabinet's screens over ``controller``, the operator menu over the operator port
+    ``operator`` (the host's answers; pygame's display started)."""
     pygame.init()
     app = App(
         controller,

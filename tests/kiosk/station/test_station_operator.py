@@ -103,8 +103,11 @@ def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, siz
     f.shot("menu")
     f.press("page_status")
     f.frames(
-        lambda: len(f.menu.data.get("status", {}).get("stations", [])) == 3
-        and not f.menu.link.busy  # the page's own request answered, not an earlier one
+        lambda: (
+            f.menu.data.status is not None
+            and len(f.menu.data.status.stations) == 3
+            and not f.menu.port.busy
+        )  # the page's own request answered, not an earlier one
     )
     drawn = f.frame()
     for n in (1, 2, 3):
@@ -115,9 +118,9 @@ def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, siz
     f.shot("status")
     # an attendant's actions at other stations, by touch, answered by the host
     f.press("clear_3")
-    f.frames(lambda: not f.table.tilt_texts(3) and not f.menu.link.busy)
+    f.frames(lambda: not f.table.tilt_texts(3) and not f.menu.port.busy)
     f.press("handpay_2")
-    f.frames(lambda: f.table.statuses()[1].payout_pending == 0 and not f.menu.link.busy)
+    f.frames(lambda: f.table.statuses()[1].payout_pending == 0 and not f.menu.port.busy)
     acts = f.table.ledger.events(("operator_action",))
     assert [(a.station, a.detail["action"], a.detail["at_station"]) for a in acts] == [
         (3, "clear_tilt", 1),
@@ -128,7 +131,7 @@ def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, siz
     # the key again closes the menu and logs the person out at the host
     f.app.feed(Command("operator_key"))
     assert f.app.scene.name == "table"
-    assert f.menu.link.wait(5.0)
+    assert f.menu.port.wait(5.0)
     assert f.host.operators.operator(1) is None
     assert f.table.ledger.events(("operator_logout",))[-1].detail["operator"] == TED[0]
 
@@ -142,17 +145,17 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     f.type_pin(TED[2])
     f.frames(lambda: f.menu.state == "menu")
     f.press("page_meters")
-    f.frames(lambda: "meters" in f.menu.data)
+    f.frames(lambda: f.menu.data.meters is not None)
     drawn = f.frame()
     assert "This station" in drawn and "Table" in drawn and "$50.00" in drawn
     f.shot("meters")
     f.press("menu")
     f.press("page_recall")
-    f.frames(lambda: "recall" in f.menu.data)
+    f.frames(lambda: f.menu.data.recall is not None)
     assert "No rounds yet" in f.frame()
     f.press("menu")
     f.press("page_limits")
-    f.frames(lambda: "status" in f.menu.data and not f.menu.link.busy)
+    f.frames(lambda: f.menu.data.status is not None and not f.menu.port.busy)
     before = f.table.limits.ante_max
     f.press("ante_max_minus")
     f.press("apply_limits")  # the change, for confirmation
@@ -161,7 +164,7 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_limits"]
     f.shot("limits-confirm")
     f.press("cancel_config")
-    assert f.menu.link.wait(5.0) and f.table.limits.ante_max == before  # nothing sent
+    assert f.menu.port.wait(5.0) and f.table.limits.ante_max == before  # nothing sent
     f.press("apply_limits")
     f.press("confirm_limits")
     f.frames(lambda: f.menu.result is not None)
@@ -175,7 +178,7 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     f.table.execute(1, cmd.HandpayReset())
     f.press("apply_limits")
     f.press("confirm_limits")
-    f.frames(lambda: f.table.limits.ante_max < before and not f.menu.link.busy)
+    f.frames(lambda: f.table.limits.ante_max < before and not f.menu.port.busy)
     assert f.menu.result == ("Done.", True)
 
 
@@ -207,7 +210,7 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     f.type_pin(TED[2])
     f.frames(lambda: f.menu.state == "menu")
     f.press("page_paytables")
-    f.frames(lambda: "paytables" in f.menu.data and not f.menu.link.busy)
+    f.frames(lambda: f.menu.data.paytables is not None and not f.menu.port.busy)
     drawn = f.frame()
     assert "Standard 1.0  ✓ in force" in drawn
     assert "Main game 99.470%  ·  Trips 96.500%" in drawn  # the signed table's RTP
@@ -221,15 +224,15 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_paytable"]
     f.shot("paytable-confirm")
     f.press("confirm_paytable")
-    f.frames(lambda: f.menu.result is not None and not f.menu.link.busy)
+    f.frames(lambda: f.menu.result is not None and not f.menu.port.busy)
     assert f.menu.result[1] is False and "door" in f.menu.result[0]  # the door is shut
     assert f.table.paytable == old
     f.controller.execute(cmd.SetDoor(True))
     f.frames(lambda: f.table.statuses()[0].door_open)
     f.press("table_trips-50-40-30-9-7-4-3")
     f.press("confirm_paytable")
-    f.frames(lambda: f.table.paytable.sha256 == new.sha256 and not f.menu.link.busy)
-    f.frames(lambda: f.menu.data["paytables"]["in_force"] == new.sha256)
+    f.frames(lambda: f.table.paytable.sha256 == new.sha256 and not f.menu.port.busy)
+    f.frames(lambda: f.menu.data.paytables.in_force == new.sha256)
     assert f.menu.result == ("Done.", True)
     assert f"{new.name} {new.version}  ✓ in force" in f.frame()
     f.frames(lambda: getattr(f.controller.remote.paytable, "sha256", "") == new.sha256)

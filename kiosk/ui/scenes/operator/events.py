@@ -40,7 +40,7 @@ class EventsPage(Page):
         """``(when, sentence)`` of the events on screen, newest first."""
         desk = self.desk
         want = PER_PAGE + self.offset
-        evs = desk.cached(("events", want), lambda: desk.machine.ledger_events(last=want))
+        evs = desk.cached(("events", want), lambda: desk.operations.ledger_events(last=want))
         evs = evs[: max(0, len(evs) - self.offset)][-PER_PAGE:]
         return [(ev.at.replace("T", " ")[:19], sentence(ev, desk.money)) for ev in reversed(evs)]
 

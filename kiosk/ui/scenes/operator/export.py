@@ -99,11 +99,11 @@ class ExportPage(Page):
 
     def default_name(self) -> str:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-        machine = safe_name(self.desk.machine.config.machine_number or "").removesuffix(SUFFIX)
+        machine = safe_name(self.desk.operations.config.machine_number or "").removesuffix(SUFFIX)
         return safe_name(f"uth-ledger-{machine}-{stamp}" if machine != "uth-ledger" else f"uth-ledger-{stamp}")
 
     def cabinet_folder(self) -> Path:
-        return self.desk.machine.config.db_path.parent / "exports"
+        return self.desk.operations.config.db_path.parent / "exports"
 
     def refresh(self, force: bool = False) -> None:
         now = self.desk.app.now
@@ -180,7 +180,7 @@ class ExportPage(Page):
             desk.report(_("Choose where to export: the USB stick is no longer there."), False)
             return
         try:
-            out = desk.machine.export_ledger(self.chosen / self.name)
+            out = desk.operations.export_ledger(self.chosen / self.name)
         except OSError as exc:
             desk.report(_("Export failed: {reason}").format(reason=exc.strerror or str(exc)), False)
             return

@@ -44,7 +44,7 @@ class HandpayPage(Page):
     def payout_events(self) -> list[EventRecord]:
         """The recent payout events, oldest first (numbers masked below manager)."""
         desk = self.desk
-        return desk.cached(("payouts", desk.role), lambda: desk.machine.ledger_events(PAYOUT_KINDS, last=60))
+        return desk.cached(("payouts", desk.role), lambda: desk.operations.ledger_events(PAYOUT_KINDS, last=60))
 
     def voided_ticket(self) -> str | None:
         """The validation number of the ticket the pending payout voided, if any."""

@@ -100,7 +100,7 @@ class HoldPage(Page):
 
     def holds(self) -> list[PaytableHold]:
         desk = self.desk
-        return desk.cached(("hold",), desk.machine.hold)
+        return desk.cached(("hold",), desk.operations.hold)
 
     def buttons(self) -> list[Button]:
         on = self.desk.snap.coach

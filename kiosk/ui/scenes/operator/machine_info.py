@@ -55,8 +55,8 @@ class MachinePage(Page):
 
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
-        config, snap = desk.machine.config, desk.snap
-        ledger_id = desk.cached(("ledger_id",), desk.machine.ledger_id)
+        config, snap = desk.operations.config, desk.snap
+        ledger_id = desk.cached(("ledger_id",), desk.operations.ledger_id)
         program = desk.cached(("program",), program_check)
         lines = [
             (_("Machine number"), config.machine_number or "—"),

@@ -121,7 +121,7 @@ class MetersPage(Page):
 
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
-        meters = desk.cached(("meters",), desk.machine.meter_readings)
+        meters = desk.cached(("meters",), desk.operations.meter_readings)
         if meters is None:
             desk.ui.label(surface, _("The ledger is not available."), 24, theme.LOSE, topleft=(LEFT, TOP + 10))
             return

@@ -2,8 +2,9 @@
 
 A page owns its own state (a draft, a selection, a scroll offset) and draws into the
 page area, between the title bar and the bottom row of buttons.  It reaches the cabinet
-only through the :class:`Desk` it is given: the snapshot, the controller's commands and
-reads (under the controller's lock), the painter, and the result line under the page.
+only through the :class:`Desk` it is given: the snapshot, the controller's commands, the
+ledger's reads (:class:`~kiosk.station.operator_port.LocalOperations`), the painter, and
+the result line under the page.
 Geometry is in design units (1280 x 720, :mod:`kiosk.ui.layout`).
 """
 
@@ -14,9 +15,9 @@ from typing import Any, Protocol, TypeVar
 
 import pygame
 
-from kiosk.cabinet import Machine
 from kiosk.machine.commands import Command
 from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.station.operator_port import LocalOperations
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
@@ -49,7 +50,9 @@ class Desk(Protocol):
     def snap(self) -> MachineSnapshot: ...
 
     @property
-    def machine(self) -> Machine: ...
+    def operations(self) -> LocalOperations:
+        """The ledger's reads and the station's commands, in process."""
+        ...
 
     @property
     def role(self) -> str | None: ...

@@ -108,7 +108,7 @@ class PaytablePage(Page):
 
     def listings(self) -> list[Listing]:
         """Every paytable of the paytables folder, with its RTP when known."""
-        return self.desk.cached(("tables",), lambda: list_paytables(self.desk.machine))
+        return self.desk.cached(("tables",), lambda: list_paytables(self.desk.operations))
 
     def tables(self) -> list[tuple[Path, Paytable | str]]:
         """``(path, table)``, or ``(path, the reason it is unusable)``."""
@@ -252,7 +252,7 @@ class PaytablePage(Page):
             last = max(0, len(self.tables()) - SHOWN)
             self.offset = min(max(0, self.offset + int(str(arg))), last)
         elif name == "copy_table":
-            session = PaytableEditor(desk.machine)
+            session = PaytableEditor(desk.operations)
             try:
                 session.start(Path(str(arg)))
             except MachineError as exc:

@@ -54,7 +54,7 @@ class RoundsPage(Page):
 
     def rounds(self) -> list[Any]:
         desk = self.desk
-        return list(desk.cached(("recall", RECALL), lambda: desk.machine.recall(RECALL)))
+        return list(desk.cached(("recall", RECALL), lambda: desk.operations.recall(RECALL)))
 
     def buttons(self) -> list[Button]:
         n = len(pages(self.rounds()))

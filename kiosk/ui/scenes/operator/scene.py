@@ -25,10 +25,9 @@ from typing import Any, TypeVar, cast
 
 import pygame
 
-from kiosk.cabinet import Machine
 from kiosk.config import role_at_least
 from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
-from kiosk.pins import PIN_MAX
+from kiosk.station.operator_port import LocalOperations
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
@@ -36,16 +35,23 @@ from kiosk.ui.i18n import N_, _
 from kiosk.ui.machine_messages import GENERIC
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
-from kiosk.ui.scenes.keypad import keypad_buttons
 from kiosk.ui.scenes.operator.events import EventsPage
 from kiosk.ui.scenes.operator.export import ExportPage
 from kiosk.ui.scenes.operator.handpay import HandpayPage
 from kiosk.ui.scenes.operator.hold import HoldPage
+from kiosk.ui.scenes.operator.intents import Intent
 from kiosk.ui.scenes.operator.limits import LimitsPage
 from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
+from kiosk.ui.scenes.operator.menu_chrome import (
+    draw_result,
+    draw_title_bar,
+    logout_button,
+    page_buttons,
+)
 from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
 from kiosk.ui.scenes.operator.paytables import PaytablePage
+from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
 from kiosk.ui.scenes.operator.rounds import RoundsPage
 from kiosk.ui.scenes.operator.tilts import DevicesPage, TiltsPage
@@ -95,11 +101,6 @@ DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
-#: Lifting the PIN locks at the open main door: the button, its two PINs, the result.
-LIFT_BUTTON = N_("LIFT THE LOCK")
-LIFT_FIRST = N_("To lift the lock (main door open): a manager's or technician's PIN")
-LIFT_SECOND = N_("Now a second person's PIN")
-LIFTED = N_("{name} lifted the PIN locks.")
 
 
 class OperatorScene(Scene):
@@ -107,12 +108,15 @@ class OperatorScene(Scene):
     player = False
     draws_felt = False
 
-    def __init__(self, app: SceneHost) -> None:
+    def __init__(self, app: SceneHost, operations: LocalOperations | None = None) -> None:
         super().__init__(app)
+        #: The ledger's reads and the station's commands (in process): the wiring passes
+        #: :class:`~kiosk.station.operator_local.TableOperations`; without it, the model's
+        #: controller serves them itself (a lone cabinet's).
+        self._operations = operations
         self.state = "pin"  # pin | menu | page
         self.page = ""
-        self.entry = ""  # the PIN being typed
-        self.lift: list[str] | None = None  # lifting the PIN locks: the PINs typed so far
+        self.pin = PinPad()  # the PIN being typed; lifting the PIN locks: the PINs so far
         self.result: tuple[str, bool] | None = None  # (text, ok) of the last action
         self.came_from = "attract"
         self.opened_by = "key"  # key | door | corners
@@ -126,8 +130,7 @@ class OperatorScene(Scene):
         if prev != "operator":
             self.came_from = prev if prev != "cashout" else "table"
         self.state = "menu" if self.snap.operator else "pin"
-        self.entry = ""
-        self.lift = None
+        self.pin.reset()
         self.result = None
         self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
 
@@ -137,7 +140,7 @@ class OperatorScene(Scene):
             self.exit()  # opened because the door was open: it closes with the door
 
     def leave(self) -> None:
-        self.entry = ""
+        self.pin.clear()
 
     def exit(self) -> None:
         if self.snap.operator:
@@ -151,8 +154,10 @@ class OperatorScene(Scene):
         return self.snap.operator
 
     @property
-    def machine(self) -> Machine:
-        return cast(Machine, self.model.machine)
+    def operations(self) -> LocalOperations:
+        if self._operations is None:
+            return cast(LocalOperations, self.model.machine)
+        return self._operations
 
     def send(self, command: Command) -> Any:
         return self.model.send(command)
@@ -208,113 +213,86 @@ class OperatorScene(Scene):
     # -- input --------------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool:
         if self.state == "pin" and key.text.isdigit():
-            return self.on_command("digit", key.text)
+            return self.on(Intent.DIGIT, key.text)
         if self.state == "pin" and key.name in ("return", "backspace"):
-            return self.on_command("enter" if key.name == "return" else "clear")
+            return self.on(Intent.ENTER if key.name == "return" else Intent.CLEAR)
         page = self.current
         if key.name in ("f12", "f9"):
             return False  # the key switch and the door (demo mode): the app's
         if page is not None and (page.on_key(key) or page.modal()):
             return True
         if key.name == "escape":
-            self.on_command("back")
+            self.on(Intent.BACK)
         return True  # every other key is the operator's, not the player's
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        try:
+            intent = Intent(name)
+        except ValueError:  # a page's own command
+            page = self.current
+            return page is not None and page.on_command(name, arg)
+        return self.on(intent, arg)
+
+    def on(self, intent: Intent, arg: object = None) -> bool:
+        """Carry out ``intent`` (a button's, a key's or the app's); what the menu does not
+        use goes to the page shown.  True when used."""
         page = self.current
-        if name in ("key_switch", "cancel", "logout"):
-            self.exit()
-        elif name == "back" and not (page is not None and page.modal()):
-            if self.state == "page":
-                self.state, self.result = "menu", None
-                self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
-            else:
+        match intent:
+            case Intent.KEY_SWITCH | Intent.CANCEL | Intent.LOGOUT:
                 self.exit()
-        elif name == "open":
-            self.state, self.page, self.result = "page", str(arg), None
-            self.app.forget_words()  # the menu's words: made again when it shows
-            self.pages[self.page].open()
-        elif name == "lift" and self.state == "pin":
-            self.lift, self.entry, self.result = [], "", None
-        elif self.state == "pin" and name in ("digit", "clear", "enter"):
-            self._pin(name, arg)
-        elif page is not None:
-            return page.on_command(name, arg)
-        else:
-            return False
+            case Intent.BACK if not (page is not None and page.modal()):
+                if self.state == "page":
+                    self.state, self.result = "menu", None
+                    self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
+                else:
+                    self.exit()
+            case Intent.OPEN:
+                self.state, self.page, self.result = "page", str(arg), None
+                self.app.forget_words()  # the menu's words: made again when it shows
+                self.pages[self.page].open()
+            case Intent.LIFT if self.state == "pin":
+                self.pin.begin_lift()
+                self.result = None
+            case Intent.DIGIT if self.state == "pin":
+                self.pin.digit(arg)
+            case Intent.CLEAR if self.state == "pin":
+                self.pin.clear()
+            case Intent.ENTER if self.state == "pin":
+                self._enter()
+            case _:
+                return page is not None and page.on_command(intent, arg)
         return True
 
-    def _pin(self, name: str, arg: object) -> None:
-        if name == "digit":
-            if len(self.entry) < PIN_MAX:
-                self.entry += str(arg)
-        elif name == "clear":
-            self.entry = ""
-        elif self.lift is not None:
-            self._lift_step()
-        else:
-            role = self.model.send(OperatorLogin(self.entry))
-            self.entry = ""
-            if role:
-                self.state, self.result = "menu", None
-            else:
-                self.result = (self.refusal(), False)
+    def _enter(self) -> None:
+        """ENTER on the PIN pad: a login, or a lift with its second PIN."""
+        typed = self.pin.enter()
+        if isinstance(typed, Login):
+            self._login(typed.pin)
+        elif isinstance(typed, Lift):
+            name = self.model.send(LiftLockout(typed.pin, typed.witness_pin))
+            self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
 
-    def _lift_step(self) -> None:
-        """The first PIN (a manager's or technician's) kept; with the second, the lift."""
-        assert self.lift is not None
-        self.lift.append(self.entry)
-        self.entry = ""
-        if len(self.lift) < 2:
-            return
-        first, second = self.lift
-        self.lift = None
-        name = self.model.send(LiftLockout(first, second))
-        self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
+    def _login(self, pin: str) -> None:
+        if self.model.send(OperatorLogin(pin)):
+            self.state, self.result = "menu", None
+        else:
+            self.result = (self.refusal(), False)
 
     # -- buttons ---------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
         page = self.current
         if page is not None and page.modal():
             return page.buttons()  # a dialog: nothing else is touchable
-        out = [
-            Button(
-                "logout",
-                (1064, 6, 200, 86),
-                _("LOG OUT") if self.role else _("CANCEL"),
-                "logout",
-                style="fold",
-                size=24,
-            )
-        ]
+        out = [logout_button(bool(self.role))]
         if self.state == "pin":
-            if self.snap.door_open and self.lift is None:
-                out.append(
-                    Button(
-                        "lift", (40, 200, 360, 90), _(LIFT_BUTTON), "lift", style="fold", size=24
-                    )
-                )
-            return out + keypad_buttons(
-                (448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24
-            )
+            return out + self.pin.buttons(self.snap.door_open)
         if self.state == "menu":
-            for i, (pid, (title, _role)) in enumerate(PAGES.items()):
-                col, row = i % 4, i // 4
-                out.append(
-                    Button(
-                        f"page_{pid}",
-                        (40 + col * 302, 120 + row * 124, 290, 110),
-                        _(title),
-                        "open",
-                        pid,
-                        style="dark",
-                        enabled=self.allowed(pid),
-                        size=28,
-                    )
-                )
-            return out
+            pages = ((pid, _(title), self.allowed(pid)) for pid, (title, _role) in PAGES.items())
+            return out + page_buttons(pages)
         out.append(
-            Button("menu", (16, ROW_Y, 200, ROW_H), _("MENU"), "back", style="plain", hint="Esc")
+            Button(
+                "menu", (16, ROW_Y, 200, ROW_H), _("MENU"), Intent.BACK, style="plain", hint="Esc"
+            )
         )
         if page is not None:
             out += page.buttons()
@@ -326,7 +304,7 @@ class OperatorScene(Scene):
         shown = page.look() if page is not None else ()
         if shown is None:
             return None
-        return self.state, self.page, self.entry, self.lift, self.result, self.app.demo_mode, shown
+        return self.state, self.page, self.pin.look(), self.result, self.app.demo_mode, shown
 
     def title(self) -> str:
         """The title bar: the menu, the role, the page, and DEMO in demo mode."""
@@ -335,20 +313,15 @@ class OperatorScene(Scene):
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
-        return title + ("  ·  " + _("DEMO") if self.machine.config.demo else "")
+        return title + ("  ·  " + _("DEMO") if self.operations.config.demo else "")
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
-        surface.fill((16, 20, 26))
-        bar = pygame.Rect(0, 0, lay.size[0], lay.rect(0, 0, 10, 98).bottom)
-        surface.fill((40, 30, 12), bar)
-        ui.fitted(surface, self.title(), 32, theme.GOLD, 1000, bold=True, midleft=(24, 48))
+        draw_title_bar(ui, lay, surface, self.title())
         if self.state == "page" and self.page in DOOR_PAGES and not self.snap.door_open:
             hint = DEMO_DOOR_HINT if self.app.demo_mode else DOOR_HINT
             ui.fitted(surface, _(hint), 20, theme.LOSE, 1200, midleft=(40, 574))
-        if self.result is not None:
-            text, ok = self.result
-            ui.fitted(surface, text, 22, theme.WIN if ok else theme.LOSE, 1220, midleft=(40, 604))
+        draw_result(ui, surface, self.result)
         warning = anchor_warning(self.snap.anchor_beside_db)
         if self.state == "menu" and warning is not None:
             ui.fitted(surface, warning, 22, theme.LOSE, 1200, bold=True, midleft=(40, 660))
@@ -361,16 +334,6 @@ class OperatorScene(Scene):
 
     def _draw_pin(self, surface: pygame.Surface) -> None:
         ui = self.ui
-        prompt = (
-            _("Enter your PIN")
-            if self.lift is None
-            else _(LIFT_SECOND if self.lift else LIFT_FIRST)
-        )
-        ui.fitted(surface, prompt, 30, theme.CREAM, 1000, center=(640, 126))
-        box = self.layout.rect(448, 146, 384, 46)
-        pygame.draw.rect(surface, (0, 0, 0), box, border_radius=self.layout.px(8))
-        ui.label(
-            surface, "●" * len(self.entry) if self.entry else "", 28, theme.WHITE, center=(640, 169)
-        )
-        if self.machine.config.demo:
+        self.pin.draw(ui, self.layout, surface)
+        if self.operations.config.demo:
             ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))

@@ -76,7 +76,7 @@ class DevicesPage(Page):
         if desk.app.demo is not None:
             lines.append((_("Bill validator"), _("simulated (demo)")))
             lines.append((_("Ticket printer"), _("simulated (demo)")))
-        for ev in desk.cached(("devices",), lambda: desk.machine.ledger_events((EventKind.DEVICE,), last=7)):
+        for ev in desk.cached(("devices",), lambda: desk.operations.ledger_events((EventKind.DEVICE,), last=7)):
             lines.append((f"{ev.at[:19].replace('T', ' ')}  {ev.detail.get('device', '')}",
                           str(ev.detail.get("kind", ""))))
         rows(desk, surface, lines[:13], size=22, gap=1.6, label_share=0.55)

@@ -28,7 +28,7 @@ class VerifyPage(Page):
         if name != "verify":
             return False
         desk = self.desk
-        report = desk.machine.verify_ledger(bool(arg))
+        report = desk.operations.verify_ledger(bool(arg))
         if report is None:
             desk.report(_("The ledger is not available."), False)
             return True
