@@ -417,8 +417,6 @@ SCREEN_CROSSINGS_LEFT: frozenset[tuple[str, str]] = frozenset({
     ("kiosk.ui.model", "kiosk.station.controller"),
     ("kiosk.ui.station.screens", "kiosk.station.controller"),
     ("kiosk.ui.station.strip", "kiosk.station.controller"),
-    ("kiosk.ui.scenes.operator.page", "kiosk.cabinet"),
-    ("kiosk.ui.scenes.operator.scene", "kiosk.cabinet"),
     ("kiosk.ui.scenes.operator.paytables", "kiosk.table.paytable_export"),
     ("kiosk.ui.station.display", "kiosk.link.client"),
     ("kiosk.ui.station.display", "kiosk.link.events"),
