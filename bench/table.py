@@ -7,7 +7,7 @@
   seven seats in one ledger transaction (real SQLite file, synchronous commit), median
   over ``--settles`` rounds, in process;
 * **host CPU**: the host process's CPU time over wall time while seven seeded random
-  players (:mod:`kiosk.table.autoplay`, pausing half to all of ``--think`` seconds per action)
+  players (:mod:`kiosk.station.autoplay`, pausing half to all of ``--think`` seconds per action)
   play ``--autoplay-rounds`` rounds each.
 
 The host runs in its own process (so its CPU time is its own); the stations run in
@@ -150,8 +150,8 @@ def main() -> None:
     from kiosk.link import auth
     from kiosk.link.certs import certificate_pem
     from kiosk.link.pairing import HostPairing, StationPairing
-    from kiosk.table.autoplay import RandomPlayer
-    from kiosk.table.remote import RemoteTable
+    from kiosk.station.autoplay import RandomPlayer
+    from kiosk.station.remote import RemoteTable
 
     folder = Path(tempfile.mkdtemp(prefix="bench-table-"))
     pairing = HostPairing(folder / "host")

@@ -45,10 +45,10 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the screens talk to a controller, never to a station's or the service's internals
-    ("kiosk.ui", ("kiosk.station.local", "kiosk.station.link", "kiosk.station.notes", "kiosk.station.printer",
+    ("kiosk.ui", ("kiosk.station.local", "kiosk.station.port", "kiosk.station.notes", "kiosk.station.printer",
                   "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
                   "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
-                  "kiosk.table.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
+                  "kiosk.station.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
                   "kiosk.commands")),
     # only the composition root and the command line build things out of the parts
     ("kiosk.sas", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),

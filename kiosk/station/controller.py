@@ -1,7 +1,7 @@
 """The station's controller: what the screens drive, over the station's
-:class:`~kiosk.station.link.TableLink` to the game service, in process (the lone
+:class:`~kiosk.station.port.StationPort` to the game service, in process (the lone
 cabinet, :class:`~kiosk.station.local.LocalTable`) or over the network (a table's
-station, :class:`~kiosk.table.remote.RemoteTable`).
+station, :class:`~kiosk.station.remote.RemoteTable`).
 
 :class:`StationController` is the screens' controller (:class:`kiosk.ui.model.Controller`):
 :meth:`snapshot` is the station's latest :class:`StationSnapshot` as the
@@ -42,7 +42,7 @@ from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
 from kiosk.machine.state import Bets
-from kiosk.station.link import TableLink
+from kiosk.station.port import StationPort
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
 from kiosk.table.snapshot import StationSnapshot
@@ -77,7 +77,7 @@ class StationController:
 
     def __init__(
         self,
-        remote: TableLink,
+        remote: StationPort,
         config: CabinetConfig,
         clock: Callable[[], float] = time.monotonic,
         insert_bill: Callable[[int], object] | None = None,

@@ -1,9 +1,9 @@
 """A station in the game service's own process: the lone cabinet's end of its table.
 
-:class:`LocalTable` is the :class:`~kiosk.station.link.TableLink` of station
+:class:`LocalTable` is the :class:`~kiosk.station.port.StationPort` of station
 ``station`` of an in-process :class:`~kiosk.table.table.Table`: no sockets, no TLS, the
 same commands and the same answers a station gets over the link
-(:class:`~kiosk.table.remote.RemoteTable`), so the screens' controller, the validator
+(:class:`~kiosk.station.remote.RemoteTable`), so the screens' controller, the validator
 and the printer run the same code on a cabinet and at a table's station.  Chips are
 placed at the service one by one (nothing is kept here); the print orders of this
 station's cash-outs wait here for its printer.  Amounts are cents.

@@ -25,11 +25,11 @@ from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, PlaceChip
 from kiosk.machine.commands import Decide as DecideCmd
 from kiosk.machine.errors import MachineError
+from kiosk.station.autoplay import RandomPlayer
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
-from kiosk.table.autoplay import RandomPlayer
 from kiosk.table.commands import AcceptEscrow
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 from kiosk.table.wire import snapshot_from_json, snapshot_state
 
 FAST = LinkLimits(

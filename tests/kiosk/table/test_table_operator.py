@@ -34,10 +34,10 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.errors import PlayDisabled
 from kiosk.machine.lockout import LOCK_EVENTS, MAX_FAILURES, RESTORE_EVENTS, PinLockout
 from kiosk.machine.operators import LOCKOUT_TILT
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
 from kiosk.table.operator_service import SESSION_IDLE_S, OperatorService
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

@@ -20,10 +20,10 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import Snapshot
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, OperatorLogin, PlaceChip, SetDoor, SetLimits
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.commands import Pass
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

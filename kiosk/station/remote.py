@@ -94,7 +94,7 @@ log = logging.getLogger(__name__)
 
 class RemoteTable:
     """The table as one station sees it over the link (thread-safe): the
-    :class:`~kiosk.station.link.TableLink` of a shared table's station."""
+    :class:`~kiosk.station.port.StationPort` of a shared table's station."""
 
     in_process = False
 

@@ -29,8 +29,8 @@ from kiosk.config import DEMO_PINS
 from kiosk.link.messages import OperatorLogin, OperatorLogout, OperatorSession
 from kiosk.machine import commands as cmd
 from kiosk.machine.state import JACKPOT_TILT
+from kiosk.station.remote import RemoteTable
 from kiosk.table.commands import Pass
-from kiosk.table.remote import RemoteTable
 from kiosk.table.snapshot import StationSnapshot
 
 #: The most one round can take from the meter, in Antes (Ante, Blind and a 4x Play).

@@ -1,7 +1,7 @@
 """What a player station needs of its table: the one protocol its screens' controller,
 its validator and its printer talk to, whether the game service is in the same process
 (:class:`kiosk.station.local.LocalTable`, the lone cabinet) or across the network
-(:class:`kiosk.table.remote.RemoteTable`, a shared table's station).
+(:class:`kiosk.station.remote.RemoteTable`, a shared table's station).
 
 Every answer about money comes from the service, which checks everything it is told:
 the station holds no money state beyond the item in its validator and the ticket in its
@@ -23,7 +23,7 @@ from kiosk.machine.state import Bets
 from kiosk.table.snapshot import StationSnapshot
 
 
-class TableLink(Protocol):
+class StationPort(Protocol):
     """One station's end of its table (thread-safe)."""
 
     @property
