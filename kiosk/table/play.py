@@ -21,7 +21,13 @@ from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, Action, Decision, Phase, UthRound
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.betting import check_bets, check_chip, require_ante, require_previous
+from kiosk.machine.betting import (
+    check_bets,
+    check_chip,
+    require_ante,
+    require_not_dealt,
+    require_previous,
+)
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action
@@ -72,8 +78,7 @@ class TablePlay:
         """Add a chip of ``cents`` to ``spot`` at station ``number``; opens the window."""
         self._between_rounds(number)
         station = self.state.station(number)
-        if station.ready:
-            raise WrongState("Deal was pressed: the bets are placed", code=ErrorCode.BETS_PLACED)
+        require_not_dealt(station.ready)
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
