@@ -71,12 +71,12 @@ def decision_round_trips(remotes: list, rounds: int) -> list[float]:
         for r in remotes:
             snap = r.wait_for(lambda s: not s.round_open, 10)
             assert snap is not None, "the round did not end"
-            for _note in range(10 if snap.credits < 6 * r.limits["ante_min"] else 0):
+            for _note in range(10 if snap.credits < 6 * r.limits.ante_min else 0):
                 ack = r.insert_note(10_000, 10)  # a $100 note: a denomination the host takes
                 assert ack is not None and ack.accepted
         for r in remotes:
-            r.wait_for(lambda s, r=r: s.credits >= 6 * r.limits["ante_min"], 10)
-            r.execute(PlaceChip("ante", r.limits["ante_min"]))
+            r.wait_for(lambda s, r=r: s.credits >= 6 * r.limits.ante_min, 10)
+            r.execute(PlaceChip("ante", r.limits.ante_min))
             r.execute(Deal())
         for phase, action in (
             (Phase.PREFLOP, Action.CHECK),

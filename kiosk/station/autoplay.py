@@ -289,9 +289,9 @@ class RandomPlayer:
 
     def _bet(self, snap: StationSnapshot) -> None:
         limits = self.remote.limits
-        if not limits:
+        if limits is None:
             return
-        step, low, high = limits["ante_step"], limits["ante_min"], limits["ante_max"]
+        step, low, high = limits.ante_step, limits.ante_min, limits.ante_max
         if snap.credits >= ROUND_ANTES * low and self.rng.random() < self.cash_out_chance:
             if self.report.rounds:
                 self._pause()
@@ -338,7 +338,7 @@ class RandomPlayer:
         ante = self.rng.randrange(low, top + 1, step)
         self.remote.execute(cmd.PlaceChip("ante", ante))
         left = snap.credits - ROUND_ANTES * ante
-        t_low, t_high = limits["trips_min"], min(limits["trips_max"], left)
+        t_low, t_high = limits.trips_min, min(limits.trips_max, left)
         if t_high >= t_low and self.rng.random() < 0.3:
             self.remote.execute(cmd.PlaceChip("trips", self.rng.randrange(t_low, t_high + 1)))
         self._acted_window = self.remote.window

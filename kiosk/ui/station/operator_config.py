@@ -81,7 +81,10 @@ class ConfigPages:
     # -- the host's data --------------------------------------------------------------
     def limits(self) -> dict[str, int]:
         """The table's limits in force (cents), as the host last sent them."""
-        got = self.scene.data.get("status", {}).get("limits") or self.scene.link.remote.limits
+        known = self.scene.link.remote.limits
+        got = self.scene.data.get("status", {}).get("limits") or (
+            known.model_dump() if known else {}
+        )
         return {f: int(got[f]) for f in FIELDS if f in got}
 
     def tables(self) -> list[dict[str, Any]]:
