@@ -43,6 +43,9 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kiosk.table", ("pygame", "kiosk.station", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # a station's controller and devices: no screen
     ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    # the station's controller talks to its port, never to one of the port's adapters
+    ("kiosk.station.controller", ("kiosk.station.local", "kiosk.station.remote", "kiosk.table.table",
+                                  "kiosk.link.client")),
     ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the screens talk to a controller, never to a station's or the service's internals
     ("kiosk.ui", ("kiosk.station.local", "kiosk.station.port", "kiosk.station.notes", "kiosk.station.printer",
