@@ -186,10 +186,11 @@ class LocalTable:
         if isinstance(command, (cmd.PlaceChip, cmd.RepeatBets, cmd.ClearBets, cmd.Deal)):
             self._bet(command)
             return None
-        if isinstance(command, Pass):
+        done = self.table.execute(self._station, command)
+        if isinstance(command, (Pass, cmd.CashOut)):  # the service took its chips back too
             with self._chips:
                 self._pending = Bets()
-        return self.table.execute(self._station, command)
+        return done
 
     def _bet(self, command: cmd.PlaceChip | cmd.RepeatBets | cmd.ClearBets | cmd.Deal) -> None:
         n = self._station

@@ -369,6 +369,7 @@ class RemoteTable:
         if isinstance(command, cmd.InsertCredits):
             raise WrongState("a note goes through insert_note", code=ErrorCode.NOT_AT_STATION)
         if isinstance(command, cmd.CashOut):
+            self._pending = Bets()  # the host takes the station's chips back with a cash-out
             return CashOutRequest()
         if isinstance(command, cmd.HandpayReset):
             return HandpayReset()

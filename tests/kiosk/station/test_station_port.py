@@ -13,7 +13,15 @@ from support.table_money import credit
 from engine.uth.paytable import Limits
 from engine.uth.round import Action
 from kiosk.config import load_config
-from kiosk.machine.commands import ClearBets, Deal, Decide, PlaceChip, RepeatBets, SetDoor
+from kiosk.machine.commands import (
+    CashOut,
+    ClearBets,
+    Deal,
+    Decide,
+    PlaceChip,
+    RepeatBets,
+    SetDoor,
+)
 from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
 from kiosk.machine.state import Bets
 from kiosk.station.local import LocalTable
@@ -155,6 +163,19 @@ def test_the_recall_is_a_future_done_when_returned(db):
         assert asked.done()
         (played,) = asked.result()
         assert played.seat == 1 and played.state == "settled" and played.deck
+    finally:
+        link.stop()
+        table.close()
+
+
+def test_a_cash_out_takes_the_chips_back_as_at_the_service(db):
+    table, link = _open(db)
+    try:
+        credit(table, 1, 5000)
+        link.execute(PlaceChip("ante", 500))
+        assert link.pending == Bets(ante=500)
+        link.execute(CashOut())
+        assert link.pending == Bets() and table.snapshot(1).payout_pending == 5000
     finally:
         link.stop()
         table.close()
