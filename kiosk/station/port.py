@@ -87,9 +87,6 @@ class StationPort(Protocol):
         """Block until a snapshot satisfies ``predicate`` (returned) or ``timeout``
         passes (None)."""
 
-    def wait_change(self, since: int, timeout: float) -> int:
-        """Block until :meth:`progress` is past ``since`` or ``timeout`` passes."""
-
     def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after every change the station may show; returns a
         function that stops it."""
