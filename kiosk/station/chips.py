@@ -2,12 +2,14 @@
 adapters, :mod:`kiosk.station.local` and :mod:`kiosk.station.remote`) and sent as one
 wager with Deal, the service checking every chip again (:mod:`kiosk.table.wager`).
 
-A chip is shown at once, so it is checked here first by the service's own rule functions
-(:mod:`kiosk.machine.betting`) against the station's latest snapshot: play is not
-stopped (tilts, door), the table is between rounds, Deal was not pressed, the chip is
-one, and the bets stay within the limits and the credits.  A station cannot disagree
-with its service.  Chips placed are not money: they stay on the credit meter until the
-deal wagers them, so a power cut before Deal takes nothing.  Amounts are cents.
+A chip is shown at once, so the screens' controller checks it first
+(:func:`check_chip_at`) by the service's own rule functions (:mod:`kiosk.machine.betting`)
+against the station's latest snapshot: play is not stopped (tilts, door), the table is
+between rounds, Deal was not pressed, the chip is one, and the bets stay within the
+limits and the credits; a rebet is checked the same way by the adapter that knows the
+last wager (:func:`repeat_bets`).  A station cannot disagree with its service.  Chips
+placed are not money: they stay on the credit meter until the deal wagers them, so a
+power cut before Deal takes nothing.  Amounts are cents.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def require_betting(snap: StationSnapshot, door_open: bool = False) -> None:
     require_between_rounds(snap.round_open, bool(snap.payout_pending))
 
 
-def add_chip(
+def check_chip_at(
     snap: StationSnapshot,
     limits: Limits,
     pending: Bets,

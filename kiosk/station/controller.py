@@ -13,8 +13,9 @@ rounds only.
 
 Both ways the chips are kept at the station's end of the port and sent with Deal as one
 wager; a chip the service would refuse (play stopped, a round in progress, the credits
-or the limits cannot cover it) is refused there, before it is shown, by the service's
-own rule functions (:mod:`kiosk.station.chips`), so the two cannot disagree.  The
+or the limits cannot cover it) is refused here, before it is shown, by the service's
+own rule functions (:mod:`kiosk.station.chips`; a rebet by the port), so the two cannot
+disagree.  The
 controller asks the port one way whichever end it is.  The service's refusals of what was sent without waiting arrive as
 an :class:`~kiosk.link.messages.ErrorMessage`: the latest one is the snapshot's
 ``message``.  While the link is down the screens show a ``host_link`` tilt (play is
@@ -40,6 +41,7 @@ from kiosk.machine import commands as cmd
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
+from kiosk.station.chips import check_chip_at
 from kiosk.station.port import StationPort
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
@@ -235,8 +237,17 @@ class StationController:
             )
             worker.start()  # the host's answer arrives as the next snapshot
             return None
+        if isinstance(command, cmd.PlaceChip):
+            self._check_chip(command)
         self._message = ""
         return self.remote.execute(command)
+
+    def _check_chip(self, chip: cmd.PlaceChip) -> None:
+        """The service's own rules on the chip, before it is shown (instant feedback; the
+        service checks again with Deal)."""
+        snap, _paytable, limits = self._received()
+        pending, door = self.remote.pending, self.remote.door_open
+        check_chip_at(snap, limits, pending, chip.spot, chip.cents, door)
 
     def _notify(self) -> None:
         if not self._subscribers:

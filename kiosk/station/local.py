@@ -27,10 +27,10 @@ from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
 from kiosk.machine import commands as cmd
-from kiosk.machine.betting import require_ante
+from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
-from kiosk.station.chips import add_chip, repeat_bets
+from kiosk.station.chips import repeat_bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
     AcceptEscrow,
@@ -207,15 +207,12 @@ class LocalTable:
                 except MachineError:
                     self._pending = bets  # refused: the chips stay here
                     raise
+            elif isinstance(command, cmd.PlaceChip):
+                check_chip(command.spot, command.cents)  # the rest: the controller's
+                self._pending = self._pending.add(command.spot, command.cents)
             else:
-                snap, limits = self.table.snapshot(n), self.table.limits
-                if isinstance(command, cmd.PlaceChip):
-                    self._pending = add_chip(
-                        snap, limits, self._pending, command.spot, command.cents
-                    )
-                else:
-                    last = self.table.station_state(n).last_bets
-                    self._pending = repeat_bets(snap, limits, last)
+                snap, last = self.table.snapshot(n), self.table.station_state(n).last_bets
+                self._pending = repeat_bets(snap, self.table.limits, last)
 
     def _order(self, resume: bool) -> None:
         """Queue the print order of the station's pending ticket, once (again with

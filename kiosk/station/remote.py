@@ -78,11 +78,11 @@ from kiosk.link.messages import (
 from kiosk.link.outcomes import EscrowEnd
 from kiosk.link.pairing import StationPairing
 from kiosk.machine import commands as cmd
-from kiosk.machine.betting import require_ante
+from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
-from kiosk.station.chips import add_chip, repeat_bets
+from kiosk.station.chips import repeat_bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.recall_service import rounds_from_reply
@@ -337,9 +337,8 @@ class RemoteTable:
     def _body(self, command: object) -> Body | None:
         snap = self._snapshot
         if isinstance(command, cmd.PlaceChip):
-            snap, limits = self._betting()
-            door = bool(self._door)
-            self._pending = add_chip(snap, limits, self._pending, command.spot, command.cents, door)
+            check_chip(command.spot, command.cents)  # the rest: the controller's
+            self._pending = self._pending.add(command.spot, command.cents)
             return None
         if isinstance(command, cmd.RepeatBets):
             snap, limits = self._betting()

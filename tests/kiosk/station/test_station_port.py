@@ -1,5 +1,6 @@
 """The station port's in-process adapter behaves as the remote one: the chips are kept at
-the station until Deal, refused at once with the service's own errors and codes, and
+the station until Deal, refused at once (by the controller over the port, a rebet by
+the port) with the service's own errors and codes, and
 placed at the service as one wager with Deal (checked again there); a power cut before
 Deal takes nothing and the rebet after it is the ledger's; the recall is a future, done
 when it is returned.  The game service on a real ledger file, the lone station in
@@ -24,6 +25,7 @@ from kiosk.machine.commands import (
 )
 from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
 from kiosk.machine.state import Bets
+from kiosk.station.controller import StationController
 from kiosk.station.local import LocalTable
 from kiosk.station.remote import RemoteTable
 from kiosk.table import Table
@@ -81,30 +83,33 @@ def test_chips_are_kept_at_the_station_until_deal_then_wagered_at_the_service(db
 
 def test_a_chip_is_refused_at_the_station_as_at_the_service(db):
     table, link = _open(db)
+    controller = StationController(link, table.config)
     try:
         credit(table, 1, 2500)
         chip = PlaceChip("ante", 1000)  # $30 needed, $25 on the meter
         at_station, at_service = (
-            _refusal(lambda: link.execute(chip)),
+            _refusal(lambda: controller.execute(chip)),
             _refusal(lambda: table.execute(1, chip)),
         )
         assert type(at_station) is type(at_service) and at_station.params == at_service.params
         table.execute(1, SetDoor(True))
         chip = PlaceChip("ante", 500)
         at_station, at_service = (
-            _refusal(lambda: link.execute(chip)),
+            _refusal(lambda: controller.execute(chip)),
             _refusal(lambda: table.execute(1, chip)),
         )
         assert isinstance(at_station, PlayDisabled) and at_station.code == at_service.code
         assert at_station.reason == at_service.reason and link.pending == Bets()
         table.execute(1, SetDoor(False))
-        link.execute(chip)
-        link.execute(Deal())
+        controller.execute(chip)
+        controller.execute(Deal())
         at_station, at_service = (
-            _refusal(lambda: link.execute(chip)),
+            _refusal(lambda: controller.execute(chip)),
             _refusal(lambda: table.execute(1, chip)),
         )
         assert isinstance(at_station, WrongState) and at_station.code == at_service.code
+        assert at_station.code == "round_in_progress" and link.pending == Bets()
+        at_station = _refusal(lambda: controller.execute(RepeatBets()))  # the adapter's
         assert at_station.code == "round_in_progress"
     finally:
         link.stop()
