@@ -2,10 +2,10 @@
 validator and its printer talk to, whether the game service is in the same process
 (:class:`kiosk.station.local.LocalTable`, the lone cabinet) or across the network
 (:class:`kiosk.station.remote.RemoteTable`, a shared table's station).  Both adapters
-behave the same: chips are kept at the station until Deal, checked there at once by the
-service's own rules and sent with Deal as one wager the service checks again
-(:mod:`kiosk.station.chips`); the player's recall is answered through a future (done at
-once in process).
+behave the same: chips are kept at the station until Deal, checked at once at the
+station by the service's own rules and sent with Deal as one wager the service checks
+again (:mod:`kiosk.station.chips`); a cash-out takes them back; the player's recall is
+answered through a future (done at once in process).
 
 Every answer about money comes from the service, which checks everything it is told:
 the station holds no money state beyond the item in its validator and the ticket in its
