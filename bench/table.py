@@ -7,7 +7,7 @@
   seven seats in one ledger transaction (real SQLite file, synchronous commit), median
   over ``--settles`` rounds, in process;
 * **host CPU**: the host process's CPU time over wall time while seven seeded random
-  players (:mod:`kiosk.table.autoplay`, pausing half to all of ``--think`` seconds per action)
+  players (:mod:`kiosk.station.autoplay`, pausing half to all of ``--think`` seconds per action)
   play ``--autoplay-rounds`` rounds each.
 
 The host runs in its own process (so its CPU time is its own); the stations run in
@@ -71,12 +71,12 @@ def decision_round_trips(remotes: list, rounds: int) -> list[float]:
         for r in remotes:
             snap = r.wait_for(lambda s: not s.round_open, 10)
             assert snap is not None, "the round did not end"
-            for _note in range(10 if snap.credits < 6 * r.limits["ante_min"] else 0):
+            for _note in range(10 if snap.credits < 6 * r.limits.ante_min else 0):
                 ack = r.insert_note(10_000, 10)  # a $100 note: a denomination the host takes
                 assert ack is not None and ack.accepted
         for r in remotes:
-            r.wait_for(lambda s, r=r: s.credits >= 6 * r.limits["ante_min"], 10)
-            r.execute(PlaceChip("ante", r.limits["ante_min"]))
+            r.wait_for(lambda s, r=r: s.credits >= 6 * r.limits.ante_min, 10)
+            r.execute(PlaceChip("ante", r.limits.ante_min))
             r.execute(Deal())
         for phase, action in (
             (Phase.PREFLOP, Action.CHECK),
@@ -150,8 +150,8 @@ def main() -> None:
     from kiosk.link import auth
     from kiosk.link.certs import certificate_pem
     from kiosk.link.pairing import HostPairing, StationPairing
-    from kiosk.table.autoplay import RandomPlayer
-    from kiosk.table.remote import RemoteTable
+    from kiosk.station.autoplay import RandomPlayer
+    from kiosk.station.remote import RemoteTable
 
     folder = Path(tempfile.mkdtemp(prefix="bench-table-"))
     pairing = HostPairing(folder / "host")

@@ -46,13 +46,16 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kiosk.table", ("pygame", "kiosk.station", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # a station's controller and devices: no screen
     ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    # the station's controller talks to its port, never to one of the port's adapters
+    ("kiosk.station.controller", ("kiosk.station.local", "kiosk.station.remote", "kiosk.table.table",
+                                  "kiosk.link.client")),
     ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the screens talk to a station's port, never to a station's or the service's internals
     # (and only to the ports and their models: test_the_screens_import_only_ports_and_models)
     ("kiosk.ui", ("kiosk.station.local", "kiosk.station.notes", "kiosk.station.printer",
                   "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
                   "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
-                  "kiosk.table.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
+                  "kiosk.station.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
                   "kiosk.commands",
                   # the operator menu sees the operator port only, never its adapters or the service
                   "kiosk.station.operator_link", "kiosk.station.operator_local",

@@ -201,8 +201,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
 def cmd_station(args: argparse.Namespace) -> int:
     from kiosk.link.errors import LinkError
     from kiosk.link.pairing import WITNESS_FILE, StationPairing
-    from kiosk.table.autoplay import RandomPlayer
-    from kiosk.table.remote import RemoteTable
+    from kiosk.station.autoplay import RandomPlayer
+    from kiosk.station.remote import RemoteTable
     from kiosk.table.witness import HeadWitness
 
     logging.basicConfig(

@@ -81,7 +81,7 @@ def _feed(
     """Put a note into each validator whose seat cannot cover a round and has been dealt
     fewer than ``rounds`` rounds, once the validator is idle and no escrow of the seat
     is open (``fed``: when each was last fed, ``time.monotonic()``)."""
-    from kiosk.table.autoplay import ROUND_ANTES
+    from kiosk.station.autoplay import ROUND_ANTES
 
     need = ROUND_ANTES * table.limits.ante_min
     now = time.monotonic()

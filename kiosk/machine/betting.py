@@ -10,13 +10,21 @@ river.  Amounts are cents.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits
 from engine.uth.progressive import Progressive
 from engine.uth.round import PLAY_MULTIPLE, Action
 from kiosk.machine.error_codes import BetRule, ErrorCode
-from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
-from kiosk.machine.state import Bets, Spot
+from kiosk.machine.errors import (
+    BetOutOfLimits,
+    InsufficientCredits,
+    MachineError,
+    PlayDisabled,
+    WrongState,
+)
+from kiosk.machine.state import LEDGER_TILT, Bets, Spot
 
 SPOTS: tuple[Spot, ...] = ("ante", "trips", "progressive")
 
@@ -113,3 +121,33 @@ def require_previous(bets: Bets) -> None:
     (:class:`WrongState`, code ``no_previous_bet``)."""
     if not bets.ante:
         raise WrongState("there is no previous bet to repeat", code=ErrorCode.NO_PREVIOUS_BET)
+
+
+def require_playing(tilts: Mapping[str, str], door_open: bool) -> None:
+    """Refuse play at a station stopped by ``tilts`` (code -> text, the service's first:
+    :class:`PlayDisabled`, code ``ledger_fault`` for the ledger's, else ``tilted``) or
+    with its main door open (code ``door_open``)."""
+    if LEDGER_TILT in tilts:
+        raise PlayDisabled(tilts[LEDGER_TILT], code=ErrorCode.LEDGER_FAULT)
+    if tilts:
+        code, message = next(iter(tilts.items()))
+        raise PlayDisabled(
+            f"machine tilted ({code}): {message}", code=ErrorCode.TILTED, params={"tilt": code}
+        )
+    if door_open:
+        raise PlayDisabled("the door is open", code=ErrorCode.DOOR_OPEN)
+
+
+def require_between_rounds(round_open: bool, payout_pending: bool) -> None:
+    """Refuse what needs the table between rounds (:class:`WrongState`): a round is in
+    progress, or a payout is pending at the station."""
+    if round_open:
+        raise WrongState("the round is in progress", code=ErrorCode.ROUND_IN_PROGRESS)
+    if payout_pending:
+        raise WrongState("a payout is in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
+
+
+def require_not_dealt(ready: bool) -> None:
+    """Refuse another chip once Deal was pressed (``ready``): the bets are placed."""
+    if ready:
+        raise WrongState("Deal was pressed: the bets are placed", code=ErrorCode.BETS_PLACED)

@@ -1,6 +1,11 @@
-"""A player station's screens over the shared table: the cabinet's pygame screens driven
-by a :class:`~kiosk.table.remote.RemoteTable` instead of a local machine.
+"""A player station: its port to the game service, the port's two adapters side by side,
+and the controller the cabinet's pygame screens drive over either.
 
+* :mod:`.port`: :class:`StationPort`, what a station needs of the game service;
+* :mod:`.local`: :class:`LocalTable`, the port in the service's own process (the lone
+  cabinet);
+* :mod:`.remote`: :class:`RemoteTable`, the port over the table's link (a shared
+  table's station);
 * :mod:`.snapshot`: a :class:`~kiosk.table.snapshot.StationSnapshot` (plus the table's
   paytable and limits) as the :class:`~kiosk.machine.snapshot.MachineSnapshot` the
   screens read;
@@ -10,5 +15,6 @@ by a :class:`~kiosk.table.remote.RemoteTable` instead of a local machine.
 * :mod:`.notes`: the station's bill validator (the ID-003 driver), two-phase through
   the host (``--validator PORT``);
 * :mod:`.screens`: the station's window (``uth kiosk --station N --host ADDR``);
-* :mod:`.display`: the dealer display fed by the host (``uth table display``).
+* :mod:`.display`: the dealer display fed by the host (``uth table display``);
+* :mod:`.autoplay`: the station's burn-in player over a :class:`RemoteTable`.
 """

@@ -1,7 +1,7 @@
 """The station's controller: what the screens drive, over the station's
-:class:`~kiosk.station.link.TableLink` to the game service, in process (the lone
+:class:`~kiosk.station.port.StationPort` to the game service, in process (the lone
 cabinet, :class:`~kiosk.station.local.LocalTable`) or over the network (a table's
-station, :class:`~kiosk.table.remote.RemoteTable`).
+station, :class:`~kiosk.station.remote.RemoteTable`).
 
 :class:`StationController` is the screens' controller (:class:`kiosk.ui.model.Controller`):
 :meth:`snapshot` is the station's latest :class:`StationSnapshot` as the
@@ -11,11 +11,12 @@ hears of every change.  The player's game recall is asked of the service
 (:meth:`recall_async`, off the screen's thread, or :meth:`recall`), the station's own
 rounds only.
 
-Over the link chips are placed here and sent with Deal (one
-:class:`~kiosk.link.messages.Bet`); in process they are placed at the service one by
-one.  Either way a chip the credits or the limits cannot cover is refused here, before
-it is shown, by the service's own rule functions (:mod:`kiosk.machine.betting`), so the
-two cannot disagree.  The service's refusals of what was sent without waiting arrive as
+Both ways the chips are kept at the station's end of the port and sent with Deal as one
+wager; a chip the service would refuse (play stopped, a round in progress, the credits
+or the limits cannot cover it) is refused here, before it is shown, by the service's
+own rule functions (:mod:`kiosk.station.chips`; a rebet by the port), so the two cannot
+disagree.  The
+controller asks the port one way whichever end it is.  The service's refusals of what was sent without waiting arrive as
 an :class:`~kiosk.link.messages.ErrorMessage`: the latest one is the snapshot's
 ``message``.  While the link is down the screens show a ``host_link`` tilt (play is
 suspended, nothing is sent).
@@ -37,12 +38,11 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.machine import commands as cmd
-from kiosk.machine.betting import check_bets, check_chip, require_previous
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, WrongState
 from kiosk.machine.snapshot import MachineSnapshot, Tilt
-from kiosk.machine.state import Bets
-from kiosk.station.link import TableLink
+from kiosk.station.chips import check_chip_at
+from kiosk.station.port import StationPort
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
 from kiosk.table.snapshot import StationSnapshot
@@ -77,7 +77,7 @@ class StationController:
 
     def __init__(
         self,
-        remote: TableLink,
+        remote: StationPort,
         config: CabinetConfig,
         clock: Callable[[], float] = time.monotonic,
         insert_bill: Callable[[int], object] | None = None,
@@ -93,7 +93,6 @@ class StationController:
         self.clock = clock
         self._lock = threading.Lock()
         self._subscribers: Subscribers[[MachineSnapshot]] = Subscribers()
-        self._last_bets = Bets()
         self._errors_seen = 0
         self._message = ""
         self._unlisten: Callable[[], None] | None = None
@@ -182,36 +181,15 @@ class StationController:
                 return self._recall
             future: Future[list[RoundRecord]] = Future()
             self._recall = future
-        if self.remote.in_process:  # the service answers at once: no thread to wait on
-            self._ask_recall(future, last)
-            return future
-        if not self.remote.connected:
-            future.set_exception(_unreadable("the table host cannot be reached"))
-            return future
-        worker = threading.Thread(
-            target=self._ask_recall, args=(future, last), name="station-recall", daemon=True
-        )
-        worker.start()
+        asked = self.remote.recall_rounds(max(1, min(last, RECALL_ROUNDS)), RECALL_ANSWER_S)
+        asked.add_done_callback(lambda done: _answer_recall(done, future))
         return future
-
-    def _ask_recall(self, future: Future[list[RoundRecord]], last: int) -> None:
-        try:
-            rounds = self.remote.recall_rounds(max(1, min(last, RECALL_ROUNDS)), RECALL_ANSWER_S)
-            if rounds is None:
-                raise _unreadable(f"the table host did not answer in {RECALL_ANSWER_S:g} s")
-        except MachineError as exc:
-            future.set_exception(exc)
-        except Exception as exc:  # a refusal, a round that does not rebuild, a link fault
-            log.warning("game recall not read: %s", exc)
-            future.set_exception(_unreadable(str(exc)[:200]))
-        else:
-            future.set_result(rounds)
 
     @property
     def recall_kept_elsewhere(self) -> bool:
         """True at a remote station: its recalled rounds are the host's copies, without
         the deck (the shuffle is verified at the host)."""
-        return not self.remote.in_process
+        return self.remote.recall_kept_elsewhere
 
     def ticket(self, validation: str) -> TicketRecord | None:
         """None: a station does not read the host's book of tickets."""
@@ -237,8 +215,7 @@ class StationController:
         snap, paytable = self.remote.snapshot(), self.remote.paytable
         if snap is None or paytable is None:
             raise WrongState("the table host has not been heard yet", code=ErrorCode.NO_SNAPSHOT)
-        limits = self.remote.limits
-        return snap, paytable, Limits.model_validate(limits) if limits else paytable.limits
+        return snap, paytable, self.remote.limits or paytable.limits
 
     def _host_message(self) -> str:
         errors = self.remote.errors
@@ -250,16 +227,6 @@ class StationController:
     def _execute(self, command: object) -> object:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
-        if isinstance(command, cmd.PlaceChip) and not self.remote.in_process:
-            self._check_chip(command)
-            return self.remote.execute(command)
-        if isinstance(command, cmd.RepeatBets) and not self.remote.in_process:
-            return self._repeat()
-        if isinstance(command, cmd.Deal) and not self.remote.in_process:
-            bets = self.remote.pending
-            seq = self.remote.execute(command)
-            self._last_bets, self._message = bets, ""
-            return seq
         if isinstance(command, cmd.InsertCredits):
             if not command.source.startswith("bill:"):
                 raise WrongState("a station takes notes only", code=ErrorCode.NOT_AT_STATION)
@@ -270,30 +237,17 @@ class StationController:
             )
             worker.start()  # the host's answer arrives as the next snapshot
             return None
+        if isinstance(command, cmd.PlaceChip):
+            self._check_chip(command)
         self._message = ""
         return self.remote.execute(command)
 
     def _check_chip(self, chip: cmd.PlaceChip) -> None:
         """The service's own rules on the chip, before it is shown (instant feedback; the
-        service checks again): :func:`~kiosk.machine.betting.check_chip` and
-        :func:`~kiosk.machine.betting.check_bets`, so the two cannot disagree."""
+        service checks again with Deal)."""
         snap, _paytable, limits = self._received()
-        check_chip(chip.spot, chip.cents)
-        placed = snap.pending if self.remote.in_process else self.remote.pending
-        check_bets(limits, snap.credits, placed.add(chip.spot, chip.cents), complete=False)
-
-    def _repeat(self) -> object:
-        bets = self._last_bets
-        require_previous(bets)
-        snap, _paytable, limits = self._received()
-        check_bets(limits, snap.credits, bets, complete=True)
-        self.remote.execute(cmd.ClearBets())
-        for spot, cents in (("ante", bets.ante), ("trips", bets.trips)):
-            if cents:
-                chip = cmd.PlaceChip(spot, cents)  # type: ignore[arg-type]
-                self._check_chip(chip)
-                self.remote.execute(chip)
-        return None
+        pending, door = self.remote.pending, self.remote.door_open
+        check_chip_at(snap, limits, pending, chip.spot, chip.cents, door)
 
     def _notify(self) -> None:
         if not self._subscribers:
@@ -305,8 +259,24 @@ class StationController:
         self._subscribers.notify(snap)
 
 
+def _answer_recall(asked: Future[list[RoundRecord]], future: Future[list[RoundRecord]]) -> None:
+    """Settle ``future`` as the port's ``asked`` ended: its rounds, or why the game
+    history could not be read (a :class:`MachineError` as it came)."""
+    exc = asked.exception()
+    if exc is None:
+        future.set_result(asked.result())
+    elif isinstance(exc, MachineError):
+        future.set_exception(exc)
+    else:  # no link, no answer, a refusal, a round that does not rebuild
+        if not isinstance(exc, (ConnectionError, TimeoutError)):
+            log.warning("game recall not read: %s", exc)
+        future.set_exception(_unreadable(str(exc)[:200]))
+
+
 def _unreadable(reason: str) -> WrongState:
-    return WrongState(f"the game history could not be read: {reason}", code=ErrorCode.RECALL_UNAVAILABLE)
+    return WrongState(
+        f"the game history could not be read: {reason}", code=ErrorCode.RECALL_UNAVAILABLE
+    )
 
 
 def _less(seconds: float | None, gone: float) -> float | None:

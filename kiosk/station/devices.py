@@ -1,7 +1,7 @@
 """A station's peripherals: its bill validator and its ticket printer, each the real
 driver on its port (a real serial port, or ``"sim"``: the protocol simulator of
 :mod:`devices.sim` on a pseudo-terminal, which the real driver opens), joined to the
-game service through the station's :class:`~kiosk.station.link.TableLink`.  The lone
+game service through the station's :class:`~kiosk.station.port.StationPort`.  The lone
 cabinet's devices and a table station's are this one class::
 
     devices = StationDevices(config, link)        # ports from the configuration
@@ -27,8 +27,8 @@ from pathlib import Path
 from devices.id003 import USD_ASSIGNMENT, ValidatorConfig
 from devices.tcl import PrinterConfig
 from kiosk.config import CabinetConfig
-from kiosk.station.link import TableLink
 from kiosk.station.notes import StationValidator
+from kiosk.station.port import StationPort
 from kiosk.station.printer import JOURNAL_FILE, StationPrinter
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class StationDevices:
     def __init__(
         self,
         config: CabinetConfig,
-        link: TableLink,
+        link: StationPort,
         *,
         validator_port: str | None = None,
         printer_port: str | None = None,
@@ -80,7 +80,7 @@ class StationDevices:
     def of_cabinet(
         cls,
         config: CabinetConfig,
-        link: TableLink,
+        link: StationPort,
         *,
         validator_config: ValidatorConfig | None = None,
         printer_config: PrinterConfig | None = None,

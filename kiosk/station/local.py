@@ -1,12 +1,14 @@
 """A station in the game service's own process: the lone cabinet's end of its table.
 
-:class:`LocalTable` is the :class:`~kiosk.station.link.TableLink` of station
+:class:`LocalTable` is the :class:`~kiosk.station.port.StationPort` of station
 ``station`` of an in-process :class:`~kiosk.table.table.Table`: no sockets, no TLS, the
 same commands and the same answers a station gets over the link
-(:class:`~kiosk.table.remote.RemoteTable`), so the screens' controller, the validator
-and the printer run the same code on a cabinet and at a table's station.  Chips are
-placed at the service one by one (nothing is kept here); the print orders of this
-station's cash-outs wait here for its printer.  Amounts are cents.
+(:class:`~kiosk.station.remote.RemoteTable`), so the screens' controller, the validator
+and the printer run the same code on a cabinet and at a table's station.  As over the
+link, the chips placed before Deal are kept here, checked at once by the service's own
+rules (:mod:`kiosk.station.chips`), and placed at the service as one wager with Deal
+(:mod:`kiosk.table.wager`), which checks them again; the print orders of this station's
+cash-outs wait here for its printer.  Amounts are cents.
 """
 
 from __future__ import annotations
@@ -16,20 +18,24 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import Future
 
 from devices.host import DeviceEventKind, PrintOutcome, make_event
-from engine.uth.paytable import Paytable
+from engine.uth.paytable import Limits, Paytable
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
+from kiosk.machine import commands as cmd
+from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.errors import MachineError
 from kiosk.machine.state import Bets
+from kiosk.station.chips import repeat_bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
+    Pass,
     ReportPrint,
     SetPrinter,
     SettleEscrow,
@@ -38,9 +44,9 @@ from kiosk.table.commands import (
 from kiosk.table.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
+from kiosk.table.wager import place_wager
 
 log = logging.getLogger(__name__)
-
 
 
 class LocalTable:
@@ -48,7 +54,8 @@ class LocalTable:
     table counts as progress (its screens redraw); the table's print orders for this
     station are queued for its printer."""
 
-    in_process = True
+    #: The rounds it recalls are the ledger's own, deck included.
+    recall_kept_elsewhere = False
 
     def __init__(self, table: Table, station: int = 1) -> None:
         self.table = table
@@ -63,6 +70,10 @@ class LocalTable:
         self.errors: list[ErrorMessage] = []
         self.resets = 0
         self._listeners: Subscribers[[]] = Subscribers()
+        # the chips placed here, sent with Deal; changed under the table's lock, then
+        # this one (the table calls its listeners, which read them, under its lock)
+        self._chips = threading.RLock()
+        self._pending = Bets()
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -117,12 +128,14 @@ class LocalTable:
         return self.table.paytable
 
     @property
-    def limits(self) -> dict[str, Any]:
-        return self.table.limits.model_dump(mode="json")
+    def limits(self) -> Limits | None:
+        return self.table.limits
 
     @property
     def pending(self) -> Bets:
-        return Bets()
+        """The chips placed here since the last Deal (not yet sent)."""
+        with self._chips:
+            return self._pending
 
     @property
     def door_open(self) -> bool:
@@ -168,8 +181,38 @@ class LocalTable:
     # -- the front door ------------------------------------------------------------------
     def execute(self, command: object) -> object:
         """Carry out ``command`` at the service for this station (a cash-out's ticket is
-        ordered printed as the table changes: :meth:`_changed`)."""
-        return self.table.execute(self._station, command)
+        ordered printed as the table changes: :meth:`_changed`); chips are kept here
+        until Deal (see the module)."""
+        if isinstance(command, (cmd.PlaceChip, cmd.RepeatBets, cmd.ClearBets, cmd.Deal)):
+            self._bet(command)
+            return None
+        done = self.table.execute(self._station, command)
+        if isinstance(command, (Pass, cmd.CashOut)):  # the service took its chips back too
+            with self._chips:
+                self._pending = Bets()
+        return done
+
+    def _bet(self, command: cmd.PlaceChip | cmd.RepeatBets | cmd.ClearBets | cmd.Deal) -> None:
+        n = self._station
+        with self.table.lock, self._chips:
+            if isinstance(command, cmd.ClearBets):
+                self.table.execute(n, command)  # between rounds only; the result is put away
+                self._pending = Bets()
+            elif isinstance(command, cmd.Deal):
+                bets = self._pending
+                require_ante(bets)
+                self._pending = Bets()  # the table's listeners see the round dealt
+                try:
+                    place_wager(self.table, n, bets)
+                except MachineError:
+                    self._pending = bets  # refused: the chips stay here
+                    raise
+            elif isinstance(command, cmd.PlaceChip):
+                check_chip(command.spot, command.cents)  # the rest: the controller's
+                self._pending = self._pending.add(command.spot, command.cents)
+            else:
+                snap, last = self.table.snapshot(n), self.table.station_state(n).last_bets
+                self._pending = repeat_bets(snap, self.table.limits, last)
 
     def _order(self, resume: bool) -> None:
         """Queue the print order of the station's pending ticket, once (again with
@@ -184,7 +227,9 @@ class LocalTable:
 
     # -- the validator -------------------------------------------------------------------
     def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
-        return self._escrow(txn, lambda: self.table.execute(self._station, AcceptEscrow(txn, cents)))
+        return self._escrow(
+            txn, lambda: self.table.execute(self._station, AcceptEscrow(txn, cents))
+        )
 
     def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
         """The ticket's amount to stack it, None to return it.  A ticket of another
@@ -295,10 +340,17 @@ class LocalTable:
         return list(found)
 
     # -- game recall ---------------------------------------------------------------------
-    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
-        """This station's last ``last`` settled rounds (an open one is not shown)."""
-        found = self.table.recall(last + 1, station=self._station)
-        return [r for r in found if r.state != "open"][:last]
+    def recall_rounds(self, last: int, timeout: float) -> Future[list[RoundRecord]]:
+        """This station's last ``last`` settled rounds (an open one is not shown), read
+        at once: the future is done when it is returned."""
+        future: Future[list[RoundRecord]] = Future()
+        try:
+            found = self.table.recall(last + 1, station=self._station)
+        except Exception as exc:  # a ledger that cannot be read
+            future.set_exception(exc)
+        else:
+            future.set_result([r for r in found if r.state != "open"][:last])
+        return future
 
 
 def _ack(

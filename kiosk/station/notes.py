@@ -1,6 +1,6 @@
 """A station's bill validator (notes and tickets): the real ID-003 driver, two-phase
 through the game service, in process (the lone cabinet) or over the link (a table's
-station): the same code either way (:class:`~kiosk.station.link.TableLink`).
+station): the same code either way (:class:`~kiosk.station.port.StationPort`).
 
 The station keeps no money state beyond the note in the validator: each escrow is
 committed by the service before STACK (:mod:`kiosk.table.money_in`), and what the
@@ -42,7 +42,7 @@ from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
 from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.errors import MachineError
-from kiosk.station.link import TableLink
+from kiosk.station.port import StationPort
 from kiosk.table.escrows import escrow_end
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ class StationNotes:
     ``prefix``: the driver's transactions are named after the station (over the link,
     where one host keeps every station's)."""
 
-    def __init__(self, remote: TableLink, answer_s: float = 3.0, *, prefix: bool = True) -> None:
+    def __init__(self, remote: StationPort, answer_s: float = 3.0, *, prefix: bool = True) -> None:
         self.remote = remote
         self.answer_s = answer_s
         self.prefix = prefix
@@ -125,7 +125,7 @@ class StationValidator:
 
     def __init__(
         self,
-        remote: TableLink,
+        remote: StationPort,
         port: str,
         config: ValidatorConfig | None = None,
         answer_s: float = 3.0,

@@ -1,7 +1,7 @@
 """The station operator menu's requests to the table host, off the screen's thread.
 
 :class:`OperatorLink` sends one operator message at a time over the station's
-:class:`~kiosk.table.remote.RemoteTable` (only over its TLS link) and waits for the
+:class:`~kiosk.station.remote.RemoteTable` (only over its TLS link) and waits for the
 host's answer on a worker thread; :meth:`OperatorLink.poll`, called by the screen each
 frame, hands the answer (None when none came within ``timeout`` seconds, or the host
 cannot be reached) to the callback given with the request, on the screen's thread.
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from kiosk.link.messages import Body, OperatorReply, OperatorSession
-from kiosk.table.remote import RemoteTable
+from kiosk.station.remote import RemoteTable
 
 Answer = OperatorSession | OperatorReply | None
 

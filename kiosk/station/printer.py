@@ -1,6 +1,6 @@
 """A station's ticket printer: the real TCL driver, printing what the game service
 orders, in process (the lone cabinet) or over the link (a table's station): the same
-code either way (:class:`~kiosk.station.link.TableLink`).
+code either way (:class:`~kiosk.station.port.StationPort`).
 
 The service writes each cash-out ticket *pending* in its ledger before it orders it
 printed (:mod:`kiosk.table.payouts`); the station keeps no money state beyond the job
@@ -46,7 +46,7 @@ from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
 from kiosk.config import SIMULATED_PORT
 from kiosk.link.messages import PrintTicket
 from kiosk.machine.ticket_rules import order_ticket
-from kiosk.station.link import TableLink
+from kiosk.station.port import StationPort
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class StationPrinter:
 
     def __init__(
         self,
-        remote: TableLink,
+        remote: StationPort,
         port: str,
         config: PrinterConfig | None = None,
         answer_s: float = 3.0,

@@ -86,7 +86,7 @@ def machine_snapshot(
         txn = snap.payout_txn or f"station-{snap.station}"
         cashout = PayoutRequest(txn, snap.payout_pending, method, snap.payout_at)
     texts = {t.code: t.message for t in snap.tilt_texts}
-    note = snap.coach_note
+    note = None if pending.total else snap.coach_note  # the result is put away by a bet
     tip = None if note is None else CoachTip(note.round_id, note.action, note.best, parse_value(note.loss))
     return MachineSnapshot(
         credits=snap.credits,

@@ -90,7 +90,7 @@ from kiosk.link.pairing import HostPairing
 from kiosk.link.server import LinkServer
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import MachineError
-from kiosk.machine.state import JACKPOT_TILT
+from kiosk.machine.state import JACKPOT_TILT, Bets
 from kiosk.table.commands import (
     Pass,
 )
@@ -98,6 +98,7 @@ from kiosk.table.operator_service import OPERATOR_BODIES, OperatorService
 from kiosk.table.recall_service import RecallService
 from kiosk.table.station_reports import StationReports
 from kiosk.table.table import Table
+from kiosk.table.wager import place_wager
 from kiosk.table.wire import (
     describe_decision,
     open_decision,
@@ -434,18 +435,7 @@ class TableHost:
 
     def _bet(self, seat: int, body: Bet) -> None:
         """The whole wager in one go: on a refusal the seat's chips are taken back."""
-        self.table.execute(seat, cmd.ClearBets())
-        try:
-            if body.trips_cents:
-                self.table.execute(seat, cmd.PlaceChip("trips", body.trips_cents))
-            self.table.execute(seat, cmd.PlaceChip("ante", body.ante_cents))
-            self.table.execute(seat, cmd.Deal())
-        except MachineError:
-            try:
-                self.table.execute(seat, cmd.ClearBets())
-            except MachineError:
-                pass  # the round was dealt meanwhile: nothing is pending
-            raise
+        place_wager(self.table, seat, Bets(ante=body.ante_cents, trips=body.trips_cents))
 
     def _decide(self, inbound: Inbound, seat: int, body: Decide) -> None:
         with self._lock:

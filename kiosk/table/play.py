@@ -28,6 +28,7 @@ from kiosk.machine.betting import (
     check_chip,
     check_progressive,
     require_ante,
+    require_not_dealt,
     require_previous,
 )
 from kiosk.machine.error_codes import ErrorCode
@@ -86,8 +87,7 @@ class TablePlay:
         """Add a chip of ``cents`` to ``spot`` at station ``number``; opens the window."""
         self._between_rounds(number)
         station = self.state.station(number)
-        if station.ready:
-            raise WrongState("Deal was pressed: the bets are placed", code=ErrorCode.BETS_PLACED)
+        require_not_dealt(station.ready)
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
         check_progressive(self.state.paytable.progressive, bets)

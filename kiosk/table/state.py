@@ -31,6 +31,7 @@ from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import CREDITS
+from kiosk.machine.betting import require_between_rounds, require_playing
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled, WrongState
 from kiosk.machine.lockout import PinLockout
@@ -271,24 +272,16 @@ class TableState:
     def require_playable(self, number: int, finishing: frozenset[str] = frozenset()) -> Ledger:
         """The ledger, when the host and station ``number`` are untilted (but for the
         ``finishing`` tilts, which let a round in progress finish) and its door is
-        closed: a tilt at one station stops that station only."""
+        closed: a tilt at one station stops that station only
+        (:func:`~kiosk.machine.betting.require_playing`, the rule a station checks too)."""
         ledger = self.require_ledger()
         tilts = {c: m for c, m in self.tilts_of(number).items() if c not in finishing}
-        if tilts:
-            code, message = next(iter(tilts.items()))
-            raise PlayDisabled(
-                f"machine tilted ({code}): {message}", code=ErrorCode.TILTED, params={"tilt": code}
-            )
-        if self.station(number).door_open:
-            raise PlayDisabled("the door is open", code=ErrorCode.DOOR_OPEN)
+        require_playing(tilts, self.station(number).door_open)
         return ledger
 
     def require_between_rounds(self, number: int) -> None:
         """No round open and no payout pending at station ``number``."""
-        if self.round_open:
-            raise WrongState("the round is in progress", code=ErrorCode.ROUND_IN_PROGRESS)
-        if self.station(number).payout is not None:
-            raise WrongState("a payout is in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
+        require_between_rounds(self.round_open, self.station(number).payout is not None)
 
     def require_role(self, number: int, role: str) -> str:
         """The name of the operator logged in at station ``number``, when their role is

@@ -25,7 +25,7 @@ from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_remote import RemoteOperator
 from kiosk.station.printer import JOURNAL_FILE, StationPrinter
-from kiosk.table.remote import RemoteTable
+from kiosk.station.remote import RemoteTable
 from kiosk.table.witness import HeadWitness
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 from kiosk.ui.station.screens import station_app

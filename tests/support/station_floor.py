@@ -25,9 +25,9 @@ from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.station.controller import StationController
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_remote import RemoteOperator
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 from kiosk.ui.events import Touch
 from kiosk.ui.screen_options import ScreenOptions
 from kiosk.ui.station.screens import station_app

@@ -14,9 +14,9 @@ from kiosk.link.pairing import HostPairing
 from kiosk.machine.commands import Deal, PlaceChip, RepeatBets
 from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.station.controller import StationController
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 
 @pytest.fixture

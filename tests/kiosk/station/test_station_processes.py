@@ -23,9 +23,9 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import PassRound
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, PlaceChip
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 from kiosk.ui.station.display import DisplayFeed
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -18,9 +18,9 @@ from kiosk.machine.commands import InsertCredits
 from kiosk.machine.errors import WrongState
 from kiosk.station.controller import HOST_LINK_TILT, StationController
 from kiosk.station.notes import StationValidator
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

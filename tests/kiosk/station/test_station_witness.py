@@ -20,9 +20,9 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import WITNESS_FILE, HostPairing, StationPairing
 from kiosk.machine import commands as cmd
 from kiosk.machine.errors import PlayDisabled
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 from kiosk.table.witness import WITNESS_TILT, HeadWitness
 
 FAST = LinkLimits(

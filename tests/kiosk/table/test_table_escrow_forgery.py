@@ -38,9 +38,9 @@ from kiosk.link.messages import (
 )
 from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.link.pairing import HostPairing, StationPairing
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

@@ -25,11 +25,11 @@ from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, PlaceChip
 from kiosk.machine.commands import Decide as DecideCmd
 from kiosk.machine.errors import MachineError
+from kiosk.station.autoplay import RandomPlayer
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
-from kiosk.table.autoplay import RandomPlayer
 from kiosk.table.commands import AcceptEscrow
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 from kiosk.table.wire import snapshot_from_json, snapshot_state
 
 FAST = LinkLimits(
@@ -104,7 +104,7 @@ def test_each_station_sees_its_own_cards_exactly_as_the_host_has_them(rig):
     assert len(one.hole) == 2 and len(two.hole) == 2 and set(one.hole).isdisjoint(two.hole)
     assert three.hole == () and not three.in_round and three.dealer == ()
     assert [s.seat for s in three.seats if s.in_round] == [1, 2]
-    assert r.remotes[1].window == r.host.window() and r.remotes[1].limits["ante_min"] > 0
+    assert r.remotes[1].window == r.host.window() and r.remotes[1].limits.ante_min > 0
 
 
 def test_a_decision_lands_once_and_late_or_replayed_ones_are_refused(rig):

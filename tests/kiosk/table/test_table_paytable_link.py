@@ -20,10 +20,10 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import Snapshot
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import Deal, OperatorLogin, PlaceChip, SetDoor, SetLimits
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.commands import Pass
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2
@@ -103,7 +103,7 @@ def wait(predicate, timeout: float = 10.0) -> None:
 def test_only_the_first_snapshot_after_connecting_carries_the_paytable(floor):
     one, two = floor.stations[1], floor.stations[2]
     sha = floor.table.ledger.table_in_force()[0].sha256
-    assert one.paytable.sha256 == sha and one.limits["ante_min"] == floor.table.limits.ante_min
+    assert one.paytable.sha256 == sha and one.limits.ante_min == floor.table.limits.ante_min
     assert one.carried[0] == (True, True)
     for station in (one, two):
         assert station.insert_note(5_000, 10).accepted
@@ -115,7 +115,7 @@ def test_only_the_first_snapshot_after_connecting_carries_the_paytable(floor):
     assert len(one.carried) >= 3
     assert all(c == (False, False) for c in one.carried[1:]), one.carried
     # the station keeps what it was sent first
-    assert one.paytable.sha256 == sha and one.limits["ante_min"] == floor.table.limits.ante_min
+    assert one.paytable.sha256 == sha and one.limits.ante_min == floor.table.limits.ante_min
     # a resync sends both again
     count = len(one.carried)
     one.resync()
@@ -145,7 +145,7 @@ def test_a_limits_change_reaches_every_station_once(floor):
     floor.table.execute(1, SetLimits(ante_max=narrowed))
     floor.table.execute(1, SetDoor(False))
     for station, seen in zip((one, two), before, strict=True):
-        wait(lambda station=station: station.limits.get("ante_max") == narrowed)
+        wait(lambda station=station: getattr(station.limits, "ante_max", 0) == narrowed)
         carried = station.carried[seen:]
         assert [c[1] for c in carried].count(True) == 1, carried
         assert not any(c[0] for c in carried)  # the paytable did not change
@@ -166,4 +166,4 @@ def test_after_a_host_restart_the_stations_get_the_paytable_in_force(floor, tmp_
     floor.restart(tmp_path / "b" / "uth.db", OTHER)
     for station in (one, two):
         wait(lambda station=station: station.paytable.sha256 == other.sha256)
-    assert one.limits["ante_max"] == other.limits.ante_max
+    assert one.limits.ante_max == other.limits.ante_max

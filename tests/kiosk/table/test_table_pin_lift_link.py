@@ -16,9 +16,9 @@ from kiosk.link.messages import OperatorLift, OperatorLogin, OperatorReply, Oper
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import SetDoor
 from kiosk.machine.lockout import MAX_FAILURES
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 ANN, TED, CY = PEOPLE
 FAST = LinkLimits(

@@ -22,10 +22,10 @@ from kiosk.link.messages import OperatorLogin, OperatorSession
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.machine.commands import CashOut
 from kiosk.machine.lockout import MAX_FAILURES
+from kiosk.station.autoplay import RandomPlayer
+from kiosk.station.remote import RemoteTable
 from kiosk.table import Table, TableTiming
-from kiosk.table.autoplay import RandomPlayer
 from kiosk.table.host_service import TableHost
-from kiosk.table.remote import RemoteTable
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

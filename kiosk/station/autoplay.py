@@ -29,8 +29,8 @@ from kiosk.config import DEMO_PINS
 from kiosk.link.messages import OperatorLogin, OperatorLogout, OperatorSession
 from kiosk.machine import commands as cmd
 from kiosk.machine.state import JACKPOT_TILT
+from kiosk.station.remote import RemoteTable
 from kiosk.table.commands import Pass
-from kiosk.table.remote import RemoteTable
 from kiosk.table.snapshot import StationSnapshot
 
 #: The most one round can take from the meter, in Antes (Ante, Blind and a 4x Play).
@@ -289,9 +289,9 @@ class RandomPlayer:
 
     def _bet(self, snap: StationSnapshot) -> None:
         limits = self.remote.limits
-        if not limits:
+        if limits is None:
             return
-        step, low, high = limits["ante_step"], limits["ante_min"], limits["ante_max"]
+        step, low, high = limits.ante_step, limits.ante_min, limits.ante_max
         if snap.credits >= ROUND_ANTES * low and self.rng.random() < self.cash_out_chance:
             if self.report.rounds:
                 self._pause()
@@ -338,7 +338,7 @@ class RandomPlayer:
         ante = self.rng.randrange(low, top + 1, step)
         self.remote.execute(cmd.PlaceChip("ante", ante))
         left = snap.credits - ROUND_ANTES * ante
-        t_low, t_high = limits["trips_min"], min(limits["trips_max"], left)
+        t_low, t_high = limits.trips_min, min(limits.trips_max, left)
         if t_high >= t_low and self.rng.random() < 0.3:
             self.remote.execute(cmd.PlaceChip("trips", self.rng.randrange(t_low, t_high + 1)))
         self._acted_window = self.remote.window

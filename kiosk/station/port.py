@@ -1,7 +1,11 @@
-"""What a player station needs of its table: the one protocol its screens' controller,
-its validator and its printer talk to, whether the game service is in the same process
+"""What a player station needs of its table: the one port its screens' controller, its
+validator and its printer talk to, whether the game service is in the same process
 (:class:`kiosk.station.local.LocalTable`, the lone cabinet) or across the network
-(:class:`kiosk.table.remote.RemoteTable`, a shared table's station).
+(:class:`kiosk.station.remote.RemoteTable`, a shared table's station).  Both adapters
+behave the same: chips are kept at the station until Deal, checked at once at the
+station by the service's own rules and sent with Deal as one wager the service checks
+again (:mod:`kiosk.station.chips`); a cash-out takes them back; the player's recall is
+answered through a future (done at once in process).
 
 Every answer about money comes from the service, which checks everything it is told:
 the station holds no money state beyond the item in its validator and the ticket in its
@@ -11,10 +15,11 @@ printer.  Amounts are cents; timeouts are seconds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from concurrent.futures import Future
+from typing import Protocol
 
 from devices.host import DeviceEventKind, PrintOutcome
-from engine.uth.paytable import Paytable
+from engine.uth.paytable import Limits, Paytable
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
@@ -23,7 +28,7 @@ from kiosk.machine.state import Bets
 from kiosk.table.snapshot import StationSnapshot
 
 
-class TableLink(Protocol):
+class StationPort(Protocol):
     """One station's end of its table (thread-safe)."""
 
     @property
@@ -40,21 +45,21 @@ class TableLink(Protocol):
         station's state: its printer says again whether it is ready)."""
 
     @property
-    def in_process(self) -> bool:
-        """The service runs in this process: it answers at once, and chips are placed at
-        it one by one (over the link they are kept at the station and sent with Deal)."""
+    def recall_kept_elsewhere(self) -> bool:
+        """The rounds :meth:`recall_rounds` returns are the service's copies, without
+        their deck (the shuffle is verified where the ledger is)."""
 
     @property
     def paytable(self) -> Paytable | None:
         """The paytable in force (None before the service was heard)."""
 
     @property
-    def limits(self) -> dict[str, Any]:
-        """The limits in force (cents, as :class:`~engine.uth.paytable.Limits` fields)."""
+    def limits(self) -> Limits | None:
+        """The limits in force (cents; None before the service was heard)."""
 
     @property
     def pending(self) -> Bets:
-        """Chips placed here and not yet sent (always empty in process)."""
+        """Chips placed here since the last Deal (they are sent with it)."""
 
     @property
     def door_open(self) -> bool:
@@ -82,9 +87,6 @@ class TableLink(Protocol):
         """Block until a snapshot satisfies ``predicate`` (returned) or ``timeout``
         passes (None)."""
 
-    def wait_change(self, since: int, timeout: float) -> int:
-        """Block until :meth:`progress` is past ``since`` or ``timeout`` passes."""
-
     def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after every change the station may show; returns a
         function that stops it."""
@@ -93,8 +95,9 @@ class TableLink(Protocol):
         """A count that grows with every change the station may show."""
 
     def execute(self, command: object) -> object:
-        """Send a command of the screens (:mod:`kiosk.machine.commands`) to the service;
-        raises a :class:`~kiosk.machine.errors.MachineError` for one refused at once."""
+        """Send a command of the screens (:mod:`kiosk.machine.commands`) to the service
+        (a chip, a rebet or a clear is kept here until Deal); raises a
+        :class:`~kiosk.machine.errors.MachineError` for one refused at once."""
 
     def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
         """Phase one of a note in the validator: the service's answer (``accepted``:
@@ -140,6 +143,8 @@ class TableLink(Protocol):
         """The service's recorded events of ``kinds`` (the ``last`` ones), when it runs
         in this process; none over the network (the ledger is the host's)."""
 
-    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
-        """This station's own last ``last`` settled rounds, most recent first; None when
-        the service did not answer in ``timeout``."""
+    def recall_rounds(self, last: int, timeout: float) -> Future[list[RoundRecord]]:
+        """This station's own last ``last`` settled rounds, most recent first, as a
+        future that never blocks the caller: it fails with a
+        :class:`~kiosk.machine.errors.MachineError` or another exception (the service
+        cannot be reached, did not answer in ``timeout``, refused) instead."""

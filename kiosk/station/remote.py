@@ -26,8 +26,8 @@ station's printer, which reports with :meth:`printer_ready` (a
     remote.start()
     remote.wait_for(lambda s: s is not None, 10)
     remote.insert_note(5000, 5.0)                     # a note, two-phase (no validator)
-    remote.execute(PlaceChip("ante", 500))
-    remote.execute(Deal())
+    remote.execute(PlaceChip("ante", 500))            # kept here (checked at once)
+    remote.execute(Deal())                            # sent as one Bet
     remote.wait_for(lambda s: s.round_open and bool(s.offers), 10)
     remote.execute(Decide(Action.CHECK))
 """
@@ -40,10 +40,10 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import Future
 
 from devices.host import DeviceEventKind, PrintOutcome
-from engine.uth.paytable import Paytable
+from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import Action
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
@@ -82,6 +82,7 @@ from kiosk.machine.betting import check_chip, require_ante
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.state import Bets
+from kiosk.station.chips import repeat_bets
 from kiosk.subscribers import Subscribers
 from kiosk.table.commands import Pass
 from kiosk.table.recall_service import rounds_from_reply
@@ -94,9 +95,10 @@ log = logging.getLogger(__name__)
 
 class RemoteTable:
     """The table as one station sees it over the link (thread-safe): the
-    :class:`~kiosk.station.link.TableLink` of a shared table's station."""
+    :class:`~kiosk.station.port.StationPort` of a shared table's station."""
 
-    in_process = False
+    #: The rounds it recalls are the host's copies, without their deck.
+    recall_kept_elsewhere = True
 
     def __init__(
         self,
@@ -114,11 +116,12 @@ class RemoteTable:
         self._cond = threading.Condition()
         self._snapshot: StationSnapshot | None = None
         self._window = 0
-        self._limits: dict[str, Any] = {}
+        self._limits: Limits | None = None  # as the host last sent them
         self._seen = 0  # the last host seq delivered
         self._received = 0  # snapshots received
         self._received_at = 0.0
-        self._pending = Bets()
+        self._pending = Bets()  # the chips placed here, sent with Deal
+        self._last_bets = Bets()  # the chips sent with the last Deal (a rebet's)
         self._paytable: Paytable | None = None
         self._connected = False
         self.errors: list[ErrorMessage] = []
@@ -164,9 +167,7 @@ class RemoteTable:
                 self._snapshot = snap
                 window = body.state.get("window")
                 self._window = window if isinstance(window, int) else 0
-                limits = body.state.get("limits")
-                if isinstance(limits, dict):  # absent: the last ones stay in force
-                    self._limits = dict(limits)
+                self._take_limits(body.state.get("limits"))
                 self._take_paytable(body.state.get("paytable"))
                 self._received += 1
                 self._received_at = time.monotonic()
@@ -182,6 +183,16 @@ class RemoteTable:
                 self.recall_answers[body.ref] = body
             self._cond.notify_all()
         self._listeners.notify()
+
+    def _take_limits(self, data: object) -> None:
+        """Keep the limits a snapshot carries, checked (absent or refused: the last ones
+        stay in force)."""
+        if data is None:
+            return
+        try:
+            self._limits = Limits.model_validate(data)
+        except ValueError as exc:
+            log.error("limits from the host refused: %s", exc)
 
     def _take_paytable(self, data: object) -> None:
         """Keep the paytable a snapshot carries (absent: the last one stays in force)."""
@@ -223,10 +234,11 @@ class RemoteTable:
             return self._window
 
     @property
-    def limits(self) -> dict[str, Any]:
-        """The table's limits in force (cents), as the host last sent them."""
+    def limits(self) -> Limits | None:
+        """The table's limits in force (cents), as the host last sent them (None before
+        it sent any)."""
         with self._cond:
-            return dict(self._limits)
+            return self._limits
 
     @property
     def paytable(self) -> Paytable | None:
@@ -325,8 +337,12 @@ class RemoteTable:
     def _body(self, command: object) -> Body | None:
         snap = self._snapshot
         if isinstance(command, cmd.PlaceChip):
-            check_chip(command.spot, command.cents)
+            check_chip(command.spot, command.cents)  # the rest: the controller's
             self._pending = self._pending.add(command.spot, command.cents)
+            return None
+        if isinstance(command, cmd.RepeatBets):
+            snap, limits = self._betting()
+            self._pending = repeat_bets(snap, limits, self._last_bets, bool(self._door))
             return None
         if isinstance(command, cmd.ClearBets):
             self._pending = Bets()
@@ -334,7 +350,9 @@ class RemoteTable:
         if isinstance(command, cmd.Deal):
             bets, self._pending = self._pending, Bets()
             require_ante(bets)
-            return Bet(round_id=self._window_id(), ante_cents=bets.ante, trips_cents=bets.trips)
+            body = Bet(round_id=self._window_id(), ante_cents=bets.ante, trips_cents=bets.trips)
+            self._last_bets = bets
+            return body
         if isinstance(command, Pass):
             self._pending = Bets()
             return PassRound(round_id=self._window_id())
@@ -350,6 +368,7 @@ class RemoteTable:
         if isinstance(command, cmd.InsertCredits):
             raise WrongState("a note goes through insert_note", code=ErrorCode.NOT_AT_STATION)
         if isinstance(command, cmd.CashOut):
+            self._pending = Bets()  # the host takes the station's chips back with a cash-out
             return CashOutRequest()
         if isinstance(command, cmd.HandpayReset):
             return HandpayReset()
@@ -359,6 +378,14 @@ class RemoteTable:
             self._door = bool(command.open)
             return DoorSwitch(open=self._door)
         raise TypeError(f"not a station command: {command!r}")
+
+    def _betting(self) -> tuple[StationSnapshot, Limits]:
+        """The snapshot and the limits a chip is checked against."""
+        snap = self._snapshot
+        limits = self._limits or (self._paytable.limits if self._paytable else None)
+        if snap is None or limits is None:
+            raise WrongState("the table has not been seen yet", code=ErrorCode.NO_SNAPSHOT)
+        return snap, limits
 
     def _window_id(self) -> int:
         if self._window < 1:
@@ -506,12 +533,30 @@ class RemoteTable:
             ack = self.acks.get(txn)
         return ack.reason if ack is not None and not ack.accepted else ""
 
-    def recall_rounds(self, last: int, timeout: float) -> list[RoundRecord] | None:
+    def recall_rounds(self, last: int, timeout: float) -> Future[list[RoundRecord]]:
         """This station's own last ``last`` settled rounds from the host, most recent
-        first; None when the host did not answer in ``timeout`` seconds.  Raises
-        :class:`MachineError` when it refused."""
-        reply = self.recall(last, timeout)
-        return None if reply is None else rounds_from_reply(reply)
+        first, asked on a worker thread (a screen never waits for the network).  The
+        future fails with :class:`ConnectionError` while the host cannot be reached,
+        :class:`TimeoutError` when it did not answer in ``timeout`` seconds,
+        :class:`ValueError` when it refused or a round does not rebuild."""
+        future: Future[list[RoundRecord]] = Future()
+        if not self.connected:
+            future.set_exception(ConnectionError("the table host cannot be reached"))
+            return future
+
+        def ask() -> None:
+            try:
+                reply = self.recall(last, timeout)
+                if reply is None:
+                    raise TimeoutError(f"the table host did not answer in {timeout:g} s")
+                rounds = rounds_from_reply(reply)
+            except Exception as exc:  # a refusal, a round that does not rebuild, a link fault
+                future.set_exception(exc)
+            else:
+                future.set_result(rounds)
+
+        threading.Thread(target=ask, name="station-recall", daemon=True).start()
+        return future
 
     def ledger_can_record(self) -> bool:
         """The host's ledger is the host's to probe: its tilts reach the snapshot."""
