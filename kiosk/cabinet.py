@@ -38,6 +38,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from devices.host import DeviceEvent, PrintOutcome
 from engine.money import format_cents as money
@@ -93,6 +94,7 @@ from kiosk.table.commands import (
     SettleEscrow,
     TestCredits,
 )
+from kiosk.table.commands import Command as TableCommand
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
@@ -163,7 +165,7 @@ class Machine:
         if isinstance(command, cmd.BillCredited):
             self.bill_credited(command.denomination_cents, command.transaction_id)
             return None
-        result = self.station.execute(command)
+        result = self.station.execute(cast(TableCommand, command))  # checked by the service
         if isinstance(command, cmd.CashOut):
             return self._payout_started(result)
         return result

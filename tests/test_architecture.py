@@ -389,7 +389,6 @@ SERVICE_NETWORK_ENDS: dict[str, str] = {
     "kiosk.table.pairing_book": "the table host's network end (pairing codes), to move to its own package",
     "kiosk.table.station_reports": "the table host's network end (stations' money reports), to move "
                                    "to its own package",
-    "kiosk.table.remote": "a station's end of the link, to move beside the in-process one",
     "kiosk.table.witness": "a station's keeper of the host's ledger head beside its link pairing, "
                            "to move with the station's end of the link",
 }  # fmt: skip
@@ -505,10 +504,7 @@ TYPED_EDGES = ("kiosk.table", "kiosk.machine", "kiosk.link")
 #: Public functions allowed an ``Any`` ("module:qualified name"), each with its reason.
 #: Temporary: the station port's rewrite replaces both; the lead empties the list after
 #: merging it (an entry no longer found fails below).
-ANY_LEFT: dict[str, str] = {
-    "kiosk.station.link:TableLink.limits": "the station port, rewritten by issue 35's port work",
-    "kiosk.table.remote:RemoteTable.limits": "the port's remote end, rewritten by issue 35's port work",
-}
+ANY_LEFT: dict[str, str] = {}
 #: The special methods that are part of a public signature.
 _PUBLIC_DUNDERS = ("__init__", "__new__", "__call__")
 

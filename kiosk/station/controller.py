@@ -45,6 +45,8 @@ from kiosk.station.chips import check_chip_at
 from kiosk.station.port import StationPort
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
+from kiosk.table.commands import Command as TableCommand
+from kiosk.table.dispatch import Outcome
 from kiosk.table.snapshot import StationSnapshot
 
 #: The tilt shown while the host cannot be reached.
@@ -142,7 +144,7 @@ class StationController:
         returns an unsubscribe function."""
         return self._subscribers.add(callback)
 
-    def execute(self, command: object) -> object:
+    def execute(self, command: TableCommand) -> Outcome:
         """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
         module); raises :class:`MachineError` for one refused here."""
         try:
@@ -224,7 +226,7 @@ class StationController:
             self._message = errors[-1].detail
         return self._message
 
-    def _execute(self, command: object) -> object:
+    def _execute(self, command: TableCommand) -> Outcome:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
         if isinstance(command, cmd.InsertCredits):

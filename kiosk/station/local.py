@@ -35,12 +35,14 @@ from kiosk.subscribers import Subscribers
 from kiosk.table.commands import (
     AcceptEscrow,
     AcceptTicket,
+    Command,
     Pass,
     ReportPrint,
     SetPrinter,
     SettleEscrow,
     TestCredits,
 )
+from kiosk.table.dispatch import Outcome
 from kiosk.table.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
 from kiosk.table.snapshot import StationSnapshot
 from kiosk.table.table import Table
@@ -179,7 +181,7 @@ class LocalTable:
             return self._progress
 
     # -- the front door ------------------------------------------------------------------
-    def execute(self, command: object) -> object:
+    def execute(self, command: Command) -> Outcome:
         """Carry out ``command`` at the service for this station (a cash-out's ticket is
         ordered printed as the table changes: :meth:`_changed`); chips are kept here
         until Deal (see the module)."""

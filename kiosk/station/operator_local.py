@@ -26,6 +26,8 @@ from kiosk.machine.hold import PaytableHold
 from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.station.operator_port import Capability, TableLimits
 from kiosk.station.operator_requests import SERVICE_PAGES, Answer, OperatorRequests
+from kiosk.table.commands import Command as TableCommand
+from kiosk.table.dispatch import Outcome
 from kiosk.table.operator_service import OperatorService
 from kiosk.table.table import Table
 
@@ -92,7 +94,7 @@ class StationCommands(Protocol):
 
     def snapshot(self) -> MachineSnapshot: ...
 
-    def execute(self, command: object) -> object: ...
+    def execute(self, command: TableCommand) -> Outcome: ...
 
 
 class TableOperations:
@@ -113,7 +115,7 @@ class TableOperations:
     def snapshot(self) -> MachineSnapshot:
         return self.controller.snapshot()
 
-    def execute(self, command: object) -> object:
+    def execute(self, command: TableCommand) -> Outcome:
         return self.controller.execute(command)
 
     def ledger_events(

@@ -32,6 +32,8 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord, VerifyReport
 from kiosk.machine.hold import PaytableHold
 from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.table.commands import Command as TableCommand
+from kiosk.table.dispatch import Outcome
 
 if TYPE_CHECKING:
     from kiosk.ledger.ledger import Ledger
@@ -308,7 +310,7 @@ class LocalOperations(Protocol):
 
     def snapshot(self) -> MachineSnapshot: ...
 
-    def execute(self, command: object) -> object:
+    def execute(self, command: TableCommand) -> Outcome:
         """A command of the station's (the paytable editor's SetPaytable)."""
         ...
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from kiosk.link.messages import Body
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_port import TableLimits
-from kiosk.station.operator_requests import Answer, OperatorRequests, limits_of
+from kiosk.station.operator_requests import Answer, OperatorRequests
 
 
 class RemoteOperator(OperatorRequests):
@@ -44,7 +44,10 @@ class RemoteOperator(OperatorRequests):
         return self.link.wait(timeout)
 
     def limits(self) -> TableLimits | None:
-        return limits_of(dict(self.link.remote.limits))
+        known = self.link.remote.limits
+        if known is None:
+            return None
+        return TableLimits(known.ante_min, known.ante_max, known.trips_min, known.trips_max)
 
     def limit_bounds(self) -> tuple[TableLimits, int] | None:
         paytable = self.link.remote.paytable

@@ -25,6 +25,8 @@ from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.link.outcomes import EscrowEnd
 from kiosk.machine.state import Bets
+from kiosk.table.commands import Command
+from kiosk.table.dispatch import Outcome
 from kiosk.table.snapshot import StationSnapshot
 
 
@@ -94,7 +96,7 @@ class StationPort(Protocol):
     def progress(self) -> int:
         """A count that grows with every change the station may show."""
 
-    def execute(self, command: object) -> object:
+    def execute(self, command: Command) -> Outcome:
         """Send a command of the screens (:mod:`kiosk.machine.commands`) to the service
         (a chip, a rebet or a clear is kept here until Deal); raises a
         :class:`~kiosk.machine.errors.MachineError` for one refused at once."""

@@ -293,12 +293,8 @@ class Table:
     def execute(self, station: int, command: cmd.ExportPaytable, *, at: int | None = None) -> list[Path]: ...
     @overload
     def execute(self, station: int, command: Command, *, at: int | None = None) -> Outcome: ...
-    # Temporary, for the one caller that does not type its commands yet (LocalTable.execute,
-    # being rewritten as the station port): drop it with that and ``command: Command`` below.
-    @overload
-    def execute(self, station: int, command: object, *, at: int | None = None) -> Outcome: ...
 
-    def execute(self, station: int, command: object, *, at: int | None = None) -> Outcome:
+    def execute(self, station: int, command: Command, *, at: int | None = None) -> Outcome:
         """Carry out ``command`` for ``station`` under the lock (timers are run first);
         ``at`` is the station whose logged-in operator answers for it (default: the same
         station).  Returns what the operation returns (the payout for :class:`CashOut`,
