@@ -43,7 +43,7 @@ def main() -> None:
     settles: list[float] = []
     for _ in range(args.rounds):
         if machine.snapshot().credits < 6 * ante:
-            machine.insert_credits(10_000, "bill:10000")
+            machine.insert_credits(10_000)
         start = time.perf_counter()
         machine.execute(cmd.PlaceChip("ante", ante))
         machine.execute(cmd.Deal())

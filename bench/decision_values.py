@@ -54,7 +54,7 @@ def decision_times(folder: Path, rounds: int, values: bool, seed: int) -> tuple[
             round_values.valuer_for(m.snapshot().paytable)  # the optimal analysis, loaded once
         for _ in range(rounds):
             if m.credits < 2000:
-                m.insert_credits(10000, "bill:10000")
+                m.insert_credits(10000)
             m.add_chip("ante", 500)
             m.deal()
             while m.snapshot().phase == MachinePhase.IN_ROUND:

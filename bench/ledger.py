@@ -135,13 +135,13 @@ def bench_commit(directory: Path, rounds: int) -> dict:
     m = Machine.open(config, rng=SeededRandomSource(1))
     timer = CommitTimer(m.ledger.conn)
     m.ledger.conn = timer  # type: ignore[assignment]
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     m.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     size0 = db_bytes(db)
     commits, anchors, calls = [], [], []
     for _ in range(rounds):
         if m.snapshot().available < 2000:
-            m.insert_credits(10000, "bill:10000")
+            m.insert_credits(10000)
         m.add_chip("ante", 500)
         m.add_chip("trips", 100)
         m.deal()

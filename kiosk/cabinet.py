@@ -13,7 +13,7 @@ Life cycle::
 
     machine = Machine.open(config)        # open/create + verify the ledger, resume a round
     machine.subscribe(on_change)          # on_change(snapshot) after every change
-    machine.insert_credits(2000, "bill:2000")   # a note with no validator: both phases
+    machine.insert_credits(2000)   # a note with no validator: both phases
     machine.execute(PlaceChip("ante", 500)); machine.execute(PlaceChip("trips", 100))
     machine.execute(Deal())
     machine.execute(Decide(Action.CHECK)) ...  # until snapshot().phase is RESULT
@@ -32,7 +32,6 @@ A missing, corrupt or tampered ledger does not raise: the cabinet comes up in th
 
 from __future__ import annotations
 
-import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -47,9 +46,9 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
-from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
+from kiosk.link.outcomes import MoneyOutcome
 from kiosk.machine import commands as cmd
-from kiosk.machine.commands import Command
+from kiosk.machine.commands import Command, CreditSource
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import (
     BetOutOfLimits,
@@ -83,16 +82,10 @@ from kiosk.machine.state import (
     Spot,
 )
 from kiosk.station.controller import StationController
+from kiosk.station.credits import insert_credits
 from kiosk.station.local import LocalTable
 from kiosk.station.notes import StationNotes
-from kiosk.table.commands import (
-    AcceptEscrow,
-    AcceptTicket,
-    ReportPrint,
-    SetPrinter,
-    SettleEscrow,
-    TestCredits,
-)
+from kiosk.table.commands import ReportPrint, SetPrinter
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
@@ -114,10 +107,10 @@ class Machine:
         self, table: Table, payout: Payout | None = None, printer_decides: bool = False
     ) -> None:
         self.table = table
-        self.config: CabinetConfig = table.config
         self.link = LocalTable(table, SEAT)
         self.station = StationController(self.link, table.config)
         self.notes = StationNotes(self.link, prefix=False)
+        self.config: CabinetConfig = table.config
         self._payout: Payout = payout or HandpayPayout()
         self._handed: set[str] = set()  # cash-outs whose ticket went to the printer
         self._lock = threading.Lock()
@@ -158,7 +151,7 @@ class Machine:
         operation returns (the role for :class:`OperatorLogin`, the code for
         :class:`RamClearRequest`, the payout for :class:`CashOut`, else ``None``)."""
         if isinstance(command, cmd.InsertCredits):
-            self.insert_credits(command.cents, command.source)
+            insert_credits(self.link, command)
             return None
         if isinstance(command, cmd.BillCredited):
             self.bill_credited(command.denomination_cents, command.transaction_id)
@@ -274,41 +267,11 @@ class Machine:
         self.table.tilt(SEAT, code, message)
 
     # -- credits with no validator (tests, tools, the burn-in) ------------------------------------
-    def insert_credits(self, cents: int, source: str) -> None:
-        """Credit ``cents`` from ``source`` through the same two phases as the validator:
-        ``"bill:<cents>"`` (a note of that denomination), ``"ticket:<number>"`` (a ticket
-        printed here, for its amount) or ``"test:<cents>"`` (a burn-in's test credits:
-        a technician logged in, demo or burn-in mode)."""
-        kind, _, ref = source.partition(":")
-        if kind not in ("bill", "ticket", "test") or not ref:
-            raise MachineError(
-                f"unknown credit source {source!r} "
-                "(use bill:<cents>, ticket:<number> or test:<cents>)",
-                code=ErrorCode.BAD_CREDIT_SOURCE,
-            )
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
-            )
-        if kind == "test":
-            if ref != str(cents):
-                raise MachineError(
-                    f"test credits {source!r} do not match {cents} cents", code=ErrorCode.BAD_AMOUNT
-                )
-            self.table.execute(SEAT, TestCredits(None, cents))
-            return
-        txn = f"insert-{kind}-{_token()}"
-        if kind == "ticket":
-            self.table.execute(SEAT, AcceptTicket(txn, ref, cents))
-        else:
-            if ref != str(cents):
-                raise MachineError(
-                    f"bill {source!r} is not an accepted denomination of {cents} cents",
-                    code=ErrorCode.BILL_NOT_ACCEPTED,
-                    params={"cents": cents},
-                )
-            self.table.execute(SEAT, AcceptEscrow(txn, cents))
-        self.table.execute(SEAT, SettleEscrow(txn, EscrowEnd.VEND_VALID))
+    def insert_credits(
+        self, cents: int, source: CreditSource = CreditSource.NOTE, validation: str = ""
+    ) -> None:
+        """Credit ``cents`` from ``source`` (:func:`kiosk.station.credits.insert_credits`)."""
+        insert_credits(self.link, cmd.InsertCredits(cents, source, validation))
 
     # -- the validator's host (devices.host.ValidatorHost) -----------------------------------------
     def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
@@ -469,6 +432,3 @@ class Machine:
     def hold(self, since: str | None = None) -> list[PaytableHold]:
         return self.table.read(lambda a: a.hold(since))  # type: ignore[no-any-return]
 
-
-def _token() -> str:
-    return secrets.token_hex(8)

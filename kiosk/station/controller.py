@@ -261,7 +261,7 @@ class StationController:
             self._last_bets, self._message = bets, ""
             return seq
         if isinstance(command, cmd.InsertCredits):
-            if not command.source.startswith("bill:"):
+            if command.source is not cmd.CreditSource.NOTE:
                 raise WrongState("a station takes notes only", code=ErrorCode.NOT_AT_STATION)
             if not self.demo_notes:
                 raise WrongState("notes go into the validator", code=ErrorCode.NOT_AT_STATION)

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.machine.commands import InsertCredits
+from kiosk.machine.commands import CreditSource, InsertCredits
 from kiosk.ui.model import Model
 
 
@@ -101,7 +101,7 @@ class DemoDevices:
             # into the simulated validator: credited (or returned) through the ID-003 driver
             return bool(self.sims.devices.insert_bill(cents))
         # no validator: the note goes through the service's two phases all the same
-        return self.model.send(InsertCredits(cents, f"bill:{cents}")) is not None
+        return self.model.send(InsertCredits(cents)) is not None
 
     def insert_ticket(self) -> bool:
         """Insert the last printed ticket; False when there is none.
@@ -117,7 +117,7 @@ class DemoDevices:
         if ticket is None:
             return False
         # No validator here: the ticket is redeemed straight from the controller's ledger.
-        ok = self.model.send(InsertCredits(ticket.amount, f"ticket:{ticket.barcode}")) is not None
+        ok = self.model.send(InsertCredits(ticket.amount, CreditSource.TICKET, ticket.barcode)) is not None
         if ok:
             self.payout.redeemed.add(ticket.barcode)
         return ok

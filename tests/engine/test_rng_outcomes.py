@@ -42,7 +42,7 @@ def test_the_file_holds_the_round_the_cabinet_deals_from_the_same_source(tmp_pat
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
     machine = Machine.open(config, rng=SeededRandomSource(11))
     ante = machine.snapshot().limits.ante_min
-    machine.insert_credits(10_000, "bill:10000")
+    machine.insert_credits(10_000)
     machine.execute(cmd.PlaceChip("ante", ante))
     machine.execute(cmd.Deal())
     machine.execute(cmd.Decide(Action.CHECK))

@@ -63,7 +63,7 @@ class Rig:
     def play_round(self, ante: int = 500) -> None:
         m = self.machine
         if m.credits < 6 * ante:
-            m.insert_credits(10_000, "bill:10000")
+            m.insert_credits(10_000)
         m.add_chip("ante", ante)
         m.deal()
         while m.snapshot().phase == MachinePhase.IN_ROUND:

@@ -59,9 +59,9 @@ def test_an_anchor_write_failure_is_a_ledger_tilt(tmp_path):
         )
         m = Machine.open(config, rng=SeededRandomSource(3))
         assert m.ledger is not None and not m.snapshot().tilts
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         with read_only:
-            m.insert_credits(2000, "bill:2000")  # committed; the anchor write fails
+            m.insert_credits(2000)  # committed; the anchor write fails
             assert m.ledger.anchor_problem.startswith("cannot write the anchor")
             tilts = {t.code: t.message for t in m.snapshot().tilts}
             assert "cannot write the anchor" in tilts.get("ledger", "")

@@ -25,7 +25,7 @@ def played(tmp_path_factory) -> Path:
     config = load_config(db_path=db)
     m = Machine.open(config, rng=SeededRandomSource(42))
     Session(m, plain_policy, ante=500, trips=100, bill=5000, pin="1111").run(12, cashout_every=6)
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.add_chip("ante", 500)
     m.deal()
     m.close()

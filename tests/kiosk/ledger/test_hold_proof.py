@@ -27,7 +27,7 @@ def test_a_poisoned_par_report_is_not_the_hold_reports_figure(tmp_path, capsys, 
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     config = load_config(db_path=tmp_path / "uth.db")
     m = Machine.open(config, rng=SeededRandomSource(3))
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     for _ in range(3):
         m.add_chip("ante", 500)
         m.deal()

@@ -13,7 +13,7 @@ from kiosk.config import load_config
 def test_audit_hold_reports_every_bet_of_the_settled_rounds(tmp_path, capsys):
     config = load_config(db_path=tmp_path / "uth.db")
     m = Machine.open(config, rng=SeededRandomSource(3))
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     for _ in range(4):
         m.add_chip("ante", 500)
         m.deal()

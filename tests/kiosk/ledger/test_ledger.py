@@ -331,7 +331,7 @@ def test_replay_verification_re_settles_rounds(paths):
 
     config = load_config(db_path=paths[0])
     m = Machine.open(config, rng=SeededRandomSource(5))
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     m.add_chip("ante", 500)
     m.deal()
     while m.snapshot().legal:

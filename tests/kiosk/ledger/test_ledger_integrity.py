@@ -40,7 +40,7 @@ def play(config: CabinetConfig, rounds: int = 2, seed: int = 5) -> None:
     """Open the cabinet, take a $100 bill, play ``rounds`` rounds to the end, power down."""
     m = Machine.open(config, rng=SeededRandomSource(seed))
     assert m.ledger is not None, m.snapshot().tilts
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     for _ in range(rounds):
         m.add_chip("ante", 500)
         m.deal()

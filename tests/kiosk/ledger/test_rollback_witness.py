@@ -78,7 +78,7 @@ def test_a_rollback_of_the_whole_folder_is_seen_by_the_anchor_on_another_medium(
     m = opened(config, printer)
     assert ledger_tilt(m) == ""
     for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-        m.insert_credits(bill, f"bill:{bill}")
+        m.insert_credits(bill)
     m.cash_out()
     (number,) = printer.numbers
     assert m.ticket(number).amount == TICKET and m.credits == 0

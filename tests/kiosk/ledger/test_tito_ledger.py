@@ -28,6 +28,7 @@ from kiosk.cli import main as uth
 from kiosk.config import load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
+from kiosk.machine.commands import CreditSource
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
@@ -77,7 +78,7 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
     clock = Clock()
     printer = InstantPrinter("hang")
     m = opened(config, printer, clock)
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     req = m.cash_out()
     (vn,) = printer.numbers
     t = m.ticket(vn)
@@ -109,12 +110,12 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
 
 def test_a_ticket_stacked_but_not_redeemable_is_not_credited_and_tilts(config):
     m = opened(config, InstantPrinter())
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.cash_out()
     vn = m.ledger.tickets()[0].validation
     assert m.ticket_escrow(vn, "a") == 2000
     with pytest.raises(TicketRefused) as err:  # not twice at once, whatever the way in
-        m.insert_credits(2000, f"ticket:{vn}")
+        m.insert_credits(2000, CreditSource.TICKET, vn)
     assert err.value.code == "ticket_in_escrow"
     m.ticket_credited(vn, 5000, "a")  # stacked, but reported for another amount
     assert m.credits == 0 and m.ledger.meters["tickets_in_count"] == 0
@@ -127,7 +128,7 @@ def test_a_ticket_stacked_but_not_redeemable_is_not_credited_and_tilts(config):
 
 def test_not_printed_voids_unknown_hands_pay(config):
     m = opened(config, InstantPrinter("not_printed"))
-    m.insert_credits(5000, "bill:5000")
+    m.insert_credits(5000)
     m.cash_out()
     assert m.credits == 5000 and m.snapshot().cashout is None
     m.payout = InstantPrinter("unknown")
@@ -148,7 +149,7 @@ def test_not_printed_voids_unknown_hands_pay(config):
 
 def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
     m = opened(config, InstantPrinter("hang"))
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     m.ledger.close()
     m2 = opened(config)  # the default HandpayPayout: the pending ticket is voided anyway
@@ -161,13 +162,13 @@ def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
 def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
     m = opened(config)
     for n in (1, 2):  # what a schema-1 cabinet recorded of a printed ticket: no ticket_issue
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         with m.table.lock, m.ledger.transaction():
             detail = {"method": "ticket"}
             m.ledger.event(EventKind.CASHOUT, amount=2000, txn=f"legacy-{n}", detail=detail)
             printed = {"reference": f"{n:018d}", "operator": None}
             m.ledger.event(EventKind.TICKET_OUT, amount=2000, txn=f"legacy-{n}", detail=printed)
-    m.insert_credits(2000, f"ticket:{1:018d}")
+    m.insert_credits(2000, CreditSource.TICKET, f"{1:018d}")
     m.close()
     # make it a schema-1 ledger again (the tickets table did not exist)
     conn = sqlite3.connect(config.db_path)
@@ -199,10 +200,10 @@ def tamper(db: Path, *sql: str) -> None:
 
 def test_an_edited_ticket_row_is_caught(config, capsys):
     m = opened(config, InstantPrinter())
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     vn = m.ledger.tickets()[0].validation
-    m.insert_credits(1000, f"ticket:{vn}")
+    m.insert_credits(1000, CreditSource.TICKET, vn)
     with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
         m.ledger.conn.execute("DELETE FROM tickets")
     with pytest.raises(sqlite3.IntegrityError, match="final"):
@@ -232,7 +233,7 @@ def test_an_edited_ticket_row_is_caught(config, capsys):
 )
 def test_forged_or_altered_tickets_fail_verification(config, sql, problem):
     m = opened(config, InstantPrinter())
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     m.close()
     tamper(config.db_path, sql)

@@ -37,7 +37,7 @@ def test_a_wiped_folder_with_the_key_kept_is_ledger_missing(tmp_path, capsys):
     config, path = cabinet(tmp_path)
     m = Machine.open(config, rng=SeededRandomSource(5))
     assert m.ledger is not None
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     old_id = m.ledger.ledger_id
     m.close()
     assert key_record_path(config.key_path).exists()

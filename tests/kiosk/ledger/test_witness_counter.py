@@ -48,7 +48,7 @@ def roll_back(config: CabinetConfig, tmp_path: Path) -> str:
     m = Machine.open(config, rng=SeededRandomSource(5), payout=printer)
     assert tilt(m) == "", tilt(m)
     for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-        m.insert_credits(bill, f"bill:{bill}")
+        m.insert_credits(bill)
     m.cash_out()
     (number,) = printer.numbers
     m.close()

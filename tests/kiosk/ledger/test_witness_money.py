@@ -183,7 +183,7 @@ def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
         m = Machine.open(config, rng=SeededRandomSource(5), payout=InstantPrinter())
         assert ledger_tilt(m) == ""
         for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-            m.insert_credits(bill, f"bill:{bill}")
+            m.insert_credits(bill)
         os.write(from_child_w, b"r")  # running, 84.00 on the meter: copy now
         os.read(to_child_r, 1)
         m.cash_out()
@@ -230,16 +230,16 @@ def test_a_counter_that_cannot_move_with_the_money_stops_play(tmp_path, other_me
     )
     m = Machine.open(config, rng=SeededRandomSource(5))
     try:
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         assert ledger_tilt(m) == "" and FileCounter(counter).read() == 2
         shutil.rmtree(counter.parent)  # the medium unplugged
-        m.insert_credits(5000, "bill:5000")
+        m.insert_credits(5000)
         assert m.credits == 7000
         tilt = ledger_tilt(m)
         assert f"witness counter file:{counter} not moved with the money" in tilt
         assert "is missing" in tilt
         with pytest.raises(MachineError):
-            m.insert_credits(100, "bill:100")
+            m.insert_credits(100)
     finally:
         m.close()
 

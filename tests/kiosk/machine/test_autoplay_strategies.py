@@ -28,7 +28,7 @@ def test_simple_strategy_with_credits_for_3x_but_not_4x_plays_3x(tmp_path):
         config = load_config(db_path=tmp_path / f"{seed}.db")
         m = Machine.open(config, rng=SeededRandomSource(seed))
         for cents in (2000, 500, 100):
-            m.insert_credits(cents, f"bill:{cents}")
+            m.insert_credits(cents)
         m.add_chip("ante", 500)
         m.deal()
         snap = m.snapshot()

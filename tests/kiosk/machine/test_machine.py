@@ -29,6 +29,7 @@ from kiosk.cabinet import (
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
 from kiosk.machine import settings
+from kiosk.machine.commands import CreditSource
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
@@ -48,7 +49,7 @@ def machine(config):
 
 
 def funded(m: Machine, cents: int = 10000) -> Machine:
-    m.insert_credits(cents, f"bill:{cents}")
+    m.insert_credits(cents)
     return m
 
 
@@ -229,7 +230,7 @@ def test_cash_out_by_handpay(machine):
     s = machine.snapshot()
     assert s.phase == MachinePhase.CASHOUT and s.credits == 0 and s.cashout == req
     with pytest.raises(WrongState):
-        machine.insert_credits(500, "bill:500")
+        machine.insert_credits(500)
     machine.operator_login("1111")
     machine.handpay_reset()
     machine.operator_logout()
@@ -288,7 +289,7 @@ def test_tickets_printed_here_redeem_once(config):
     m.cash_out()  # prints a ticket for $20.00
     (vn,) = printer.printed
     with pytest.raises(ValueError, match="not a \\$10.00 ticket"):
-        m.insert_credits(1000, f"ticket:{vn}")
+        m.insert_credits(1000, CreditSource.TICKET, vn)
     assert m.ticket_escrow("999", "t0") is None
     assert m.ticket_escrow(vn, "t1") == 2000
     m.ticket_credited(vn, 2000, "t1")
@@ -296,7 +297,7 @@ def test_tickets_printed_here_redeem_once(config):
     assert m.credits == 2000 and m.ledger.meters["tickets_in_count"] == 1
     assert m.ticket_escrow(vn, "t2") is None  # already redeemed
     with pytest.raises(ValueError, match="still to be redeemed"):
-        m.insert_credits(2000, f"ticket:{vn}")
+        m.insert_credits(2000, CreditSource.TICKET, vn)
     verified(m)
     m.close()
 
@@ -328,11 +329,11 @@ def test_bills_credit_once_per_transaction_and_not_when_disabled(machine):
     assert machine.credits == 4500
     assert not machine.escrow_decision(2000, "tx6")
     with pytest.raises(PlayDisabled, match="door"):
-        machine.insert_credits(2000, "bill:2000")
+        machine.insert_credits(2000)
     machine.escrow_aborted("tx5", "returned")
     machine.door(False)
     with pytest.raises(ValueError, match="unknown credit source"):
-        machine.insert_credits(100, "coins")
+        machine.insert_credits(100, "coins")  # type: ignore[arg-type]
     verified(machine)
 
 
@@ -574,7 +575,7 @@ def test_corrupt_ledger_comes_up_tilted_and_refuses_everything(config):
     assert [t.code for t in s.tilts] == [LEDGER_TILT] and "LEDGER FAULT" in s.tilts[0].message
     assert f"events {edited}: hash" in s.tilts[0].message
     for call in (
-        lambda: m.insert_credits(100, "bill:100"),
+        lambda: m.insert_credits(100),
         m.cash_out,
         lambda: m.operator_login("3333"),
     ):

@@ -45,7 +45,7 @@ def test_autoplay_is_reproducible_with_a_seed(tmp_path, capsys):
 def test_autoplay_first_resumes_an_unfinished_round(tmp_path, capsys):
     config = load_config(db_path=tmp_path / "uth.db")
     m = Machine.open(config, rng=SeededRandomSource(1))
-    m.insert_credits(5000, "bill:5000")
+    m.insert_credits(5000)
     m.add_chip("ante", 500)
     m.deal()
     m.decide(Action.CHECK)

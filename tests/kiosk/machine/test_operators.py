@@ -270,7 +270,7 @@ def test_paytable_and_limit_changes_need_the_door_open(cabinet, monkeypatch):
 
 def test_a_ram_clear_needs_the_door_open_and_a_second_persons_pin(cabinet):
     m = cabinet
-    m.execute(InsertCredits(5000, "bill:5000"))
+    m.execute(InsertCredits(5000))
     m.execute(OperatorLogin("975310"))  # the manager
     refused(m, RamClearWitness("246810"), "door_closed")
     refused(m, RamClearRequest(), "door_closed")

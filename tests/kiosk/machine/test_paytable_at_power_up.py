@@ -39,7 +39,7 @@ def test_a_first_run_without_a_readable_paytable_tilts(tmp_path, damage):
         assert m.ledger is None and not config.db_path.exists()
         assert not config.marker_path.exists()
         with pytest.raises(PlayDisabled):
-            m.insert_credits(2000, "bill:2000")
+            m.insert_credits(2000)
     finally:
         m.close()
     if table.is_dir():
@@ -70,7 +70,7 @@ def test_a_missing_ledger_and_a_missing_paytable_tilt(tmp_path):
 def test_with_a_ledger_the_paytable_file_is_not_needed(tmp_path):
     config, table = cabinet(tmp_path)
     m = Machine.open(config)
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.close()
     table.unlink()
     m = Machine.open(config)

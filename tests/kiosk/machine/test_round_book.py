@@ -132,7 +132,7 @@ def test_the_cabinet_and_a_table_of_one_write_the_same_round(tmp_path):
 
     def cabinet(config, clock) -> None:
         m = Machine.open(config, rng=SeededRandomSource(11), clock=clock)
-        m.insert_credits(10000, "bill:10000")
+        m.insert_credits(10000)
         for c in commands:
             m.execute(c)
         m.close()

@@ -23,7 +23,7 @@ from kiosk.machine.round_values import VALUE_WAIT_S
 def machine(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", decision_values=True)
     m = Machine.open(config, rng=SeededRandomSource(11))
-    m.insert_credits(10000, "bill:10000")
+    m.insert_credits(10000)
     yield m
     m.close()
 
@@ -88,7 +88,7 @@ def test_a_cabinet_configured_without_decision_values_records_none(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
     m = Machine.open(config, rng=SeededRandomSource(11))
     try:
-        m.insert_credits(10000, "bill:10000")
+        m.insert_credits(10000)
         m.add_chip("ante", 500)
         m.deal()
         while m.snapshot().phase == MachinePhase.IN_ROUND:

@@ -125,7 +125,7 @@ def test_a_table_with_no_record_is_computed_before_play_opens_and_an_altered_rec
         key = machine.ledger.key
         table = machine.snapshot().paytable
         assert known_rtp(table, key) is None
-        machine.insert_credits(10_000, "bill:10000")
+        machine.insert_credits(10_000)
         machine.add_chip("ante", 500)
         gate = rtp_gate(machine.table, config)
         assert gate.start()
@@ -161,7 +161,7 @@ def test_the_hold_report_and_the_paytable_page_read_the_same_record(tmp_path):
     config = load_config(None, db_path=tmp_path / "uth.db")
     machine = Machine.open(config)
     try:
-        machine.insert_credits(10_000, "bill:10000")
+        machine.insert_credits(10_000)
         machine.add_chip("ante", 500)
         machine.deal()
         while machine.snapshot().legal:

@@ -82,8 +82,8 @@ def test_the_tip_names_the_costliest_decision_not_optimal(config):
     m = Machine.open(config, rng=SeededRandomSource(5))
     try:
         round_values.valuer_for(m.snapshot().paytable)
-        m.insert_credits(10000, "bill:10000")
-        m.insert_credits(10000, "bill:10000")
+        m.insert_credits(10000)
+        m.insert_credits(10000)
         set_coach(m, True)
         tips = []
         for _ in range(6):
@@ -115,8 +115,8 @@ def test_an_optimal_round_has_no_tip(config):
     m = Machine.open(config, rng=SeededRandomSource(8))
     try:
         round_values.valuer_for(m.snapshot().paytable)
-        m.insert_credits(10000, "bill:10000")
-        m.insert_credits(10000, "bill:10000")
+        m.insert_credits(10000)
+        m.insert_credits(10000)
         set_coach(m, True)
 
         def optimal(legal):
@@ -143,8 +143,8 @@ def test_a_round_without_values_has_no_tip(tmp_path):
         load_config(db_path=tmp_path / "uth.db"), rng=SeededRandomSource(5)
     )  # values off
     try:
-        m.insert_credits(10000, "bill:10000")
-        m.insert_credits(10000, "bill:10000")
+        m.insert_credits(10000)
+        m.insert_credits(10000)
         set_coach(m, True)
         m.add_chip("ante", 500)
         m.deal()

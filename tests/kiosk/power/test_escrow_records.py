@@ -188,7 +188,7 @@ def test_a_locked_ledger_fails_the_probe(config):
 
 def test_a_ticket_cut_mid_redemption_is_redeemed_once_or_stays_valid(config):
     m = Machine.open(config, payout=TicketPayout())
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.cash_out()  # prints a ticket for $20.00
     (printed,) = m.ledger.tickets()
     vn = printed.validation

@@ -48,7 +48,7 @@ def test_base_percent_is_the_paytables_proven_record_on_a_cold_cache(rig):
 def test_meters_equal_the_ledger_and_uth_audit_meters(rig, capsys):
     for _ in range(3):
         rig.play_round()
-    rig.machine.insert_credits(2000, "bill:2000")
+    rig.machine.insert_credits(2000)
     rig.settle()
     h, ledger = rig.host, rig.machine.meter_readings()
     audit = _audit_meters(capsys, rig.config.db_path)
@@ -79,7 +79,7 @@ def test_each_exception_is_raised_by_its_event(rig):
     m.set_limits(ante_min=m.snapshot().limits.ante_min + 100)
     m.door(False)
     m.operator_logout()
-    m.insert_credits(10_000, "bill:10000")
+    m.insert_credits(10_000)
     rig.play_round(ante=1000)
     assert rig.exceptions() == [0x11, 0x3C, 0x12, 0x4F, 0x7E, 0x7F]
 
@@ -142,7 +142,7 @@ def test_bad_crc_truncated_frames_and_other_addresses_are_not_answered(rig):
 
 def test_shutdown_and_startup(rig):
     h, m = rig.host, rig.machine
-    m.insert_credits(5000, "bill:5000")
+    m.insert_credits(5000)
     assert h.long_poll(1, 0x01).kind == "ack"
     assert wait_for(lambda: any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts))
     with pytest.raises(PlayDisabled):
@@ -227,7 +227,7 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
     svc.start()
     try:
         host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
-        cab.machine.insert_credits(2000, "bill:2000")
+        cab.machine.insert_credits(2000)
         cab.cash_out()
         ticket = cab.machine.ledger.events(("ticket_out",))[-1]
         svc.link.shared.wake.set()

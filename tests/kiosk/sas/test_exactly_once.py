@@ -17,7 +17,7 @@ def _cut(rig) -> None:  # noqa: ANN001 - a Rig
 
 
 def test_an_exception_is_sent_again_until_the_host_acknowledges_it(rig):
-    rig.machine.insert_credits(10_000, "bill:10000")
+    rig.machine.insert_credits(10_000)
     rig.play_round()
     rig.settle()
     h = rig.host

@@ -146,7 +146,7 @@ def test_the_link_in_its_process_answers_from_the_ledger(cabinet):
     h = SasHost(cabinet.pair.line, answer_timeout=0.5, silence=0.02)
     assert wait_for(lambda: h.general_poll(1).kind == "exception", 10)
     h.acknowledge()
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.door(True)
     m.door(False)
     got: list[int] = []

@@ -64,12 +64,12 @@ def test_serve_rounds_inserts_notes_as_needed_and_finishes_a_round_left_open(tmp
     config = load_config(db_path=tmp_path / "u.db")
     m = Machine.open(config, rng=SeededRandomSource(3))
     for note in (500, 100, 100):  # 7.00: an ante, not a blind
-        m.insert_credits(note, f"bill:{note}")
+        m.insert_credits(note)
     m.close()
     assert "rounds played: 3" in _serve_rounds(config.db_path, 3)
     m = Machine.open(config, rng=SeededRandomSource(4))
     assert m.meter_readings()["games_played"] == 3
-    m.insert_credits(10_000, "bill:10000")
+    m.insert_credits(10_000)
     m.add_chip("ante", 500)
     m.deal()
     assert m.snapshot().phase == MachinePhase.IN_ROUND
