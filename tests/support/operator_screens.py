@@ -34,10 +34,10 @@ class OperatorScreens:
     """The app at ``size`` over a machine; ``texts`` holds what the last frame drew."""
 
     def __init__(self, folder: Path, size: tuple[int, int] = (800, 480), demo: bool = False,
-                 payout=None, rng=None) -> None:
+                 printer=None, rng=None) -> None:
         self.config = cabinet_config(folder, demo=demo)
         rng = SeededRandomSource(7) if rng is None else rng
-        self.machine = Machine.open(self.config, rng=rng, payout=payout)
+        self.machine = Machine.open(self.config, rng=rng, printer=printer)
         self.app = App(self.machine, size, demo=demo, sound=False)
         self.size = size
         self.texts: list[tuple[str, int]] = []  # (text, pixel size) drawn in the last frame

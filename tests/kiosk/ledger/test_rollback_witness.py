@@ -14,12 +14,13 @@ from support.signed_paytables import signed
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine, PayoutRequest
+from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.startup import open_or_create
+from kiosk.station.paperless import PaperlessPrinter
 
 TICKET = 8400  # $84
 
@@ -30,22 +31,9 @@ OPERATORS = "".join(
 )
 
 
-class InstantPrinter:
-    """A ticket payout that issues the ticket and reports it printed at once."""
-
-    method = "ticket"
-
-    def __init__(self) -> None:
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
-
+def InstantPrinter() -> PaperlessPrinter:
+    """A ticket printer at the cabinet's station that reports each ticket printed at once."""
+    return PaperlessPrinter()
 
 def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
     text = (
@@ -61,7 +49,7 @@ def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
 
 
 def opened(config: CabinetConfig, printer: InstantPrinter | None = None) -> Machine:
-    return Machine.open(config, rng=SeededRandomSource(5), payout=printer)
+    return Machine.open(config, rng=SeededRandomSource(5), printer=printer)
 
 
 def ledger_tilt(m: Machine) -> str:

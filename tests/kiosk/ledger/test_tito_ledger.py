@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.tito_helpers import Clock
 
+from devices.tcl import PrintOutcome
 from engine.rng import SeededRandomSource
 from kiosk.cabinet import (
     LEDGER_TILT,
@@ -20,7 +21,6 @@ from kiosk.cabinet import (
     Machine,
     MachineError,
     MachinePhase,
-    PayoutRequest,
     PlayDisabled,
     TicketRefused,
 )
@@ -29,43 +29,27 @@ from kiosk.config import load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
 from kiosk.machine.commands import CreditSource
+from kiosk.machine.state import SEAT
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-class InstantPrinter:
-    """A ticket strategy that records the ticket, then 'prints' it at once (or not)."""
-
-    method = "ticket"
-
-    def __init__(self, outcome: str = "printed") -> None:
-        self.outcome = outcome
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        if self.outcome == "printed":
-            machine.payout_complete(request.transaction_id, ticket.validation)
-        elif self.outcome == "not_printed":
-            machine.payout_failed(request.transaction_id, "paper out")
-        elif self.outcome == "unknown":
-            machine.payout_to_handpay(request.transaction_id, "no answer")
-        # "hang": stays pending, as if the power went mid-print
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
-
+def InstantPrinter(outcome: str = "printed") -> PaperlessPrinter:
+    """A printer at the cabinet's station that reports each ticket at once as ``outcome``
+    (``"hang"``: never, as if the power went mid-print)."""
+    reasons = {"not_printed": "paper out", "unknown": "no answer"}
+    return PaperlessPrinter(None if outcome == "hang" else PrintOutcome(outcome), reasons.get(outcome, ""))
 
 @pytest.fixture
 def config(tmp_path: Path):
     return load_config(db_path=tmp_path / "uth.db")
 
 
-def opened(config, payout=None, clock=None) -> Machine:
-    return Machine.open(config, rng=SeededRandomSource(5), payout=payout, clock=clock)
+def opened(config, printer=None, clock=None) -> Machine:
+    return Machine.open(config, rng=SeededRandomSource(5), printer=printer, clock=clock)
 
 
 def ok(m: Machine) -> None:
@@ -89,10 +73,10 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
         req.transaction_id,
     )
     assert t.expires_on == "2025-04-13" and t.printed_at is None
-    with pytest.raises(MachineError, match="one ticket"):
-        m.issue_ticket(req.transaction_id)  # never a second number for the same cash-out
+    again = m.table.print_order(SEAT, resume=True)  # never a second number for the same cash-out
+    assert again is not None and again.validation == vn
     assert m.ticket_escrow(vn, "tx0") is None  # pending: not yet a ticket
-    m.payout_complete(req.transaction_id, vn)
+    m.link.report_print(req.transaction_id, PrintOutcome.PRINTED, vn, "", 1.0)
     assert m.ticket(vn).status == "issued" and m.credits == 0
     assert m.ticket_escrow(vn, "tx1") == 2000
     assert m.ticket_escrow(vn, "tx2") is None  # the same ticket is already in escrow
@@ -131,7 +115,7 @@ def test_not_printed_voids_unknown_hands_pay(config):
     m.insert_credits(5000)
     m.cash_out()
     assert m.credits == 5000 and m.snapshot().cashout is None
-    m.payout = InstantPrinter("unknown")
+    m.use_printer(InstantPrinter("unknown"))
     m.cash_out()
     snap = m.snapshot()
     assert snap.phase == MachinePhase.CASHOUT and snap.cashout.method == "handpay"
@@ -152,7 +136,7 @@ def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
     m.insert_credits(1000)
     m.cash_out()
     m.ledger.close()
-    m2 = opened(config)  # the default HandpayPayout: the pending ticket is voided anyway
+    m2 = opened(config)  # no printer: the pending ticket is voided anyway
     assert m2.snapshot().cashout.method == "handpay"
     assert m2.ledger.tickets()[0].status == "void"
     ok(m2)
@@ -260,7 +244,7 @@ def test_the_machine_lock_serialises_device_threads(config):
     worker.join(5)
     assert done.is_set() and m.credits == 2000
     # and many threads at once (bills, printer events, a payout) against rounds being played
-    m.payout = InstantPrinter()
+    m.use_printer(InstantPrinter())
     errors: list[BaseException] = []
 
     def hammer(k: int) -> None:

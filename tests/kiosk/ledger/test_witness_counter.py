@@ -14,29 +14,19 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, PayoutRequest
+from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, TpmCounter, witness_power_up
+from kiosk.station.paperless import PaperlessPrinter
 
 
-class InstantPrinter:
-    method = "ticket"
-
-    def __init__(self) -> None:
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
-
+def InstantPrinter() -> PaperlessPrinter:
+    """A ticket printer at the cabinet's station, printed at once."""
+    return PaperlessPrinter()
 
 def tilt(m: Machine) -> str:
     return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
@@ -45,7 +35,7 @@ def tilt(m: Machine) -> str:
 def roll_back(config: CabinetConfig, tmp_path: Path) -> str:
     """The attack with the cabinet's own code; returns the tilt after the copy is back."""
     printer = InstantPrinter()
-    m = Machine.open(config, rng=SeededRandomSource(5), payout=printer)
+    m = Machine.open(config, rng=SeededRandomSource(5), printer=printer)
     assert tilt(m) == "", tilt(m)
     for bill in (5000, 2000, 1000, 100, 100, 100, 100):
         m.insert_credits(bill)

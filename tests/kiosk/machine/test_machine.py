@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.fast_devices import never, wait_for  # noqa: E402
 
+from devices.tcl import PrintOutcome
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.round import Action, Phase
@@ -30,6 +31,7 @@ from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
 from kiosk.machine import settings
 from kiosk.machine.commands import CreditSource
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
@@ -242,30 +244,13 @@ def test_cash_out_by_handpay(machine):
     verified(machine)
 
 
-class TicketPayout:
-    """A printer at the cabinet's station: prints the ticket the service wrote, then
+def TicketPayout(fail: bool = False) -> PaperlessPrinter:
+    """A printer at the cabinet's station: prints the ticket the service ordered, then
     reports it (or that it did not print)."""
+    return PaperlessPrinter(PrintOutcome.NOT_PRINTED if fail else PrintOutcome.PRINTED, "paper out")
 
-    method = "ticket"
-
-    def __init__(self, fail: bool = False) -> None:
-        self.fail = fail
-        self.printed: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        if self.fail:
-            machine.payout_failed(request.transaction_id, "paper out")
-        else:
-            self.printed.append(ticket.validation)
-            machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        pass
-
-
-def test_payout_strategy_seam(config):
-    m = Machine.open(config, payout=TicketPayout())
+def test_tickets_go_through_the_stations_printer(config):
+    m = Machine.open(config, printer=TicketPayout())
     funded(m, 2000)
     m.cash_out()
     assert (m.ledger.meters["tickets_out"], m.ledger.meters["tickets_out_count"], m.credits) == (
@@ -273,7 +258,7 @@ def test_payout_strategy_seam(config):
         1,
         0,
     )
-    m.payout = TicketPayout(fail=True)
+    m.use_printer(TicketPayout(fail=True))
     funded(m, 1000)
     m.cash_out()
     assert m.credits == 1000 and m.ledger.meters["cashout_failed"] == 1000
@@ -284,10 +269,10 @@ def test_payout_strategy_seam(config):
 
 def test_tickets_printed_here_redeem_once(config):
     printer = TicketPayout()
-    m = Machine.open(config, payout=printer)
+    m = Machine.open(config, printer=printer)
     funded(m, 2000)
     m.cash_out()  # prints a ticket for $20.00
-    (vn,) = printer.printed
+    (vn,) = [o.validation for o in printer.printed_orders]
     with pytest.raises(ValueError, match="not a \\$10.00 ticket"):
         m.insert_credits(1000, CreditSource.TICKET, vn)
     assert m.ticket_escrow("999", "t0") is None

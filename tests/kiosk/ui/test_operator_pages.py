@@ -9,23 +9,17 @@ import re
 import pytest
 from support.operator_screens import OperatorScreens
 
+from devices.tcl import PrintOutcome
+from kiosk.station.paperless import PaperlessPrinter
+
 #: The smallest text an operator page may draw at 800x480, pixels.
 MIN_PX = 12
 
 
-class JammedPrinter:
-    """A ticket payout whose printer jams: the ticket is issued, then voided, and the
-    cash-out becomes a hand pay."""
-
-    method = "ticket"
-
-    def start(self, machine, request) -> None:
-        machine.issue_ticket(request.transaction_id)
-        machine.payout_to_handpay(request.transaction_id, "printer jammed")
-
-    def resume(self, machine, request) -> None:
-        self.start(machine, request)
-
+def JammedPrinter() -> PaperlessPrinter:
+    """A printer that jams: the ticket is ordered, then voided (the printer cannot tell
+    whether it printed), and the cash-out becomes a hand pay."""
+    return PaperlessPrinter(PrintOutcome.UNKNOWN, "printer jammed")
 
 @pytest.fixture
 def screens(tmp_path):
@@ -80,7 +74,7 @@ def test_the_event_log_is_in_words_with_money_and_names(screens):
 
 
 def test_the_hand_pay_page_shows_the_voided_ticket_masked_below_manager(screens):
-    s = screens(payout=JammedPrinter())
+    s = screens(printer=JammedPrinter())
     s.machine.insert_credits(5000)
     s.machine.cash_out()
     number = s.machine.ledger.last_event("ticket_void").detail["validation"]
@@ -124,7 +118,7 @@ def test_the_release_keys_fingerprint_is_on_the_machine_page(screens):
 @pytest.mark.parametrize("page", ["meters", "events", "handpay", "tilts", "machine", "export", "limits", "paytable",
                                   "recall", "audit", "devices"])
 def test_every_page_is_readable_at_800x480(screens, page):
-    s = screens(payout=JammedPrinter())
+    s = screens(printer=JammedPrinter())
     s.machine.insert_credits(2000)
     s.machine.cash_out()
     s.login("975310", door=True)
