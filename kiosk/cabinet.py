@@ -1,4 +1,7 @@
-"""The lone cabinet: the game service with its one station in the same process.
+"""The lone cabinet as the operator menu still reads it (``cast(Machine, model.machine)``
+in :mod:`kiosk.ui.scenes.operator`), and as older tests drive it.  Everything else
+uses the cabinet's parts (:class:`kiosk.wiring.lone_cabinet.LoneCabinet`): this module
+goes once the operator menu has its own port.
 
 :class:`Machine` holds no money rule of its own.  It is the composition a cabinet runs:
 the game service (:class:`kiosk.table.table.Table`, stations ``(1,)``, no decision
