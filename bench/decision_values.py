@@ -71,7 +71,12 @@ def decision_times(folder: Path, rounds: int, values: bool, seed: int) -> tuple[
                 t0 = time.perf_counter()
                 m.execute(cmd.Decide(action))
                 times.append(time.perf_counter() - t0)
-        valued = sum(1 for r in cab.table.recall(rounds, station=SEAT) for d in r.decisions if d.ev is not None)
+        valued = sum(
+            1
+            for r in cab.table.recall(rounds, station=SEAT)
+            for d in r.decisions
+            if d.ev is not None
+        )
     finally:
         cab.close()
     return times, valued

@@ -95,7 +95,9 @@ def forked_cycle(config, seed: int, delay: float, after_open: bool) -> int | Non
 def fork_loop(db: Path, cycles: int, seed: int = 2024) -> dict[str, int]:
     """``cycles`` forked sessions on ``db``, each killed at a random moment."""
     config = load_config(db_path=db)
-    LoneCabinet.open(config).close()  # first run: create the ledger (no connection kept across forks)
+    LoneCabinet.open(
+        config
+    ).close()  # first run: create the ledger (no connection kept across forks)
     rng = random.Random(seed)
     kills = finished = kills_after_open = 0
     for cycle in range(cycles):

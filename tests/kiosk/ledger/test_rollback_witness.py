@@ -35,6 +35,7 @@ def InstantPrinter() -> PaperlessPrinter:
     """A ticket printer at the cabinet's station that reports each ticket printed at once."""
     return PaperlessPrinter()
 
+
 def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
     text = (
         "installed = true\n"

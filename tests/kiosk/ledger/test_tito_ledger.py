@@ -41,7 +41,10 @@ def InstantPrinter(outcome: str = "printed") -> PaperlessPrinter:
     """A printer at the cabinet's station that reports each ticket at once as ``outcome``
     (``"hang"``: never, as if the power went mid-print)."""
     reasons = {"not_printed": "paper out", "unknown": "no answer"}
-    return PaperlessPrinter(None if outcome == "hang" else PrintOutcome(outcome), reasons.get(outcome, ""))
+    return PaperlessPrinter(
+        None if outcome == "hang" else PrintOutcome(outcome), reasons.get(outcome, "")
+    )
+
 
 @pytest.fixture
 def config(tmp_path: Path):

@@ -28,6 +28,7 @@ def InstantPrinter() -> PaperlessPrinter:
     """A ticket printer at the cabinet's station, printed at once."""
     return PaperlessPrinter()
 
+
 def tilt(m: Machine) -> str:
     return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
 

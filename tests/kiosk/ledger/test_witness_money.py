@@ -147,6 +147,7 @@ def InstantPrinter() -> PaperlessPrinter:
     """A ticket printer at the cabinet's station, printed at once."""
     return PaperlessPrinter()
 
+
 def ledger_tilt(m: Machine) -> str:
     return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
 

@@ -249,6 +249,7 @@ def TicketPayout(fail: bool = False) -> PaperlessPrinter:
     reports it (or that it did not print)."""
     return PaperlessPrinter(PrintOutcome.NOT_PRINTED if fail else PrintOutcome.PRINTED, "paper out")
 
+
 def test_tickets_go_through_the_stations_printer(config):
     m = Machine.open(config, printer=TicketPayout())
     funded(m, 2000)

@@ -116,7 +116,9 @@ def test_ten_thousand_guesses_between_right_logins_find_no_pin(memory_folder):
 
 def test_a_locked_accounts_right_pin_is_answered_as_a_wrong_one(tmp_path):
     clock = Clock()
-    m = LoneCabinet.open(load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(
+        load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock
+    )
     cy_pin = PEOPLE[2][2]
     for i in range(MAX_FAILURES):
         with pytest.raises(NotAuthorised):
@@ -131,7 +133,9 @@ def test_a_locked_accounts_right_pin_is_answered_as_a_wrong_one(tmp_path):
     with pytest.raises(NotAuthorised) as wrong:
         m.station.execute(OperatorLogin("424242"))
     assert (locked.value.code, locked.value.reason) == (wrong.value.code, wrong.value.reason)
-    assert m.station.execute(OperatorLogin(ANN_PIN)) == "attendant"  # not locked: her count was reset
+    assert (
+        m.station.execute(OperatorLogin(ANN_PIN)) == "attendant"
+    )  # not locked: her count was reset
     m.station.execute(OperatorLogout())
     clock.now += LOCK_DURATION
     assert m.station.execute(OperatorLogin(cy_pin)) == "manager"

@@ -143,10 +143,14 @@ def test_a_table_with_no_record_is_computed_before_play_opens_and_an_altered_rec
         machine.station.execute(PlaceChip("ante", 500))
         gate = rtp_gate(machine.table, config)
         assert gate.start()
-        assert {t.code: t.message for t in machine.station.snapshot().tilts}.get(RTP_GATE) == COMPUTING
+        assert {t.code: t.message for t in machine.station.snapshot().tilts}.get(
+            RTP_GATE
+        ) == COMPUTING
         with pytest.raises(PlayDisabled, match="Computing the paytable's return"):
             machine.station.execute(Deal())
-        machine.station.execute(OperatorLogin("1111"))  # an attendant cannot open play before the record
+        machine.station.execute(
+            OperatorLogin("1111")
+        )  # an attendant cannot open play before the record
         with pytest.raises(WrongState, match="Computing the paytable's return") as refused:
             machine.station.execute(ClearTilt(RTP_GATE))
         assert refused.value.code == "rtp_unknown"

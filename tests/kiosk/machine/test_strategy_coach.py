@@ -161,6 +161,9 @@ def test_a_round_without_values_has_no_tip(tmp_path):
         m.station.execute(Deal())
         while m.station.snapshot().phase == MachinePhase.IN_ROUND:
             m.station.execute(Decide(m.station.snapshot().legal[-1]))
-        assert tip_of(m.table.recall(1, station=SEAT)[0]) is None and m.station.snapshot().coach_tip is None
+        assert (
+            tip_of(m.table.recall(1, station=SEAT)[0]) is None
+            and m.station.snapshot().coach_tip is None
+        )
     finally:
         m.close()

@@ -25,6 +25,7 @@ def TicketPayout() -> PaperlessPrinter:
     """Prints the cash-out's ticket at once and reports it printed."""
     return PaperlessPrinter()
 
+
 @pytest.fixture
 def config(tmp_path: Path):
     return load_config(db_path=tmp_path / "uth.db")

@@ -29,7 +29,9 @@ def test_the_simulated_door_drives_11_and_12_and_the_door_rules(rig, tmp_path, c
             m.station.execute(SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100))
         assert main(["devices", "simulate", "door", "open", "--path", str(door)]) == 0
         assert wait_for(lambda: m.station.snapshot().door_open)
-        m.station.execute(SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100))  # now it may
+        m.station.execute(
+            SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100)
+        )  # now it may
         assert main(["devices", "simulate", "door", "close", "--path", str(door)]) == 0
         assert wait_for(lambda: not m.station.snapshot().door_open)
         m.station.execute(OperatorLogout())
@@ -41,7 +43,10 @@ def test_the_simulated_door_drives_11_and_12_and_the_door_rules(rig, tmp_path, c
 
 def test_a_door_open_at_power_up_is_reported_open(rig, tmp_path):
     SimulatedDoor.set(tmp_path / "door", True)
-    watch = DoorWatch(open_door(parse_door(f"sim:{tmp_path / 'door'}")), lambda open: rig.machine.station.execute(SetDoor(open))).start()
+    watch = DoorWatch(
+        open_door(parse_door(f"sim:{tmp_path / 'door'}")),
+        lambda open: rig.machine.station.execute(SetDoor(open)),
+    ).start()
     try:
         assert rig.machine.station.snapshot().door_open
         assert rig.exceptions() == [0x11]
@@ -84,6 +89,8 @@ def test_the_cabinet_watches_its_configured_door(tmp_path):
     assert run_cabinet(config, options, max_frames=2) == 0
     m = LoneCabinet.open(load_config(db_path=tmp_path / "k.db"))
     try:
-        assert [e.kind for e in m.table.ledger.events(("door_open", "door_closed"))] == ["door_open"]
+        assert [e.kind for e in m.table.ledger.events(("door_open", "door_closed"))] == [
+            "door_open"
+        ]
     finally:
         m.close()
