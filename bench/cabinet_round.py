@@ -31,19 +31,21 @@ def main() -> None:
 
     from engine.rng import SeededRandomSource
     from engine.uth.round import Action
-    from kiosk.cabinet import Machine
     from kiosk.config import load_config
     from kiosk.machine import commands as cmd
+    from kiosk.station.credits import insert_credits
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     folder = Path(tempfile.mkdtemp(prefix="bench-cabinet-"))
     config = load_config(db_path=folder / "uth.db", decision_values=False)
-    machine = Machine.open(config, rng=SeededRandomSource(11))
+    cabinet = LoneCabinet.open(config, rng=SeededRandomSource(11))
+    machine = cabinet.station  # the screens' controller
     ante = machine.snapshot().limits.ante_min
     rounds: list[float] = []
     settles: list[float] = []
     for _ in range(args.rounds):
         if machine.snapshot().credits < 6 * ante:
-            machine.insert_credits(10_000, "bill:10000")
+            insert_credits(cabinet.link, cmd.InsertCredits(10_000))
         start = time.perf_counter()
         machine.execute(cmd.PlaceChip("ante", ante))
         machine.execute(cmd.Deal())
@@ -55,7 +57,7 @@ def main() -> None:
         assert machine.snapshot().round_id is not None
         rounds.append(end - start)
         settles.append(end - last)
-    machine.close()
+    cabinet.close()
     print(f"machine: {describe_machine()}")
     print(
         f"cabinet round, deal to settlement ({args.rounds} rounds): "

@@ -5,7 +5,7 @@ and without.
     .venv/bin/python -m bench.decision_values                # 100 rounds each way
     .venv/bin/python -m bench.decision_values --rounds 300 --dir /tmp/bench
 
-Each way plays ``--rounds`` $5 rounds through :class:`kiosk.cabinet.Machine`
+Each way plays ``--rounds`` $5 rounds through a lone cabinet's station (:mod:`kiosk.wiring.lone_cabinet`)
 on a fresh ledger in ``--dir`` (WAL, synchronous=FULL, its anchor beside it), each
 decision chosen at random (seeded) among the legal ones.  With values on, a decision is
 taken once the values of its own phase are ready (a player takes longer than the 0.1 s
@@ -31,9 +31,13 @@ sys.path.insert(0, str(ROOT))
 from bench.machine import describe_machine  # noqa: E402
 from engine.rng import SeededRandomSource  # noqa: E402
 from engine.uth.round import Action, Phase  # noqa: E402
-from kiosk.cabinet import Machine, MachinePhase  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
+from kiosk.machine import commands as cmd  # noqa: E402
 from kiosk.machine import round_values  # noqa: E402
+from kiosk.machine.snapshot import MachinePhase  # noqa: E402
+from kiosk.machine.state import SEAT  # noqa: E402
+from kiosk.station.credits import insert_credits  # noqa: E402
+from kiosk.wiring.lone_cabinet import LoneCabinet  # noqa: E402
 
 
 def _phase(legal: tuple[Action, ...]) -> Phase:
@@ -46,29 +50,35 @@ def decision_times(folder: Path, rounds: int, values: bool, seed: int) -> tuple[
     """Seconds of each ``decide()`` over ``rounds`` rounds, and how many decisions were
     stored with their values."""
     config = load_config(db_path=folder / "uth.db", decision_values=values)
-    m = Machine.open(config, rng=SeededRandomSource(seed))
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(seed))
+    m = cab.station
     rng = random.Random(seed)
     times: list[float] = []
     try:
         if values:
             round_values.valuer_for(m.snapshot().paytable)  # the optimal analysis, loaded once
         for _ in range(rounds):
-            if m.credits < 2000:
-                m.insert_credits(10000, "bill:10000")
-            m.add_chip("ante", 500)
-            m.deal()
+            if cab.table.credits(SEAT) < 2000:
+                insert_credits(cab.link, cmd.InsertCredits(10000))
+            m.execute(cmd.PlaceChip("ante", 500))
+            m.execute(cmd.Deal())
             while m.snapshot().phase == MachinePhase.IN_ROUND:
                 legal = m.snapshot().legal
-                seat_values = m._round.values  # the round's values thread (values on)
+                seat_values = cab.table.decision_values(SEAT)  # the round's values (values on)
                 if seat_values is not None:
                     seat_values.get(_phase(legal), 60)
                 action = rng.choice(legal)
                 t0 = time.perf_counter()
-                m.decide(action)
+                m.execute(cmd.Decide(action))
                 times.append(time.perf_counter() - t0)
-        valued = sum(1 for r in m.recall(rounds) for d in r.decisions if d.ev is not None)
+        valued = sum(
+            1
+            for r in cab.table.recall(rounds, station=SEAT)
+            for d in r.decisions
+            if d.ev is not None
+        )
     finally:
-        m.close()
+        cab.close()
     return times, valued
 
 

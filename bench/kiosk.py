@@ -96,7 +96,7 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
 
     payout = DemoTicketPayout()
     machine = Machine.open(
-        load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), payout=payout
+        load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), printer=payout
     )
     app = App(machine, size, payout=payout)
     app.step(0)
@@ -190,7 +190,7 @@ def session_memory(
 
     payout = DemoTicketPayout()
     config = load_config(None, db_path=str(tmp / "session.db"))
-    machine = Machine.open(config, rng=SeededRandomSource(7), payout=payout)
+    machine = Machine.open(config, rng=SeededRandomSource(7), printer=payout)
     app = App(machine, size, payout=payout, tournament=TournamentContext(None))
     app.tournament.bot_samples = 0
     parts: dict[str, float] = {}

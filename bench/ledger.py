@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.ledger --big 0         # skip the million-round database
     .venv/bin/python -m bench.ledger --verify-big    # also time the verifications of it
 
-1. *Durable commit*: ``--rounds`` rounds played through :class:`kiosk.cabinet.Machine`
+1. *Durable commit*: ``--rounds`` rounds played through a lone cabinet's station (:mod:`kiosk.wiring.lone_cabinet`)
    on a fresh ledger (WAL, synchronous=FULL) in ``--dir`` (default ``var/bench``, on the
    cabinet's disk), its anchor beside it.  Reported: the median time of the COMMIT of the
    transaction that settles a round (the fsync), of the anchor write that follows it
@@ -43,7 +43,6 @@ from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck  # noq
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable  # noqa: E402
 from engine.uth.replay import replay  # noqa: E402
 from engine.uth.round import BetsPlaced, Decision  # noqa: E402
-from kiosk.cabinet import Machine, MachinePhase  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.ledger.checkpoint import (  # noqa: E402
@@ -65,7 +64,11 @@ from kiosk.ledger.ledger import (  # noqa: E402
 )
 from kiosk.ledger.records import DecisionRecord, dump_decisions  # noqa: E402
 from kiosk.ledger.startup import check_head, default_anchor_path, default_key_path  # noqa: E402
+from kiosk.machine import commands as cmd  # noqa: E402
 from kiosk.machine.rows import dealt_columns, settled_columns  # noqa: E402
+from kiosk.machine.snapshot import MachinePhase  # noqa: E402
+from kiosk.station.credits import insert_credits  # noqa: E402
+from kiosk.wiring.lone_cabinet import LoneCabinet  # noqa: E402
 
 BIG_BILL = 10000
 
@@ -132,26 +135,28 @@ def bench_commit(directory: Path, rounds: int) -> dict:
     anchor = AnchorTimer(ledger_module.write_anchor)
     ledger_module.write_anchor = anchor  # type: ignore[assignment]
     config = load_config(db_path=db)
-    m = Machine.open(config, rng=SeededRandomSource(1))
-    timer = CommitTimer(m.ledger.conn)
-    m.ledger.conn = timer  # type: ignore[assignment]
-    m.insert_credits(10000, "bill:10000")
-    m.ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(1))
+    m, ledger = cab.station, cab.table.ledger
+    assert ledger is not None
+    timer = CommitTimer(ledger.conn)
+    ledger.conn = timer  # type: ignore[assignment]
+    insert_credits(cab.link, cmd.InsertCredits(10000))
+    ledger.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     size0 = db_bytes(db)
     commits, anchors, calls = [], [], []
     for _ in range(rounds):
         if m.snapshot().available < 2000:
-            m.insert_credits(10000, "bill:10000")
-        m.add_chip("ante", 500)
-        m.add_chip("trips", 100)
-        m.deal()
+            insert_credits(cab.link, cmd.InsertCredits(10000))
+        m.execute(cmd.PlaceChip("ante", 500))
+        m.execute(cmd.PlaceChip("trips", 100))
+        m.execute(cmd.Deal())
         while True:
             snap = m.snapshot()
             action = plain_policy(seat_view(snap))
             if action not in snap.legal:
                 action = snap.legal[-1]
             t = time.perf_counter()
-            m.decide(action)
+            m.execute(cmd.Decide(action))
             elapsed = time.perf_counter() - t
             if m.snapshot().phase != MachinePhase.IN_ROUND:
                 commits.append(timer.last)
@@ -160,7 +165,7 @@ def bench_commit(directory: Path, rounds: int) -> dict:
                 break
     timer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     growth = (db_bytes(db) - size0) / rounds
-    m.close()
+    cab.close()
     ledger_module.write_anchor = anchor.write
     ms = sorted(c * 1000 for c in commits)
     both = sorted((c + a) * 1000 for c, a in zip(commits, anchors, strict=True))

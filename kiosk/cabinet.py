@@ -1,4 +1,7 @@
-"""The lone cabinet: the game service with its one station in the same process.
+"""The lone cabinet as the operator menu still reads it (``cast(Machine, model.machine)``
+in :mod:`kiosk.ui.scenes.operator`), and as older tests drive it.  Everything else
+uses the cabinet's parts (:class:`kiosk.wiring.lone_cabinet.LoneCabinet`): this module
+goes once the operator menu has its own port.
 
 :class:`Machine` holds no money rule of its own.  It is the composition a cabinet runs:
 the game service (:class:`kiosk.table.table.Table`, stations ``(1,)``, no decision
@@ -13,7 +16,7 @@ Life cycle::
 
     machine = Machine.open(config)        # open/create + verify the ledger, resume a round
     machine.subscribe(on_change)          # on_change(snapshot) after every change
-    machine.insert_credits(2000, "bill:2000")   # a note with no validator: both phases
+    machine.insert_credits(2000)   # a note with no validator: both phases
     machine.execute(PlaceChip("ante", 500)); machine.execute(PlaceChip("trips", 100))
     machine.execute(Deal())
     machine.execute(Decide(Action.CHECK)) ...  # until snapshot().phase is RESULT
@@ -21,10 +24,9 @@ Life cycle::
 
 Devices: :class:`Machine` is the validator driver's host
 (:class:`devices.host.ValidatorHost`, through :class:`StationNotes`); its printer is the
-station's (:class:`kiosk.station.devices.StationDevices`), or a ``payout`` object of
-:class:`~kiosk.machine.payout_strategy.Payout`'s shape that takes this cabinet's print
-orders and reports them back (:meth:`payout_complete`, :meth:`payout_failed`,
-:meth:`payout_to_handpay`).
+station's (:class:`kiosk.station.devices.StationDevices`), or a
+:class:`kiosk.station.paperless.PaperlessPrinter` (tests, the device-less demo): either
+takes the service's print orders from the station's link and reports them back.
 
 A missing, corrupt or tampered ledger does not raise: the cabinet comes up in the
 ``ledger`` tilt with the reason as its message, and refuses everything.
@@ -32,15 +34,13 @@ A missing, corrupt or tampered ledger does not raise: the cabinet comes up in th
 
 from __future__ import annotations
 
-import secrets
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from typing import cast
 
-from devices.host import DeviceEvent, PrintOutcome
+from devices.host import DeviceEvent
 from engine.money import format_cents as money
 from engine.rng import RandomSource
 from engine.uth.round import Action
@@ -48,9 +48,8 @@ from kiosk.config import CabinetConfig
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, TicketRecord, VerifyReport
-from kiosk.link.outcomes import EscrowEnd, MoneyOutcome
 from kiosk.machine import commands as cmd
-from kiosk.machine.commands import Command
+from kiosk.machine.commands import Command, CreditSource
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import (
     BetOutOfLimits,
@@ -64,7 +63,6 @@ from kiosk.machine.errors import (
 )
 from kiosk.machine.hold import PaytableHold
 from kiosk.machine.operators import RAM_CLEAR_CODE_SECONDS
-from kiosk.machine.payout_strategy import HandpayPayout, Payout
 from kiosk.machine.round_values import SeatValues
 from kiosk.machine.rows import dealt_columns, settled_columns
 from kiosk.machine.settings import BOUNDED_RTPS
@@ -84,25 +82,19 @@ from kiosk.machine.state import (
     Spot,
 )
 from kiosk.station.controller import StationController
+from kiosk.station.credits import insert_credits
 from kiosk.station.local import LocalTable
 from kiosk.station.notes import StationNotes
-from kiosk.table.commands import (
-    AcceptEscrow,
-    AcceptTicket,
-    ReportPrint,
-    SetPrinter,
-    SettleEscrow,
-    TestCredits,
-)
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.table.commands import Command as TableCommand
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
 __all__ = [  # the controller's vocabulary, for the screens, the CLI and the tools
     "money", "ActionOffer", "BOUNDED_RTPS", "BetOutOfLimits", "ConfigurationError",
-    "DEVICE_TILT_PREFIX", "HandpayPayout", "InsufficientCredits", "JACKPOT_TILT",
+    "DEVICE_TILT_PREFIX", "InsufficientCredits", "JACKPOT_TILT",
     "LEDGER_TILT", "Machine", "MachineError", "MachinePhase", "MachineSnapshot",
-    "NotAuthorised", "Payout", "PayoutRequest", "PlayDisabled",
+    "NotAuthorised", "PayoutRequest", "PlayDisabled",
     "RAM_CLEAR_CODE_SECONDS", "SEAT", "Spot", "TICKET_TILT", "TicketRefused", "Tilt",
     "WrongState", "dealt_columns", "settled_columns",
 ]
@@ -113,21 +105,18 @@ class Machine:
     with :meth:`open`."""
 
     def __init__(
-        self, table: Table, payout: Payout | None = None, printer_decides: bool = False
+        self, table: Table, printer: PaperlessPrinter | None = None, printer_decides: bool = False
     ) -> None:
         self.table = table
-        self.config: CabinetConfig = table.config
         self.link = LocalTable(table, SEAT)
         self.station = StationController(self.link, table.config)
         self.notes = StationNotes(self.link, prefix=False)
-        self._payout: Payout = payout or HandpayPayout()
-        self._handed: set[str] = set()  # cash-outs whose ticket went to the printer
-        self._lock = threading.Lock()
-        if not printer_decides:  # else the station's printer decides it (resumed order)
-            self._resume_payout()  # before the station's printer may be ordered it again
+        self.config: CabinetConfig = table.config
+        self.printer: PaperlessPrinter | None = None
         self.link.start()
         self.station.start(0.0)
-        self._printer_ready(self._payout)
+        if not printer_decides:  # else the station's devices print (and decide a resumed order)
+            self.use_printer(printer or PaperlessPrinter(ready=False))
 
     @classmethod
     def open(
@@ -135,17 +124,19 @@ class Machine:
         config: CabinetConfig,
         rng: RandomSource | None = None,
         clock: Callable[[], datetime] | None = None,
-        payout: Payout | None = None,
+        printer: PaperlessPrinter | None = None,
         printer_decides: bool = False,
     ) -> Machine:
         """Open the ledger (created on a first run only), verify it, rebuild the state,
         record power up and resume an unfinished round or payout.  Never raises for the
         ledger: a cabinet whose ledger cannot be opened stands in the ``ledger`` tilt.
-        ``printer_decides``: the station's printer with its job journal
-        (:meth:`kiosk.station.devices.StationDevices.of_cabinet`) decides a ticket
-        pending at power-up; else it is voided and paid by hand at once."""
+        ``printer``: prints the cabinet's tickets (default: none, a cash-out is a
+        handpay); ``printer_decides``: the station's devices print instead (their
+        printer's job journal decides a ticket pending at power-up).  Without, a ticket
+        pending at power-up is voided and paid by hand
+        (:func:`kiosk.station.printer.untold_after_restart`)."""
         table = Table.open_or_stop(config, (SEAT,), rng=rng, clock=clock, timing=CABINET_TIMING)
-        return cls(table, payout, printer_decides)
+        return cls(table, printer, printer_decides)
 
     def close(self) -> None:
         """Record an orderly power down and close the ledger."""
@@ -160,14 +151,18 @@ class Machine:
         operation returns (the role for :class:`OperatorLogin`, the code for
         :class:`RamClearRequest`, the payout for :class:`CashOut`, else ``None``)."""
         if isinstance(command, cmd.InsertCredits):
-            self.insert_credits(command.cents, command.source)
+            insert_credits(self.link, command)
             return None
         if isinstance(command, cmd.BillCredited):
             self.bill_credited(command.denomination_cents, command.transaction_id)
             return None
         result = self.station.execute(cast(TableCommand, command))  # checked by the service
         if isinstance(command, cmd.CashOut):
-            return self._payout_started(result)
+            request = self.snapshot().cashout
+            assert request is not None, result
+            if self.printer is not None:
+                self.printer.serve()  # the service's print order, printed
+            return request
         return result
 
     def snapshot(self) -> MachineSnapshot:
@@ -276,41 +271,11 @@ class Machine:
         self.table.tilt(SEAT, code, message)
 
     # -- credits with no validator (tests, tools, the burn-in) ------------------------------------
-    def insert_credits(self, cents: int, source: str) -> None:
-        """Credit ``cents`` from ``source`` through the same two phases as the validator:
-        ``"bill:<cents>"`` (a note of that denomination), ``"ticket:<number>"`` (a ticket
-        printed here, for its amount) or ``"test:<cents>"`` (a burn-in's test credits:
-        a technician logged in, demo or burn-in mode)."""
-        kind, _, ref = source.partition(":")
-        if kind not in ("bill", "ticket", "test") or not ref:
-            raise MachineError(
-                f"unknown credit source {source!r} "
-                "(use bill:<cents>, ticket:<number> or test:<cents>)",
-                code=ErrorCode.BAD_CREDIT_SOURCE,
-            )
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise MachineError(
-                f"credits are a positive whole number of cents, not {cents!r}", code=ErrorCode.BAD_AMOUNT
-            )
-        if kind == "test":
-            if ref != str(cents):
-                raise MachineError(
-                    f"test credits {source!r} do not match {cents} cents", code=ErrorCode.BAD_AMOUNT
-                )
-            self.table.execute(SEAT, TestCredits(None, cents))
-            return
-        txn = f"insert-{kind}-{_token()}"
-        if kind == "ticket":
-            self.table.execute(SEAT, AcceptTicket(txn, ref, cents))
-        else:
-            if ref != str(cents):
-                raise MachineError(
-                    f"bill {source!r} is not an accepted denomination of {cents} cents",
-                    code=ErrorCode.BILL_NOT_ACCEPTED,
-                    params={"cents": cents},
-                )
-            self.table.execute(SEAT, AcceptEscrow(txn, cents))
-        self.table.execute(SEAT, SettleEscrow(txn, EscrowEnd.VEND_VALID))
+    def insert_credits(
+        self, cents: int, source: CreditSource = CreditSource.NOTE, validation: str = ""
+    ) -> None:
+        """Credit ``cents`` from ``source`` (:func:`kiosk.station.credits.insert_credits`)."""
+        insert_credits(self.link, cmd.InsertCredits(cents, source, validation))
 
     # -- the validator's host (devices.host.ValidatorHost) -----------------------------------------
     def escrow_decision(self, denomination_cents: int, transaction_id: str) -> bool:
@@ -355,93 +320,11 @@ class Machine:
         with self.table.lock:
             return ledger.ticket(validation)
 
-    # -- the printer's reports -------------------------------------------------------------------
-    @property
-    def payout(self) -> Payout:
-        """Who prints this cabinet's tickets (a handpay when nobody does)."""
-        return self._payout
-
-    @payout.setter
-    def payout(self, strategy: Payout) -> None:
-        self._payout = strategy
-        self._printer_ready(strategy)
-
-    def _printer_ready(self, strategy: Payout) -> None:
-        if self.table.ledger is not None:
-            try:
-                self.table.execute(SEAT, SetPrinter(strategy.method == "ticket"))
-            except MachineError:
-                pass
-
-    def _payout_started(self, result: object) -> PayoutRequest:
-        snap = self.snapshot()
-        request = snap.cashout
-        assert request is not None, result
-        if request.method == "ticket":
-            self._payout.start(self, request)
-        return request
-
-    def _resume_payout(self) -> None:
-        """A ticket payout pending at power-up with no station printer to ask: its number
-        is voided and an attendant pays (never printed twice, never paid twice).  With
-        one (``printer_decides``), the printer decides it when it is ready (the order
-        resumed: its job journal and its status tell printed, not printed or unknown,
-        :mod:`kiosk.station.printer`), as at a table's station; until then an attendant's
-        handpay voids the number first."""
-        request = self.snapshot().cashout if self.table.ledger is not None else None
-        if request is None or request.method != "ticket":
-            return
-        ticket = self.ledger.ticket_for_cashout(request.transaction_id) if self.ledger else None
-        sequence = f" #{ticket.sequence} (validation {ticket.validation})" if ticket else ""
-        self.payout_to_handpay(
-            request.transaction_id,
-            f"power lost while printing ticket{sequence}: the number is void",
-        )
-        self.table.station_state(SEAT).message = (
-            "The cash-out was interrupted: an attendant will pay you."
-        )
-
-    def issue_ticket(self, transaction_id: str) -> TicketRecord:
-        """The ticket written (pending) for the ticket cash-out ``transaction_id``, handed
-        to the printer once: a cash-out prints one ticket."""
-        with self._lock:
-            ticket = self._pending_ticket(transaction_id)
-            if transaction_id in self._handed:
-                raise WrongState(
-                    f"ticket {ticket.validation} was already issued for {transaction_id}: "
-                    "a cash-out prints one ticket",
-                    code=ErrorCode.TICKET_ALREADY_ISSUED,
-                )
-            self._handed.add(transaction_id)
-            return ticket
-
-    def _pending_ticket(self, transaction_id: str) -> TicketRecord:
-        ledger = self.ledger
-        ticket = ledger.ticket_for_cashout(transaction_id) if ledger is not None else None
-        request = self.snapshot().cashout
-        if ticket is None or request is None or request.transaction_id != transaction_id:
-            raise WrongState(
-                f"no ticket payout {transaction_id} is pending", code=ErrorCode.NO_PAYOUT_PENDING
-            )
-        return ticket
-
-    def payout_complete(self, transaction_id: str, reference: str = "") -> None:
-        """The ticket of ``transaction_id`` printed (``reference``: the validation number
-        the printer reported).  Idempotent."""
-        self._report(ReportPrint(transaction_id, PrintOutcome.PRINTED, reference))
-
-    def payout_failed(self, transaction_id: str, reason: str) -> None:
-        """The ticket did not print: voided, the credits back on the meter."""
-        self._report(ReportPrint(transaction_id, PrintOutcome.NOT_PRINTED, "", reason))
-
-    def payout_to_handpay(self, transaction_id: str, reason: str) -> None:
-        """Whether the ticket printed is unknown: voided, an attendant pays.  Idempotent."""
-        self._report(ReportPrint(transaction_id, PrintOutcome.UNKNOWN, "", reason))
-
-    def _report(self, report: ReportPrint) -> None:
-        how = self.table.execute(SEAT, report)
-        if how is MoneyOutcome.UNKNOWN:
-            raise WrongState(f"no payout {report.txn} is pending", code=ErrorCode.NO_PAYOUT_PENDING)
+    # -- the printer ---------------------------------------------------------------------------
+    def use_printer(self, printer: PaperlessPrinter) -> None:
+        """Print this cabinet's tickets on ``printer`` (through the station's link, as a
+        station's printer does)."""
+        self.printer = printer.attach(self.link)
 
     # -- reading ---------------------------------------------------------------------------------
     @property
@@ -471,6 +354,3 @@ class Machine:
     def hold(self, since: str | None = None) -> list[PaytableHold]:
         return self.table.read(lambda a: a.hold(since))  # type: ignore[no-any-return]
 
-
-def _token() -> str:
-    return secrets.token_hex(8)

@@ -37,8 +37,8 @@ from pathlib import Path
 
 from engine.cards import format_cards
 from engine.maths.hold import FLAG_MIN_ROUNDS, HoldReport
+from engine.money import format_cents as money
 from engine.uth.paytable import PaytableError, load_paytable
-from kiosk.cabinet import money
 from kiosk.config import ConfigError, load_config, role_at_least
 from kiosk.ledger.anchor import read_anchor
 from kiosk.ledger.errors import LedgerCorruptError

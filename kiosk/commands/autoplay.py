@@ -26,19 +26,17 @@ from dataclasses import asdict, dataclass
 from typing import cast
 
 from engine.maths.strategies import STRATEGIES
+from engine.money import format_cents as money
 from engine.rng import SeededRandomSource, SystemRandomSource
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action, SeatView
-from kiosk.cabinet import (
-    JACKPOT_TILT,
-    Machine,
-    MachineError,
-    MachinePhase,
-    MachineSnapshot,
-    money,
-)
 from kiosk.config import CabinetConfig, ConfigError, load_config, role_at_least
+from kiosk.machine import commands as cmd
 from kiosk.machine.betting import deal_cost
-from kiosk.machine.state import Bets
+from kiosk.machine.errors import MachineError
+from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.machine.state import JACKPOT_TILT, Bets
+from kiosk.station.credits import insert_credits
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 Strategy = Callable[[SeatView], Action]
 
@@ -128,11 +126,12 @@ class SessionReport:
 
 
 class Session:
-    """Drives a machine as a patron (and, for handpays and jackpots, an attendant) would."""
+    """Drives a lone cabinet's station as a patron (and, for handpays and jackpots, an
+    attendant) would."""
 
     def __init__(
         self,
-        machine: Machine,
+        cabinet: LoneCabinet,
         strategy: Strategy,
         *,
         ante: int,
@@ -142,79 +141,85 @@ class Session:
         test_credits: bool = False,
     ) -> None:
         """``bill``: cents per simulated bill; ``test_credits``: credit them as test
-        credits (``test:<cents>``, keyed in by the operator of ``pin``) instead."""
-        self.m, self.strategy = machine, strategy
+        credits (``CreditSource.TEST``, keyed in by the operator of ``pin``) instead."""
+        self.cabinet, self.station, self.strategy = cabinet, cabinet.station, strategy
         self.ante, self.trips, self.bill, self.pin = ante, trips, bill, pin
         self.test_credits = test_credits
         self.report = SessionReport()
 
-    def attendant(self, job: Callable[[], None]) -> None:
+    def attendant(self, job: Callable[[], object]) -> None:
         if self.pin is None:
             raise SystemExit("an attendant PIN is needed (--pin): the configured PINs are hashed")
-        self.m.operator_login(self.pin)
+        self.station.execute(cmd.OperatorLogin(self.pin))
         try:
             job()
         finally:
-            self.m.operator_logout()
+            self.station.execute(cmd.OperatorLogout())
+
+    def credit(self, source: cmd.CreditSource) -> None:
+        """One simulated bill of :attr:`bill` cents (``TEST``: test credits)."""
+        insert_credits(self.cabinet.link, cmd.InsertCredits(self.bill, source))
 
     def settle_up(self) -> None:
         """Finish what a crash left: the open round, a pending handpay, a jackpot tilt."""
-        snap = self.m.snapshot()
+        snap = self.station.snapshot()
         if snap.cashout is not None:
-            self.attendant(self.m.handpay_reset)
+            self.attendant(lambda: self.station.execute(cmd.HandpayReset()))
         if snap.phase == MachinePhase.IN_ROUND:
             self.report.resumed += 1
             self.finish_round()
         self.clear_jackpot()
 
     def clear_jackpot(self) -> None:
-        if any(t.code == JACKPOT_TILT for t in self.m.snapshot().tilts):
-            self.attendant(lambda: self.m.clear_tilt(JACKPOT_TILT))
+        if any(t.code == JACKPOT_TILT for t in self.station.snapshot().tilts):
+            self.attendant(lambda: self.station.execute(cmd.ClearTilt(JACKPOT_TILT)))
 
     def finish_round(self) -> None:
-        snap = self.m.snapshot()
+        snap = self.station.snapshot()
         while snap.phase == MachinePhase.IN_ROUND:
             action = affordable_choice(self.strategy(seat_view(snap)), snap.legal)
-            self.m.decide(action)
-            snap = self.m.snapshot()
+            self.station.execute(cmd.Decide(action))
+            snap = self.station.snapshot()
         self.report.rounds += 1
 
     def play_round(self) -> None:
         need = deal_cost(Bets(self.ante, self.trips))
-        while self.m.snapshot().available < need:
+        while self.station.snapshot().available < need:
             if self.test_credits:
-                self.attendant(lambda: self.m.insert_credits(self.bill, f"test:{self.bill}"))
+                self.attendant(lambda: self.credit(cmd.CreditSource.TEST))
             else:
-                self.m.insert_credits(self.bill, f"bill:{self.bill}")
+                self.credit(cmd.CreditSource.NOTE)
             self.report.bills += 1
             self.report.bills_cents += self.bill
         try:
-            self.m.repeat_bets()
+            self.station.execute(cmd.RepeatBets())
         except MachineError:  # first round, or the limits changed
             pass
-        snap = self.m.snapshot()
+        snap = self.station.snapshot()
         if (snap.bet_ante, snap.bet_trips) != (self.ante, self.trips):
-            self.m.clear_bets()
-            self.m.add_chip("ante", self.ante)
+            self.station.execute(cmd.ClearBets())
+            self.station.execute(cmd.PlaceChip("ante", self.ante))
             if self.trips:
-                self.m.add_chip("trips", self.trips)
-        self.m.deal()
+                self.station.execute(cmd.PlaceChip("trips", self.trips))
+        self.station.execute(cmd.Deal())
         self.finish_round()
         self.clear_jackpot()
 
     def cash_out(self) -> None:
-        if self.m.snapshot().credits:
-            req = self.m.cash_out()
+        if self.station.snapshot().credits:
+            self.station.execute(cmd.CashOut())
+            req = self.station.snapshot().cashout
+            assert req is not None
             self.report.cashouts += 1
             self.report.cashout_cents += req.amount
-            self.attendant(self.m.handpay_reset)
+            self.attendant(lambda: self.station.execute(cmd.HandpayReset()))
 
     def run(self, rounds: int, cashout_every: int = 0) -> SessionReport:
         self.settle_up()
         for i in range(rounds):
-            if not self.m.snapshot().playable:
+            if not self.station.snapshot().playable:
                 self.report.stopped = "; ".join(
-                    f"{t.code}: {t.message}" for t in self.m.snapshot().tilts
+                    f"{t.code}: {t.message}" for t in self.station.snapshot().tilts
                 )
                 break
             self.play_round()
@@ -224,8 +229,8 @@ class Session:
         return self.report
 
 
-def default_pin(machine: Machine) -> str | None:
-    pin = machine.config.operator_pins.get("attendant")
+def default_pin(cabinet: LoneCabinet) -> str | None:
+    pin = cabinet.config.operator_pins.get("attendant")
     return None if pin is None or pin.startswith("sha256:") else pin
 
 
@@ -264,9 +269,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {refusal}", file=sys.stderr)
         return 2
     rng = SeededRandomSource(args.seed) if args.seed is not None else SystemRandomSource()
-    machine = Machine.open(config, rng=rng)
+    machine = LoneCabinet.open(config, rng=rng)
     machine.table.burn_in = bool(args.burn_in)  # a technician's session: test credits allowed
-    snap = machine.snapshot()
+    snap = machine.station.snapshot()
     if any(t.code == "ledger" for t in snap.tilts):
         print(f"error: {snap.message or snap.tilts[0].message}", file=sys.stderr)
         return 3

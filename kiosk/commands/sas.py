@@ -37,7 +37,7 @@ from devices.sas.session import HostSession, TicketBook
 from devices.sas.uart import open_line, probe
 
 if TYPE_CHECKING:
-    from kiosk.cabinet import Machine
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -120,11 +120,12 @@ def run_probe(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from devices.door import DoorError
     from engine.rng import SystemRandomSource
-    from kiosk.cabinet import Machine
     from kiosk.config import ConfigError, load_config
+    from kiosk.machine.commands import SetDoor
     from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
     from kiosk.wiring.door import start_door
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     try:
         config = load_config(args.config, db_path=args.db)
@@ -136,9 +137,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if path is None:
         print("error: no SAS port: give --port, --pty or sas_port", file=sys.stderr)
         return 2
-    machine = Machine.open(config, rng=SystemRandomSource())
-    if machine.ledger is None:
-        print(f"error: {machine.snapshot().message}", file=sys.stderr)
+    machine = LoneCabinet.open(config, rng=SystemRandomSource())
+    if machine.table.ledger is None:
+        print(f"error: {machine.station.snapshot().message}", file=sys.stderr)
         return 1
     address = args.address or config.sas_address
     if pair is not None:
@@ -153,7 +154,7 @@ def run_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     service.start()
     try:
-        door = start_door(config, machine.door)
+        door = start_door(config, lambda open: machine.station.execute(SetDoor(open)))
     except DoorError as exc:
         print(f"error: door: {exc.reason}", file=sys.stderr)
         service.stop()
@@ -184,32 +185,37 @@ ANTE = 500
 NOTE = 10_000
 
 
-def play_rounds(machine: Machine, rounds: int, stop: threading.Event) -> int:
-    """Play ``rounds`` random rounds on ``machine`` (a round left open by a power cut is
+def play_rounds(machine: LoneCabinet, rounds: int, stop: threading.Event) -> int:
+    """Play ``rounds`` random rounds at ``machine``'s station (a round left open by a power cut is
     finished first and counts); returns how many were played.  Credits short of a whole
     round (ante, blind and the largest play bet: 6 antes) get a note; while the door is
     open or a tilt stands, play waits; any other refusal ends the run."""
-    from kiosk.cabinet import MachineError, MachinePhase
+    from kiosk.machine import commands as cmd
+    from kiosk.machine.errors import MachineError
+    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.station.credits import insert_credits
+
+    station = machine.station
 
     rng = random.Random()
     played = 0
     while played < rounds and not stop.is_set():
         try:
-            snap = machine.snapshot()
+            snap = station.snapshot()
             if snap.phase != MachinePhase.IN_ROUND:
                 if snap.door_open or snap.tilts or snap.phase == MachinePhase.CASHOUT:
                     stop.wait(0.1)
                     continue
                 if snap.available < 6 * ANTE:
-                    machine.insert_credits(NOTE, f"bill:{NOTE}")
+                    insert_credits(machine.link, cmd.InsertCredits(NOTE))
                 if snap.bet_ante == 0:
-                    machine.add_chip("ante", ANTE)
-                machine.deal()
-            while machine.snapshot().phase == MachinePhase.IN_ROUND:
-                machine.decide(rng.choice(machine.snapshot().legal))
+                    station.execute(cmd.PlaceChip("ante", ANTE))
+                station.execute(cmd.Deal())
+            while station.snapshot().phase == MachinePhase.IN_ROUND:
+                station.execute(cmd.Decide(rng.choice(station.snapshot().legal)))
             played += 1
         except MachineError as exc:
-            snap = machine.snapshot()
+            snap = station.snapshot()
             if snap.door_open or snap.tilts:
                 continue  # waits above
             print(f"round not played: {exc.reason}", file=sys.stderr)

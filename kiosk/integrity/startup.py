@@ -17,9 +17,9 @@ _last: ProgramCheck | None = None
 
 
 class Tiltable(Protocol):
-    """What the check needs of the controller (``Machine.tilt``)."""
+    """What the check needs of the game service (:meth:`kiosk.table.table.Table.tilt`)."""
 
-    def tilt(self, code: str, message: str) -> None: ...
+    def tilt(self, station: int, code: str, message: str) -> None: ...
 
 
 def last_check() -> ProgramCheck | None:
@@ -28,14 +28,15 @@ def last_check() -> ProgramCheck | None:
 
 
 def startup_check(
-    machine: Tiltable,
+    table: Tiltable,
+    station: int,
     demo: bool,
     root: Path | None = None,
     manifest: Path | None = None,
     bound_s: float = DEFAULT_BOUND_S,
 ) -> ProgramCheck:
     """Check the program against its manifest within ``bound_s`` seconds; on a mismatch
-    an installed cabinet (``demo`` false) tilts with :data:`PROGRAM_TILT`, a demo logs a
+    an installed cabinet (``demo`` false) tilts ``station`` of ``table`` with :data:`PROGRAM_TILT`, a demo logs a
     warning.  Returns the check (also kept for :func:`last_check`)."""
     global _last
     result = check_program(root, manifest, bound_s)
@@ -45,5 +46,5 @@ def startup_check(
     elif demo:
         log.warning("demo: %s", result.summary())
     else:
-        machine.tilt(PROGRAM_TILT, result.summary())
+        table.tilt(station, PROGRAM_TILT, result.summary())
     return result

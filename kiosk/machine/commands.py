@@ -1,7 +1,7 @@
 """Commands into the cabinet controller: small frozen records, one per operation.
 
 A screen, the CLI, a network station and a test all say the same thing the same way:
-``machine.execute(PlaceChip("ante", 500))``.  :meth:`kiosk.cabinet.Machine.execute`
+``station.execute(PlaceChip("ante", 500))``.  The game service
 dispatches each command type through one handler map; a refusal is raised as a
 :class:`kiosk.machine.errors.MachineError` subclass (caught by type), before any state
 changes.  Amounts are integer cents.
@@ -10,6 +10,7 @@ changes.  Amounts are integer cents.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from engine.uth.round import Action
@@ -51,12 +52,22 @@ class CashOut:
     """Move every credit into a payout (ticket or handpay)."""
 
 
+class CreditSource(StrEnum):
+    """Where credits with no device handshake come from (:class:`InsertCredits`)."""
+
+    NOTE = "bill"  # a note of ``cents`` (an accepted denomination)
+    TICKET = "ticket"  # a ticket printed here, redeemed for its amount
+    TEST = "test"  # a burn-in's test credits (a technician logged in, demo or burn-in)
+
+
 @dataclass(frozen=True)
 class InsertCredits:
-    """Credits from a source that needs no device handshake (``source``: e.g. ``bill:2000``)."""
+    """``cents`` of credits from ``source`` with no device handshake, through the same
+    two phases as the validator; ``validation``: the ticket's number (a ticket only)."""
 
     cents: int
-    source: str
+    source: CreditSource = CreditSource.NOTE
+    validation: str = ""
 
 
 @dataclass(frozen=True)

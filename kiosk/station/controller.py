@@ -230,7 +230,7 @@ class StationController:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
         if isinstance(command, cmd.InsertCredits):
-            if not command.source.startswith("bill:"):
+            if command.source is not cmd.CreditSource.NOTE:
                 raise WrongState("a station takes notes only", code=ErrorCode.NOT_AT_STATION)
             if not self.demo_notes:
                 raise WrongState("notes go into the validator", code=ErrorCode.NOT_AT_STATION)

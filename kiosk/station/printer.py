@@ -55,6 +55,15 @@ log = logging.getLogger(__name__)
 JOURNAL_FILE = "printer-job.json"
 
 
+def untold_after_restart(order: PrintTicket) -> PrintResult:
+    """How a ticket ordered before this station started ended when nothing can tell
+    (no job journal, no printer to ask): ``unknown``.  The service then voids the number
+    and an attendant pays: never printed twice, never paid twice."""
+    return PrintResult(
+        PrintOutcome.UNKNOWN, order.validation, "power lost while printing: the station restarted"
+    )
+
+
 class StationPrinter:
     """The station's TCL printer on ``port`` (``"sim"``: a simulator on a pty in this
     process), printing the host's orders on its own thread (see the module)."""
@@ -160,7 +169,7 @@ class StationPrinter:
         """How a job ordered before this station started ended (see the module)."""
         vn, driver = order.validation, self.driver
         if self.journal is None or driver is None or not self._opened:
-            return PrintResult(PrintOutcome.UNKNOWN, vn, "the station restarted while printing")
+            return untold_after_restart(order)
         entry = self._journal_entry()
         if entry is None or entry.get("txn") != order.txn:
             return PrintResult(PrintOutcome.NOT_PRINTED, vn, "the order never reached the printer")

@@ -1,4 +1,5 @@
-"""The cabinet's screens: a thin pygame skin over :class:`kiosk.cabinet.Machine`.
+"""The cabinet's screens: a thin pygame skin over a station's controller
+(:class:`kiosk.station.controller.StationController`).
 
 Where things live:
 

@@ -126,7 +126,9 @@ TOURNAMENT_SCENES: dict[str, str] = {
 
 
 class App:
-    """The screens of one cabinet over ``machine`` (a :class:`kiosk.cabinet.Machine`).
+    """The screens of one cabinet over ``machine``, its station's controller
+    (:class:`kiosk.ui.model.Controller`; a lone cabinet's operator menu also reads its
+    ledger through it: :class:`kiosk.cabinet.Machine` until the menu has its own port).
 
     ``casino_name`` and ``machine_number`` are shown on the screens (the configuration's);
     ``operator_scene`` builds the operator menu instead of the cabinet's (a station's

@@ -17,10 +17,12 @@ door.  Two ways to run it:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.machine.commands import InsertCredits
+from kiosk.machine.commands import CreditSource, InsertCredits
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.ui.model import Model
 
 
@@ -31,39 +33,23 @@ class DemoTicket:
     printed_at: float
 
 
-class DemoTicketPayout:
-    """Prints (pretends to) a cash-out ticket: the payout completes after ``delay`` seconds
-    of "printing", polled from the main loop so the controller is never re-entered."""
+class DemoTicketPayout(PaperlessPrinter):
+    """Prints (pretends to) the station's cash-out tickets: each order is reported printed
+    after ``delay`` seconds of "printing", polled from the main loop (:meth:`poll`) so
+    the controller is never re-entered.  Attach it to the cabinet's station link
+    (``Machine.open(config, printer=payout)``)."""
 
-    method = "ticket"
-
-    def __init__(self, delay: float = 1.2, clock: Any = time.monotonic) -> None:
-        self.delay = delay
-        self.clock = clock
-        self.pending: list[tuple[float, Any]] = []  # (due time, request)
+    def __init__(self, delay: float = 1.2, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(delay=delay, clock=clock)
         self.printed: list[DemoTicket] = []
         self.redeemed: set[str] = set()
 
-    def start(self, machine: Any, request: Any) -> None:
-        self.pending.append((self.clock() + self.delay, request))
-
-    def resume(self, machine: Any, request: Any) -> None:
-        self.start(machine, request)
-
-    def poll(self, machine: Any) -> DemoTicket | None:
-        """Finish due payouts; returns the ticket printed now, if any."""
-        now = self.clock()
+    def poll(self) -> DemoTicket | None:
+        """Finish due print orders; returns the ticket printed now, if any."""
         done = None
-        for item in list(self.pending):
-            due, request = item
-            if now < due:
-                continue
-            self.pending.remove(item)
-            issued = machine.issue_ticket(request.transaction_id)  # the number the service wrote
-            ticket = DemoTicket(issued.validation, int(request.amount), now)
-            self.printed.append(ticket)
-            machine.payout_complete(request.transaction_id, issued.validation)
-            done = ticket
+        for order in self.serve():
+            done = DemoTicket(order.validation, order.amount_cents, self.clock())
+            self.printed.append(done)
         return done
 
     def last_unredeemed(self) -> DemoTicket | None:
@@ -101,7 +87,7 @@ class DemoDevices:
             # into the simulated validator: credited (or returned) through the ID-003 driver
             return bool(self.sims.devices.insert_bill(cents))
         # no validator: the note goes through the service's two phases all the same
-        return self.model.send(InsertCredits(cents, f"bill:{cents}")) is not None
+        return self.model.send(InsertCredits(cents)) is not None
 
     def insert_ticket(self) -> bool:
         """Insert the last printed ticket; False when there is none.
@@ -117,7 +103,7 @@ class DemoDevices:
         if ticket is None:
             return False
         # No validator here: the ticket is redeemed straight from the controller's ledger.
-        ok = self.model.send(InsertCredits(ticket.amount, f"ticket:{ticket.barcode}")) is not None
+        ok = self.model.send(InsertCredits(ticket.amount, CreditSource.TICKET, ticket.barcode)) is not None
         if ok:
             self.payout.redeemed.add(ticket.barcode)
         return ok
@@ -137,7 +123,7 @@ class DemoDevices:
             return self.last_ticket
         if self.payout is None:
             return None
-        ticket = self.payout.poll(self.model.machine)
+        ticket = self.payout.poll()
         if ticket is not None:
             self.last_ticket = ticket
             self.model.refresh(force=True)

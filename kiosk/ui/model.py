@@ -52,9 +52,10 @@ class Note:
 
 
 class Controller(Protocol):
-    """What :class:`Model` needs of a controller: a cabinet's
-    :class:`kiosk.cabinet.Machine`, or a player station's
-    :class:`kiosk.station.controller.StationController`."""
+    """What :class:`Model` needs of a controller: a station's
+    :class:`kiosk.station.controller.StationController` (a lone cabinet's or a table
+    station's; the lone cabinet's operator menu is given :class:`kiosk.cabinet.Machine`,
+    which holds that controller, until the menu has its own port)."""
 
     @property
     def config(self) -> CabinetConfig: ...

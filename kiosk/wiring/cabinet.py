@@ -1,7 +1,7 @@
 """The lone cabinet built from its configuration, and torn down.
 
     config -> Machine.open(config, rng=)   (the game service with its one local station)
-           -> startup_check(machine, demo=config.demo)  (the program against its manifest)
+           -> startup_check(machine.table, SEAT, demo=config.demo)  (the program against its manifest)
            -> rtp_gate(machine.table, config).start()  (the paytable's return proven first)
            -> StationDevices.of_cabinet(config, machine.link).start()  (validator, printer)
            -> start_slot_system(machine.table, own_process=True)  (the casino's SAS link, when
@@ -60,7 +60,7 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
     rng = SeededRandomSource(options.seed) if options.seed is not None else None
     machine = Machine.open(config, rng=rng, printer_decides=True)  # the devices' printer
     try:
-        startup_check(machine, demo=config.demo)  # the program against its manifest: tilt or warn
+        startup_check(machine.table, SEAT, demo=config.demo)  # the program against its manifest: tilt or warn
     except PlayDisabled as exc:  # no ledger to record it: the ledger's tilt stops play and says why
         log.error("program check not recorded as a tilt: %s", exc)
     rtp_gate(machine.table, config).start()  # play waits for the paytable's proven return

@@ -35,21 +35,24 @@ def outcomes(seed: int, rounds: int, seats: int):
 
 
 def test_the_file_holds_the_round_the_cabinet_deals_from_the_same_source(tmp_path):
-    from kiosk.cabinet import Machine
+    from support.cabinet import insert_note
+
     from kiosk.config import load_config
     from kiosk.machine import commands as cmd
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
-    machine = Machine.open(config, rng=SeededRandomSource(11))
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(11))
+    machine = cab.station  # the screens' controller
     ante = machine.snapshot().limits.ante_min
-    machine.insert_credits(10_000, "bill:10000")
+    insert_note(cab, 10_000)
     machine.execute(cmd.PlaceChip("ante", ante))
     machine.execute(cmd.Deal())
     machine.execute(cmd.Decide(Action.CHECK))
     machine.execute(cmd.Decide(Action.CHECK))
     machine.execute(cmd.Decide(Action.FOLD))
     shown = machine.snapshot()
-    machine.close()
+    cab.close()
     got = decode_outcomes(outcomes(11, 1, 1))
     assert got.rounds == 1 and got.seats == 1
     assert tuple(got.holes[0, 0]) == shown.hole

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cabinet import Machine
 from kiosk.config import ConfigError, load_config
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -73,9 +73,9 @@ def test_a_folder_as_db_path_is_refused_at_load(tmp_path):
 def test_an_empty_or_text_database_file_is_named_for_what_it_is(tmp_path, content, said):
     db = tmp_path / "uth.db"
     db.write_bytes(content)
-    m = Machine.open(load_config(None, db_path=db))
+    m = LoneCabinet.open(load_config(None, db_path=db))
     try:
-        (tilt,) = [t.message for t in m.snapshot().tilts if t.code == "ledger"]
+        (tilt,) = [t.message for t in m.station.snapshot().tilts if t.code == "ledger"]
         assert said in tilt and "key" not in tilt
     finally:
         m.close()

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cabinet import Machine
 from kiosk.cli import main
 from kiosk.config import load_config
 from kiosk.integrity import (
@@ -33,6 +32,8 @@ from kiosk.integrity import (
 )
 from kiosk.integrity.files import program_stream
 from kiosk.integrity.signing import release_fingerprint
+from kiosk.machine.state import SEAT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 #: The development release key (public: see keys/README.md).
 DEV_KEY = PROGRAM_ROOT / "keys" / "release-dev.ed25519"
@@ -210,29 +211,29 @@ def test_the_shipped_manifest_is_packaged_and_readable():
 
 def test_an_installed_cabinet_tilts_and_a_demo_warns(copy, tmp_path, caplog):
     flip(one_of_kind(copy, ".toml"))
-    machine = Machine.open(load_config(db_path=tmp_path / "inst.db", demo=False))
+    machine = LoneCabinet.open(load_config(db_path=tmp_path / "inst.db", demo=False))
     try:
-        result = startup_check(machine, demo=False, root=copy)
+        result = startup_check(machine.table, SEAT, demo=False, root=copy)
         assert not result.ok
-        tilts = {t.code: t.message for t in machine.snapshot().tilts}
+        tilts = {t.code: t.message for t in machine.station.snapshot().tilts}
         assert PROGRAM_TILT in tilts and "changed paytables/" in tilts[PROGRAM_TILT]
     finally:
         machine.close()
-    demo = Machine.open(load_config(db_path=tmp_path / "demo.db"))
+    demo = LoneCabinet.open(load_config(db_path=tmp_path / "demo.db"))
     try:
         with caplog.at_level(logging.WARNING, logger="kiosk.integrity.startup"):
-            assert not startup_check(demo, demo=True, root=copy).ok
-        assert PROGRAM_TILT not in {t.code for t in demo.snapshot().tilts}
+            assert not startup_check(demo.table, SEAT, demo=True, root=copy).ok
+        assert PROGRAM_TILT not in {t.code for t in demo.station.snapshot().tilts}
         assert "does not match its manifest" in caplog.text
     finally:
         demo.close()
 
 
 def test_a_matching_program_does_not_tilt(tree, tmp_path):
-    machine = Machine.open(load_config(db_path=tmp_path / "ok.db", demo=False))
+    machine = LoneCabinet.open(load_config(db_path=tmp_path / "ok.db", demo=False))
     try:
-        assert startup_check(machine, demo=False, root=tree).ok
-        assert PROGRAM_TILT not in {t.code for t in machine.snapshot().tilts}
+        assert startup_check(machine.table, SEAT, demo=False, root=tree).ok
+        assert PROGRAM_TILT not in {t.code for t in machine.station.snapshot().tilts}
     finally:
         machine.close()
 

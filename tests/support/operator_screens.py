@@ -37,10 +37,10 @@ class OperatorScreens:
     """The app at ``size`` over a machine; ``texts`` holds what the last frame drew."""
 
     def __init__(self, folder: Path, size: tuple[int, int] = (800, 480), demo: bool = False,
-                 payout=None, rng=None) -> None:
+                 printer=None, rng=None) -> None:
         self.config = cabinet_config(folder, demo=demo)
         rng = SeededRandomSource(7) if rng is None else rng
-        self.machine = Machine.open(self.config, rng=rng, payout=payout)
+        self.machine = Machine.open(self.config, rng=rng, printer=printer)
         operations = TableOperations(self.machine.table, SEAT, self.machine.station)
         self.app = App(
             self.machine,

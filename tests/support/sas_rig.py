@@ -1,4 +1,4 @@
-"""A cabinet (a real :class:`Machine` on its own ledger) with its SAS link on a
+"""A cabinet (a real lone cabinet on its own ledger) with its SAS link on a
 pseudo-terminal, and the project's host on the other end."""
 
 from __future__ import annotations
@@ -8,13 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.cabinet import credits, insert_note, play_round
+
 from devices.sas.host import SasHost
 from devices.sas.line import PtyLine, PtyPair
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import CabinetConfig, load_config
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.service import SasService
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def wait_for(cond: Callable[[], object], timeout: float = 5.0) -> bool:
@@ -37,7 +39,7 @@ def link_read_everything(service: SasService) -> None:
 @dataclass
 class Rig:
     config: CabinetConfig
-    machine: Machine
+    machine: LoneCabinet  # the cabinet's parts
     pair: PtyPair
     service: SasService
     host: SasHost
@@ -61,24 +63,20 @@ class Rig:
         raise AssertionError(f"no end to the exceptions: {out}")
 
     def play_round(self, ante: int = 500) -> None:
-        m = self.machine
-        if m.credits < 6 * ante:
-            m.insert_credits(10_000, "bill:10000")
-        m.add_chip("ante", ante)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            m.decide(m.snapshot().legal[-1])
+        if credits(self.machine) < 6 * ante:
+            insert_note(self.machine, 10_000)
+        play_round(self.machine, ante)  # each decision the last legal one
 
     def stop(self) -> None:
         self.service.stop()
-        if self.machine.ledger is not None:
+        if self.machine.table.ledger is not None:
             self.machine.close()
         self.pair.close()
 
 
 def start_rig(db: Path, signer: Callable[[int], int] = lambda seed: 0xBEEF, **kw: object) -> Rig:
     config = load_config(db_path=db)
-    machine = Machine.open(config, rng=SeededRandomSource(7))
+    machine = LoneCabinet.open(config, rng=SeededRandomSource(7))
     pair = PtyPair()
     service = SasService(
         TablePort(machine.table), config.db_path, lambda: PtyLine.open(pair.port), 1,

@@ -12,10 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, PlayDisabled
 from kiosk.config import load_config
+from kiosk.machine.commands import PlaceChip
+from kiosk.machine.errors import PlayDisabled
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @contextlib.contextmanager
@@ -57,20 +60,21 @@ def test_an_anchor_write_failure_is_a_ledger_tilt(tmp_path):
         config = load_config(
             db_path=tmp_path / "var" / "uth.db", anchor_path=anchors / "uth.anchor"
         )
-        m = Machine.open(config, rng=SeededRandomSource(3))
-        assert m.ledger is not None and not m.snapshot().tilts
-        m.insert_credits(2000, "bill:2000")
+        cab = LoneCabinet.open(config, rng=SeededRandomSource(3))
+        ledger = cab.table.ledger
+        assert ledger is not None and not cab.station.snapshot().tilts
+        insert_note(cab, 2000)
         with read_only:
-            m.insert_credits(2000, "bill:2000")  # committed; the anchor write fails
-            assert m.ledger.anchor_problem.startswith("cannot write the anchor")
-            tilts = {t.code: t.message for t in m.snapshot().tilts}
+            insert_note(cab, 2000)  # committed; the anchor write fails
+            assert ledger.anchor_problem.startswith("cannot write the anchor")
+            tilts = {t.code: t.message for t in cab.station.snapshot().tilts}
             assert "cannot write the anchor" in tilts.get("ledger", "")
             with pytest.raises(PlayDisabled):
-                m.add_chip("ante", 500)
-            m.ledger.close()
+                cab.station.execute(PlaceChip("ante", 500))
+            ledger.close()
             # at the next power-up the anchor still cannot be brought up to date
-            again = Machine.open(config)
+            again = LoneCabinet.open(config)
             assert "cannot write the anchor" in {
-                t.code: t.message for t in again.snapshot().tilts
+                t.code: t.message for t in again.station.snapshot().tilts
             }.get("ledger", "")
             again.close()

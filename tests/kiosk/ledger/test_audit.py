@@ -9,13 +9,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note, place
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, plain_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import GENESIS, chain_hash
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.fixture(scope="module")
@@ -23,12 +24,11 @@ def played(tmp_path_factory) -> Path:
     """A ledger with 12 settled rounds, an open one, bills and a handpay."""
     db = tmp_path_factory.mktemp("audit") / "uth.db"
     config = load_config(db_path=db)
-    m = Machine.open(config, rng=SeededRandomSource(42))
-    Session(m, plain_policy, ante=500, trips=100, bill=5000, pin="1111").run(12, cashout_every=6)
-    m.insert_credits(2000, "bill:2000")
-    m.add_chip("ante", 500)
-    m.deal()
-    m.close()
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(42))
+    Session(cab, plain_policy, ante=500, trips=100, bill=5000, pin="1111").run(12, cashout_every=6)
+    insert_note(cab, 2000)
+    place(cab, ("ante", 500))
+    cab.close()
     return db
 
 

@@ -13,7 +13,6 @@ from test_ledger_integrity import play, tilt_of
 import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import last_checkpoint
@@ -22,6 +21,8 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.verify import Verifier
+from kiosk.machine.commands import Deal, PlaceChip
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
 EVERY = 4
@@ -251,11 +252,11 @@ def test_a_cabinet_with_checkpoints_between_deal_and_settlement_powers_up(tmp_pa
     monkeypatch.setattr(ledger_module, "CHECKPOINT_EVERY", 3)
     config = load_config(db_path=tmp_path / "var" / "uth.db")
     play(config, rounds=6)
-    m = Machine.open(config, rng=SeededRandomSource(9))
-    assert m.ledger is not None, m.snapshot().tilts
-    m.add_chip("ante", 500)
-    m.deal()
-    m.ledger.close()  # a power cut mid-round
+    m = LoneCabinet.open(config, rng=SeededRandomSource(9))
+    assert m.table.ledger is not None, m.station.snapshot().tilts
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
+    m.table.ledger.close()  # a power cut mid-round
     ledger = Ledger.open(config.db_path, readonly=True, key=CabinetKey.load(config.key_path))
     cps = [e for e in ledger.events() if e.kind == EventKind.CHECKPOINT]
     assert any(cp.detail["rounds"] < (cp.round_id or 0) or cp.detail["rounds"] < 7 for cp in cps)

@@ -26,11 +26,12 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, random_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.state import LEDGER_TILT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 FORK_KILLS = 220
 CLI_KILLS = 4
@@ -39,8 +40,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def session(config, seed: int, rounds: int, on_open=lambda: None) -> int:
     """One scripted session (the child's whole life unless it is killed)."""
-    machine = Machine.open(config, rng=SeededRandomSource(seed))
-    if any(t.code == LEDGER_TILT for t in machine.snapshot().tilts):
+    machine = LoneCabinet.open(config, rng=SeededRandomSource(seed))
+    if any(t.code == LEDGER_TILT for t in machine.station.snapshot().tilts):
         return 3
     on_open()
     rng = random.Random(seed)
@@ -94,7 +95,9 @@ def forked_cycle(config, seed: int, delay: float, after_open: bool) -> int | Non
 def fork_loop(db: Path, cycles: int, seed: int = 2024) -> dict[str, int]:
     """``cycles`` forked sessions on ``db``, each killed at a random moment."""
     config = load_config(db_path=db)
-    Machine.open(config).close()  # first run: create the ledger (no connection kept across forks)
+    LoneCabinet.open(
+        config
+    ).close()  # first run: create the ledger (no connection kept across forks)
     rng = random.Random(seed)
     kills = finished = kills_after_open = 0
     for cycle in range(cycles):

@@ -8,32 +8,30 @@ from __future__ import annotations
 import json
 
 import pytest
+from support.cabinet import insert_note, play_round
 from support.signed_paytables import signed
 
 from engine.maths.cache import cache_dir, report_path
 from engine.maths.par_tables import FULL_DECK
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as cli
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
 from kiosk.machine.hold import ledger_hold
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.mark.heavy
 def test_a_poisoned_par_report_is_not_the_hold_reports_figure(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config, rng=SeededRandomSource(3))
-    m.insert_credits(10000, "bill:10000")
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(3))
+    insert_note(cab, 10000)
     for _ in range(3):
-        m.add_chip("ante", 500)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            m.decide(m.snapshot().legal[-1])
-    m.close()
+        play_round(cab)  # each decision the last legal one
+    cab.close()
     table = signed(CabinetKey.load(config.key_path), PAYTABLE_DIR / "standard.toml")
     path = report_path(table, "optimal", FULL_DECK, cache_dir())
     doc = json.loads(path.read_text())

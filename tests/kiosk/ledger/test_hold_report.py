@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import json
 
+from support.cabinet import insert_note, play_round
+
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as cli
 from kiosk.config import load_config
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def test_audit_hold_reports_every_bet_of_the_settled_rounds(tmp_path, capsys):
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config, rng=SeededRandomSource(3))
-    m.insert_credits(10000, "bill:10000")
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(3))
+    insert_note(cab, 10000)
     for _ in range(4):
-        m.add_chip("ante", 500)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            m.decide(m.snapshot().legal[-1])
-    m.close()
+        play_round(cab)  # each decision the last legal one
+    cab.close()
     assert cli(["audit", "hold", "--db", str(config.db_path), "--json"]) == 0
     (doc,) = json.loads(capsys.readouterr().out)
     assert doc["rounds"] == 4 and doc["flagged"] is False

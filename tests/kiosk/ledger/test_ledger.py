@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.cabinet import insert_note
 
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
@@ -31,6 +32,8 @@ from kiosk.ledger.ledger import (
 )
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.startup import open_or_create
+from kiosk.machine.commands import Deal, Decide, PlaceChip
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
 
@@ -326,16 +329,15 @@ def test_newer_schema_is_refused(paths):
 
 
 def test_replay_verification_re_settles_rounds(paths):
-    from kiosk.cabinet import Machine
     from kiosk.config import load_config
 
     config = load_config(db_path=paths[0])
-    m = Machine.open(config, rng=SeededRandomSource(5))
-    m.insert_credits(10000, "bill:10000")
-    m.add_chip("ante", 500)
-    m.deal()
-    while m.snapshot().legal:
-        m.decide(m.snapshot().legal[-1])
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    insert_note(m, 10000)
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
+    while m.station.snapshot().legal:
+        m.station.execute(Decide(m.station.snapshot().legal[-1]))
     m.close()
     assert Ledger.open(paths[0]).verify(replay=True).ok
     # a forged payout with a consistent hash chain is still caught by the replay

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.anchor import Head, read_anchor
@@ -27,6 +27,9 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import _sub, round_effects
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
+from kiosk.machine.commands import Deal, Decide, PlaceChip
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 MacFn = Callable[[str], str | None]
 
@@ -38,22 +41,22 @@ def config(tmp_path: Path) -> CabinetConfig:
 
 def play(config: CabinetConfig, rounds: int = 2, seed: int = 5) -> None:
     """Open the cabinet, take a $100 bill, play ``rounds`` rounds to the end, power down."""
-    m = Machine.open(config, rng=SeededRandomSource(seed))
-    assert m.ledger is not None, m.snapshot().tilts
-    m.insert_credits(10000, "bill:10000")
+    m = LoneCabinet.open(config, rng=SeededRandomSource(seed))
+    assert m.table.ledger is not None, m.station.snapshot().tilts
+    insert_note(m, 10000)
     for _ in range(rounds):
-        m.add_chip("ante", 500)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            m.decide(m.snapshot().legal[-1])
+        m.station.execute(PlaceChip("ante", 500))
+        m.station.execute(Deal())
+        while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+            m.station.execute(Decide(m.station.snapshot().legal[-1]))
     m.close()
 
 
 def tilt_of(config: CabinetConfig) -> str:
     """The ledger tilt the cabinet comes up with ("" when it opens cleanly)."""
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        tilts = [t.message for t in m.snapshot().tilts if t.code == "ledger"]
+        tilts = [t.message for t in m.station.snapshot().tilts if t.code == "ledger"]
         return tilts[0] if tilts else ""
     finally:
         m.close()

@@ -48,13 +48,15 @@ def test_the_cli_masks_ticket_numbers_without_a_manager_pin(tmp_path, capsys):
 
 
 def test_the_operator_screens_see_masked_numbers_below_manager(tmp_path):
-    from kiosk.cabinet import Machine
+    from kiosk.machine.commands import OperatorLogin
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     config = _cabinet(tmp_path)
-    m = Machine.open(config)
-    assert m.ledger is not None, m.snapshot().tilts
+    cab = LoneCabinet.open(config)
+    m = cab.station  # the screens' controller
+    assert cab.table.ledger is not None, m.snapshot().tilts
     assert not any(NUMBER in str(e.detail) for e in m.ledger_events())
     assert any("**************4242" in str(e.detail) for e in m.ledger_events())
-    m.operator_login(config.operator_pins["manager"])
+    m.execute(OperatorLogin(config.operator_pins["manager"]))
     assert any(NUMBER in str(e.detail) for e in m.ledger_events())
-    m.close()
+    cab.close()

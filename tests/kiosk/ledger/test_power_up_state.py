@@ -15,14 +15,15 @@ from test_ledger_integrity import audit_verify, play, tilt_of
 import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, parse_paytable
-from kiosk.cabinet import Machine
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import STATE_KINDS, last_checkpoint
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
+from kiosk.machine.commands import SetDoor
 from kiosk.machine.lockout import LOCK_EVENTS
 from kiosk.table.escrows import RESOLUTIONS
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.fixture
@@ -106,9 +107,9 @@ def test_a_rogue_paytable_behind_event_1_is_refused(config, capsys, rehash, said
 
 
 def test_a_state_event_removed_before_the_checkpoint_is_refused(config):
-    m = Machine.open(config, rng=SeededRandomSource(5))
-    m.door(True)
-    m.door(False)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    m.station.execute(SetDoor(True))
+    m.station.execute(SetDoor(False))
     m.close()
     play(config, rounds=4)
     conn = sqlite3.connect(config.db_path)

@@ -10,16 +10,19 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits, insert_note
 from support.signed_paytables import signed
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine, PayoutRequest
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.startup import open_or_create
+from kiosk.machine.commands import CashOut
+from kiosk.station.paperless import PaperlessPrinter
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TICKET = 8400  # $84
 
@@ -30,21 +33,9 @@ OPERATORS = "".join(
 )
 
 
-class InstantPrinter:
-    """A ticket payout that issues the ticket and reports it printed at once."""
-
-    method = "ticket"
-
-    def __init__(self) -> None:
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
+def InstantPrinter() -> PaperlessPrinter:
+    """A ticket printer at the cabinet's station that reports each ticket printed at once."""
+    return PaperlessPrinter()
 
 
 def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
@@ -60,12 +51,15 @@ def installed_config(tmp_path: Path, witness: Path) -> CabinetConfig:
     return load_config(path)
 
 
-def opened(config: CabinetConfig, printer: InstantPrinter | None = None) -> Machine:
-    return Machine.open(config, rng=SeededRandomSource(5), payout=printer)
+def opened(config: CabinetConfig, printer: PaperlessPrinter | None = None) -> LoneCabinet:
+    cabinet = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    if printer is not None:
+        printer.attach(cabinet.link)
+    return cabinet
 
 
-def ledger_tilt(m: Machine) -> str:
-    return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+def ledger_tilt(m: LoneCabinet) -> str:
+    return next((t.message for t in m.station.snapshot().tilts if t.code == "ledger"), "")
 
 
 def test_a_rollback_of_the_whole_folder_is_seen_by_the_anchor_on_another_medium(
@@ -78,25 +72,26 @@ def test_a_rollback_of_the_whole_folder_is_seen_by_the_anchor_on_another_medium(
     m = opened(config, printer)
     assert ledger_tilt(m) == ""
     for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-        m.insert_credits(bill, f"bill:{bill}")
-    m.cash_out()
+        insert_note(m, bill)
+    m.station.execute(CashOut())
+    printer.serve()  # the service's print order, printed
     (number,) = printer.numbers
-    assert m.ticket(number).amount == TICKET and m.credits == 0
+    assert m.table.ledger.ticket(number).amount == TICKET and credits(m) == 0
     m.close()
     folder = config.db_path.parent
     saved = tmp_path / "attacker"
     shutil.copytree(folder, saved)  # the database, its -wal: the whole folder
     m = opened(config)
-    assert m.ticket_escrow(number, "tx1") == TICKET
-    m.ticket_credited(number, TICKET, "tx1")
-    assert m.credits == TICKET
+    assert m.notes.ticket_escrow(number, "tx1") == TICKET
+    m.notes.ticket_credited(number, TICKET, "tx1")
+    assert credits(m) == TICKET
     m.close()
     shutil.rmtree(folder)
     shutil.copytree(saved, folder)  # the copy put back: the ticket is unredeemed in it
     m = opened(config)
     try:
         assert "behind its anchor" in ledger_tilt(m)
-        assert m.ledger is None  # nothing can be redeemed again
+        assert m.table.ledger is None  # nothing can be redeemed again
     finally:
         m.close()
     code = uth(["audit", "verify", "--config", str(tmp_path / "cabinet.toml")])

@@ -19,11 +19,11 @@ import pytest
 from support.signed_paytables import signed
 
 from engine.uth.paytable import PAYTABLE_DIR
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import ConfigError, load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.media import NO_DISK_ALLOWED, Medium, disks_under, second_medium_problem
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]
 OPERATORS = '[[operators]]\nname = "Ann Smith"\nrole = "manager"\npin = "975310"\n'
@@ -120,8 +120,8 @@ def installed_toml(tmp_path: Path, witness: Path, extra: str = "") -> Path:
     return path
 
 
-def ledger_tilt(m: Machine) -> str:
-    return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+def ledger_tilt(m: LoneCabinet) -> str:
+    return next((t.message for t in m.station.snapshot().tilts if t.code == "ledger"), "")
 
 
 def test_a_tmpfs_witness_is_refused_at_power_up_of_an_installed_cabinet(
@@ -129,12 +129,12 @@ def test_a_tmpfs_witness_is_refused_at_power_up_of_an_installed_cabinet(
 ):
     monkeypatch.delenv(NO_DISK_ALLOWED, raising=False)
     config = load_config(installed_toml(tmp_path, tmpfs_folder))
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         tilt = ledger_tilt(m)
         assert "no disk under it" in tilt and "cannot be shown to be another device" in tilt
         assert "tmpfs" in tilt and str(config.db_path) in tilt  # both devices named
-        assert m.ledger is None
+        assert m.table.ledger is None
     finally:
         m.close()
     assert not config.db_path.exists()
@@ -147,7 +147,7 @@ def test_a_witness_medium_not_mounted_is_a_tilt_on_screen_not_an_exit(tmp_path, 
     witness = tmpfs_folder / "not-mounted"
     path = installed_toml(tmp_path, witness)
     config = load_config(path)
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         tilt = ledger_tilt(m)
         assert f"its folder {witness} is missing" in tilt and "not mounted" in tilt
@@ -201,7 +201,7 @@ def test_an_installed_file_counter_on_the_ledgers_filesystem_is_a_tilt(
     config = load_config(path)
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     signed(CabinetKey.create(config.key_path), PAYTABLE_DIR / "standard.toml")
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         tilt = ledger_tilt(m)
         assert "witness_counter" in tilt and "the same filesystem" in tilt

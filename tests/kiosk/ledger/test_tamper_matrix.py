@@ -21,7 +21,6 @@ from test_ledger_integrity import db_files, forge_payout, play
 
 from engine.cards import format_cards
 from engine.rng import SeededRandomSource, shuffled_deck
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.chain import chain_hash
@@ -29,6 +28,8 @@ from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
+from kiosk.machine.commands import Deal, PlaceChip
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 Attack = Callable[[CabinetConfig, Path], None]
 
@@ -43,11 +44,11 @@ def _sql(config: CabinetConfig, *statements: str) -> None:
 
 def _open_a_round(config: CabinetConfig) -> None:
     """Deal a round and cut the power before any decision (the round stays open)."""
-    m = Machine.open(config, rng=SeededRandomSource(11))
-    assert m.ledger is not None
-    m.add_chip("ante", 500)
-    m.deal()
-    m.ledger.close()
+    m = LoneCabinet.open(config, rng=SeededRandomSource(11))
+    assert m.table.ledger is not None
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
+    m.table.ledger.close()
 
 
 # -- the attacks of the issue ----------------------------------------------------------------
@@ -252,9 +253,9 @@ RESULTS: list[tuple[str, str, str]] = []
 
 
 def _ledger_tilt(config: CabinetConfig) -> str:
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+        return next((t.message for t in m.station.snapshot().tilts if t.code == "ledger"), "")
     finally:
         m.close()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.tito_helpers import Clock
 
+from devices.tcl import PrintOutcome
 from engine.rng import SeededRandomSource
 from kiosk.cabinet import (
     LEDGER_TILT,
@@ -20,7 +21,6 @@ from kiosk.cabinet import (
     Machine,
     MachineError,
     MachinePhase,
-    PayoutRequest,
     PlayDisabled,
     TicketRefused,
 )
@@ -28,34 +28,22 @@ from kiosk.cli import main as uth
 from kiosk.config import load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
+from kiosk.machine.commands import CreditSource
+from kiosk.machine.state import SEAT
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-class InstantPrinter:
-    """A ticket strategy that records the ticket, then 'prints' it at once (or not)."""
-
-    method = "ticket"
-
-    def __init__(self, outcome: str = "printed") -> None:
-        self.outcome = outcome
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        if self.outcome == "printed":
-            machine.payout_complete(request.transaction_id, ticket.validation)
-        elif self.outcome == "not_printed":
-            machine.payout_failed(request.transaction_id, "paper out")
-        elif self.outcome == "unknown":
-            machine.payout_to_handpay(request.transaction_id, "no answer")
-        # "hang": stays pending, as if the power went mid-print
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
+def InstantPrinter(outcome: str = "printed") -> PaperlessPrinter:
+    """A printer at the cabinet's station that reports each ticket at once as ``outcome``
+    (``"hang"``: never, as if the power went mid-print)."""
+    reasons = {"not_printed": "paper out", "unknown": "no answer"}
+    return PaperlessPrinter(
+        None if outcome == "hang" else PrintOutcome(outcome), reasons.get(outcome, "")
+    )
 
 
 @pytest.fixture
@@ -63,8 +51,8 @@ def config(tmp_path: Path):
     return load_config(db_path=tmp_path / "uth.db")
 
 
-def opened(config, payout=None, clock=None) -> Machine:
-    return Machine.open(config, rng=SeededRandomSource(5), payout=payout, clock=clock)
+def opened(config, printer=None, clock=None) -> Machine:
+    return Machine.open(config, rng=SeededRandomSource(5), printer=printer, clock=clock)
 
 
 def ok(m: Machine) -> None:
@@ -77,7 +65,7 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
     clock = Clock()
     printer = InstantPrinter("hang")
     m = opened(config, printer, clock)
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     req = m.cash_out()
     (vn,) = printer.numbers
     t = m.ticket(vn)
@@ -88,10 +76,10 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
         req.transaction_id,
     )
     assert t.expires_on == "2025-04-13" and t.printed_at is None
-    with pytest.raises(MachineError, match="one ticket"):
-        m.issue_ticket(req.transaction_id)  # never a second number for the same cash-out
+    again = m.table.print_order(SEAT, resume=True)  # never a second number for the same cash-out
+    assert again is not None and again.validation == vn
     assert m.ticket_escrow(vn, "tx0") is None  # pending: not yet a ticket
-    m.payout_complete(req.transaction_id, vn)
+    m.link.report_print(req.transaction_id, PrintOutcome.PRINTED, vn, "", 1.0)
     assert m.ticket(vn).status == "issued" and m.credits == 0
     assert m.ticket_escrow(vn, "tx1") == 2000
     assert m.ticket_escrow(vn, "tx2") is None  # the same ticket is already in escrow
@@ -109,12 +97,12 @@ def test_a_ticket_is_written_pending_before_printing_and_redeemed_once(config):
 
 def test_a_ticket_stacked_but_not_redeemable_is_not_credited_and_tilts(config):
     m = opened(config, InstantPrinter())
-    m.insert_credits(2000, "bill:2000")
+    m.insert_credits(2000)
     m.cash_out()
     vn = m.ledger.tickets()[0].validation
     assert m.ticket_escrow(vn, "a") == 2000
     with pytest.raises(TicketRefused) as err:  # not twice at once, whatever the way in
-        m.insert_credits(2000, f"ticket:{vn}")
+        m.insert_credits(2000, CreditSource.TICKET, vn)
     assert err.value.code == "ticket_in_escrow"
     m.ticket_credited(vn, 5000, "a")  # stacked, but reported for another amount
     assert m.credits == 0 and m.ledger.meters["tickets_in_count"] == 0
@@ -127,10 +115,10 @@ def test_a_ticket_stacked_but_not_redeemable_is_not_credited_and_tilts(config):
 
 def test_not_printed_voids_unknown_hands_pay(config):
     m = opened(config, InstantPrinter("not_printed"))
-    m.insert_credits(5000, "bill:5000")
+    m.insert_credits(5000)
     m.cash_out()
     assert m.credits == 5000 and m.snapshot().cashout is None
-    m.payout = InstantPrinter("unknown")
+    m.use_printer(InstantPrinter("unknown"))
     m.cash_out()
     snap = m.snapshot()
     assert snap.phase == MachinePhase.CASHOUT and snap.cashout.method == "handpay"
@@ -148,10 +136,10 @@ def test_not_printed_voids_unknown_hands_pay(config):
 
 def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
     m = opened(config, InstantPrinter("hang"))
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     m.ledger.close()
-    m2 = opened(config)  # the default HandpayPayout: the pending ticket is voided anyway
+    m2 = opened(config)  # no printer: the pending ticket is voided anyway
     assert m2.snapshot().cashout.method == "handpay"
     assert m2.ledger.tickets()[0].status == "void"
     ok(m2)
@@ -161,13 +149,13 @@ def test_power_cut_with_a_pending_ticket_and_no_printer_strategy(config):
 def test_schema_1_ledgers_are_migrated_and_their_tickets_kept(config):
     m = opened(config)
     for n in (1, 2):  # what a schema-1 cabinet recorded of a printed ticket: no ticket_issue
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         with m.table.lock, m.ledger.transaction():
             detail = {"method": "ticket"}
             m.ledger.event(EventKind.CASHOUT, amount=2000, txn=f"legacy-{n}", detail=detail)
             printed = {"reference": f"{n:018d}", "operator": None}
             m.ledger.event(EventKind.TICKET_OUT, amount=2000, txn=f"legacy-{n}", detail=printed)
-    m.insert_credits(2000, f"ticket:{1:018d}")
+    m.insert_credits(2000, CreditSource.TICKET, f"{1:018d}")
     m.close()
     # make it a schema-1 ledger again (the tickets table did not exist)
     conn = sqlite3.connect(config.db_path)
@@ -199,10 +187,10 @@ def tamper(db: Path, *sql: str) -> None:
 
 def test_an_edited_ticket_row_is_caught(config, capsys):
     m = opened(config, InstantPrinter())
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     vn = m.ledger.tickets()[0].validation
-    m.insert_credits(1000, f"ticket:{vn}")
+    m.insert_credits(1000, CreditSource.TICKET, vn)
     with pytest.raises(sqlite3.IntegrityError, match="never deleted"):
         m.ledger.conn.execute("DELETE FROM tickets")
     with pytest.raises(sqlite3.IntegrityError, match="final"):
@@ -232,7 +220,7 @@ def test_an_edited_ticket_row_is_caught(config, capsys):
 )
 def test_forged_or_altered_tickets_fail_verification(config, sql, problem):
     m = opened(config, InstantPrinter())
-    m.insert_credits(1000, "bill:1000")
+    m.insert_credits(1000)
     m.cash_out()
     m.close()
     tamper(config.db_path, sql)
@@ -259,7 +247,7 @@ def test_the_machine_lock_serialises_device_threads(config):
     worker.join(5)
     assert done.is_set() and m.credits == 2000
     # and many threads at once (bills, printer events, a payout) against rounds being played
-    m.payout = InstantPrinter()
+    m.use_printer(InstantPrinter())
     errors: list[BaseException] = []
 
     def hammer(k: int) -> None:

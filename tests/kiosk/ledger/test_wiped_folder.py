@@ -8,12 +8,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from support.cabinet import credits, insert_note
+
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.files import key_record_path
 from kiosk.ledger.ledger import Ledger
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 #: The cabinet's people (an installed cabinet without any is tilted).
 OPERATORS = "".join(
@@ -35,16 +37,16 @@ def cabinet(tmp_path: Path) -> tuple[CabinetConfig, Path]:
 
 def test_a_wiped_folder_with_the_key_kept_is_ledger_missing(tmp_path, capsys):
     config, path = cabinet(tmp_path)
-    m = Machine.open(config, rng=SeededRandomSource(5))
-    assert m.ledger is not None
-    m.insert_credits(2000, "bill:2000")
-    old_id = m.ledger.ledger_id
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    assert m.table.ledger is not None
+    insert_note(m, 2000)
+    old_id = m.table.ledger.ledger_id
     m.close()
     assert key_record_path(config.key_path).exists()
     shutil.rmtree(config.db_path.parent)  # database, -wal, marker, anchor: all gone
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        tilt = next(t.message for t in m.snapshot().tilts if t.code == "ledger")
+        tilt = next(t.message for t in m.station.snapshot().tilts if t.code == "ledger")
         assert "missing" in tilt and old_id in tilt and "audit init --force" in tilt
     finally:
         m.close()
@@ -59,10 +61,10 @@ def test_a_wiped_folder_with_the_key_kept_is_ledger_missing(tmp_path, capsys):
         assert replaced.detail["previous_ledger_id"] == old_id
     finally:
         ledger.close()
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        assert not [t for t in m.snapshot().tilts if t.code == "ledger"]
-        assert m.credits == 0
+        assert not [t for t in m.station.snapshot().tilts if t.code == "ledger"]
+        assert credits(m) == 0
     finally:
         m.close()
 
@@ -72,8 +74,8 @@ def test_a_key_made_before_the_first_start_is_a_first_run(tmp_path):
     key has signed no ledger yet, so the first start creates one."""
     config, path = cabinet(tmp_path)
     assert uth(["audit", "keygen", "--config", str(path)]) == 0
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        assert m.ledger is not None and not m.snapshot().tilts
+        assert m.table.ledger is not None and not m.station.snapshot().tilts
     finally:
         m.close()

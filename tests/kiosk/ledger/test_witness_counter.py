@@ -12,55 +12,50 @@ import stat
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits, insert_note
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, PayoutRequest
 from kiosk.config import CabinetConfig, ConfigError, load_config
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, TpmCounter, witness_power_up
+from kiosk.machine.commands import CashOut
+from kiosk.station.paperless import PaperlessPrinter
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
-class InstantPrinter:
-    method = "ticket"
-
-    def __init__(self) -> None:
-        self.numbers: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        self.numbers.append(ticket.validation)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
+def InstantPrinter() -> PaperlessPrinter:
+    """A ticket printer at the cabinet's station, printed at once."""
+    return PaperlessPrinter()
 
 
-def tilt(m: Machine) -> str:
-    return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+def tilt(m: LoneCabinet) -> str:
+    return next((t.message for t in m.station.snapshot().tilts if t.code == "ledger"), "")
 
 
 def roll_back(config: CabinetConfig, tmp_path: Path) -> str:
     """The attack with the cabinet's own code; returns the tilt after the copy is back."""
     printer = InstantPrinter()
-    m = Machine.open(config, rng=SeededRandomSource(5), payout=printer)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    printer.attach(m.link)
     assert tilt(m) == "", tilt(m)
     for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-        m.insert_credits(bill, f"bill:{bill}")
-    m.cash_out()
+        insert_note(m, bill)
+    m.station.execute(CashOut())
+    printer.serve()  # the service's print order, printed
     (number,) = printer.numbers
     m.close()
     folder = config.db_path.parent
     shutil.copytree(folder, tmp_path / "copy")  # every file of the folder, the anchor too
-    m = Machine.open(config)
-    m.ticket_credited(number, 8400, "tx1") if m.ticket_escrow(number, "tx1") else None
-    assert m.credits == 8400
+    m = LoneCabinet.open(config)
+    m.notes.ticket_credited(number, 8400, "tx1") if m.notes.ticket_escrow(number, "tx1") else None
+    assert credits(m) == 8400
     m.close()
     shutil.rmtree(folder)
     shutil.copytree(tmp_path / "copy", folder)
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         return tilt(m)
     finally:

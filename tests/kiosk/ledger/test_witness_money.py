@@ -21,12 +21,13 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine, MachineError, PayoutRequest
+from kiosk.cabinet import Machine, MachineError
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, witness_power_up
+from kiosk.station.paperless import PaperlessPrinter
 
 
 def new_ledger(tmp_path: Path) -> Path:
@@ -142,17 +143,9 @@ def test_a_cut_at_each_step_of_a_move_is_taken_back_at_power_up(tmp_path, other_
     ledger.close()
 
 
-class InstantPrinter:
-    """A ticket payout printed at once."""
-
-    method = "ticket"
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        self.start(machine, request)
+def InstantPrinter() -> PaperlessPrinter:
+    """A ticket printer at the cabinet's station, printed at once."""
+    return PaperlessPrinter()
 
 
 def ledger_tilt(m: Machine) -> str:
@@ -180,10 +173,10 @@ def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
     from_child_r, from_child_w = os.pipe()
 
     def cabinet() -> None:
-        m = Machine.open(config, rng=SeededRandomSource(5), payout=InstantPrinter())
+        m = Machine.open(config, rng=SeededRandomSource(5), printer=InstantPrinter())
         assert ledger_tilt(m) == ""
         for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-            m.insert_credits(bill, f"bill:{bill}")
+            m.insert_credits(bill)
         os.write(from_child_w, b"r")  # running, 84.00 on the meter: copy now
         os.read(to_child_r, 1)
         m.cash_out()
@@ -230,16 +223,16 @@ def test_a_counter_that_cannot_move_with_the_money_stops_play(tmp_path, other_me
     )
     m = Machine.open(config, rng=SeededRandomSource(5))
     try:
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         assert ledger_tilt(m) == "" and FileCounter(counter).read() == 2
         shutil.rmtree(counter.parent)  # the medium unplugged
-        m.insert_credits(5000, "bill:5000")
+        m.insert_credits(5000)
         assert m.credits == 7000
         tilt = ledger_tilt(m)
         assert f"witness counter file:{counter} not moved with the money" in tilt
         assert "is missing" in tilt
         with pytest.raises(MachineError):
-            m.insert_credits(100, "bill:100")
+            m.insert_credits(100)
     finally:
         m.close()
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger, balance
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Bob Jones", "technician", "135792"))
 
@@ -23,7 +23,7 @@ def installed_cabinet(tmp_path: Path) -> Path:
     path = tmp_path / "cabinet.toml"
     path.write_text(text)
     config = load_config(path)
-    Machine.open(config).close()
+    LoneCabinet.open(config).close()
     assert config.marker_path.exists()
     return path
 
@@ -74,10 +74,10 @@ def test_a_demo_ledger_still_takes_bills(tmp_path, capsys):
     db = tmp_path / "demo.db"
     assert uth(["autoplay", "--db", str(db), "--rounds", "2", "--seed", "5"]) == 0
     config = load_config(None, db_path=db)
-    m = Machine.open(config)
+    cab = LoneCabinet.open(config)
     try:
-        meters = m.meter_readings()
+        meters = cab.table.read(lambda a: a.meters())
         assert meters is not None
         assert meters["bills_in"] > 0 and meters.get("test_credits_in", 0) == 0
     finally:
-        m.close()
+        cab.close()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from support.cabinet import insert_note, place
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.commands.autoplay import Session, affordable_choice, load_strategy
 from kiosk.config import load_config
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def test_simple_strategy_with_credits_for_3x_but_not_4x_plays_3x(tmp_path):
@@ -26,18 +28,17 @@ def test_simple_strategy_with_credits_for_3x_but_not_4x_plays_3x(tmp_path):
     wanted_4x = 0
     for seed in range(60):
         config = load_config(db_path=tmp_path / f"{seed}.db")
-        m = Machine.open(config, rng=SeededRandomSource(seed))
+        cab = LoneCabinet.open(config, rng=SeededRandomSource(seed))
         for cents in (2000, 500, 100):
-            m.insert_credits(cents, f"bill:{cents}")
-        m.add_chip("ante", 500)
-        m.deal()
-        snap = m.snapshot()
+            insert_note(cab, cents)
+        place(cab, ("ante", 500))
+        snap = cab.station.snapshot()
         assert Action.PLAY_3X in snap.legal and Action.PLAY_4X not in snap.legal
-        Session(m, watched, ante=500, trips=0, bill=2000, pin=None).finish_round()
+        Session(cab, watched, ante=500, trips=0, bill=2000, pin=None).finish_round()
         if preflop[-1] == Action.PLAY_4X:  # "simple chose play_4x, not legal here" before
             wanted_4x += 1
-            assert m.ledger.last_settled().play == 1500
-        m.close()
+            assert cab.table.ledger.last_settled().play == 1500
+        cab.close()
         if wanted_4x >= 2:
             break
     assert wanted_4x >= 2
@@ -59,11 +60,11 @@ def test_the_best_legal_affordable_action_below_the_choice(choice, legal, expect
 
 
 def test_every_strategy_plays_rounds_on_little_credit(tmp_path):
-    m = Machine.open(load_config(db_path=tmp_path / "uth.db"), rng=SeededRandomSource(8))
+    cab = LoneCabinet.open(load_config(db_path=tmp_path / "uth.db"), rng=SeededRandomSource(8))
     for name in ("simple", "cautious", "plain", "random"):
-        session = Session(m, load_strategy(name, 1), ante=500, trips=100, bill=500, pin=None)
+        session = Session(cab, load_strategy(name, 1), ante=500, trips=100, bill=500, pin=None)
         for _ in range(5):
             session.play_round()
         assert session.report.rounds == 5
-    assert m.snapshot().phase == MachinePhase.RESULT
-    m.close()
+    assert cab.station.snapshot().phase == MachinePhase.RESULT
+    cab.close()

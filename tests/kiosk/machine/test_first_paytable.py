@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.first_paytable import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS, trips_rtp
 from kiosk.machine.rtp_record import known_rtp
+from kiosk.machine.state import LEDGER_TILT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def rich_trips(tmp_path: Path) -> Path:
@@ -32,8 +33,8 @@ def rich_trips(tmp_path: Path) -> Path:
     return path
 
 
-def ledger_tilt(m: Machine) -> str:
-    return {t.code: t.message for t in m.snapshot().tilts}.get(LEDGER_TILT, "")
+def ledger_tilt(m: LoneCabinet) -> str:
+    return {t.code: t.message for t in m.station.snapshot().tilts}.get(LEDGER_TILT, "")
 
 
 def test_the_published_counts_give_the_standard_trips_rtp():
@@ -46,11 +47,11 @@ def test_a_first_paytable_outside_the_bounds_is_refused(tmp_path):
     table = load_paytable(rich_trips(tmp_path))
     assert float(trips_rtp(table)) > 3  # about 372%
     config = load_config(None, db_path=tmp_path / "uth.db", paytable=rich_trips(tmp_path))
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         message = ledger_tilt(m)
         assert "PAYTABLE FAULT" in message and "trips RTP" in message and "outside" in message
-        assert m.ledger is None
+        assert m.table.ledger is None
     finally:
         m.close()
     assert not config.db_path.exists() and not config.marker_path.exists()
@@ -84,10 +85,10 @@ def test_an_installed_cabinet_knows_the_standard_tables_return_from_its_first_st
     )
     config = load_config(path)
     CabinetKey.create(config.key_path)
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        assert m.ledger is not None, m.snapshot().tilts
-        assert known_rtp(m.snapshot().paytable, m.ledger.key).source == "shipped"
+        assert m.table.ledger is not None, m.station.snapshot().tilts
+        assert known_rtp(m.station.snapshot().paytable, m.table.ledger.key).source == "shipped"
     finally:
         m.close()
     assert not (tmp_path / "par").exists()

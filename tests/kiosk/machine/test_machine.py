@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.fast_devices import never, wait_for  # noqa: E402
 
+from devices.tcl import PrintOutcome
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
 from engine.uth.round import Action, Phase
@@ -29,6 +30,8 @@ from kiosk.cabinet import (
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
 from kiosk.machine import settings
+from kiosk.machine.commands import CreditSource
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.table.table import Table
 from kiosk.table.timing import CABINET_TIMING
 
@@ -48,7 +51,7 @@ def machine(config):
 
 
 def funded(m: Machine, cents: int = 10000) -> Machine:
-    m.insert_credits(cents, f"bill:{cents}")
+    m.insert_credits(cents)
     return m
 
 
@@ -229,7 +232,7 @@ def test_cash_out_by_handpay(machine):
     s = machine.snapshot()
     assert s.phase == MachinePhase.CASHOUT and s.credits == 0 and s.cashout == req
     with pytest.raises(WrongState):
-        machine.insert_credits(500, "bill:500")
+        machine.insert_credits(500)
     machine.operator_login("1111")
     machine.handpay_reset()
     machine.operator_logout()
@@ -241,30 +244,14 @@ def test_cash_out_by_handpay(machine):
     verified(machine)
 
 
-class TicketPayout:
-    """A printer at the cabinet's station: prints the ticket the service wrote, then
+def TicketPayout(fail: bool = False) -> PaperlessPrinter:
+    """A printer at the cabinet's station: prints the ticket the service ordered, then
     reports it (or that it did not print)."""
-
-    method = "ticket"
-
-    def __init__(self, fail: bool = False) -> None:
-        self.fail = fail
-        self.printed: list[str] = []
-
-    def start(self, machine: Machine, request: PayoutRequest) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        if self.fail:
-            machine.payout_failed(request.transaction_id, "paper out")
-        else:
-            self.printed.append(ticket.validation)
-            machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request: PayoutRequest) -> None:
-        pass
+    return PaperlessPrinter(PrintOutcome.NOT_PRINTED if fail else PrintOutcome.PRINTED, "paper out")
 
 
-def test_payout_strategy_seam(config):
-    m = Machine.open(config, payout=TicketPayout())
+def test_tickets_go_through_the_stations_printer(config):
+    m = Machine.open(config, printer=TicketPayout())
     funded(m, 2000)
     m.cash_out()
     assert (m.ledger.meters["tickets_out"], m.ledger.meters["tickets_out_count"], m.credits) == (
@@ -272,7 +259,7 @@ def test_payout_strategy_seam(config):
         1,
         0,
     )
-    m.payout = TicketPayout(fail=True)
+    m.use_printer(TicketPayout(fail=True))
     funded(m, 1000)
     m.cash_out()
     assert m.credits == 1000 and m.ledger.meters["cashout_failed"] == 1000
@@ -283,12 +270,12 @@ def test_payout_strategy_seam(config):
 
 def test_tickets_printed_here_redeem_once(config):
     printer = TicketPayout()
-    m = Machine.open(config, payout=printer)
+    m = Machine.open(config, printer=printer)
     funded(m, 2000)
     m.cash_out()  # prints a ticket for $20.00
-    (vn,) = printer.printed
+    (vn,) = [o.validation for o in printer.printed_orders]
     with pytest.raises(ValueError, match="not a \\$10.00 ticket"):
-        m.insert_credits(1000, f"ticket:{vn}")
+        m.insert_credits(1000, CreditSource.TICKET, vn)
     assert m.ticket_escrow("999", "t0") is None
     assert m.ticket_escrow(vn, "t1") == 2000
     m.ticket_credited(vn, 2000, "t1")
@@ -296,7 +283,7 @@ def test_tickets_printed_here_redeem_once(config):
     assert m.credits == 2000 and m.ledger.meters["tickets_in_count"] == 1
     assert m.ticket_escrow(vn, "t2") is None  # already redeemed
     with pytest.raises(ValueError, match="still to be redeemed"):
-        m.insert_credits(2000, f"ticket:{vn}")
+        m.insert_credits(2000, CreditSource.TICKET, vn)
     verified(m)
     m.close()
 
@@ -328,11 +315,11 @@ def test_bills_credit_once_per_transaction_and_not_when_disabled(machine):
     assert machine.credits == 4500
     assert not machine.escrow_decision(2000, "tx6")
     with pytest.raises(PlayDisabled, match="door"):
-        machine.insert_credits(2000, "bill:2000")
+        machine.insert_credits(2000)
     machine.escrow_aborted("tx5", "returned")
     machine.door(False)
     with pytest.raises(ValueError, match="unknown credit source"):
-        machine.insert_credits(100, "coins")
+        machine.insert_credits(100, "coins")  # type: ignore[arg-type]
     verified(machine)
 
 
@@ -574,7 +561,7 @@ def test_corrupt_ledger_comes_up_tilted_and_refuses_everything(config):
     assert [t.code for t in s.tilts] == [LEDGER_TILT] and "LEDGER FAULT" in s.tilts[0].message
     assert f"events {edited}: hash" in s.tilts[0].message
     for call in (
-        lambda: m.insert_credits(100, "bill:100"),
+        lambda: m.insert_credits(100),
         m.cash_out,
         lambda: m.operator_login("3333"),
     ):

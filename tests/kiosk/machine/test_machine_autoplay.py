@@ -5,14 +5,17 @@ from __future__ import annotations
 import json
 import types
 
+from support.cabinet import insert_note, place
+
 import kiosk.commands.autoplay as autoplay_command
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase, SeatView
-from kiosk.cabinet import Machine
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import load_strategy, plain_policy
 from kiosk.config import load_config
 from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.commands import Decide
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def autoplay(capsys, *argv: str) -> dict:
@@ -44,12 +47,11 @@ def test_autoplay_is_reproducible_with_a_seed(tmp_path, capsys):
 
 def test_autoplay_first_resumes_an_unfinished_round(tmp_path, capsys):
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config, rng=SeededRandomSource(1))
-    m.insert_credits(5000, "bill:5000")
-    m.add_chip("ante", 500)
-    m.deal()
-    m.decide(Action.CHECK)
-    m.ledger.close()  # power cut
+    cab = LoneCabinet.open(config, rng=SeededRandomSource(1))
+    insert_note(cab, 5000)
+    place(cab, ("ante", 500))
+    cab.station.execute(Decide(Action.CHECK))
+    cab.table.ledger.close()  # power cut
     report = autoplay(capsys, "--db", str(config.db_path), "--rounds", "2", "--strategy", "random")
     assert report["resumed"] == 1 and report["rounds"] == 3
     ledger = Ledger.open(config.db_path, readonly=True)

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
-from kiosk.cabinet import Machine, NotAuthorised
 from kiosk.config import ConfigError, load_config
 from kiosk.machine import settings
 from kiosk.machine.commands import (
@@ -27,9 +27,12 @@ from kiosk.machine.commands import (
     SetLimits,
     SetPaytable,
 )
+from kiosk.machine.errors import NotAuthorised
 from kiosk.machine.lockout import MAX_FAILURES
 from kiosk.machine.operators import LOCKOUT_TILT, OPERATORS_TILT
+from kiosk.machine.state import SEAT
 from kiosk.pins import hash_pin
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]
 OTHER_TABLE = PAYTABLE_DIR / "trips-50-40-30-9-7-4-3.toml"
@@ -62,14 +65,14 @@ def clock():
 
 @pytest.fixture
 def cabinet(tmp_path, clock):
-    m = Machine.open(load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock)
     yield m
     m.close()
 
 
-def refused(machine: Machine, command, code: str) -> NotAuthorised:
+def refused(machine: LoneCabinet, command, code: str) -> NotAuthorised:
     with pytest.raises(NotAuthorised) as err:
-        machine.execute(command)
+        machine.station.execute(command)
     assert err.value.code == code, err.value.reason
     return err.value
 
@@ -84,18 +87,18 @@ def test_a_cabinet_file_without_accounts_has_no_default_pins(tmp_path):
     path = cabinet_file(tmp_path, people=())
     config = load_config(path)
     assert not config.demo and config.accounts == () and config.operator_pins == {}
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     assert config.marker_path.exists()  # an installed cabinet
-    s = m.snapshot()
+    s = m.station.snapshot()
     assert [t.code for t in s.tilts] == [OPERATORS_TILT] and not s.playable
     assert "[[operators]]" in s.tilts[0].message
     for pin in ("1111", "2222", "3333"):
         refused(m, OperatorLogin(pin), "login_disabled")
     m.close()
     # accounts configured: the tilt is cleared at the next power-up (recorded)
-    m = Machine.open(load_config(cabinet_file(tmp_path)))
-    assert m.snapshot().tilts == () and m.snapshot().playable
-    ev = m.ledger.last_event("tilt_cleared")
+    m = LoneCabinet.open(load_config(cabinet_file(tmp_path)))
+    assert m.station.snapshot().tilts == () and m.station.snapshot().playable
+    ev = m.table.ledger.last_event("tilt_cleared")
     assert ev.detail["code"] == OPERATORS_TILT
     m.close()
 
@@ -105,9 +108,9 @@ def test_demo_mode_keeps_the_demo_pins(tmp_path):
     assert config.demo and config.operator_pins == {
         "attendant": "1111", "technician": "2222", "manager": "3333",
     }
-    m = Machine.open(config)
-    assert m.execute(OperatorLogin("3333")) == "manager"
-    assert m.snapshot().tilts == ()
+    m = LoneCabinet.open(config)
+    assert m.station.execute(OperatorLogin("3333")) == "manager"
+    assert m.station.snapshot().tilts == ()
     m.close()
     demo_file = cabinet_file(tmp_path, people=(("Ann", "attendant", "1111"),), extra="demo = true\n")
     assert load_config(demo_file).accounts[0].name == "Ann"
@@ -150,11 +153,11 @@ def test_hashed_pins_are_salted_and_made_only_from_good_pins(tmp_path):
         with pytest.raises(ValueError):
             hash_pin(weak)
     people = (("Ann Smith", "attendant", one), ("Cy Young", "manager", hash_pin("975310")))
-    m = Machine.open(load_config(cabinet_file(tmp_path, people=people)))
-    assert m.execute(OperatorLogin("975310")) == "manager"
-    assert m.ledger.last_event("operator_login").detail == {"operator": "Cy Young", "role": "manager"}
+    m = LoneCabinet.open(load_config(cabinet_file(tmp_path, people=people)))
+    assert m.station.execute(OperatorLogin("975310")) == "manager"
+    assert m.table.ledger.last_event("operator_login").detail == {"operator": "Cy Young", "role": "manager"}
     refused(m, OperatorLogin("246811"), "wrong_pin")
-    assert m.execute(OperatorLogin("246810")) == "attendant"
+    assert m.station.execute(OperatorLogin("246810")) == "attendant"
     m.close()
 
 
@@ -183,49 +186,49 @@ def test_the_pin_tool_writes_accounts_a_configuration_loads(tmp_path):
 def test_logins_actions_and_failures_record_the_person(cabinet, monkeypatch):
     m = cabinet
     refused(m, OperatorLogin("999999"), "wrong_pin")
-    failed = m.ledger.last_event("operator_login_failed")
+    failed = m.table.ledger.last_event("operator_login_failed")
     assert failed.detail["failures"] == 1 and failed.detail["purpose"] == "login"
-    m.tilt("reel", "hopper empty")
-    assert m.execute(OperatorLogin("246810")) == "attendant"
-    assert m.snapshot().operator == "attendant"
-    assert m.ledger.last_event("operator_login").detail == {"operator": "Ann Smith", "role": "attendant"}
-    m.execute(ClearTilt("reel"))
-    cleared = m.ledger.last_event("tilt_cleared").detail
+    m.table.tilt(SEAT, "reel", "hopper empty")
+    assert m.station.execute(OperatorLogin("246810")) == "attendant"
+    assert m.station.snapshot().operator == "attendant"
+    assert m.table.ledger.last_event("operator_login").detail == {"operator": "Ann Smith", "role": "attendant"}
+    m.station.execute(ClearTilt("reel"))
+    cleared = m.table.ledger.last_event("tilt_cleared").detail
     assert (cleared["operator"], cleared["role"]) == ("Ann Smith", "attendant")
-    m.execute(OperatorLogout())
-    assert m.ledger.last_event("operator_logout").detail == {"operator": "Ann Smith", "role": "attendant"}
+    m.station.execute(OperatorLogout())
+    assert m.table.ledger.last_event("operator_logout").detail == {"operator": "Ann Smith", "role": "attendant"}
     proven(monkeypatch)
-    m.execute(SetDoor(True))
-    m.execute(OperatorLogin("135792"))
-    m.execute(SetPaytable(str(OTHER_TABLE)))
-    assert m.ledger.last_event("paytable_changed").detail["operator"] == "Bob Jones"
+    m.station.execute(SetDoor(True))
+    m.station.execute(OperatorLogin("135792"))
+    m.station.execute(SetPaytable(str(OTHER_TABLE)))
+    assert m.table.ledger.last_event("paytable_changed").detail["operator"] == "Bob Jones"
 
 
 def test_five_wrong_pins_lock_the_pin_pad_for_fifteen_minutes(cabinet, clock, tmp_path):
     m = cabinet
     for _ in range(MAX_FAILURES - 1):
         refused(m, OperatorLogin("000001"), "wrong_pin")
-    assert m.snapshot().tilts == ()
+    assert m.station.snapshot().tilts == ()
     refused(m, OperatorLogin("000002"), "wrong_pin")
-    lock = m.ledger.last_event("operator_lockout")
+    lock = m.table.ledger.last_event("operator_lockout")
     assert lock is not None and lock.detail["failures"] == MAX_FAILURES
-    assert [t.code for t in m.snapshot().tilts] == [LOCKOUT_TILT] and not m.snapshot().playable
+    assert [t.code for t in m.station.snapshot().tilts] == [LOCKOUT_TILT] and not m.station.snapshot().playable
     err = refused(m, OperatorLogin("246810"), "pin_locked")  # even the right PIN
     assert "12:15 UTC" in err.reason
-    fails = len(m.ledger.events(("operator_login_failed",)))
+    fails = len(m.table.ledger.events(("operator_login_failed",)))
     clock.now += timedelta(minutes=14)
     refused(m, OperatorLogin("246810"), "pin_locked")
-    assert len(m.ledger.events(("operator_login_failed",))) == fails  # a locked pad counts nothing
+    assert len(m.table.ledger.events(("operator_login_failed",))) == fails  # a locked pad counts nothing
     # a power cycle neither lifts the lock nor the tilt
     config = m.config
     m.close()
-    m2 = Machine.open(config, clock=clock)
-    assert [t.code for t in m2.snapshot().tilts] == [LOCKOUT_TILT]
+    m2 = LoneCabinet.open(config, clock=clock)
+    assert [t.code for t in m2.station.snapshot().tilts] == [LOCKOUT_TILT]
     refused(m2, OperatorLogin("246810"), "pin_locked")
     clock.now += timedelta(minutes=1)
-    assert m2.execute(OperatorLogin("246810")) == "attendant"
-    m2.execute(ClearTilt(LOCKOUT_TILT))
-    assert m2.snapshot().playable
+    assert m2.station.execute(OperatorLogin("246810")) == "attendant"
+    m2.station.execute(ClearTilt(LOCKOUT_TILT))
+    assert m2.station.snapshot().playable
     m2.close()
 
 
@@ -235,16 +238,16 @@ def test_the_count_of_wrong_pins_survives_a_power_cycle_and_a_right_pin_resets_i
         refused(m, OperatorLogin("000001"), "wrong_pin")
     config = m.config
     m.close()
-    m2 = Machine.open(config, clock=clock)
+    m2 = LoneCabinet.open(config, clock=clock)
     refused(m2, OperatorLogin("000001"), "wrong_pin")  # the fifth in a row
-    assert LOCKOUT_TILT in {t.code for t in m2.snapshot().tilts}
+    assert LOCKOUT_TILT in {t.code for t in m2.station.snapshot().tilts}
     clock.now += timedelta(minutes=15)
-    m2.execute(OperatorLogin("246810"))
+    m2.station.execute(OperatorLogin("246810"))
     for _ in range(MAX_FAILURES - 1):
         refused(m2, OperatorLogin("000001"), "wrong_pin")
-    m2.execute(OperatorLogin("246810"))
+    m2.station.execute(OperatorLogin("246810"))
     refused(m2, OperatorLogin("000001"), "wrong_pin")
-    assert len(m2.ledger.events(("operator_lockout",))) == 1
+    assert len(m2.table.ledger.events(("operator_lockout",))) == 1
     m2.close()
 
 
@@ -252,55 +255,55 @@ def test_the_count_of_wrong_pins_survives_a_power_cycle_and_a_right_pin_resets_i
 def test_paytable_and_limit_changes_need_the_door_open(cabinet, monkeypatch):
     m = cabinet
     proven(monkeypatch)
-    m.execute(OperatorLogin("135792"))
+    m.station.execute(OperatorLogin("135792"))
     err = refused(m, SetPaytable(str(OTHER_TABLE)), "door_closed")
     assert "main door" in err.reason
     refused(m, SetLimits(ante_min=1000), "door_closed")
-    assert m.ledger.last_event("paytable_changed", "limits_changed") is None
-    m.execute(OperatorLogin("246810"))  # an attendant: the role is refused first
+    assert m.table.ledger.last_event("paytable_changed", "limits_changed") is None
+    m.station.execute(OperatorLogin("246810"))  # an attendant: the role is refused first
     with pytest.raises(NotAuthorised, match="technician"):
-        m.execute(SetPaytable(str(OTHER_TABLE)))
-    m.execute(SetDoor(True))
-    m.execute(OperatorLogin("135792"))
-    m.execute(SetLimits(ante_min=1000))
-    assert m.snapshot().limits.ante_min == 1000
-    m.execute(SetPaytable(str(OTHER_TABLE)))
-    assert m.snapshot().paytable.name != "Standard"
+        m.station.execute(SetPaytable(str(OTHER_TABLE)))
+    m.station.execute(SetDoor(True))
+    m.station.execute(OperatorLogin("135792"))
+    m.station.execute(SetLimits(ante_min=1000))
+    assert m.station.snapshot().limits.ante_min == 1000
+    m.station.execute(SetPaytable(str(OTHER_TABLE)))
+    assert m.station.snapshot().paytable.name != "Standard"
 
 
 def test_a_ram_clear_needs_the_door_open_and_a_second_persons_pin(cabinet):
     m = cabinet
-    m.execute(InsertCredits(5000, "bill:5000"))
-    m.execute(OperatorLogin("975310"))  # the manager
+    m.station.execute(InsertCredits(5000))
+    m.station.execute(OperatorLogin("975310"))  # the manager
     refused(m, RamClearWitness("246810"), "door_closed")
     refused(m, RamClearRequest(), "door_closed")
-    m.execute(SetDoor(True))
+    m.station.execute(SetDoor(True))
     refused(m, RamClearRequest(), "witness_required")
     refused(m, RamClearWitness("975310"), "same_operator")  # the manager's own PIN
     refused(m, RamClearWitness("111112"), "wrong_pin")
-    assert m.ledger.last_event("operator_login_failed").detail["purpose"] == "ram_clear_witness"
-    assert m.ledger.last_event("operator_login_failed").detail["operator"] == "Cy Young"
-    assert m.execute(RamClearWitness("864209")) == "Dee Park"
-    code = m.execute(RamClearRequest())
-    m.execute(SetDoor(False))  # closing the door withdraws the RAM clear
-    m.execute(SetDoor(True))
+    assert m.table.ledger.last_event("operator_login_failed").detail["purpose"] == "ram_clear_witness"
+    assert m.table.ledger.last_event("operator_login_failed").detail["operator"] == "Cy Young"
+    assert m.station.execute(RamClearWitness("864209")) == "Dee Park"
+    code = m.station.execute(RamClearRequest())
+    m.station.execute(SetDoor(False))  # closing the door withdraws the RAM clear
+    m.station.execute(SetDoor(True))
     with pytest.raises(Exception) as err:
-        m.execute(RamClear(str(code)))
+        m.station.execute(RamClear(str(code)))
     assert getattr(err.value, "code", "") == "ram_clear_not_requested"
-    m.execute(RamClearWitness("246810"))
-    code = m.execute(RamClearRequest())
-    m.execute(RamClear(str(code)))
-    ev = m.ledger.last_event("ram_clear")
+    m.station.execute(RamClearWitness("246810"))
+    code = m.station.execute(RamClearRequest())
+    m.station.execute(RamClear(str(code)))
+    ev = m.table.ledger.last_event("ram_clear")
     assert (ev.detail["operator"], ev.detail["role"]) == ("Cy Young", "manager")
     assert (ev.detail["witness"], ev.detail["witness_role"]) == ("Ann Smith", "attendant")
-    assert m.credits == 0
+    assert credits(m) == 0
     # the countersignature is used up by the clear
     refused(m, RamClearRequest(), "witness_required")
 
 
 def test_a_second_pin_is_only_taken_for_a_logged_in_manager(cabinet):
     m = cabinet
-    m.execute(SetDoor(True))
+    m.station.execute(SetDoor(True))
     refused(m, RamClearWitness("246810"), "operator_required")
-    m.execute(OperatorLogin("135792"))
+    m.station.execute(OperatorLogin("135792"))
     refused(m, RamClearWitness("246810"), "role_required")

@@ -16,12 +16,13 @@ from engine.maths.par_report import ParReport
 from engine.maths.par_tables import FULL_DECK
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
-from kiosk.cabinet import ConfigurationError, Machine
 from kiosk.cli import main as cli
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.machine.commands import OperatorLogin, SetDoor, SetPaytable
+from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError, proof_path, proven_rtp, sign_proof, verify_proof
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 STANDARD_PATH = PAYTABLE_DIR / "standard.toml"
 GOOD_PATH = PAYTABLE_DIR / "trips-50-40-30-9-7-4-3.toml"
@@ -67,16 +68,16 @@ def cache(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def cabinet(tmp_path, cache):
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config, rng=SeededRandomSource(5))
-    m.execute(OperatorLogin("2222"))  # a technician
-    m.execute(SetDoor(True))  # configuration changes need the main door open
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
+    m.station.execute(OperatorLogin("2222"))  # a technician
+    m.station.execute(SetDoor(True))  # configuration changes need the main door open
     yield m, CabinetKey.load(config.key_path)
     m.close()
 
 
-def refused(m: Machine, path: Path, code: str, reason: str) -> None:
+def refused(m: LoneCabinet, path: Path, code: str, reason: str) -> None:
     with pytest.raises(ConfigurationError, match=reason) as err:
-        m.execute(SetPaytable(path))
+        m.station.execute(SetPaytable(path))
     assert err.value.code == code, err.value
 
 
@@ -147,17 +148,17 @@ def test_a_rogue_table_under_the_standard_tables_report_is_refused(tmp_path, cac
     # ... or not signed at all
     proof_path(rogue).unlink()
     refused(m, path, "rtp_unproven", "no signed proof")
-    assert m.snapshot().paytable.sha256 == standard.sha256
-    assert m.ledger.last_event("paytable_changed") is None
+    assert m.station.snapshot().paytable.sha256 == standard.sha256
+    assert m.table.ledger.last_event("paytable_changed") is None
 
 
 def test_a_table_proven_on_this_cabinet_is_accepted_and_an_edited_one_refused(cache, cabinet):
     m, key = cabinet
     good = load_paytable(GOOD_PATH)
     sign_proof(key, good, report_of(good, 0.9947, 0.9650))
-    m.execute(SetPaytable(GOOD_PATH))
-    assert m.snapshot().paytable.sha256 == good.sha256
-    ev = m.ledger.last_event("paytable_changed")
+    m.station.execute(SetPaytable(GOOD_PATH))
+    assert m.station.snapshot().paytable.sha256 == good.sha256
+    ev = m.table.ledger.last_event("paytable_changed")
     assert ev.detail["new"]["sha256"] == good.sha256
     assert ev.detail["rtp"]["main_total"] == 99.47 and ev.detail["rtp"]["trips"] == 96.5
     # the report edited after signing: the next change to it is refused
@@ -167,7 +168,7 @@ def test_a_table_proven_on_this_cabinet_is_accepted_and_an_edited_one_refused(ca
     doc["main"]["rtp_total_main_bet"] = 0.9990
     stored(standard, cache).write_text(json.dumps(doc))
     refused(m, STANDARD_PATH, "rtp_unproven", "altered after signing")
-    assert m.snapshot().paytable.sha256 == good.sha256
+    assert m.station.snapshot().paytable.sha256 == good.sha256
 
 
 # -- uth paytable check -------------------------------------------------------------------

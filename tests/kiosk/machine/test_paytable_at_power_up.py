@@ -8,10 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits, insert_note
 
 from engine.uth.paytable import PAYTABLE_DIR
-from kiosk.cabinet import LEDGER_TILT, Machine, PlayDisabled
 from kiosk.config import load_config
+from kiosk.machine.errors import PlayDisabled
+from kiosk.machine.state import LEDGER_TILT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def cabinet(tmp_path: Path):
@@ -20,8 +23,8 @@ def cabinet(tmp_path: Path):
     return load_config(None, db_path=tmp_path / "uth.db", paytable=table), table
 
 
-def ledger_tilt(m: Machine) -> str:
-    return {t.code: t.message for t in m.snapshot().tilts}[LEDGER_TILT]
+def ledger_tilt(m: LoneCabinet) -> str:
+    return {t.code: t.message for t in m.station.snapshot().tilts}[LEDGER_TILT]
 
 
 @pytest.mark.parametrize("damage", ["missing", "garbage", "a folder"])
@@ -32,14 +35,14 @@ def test_a_first_run_without_a_readable_paytable_tilts(tmp_path, damage):
         table.write_bytes(b"\x00\xff not toml [[[")
     elif damage == "a folder":
         table.mkdir()
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
         message = ledger_tilt(m)
         assert "PAYTABLE FAULT" in message and str(table) in message
-        assert m.ledger is None and not config.db_path.exists()
+        assert m.table.ledger is None and not config.db_path.exists()
         assert not config.marker_path.exists()
         with pytest.raises(PlayDisabled):
-            m.insert_credits(2000, "bill:2000")
+            insert_note(m, 2000)
     finally:
         m.close()
     if table.is_dir():
@@ -47,21 +50,21 @@ def test_a_first_run_without_a_readable_paytable_tilts(tmp_path, damage):
     elif table.exists():
         table.unlink()
     shutil.copy(PAYTABLE_DIR / "standard.toml", table)
-    m = Machine.open(config)  # the paytable is back: the first run happens now
+    m = LoneCabinet.open(config)  # the paytable is back: the first run happens now
     try:
-        assert m.snapshot().playable and config.db_path.exists()
+        assert m.station.snapshot().playable and config.db_path.exists()
     finally:
         m.close()
 
 
 def test_a_missing_ledger_and_a_missing_paytable_tilt(tmp_path):
     config, table = cabinet(tmp_path)
-    Machine.open(config).close()
+    LoneCabinet.open(config).close()
     config.db_path.unlink()
     table.unlink()
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        assert m.ledger is None and not config.db_path.exists()
+        assert m.table.ledger is None and not config.db_path.exists()
         assert "missing" in ledger_tilt(m)
     finally:
         m.close()
@@ -69,12 +72,12 @@ def test_a_missing_ledger_and_a_missing_paytable_tilt(tmp_path):
 
 def test_with_a_ledger_the_paytable_file_is_not_needed(tmp_path):
     config, table = cabinet(tmp_path)
-    m = Machine.open(config)
-    m.insert_credits(2000, "bill:2000")
+    m = LoneCabinet.open(config)
+    insert_note(m, 2000)
     m.close()
     table.unlink()
-    m = Machine.open(config)
+    m = LoneCabinet.open(config)
     try:
-        assert m.snapshot().playable and m.credits == 2000
+        assert m.station.snapshot().playable and credits(m) == 2000
     finally:
         m.close()

@@ -125,7 +125,7 @@ def test_only_a_manager_with_the_door_open_and_no_credits_may_edit(machine):
     editor.compute().wait(5)
     assert editor.can_apply()
     machine.door(False)
-    machine.insert_credits(500, "bill:500")
+    machine.insert_credits(500)
     machine.door(True)
     with pytest.raises(WrongState, match="zero credits"):
         editor.apply()

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine, NotAuthorised
 from kiosk.config import load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.machine.commands import OperatorLogin, OperatorLogout
+from kiosk.machine.errors import NotAuthorised
 from kiosk.machine.lockout import LOCK_DURATION, MAX_FAILURES
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 PEOPLE = (
     ("Ann Smith", "attendant", "246810"),
@@ -63,7 +64,7 @@ def guesses() -> list[str]:
     return out
 
 
-def attack(m: Machine, clock: Clock, tried: list[str]) -> tuple[Machine, list[str]]:
+def attack(m: LoneCabinet, clock: Clock, tried: list[str]) -> tuple[LoneCabinet, list[str]]:
     """An attendant tries ``tried`` four at a time, logging in with her own PIN after each
     four (which resets the PIN pad's count); restarts the cabinet halfway.  Returns the
     machine and the names of everyone logged in by a guess."""
@@ -73,16 +74,16 @@ def attack(m: Machine, clock: Clock, tried: list[str]) -> tuple[Machine, list[st
         if i == len(tried) // 2:  # a power cycle halfway: the locks and counts stay
             config = m.config
             m.close()
-            m = Machine.open(config, rng=SeededRandomSource(3), clock=clock)
+            m = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)
         try:
-            role = m.execute(OperatorLogin(pin))
+            role = m.station.execute(OperatorLogin(pin))
             found.append(f"{OTHERS.get(pin, pin)} ({role})")
-            m.execute(OperatorLogout())
+            m.station.execute(OperatorLogout())
         except NotAuthorised as exc:
             assert exc.code == "wrong_pin", exc.reason  # the pad itself never locks
         if i % (MAX_FAILURES - 1) == MAX_FAILURES - 2:
-            assert m.execute(OperatorLogin(ANN_PIN)) == "attendant"
-            m.execute(OperatorLogout())
+            assert m.station.execute(OperatorLogin(ANN_PIN)) == "attendant"
+            m.station.execute(OperatorLogout())
     return m, found
 
 
@@ -99,11 +100,11 @@ def memory_folder():
 def test_ten_thousand_guesses_between_right_logins_find_no_pin(memory_folder):
     clock = Clock()
     config = load_config(cabinet_file(memory_folder))
-    m = Machine.open(config, rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)
     m, found = attack(m, clock, guesses())
     try:
         assert found == [], f"guesses logged in as {found}"
-        locks = m.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
+        locks = m.table.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
         assert locks, "the guessed accounts were never locked"
         # 15, 30, 60, 120 minutes: the back-off leaves 5 checked guesses per lock
         cy = [e for e in locks if PEOPLE[2][0] in e.detail["accounts"]]
@@ -115,52 +116,56 @@ def test_ten_thousand_guesses_between_right_logins_find_no_pin(memory_folder):
 
 def test_a_locked_accounts_right_pin_is_answered_as_a_wrong_one(tmp_path):
     clock = Clock()
-    m = Machine.open(load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(
+        load_config(cabinet_file(tmp_path)), rng=SeededRandomSource(3), clock=clock
+    )
     cy_pin = PEOPLE[2][2]
     for i in range(MAX_FAILURES):
         with pytest.raises(NotAuthorised):
-            m.execute(OperatorLogin(f"00000{i}"))
+            m.station.execute(OperatorLogin(f"00000{i}"))
         if i == 2:
-            m.execute(OperatorLogin(ANN_PIN))  # her own login resets only her count
-            m.execute(OperatorLogout())
-    (lock,) = m.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
+            m.station.execute(OperatorLogin(ANN_PIN))  # her own login resets only her count
+            m.station.execute(OperatorLogout())
+    (lock,) = m.table.ledger.events((EventKind.OPERATOR_ACCOUNTS_LOCKED,))
     assert PEOPLE[2][0] in lock.detail["accounts"] and PEOPLE[0][0] not in lock.detail["accounts"]
     with pytest.raises(NotAuthorised) as locked:
-        m.execute(OperatorLogin(cy_pin))
+        m.station.execute(OperatorLogin(cy_pin))
     with pytest.raises(NotAuthorised) as wrong:
-        m.execute(OperatorLogin("424242"))
+        m.station.execute(OperatorLogin("424242"))
     assert (locked.value.code, locked.value.reason) == (wrong.value.code, wrong.value.reason)
-    assert m.execute(OperatorLogin(ANN_PIN)) == "attendant"  # not locked: her count was reset
-    m.execute(OperatorLogout())
+    assert (
+        m.station.execute(OperatorLogin(ANN_PIN)) == "attendant"
+    )  # not locked: her count was reset
+    m.station.execute(OperatorLogout())
     clock.now += LOCK_DURATION
-    assert m.execute(OperatorLogin(cy_pin)) == "manager"
+    assert m.station.execute(OperatorLogin(cy_pin)) == "manager"
     m.close()
 
 
 def test_the_second_lock_of_an_account_is_twice_as_long_and_survives_a_restart(tmp_path):
     clock = Clock()
     config = load_config(cabinet_file(tmp_path))
-    m = Machine.open(config, rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)
     cy_pin = PEOPLE[2][2]
 
-    def five_wrong(machine: Machine) -> None:
+    def five_wrong(machine: LoneCabinet) -> None:
         for i in range(MAX_FAILURES):
             with pytest.raises(NotAuthorised):
-                machine.execute(OperatorLogin(f"99999{i}"))
+                machine.station.execute(OperatorLogin(f"99999{i}"))
             if i in (1, 3):
-                machine.execute(OperatorLogin(ANN_PIN))
-                machine.execute(OperatorLogout())
+                machine.station.execute(OperatorLogin(ANN_PIN))
+                machine.station.execute(OperatorLogout())
 
     five_wrong(m)
     clock.now += LOCK_DURATION
     five_wrong(m)
     m.close()
-    m = Machine.open(config, rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)
     clock.now += LOCK_DURATION * 2 - timedelta(seconds=1)
     with pytest.raises(NotAuthorised):
-        m.execute(OperatorLogin(cy_pin))  # still locked: 30 minutes, across the restart
+        m.station.execute(OperatorLogin(cy_pin))  # still locked: 30 minutes, across the restart
     clock.now += timedelta(seconds=1)
     with pytest.raises(NotAuthorised):  # that refusal counted; the lock itself has ended
-        m.execute(OperatorLogin("123123"))
-    assert m.execute(OperatorLogin(cy_pin)) == "manager"
+        m.station.execute(OperatorLogin("123123"))
+    assert m.station.execute(OperatorLogin(cy_pin)) == "manager"
     m.close()

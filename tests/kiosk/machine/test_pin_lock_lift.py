@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.machine.commands import LiftLockout, OperatorLogin, OperatorLogout, SetDoor
 from kiosk.machine.errors import MachineError, NotAuthorised
@@ -23,6 +22,7 @@ from kiosk.machine.operators import LOCKOUT_TILT
 from kiosk.table import Table, TableTiming
 from kiosk.table.commands import LiftLockoutAtHost
 from kiosk.wiring.host import HostPlan, open_table_host
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 PEOPLE = (
     ("Ann Smith", "attendant", "246810"),
@@ -53,18 +53,18 @@ def config_file(tmp_path: Path):
 def cabinet(tmp_path):
     clock = Clock()
     config = config_file(tmp_path)
-    m = Machine.open(config, rng=SeededRandomSource(3), clock=clock)
+    m = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)
     yield m, clock, config
     m.close()
 
 
-def lock_the_pad(m: Machine, clock: Clock, start: int = 0) -> None:
+def lock_the_pad(m: LoneCabinet, clock: Clock, start: int = 0) -> None:
     for i in range(MAX_FAILURES):
         clock.now += timedelta(seconds=1)
         with pytest.raises(NotAuthorised):
-            m.execute(OperatorLogin(f"{start + i:06d}"))
+            m.station.execute(OperatorLogin(f"{start + i:06d}"))
     with pytest.raises(NotAuthorised) as locked:
-        m.execute(OperatorLogin(ANN[2]))
+        m.station.execute(OperatorLogin(ANN[2]))
     assert locked.value.code == "pin_locked"
 
 
@@ -73,7 +73,7 @@ def test_a_guessers_locks_double_up_to_four_hours_and_no_longer(cabinet):
     lengths = []
     for n in range(8):
         lock_the_pad(m, clock, start=10 * n)
-        last = m.ledger.events(("operator_lockout",))[-1]
+        last = m.table.ledger.events(("operator_lockout",))[-1]
         until = parse_stamp(last.detail["until"])
         lengths.append(until - parse_stamp(last.at))
         clock.now = until
@@ -85,30 +85,30 @@ def test_a_guessers_locks_double_up_to_four_hours_and_no_longer(cabinet):
 def test_the_door_opened_with_its_key_and_two_peoples_pins_lift_every_lock(cabinet):
     m, clock, config = cabinet
     lock_the_pad(m, clock)
-    assert LOCKOUT_TILT in {t.code for t in m.snapshot().tilts}
+    assert LOCKOUT_TILT in {t.code for t in m.station.snapshot().tilts}
     with pytest.raises(MachineError) as closed:
-        m.execute(LiftLockout(CY[2], ANN[2]))
+        m.station.execute(LiftLockout(CY[2], ANN[2]))
     assert closed.value.code == "door_closed"
-    m.execute(SetDoor(True))
+    m.station.execute(SetDoor(True))
     with pytest.raises(NotAuthorised) as low:
-        m.execute(LiftLockout(ANN[2], CY[2]))  # an attendant cannot lift it
+        m.station.execute(LiftLockout(ANN[2], CY[2]))  # an attendant cannot lift it
     assert low.value.code == "role_required"
     with pytest.raises(NotAuthorised) as same:
-        m.execute(LiftLockout(CY[2], CY[2]))
+        m.station.execute(LiftLockout(CY[2], CY[2]))
     assert same.value.code == "same_operator"
-    assert m.execute(LiftLockout(CY[2], ANN[2])) == CY[0]
-    (lifted,) = m.ledger.events(("operator_lockout_lifted",))
+    assert m.station.execute(LiftLockout(CY[2], ANN[2])) == CY[0]
+    (lifted,) = m.table.ledger.events(("operator_lockout_lifted",))
     assert lifted.detail["operator"] == CY[0] and lifted.detail["role"] == "manager"
     assert lifted.detail["witness"] == ANN[0] and lifted.detail["how"] == "door"
-    assert LOCKOUT_TILT not in {t.code for t in m.snapshot().tilts}
-    assert m.execute(OperatorLogin(BOB[2])) == "technician"  # every account logs in again
-    m.execute(OperatorLogout())
+    assert LOCKOUT_TILT not in {t.code for t in m.station.snapshot().tilts}
+    assert m.station.execute(OperatorLogin(BOB[2])) == "technician"  # every account logs in again
+    m.station.execute(OperatorLogout())
     m.close()
-    again = Machine.open(config, rng=SeededRandomSource(3), clock=clock)  # stays lifted
+    again = LoneCabinet.open(config, rng=SeededRandomSource(3), clock=clock)  # stays lifted
     try:
-        assert again.execute(OperatorLogin(ANN[2])) == "attendant"
+        assert again.station.execute(OperatorLogin(ANN[2])) == "attendant"
         with pytest.raises(MachineError) as none:
-            again.execute(LiftLockout(CY[2], ANN[2]))
+            again.station.execute(LiftLockout(CY[2], ANN[2]))
         assert none.value.code == "wrong_state"  # no lock stands
     finally:
         again.close()
@@ -117,19 +117,19 @@ def test_the_door_opened_with_its_key_and_two_peoples_pins_lift_every_lock(cabin
 def test_wrong_pins_at_the_open_door_are_counted_and_limited_per_opening(cabinet):
     m, clock, _config = cabinet
     lock_the_pad(m, clock)
-    m.execute(SetDoor(True))
+    m.station.execute(SetDoor(True))
     for i in range(MAX_FAILURES):
         with pytest.raises(NotAuthorised) as wrong:
-            m.execute(LiftLockout(f"55555{i}", ANN[2]))
+            m.station.execute(LiftLockout(f"55555{i}", ANN[2]))
         assert wrong.value.code == "wrong_pin"
     with pytest.raises(NotAuthorised) as spent:
-        m.execute(LiftLockout(CY[2], ANN[2]))  # the right PINs, but not at this opening
+        m.station.execute(LiftLockout(CY[2], ANN[2]))  # the right PINs, but not at this opening
     assert "open it again" in spent.value.reason
-    failed = m.ledger.events(("operator_login_failed",))
+    failed = m.table.ledger.events(("operator_login_failed",))
     assert [e.detail["purpose"] for e in failed].count("lift_lockout") == MAX_FAILURES
-    m.execute(SetDoor(False))
-    m.execute(SetDoor(True))
-    assert m.execute(LiftLockout(BOB[2], ANN[2])) == BOB[0]
+    m.station.execute(SetDoor(False))
+    m.station.execute(SetDoor(True))
+    assert m.station.execute(LiftLockout(BOB[2], ANN[2])) == BOB[0]
 
 
 def test_a_technicians_pin_at_the_table_host_lifts_the_locks_of_every_station(tmp_path):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from engine.uth.round import Action, Phase
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
@@ -21,6 +21,7 @@ from kiosk.machine.errors import InsufficientCredits, WrongState
 from kiosk.machine.round_book import RoundBook, affordable, checked_action, reopen
 from kiosk.machine.state import Bets
 from kiosk.table import ManualClock, Table
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")
 STAMP = "2025-01-01T00:00:00.000Z"
@@ -131,10 +132,10 @@ def test_the_cabinet_and_a_table_of_one_write_the_same_round(tmp_path):
     commands += [Decide(a) for a in PLAYED]
 
     def cabinet(config, clock) -> None:
-        m = Machine.open(config, rng=SeededRandomSource(11), clock=clock)
-        m.insert_credits(10000, "bill:10000")
+        m = LoneCabinet.open(config, rng=SeededRandomSource(11), clock=clock)
+        insert_note(m, 10000)
         for c in commands:
-            m.execute(c)
+            m.station.execute(c)
         m.close()
 
     def table(config, clock) -> None:
@@ -159,8 +160,8 @@ def test_a_cabinet_refuses_an_open_round_of_other_seats(tmp_path):
         table.execute(station, Deal())
     assert len(table.ledger.open_rounds) == 2
     table.close()
-    m = Machine.open(config, rng=SeededRandomSource(4))
-    tilts = m.snapshot().tilts
+    m = LoneCabinet.open(config, rng=SeededRandomSource(4))
+    tilts = m.station.snapshot().tilts
     m.close()
-    assert m.ledger is None
+    assert m.table.ledger is None
     assert any("dealt to seats [1, 2], not seat 1 alone" in t.message for t in tilts)

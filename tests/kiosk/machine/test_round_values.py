@@ -7,44 +7,48 @@ import json
 import time
 
 import pytest
+from support.cabinet import insert_note
 
 from engine.maths.decision_values import DecisionValuer
 from engine.maths.par import main_analysis
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action, Phase
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import load_config
 from kiosk.ledger.records import parse_decisions
 from kiosk.machine import round_values
+from kiosk.machine.commands import Deal, Decide, PlaceChip
 from kiosk.machine.round_values import VALUE_WAIT_S
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.state import SEAT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.fixture
 def machine(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", decision_values=True)
-    m = Machine.open(config, rng=SeededRandomSource(11))
-    m.insert_credits(10000, "bill:10000")
+    m = LoneCabinet.open(config, rng=SeededRandomSource(11))
+    insert_note(m, 10000)
     yield m
     m.close()
 
 
-def play_round(m: Machine, choose) -> list[float]:
+def play_round(m: LoneCabinet, choose) -> list[float]:
     """Deal and decide by ``choose(legal)``; the seconds each decision took."""
-    m.add_chip("ante", 500)
-    m.deal()
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
     times = []
-    while m.snapshot().phase == MachinePhase.IN_ROUND:
-        values = m.decision_values()
+    while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+        values = m.table.decision_values(SEAT)
         assert values is not None
         values.get(_phase(m), 60)  # ready: the player took their time
         t0 = time.perf_counter()
-        m.decide(choose(m.snapshot().legal))
+        m.station.execute(Decide(choose(m.station.snapshot().legal)))
         times.append(time.perf_counter() - t0)
     return times
 
 
-def _phase(m: Machine) -> Phase:
-    legal = set(m.snapshot().legal)
+def _phase(m: LoneCabinet) -> Phase:
+    legal = set(m.station.snapshot().legal)
     if Action.PLAY_4X in legal:
         return Phase.PREFLOP
     return Phase.FLOP if Action.PLAY_2X in legal else Phase.RIVER
@@ -55,8 +59,8 @@ def test_each_decision_is_stored_with_its_exact_value_and_the_optimal_ones(machi
     times = []
     for _ in range(3):
         times += play_round(machine, lambda legal: legal[-1])  # check, check, fold
-    records = machine.ledger.recall(3)
-    valuer = round_values.valuer_for(machine.snapshot().paytable)
+    records = machine.table.ledger.recall(3)
+    valuer = round_values.valuer_for(machine.station.snapshot().paytable)
     assert isinstance(valuer, DecisionValuer)
     for r in records:
         assert [d.phase for d in r.decisions] == [Phase.PREFLOP, Phase.FLOP, Phase.RIVER]
@@ -78,7 +82,7 @@ def test_rows_without_values_still_read():
 
 
 def test_a_valuer_uses_the_optimal_analysis_of_the_table_in_force(machine):
-    table = machine.snapshot().paytable
+    table = machine.station.snapshot().paytable
     valuer = round_values.valuer_for(table)
     assert valuer is round_values.valuer_for(table)
     assert valuer.analysis.params_key == main_analysis(table, "optimal").params_key
@@ -86,14 +90,14 @@ def test_a_valuer_uses_the_optimal_analysis_of_the_table_in_force(machine):
 
 def test_a_cabinet_configured_without_decision_values_records_none(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)
-    m = Machine.open(config, rng=SeededRandomSource(11))
+    m = LoneCabinet.open(config, rng=SeededRandomSource(11))
     try:
-        m.insert_credits(10000, "bill:10000")
-        m.add_chip("ante", 500)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            m.decide(m.snapshot().legal[-1])
-        (record,) = m.ledger.recall(1)
+        insert_note(m, 10000)
+        m.station.execute(PlaceChip("ante", 500))
+        m.station.execute(Deal())
+        while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+            m.station.execute(Decide(m.station.snapshot().legal[-1]))
+        (record,) = m.table.ledger.recall(1)
         assert len(record.decisions) == 3
         assert all(d.ev is None and d.best is None for d in record.decisions)
     finally:

@@ -11,13 +11,26 @@ import shutil
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable, shipped_paytables
-from kiosk.cabinet import Machine, PlayDisabled, WrongState
 from kiosk.config import load_config
 from kiosk.integrity.files import PROGRAM_ROOT
 from kiosk.integrity.manifest import MANIFEST_NAME, write_manifest
 from kiosk.ledger.key import CabinetKey
+from kiosk.machine.commands import (
+    ClearTilt,
+    Deal,
+    Decide,
+    OperatorLogin,
+    OperatorLogout,
+    PlaceChip,
+    RamClear,
+    RamClearRequest,
+    RamClearWitness,
+    SetDoor,
+)
+from kiosk.machine.errors import PlayDisabled, WrongState
 from kiosk.machine.par_proof import proof_path
 from kiosk.machine.paytable_editor import list_paytables
 from kiosk.machine.rtp_record import (
@@ -33,6 +46,7 @@ from kiosk.machine.rtp_record import (
     shipped_records,
     trips_rtp,
 )
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 STANDARD = load_paytable(PAYTABLE_DIR / "standard.toml")
 
@@ -120,30 +134,34 @@ def test_a_table_with_no_record_is_computed_before_play_opens_and_an_altered_rec
 ):
     custom = not_shipped(tmp_path)
     config = load_config(None, db_path=tmp_path / "uth.db", paytable=custom)
-    machine = Machine.open(config)
+    machine = LoneCabinet.open(config)
     try:
-        key = machine.ledger.key
-        table = machine.snapshot().paytable
+        key = machine.table.ledger.key
+        table = machine.station.snapshot().paytable
         assert known_rtp(table, key) is None
-        machine.insert_credits(10_000, "bill:10000")
-        machine.add_chip("ante", 500)
+        insert_note(machine, 10_000)
+        machine.station.execute(PlaceChip("ante", 500))
         gate = rtp_gate(machine.table, config)
         assert gate.start()
-        assert {t.code: t.message for t in machine.snapshot().tilts}.get(RTP_GATE) == COMPUTING
+        assert {t.code: t.message for t in machine.station.snapshot().tilts}.get(
+            RTP_GATE
+        ) == COMPUTING
         with pytest.raises(PlayDisabled, match="Computing the paytable's return"):
-            machine.deal()
-        machine.operator_login("1111")  # an attendant cannot open play before the record
+            machine.station.execute(Deal())
+        machine.station.execute(
+            OperatorLogin("1111")
+        )  # an attendant cannot open play before the record
         with pytest.raises(WrongState, match="Computing the paytable's return") as refused:
-            machine.clear_tilt(RTP_GATE)
+            machine.station.execute(ClearTilt(RTP_GATE))
         assert refused.value.code == "rtp_unknown"
-        machine.operator_logout()
+        machine.station.execute(OperatorLogout())
         gate.thread.join(120)
-        assert not machine.snapshot().tilts, machine.snapshot().tilts
+        assert not machine.station.snapshot().tilts, machine.station.snapshot().tilts
         record = rtp_record(table, key)
         assert record.source == "signed"
         assert record.figures["trips"] == pytest.approx(float(trips_rtp(table)), abs=1e-12)
         assert round(record.percent()["main_total"], 2) == 99.47
-        machine.deal()  # play is open
+        machine.station.execute(Deal())  # play is open
         assert not rtp_gate(machine.table, config).start()  # known: no second computation
         proof = proof_path(table)
         body = json.loads(proof.read_text())
@@ -159,18 +177,18 @@ def test_a_table_with_no_record_is_computed_before_play_opens_and_an_altered_rec
 
 def test_the_hold_report_and_the_paytable_page_read_the_same_record(tmp_path):
     config = load_config(None, db_path=tmp_path / "uth.db")
-    machine = Machine.open(config)
+    machine = LoneCabinet.open(config)
     try:
-        machine.insert_credits(10_000, "bill:10000")
-        machine.add_chip("ante", 500)
-        machine.deal()
-        while machine.snapshot().legal:
-            machine.decide(machine.snapshot().legal[-1])
-        record = rtp_record(STANDARD, machine.ledger.key)
-        (hold,) = machine.hold()
+        insert_note(machine, 10_000)
+        machine.station.execute(PlaceChip("ante", 500))
+        machine.station.execute(Deal())
+        while machine.station.snapshot().legal:
+            machine.station.execute(Decide(machine.station.snapshot().legal[-1]))
+        record = rtp_record(STANDARD, machine.table.ledger.key)
+        (hold,) = machine.table.read(lambda a: a.hold(None))
         assert hold.rtp_known and hold.unproven == ""
         assert hold.report.row("trips").optimal == pytest.approx(1 - record.figures["trips"])
-        listing = next(e for e in list_paytables(machine) if e.table == STANDARD)
+        listing = next(e for e in list_paytables(machine.table) if e.table == STANDARD)
         assert listing.proven and dict(listing.rtps) == dict(record.figures)
     finally:
         machine.close()
@@ -187,18 +205,18 @@ def test_uth_paytable_records_writes_again_exactly_the_shipped_file(capsys):
 
 def test_neither_an_attendant_nor_a_ram_clear_opens_play_before_the_record(tmp_path):
     config = load_config(None, db_path=tmp_path / "uth.db")
-    machine = Machine.open(config)
+    machine = LoneCabinet.open(config)
     try:
         machine.table.gate(RTP_GATE, COMPUTING)  # as the gate shuts it at power-up
-        machine.operator_login("3333")
-        machine.door(True)  # a RAM clear needs the main door open
-        machine.ram_clear_witness("1111")  # and a second operator's PIN
-        machine.ram_clear(machine.ram_clear_request())
-        assert [t.code for t in machine.snapshot().tilts] == [RTP_GATE]
+        machine.station.execute(OperatorLogin("3333"))
+        machine.station.execute(SetDoor(True))  # a RAM clear needs the main door open
+        machine.station.execute(RamClearWitness("1111"))  # and a second operator's PIN
+        machine.station.execute(RamClear(machine.station.execute(RamClearRequest())))
+        assert [t.code for t in machine.station.snapshot().tilts] == [RTP_GATE]
         with pytest.raises(WrongState) as refused:
-            machine.clear_tilt(RTP_GATE)
+            machine.station.execute(ClearTilt(RTP_GATE))
         assert refused.value.code == "rtp_unknown"
         machine.table.gate(RTP_GATE, None)  # the record is known: play opens
-        assert machine.snapshot().tilts == ()
+        assert machine.station.snapshot().tilts == ()
     finally:
         machine.close()

@@ -158,7 +158,7 @@ def test_a_read_only_directory_is_a_clear_tilt_and_the_ledger_is_kept(tmp_path):
     with tmpfs(tmp_path / "disk") as disk:
         config = cabinet_config(disk, tmp_path)
         m = Machine.open(config)
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         before = recorded(m)
         m.close()
         files = sorted(os.listdir(disk))
@@ -199,7 +199,7 @@ def test_a_read_only_database_file_is_a_clear_tilt_and_never_recreated(tmp_path)
         (base / "db").mkdir()
         config = cabinet_config(base / "db", base)
         m = Machine.open(config)
-        m.insert_credits(2000, "bill:2000")
+        m.insert_credits(2000)
         m.close()
         for folder in ("db", "key", "anchor"):  # the cabinet's user owns its files
             os.chown(base / folder, NOBODY, NOBODY)

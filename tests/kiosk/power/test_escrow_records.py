@@ -15,22 +15,15 @@ from kiosk.config import load_config
 from kiosk.ledger.ledger import balance
 from kiosk.machine import write_probe
 from kiosk.machine.state import LEDGER_WRITE_TILT
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.table import money_in
 
 UNMATCHED = "device:validator:vend_unmatched"
 
 
-class TicketPayout:
+def TicketPayout() -> PaperlessPrinter:
     """Prints the cash-out's ticket at once and reports it printed."""
-
-    method = "ticket"
-
-    def start(self, machine: Machine, request) -> None:
-        ticket = machine.issue_ticket(request.transaction_id)
-        machine.payout_complete(request.transaction_id, ticket.validation)
-
-    def resume(self, machine: Machine, request) -> None:
-        pass
+    return PaperlessPrinter()
 
 
 @pytest.fixture
@@ -187,20 +180,20 @@ def test_a_locked_ledger_fails_the_probe(config):
 
 
 def test_a_ticket_cut_mid_redemption_is_redeemed_once_or_stays_valid(config):
-    m = Machine.open(config, payout=TicketPayout())
-    m.insert_credits(2000, "bill:2000")
+    m = Machine.open(config, printer=TicketPayout())
+    m.insert_credits(2000)
     m.cash_out()  # prints a ticket for $20.00
     (printed,) = m.ledger.tickets()
     vn = printed.validation
     assert m.ticket_escrow(vn, "t1") == 2000  # "redeeming ticket vn for 2000" committed
     accepted = m.ledger.events(("escrow_accepted",))[-1]
     assert accepted.detail == {"item": "ticket", "validation": vn} and accepted.amount == 2000
-    m = restarted(m, config, payout=TicketPayout())
+    m = restarted(m, config, printer=TicketPayout())
     assert m.ticket_escrow(vn, "t2") == 2000  # still in escrow after the cut: returned, valid
     m.escrow_aborted("t2", "returned")  # the patron takes it back
     assert m.ticket(vn).status == "issued" and m.credits == 0
     assert m.ticket_escrow(vn, "t3") == 2000
-    m = restarted(m, config, payout=TicketPayout())
+    m = restarted(m, config, printer=TicketPayout())
     m.device_event(vend_unmatched())  # VEND VALID for it after the restart
     m.device_event(vend_unmatched())
     assert m.ticket(vn).status == "redeemed" and m.credits == 2000

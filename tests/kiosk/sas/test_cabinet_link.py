@@ -7,12 +7,23 @@ import json
 import time
 
 import pytest
+from support.cabinet import insert_note
 
 from devices.sas.frames import with_length
 from devices.sas.host import decode
-from kiosk.cabinet import PlayDisabled
 from kiosk.cli import main
 from kiosk.integrity import program_crc16
+from kiosk.machine.commands import (
+    CashOut,
+    Deal,
+    Decide,
+    OperatorLogin,
+    OperatorLogout,
+    PlaceChip,
+    SetDoor,
+    SetLimits,
+)
+from kiosk.machine.errors import PlayDisabled
 from kiosk.machine.rtp_record import rtp_record
 from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
 from tests.support.sas_rig import start_rig, wait_for
@@ -40,7 +51,7 @@ def test_identity_version_features_and_clock(rig):
 def test_base_percent_is_the_paytables_proven_record_on_a_cold_cache(rig):
     """1F's base % (hundredths of a percent, 4 digits) is the record the Pays page reads,
     on a cabinet whose PAR cache is empty (the test's own)."""
-    record = rtp_record(rig.machine.snapshot().paytable, rig.machine.ledger.key)
+    record = rtp_record(rig.machine.station.snapshot().paytable, rig.machine.table.ledger.key)
     info = decode(0x1F, rig.host.long_poll(1, 0x1F).answer)
     assert info["base_pct"] == f"{record.base_pct:04d}" == "9947"
 
@@ -48,9 +59,9 @@ def test_base_percent_is_the_paytables_proven_record_on_a_cold_cache(rig):
 def test_meters_equal_the_ledger_and_uth_audit_meters(rig, capsys):
     for _ in range(3):
         rig.play_round()
-    rig.machine.insert_credits(2000, "bill:2000")
+    insert_note(rig.machine, 2000)
     rig.settle()
-    h, ledger = rig.host, rig.machine.meter_readings()
+    h, ledger = rig.host, rig.machine.table.read(lambda a: a.meters())
     audit = _audit_meters(capsys, rig.config.db_path)
     for meters in (ledger, audit):
         m0f = decode(0x0F, h.long_poll(1, 0x0F).answer)
@@ -74,18 +85,18 @@ def test_meters_equal_the_ledger_and_uth_audit_meters(rig, capsys):
 def test_each_exception_is_raised_by_its_event(rig):
     m = rig.machine
     assert rig.exceptions() == []
-    m.operator_login("2222")
-    m.door(True)
-    m.set_limits(ante_min=m.snapshot().limits.ante_min + 100)
-    m.door(False)
-    m.operator_logout()
-    m.insert_credits(10_000, "bill:10000")
+    m.station.execute(OperatorLogin("2222"))
+    m.station.execute(SetDoor(True))
+    m.station.execute(SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100))
+    m.station.execute(SetDoor(False))
+    m.station.execute(OperatorLogout())
+    insert_note(m, 10_000)
     rig.play_round(ante=1000)
     assert rig.exceptions() == [0x11, 0x3C, 0x12, 0x4F, 0x7E, 0x7F]
 
 
 def test_implied_nack_repeats_and_implied_ack_moves_on(rig):
-    rig.machine.door(True)
+    rig.machine.station.execute(SetDoor(True))
     rig.settle()
     h = rig.host
     assert h.general_poll(1).code == 0x11
@@ -97,15 +108,15 @@ def test_implied_nack_repeats_and_implied_ack_moves_on(rig):
 
 def test_a_power_cut_loses_no_exception_and_raises_power_lost(tmp_path):
     rig = start_rig(tmp_path / "uth.db")
-    rig.machine.door(True)
-    rig.machine.door(False)
+    rig.machine.station.execute(SetDoor(True))
+    rig.machine.station.execute(SetDoor(False))
     rig.settle()
     assert rig.host.general_poll(1).code == 0x11  # sent, never acknowledged
     # the power goes: nothing is closed in order (no power down, no acknowledgement)
     rig.service.responder.stop()
     rig.service.link._stop.set()
     rig.service.link._thread.join()
-    rig.machine.ledger.close()
+    rig.machine.table.ledger.close()
     rig.pair.close()
     again = start_rig(tmp_path / "uth.db")
     try:
@@ -116,8 +127,8 @@ def test_a_power_cut_loses_no_exception_and_raises_power_lost(tmp_path):
 
 def test_the_queue_overflows_to_exception_70_and_keeps_the_newest(rig):
     for _ in range(25):
-        rig.machine.door(True)
-        rig.machine.door(False)
+        rig.machine.station.execute(SetDoor(True))
+        rig.machine.station.execute(SetDoor(False))
     got = rig.exceptions(limit=80)
     assert got[0] == 0x70
     assert len(got) == 1 + 32 and got[-2:] == [0x11, 0x12]
@@ -126,41 +137,43 @@ def test_the_queue_overflows_to_exception_70_and_keeps_the_newest(rig):
 def test_bad_crc_truncated_frames_and_other_addresses_are_not_answered(rig):
     h, stats = rig.host, rig.service.responder.stats
     h.retries, h.answer_timeout = 0, 0.1
-    rig.machine.door(True)
+    rig.machine.station.execute(SetDoor(True))
     rig.settle()
-    before = rig.machine.meter_readings()
+    before = rig.machine.table.read(lambda a: a.meters())
     bad = bytearray(b"\x01\x01" + b"\x00\x00")
     ex = h.send_poll(1, bytes(bad))
     assert ex.kind == "none" and stats.bad_crc >= 1
-    assert not any(t.code == HOST_SHUTDOWN_TILT for t in rig.machine.snapshot().tilts)
+    assert not any(t.code == HOST_SHUTDOWN_TILT for t in rig.machine.station.snapshot().tilts)
     rig.pair.line.send(b"\x01\x2f\x05\x00", wakeup_first=True)  # cut short: the host vanished
     assert wait_for(lambda: stats.truncated >= 1)
     assert h.long_poll(2, 0x1A).kind == "none"  # another machine's address
     assert h.general_poll(1).code == 0x11  # nothing was lost meanwhile
-    assert rig.machine.meter_readings() == before
+    assert rig.machine.table.read(lambda a: a.meters()) == before
 
 
 def test_shutdown_and_startup(rig):
     h, m = rig.host, rig.machine
-    m.insert_credits(5000, "bill:5000")
+    insert_note(m, 5000)
     assert h.long_poll(1, 0x01).kind == "ack"
-    assert wait_for(lambda: any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts))
+    assert wait_for(lambda: any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts))
     with pytest.raises(PlayDisabled):
-        m.add_chip("ante", 500)
+        m.station.execute(PlaceChip("ante", 500))
     assert h.long_poll(1, 0x02).kind == "ack"  # the system lets play resume: no attendant
-    assert wait_for(lambda: not any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts))
-    m.add_chip("ante", 500)
-    m.deal()  # a round in progress when the system stops play finishes
+    assert wait_for(lambda: not any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts))
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())  # a round in progress when the system stops play finishes
     assert h.long_poll(1, 0x01).kind == "ack"
     assert wait_for(lambda: HOST_SHUTDOWN_TILT in m.table.station_tilts(1))
-    assert not m.snapshot().tilts and m.snapshot().legal  # not shown stopped mid-round
-    while m.snapshot().legal:
-        m.decide(m.snapshot().legal[-1])
-    assert any(t.code == HOST_SHUTDOWN_TILT for t in m.snapshot().tilts)  # now it is
+    assert not m.station.snapshot().tilts and m.station.snapshot().legal  # not shown stopped mid-round
+    while m.station.snapshot().legal:
+        m.station.execute(Decide(m.station.snapshot().legal[-1]))
+    assert any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts)  # now it is
     with pytest.raises(PlayDisabled):
-        m.add_chip("ante", 500)
-    assert m.snapshot().cashout is None and m.cash_out().amount > 0  # cash-out still allowed
-    events = [e for e in m.ledger.events(("tilt", "tilt_cleared")) if e.detail["code"] == HOST_SHUTDOWN_TILT]
+        m.station.execute(PlaceChip("ante", 500))
+    assert m.station.snapshot().cashout is None
+    m.station.execute(CashOut())  # cash-out still allowed
+    assert m.station.snapshot().cashout.amount > 0
+    events = [e for e in m.table.ledger.events(("tilt", "tilt_cleared")) if e.detail["code"] == HOST_SHUTDOWN_TILT]
     assert [e.kind for e in events] == ["tilt", "tilt_cleared", "tilt"]
 
 
@@ -227,7 +240,7 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
     svc.start()
     try:
         host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
-        cab.machine.insert_credits(2000, "bill:2000")
+        cab.machine.insert_credits(2000)
         cab.cash_out()
         ticket = cab.machine.ledger.events(("ticket_out",))[-1]
         svc.link.shared.wake.set()

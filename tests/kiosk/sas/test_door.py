@@ -9,28 +9,32 @@ import pytest
 from devices.door import DoorError, DoorWatch, SimulatedDoor, open_door, parse_door
 from kiosk.cli import main
 from kiosk.config import ConfigError, load_config
+from kiosk.machine.commands import OperatorLogin, OperatorLogout, SetDoor, SetLimits
 from kiosk.machine.errors import MachineError
 from kiosk.wiring.door import start_door
+from kiosk.wiring.lone_cabinet import LoneCabinet
 from tests.support.sas_rig import wait_for
 
 
 def test_the_simulated_door_drives_11_and_12_and_the_door_rules(rig, tmp_path, capsys):
     door = tmp_path / "door"
     config = load_config(db_path=rig.config.db_path, door=f"sim:{door}")
-    watch = start_door(config, rig.machine.door)
+    watch = start_door(config, lambda open: rig.machine.station.execute(SetDoor(open)))
     assert watch is not None
     try:
         m = rig.machine
         assert rig.exceptions() == []
-        m.operator_login("2222")
+        m.station.execute(OperatorLogin("2222"))
         with pytest.raises(MachineError):  # an option change needs the main door open
-            m.set_limits(ante_min=m.snapshot().limits.ante_min + 100)
+            m.station.execute(SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100))
         assert main(["devices", "simulate", "door", "open", "--path", str(door)]) == 0
-        assert wait_for(lambda: m.snapshot().door_open)
-        m.set_limits(ante_min=m.snapshot().limits.ante_min + 100)  # now it may
+        assert wait_for(lambda: m.station.snapshot().door_open)
+        m.station.execute(
+            SetLimits(ante_min=m.station.snapshot().limits.ante_min + 100)
+        )  # now it may
         assert main(["devices", "simulate", "door", "close", "--path", str(door)]) == 0
-        assert wait_for(lambda: not m.snapshot().door_open)
-        m.operator_logout()
+        assert wait_for(lambda: not m.station.snapshot().door_open)
+        m.station.execute(OperatorLogout())
         assert rig.exceptions() == [0x11, 0x3C, 0x12]
         assert "door closed" in capsys.readouterr().out
     finally:
@@ -39,9 +43,12 @@ def test_the_simulated_door_drives_11_and_12_and_the_door_rules(rig, tmp_path, c
 
 def test_a_door_open_at_power_up_is_reported_open(rig, tmp_path):
     SimulatedDoor.set(tmp_path / "door", True)
-    watch = DoorWatch(open_door(parse_door(f"sim:{tmp_path / 'door'}")), rig.machine.door).start()
+    watch = DoorWatch(
+        open_door(parse_door(f"sim:{tmp_path / 'door'}")),
+        lambda open: rig.machine.station.execute(SetDoor(open)),
+    ).start()
     try:
-        assert rig.machine.snapshot().door_open
+        assert rig.machine.station.snapshot().door_open
         assert rig.exceptions() == [0x11]
     finally:
         watch.stop()
@@ -73,7 +80,6 @@ def test_door_sources_are_checked_where_they_are_read(tmp_path, capsys):
 
 
 def test_the_cabinet_watches_its_configured_door(tmp_path):
-    from kiosk.cabinet import Machine
     from kiosk.ui.screen_options import ScreenOptions
     from kiosk.wiring.cabinet import run_cabinet
 
@@ -81,8 +87,10 @@ def test_the_cabinet_watches_its_configured_door(tmp_path):
     config = load_config(db_path=tmp_path / "k.db", door=f"sim:{tmp_path / 'door'}")
     options = ScreenOptions(size=(800, 480), sound=False, headless=True)
     assert run_cabinet(config, options, max_frames=2) == 0
-    m = Machine.open(load_config(db_path=tmp_path / "k.db"))
+    m = LoneCabinet.open(load_config(db_path=tmp_path / "k.db"))
     try:
-        assert [e.kind for e in m.ledger.events(("door_open", "door_closed"))] == ["door_open"]
+        assert [e.kind for e in m.table.ledger.events(("door_open", "door_closed"))] == [
+            "door_open"
+        ]
     finally:
         m.close()

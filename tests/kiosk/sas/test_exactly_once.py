@@ -4,6 +4,9 @@ process of its own killed at every step)."""
 
 from __future__ import annotations
 
+from support.cabinet import insert_note
+
+from kiosk.machine.commands import SetDoor
 from tests.support.sas_rig import start_rig
 
 
@@ -12,12 +15,12 @@ def _cut(rig) -> None:  # noqa: ANN001 - a Rig
     rig.service.responder.stop()
     rig.service.link._stop.set()
     rig.service.link._thread.join()
-    rig.machine.ledger.close()
+    rig.machine.table.ledger.close()
     rig.pair.close()
 
 
 def test_an_exception_is_sent_again_until_the_host_acknowledges_it(rig):
-    rig.machine.insert_credits(10_000, "bill:10000")
+    insert_note(rig.machine, 10_000)
     rig.play_round()
     rig.settle()
     h = rig.host
@@ -31,8 +34,8 @@ def test_an_exception_is_sent_again_until_the_host_acknowledges_it(rig):
 
 def test_an_acknowledged_exception_is_not_sent_again_after_a_power_cut(tmp_path):
     rig = start_rig(tmp_path / "uth.db")
-    rig.machine.door(True)
-    rig.machine.door(False)
+    rig.machine.station.execute(SetDoor(True))
+    rig.machine.station.execute(SetDoor(False))
     rig.settle()
     assert rig.host.general_poll(1).code == 0x11
     assert rig.host.long_poll(1, 0x1A).kind == "data"  # the implied ACK, answered

@@ -18,17 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 
 from devices.sas.host import SasHost, decode
 from devices.sas.line import PtyPair
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
+from kiosk.machine.commands import SetDoor
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess, PortServer
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
 from kiosk.sas.wire import read_message, send_message
+from kiosk.wiring.lone_cabinet import LoneCabinet
 from tests.support.sas_rig import wait_for
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -70,7 +72,7 @@ def hold_interpreter(seconds: float) -> None:
 
 @dataclass
 class Cabinet:
-    machine: Machine
+    machine: LoneCabinet
     pair: PtyPair
     link: LinkProcess | SasService
 
@@ -83,7 +85,7 @@ class Cabinet:
 def open_cabinet(tmp_path: Path, own_process: bool) -> Cabinet:
     pair = PtyPair()
     config = load_config(db_path=tmp_path / "uth.db", sas_port=pair.port)
-    machine = Machine.open(config, rng=SeededRandomSource(7))
+    machine = LoneCabinet.open(config, rng=SeededRandomSource(7))
     link = start_slot_system(machine.table, own_process=own_process)
     assert link is not None
     return Cabinet(machine, pair, link)
@@ -142,13 +144,13 @@ def test_answers_start_within_20_ms_while_the_cabinets_interpreter_is_held(tmp_p
 def test_the_link_in_its_process_answers_from_the_ledger(cabinet):
     """Meters, identity and exceptions come through the process's port as in one
     process: the door opened and closed is 11 then 12, the credits are the ledger's."""
-    m = cabinet.machine
+    m = cabinet.machine.station  # the screens' controller
     h = SasHost(cabinet.pair.line, answer_timeout=0.5, silence=0.02)
     assert wait_for(lambda: h.general_poll(1).kind == "exception", 10)
     h.acknowledge()
-    m.insert_credits(2000, "bill:2000")
-    m.door(True)
-    m.door(False)
+    insert_note(cabinet.machine, 2000)
+    m.execute(SetDoor(True))
+    m.execute(SetDoor(False))
     got: list[int] = []
 
     def drained() -> bool:
@@ -162,7 +164,7 @@ def test_the_link_in_its_process_answers_from_the_ledger(cabinet):
     assert got[-2:] == [0x11, 0x12]
     assert (
         decode(0x1A, h.long_poll(1, 0x1A).answer)["credits"]
-        == m.meter_readings()["credits"]
+        == cabinet.machine.table.read(lambda a: a.meters())["credits"]
         == 2000
     )
     assert decode(0x1F, h.long_poll(1, 0x1F).answer)["game_id"] == "UT"
@@ -184,11 +186,11 @@ def test_a_link_process_that_dies_alone_is_started_again_and_logged(cabinet, cap
 CABINET = """
 import sys, time
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.sas.start import start_slot_system
+from kiosk.wiring.lone_cabinet import LoneCabinet
 config = load_config(db_path=sys.argv[1], sas_port=sys.argv[2])
-machine = Machine.open(config, rng=SeededRandomSource(7))
+machine = LoneCabinet.open(config, rng=SeededRandomSource(7))
 link = start_slot_system(machine.table, own_process=True)
 print(link.pid, flush=True)
 time.sleep(60)
@@ -232,7 +234,7 @@ def test_the_link_process_ends_when_the_cabinet_is_killed(tmp_path):
 )
 def test_the_cabinet_runs_only_the_ports_calls_with_checked_arguments(tmp_path, message, reason):
     config = load_config(db_path=tmp_path / "uth.db")
-    machine = Machine.open(config, rng=SeededRandomSource(7))
+    machine = LoneCabinet.open(config, rng=SeededRandomSource(7))
     ours, theirs = socket.socketpair()
     server = PortServer(ours, TablePort(machine.table)).start()
     try:
@@ -258,7 +260,7 @@ def test_a_killed_link_process_loses_and_repeats_no_exception(cabinet):
     """The link's process killed between exceptions (the host has acknowledged some):
     the one started again raises each of the ledger's door events once, in order, as
     after a power cut."""
-    m, link = cabinet.machine, cabinet.link
+    m, link = cabinet.machine.station, cabinet.link
     assert isinstance(link, LinkProcess)
     h = SasHost(cabinet.pair.line, answer_timeout=0.5, silence=0.02)
     assert wait_for(lambda: h.general_poll(1).kind == "exception", 10)
@@ -273,16 +275,16 @@ def test_a_killed_link_process_loses_and_repeats_no_exception(cabinet):
         return len(got) >= until
 
     for _ in range(3):
-        m.door(True)
-        m.door(False)
+        m.execute(SetDoor(True))
+        m.execute(SetDoor(False))
     assert wait_for(lambda: drain(2), 10)
     time.sleep(0.3)  # the acknowledgement on disk (no answer tells the host when)
     first = link.pid
     assert first is not None
     os.kill(first, signal.SIGKILL)
     assert wait_for(lambda: link.pid not in (None, first), 10)
-    m.door(True)
-    m.door(False)
+    m.execute(SetDoor(True))
+    m.execute(SetDoor(False))
     assert wait_for(lambda: drain(8), 15)
     time.sleep(0.5)
     assert not drain(9)  # nothing more

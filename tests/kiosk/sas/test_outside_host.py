@@ -29,6 +29,7 @@ import sas_comm_py  # the test extra installs it: a missing outside host fails, 
 
 from devices.sas.bcd import from_bcd
 from devices.sas.marks import encode
+from kiosk.machine.commands import SetDoor
 
 
 class AdaptedSlotMachine(sas_comm_py.SlotMachine):
@@ -74,12 +75,12 @@ def _bcd(values: list[str]) -> int:
 
 def test_sas_comm_py_reads_the_cabinets_meters_identity_and_exceptions(rig):
     rig.play_round()
-    rig.machine.door(True)
+    rig.machine.station.execute(SetDoor(True))
     rig.settle()
     bridge = Bridge(rig.pair.line)
     try:
         sm = AdaptedSlotMachine(bridge.port, address=1)
-        meters = rig.machine.meter_readings()
+        meters = rig.machine.table.read(lambda a: a.meters())
         credits = sm.write_type_R(0x1A, length_to_read=4)
         assert credits and _bcd(credits.data) == meters["credits"]
         m0f = sm.write_type_R(0x0F, length_to_read=24)

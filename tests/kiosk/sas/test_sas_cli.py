@@ -57,27 +57,32 @@ def _serve_rounds(db, rounds: int) -> str:
 
 @pytest.mark.heavy
 def test_serve_rounds_inserts_notes_as_needed_and_finishes_a_round_left_open(tmp_path):
+    from support.cabinet import insert_note, place
+
     from engine.rng import SeededRandomSource
-    from kiosk.cabinet import Machine, MachinePhase
     from kiosk.config import load_config
+    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.wiring.lone_cabinet import LoneCabinet
+
+    def meters(cab: LoneCabinet) -> dict[str, int]:
+        return cab.table.read(lambda a: a.meters())
 
     config = load_config(db_path=tmp_path / "u.db")
-    m = Machine.open(config, rng=SeededRandomSource(3))
+    m = LoneCabinet.open(config, rng=SeededRandomSource(3))
     for note in (500, 100, 100):  # 7.00: an ante, not a blind
-        m.insert_credits(note, f"bill:{note}")
+        insert_note(m, note)
     m.close()
     assert "rounds played: 3" in _serve_rounds(config.db_path, 3)
-    m = Machine.open(config, rng=SeededRandomSource(4))
-    assert m.meter_readings()["games_played"] == 3
-    m.insert_credits(10_000, "bill:10000")
-    m.add_chip("ante", 500)
-    m.deal()
-    assert m.snapshot().phase == MachinePhase.IN_ROUND
-    m.ledger.close()  # the power goes mid-round
+    m = LoneCabinet.open(config, rng=SeededRandomSource(4))
+    assert meters(m)["games_played"] == 3
+    insert_note(m, 10_000)
+    place(m, ("ante", 500))
+    assert m.station.snapshot().phase == MachinePhase.IN_ROUND
+    m.table.ledger.close()  # the power goes mid-round
     assert "rounds played: 4" in _serve_rounds(config.db_path, 4)
-    m = Machine.open(config, rng=SeededRandomSource(5))
+    m = LoneCabinet.open(config, rng=SeededRandomSource(5))
     try:
-        assert m.meter_readings()["games_played"] == 3 + 4
-        assert m.snapshot().phase != MachinePhase.IN_ROUND
+        assert meters(m)["games_played"] == 3 + 4
+        assert m.station.snapshot().phase != MachinePhase.IN_ROUND
     finally:
         m.close()

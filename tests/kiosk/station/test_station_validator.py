@@ -94,13 +94,13 @@ def test_the_demo_keys_take_no_note_at_a_station_with_a_real_validator(rig):
     for the seat: the host would close the validator's open escrow as superseded."""
     controller = StationController(rig.remote, rig.config, demo_notes=False)
     with pytest.raises(WrongState, match="validator"):
-        controller.execute(InsertCredits(2000, "bill:2000"))
+        controller.execute(InsertCredits(2000))
     assert never(lambda: rig.bills() != [] or rig.table.credits(1) != 0, 0.3)
 
 
 def test_the_demo_keys_go_through_escrow_then_the_stacked_report(rig):
     controller = StationController(rig.remote, rig.config)
-    assert controller.execute(InsertCredits(2000, "bill:2000")) is None
+    assert controller.execute(InsertCredits(2000)) is None
     assert rig.remote.wait_for(lambda s: s.credits == 2000, 10)
     ((txn, cents),) = rig.bills()
     assert cents == 2000 and rig.table.ledger.has_txn(txn, "escrow_accepted")

@@ -19,6 +19,7 @@ from support.tito_helpers import FAST_PRINTER, Clock, balanced, cabinets, play_r
 from devices.tcl import PrintOutcome
 from kiosk.cabinet import MachinePhase, TicketRefused
 from kiosk.cli import main as uth
+from kiosk.machine.commands import CreditSource
 
 BILLS = (100, 500, 1000, 2000, 5000, 10000)
 
@@ -94,7 +95,7 @@ def test_demo_session_bills_play_cash_out_and_reinsert_the_ticket(cabinet, capsy
     assert m.credits == credits
     # an altered amount (a ticket offered for more than it was issued for) is refused too
     with pytest.raises(TicketRefused, match="not a \\$") as err:
-        m.insert_credits(credits + 100, f"ticket:{vn}")
+        m.insert_credits(credits + 100, CreditSource.TICKET, vn)
     assert err.value.code == "ticket_redeemed"
     # -- a second ticket, expired by the time it comes back ----------------------------------
     cab.cash_out()
@@ -106,7 +107,7 @@ def test_demo_session_bills_play_cash_out_and_reinsert_the_ticket(cabinet, capsy
     assert [e.detail["validation"] for e in rejections(m, "expired")] == [second]
     # an issued ticket offered for another amount is "altered"
     with pytest.raises(TicketRefused) as err:
-        m.insert_credits(100, f"ticket:{second}")
+        m.insert_credits(100, CreditSource.TICKET, second)
     assert err.value.code == "ticket_altered" and err.value.params["amount"] == credits
     # -- the books ---------------------------------------------------------------------------
     bal = balanced(m)

@@ -266,7 +266,7 @@ def test_notes_keyed_in_go_through_both_phases_and_test_credits_are_test_credits
     assert meters["test_credits_in"] == 1200 and meters["test_credits_in_count"] == 2
     assert meters["bills_in"] == 2000 and table.credits(1) == 3200
     with pytest.raises(TypeError):  # no credit without its two phases: not a command here
-        table.execute(1, InsertCredits(500, "bill:500"))
+        table.execute(1, InsertCredits(500))
 
 
 def test_test_credits_need_a_technician_account(tmp_path):

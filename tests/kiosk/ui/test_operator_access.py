@@ -124,7 +124,7 @@ def test_demo_mode_opens_with_f12_and_the_corners_and_says_demo(screens):
 
 def test_the_ram_clear_page_takes_a_second_pin_before_the_request(screens, tmp_path):
     s = screens(cabinet_config(tmp_path), demo=False)
-    s.machine.insert_credits(2000, "bill:2000")
+    s.machine.insert_credits(2000)
     s.feed(Command("operator_key"))
     s.type_pin("975310")
     s.touch("page_ramclear")

@@ -108,7 +108,7 @@ def test_limit_steps_follow_a_1_2_5_ladder():
 
 def test_limits_change_after_confirmation_and_a_refusal_keeps_the_edit(screens):
     s = screens()
-    s.machine.insert_credits(2000, "bill:2000")  # credits on the meter: a change is refused
+    s.machine.insert_credits(2000)  # credits on the meter: a change is refused
     s.login("135790", door=True)
     s.touch("page_limits")
     assert not s.buttons()["apply_limits"].enabled  # nothing changed yet

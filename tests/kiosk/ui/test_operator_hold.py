@@ -66,8 +66,8 @@ def screens(tmp_path, monkeypatch, standard_optimal_par):
 def test_the_hold_page_shows_each_bet_as_the_audit_command_does(screens, capsys):
     s = screens()
     round_values.valuer_for(s.snap.paytable)
-    s.machine.insert_credits(10000, "bill:10000")
-    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000)
+    s.machine.insert_credits(10000)
     play(s, 6)
     s.login("246810", door=False)  # an attendant reads it
     s.touch("page_hold")
@@ -120,7 +120,7 @@ def test_a_technician_turns_the_strategy_coach_on_and_off(screens):
 
 def test_the_hold_page_at_1920x1080(screens):
     s = screens(size=(1920, 1080))
-    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000)
     play(s, 3)
     s.login("135790", door=False)
     s.touch("page_hold")
@@ -130,7 +130,7 @@ def test_the_hold_page_at_1920x1080(screens):
 
 def test_the_hold_report_explains_its_columns(screens):
     s = screens()
-    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000)
     play(s, 2)
     s.login("135790", door=False)
     s.touch("page_hold")
@@ -154,7 +154,7 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
     not_shipped(monkeypatch)
     s = OperatorScreens(tmp_path)
     try:
-        s.machine.insert_credits(10000, "bill:10000")
+        s.machine.insert_credits(10000)
         play(s, 2)
         s.login("246810", door=False)
         s.touch("page_hold")
@@ -194,7 +194,7 @@ def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(scre
     this cabinet's key: the page shows them and says they are unproven."""
     not_shipped(monkeypatch)
     s = screens()
-    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000)
     play(s, 2)
     (hold,) = s.machine.hold()
     assert "not proven on this cabinet" in hold.unproven
@@ -210,7 +210,7 @@ def test_a_fresh_cabinets_hold_page_and_paytable_page_give_the_same_proven_retur
     note) and the paytable page gives the same record's figures."""
     s = OperatorScreens(tmp_path)
     try:
-        s.machine.insert_credits(10000, "bill:10000")
+        s.machine.insert_credits(10000)
         play(s, 2)
         s.login("975310", door=False)
         s.touch("page_hold")

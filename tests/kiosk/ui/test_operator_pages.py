@@ -9,23 +9,17 @@ import re
 import pytest
 from support.operator_screens import OperatorScreens
 
+from devices.tcl import PrintOutcome
+from kiosk.station.paperless import PaperlessPrinter
+
 #: The smallest text an operator page may draw at 800x480, pixels.
 MIN_PX = 12
 
 
-class JammedPrinter:
-    """A ticket payout whose printer jams: the ticket is issued, then voided, and the
-    cash-out becomes a hand pay."""
-
-    method = "ticket"
-
-    def start(self, machine, request) -> None:
-        machine.issue_ticket(request.transaction_id)
-        machine.payout_to_handpay(request.transaction_id, "printer jammed")
-
-    def resume(self, machine, request) -> None:
-        self.start(machine, request)
-
+def JammedPrinter() -> PaperlessPrinter:
+    """A printer that jams: the ticket is ordered, then voided (the printer cannot tell
+    whether it printed), and the cash-out becomes a hand pay."""
+    return PaperlessPrinter(PrintOutcome.UNKNOWN, "printer jammed")
 
 @pytest.fixture
 def screens(tmp_path):
@@ -52,7 +46,7 @@ def page_texts(s: OperatorScreens) -> list[tuple[str, int]]:
 def test_meters_are_named_grouped_and_bills_in_numeric_order(screens):
     s = screens()
     for cents in (10000, 500, 2000, 500):
-        s.machine.insert_credits(cents, f"bill:{cents}")
+        s.machine.insert_credits(cents)
     s.login("246810", door=False)
     s.touch("page_meters")
     drawn = [t for t, _px in page_texts(s)]
@@ -68,7 +62,7 @@ def test_meters_are_named_grouped_and_bills_in_numeric_order(screens):
 
 def test_the_event_log_is_in_words_with_money_and_names(screens):
     s = screens()
-    s.machine.insert_credits(2000, "bill:2000")
+    s.machine.insert_credits(2000)
     s.login("246810", door=True)
     s.touch("page_events")
     drawn = s.drawn()
@@ -80,8 +74,8 @@ def test_the_event_log_is_in_words_with_money_and_names(screens):
 
 
 def test_the_hand_pay_page_shows_the_voided_ticket_masked_below_manager(screens):
-    s = screens(payout=JammedPrinter())
-    s.machine.insert_credits(5000, "bill:5000")
+    s = screens(printer=JammedPrinter())
+    s.machine.insert_credits(5000)
     s.machine.cash_out()
     number = s.machine.ledger.last_event("ticket_void").detail["validation"]
     assert len(number) == 18
@@ -124,8 +118,8 @@ def test_the_release_keys_fingerprint_is_on_the_machine_page(screens):
 @pytest.mark.parametrize("page", ["meters", "events", "handpay", "tilts", "machine", "export", "limits", "paytable",
                                   "recall", "audit", "devices"])
 def test_every_page_is_readable_at_800x480(screens, page):
-    s = screens(payout=JammedPrinter())
-    s.machine.insert_credits(2000, "bill:2000")
+    s = screens(printer=JammedPrinter())
+    s.machine.insert_credits(2000)
     s.machine.cash_out()
     s.login("975310", door=True)
     s.touch(f"page_{page}")

@@ -24,7 +24,7 @@ def screens(tmp_path):
 def test_recall_pages_through_the_last_ten_rounds(screens):
     s = screens
     for _ in range(5):
-        s.machine.insert_credits(10_000, "bill:10000")
+        s.machine.insert_credits(10_000)
     for _ in range(RECALL + 2):
         s.machine.execute(PlaceChip("ante", 500))
         s.machine.execute(Deal())
@@ -50,7 +50,7 @@ def test_recall_pages_through_the_last_ten_rounds(screens):
 def test_the_footer_names_the_rounds_shown(tmp_path):
     s = OperatorScreens(tmp_path, size=(800, 480))
     try:
-        s.machine.insert_credits(10_000, "bill:10000")
+        s.machine.insert_credits(10_000)
         for _ in range(5):
             s.machine.execute(PlaceChip("ante", 500))
             s.machine.execute(Deal())

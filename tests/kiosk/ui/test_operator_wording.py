@@ -45,7 +45,7 @@ def nested(text: str) -> bool:
 def test_a_paytable_change_with_credits_says_why_instead_of_asking(screens):
     s = screens()
     for cents in (5000, 1000, 100):
-        s.machine.insert_credits(cents, f"bill:{cents}")
+        s.machine.insert_credits(cents)
     s.login(MANAGER, door=True)
     s.touch("page_paytable")
     other = next(b for b in s.buttons() if b.startswith("table_") and s.buttons()[b].enabled)
@@ -58,7 +58,7 @@ def test_a_paytable_change_with_credits_says_why_instead_of_asking(screens):
 
 def test_a_refusal_reads_as_sentences_never_one_inside_another(screens):
     s = screens()
-    s.machine.insert_credits(2000, "bill:2000")
+    s.machine.insert_credits(2000)
     s.feed(Key("f12"))  # not the demo: the key switch is the operator_key command
     from kiosk.ui.events import Command
 

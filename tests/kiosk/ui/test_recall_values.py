@@ -45,7 +45,7 @@ def played(tmp_path, monkeypatch):
     monkeypatch.setenv("UTH_DECISION_VALUES", "1")
     s = OperatorScreens(tmp_path)
     round_values.valuer_for(s.snap.paytable)  # the optimal analysis, loaded once
-    s.machine.insert_credits(10000, "bill:10000")
+    s.machine.insert_credits(10000)
     play_round(s, lambda legal: legal[-1])  # check, check, fold
     play_round(s, lambda legal: legal[0])  # Play 4x
     yield s
@@ -108,7 +108,7 @@ def test_the_players_recall_screen_shows_the_values_once_settled(played):
 def test_rounds_without_values_show_nothing_more(tmp_path):
     s = OperatorScreens(tmp_path)  # decision values off (the test default)
     try:
-        s.machine.insert_credits(10000, "bill:10000")
+        s.machine.insert_credits(10000)
         play_round(s, lambda legal: legal[-1])
         assert all(d.ev is None for d in s.machine.recall(1)[0].decisions)
         s.login("246810", door=False)

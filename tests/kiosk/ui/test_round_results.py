@@ -44,7 +44,7 @@ def test_meters_count_what_recall_says(tmp_path):
     s = OperatorScreens(tmp_path, size=(1920, 1080), rng=ScriptedDeck(*(d for d, *_ in SESSION)))
     try:
         for _ in range(3):
-            s.machine.insert_credits(10_000, "bill:10000")
+            s.machine.insert_credits(10_000)
         for _deck, trips, decisions, _result in SESSION:
             s.machine.execute(PlaceChip("ante", 500))
             if trips:

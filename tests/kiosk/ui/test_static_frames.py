@@ -14,6 +14,7 @@ import pytest
 from support.seat_link import GameLink
 from test_ui import Kiosk
 
+from devices.tcl import PrintOutcome
 from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
@@ -103,7 +104,7 @@ def hand_pay(k: Kiosk) -> None:
     k.run(0.2)
     request = k.machine.cash_out()
     k.payout.pending.clear()  # the printer jams: the cash-out becomes a hand pay
-    k.machine.payout_to_handpay(request.transaction_id, "printer jammed")
+    k.machine.link.report_print(request.transaction_id, PrintOutcome.UNKNOWN, "", "printer jammed", 1.0)
     k.run(0.2)
     assert k.scene.name == "cashout" and k.scene.method == "handpay"
     k.scene.invalidate()  # the next frame is drawn whole

@@ -151,7 +151,7 @@ def production_kiosk(tmp_path) -> Kiosk:
            {"name": "Bob", "role": "attendant", "pin": hash_pin("739104", iterations=50000)}]
     config = load_config(None, db_path=str(tmp_path / "prod.db"), demo=False, operators=ops)
     k.payout = DemoTicketPayout(delay=0.5)
-    k.machine = Machine.open(config, payout=k.payout)
+    k.machine = Machine.open(config, printer=k.payout)
     k.app = App(k.machine, (800, 480), payout=k.payout, demo=True)
     k.size = (800, 480)
     k.shots = []

@@ -78,7 +78,7 @@ class Kiosk:
     def __init__(self, tmp: Path, size: tuple[int, int], *decks: list[int], language: str = "en") -> None:
         self.payout = DemoTicketPayout(delay=0.5)
         config = load_config(None, db_path=str(tmp / "uth.db"))
-        self.machine = Machine.open(config, rng=ScriptedDeck(*decks), payout=self.payout)
+        self.machine = Machine.open(config, rng=ScriptedDeck(*decks), printer=self.payout)
         self.app = App(self.machine, size, payout=self.payout, language=language,
                        casino_name=config.casino_name, machine_number=config.machine_number)
         self.size = size
