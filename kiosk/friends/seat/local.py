@@ -17,7 +17,7 @@ from engine.hands.categories import hand_class
 from engine.holdem.actions import Action, ActionKind
 from engine.holdem.records import BetMade, Called, Checked, Folded, HandShown, Raised, Record
 from engine.holdem.views import LegalActions
-from kiosk.friends.views import pots_of
+from kiosk.friends.views import middle_pots, pots_of, round_moves
 from kiosk.tournament.seat_port import (
     HandOutcome,
     Phase,
@@ -48,6 +48,10 @@ def last_moves(records: tuple[Record, ...] | list[Record]) -> dict[int, ActionKi
             ]
             out[r.seat] = ActionKind.ALL_IN if r.all_in else kind
     return out
+
+
+#: A move as :mod:`kiosk.friends.views` words it.
+MOVES = {kind.value: kind for kind in ActionKind}
 
 
 class LocalSeat(Versioned):
@@ -111,6 +115,7 @@ class LocalSeat(Versioned):
         res = t.last_result if s.hand_over else None
         shown = {r.seat: r.cards for r in h.history if isinstance(r, HandShown)}
         moves = last_moves(pv.actions)
+        now = {seat: MOVES[m] for seat, m in round_moves(pv).items()}
         seats = tuple(
             SeatRow(
                 seat=i,
@@ -122,6 +127,8 @@ class LocalSeat(Versioned):
                 away=s.remote.is_away(i),
                 last=moves.get(i),
                 cards=pv.hole_cards if i == you else shown.get(i, ()),
+                move=now.get(i),
+                dealt=h.dealt_in[i],
             )
             for i in range(t.n_seats)
         )
@@ -149,4 +156,9 @@ class LocalSeat(Versioned):
             decision=(t.hand_number, len(h.history)),
             turn_s=self.turn_s(),
             next_open=s.hand_over,
+            middle=tuple(middle_pots(pv)),
+            button=h.button,
+            small_blind_seat=h.small_blind_seat,
+            big_blind_seat=h.big_blind_seat,
+            blinds_in=t.hands_to_next_level,
         )
