@@ -44,7 +44,8 @@ class SeatRow:
     blind is ``None``: its chips show as a bet); ``move`` its move in this betting round
     (a new card on the board clears all but a fold and an all in); ``cards`` its hole
     cards when the viewer may see them (its own, or shown at a showdown), else empty;
-    ``dealt`` it was dealt into this hand."""
+    ``dealt`` it was dealt into this hand; ``person`` a person plays it from another
+    screen (a friend, or the host seen from a joined seat), not the computer."""
 
     seat: int
     name: str
@@ -57,6 +58,7 @@ class SeatRow:
     cards: tuple[int, ...] = ()
     move: ActionKind | None = None
     dealt: bool = True
+    person: bool = False
 
 
 @dataclass(frozen=True, slots=True)

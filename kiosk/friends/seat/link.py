@@ -75,6 +75,7 @@ def _seat(s: Json) -> SeatRow:
         cards=_cards(s.get("cards")),
         move=MOVES.get(str(s.get("move"))),
         dealt=bool(s.get("dealt", True)),
+        person=s.get("status") in ("host", "friend", "away", "left"),
     )
 
 

@@ -64,6 +64,7 @@ class LocalSeat(Versioned):
         self.session = session
         self.hosted = hosted
         self._view: tuple[Hashable, TableView | None] | None = None  # (version, view)
+        self._table: tuple[Hashable, TableView] | None = None  # (version, table)
 
     def advance(self, dt: float) -> None:
         hosted = self.hosted()
@@ -100,17 +101,56 @@ class LocalSeat(Versioned):
             self._view = (version, self._make_view())
         return self._view[1]
 
+    def table(self) -> TableView:
+        """The table as the cabinet's screen paints it: :meth:`view`, but the seats,
+        the board and the last hand still shown before the first deal and after the
+        end (the screen's own page shows the standings)."""
+        version = self.version()
+        if self._table is None or self._table[0] != version:
+            self._table = (version, self._make_table())
+        return self._table[1]
+
     def _make_view(self) -> TableView:
         s = self.session
-        t, h, you = s.t, s.t.hand, s.human_seat
-        names = [s.remote.display_name(i) for i in range(t.n_seats)]
+        t, you = s.t, s.human_seat
         if s.is_over:
+            names = [s.remote.display_name(i) for i in range(t.n_seats)]
             standings = tuple(
                 Standing(i, names[i], p) for i, p in sorted(t.places.items(), key=lambda kv: kv[1])
             )
             return TableView(Phase.OVER, you, standings=standings)
-        if h is None:
+        if t.hand is None:
             return TableView(Phase.WAITING, you)
+        return self._make_table()
+
+    def _make_table(self) -> TableView:
+        s = self.session
+        t, h, you = s.t, s.t.hand, s.human_seat
+        names = [s.remote.display_name(i) for i in range(t.n_seats)]
+        if h is None:
+            seats = tuple(
+                SeatRow(
+                    seat=i,
+                    name=names[i],
+                    chips=t.stacks_now[i],
+                    bet=0,
+                    folded=False,
+                    place=t.places.get(i),
+                    away=s.remote.is_away(i),
+                    last=None,
+                    person=s.seat_kind(i) == "remote",
+                    dealt=False,
+                )
+                for i in range(t.n_seats)
+            )
+            return TableView(
+                Phase.WAITING,
+                you,
+                hand=t.hand_number,
+                blinds=(t.blinds.small, t.blinds.big),
+                seats=seats,
+                blinds_in=t.hands_to_next_level,
+            )
         pv = s.view_for(you)
         res = t.last_result if s.hand_over else None
         shown = {r.seat: r.cards for r in h.history if isinstance(r, HandShown)}
@@ -129,6 +169,7 @@ class LocalSeat(Versioned):
                 cards=pv.hole_cards if i == you else shown.get(i, ()),
                 move=now.get(i),
                 dealt=h.dealt_in[i],
+                person=s.seat_kind(i) == "remote",
             )
             for i in range(t.n_seats)
         )
