@@ -73,11 +73,14 @@ class ShownHand:
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     """A finished hand: the pots awarded (chips, main pot first), the chips each seat
-    won, the hands shown."""
+    won, the hands shown; ``winners`` every seat that took chips, once, in the order
+    the pots were awarded (main pot first, each pot's winners clockwise from the
+    button's left)."""
 
     pots: tuple[int, ...]
     won: tuple[int, ...]
     shown: tuple[ShownHand, ...]
+    winners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

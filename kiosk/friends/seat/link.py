@@ -87,7 +87,8 @@ def _outcome(result: Json | None) -> HandOutcome | None:
         for h in result.get("shown") or ()
     )
     pots = tuple(int(p["amount"]) for p in result.get("pots") or ())
-    return HandOutcome(pots, tuple(int(n) for n in result["won"]), shown)
+    winners = tuple(dict.fromkeys(int(w) for p in result.get("pots") or () for w in p["winners"]))
+    return HandOutcome(pots, tuple(int(n) for n in result["won"]), shown, winners)
 
 
 def view_of(m: Json) -> TableView:

@@ -179,6 +179,7 @@ class LocalSeat(Versioned):
                 tuple(p.amount for p in res.pots),
                 res.won,
                 tuple(ShownHand(x.seat, x.cards, hand_class(x.strength)[0]) for x in res.shown),
+                tuple(dict.fromkeys(w for p in res.pots for w in p.winners)),
             )
         strength = s.hand_name_strength()
         return TableView(

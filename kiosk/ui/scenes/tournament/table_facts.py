@@ -34,9 +34,10 @@ def winning_cards(v: TableView) -> set[int]:
     """At a showdown: the cards of the winners' best five (the rest are dimmed)."""
     if not hand_over(v) or v.outcome is None:
         return set()
+    winners = set(v.outcome.winners) or {s for s, n in enumerate(v.outcome.won) if n > 0}
     out: set[int] = set()
     for shown in v.outcome.shown:
-        if v.outcome.won[shown.seat] > 0:
+        if shown.seat in winners:
             out.update(best_five([*shown.cards, *v.board]))
     return out
 
@@ -122,7 +123,9 @@ def result_lines(v: TableView) -> list[tuple[str, Colour]]:
     if v.outcome is None:
         return []
     out = []
-    won = sorted(((n, seat) for seat, n in enumerate(v.outcome.won) if n > 0), key=lambda x: -x[0])
+    totals = v.outcome.won
+    order = v.outcome.winners or tuple(seat for seat, n in enumerate(totals) if n > 0)
+    won = sorted(((totals[seat], seat) for seat in order), key=lambda x: -x[0])
     for amount, seat in won:
         you = seat == v.you
         colour = theme.WIN if you else theme.CREAM
