@@ -17,9 +17,11 @@ from typing import Any
 from engine.cards import card_name
 from engine.hands.categories import hand_class
 from engine.hands.evaluator import evaluate
+from engine.holdem.pots import pot_levels
 from engine.holdem.records import (
     BetMade,
     BlindPosted,
+    BoardDealt,
     Called,
     Checked,
     Folded,
@@ -69,6 +71,44 @@ def last_moves(view: PlayerView) -> dict[int, str]:
         elif isinstance(r, BlindPosted):
             out[r.seat] = "sb" if r.blind == "small" else "bb"
     return out
+
+
+def round_moves(view: PlayerView) -> dict[int, str]:
+    """Each seat's move in this betting round, as :func:`last_moves` words it (no
+    blind): a new card on the board clears every move but a fold and an all in."""
+    out: dict[int, str] = {}
+    for r in view.actions:
+        if isinstance(r, BoardDealt):
+            out = {s: m for s, m in out.items() if m in ("fold", "allin")}
+        else:
+            out.update(last_moves_of((r,)))
+    return out
+
+
+def last_moves_of(records: tuple[object, ...]) -> dict[int, str]:
+    """:func:`last_moves` of some records."""
+    out: dict[int, str] = {}
+    for r in records:
+        if isinstance(r, Folded):
+            out[r.seat] = "fold"
+        elif isinstance(r, Checked):
+            out[r.seat] = "check"
+        elif isinstance(r, Called | BetMade | Raised):
+            kind = {Called: "call", BetMade: "bet", Raised: "raise"}[type(r)]
+            out[r.seat] = "allin" if r.all_in else kind
+    return out
+
+
+def middle_pots(view: PlayerView) -> list[int]:
+    """The pots in the middle now, main pot first: only the chips gathered from finished
+    betting rounds (this round's bets sit in front of the seats); a top layer only one
+    seat can win is left out (it goes back to that seat)."""
+    gathered = [c - b for c, b in zip(view.committed, view.bets, strict=True)]
+    live = [s for s in range(len(view.in_hand)) if view.in_hand[s]]
+    pots = pot_levels(gathered, live)
+    if len(pots) > 1 and len(pots[-1].eligible) == 1:
+        pots = pots[:-1]
+    return [p.amount for p in pots]
 
 
 def legal_of(la: LegalActions) -> Json:
@@ -133,6 +173,7 @@ def table_message(
     hand vote (:func:`vote_of`)."""
     shown = {r.seat: r.cards for r in view.actions if isinstance(r, HandShown)}
     moves = last_moves(view)
+    now = round_moves(view)
     seats = []
     for s, name in enumerate(names):
         own = s == view.seat and len(view.hole_cards) == 2
@@ -148,6 +189,7 @@ def table_message(
             "all_in": view.all_in[s],
             "place": places.get(s),
             "last": moves.get(s),
+            "move": now.get(s),
             "cards": cards(seen) if seen else None,
         })
     to_act = view.legal.seat if view.legal is not None else None
@@ -164,6 +206,7 @@ def table_message(
         "bb": view.big_blind_seat,
         "board": cards(view.board),
         "pots": pots_of(view),
+        "middle": middle_pots(view),
         "to_act": to_act,
         "your_turn": to_act == view.seat,
         "cards": cards(view.hole_cards),

@@ -41,8 +41,11 @@ class Phase(StrEnum):
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     """One seat as every player sees it.  ``last`` is its last move in this hand (a
-    blind is ``None``: its chips show as a bet); ``cards`` its hole cards when the
-    viewer may see them (its own, or shown at a showdown), else empty."""
+    blind is ``None``: its chips show as a bet); ``move`` its move in this betting round
+    (a new card on the board clears all but a fold and an all in); ``cards`` its hole
+    cards when the viewer may see them (its own, or shown at a showdown), else empty;
+    ``dealt`` it was dealt into this hand; ``person`` a person plays it from another
+    screen (a friend, or the host seen from a joined seat), not the computer."""
 
     seat: int
     name: str
@@ -53,6 +56,9 @@ class SeatRow:
     away: bool
     last: ActionKind | None
     cards: tuple[int, ...] = ()
+    move: ActionKind | None = None
+    dealt: bool = True
+    person: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +73,14 @@ class ShownHand:
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     """A finished hand: the pots awarded (chips, main pot first), the chips each seat
-    won, the hands shown."""
+    won, the hands shown; ``winners`` every seat that took chips, once, in the order
+    the pots were awarded (main pot first, each pot's winners clockwise from the
+    button's left)."""
 
     pots: tuple[int, ...]
     won: tuple[int, ...]
     shown: tuple[ShownHand, ...]
+    winners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +97,11 @@ class TableView:
     ``hand`` is the hand's number; ``decision`` names the decision being made (the
     hand and how many records it has: a new one is a new turn); ``your_turn`` this seat
     decides now; ``category`` the name of its best hand (from the flop on); ``pots``
-    every chip put in this hand, main pot first; ``turn_s`` whole seconds left on a
+    every chip put in this hand, main pot first; ``middle`` the pots in the middle now
+    (chips gathered from finished betting rounds, main pot first, a top layer only one
+    seat can win left out); ``button``, ``small_blind_seat`` and ``big_blind_seat`` the
+    dealer's and the blinds' seats; ``blinds_in`` hands left at these blinds, this one
+    included (``None``: they never go up); ``turn_s`` whole seconds left on a
     friend's clock; ``host_away`` the host left and the game waits for them;
     ``next_open`` this seat may still ask for the next hand; ``starts_in`` (lobby)
     seconds before the game deals by itself; ``standings`` (over) every place."""
@@ -112,6 +125,11 @@ class TableView:
     next_open: bool = False
     starts_in: int | None = None
     standings: tuple[Standing, ...] = ()
+    middle: tuple[int, ...] = ()
+    button: int | None = None
+    small_blind_seat: int | None = None
+    big_blind_seat: int | None = None
+    blinds_in: int | None = None
 
 
 class SeatPort(Protocol):

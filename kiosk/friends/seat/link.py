@@ -73,6 +73,9 @@ def _seat(s: Json) -> SeatRow:
         away=s.get("status") == "away",
         last=MOVES.get(str(s.get("last"))),
         cards=_cards(s.get("cards")),
+        move=MOVES.get(str(s.get("move"))),
+        dealt=bool(s.get("dealt", True)),
+        person=s.get("status") in ("host", "friend", "away", "left"),
     )
 
 
@@ -84,7 +87,8 @@ def _outcome(result: Json | None) -> HandOutcome | None:
         for h in result.get("shown") or ()
     )
     pots = tuple(int(p["amount"]) for p in result.get("pots") or ())
-    return HandOutcome(pots, tuple(int(n) for n in result["won"]), shown)
+    winners = tuple(dict.fromkeys(int(w) for p in result.get("pots") or () for w in p["winners"]))
+    return HandOutcome(pots, tuple(int(n) for n in result["won"]), shown, winners)
 
 
 def view_of(m: Json) -> TableView:
@@ -125,7 +129,16 @@ def view_of(m: Json) -> TableView:
         turn_s=int(turn_s) if turn_s is not None else None,
         host_away=m.get("host_wait_s") is not None,
         next_open=bool(vote.get("counts")) and not vote.get("voted"),
+        middle=tuple(int(p) for p in m.get("middle") or ()),
+        button=_seat_or_none(m.get("button")),
+        small_blind_seat=_seat_or_none(m.get("sb")),
+        big_blind_seat=_seat_or_none(m.get("bb")),
+        blinds_in=_seat_or_none(m.get("blinds_in")),
     )
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return int(value) if value is not None else None
 
 
 class LinkSeat(Versioned):

@@ -17,7 +17,7 @@ from engine.hands.categories import hand_class
 from engine.holdem.actions import Action, ActionKind
 from engine.holdem.records import BetMade, Called, Checked, Folded, HandShown, Raised, Record
 from engine.holdem.views import LegalActions
-from kiosk.friends.views import pots_of
+from kiosk.friends.views import middle_pots, pots_of, round_moves
 from kiosk.tournament.seat_port import (
     HandOutcome,
     Phase,
@@ -50,6 +50,10 @@ def last_moves(records: tuple[Record, ...] | list[Record]) -> dict[int, ActionKi
     return out
 
 
+#: A move as :mod:`kiosk.friends.views` words it.
+MOVES = {kind.value: kind for kind in ActionKind}
+
+
 class LocalSeat(Versioned):
     """The cabinet player's seat of ``session``; ``hosted()`` the friends' game the
     cabinet hosts around it (``None``: computer players only)."""
@@ -60,6 +64,7 @@ class LocalSeat(Versioned):
         self.session = session
         self.hosted = hosted
         self._view: tuple[Hashable, TableView | None] | None = None  # (version, view)
+        self._table: tuple[Hashable, TableView] | None = None  # (version, table)
 
     def advance(self, dt: float) -> None:
         hosted = self.hosted()
@@ -96,21 +101,61 @@ class LocalSeat(Versioned):
             self._view = (version, self._make_view())
         return self._view[1]
 
+    def table(self) -> TableView:
+        """The table as the cabinet's screen paints it: :meth:`view`, but the seats,
+        the board and the last hand still shown before the first deal and after the
+        end (the screen's own page shows the standings)."""
+        version = self.version()
+        if self._table is None or self._table[0] != version:
+            self._table = (version, self._make_table())
+        return self._table[1]
+
     def _make_view(self) -> TableView:
         s = self.session
-        t, h, you = s.t, s.t.hand, s.human_seat
-        names = [s.remote.display_name(i) for i in range(t.n_seats)]
+        t, you = s.t, s.human_seat
         if s.is_over:
+            names = [s.remote.display_name(i) for i in range(t.n_seats)]
             standings = tuple(
                 Standing(i, names[i], p) for i, p in sorted(t.places.items(), key=lambda kv: kv[1])
             )
             return TableView(Phase.OVER, you, standings=standings)
-        if h is None:
+        if t.hand is None:
             return TableView(Phase.WAITING, you)
+        return self._make_table()
+
+    def _make_table(self) -> TableView:
+        s = self.session
+        t, h, you = s.t, s.t.hand, s.human_seat
+        names = [s.remote.display_name(i) for i in range(t.n_seats)]
+        if h is None:
+            seats = tuple(
+                SeatRow(
+                    seat=i,
+                    name=names[i],
+                    chips=t.stacks_now[i],
+                    bet=0,
+                    folded=False,
+                    place=t.places.get(i),
+                    away=s.remote.is_away(i),
+                    last=None,
+                    person=s.seat_kind(i) == "remote",
+                    dealt=False,
+                )
+                for i in range(t.n_seats)
+            )
+            return TableView(
+                Phase.WAITING,
+                you,
+                hand=t.hand_number,
+                blinds=(t.blinds.small, t.blinds.big),
+                seats=seats,
+                blinds_in=t.hands_to_next_level,
+            )
         pv = s.view_for(you)
         res = t.last_result if s.hand_over else None
         shown = {r.seat: r.cards for r in h.history if isinstance(r, HandShown)}
         moves = last_moves(pv.actions)
+        now = {seat: MOVES[m] for seat, m in round_moves(pv).items()}
         seats = tuple(
             SeatRow(
                 seat=i,
@@ -122,6 +167,9 @@ class LocalSeat(Versioned):
                 away=s.remote.is_away(i),
                 last=moves.get(i),
                 cards=pv.hole_cards if i == you else shown.get(i, ()),
+                move=now.get(i),
+                dealt=h.dealt_in[i],
+                person=s.seat_kind(i) == "remote",
             )
             for i in range(t.n_seats)
         )
@@ -131,6 +179,7 @@ class LocalSeat(Versioned):
                 tuple(p.amount for p in res.pots),
                 res.won,
                 tuple(ShownHand(x.seat, x.cards, hand_class(x.strength)[0]) for x in res.shown),
+                tuple(dict.fromkeys(w for p in res.pots for w in p.winners)),
             )
         strength = s.hand_name_strength()
         return TableView(
@@ -149,4 +198,9 @@ class LocalSeat(Versioned):
             decision=(t.hand_number, len(h.history)),
             turn_s=self.turn_s(),
             next_open=s.hand_over,
+            middle=tuple(middle_pots(pv)),
+            button=h.button,
+            small_blind_seat=h.small_blind_seat,
+            big_blind_seat=h.big_blind_seat,
+            blinds_in=t.hands_to_next_level,
         )

@@ -145,3 +145,50 @@ def test_the_scene_offers_the_same_decisions_at_both_ends(tmp_path: Path, game) 
     finally:
         home.close()
         joined.close()
+
+
+def test_both_ends_paint_the_same_table(tmp_path: Path, game) -> None:
+    """The felt, the seats, the board, the pots and this seat's rail are painted by one
+    painter from the port's view: the same words at both ends, in the same order, but
+    the ends' own buttons (the cabinet's top bar, a joined seat's Leave the game) and
+    the cabinet's equity assist (off here)."""
+    s = game.session
+    assert s is not None
+    s.set_equity_assist(False)
+    while not s.my_turn:
+        s.update(0.02)
+    home = CabinetScreens(tmp_path / "home")
+    joined = CabinetScreens(tmp_path / "joined")
+    try:
+        home.ctx.session = s
+        home.app.go("tournament")
+        joined.ctx.joined = GameLink(game, s.human_seat)  # type: ignore[assignment]
+        joined.app.go("tournament_remote")
+
+        def words() -> list[list[str]]:
+            for cab in (home, joined):
+                cab.app.step(0.0, draw=False)
+            own = {b.label for cab in (home, joined) for b in cab.scene.buttons()}
+            return [
+                [w for w in cab.drawn_words().split(" | ") if w not in own]
+                for cab in (home, joined)
+            ]
+
+        seen = words()
+        assert seen[0] and seen[0] == seen[1]
+        assert "Your turn" in seen[0] and any(w.startswith("Pot ") for w in seen[0])
+        for _ in range(20_000):  # to the end of the hand: who won what, at both ends
+            if s.hand_over:
+                break
+            la = s.legal() if s.my_turn else None
+            if la is not None:
+                s.act(Action.check() if la.can_check else Action.call())
+            s.update(0.02)
+        assert s.hand_over
+        seen = words()
+        assert seen[0] and seen[0] == seen[1]
+        assert "Touch NEXT HAND when you are ready." in seen[0]
+        assert any(" win" in w for w in seen[0]), seen[0]
+    finally:
+        home.close()
+        joined.close()

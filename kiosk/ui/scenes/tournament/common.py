@@ -142,24 +142,6 @@ def record_text(session: TournamentSession, r: dict[str, Any]) -> str | None:
     return _("{name}: {action}").format(name=seat_name(session, int(seat)), action=what)
 
 
-def short_action(session: TournamentSession, record: Any) -> str:
-    """A seat's last move, short, for its panel on the table ("Raise 120", "All in")."""
-    kind = type(record).__name__
-    if getattr(record, "all_in", False) and kind in ("Called", "BetMade", "Raised"):
-        return _("All in")
-    if kind == "Folded":
-        return _("Fold")
-    if kind == "Checked":
-        return _("Check")
-    if kind == "Called":
-        return _("Call {amount}").format(amount=chips(record.total))
-    if kind == "BetMade":
-        return _("Bet {amount}").format(amount=chips(record.total))
-    if kind == "Raised":
-        return _("Raise to {amount}").format(amount=chips(record.total))
-    return ""
-
-
 # -- drawing ------------------------------------------------------------------------------------------
 def top_background(app: SceneHost, surface: pygame.Surface, h: float = TOP_H) -> None:
     ui, lay = app.painter, app.layout

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.seat_port import Phase, TableView
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
 from kiosk.ui.layout import Layout
 from kiosk.ui.scenes.tournament.common import chips, top_background
-from kiosk.ui.scenes.tournament.table_facts import real_pots, winning_cards
+from kiosk.ui.scenes.tournament.table_facts import hand_over, winning_cards
 from kiosk.ui.scenes.tournament.table_layout import BOARD_W, BOARD_Y, OVAL, RAIL_Y
 from kiosk.ui.widgets import Painter
 
 
 class TableFelt:
-    """The static layer (cached) and the board, for one host."""
+    """The static layer (cached) and the board, for one host: the same at both ends."""
 
     def __init__(self, host: SceneHost) -> None:
         self.app = host
@@ -58,36 +58,51 @@ class TableFelt:
         self._static_key = key
         return self._static
 
-    def draw_centre(self, surface: pygame.Surface, s: TournamentSession) -> None:
+    def draw_centre(self, surface: pygame.Surface, v: TableView, four_colour: bool = False) -> None:
+        """The board (the winners' cards lit at a showdown) and the pots under it."""
         ui, lay = self.ui, self.layout
-        h = s.t.hand
-        if h is None:
+        if v.phase is Phase.WAITING:
             return
         w = lay.px(BOARD_W)
         ch = self.app.cards.height(w)
         x0 = 640 - (5 * BOARD_W + 4 * 10) / 2
-        winners_cards = winning_cards(s)
+        winners_cards = winning_cards(v)
         for i in range(5):
             r = lay.rect(x0 + i * (BOARD_W + 10), BOARD_Y, BOARD_W, ch / lay.scale)
-            if i < len(h.board):
-                card = h.board[i]
+            if i < len(v.board):
+                card = v.board[i]
                 surface.blit(self.app.cards.shadow(w), (r.x + lay.px(2), r.y + lay.px(4)))
-                surface.blit(self.app.cards.face(card, w, s.four_colour), r)
+                surface.blit(self.app.cards.face(card, w, four_colour), r)
                 if winners_cards and card not in winners_cards:
                     ui.box(surface, r, (0, 0, 0), 100, radius=8)
             else:
-                pygame.draw.rect(surface, (60, 160, 104), r, max(1, lay.px(2)), border_radius=lay.px(8))
+                pygame.draw.rect(
+                    surface, (60, 160, 104), r, max(1, lay.px(2)), border_radius=lay.px(8)
+                )
         y = BOARD_Y + ch / lay.scale + 14
-        if s.hand_over and s.t.last_result is not None:
-            res = s.t.last_result
-            total = sum(p.amount for p in res.pots)
-            ui.fitted(surface, _("Pot {amount}").format(amount=chips(total)), 24, theme.WHITE, 420, bold=True,
-                      midtop=(640, y))
+        if hand_over(v) and v.outcome is not None:  # the pots that were won, not an empty pot
+            total = sum(v.outcome.pots)
+            ui.fitted(
+                surface,
+                _("Pot {amount}").format(amount=chips(total)),
+                24,
+                theme.WHITE,
+                420,
+                bold=True,
+                midtop=(640, y),
+            )
             return
-        total = h.pot_total
-        ui.fitted(surface, _("Pot {amount}").format(amount=chips(total)), 24, theme.WHITE, 420, bold=True,
-                  midtop=(640, y))
-        pots = real_pots(s)
+        total = sum(v.pots)
+        ui.fitted(
+            surface,
+            _("Pot {amount}").format(amount=chips(total)),
+            24,
+            theme.WHITE,
+            420,
+            bold=True,
+            midtop=(640, y),
+        )
+        pots = v.middle
         if len(pots) > 1:
             parts = [_("Main {amount}").format(amount=chips(pots[0]))]
             parts += [_("Side {amount}").format(amount=chips(p)) for p in pots[1:]]

@@ -1,8 +1,10 @@
 """Around the cabinet's own tournament table (the game in this process, over
 :class:`~kiosk.friends.seat.local.LocalSeat`): its events (sounds, passing notes), its
 top bar and menu (AI speed, equity assist, deck, language, sound, how to play, save and
-leave, abandon), its pages (history, hand rankings, the guide, the results), and its
-felt: the seats around the oval, the board and the pots, the rail.
+leave, abandon), its pages (history, hand rankings, the guide, the results), the
+equity assist, and what only this game says about whose turn it is; the table itself is
+painted from the seat port's view, as at a joined seat
+(:mod:`~kiosk.ui.scenes.tournament.table_paint`).
 
 A game hosted for friends (:class:`kiosk.friends.cabinet.CabinetHost`) is pumped even
 under the menu; Next hand is the cabinet's vote; a friend's clock shows beside whose
@@ -18,33 +20,32 @@ from typing import Any
 
 import pygame
 
+from engine.holdem.equity import pot_odds
 from kiosk.friends.seat.local import LocalSeat
+from kiosk.tournament.seat_port import TableView
 from kiosk.tournament.session import TournamentSession
-from kiosk.tournament.settings import SPEEDS
+from kiosk.tournament.settings import SPEEDS, seat_icon
 from kiosk.ui import i18n, theme
-from kiosk.ui.i18n import _, count
+from kiosk.ui.i18n import _
 from kiosk.ui.raise_range import RaiseRange
 from kiosk.ui.scenes.tournament.common import (
     IDLE_TABLE,
-    blinds_text,
     chips,
     idle_for,
+    percent,
     place_name,
     seat_name,
 )
 from kiosk.ui.scenes.tournament.raise_panel import raise_buttons
 from kiosk.ui.scenes.tournament.table_controls import (
-    TOP_TEXT_W,
     abandon_buttons,
     menu_buttons,
     top_buttons,
 )
-from kiosk.ui.scenes.tournament.table_facts import status
-from kiosk.ui.scenes.tournament.table_felt import TableFelt
+from kiosk.ui.scenes.tournament.table_facts import Colour, status
 from kiosk.ui.scenes.tournament.table_intents import Chrome, Move, TableScreen, decision_buttons
-from kiosk.ui.scenes.tournament.table_layout import ROW2, ROW_H, seat_slots
-from kiosk.ui.scenes.tournament.table_rail import RailPainter
-from kiosk.ui.scenes.tournament.table_seats import SeatPainter
+from kiosk.ui.scenes.tournament.table_layout import ROW2, ROW_H
+from kiosk.ui.scenes.tournament.table_paint import TableLook, TablePainter
 from kiosk.ui.widgets import Button
 
 #: The table's own pages: going to one is not the host leaving a hosted game.
@@ -67,9 +68,7 @@ class HomeTable:
     def __init__(self, scene: TableScreen) -> None:
         self.scene = scene
         self.app = scene.app
-        self.felt = TableFelt(scene.app)
-        self.seats = SeatPainter(scene.app)
-        self.rail = RailPainter(scene.app)
+        self.painter = TablePainter(scene.app)
         self.visiting = False  # going to one of the table's own pages
         self._port: LocalSeat | None = None
 
@@ -263,48 +262,86 @@ class HomeTable:
         return id(s), self.app.prefs.sound, eq[1], eq[0].equity if eq[0] else None
 
     def draw(self, surface: pygame.Surface) -> None:
-        s, scene = self.session, self.scene
-        surface.blit(self.felt.surface(), (0, 0))
-        if s is None:
+        s, scene, port = self.session, self.scene, self.port()
+        if s is None or port is None:
+            surface.blit(self.painter.felt.surface(), (0, 0))
             return
-        self._draw_top(surface, s)
-        self.felt.draw_centre(surface, s)
-        for seat, slot in seat_slots(s).items():
-            self.seats.draw_seat(surface, s, seat, slot)
-        self.seats.draw_my_bet(surface, s)
-        self.rail.draw_me(surface, s)
-        self.rail.draw_right(surface, s, scene.panel, scene.amount)
+        v = port.table()
+        look = TableLook(
+            status=self._status(s, v),
+            note=scene.note_text(),
+            lines=self._lines(s),
+            four_colour=s.four_colour,
+            icon=seat_icon(s.t.config.seats[s.human_seat]),
+        )
+        y = self.painter.draw(surface, v, look, s.legal(), scene.panel, scene.amount)
+        if y is not None:
+            self._draw_assist(surface, s, y)
         if scene.popup:
-            self.rail.draw_popup(surface, scene.popup)
+            self.painter.rail.draw_popup(surface, scene.popup)
         scene.draw_buttons(surface)
         if scene.popup is None:
-            self.rail.draw_speaker(surface, self.app.prefs.sound)
+            self.painter.rail.draw_speaker(surface, self.app.prefs.sound)
 
-    def _draw_top(self, surface: pygame.Surface, s: TournamentSession) -> None:
+    @staticmethod
+    def _status(s: TournamentSession, v: TableView) -> str:
+        """The line about whose turn it is, with what only the cabinet's own game says."""
+        if s.store_error:
+            return _("This game cannot be saved right now.")
+        if s.is_over:
+            return _("The tournament is over.")
+        if s.playing_out:
+            return _("You are out. Finishing the tournament…")
+        if s.hand_over and s.human_out:
+            return ""
+        return status(v)
+
+    @staticmethod
+    def _lines(s: TournamentSession) -> list[tuple[str, Colour]] | None:
+        """Above the buttons at the end of the game or while it is played out."""
+        if s.is_over:
+            if s.t.champion == s.human_seat:
+                return [(_("You won the tournament!"), theme.WIN)]
+            place = s.t.places.get(s.human_seat, 0)
+            return [
+                (
+                    _("You came {place} of {players}").format(
+                        place=place_name(place), players=s.t.n_seats
+                    ),
+                    theme.WIN,
+                )
+            ]
+        if s.playing_out:
+            return [(_("You are out. Finishing the tournament…"), theme.CREAM)]
+        return None
+
+    def _draw_assist(self, surface: pygame.Surface, s: TournamentSession, y: float) -> None:
+        """The equity assist under this seat's hand: its equity and the pot odds."""
+        if not s.equity_assist:
+            return
         ui = self.app.painter
-        t = s.t
-        h = t.hand
-        small, big = (
-            (h.small_blind, h.big_blind) if h is not None else (t.blinds.small, t.blinds.big)
-        )
-        parts = [_("Hand {n}").format(n=t.hand_number), blinds_text(small, big)]
-        left = t.hands_to_next_level
-        if left is not None and not s.hand_over:
-            parts.append(
-                _("Blinds go up after this hand")
-                if left == 1
-                else count("Next level in {n} hand", "Next level in {n} hands", left)
+        x, tw = 224, 212
+        v = s.view()
+        cards = v.hole_cards if v is not None else ()
+        eq, computing = s.equity()
+        if cards and not s.hand_over:
+            text = (
+                _("Equity {pct}").format(pct=percent(eq.equity))
+                if eq is not None
+                else _("Equity …")
+                if computing
+                else ""
             )
-        ui.fitted(
-            surface, "  ·  ".join(parts), 28, theme.GOLD, TOP_TEXT_W, bold=True, topleft=(22, 12)
-        )
-        note = self.scene.note_text()
-        if note is not None:
-            ui.fitted(surface, note, 21, theme.WIN, TOP_TEXT_W, bold=True, topleft=(24, 54))
-        else:
-            line = status(s)
-            port = self.port()
-            clock = port.turn_s() if port is not None else None
-            if clock is not None:
-                line += "  " + _("{n} s").format(n=clock)
-            ui.fitted(surface, line, 21, theme.CREAM, TOP_TEXT_W, topleft=(24, 54))
+            if text:
+                ui.fitted(surface, text, 22, theme.WIN, tw, bold=True, topleft=(x, y))
+                y += 32
+        la = s.legal()
+        if la is not None and la.call_amount > 0:
+            ui.fitted(
+                surface,
+                _("Pot odds {pct}").format(pct=percent(pot_odds(la.call_amount, la.pot))),
+                18,
+                theme.CREAM,
+                tw,
+                topleft=(x, y),
+            )

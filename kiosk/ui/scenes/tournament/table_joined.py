@@ -4,8 +4,9 @@
 playing" on an away seat, whose turn with its clock), Next hand, Leave the game (asked
 first); the lobby (with the countdown when the host deals by itself) and, at the end,
 the standings (recorded in the cabinet player's records, :mod:`kiosk.friends.joined`).
-The host checks every move.  At a showdown each seat shows its hand and what it won,
-and the felt the pots that were won.
+The host checks every move.  The table itself is painted as at the cabinet's own game
+(:mod:`~kiosk.ui.scenes.tournament.table_paint`, from the seat port's view): at a
+showdown each seat shows its hand and what it won, and the felt the pots that were won.
 
 When the host's socket closes before the end (a power cut of the host cabinet) the
 screen says so and connects again on a thread of its own for :data:`REOPEN_S` seconds
@@ -19,44 +20,26 @@ from collections.abc import Hashable
 
 import pygame
 
-from engine.holdem.actions import ActionKind
 from kiosk.friends.client import FriendsClient
 from kiosk.friends.joined import record_joined
 from kiosk.friends.seat.link import LinkSeat
-from kiosk.tournament.seat_port import Phase, SeatRow, TableView
+from kiosk.tournament.seat_port import Phase, TableView
 from kiosk.ui import theme
-from kiosk.ui.i18n import _, category_name
+from kiosk.ui.i18n import _
 from kiosk.ui.raise_range import RaiseRange
-from kiosk.ui.scenes.tournament.common import blinds_text, chips, place_name, top_background
-from kiosk.ui.scenes.tournament.raise_panel import draw_slider, raise_buttons
+from kiosk.ui.scenes.tournament.common import place_name, top_background
+from kiosk.ui.scenes.tournament.raise_panel import raise_buttons
+from kiosk.ui.scenes.tournament.table_facts import status
 from kiosk.ui.scenes.tournament.table_intents import Chrome, Move, TableScreen, decision_buttons
+from kiosk.ui.scenes.tournament.table_paint import TableLook, TablePainter
 from kiosk.ui.widgets import Button
 
-SEAT_W, SEAT_H = 204, 112
-SEATS_Y = 104
-BOARD_Y = 250
-CARD_W = 84
 ROW = 631
 #: Seconds a seat whose host went away keeps trying to connect again (the host cabinet's
 #: own wait for a cabinet that left, seed 003: 10 minutes).
 REOPEN_S = 600.0
 #: Seconds without the host before the screen says it has not come back.
 HOST_GONE_S = 60.0
-
-
-def move_name(last: ActionKind | None, bet: int) -> str:
-    """A seat's last move and its bet in this round, short, in the language of the moment."""
-    if last is ActionKind.FOLD:
-        return _("Fold")
-    if last is ActionKind.ALL_IN:
-        return _("All in")
-    if last is ActionKind.CHECK and not bet:
-        return _("Check")
-    if last is ActionKind.CALL:
-        return _("Call {amount}").format(amount=chips(bet))
-    if last is ActionKind.RAISE:
-        return _("Raise to {amount}").format(amount=chips(bet))
-    return _("Bet {amount}").format(amount=chips(bet)) if bet else ""
 
 
 class JoinedTable:
@@ -71,6 +54,7 @@ class JoinedTable:
         self.recorded = False
         self.lost_s: float | None = None  # seconds since the host's socket closed (None: connected)
         self._port: LinkSeat | None = None
+        self.painter = TablePainter(scene.app)
 
     @property
     def client(self) -> FriendsClient | None:
@@ -236,20 +220,18 @@ class JoinedTable:
         """What the picture shows besides the port's version and the scene's state."""
         return self._lost_text() if self.lost else None
 
-    def _card(
-        self, surface: pygame.Surface, card: int | None, x: float, y: float, w: float
-    ) -> None:
-        lay = self.app.layout
-        px = lay.px(w)
-        img = self.app.cards.face(card, px) if card is not None else self.app.cards.back(px)
-        surface.blit(img, lay.pos(x, y))
-
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay, scene = self.app.painter, self.app.layout, self.scene
-        surface.blit(self.app.felt, (0, 0))
-        top_background(self.app, surface)
         port, c = self.port(), self.client
         v = port.view() if port is not None else None
+        if v is not None and v.phase in (Phase.PLAY, Phase.HAND_OVER):
+            # whose turn it was, and the options, are stale until the host is back
+            look = TableLook(status="" if self.lost else status(v), clock=not self.lost)
+            legal = port.legal() if port is not None and not self.lost else None
+            self.painter.draw(surface, v, look, legal, scene.panel, scene.amount)
+        else:
+            surface.blit(self.app.felt, (0, 0))
+            top_background(self.app, surface)
         if v is None:
             text = _("The host has closed this game.") if c is None or c.closed else _("Waiting…")
             ui.fitted(surface, text, 30, theme.CREAM, 900, topleft=(22, 24))
@@ -271,8 +253,6 @@ class JoinedTable:
             ui.fitted(surface, text, 24, theme.CREAM, 1200, topleft=(40, 140))
         elif v.phase is Phase.OVER:
             self._draw_over(surface, v)
-        else:
-            self._draw_table(surface, v)
         if c is not None and c.refused is not None:
             ui.fitted(
                 surface,
@@ -301,120 +281,8 @@ class JoinedTable:
             )
         scene.draw_buttons(surface)
 
-    def _draw_table(self, surface: pygame.Surface, v: TableView) -> None:
-        ui = self.app.painter
-        top = [_("Hand {n}").format(n=v.hand), blinds_text(*v.blinds)]
-        ui.fitted(surface, "  ·  ".join(top), 28, theme.GOLD, 1000, bold=True, topleft=(22, 12))
-        ui.fitted(surface, self._turn_text(v), 21, theme.CREAM, 1000, topleft=(24, 54))
-        others = [s for s in v.seats if s.seat != v.you]
-        for i, seat in enumerate(others):
-            self._draw_seat(surface, v, seat, 20 + i * (SEAT_W + 12), SEATS_Y)
-        for i, card in enumerate(v.board):
-            self._card(surface, card, 640 - 2.5 * (CARD_W + 8) + i * (CARD_W + 8), BOARD_Y, CARD_W)
-        result = v.outcome
-        # at a showdown the felt shows the pots that were won, not an empty pot
-        pots = result.pots if result and result.pots else v.pots or (0,)
-        ui.fitted(
-            surface,
-            _("Pot {amount}").format(amount=chips(sum(pots))),
-            24,
-            theme.WHITE,
-            400,
-            bold=True,
-            midtop=(640, BOARD_Y + 128),
-        )
-        me = v.seats[v.you]
-        for i, card in enumerate(v.cards):
-            self._card(surface, card, 24 + i * (CARD_W + 8), 440, CARD_W)
-        ui.fitted(surface, me.name, 24, theme.WHITE, 240, bold=True, topleft=(210, 440))
-        mine = chips(me.chips)
-        if result is not None and result.won[v.you] > 0:
-            mine += "  +" + chips(result.won[v.you])
-        ui.fitted(surface, mine, 26, theme.METER_TEXT, 240, bold=True, topleft=(210, 474))
-        if v.category is not None:
-            ui.fitted(surface, category_name(v.category), 20, theme.CREAM, 240, topleft=(210, 510))
-        if result is not None:
-            won = [(i, n) for i, n in enumerate(result.won) if n > 0]
-            text = "  ·  ".join(
-                _("{name} wins {amount}").format(name=v.seats[i].name, amount=chips(n))
-                for i, n in won
-            )
-            ui.fitted(surface, text, 22, theme.WIN, 800, bold=True, midtop=(640, BOARD_Y + 164))
-        rr = self.scene.raise_range() if self.scene.panel else None
-        if rr is not None:
-            draw_slider(ui, self.app.layout, surface, rr, self.scene.amount)
-
-    def _turn_text(self, v: TableView) -> str:
-        if self.lost:
-            return ""  # whose turn it was is stale until the host is back
-        if v.host_away:
-            return _("The host has left: the game waits for them.")
-        if v.phase is Phase.HAND_OVER:
-            return _("Touch NEXT HAND when you are ready.")
-        if v.to_act is None:
-            return ""
-        text = (
-            _("Your turn")
-            if v.your_turn
-            else _("Waiting for {name}…").format(name=v.seats[v.to_act].name)
-        )
-        if v.turn_s is not None:
-            text += "  " + _("{n} s").format(n=v.turn_s)
-        return text
-
-    def _draw_seat(
-        self, surface: pygame.Surface, v: TableView, seat: SeatRow, x: float, y: float
-    ) -> None:
-        ui, lay = self.app.painter, self.app.layout
-        acting = v.to_act == seat.seat and v.phase is Phase.PLAY
-        r = lay.rect(x, y, SEAT_W, SEAT_H)
-        ui.box(
-            surface,
-            r,
-            theme.METER_BG,
-            150 if seat.folded or seat.place else 225,
-            radius=14,
-            border=theme.WIN if acting else theme.GOLD_DARK,
-            border_w=4 if acting else 2,
-        )
-        ui.fitted(
-            surface, seat.name, 21, theme.WHITE, SEAT_W - 20, bold=True, topleft=(x + 10, y + 6)
-        )
-        result = v.outcome
-        won = result.won[seat.seat] if result is not None else 0
-        shown = next((h for h in result.shown if h.seat == seat.seat), None) if result else None
-        ui.fitted(
-            surface,
-            chips(seat.chips),
-            22,
-            theme.METER_TEXT,
-            SEAT_W - 20,
-            bold=True,
-            topleft=(x + 10, y + 34),
-        )
-        if won > 0:  # a winner of this hand, with what it won
-            ui.fitted(
-                surface,
-                "+" + chips(won),
-                19,
-                theme.WIN,
-                SEAT_W - 20,
-                bold=True,
-                topleft=(x + 10, y + 87),
-            )
-        if shown is not None:  # its hand at the showdown, at its seat
-            line = category_name(shown.category)
-        elif seat.place:
-            line = _("Out · {place}").format(place=place_name(seat.place))
-        elif seat.away:
-            line = _("Computer playing")
-        else:
-            line = move_name(seat.last, seat.bet)
-        ui.fitted(surface, line, 17, theme.CREAM, SEAT_W - 20, topleft=(x + 10, y + 64))
-        for i, card in enumerate(seat.cards):
-            self._card(surface, card, x + SEAT_W - 78 + i * 36, y + 4, 34)
-
     def _draw_over(self, surface: pygame.Surface, v: TableView) -> None:
+        """The standings at the end of the game."""
         ui = self.app.painter
         ui.fitted(surface, _("TOURNAMENT OVER"), 34, theme.GOLD, 900, bold=True, topleft=(22, 18))
         for i, s in enumerate(v.standings):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.tournament.session import TournamentSession
+from kiosk.tournament.seat_port import TableView
 
 OVAL = (60, 118, 1160, 384)
 PANEL_W, PANEL_H = 244, 104
@@ -27,9 +27,11 @@ RIGHT_X = 446
 SLIDER = (548, ROW1, 380, ROW_H)
 
 
-def seat_slots(session: TournamentSession) -> dict[int, str]:
+def seat_slots(v: TableView) -> dict[int, str]:
     """Seat -> the slot (``SLOTS``) its panel takes, clockwise from the local player's left."""
-    n = session.t.n_seats
+    n = len(v.seats)
+    if n < 2:
+        return {}
     order = SLOT_ORDER[n - 1]
-    human = session.human_seat
+    human = v.you
     return {(human + 1 + i) % n: order[i] for i in range(n - 1)}
