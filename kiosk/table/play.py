@@ -38,6 +38,7 @@ from kiosk.machine.round_values import SeatValues
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import HOST_SHUTDOWN_TILT, JACKPOT_TILT, Bets, Spot
 from kiosk.table.progressive import TableProgressive
+from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 
 #: Tilts that let the round in progress finish (only new bets and deals stop).
-FINISHING = frozenset({HOST_SHUTDOWN_TILT})
+FINISHING = frozenset({HOST_SHUTDOWN_TILT, PROGRESSIVE_LINK_TILT})
 
 
 class TablePlay:

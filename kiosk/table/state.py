@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits, Paytable
@@ -38,6 +38,9 @@ from kiosk.machine.lockout import PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets
 from kiosk.table.escrows import StationEscrows
 from kiosk.table.timing import Clock, TableTiming
+
+if TYPE_CHECKING:
+    from kiosk.table.progressive_link import LinkedMeter
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ class TableState:
     system_validation: bool = False  # tickets out numbered by the casino's system
     system_redemption: bool = False  # tickets of other machines redeemed through it
     ticks: Callable[[], float] = time.monotonic  # for operator sessions and codes
+    #: the linked progressive's level as the controller last broadcast it (linked only)
+    progressive_link: LinkedMeter | None = None
 
     # -- reading -----------------------------------------------------------------------
     def credits(self, station: int) -> int:
