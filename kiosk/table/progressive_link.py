@@ -35,27 +35,16 @@ Amounts are cents; levels 1..32; groups 1..255.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
 from engine.money import format_cents as money
 from kiosk.ledger.kinds import EventKind
+from kiosk.table.progressive import LinkedMeter
 from kiosk.table.state import TableState
 
 log = logging.getLogger(__name__)
 
 #: The tilt of a station whose progressive controller stopped broadcasting.
 PROGRESSIVE_LINK_TILT = "sas:progressive_link"
-
-
-@dataclass
-class LinkedMeter:
-    """What the table knows of its linked level: the controller's last amount taken
-    (cents; None before the first), and how many broadcasts it refused."""
-
-    group: int
-    level: int
-    meter: int | None = None
-    refused: int = 0
 
 
 def linked_meter(st: TableState) -> LinkedMeter | None:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.money import format_cents as money
 from engine.uth.paytable import Limits, Paytable
@@ -37,10 +37,8 @@ from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled, Wron
 from kiosk.machine.lockout import PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets
 from kiosk.table.escrows import StationEscrows
+from kiosk.table.progressive import LinkedMeter
 from kiosk.table.timing import Clock, TableTiming
-
-if TYPE_CHECKING:
-    from kiosk.table.progressive_link import LinkedMeter
 
 
 @dataclass(frozen=True)
