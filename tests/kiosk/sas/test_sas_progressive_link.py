@@ -33,6 +33,7 @@ from kiosk.machine.commands import OperatorLogin, PlaceChip, SetDoor, SetPaytabl
 from kiosk.machine.errors import MachineError
 from kiosk.sas.codes import Exc
 from kiosk.sas.game_port import TablePort
+from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService
 from kiosk.table import ManualClock, Table
 from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
@@ -46,7 +47,9 @@ class Linked:
     """A table of ``stations`` linked to progressive ``GROUP`` level 1, its SAS link on a
     pty, the project's host on the other end."""
 
-    def __init__(self, tmp_path: Path, stations: tuple[int, ...] = (1,)) -> None:
+    def __init__(
+        self, tmp_path: Path, stations: tuple[int, ...] = (1,), *, own_process: bool = False
+    ) -> None:
         self.pair = PtyPair()
         config = load_config(
             db_path=tmp_path / "var" / "uth.db",
@@ -61,14 +64,28 @@ class Linked:
         self.table.execute(1, OperatorLogin(TECHNICIAN))
         self.table.execute(1, SetPaytable(str(paytable)))
         self.table.execute(1, SetDoor(False))
-        self.service = SasService(
-            TablePort(self.table), config.db_path, lambda: PtyLine.open(self.pair.port), 1,
-            signer=lambda seed: 0xBEEF,
-        )  # fmt: skip
-        self.started = time.monotonic()
-        self.service.start()
+        self.service: SasService | None = None
+        self.process: LinkProcess | None = None
+        if own_process:  # the cabinet's SAS process, over its port's socket
+            self.process = LinkProcess(
+                lambda: TablePort(self.table), config.db_path, self.pair.port
+            )
+            self.process.start()
+        else:
+            self.service = SasService(
+                TablePort(self.table), config.db_path, lambda: PtyLine.open(self.pair.port), 1,
+                signer=lambda seed: 0xBEEF,
+            )  # fmt: skip
+            self.service.start()
         self.host = SasHost(self.pair.line, answer_timeout=0.5, silence=0.02)
-        link_read_everything(self.service)
+        self.settle()
+
+    def settle(self) -> None:
+        """In one process: the link has read every change; in its own: it answers."""
+        if self.service is not None:
+            link_read_everything(self.service)
+        else:
+            assert wait_for(lambda: self.host.general_poll(1).kind == "exception", timeout=20)
 
     def send(self, message: bytes) -> None:
         """A message to the line with no answer awaited (a broadcast to address 0)."""
@@ -81,7 +98,7 @@ class Linked:
         return tuple(self.table.snapshot(station).tilts)
 
     def exceptions(self, address: int = 1) -> list[int]:
-        link_read_everything(self.service)
+        self.settle()
         out = []
         for _ in range(60):
             ex = self.host.general_poll(address)
@@ -93,14 +110,14 @@ class Linked:
         raise AssertionError(out)
 
     def stop(self) -> None:
-        self.service.stop()
+        (self.service or self.process).stop()  # type: ignore[union-attr]
         self.table.close()
         self.pair.close()
 
 
-@pytest.fixture
-def linked(tmp_path):
-    rig = Linked(tmp_path)
+@pytest.fixture(params=["in-process", "own-process"])
+def linked(tmp_path, request):
+    rig = Linked(tmp_path, own_process=request.param == "own-process")
     yield rig
     rig.stop()
 
@@ -130,10 +147,11 @@ def test_the_controllers_broadcast_reaches_the_station_and_nothing_else_moves_it
     # well formed, but outside the paytable: above its ceiling, below its reset
     linked.send(single_level_broadcast(0, GROUP, 1, CEILING + 1))
     linked.send(single_level_broadcast(0, GROUP, 1, RESET - 1))
-    listener = linked.service.link.shared.progressive
-    assert listener is not None
-    assert wait_for(lambda: listener.refused == 2)
-    link_read_everything(linked.service)
+    if linked.service is not None:  # the link's own count, in one process
+        listener = linked.service.link.shared.progressive
+        assert listener is not None
+        assert wait_for(lambda: listener.refused == 2)
+    linked.settle()
     state = linked.table._state.progressive_link  # noqa: SLF001 - the service's count
     assert state is not None and wait_for(lambda: state.refused == 2)
     assert linked.meter() == 1_300_000  # every refusal left the last amount standing
@@ -203,3 +221,21 @@ def test_a_coherent_link_loads(tmp_path):
         write(tmp_path, 'sas_port = "/dev/pts/9"\n[progressive_link]\ngroup = 7\n')
     )
     assert config.progressive_link == ProgressiveLink(group=7, level=1)
+
+
+def test_every_station_of_a_table_on_one_line_shows_the_level_and_stops_without_it(tmp_path):
+    rig = Linked(tmp_path, stations=(1, 2, 3))
+    try:
+        rig.send(multiple_level_broadcast(0, GROUP, {1: 2_000_000}))
+        assert wait_for(lambda: all(rig.meter(n) == 2_000_000 for n in (1, 2, 3)))
+        assert wait_for(
+            lambda: all(PROGRESSIVE_LINK_TILT in rig.tilts(n) for n in (1, 2, 3)),
+            timeout=BROADCAST_TIMEOUT_S + 3,
+        )
+        for address in (1, 2, 3):  # each station's address raises its 53, once
+            assert rig.exceptions(address).count(Exc.NO_PROGRESSIVE_5S) == 1
+        rig.send(single_level_broadcast(0, GROUP, 1, 2_000_100))
+        assert wait_for(lambda: all(not rig.tilts(n) for n in (1, 2, 3)))
+        assert all(rig.meter(n) == 2_000_100 for n in (1, 2, 3))
+    finally:
+        rig.stop()
