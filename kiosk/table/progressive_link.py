@@ -22,6 +22,9 @@ linked level):
   machine nothing of another machine's hit).  Anything else is refused, logged and counted (:attr:`LinkedMeter.refused`; nothing
   is said at the station, whose message line is the player's) and the last amount taken
   stands.
+* **The wager is not taken yet** while linked (:func:`wager_offered`): a hit would be
+  settled on the ledger's own meter; the settlement on the controller's level (exception
+  54, the win amount on 84 / 85 / 87) is still to come.
 * **Play suspended while the controller is silent**: the tilt
   :data:`PROGRESSIVE_LINK_TILT` at every station of the table (recorded; the SAS link
   raises exception 53 from it, once per loss), which lets a round in progress finish
@@ -37,6 +40,7 @@ from __future__ import annotations
 import logging
 
 from engine.money import format_cents as money
+from engine.uth.progressive import Progressive
 from kiosk.ledger.kinds import EventKind
 from kiosk.table.progressive import LinkedMeter
 from kiosk.table.state import TableState
@@ -56,6 +60,13 @@ def linked_meter(st: TableState) -> LinkedMeter | None:
     if found is None or (found.group, found.level) != (link.group, link.level):
         found = st.progressive_link = LinkedMeter(link.group, link.level)
     return found
+
+
+def wager_offered(st: TableState) -> Progressive | None:
+    """The progressive whose wager the table takes: the paytable's when standalone; none
+    while linked (a linked hit is not settled yet: it would be paid on the ledger's own
+    meter, not on the controller's level the stations show)."""
+    return None if st.config.progressive_link is not None else st.paytable.progressive
 
 
 def shown_meter(st: TableState) -> int | None:

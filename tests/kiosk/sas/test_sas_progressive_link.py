@@ -30,7 +30,7 @@ from engine.rng import SeededRandomSource
 from kiosk.config import ConfigError, ProgressiveLink, load_config
 from kiosk.ledger.kinds import EventKind
 from kiosk.machine.commands import OperatorLogin, PlaceChip, SetDoor, SetPaytable
-from kiosk.machine.errors import MachineError
+from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.sas.codes import Exc
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess
@@ -166,6 +166,8 @@ def test_silence_suspends_play_once_and_the_next_broadcast_resumes_it(linked):
     linked.send(single_level_broadcast(0, GROUP, 1, 1_500_000))
     assert wait_for(lambda: linked.meter() == 1_500_000)
     linked.table.execute(1, PlaceChip("ante", 500))  # heard: play goes on
+    with pytest.raises(BetOutOfLimits):  # not the linked progressive's wager, not yet
+        linked.table.execute(1, PlaceChip("progressive", 100))
     assert PROGRESSIVE_LINK_TILT not in linked.tilts()
     assert Exc.NO_PROGRESSIVE_5S not in linked.exceptions()  # the note's 4F, nothing else
 
