@@ -48,8 +48,15 @@ class Linked:
     pty, the project's host on the other end."""
 
     def __init__(
-        self, tmp_path: Path, stations: tuple[int, ...] = (1,), *, own_process: bool = False
+        self,
+        tmp_path: Path,
+        stations: tuple[int, ...] = (1,),
+        *,
+        own_process: bool = False,
+        host_on_path: bool = False,
     ) -> None:
+        """``host_on_path``: the cabinet on the pty's master end, the pty's path left
+        for a host of another process (as ``uth sas serve --pty``)."""
         self.pair = PtyPair()
         config = load_config(
             db_path=tmp_path / "var" / "uth.db",
@@ -73,11 +80,14 @@ class Linked:
             self.process.start()
         else:
             self.service = SasService(
-                TablePort(self.table), config.db_path, lambda: PtyLine.open(self.pair.port), 1,
-                signer=lambda seed: 0xBEEF,
+                TablePort(self.table), config.db_path,
+                (lambda: self.pair.line) if host_on_path else (lambda: PtyLine.open(self.pair.port)),
+                1, signer=lambda seed: 0xBEEF,
             )  # fmt: skip
             self.service.start()
         self.host = SasHost(self.pair.line, answer_timeout=0.5, silence=0.02)
+        if host_on_path:
+            self.host = SasHost(PtyLine.open(self.pair.port), answer_timeout=0.5, silence=0.02)
         self.settle()
 
     def settle(self) -> None:
