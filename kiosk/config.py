@@ -241,7 +241,7 @@ class ProgressiveLink(BaseModel):
     own meter).
 
     ``group``: the SAS progressive group the controller broadcasts (long polls 80 / 86,
-    SAS 6.02 section 10), 1..255.  ``level``: the SAS level whose amount is the
+    SAS 6.02), 1..255.  ``level``: the SAS level whose amount is the
     paytable's meter (level 1 is the top meter line, the line with the largest share;
     every meter line of the paytable pays its share of that one level), 1..32.  The
     machine shows the controller's last amount and keeps no local meter for it; it stops

@@ -1,4 +1,4 @@
-"""A technician's progressive controller (SAS 6.02 section 10, the controller's end): one
+"""A technician's progressive controller (SAS 6.02's progressive messages, the controller's end): one
 meter per level of one group, broadcast to every line it links, each machine's
 progressive win read and the level reset; its state in a small SQLite file.
 

@@ -1,4 +1,4 @@
-"""``uth progressive``: the progressive linked across the floor (SAS 6.02 section 10).
+"""``uth progressive``: the progressive linked across the floor (SAS 6.02 long polls 80 / 86 / 84 / 87).
 
     uth progressive controller PORT... --group G [--level N=RESET ...] [--db FILE]
                                [--address N ...] [--seconds S] [--every MS]

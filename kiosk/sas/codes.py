@@ -78,7 +78,7 @@ class LP(IntEnum):
     EXTENDED_TICKET_DATA = 0x7C
     DATE_TIME = 0x7E
     SET_DATE_TIME = 0x7F
-    PROGRESSIVE_BROADCAST = 0x80  # single level (SAS 6.02 section 10)
+    PROGRESSIVE_BROADCAST = 0x80  # single-level progressive broadcast
     MULTIPLE_PROGRESSIVE_BROADCAST = 0x86
     ENABLED_FEATURES = 0xA0
     EXTENDED_METERS_ALT = 0xAF

@@ -225,7 +225,7 @@ class Egm:
         self.ignored += 1
         return None
 
-    # -- progressive broadcasts (SAS 6.02 section 10; see kiosk.sas.progressive) ------------
+    # -- progressive broadcasts (SAS 6.02 long polls 80 / 86; see kiosk.sas.progressive) ---
     def _progressive_broadcast(self, req: Request) -> Answer | None:
         """80 / 86: the levels to the listener (and, when new, to the game); an ACK when
         addressed to this machine, a NACK for a malformed one, nothing to a broadcast.

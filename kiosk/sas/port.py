@@ -269,7 +269,7 @@ class GamePort(Protocol):
 
     def redemption(self, station: int, escrow_id: str) -> Redemption | None: ...
 
-    # -- the linked progressive (SAS 6.02 section 10) -------------------------------------
+    # -- the linked progressive (SAS 6.02 long polls 80 / 86, exception 53) ----------------
     def progressive_link(self) -> LinkedProgressive | None:
         """The group and level the machine's progressive is linked to (None:
         standalone, or no progressive: the broadcasts are not listened to)."""

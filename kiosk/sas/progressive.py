@@ -1,8 +1,8 @@
 """The machine's side of a SAS progressive link: the controller's level broadcasts heard
 on the poll thread and handed to the game service, and the silence that stops play.
 
-SAS 6.02 section 10 (progressives) as this machine follows it, with the messages of
-:mod:`devices.sas.progressive`:
+SAS 6.02's progressive messages as this machine follows them (the long polls and
+exceptions of :mod:`devices.sas.progressive`):
 
 * **Level broadcasts**: long poll 80 (one level) and 86 (several) of the machine's
   group, sent to address 0 (every machine on the line, no answer) or to the machine's

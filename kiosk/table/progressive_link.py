@@ -5,7 +5,7 @@ The configuration's ``[progressive_link]`` (:class:`kiosk.config.ProgressiveLink
 the SAS group and the level whose amount is the paytable's meter (level 1: the top meter
 line; every meter line pays its share of that level).  The SAS link
 (:mod:`kiosk.sas.progressive`) hears the controller's level broadcasts (long polls 80 and
-86, SAS 6.02 section 10) and hands them over as
+86 of SAS 6.02) and hands them over as
 :class:`~kiosk.table.commands.SystemProgressiveLevels`; it says
 :class:`~kiosk.table.commands.SystemProgressiveLost` when the group's broadcasts stopped
 for :data:`devices.sas.progressive.BROADCAST_TIMEOUT_S` seconds (the time SAS 6.02 gives
