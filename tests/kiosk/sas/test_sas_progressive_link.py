@@ -35,6 +35,7 @@ from kiosk.sas.codes import Exc
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService
+from kiosk.sas.wire import BadCall, check_call
 from kiosk.table import ManualClock, Table
 from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
 
@@ -251,3 +252,25 @@ def test_every_station_of_a_table_on_one_line_shows_the_level_and_stops_without_
         assert all(rig.meter(n) == 2_000_100 for n in (1, 2, 3))
     finally:
         rig.stop()
+
+
+@pytest.mark.parametrize(
+    "levels",
+    [
+        [],
+        [[0, 100]],
+        [[33, 100]],
+        [[1, -1]],
+        [[1, 10**10]],
+        [[1, 5], [1, 6]],
+        [[1]],
+        "1",
+        [[True, 1]],
+    ],
+)
+def test_the_link_process_hands_the_game_only_well_formed_levels(levels):
+    call = {"id": 1, "call": "progressive_levels", "args": [GROUP, levels, "sas-progressive"]}
+    with pytest.raises(BadCall):
+        check_call(call, (1,))
+    good = {**call, "args": [GROUP, [[1, 1_000_000], [2, 5]], "sas-progressive"]}
+    assert check_call(good, (1,))[2][1] == [(1, 1_000_000), (2, 5)]
