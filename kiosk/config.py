@@ -235,6 +235,25 @@ DEMO_ACCOUNTS = tuple(
 )
 
 
+class ProgressiveLink(BaseModel):
+    """The progressive linked through the casino's progressive controller over SAS
+    (``[progressive_link]``; without it the progressive is standalone, the game service's
+    own meter).
+
+    ``group``: the SAS progressive group the controller broadcasts (long polls 80 / 86,
+    SAS 6.02), 1..255.  ``level``: the SAS level whose amount is the
+    paytable's meter (level 1 is the top meter line, the line with the largest share;
+    every meter line of the paytable pays its share of that one level), 1..32.  The
+    machine shows the controller's last amount and keeps no local meter for it; it stops
+    play when the group's broadcasts stop for 5 seconds
+    (:data:`devices.sas.progressive.BROADCAST_TIMEOUT_S`).  Needs ``sas_port``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    group: int = Field(ge=1, le=255)
+    level: int = Field(1, ge=1, le=32)
+
+
 def _decision_values_default() -> bool:
     return os.environ.get("UTH_DECISION_VALUES", "1") != "0"
 
@@ -322,6 +341,9 @@ class CabinetConfig(BaseModel):
     #: Off: this cabinet numbers its tickets and redeems its own only.
     sas_system_validation: bool = False
     sas_ticket_redemption: bool = False
+    #: The progressive linked through the casino's progressive controller (SAS 80 / 86
+    #: broadcasts): its group and level; none: standalone (the game service's meter).
+    progressive_link: ProgressiveLink | None = None
 
     @model_validator(mode="after")
     def _check(self) -> CabinetConfig:
@@ -362,6 +384,12 @@ class CabinetConfig(BaseModel):
                 f"pseudo-terminal (/dev/pts/N), not {shown(self.sas_port)}: the slot system's "
                 "line is a local serial port, never a network link (socket://, rfc2217://) "
                 "or a loopback (loop://)",
+            )
+        if self.progressive_link is not None and self.sas_port is None:
+            raise RuleError(
+                "progressive_link",
+                "a linked progressive needs sas_port: the controller's level broadcasts "
+                "come over the SAS line",
             )
         self._check_operators()
         if self.witness_counter is not None:

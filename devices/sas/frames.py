@@ -67,13 +67,14 @@ REQUEST_LENGTHS: dict[int, int] = {
     0x58: 13,  # validation system ID (1 BCD), validation number (8 BCD)
     0x74: 8,  # AFT lock code, condition, timeout (2 BCD)
     0x7F: 11,  # date (4 BCD MMDDYYYY), time (3 BCD HHMMSS)
+    0x80: 11,  # single-level progressive broadcast: group, level, amount (5 BCD)
     0x8A: 9,  # legacy bonus: amount (4 BCD), tax status
     0xA0: 6,  # game number (2 BCD)
     0xA4: 6,
     0xA8: 5,
     # variable: a length byte follows the command
     **dict.fromkeys((0x2F, 0x6E, 0x6F, 0x71, 0x72, 0x73, 0x75, 0x76, 0x7B, 0x7C, 0x7D,
-                     0xAF, 0xB0, 0xB5), VARIABLE),
+                     0x86, 0xAF, 0xB0, 0xB5), VARIABLE),
 }  # fmt: skip
 
 #: Whole length of each data answer the machine sends (address .. CRC); ACK, NACK and

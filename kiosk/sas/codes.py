@@ -32,6 +32,7 @@ class Exc(IntEnum):
     BILL_ACCEPTED = 0x4F
     HANDPAY_PENDING = 0x51
     HANDPAY_RESET = 0x52
+    NO_PROGRESSIVE_5S = 0x53  # no progressive broadcast of the group for 5 seconds
     SYSTEM_VALIDATION_REQUEST = 0x57
     PRINTER_COMM_ERROR = 0x60
     PRINTER_PAPER_OUT = 0x61
@@ -77,6 +78,8 @@ class LP(IntEnum):
     EXTENDED_TICKET_DATA = 0x7C
     DATE_TIME = 0x7E
     SET_DATE_TIME = 0x7F
+    PROGRESSIVE_BROADCAST = 0x80  # single-level progressive broadcast
+    MULTIPLE_PROGRESSIVE_BROADCAST = 0x86
     ENABLED_FEATURES = 0xA0
     EXTENDED_METERS_ALT = 0xAF
 

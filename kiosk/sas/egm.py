@@ -11,14 +11,17 @@ exchange down.  Each :class:`Answer` carries what happens when the host acknowle
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from devices.sas.bcd import BcdError, bcd_digits
+from devices.sas.progressive import ProgressiveMessageError
 from kiosk.sas import codec
 from kiosk.sas.codec import GENERAL, BadRequest, Request
 from kiosk.sas.codes import LP, PRIORITY, REFUSED, Exc
 from kiosk.sas.port import GamePort, PortRefused, RedemptionState, ValidationRecord
+from kiosk.sas.progressive import BY as PROGRESSIVE_BY
 from kiosk.sas.shared import RomSignature, Shared
 from kiosk.sas.store import Exchange
 from kiosk.sas.view import StationView
@@ -65,6 +68,8 @@ class Egm:
         if view is None:
             return Answer(codec.busy(self.address))
         station = view.stations.get(self.station, StationView())
+        if req.command in (LP.PROGRESSIVE_BROADCAST, LP.MULTIPLE_PROGRESSIVE_BROADCAST):
+            return self._progressive_broadcast(req)
         try:
             if req.command == GENERAL:
                 return self._general(station)
@@ -219,6 +224,27 @@ class Egm:
             return Answer(codec.build_ticket_data_ack(a))
         self.ignored += 1
         return None
+
+    # -- progressive broadcasts (SAS 6.02 long polls 80 / 86; see kiosk.sas.progressive) ---
+    def _progressive_broadcast(self, req: Request) -> Answer | None:
+        """80 / 86: the levels to the listener (and, when new, to the game); an ACK when
+        addressed to this machine, a NACK for a malformed one, nothing to a broadcast.
+        A machine not linked does not take them (no answer)."""
+        listener = self.shared.progressive
+        if listener is None:
+            self.ignored += 1
+            return None
+        try:
+            levels = listener.heard(req.raw, time.monotonic())
+        except ProgressiveMessageError:
+            self.ignored += 1
+            return None if req.broadcast else Answer(codec.nack(self.address))
+        if levels is not None:
+            group = listener.link.group
+            self.shared.submit(
+                lambda: self._call(self.port.progressive_levels, group, levels, PROGRESSIVE_BY)
+            )
+        return None if req.broadcast else Answer(codec.ack(self.address))
 
     def _call(self, method: Callable[..., object], *args: object) -> None:
         """Run a port request on the updater thread; a refusal is logged."""

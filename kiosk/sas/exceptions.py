@@ -17,6 +17,7 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.machine.state import HOST_SHUTDOWN_TILT as HOST_SHUTDOWN
 from kiosk.sas.codes import BILL_CODES, COUNTRY_US, Exc
 from kiosk.sas.port import GameEvent, RoundRow
+from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
 
 #: The tilt of a host shutdown: no exception of its own.
 HOST_SHUTDOWN_TILT = HOST_SHUTDOWN
@@ -46,6 +47,7 @@ _TILT_CODES: dict[str, int] = {
     "ledger_write": Exc.MEMORY_DATA_ERROR,
     "program": Exc.PROGRAM_BAD_CHECKSUM,
     "jackpot": Exc.HANDPAY_PENDING,
+    PROGRESSIVE_LINK_TILT: Exc.NO_PROGRESSIVE_5S,
 }
 #: Events meaning an operator changed the game's options.
 _OPTION_EVENTS = frozenset(

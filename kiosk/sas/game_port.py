@@ -28,6 +28,7 @@ from kiosk.machine.rtp_record import cabinet_key, known_rtp
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
+    LinkedProgressive,
     MachineInfo,
     PendingCashout,
     PortRefused,
@@ -42,6 +43,8 @@ from kiosk.table.commands import (
     DeliverValidation,
     SystemNotes,
     SystemPlay,
+    SystemProgressiveLevels,
+    SystemProgressiveLost,
     SystemRedeem,
     SystemRefuse,
 )
@@ -221,3 +224,15 @@ class TablePort:
             return None
         state, validation, amount = found
         return Redemption(escrow_id, validation, amount, RedemptionState(state))
+
+    # -- the linked progressive ---------------------------------------------------------
+    def progressive_link(self) -> LinkedProgressive | None:
+        link = self.table.config.progressive_link
+        return None if link is None else LinkedProgressive(link.group, link.level)
+
+    def progressive_levels(self, group: int, levels: Sequence[tuple[int, int]], by: str) -> None:
+        heard = tuple((int(level), int(cents)) for level, cents in levels)
+        self._ask(self.table.stations[0], SystemProgressiveLevels(group, heard, by))
+
+    def progressive_lost(self, group: int, by: str) -> None:
+        self._ask(self.table.stations[0], SystemProgressiveLost(group, by))

@@ -31,6 +31,8 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.sas.codes import Exc
 from kiosk.sas.exceptions import Raised, event_exceptions, game_ended, game_started
 from kiosk.sas.port import VALIDATION_TIMEOUT_S, GamePort, PortRefused, Redemption
+from kiosk.sas.progressive import BY as PROGRESSIVE_BY
+from kiosk.sas.progressive import ProgressiveListener
 from kiosk.sas.shared import Shared
 from kiosk.sas.store import Exchange, SasStore
 from kiosk.sas.view import ExceptionQueue, LinkView, StationView
@@ -70,6 +72,9 @@ class SasLink:
         self.signer = signer
         queues, overflow = store.load_queues()
         self.shared = Shared(None, ExceptionQueue(queues, overflow, store.journal))
+        linked = port.progressive_link()
+        if linked is not None:
+            self.shared.progressive = ProgressiveListener(linked, time.monotonic())
         for kind in ("validation", "redeem"):
             for ex in store.exchanges(kind):
                 self.shared.exchanges[(ex.station, ex.kind, ex.ref)] = ex
@@ -130,6 +135,7 @@ class SasLink:
         self._rom()
         self.shared.view = self._build_view(meters)
         self._timeouts()
+        self._progressive()
         self.passes += 1
 
     def _flush(self) -> None:
@@ -247,6 +253,18 @@ class SasLink:
                 self.port.deliver_validation(st, cash.cashout_id, None)
             except PortRefused as exc:
                 log.warning("denial of %s refused: %s", cash.cashout_id, exc.reason)
+
+    def _progressive(self) -> None:
+        """The controller silent for the time SAS sets: the game told once per loss (it
+        suspends play; exception 53 comes from its tilt's ledger event)."""
+        listener = self.shared.progressive
+        if listener is None or not listener.check(time.monotonic()):
+            return
+        log.warning("no progressive broadcast of group %d: play suspended", listener.link.group)
+        try:
+            self.port.progressive_lost(listener.link.group, PROGRESSIVE_BY)
+        except PortRefused as exc:
+            log.warning("the game refused the progressive link's loss: %s", exc.reason)
 
     def _rom(self) -> None:
         rom = self.shared.rom

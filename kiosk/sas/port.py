@@ -174,6 +174,15 @@ class TicketInEscrow:
     validation: str
 
 
+@dataclass(frozen=True)
+class LinkedProgressive:
+    """The machine's progressive linked through the casino's progressive controller: its
+    SAS group (1..255) and the level (1..32) whose broadcast amount is its meter."""
+
+    group: int
+    level: int
+
+
 class RedemptionState(StrEnum):
     """Where a redemption is: authorised and being stacked, credited, or returned."""
 
@@ -259,3 +268,20 @@ class GamePort(Protocol):
         ...
 
     def redemption(self, station: int, escrow_id: str) -> Redemption | None: ...
+
+    # -- the linked progressive (SAS 6.02 long polls 80 / 86, exception 53) ----------------
+    def progressive_link(self) -> LinkedProgressive | None:
+        """The group and level the machine's progressive is linked to (None:
+        standalone, or no progressive: the broadcasts are not listened to)."""
+        ...
+
+    def progressive_levels(self, group: int, levels: Sequence[tuple[int, int]], by: str) -> None:
+        """The controller's broadcast of ``group``: ``levels`` ((level, cents), ...).
+        The game shows the linked level's amount (or refuses it, logged) and lets play
+        resume if the broadcasts had stopped."""
+        ...
+
+    def progressive_lost(self, group: int, by: str) -> None:
+        """No broadcast of ``group`` for :data:`devices.sas.progressive.BROADCAST_TIMEOUT_S`
+        seconds: play suspended at every station (recorded) until the next."""
+        ...

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
+    LinkedProgressive,
     MachineInfo,
     PendingCashout,
     PortRefused,
@@ -174,6 +175,15 @@ class RemotePort:
 
     def redemption(self, station: int, escrow_id: str) -> Redemption | None:
         return self._call("redemption", station, escrow_id)  # type: ignore[return-value]
+
+    def progressive_link(self) -> LinkedProgressive | None:
+        return self._call("progressive_link")  # type: ignore[return-value]
+
+    def progressive_levels(self, group: int, levels: Sequence[tuple[int, int]], by: str) -> None:
+        self._call("progressive_levels", group, [list(pair) for pair in levels], by)
+
+    def progressive_lost(self, group: int, by: str) -> None:
+        self._call("progressive_lost", group, by)
 
 
 def die_with_parent(parent: int) -> None:

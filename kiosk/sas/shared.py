@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from kiosk.sas.progressive import ProgressiveListener
 from kiosk.sas.store import Exchange
 from kiosk.sas.view import ExceptionQueue, LinkView
 
@@ -45,6 +46,8 @@ class Shared:
     rom: RomSignature | None = None
     clock_offset: timedelta = timedelta(0)
     real_time: set[int] = field(default_factory=set)
+    #: The linked progressive's listener (None: not linked, broadcasts ignored).
+    progressive: ProgressiveListener | None = None
 
     def submit(self, action: Action) -> None:
         """Run ``action`` on the updater thread (in order)."""

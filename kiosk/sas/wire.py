@@ -28,6 +28,7 @@ from typing import Any
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
+    LinkedProgressive,
     MachineInfo,
     PendingCashout,
     Redemption,
@@ -139,6 +140,24 @@ def _validation(v: object, _stations: tuple[int, ...]) -> object:
     return v
 
 
+def _levels(v: object, _stations: tuple[int, ...]) -> object:
+    """A broadcast's levels: 1..32 pairs [level 1..32, cents 0..9,999,999,999], each
+    level once."""
+    if type(v) is not list or not 1 <= len(v) <= 32:
+        raise BadCall(f"{v!r} is not a list of 1..32 levels")
+    out: list[tuple[int, int]] = []
+    for pair in v:
+        if type(pair) is not list or len(pair) != 2:
+            raise BadCall(f"{pair!r} is not a pair [level, cents]")
+        level, cents = pair
+        _int(1, 32)(level, _stations)
+        _int(0, 9_999_999_999)(cents, _stations)
+        out.append((level, cents))
+    if len({level for level, _ in out}) != len(out):
+        raise BadCall(f"a level given twice in {v!r}")
+    return out
+
+
 _LIMIT = _int(1, MAX_LIMIT)
 _ID = _int(0, 2**63 - 1)
 _REF = _text(64)
@@ -160,6 +179,9 @@ CALLS: dict[str, tuple[Check, ...]] = {
     "redeem_ticket": (_station, _REF, _int(0, MAX_CENTS), _bool),
     "refuse_ticket": (_station, _REF, _int(0, 0xFF)),
     "redemption": (_station, _REF),
+    "progressive_link": (),
+    "progressive_levels": (_int(1, 0xFF), _levels, _text(32)),
+    "progressive_lost": (_int(1, 0xFF), _text(32)),
 }
 
 
@@ -216,6 +238,7 @@ _DECODE: dict[str, Callable[[Any], object]] = {
     "validation_records": _many(lambda d: ValidationRecord(**d)),
     "ticket_in_escrow": _optional(lambda d: TicketInEscrow(**d)),
     "redemption": _optional(_redemption),
+    "progressive_link": _optional(lambda d: LinkedProgressive(**d)),
 }
 
 

@@ -107,6 +107,26 @@ class SystemPlay:
 
 
 @dataclass(frozen=True)
+class SystemProgressiveLevels:
+    """The casino's progressive controller broadcast ``group``'s levels (SAS long polls
+    80 / 86): ``levels`` is ((level 1..32, cents), ...), ``by`` the link that heard it
+    (see :mod:`kiosk.table.progressive_link`)."""
+
+    group: int
+    levels: tuple[tuple[int, int], ...]
+    by: str
+
+
+@dataclass(frozen=True)
+class SystemProgressiveLost:
+    """No broadcast of progressive ``group`` for the time SAS sets: play suspended at the
+    table's stations until the next (see :mod:`kiosk.table.progressive_link`)."""
+
+    group: int
+    by: str
+
+
+@dataclass(frozen=True)
 class SystemNotes:
     """The casino's system turns the station's note acceptance on or off."""
 
@@ -192,6 +212,8 @@ QuietCommand = (
     | cmd.SetStrategyCoach
     | SystemPlay
     | SystemNotes
+    | SystemProgressiveLevels
+    | SystemProgressiveLost
     | SystemRedeem
     | SystemRefuse
 )
@@ -240,6 +262,8 @@ __all__ = [
     "DeviceReport",
     "SystemNotes",
     "SystemPlay",
+    "SystemProgressiveLevels",
+    "SystemProgressiveLost",
     "SystemRedeem",
     "SystemRefuse",
     "MoneyCommand",

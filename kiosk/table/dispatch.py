@@ -36,6 +36,8 @@ from kiosk.table.commands import (
     StopStation,
     SystemNotes,
     SystemPlay,
+    SystemProgressiveLevels,
+    SystemProgressiveLost,
     SystemRedeem,
     SystemRefuse,
     TestCredits,
@@ -47,6 +49,7 @@ from kiosk.table.operators import Operators
 from kiosk.table.payouts import Payouts
 from kiosk.table.paytable_export import export_paytable
 from kiosk.table.play import TablePlay
+from kiosk.table.progressive_link import levels_heard, link_lost
 from kiosk.table.settings import Settings
 from kiosk.table.slot_system import SlotSystem
 from kiosk.table.state import PendingPayout, TableState
@@ -193,6 +196,12 @@ def dispatch(
             return None
         case SystemNotes(enabled=enabled, by=by):
             parts.system.set_notes(n, enabled, by)
+            return None
+        case SystemProgressiveLevels(group=group, levels=levels, by=by):
+            levels_heard(parts.state, group, levels, by)
+            return None
+        case SystemProgressiveLost(group=group, by=by):
+            link_lost(parts.state, group, by)
             return None
         case DeliverValidation(txn=txn, validation=validation):
             return parts.system.deliver_validation(n, txn, validation)

@@ -38,6 +38,7 @@ from kiosk.machine.round_values import SeatValues
 from kiosk.machine.snapshot import ActionOffer
 from kiosk.machine.state import HOST_SHUTDOWN_TILT, JACKPOT_TILT, Bets, Spot
 from kiosk.table.progressive import TableProgressive
+from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT, wager_offered
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import deadline_after, timeout_action
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 
 #: Tilts that let the round in progress finish (only new bets and deals stop).
-FINISHING = frozenset({HOST_SHUTDOWN_TILT})
+FINISHING = frozenset({HOST_SHUTDOWN_TILT, PROGRESSIVE_LINK_TILT})
 
 
 class TablePlay:
@@ -90,7 +91,7 @@ class TablePlay:
         require_not_dealt(station.ready)
         check_chip(spot, cents)
         bets = station.pending.add(spot, cents)
-        check_progressive(self.state.paytable.progressive, bets)
+        check_progressive(wager_offered(self.state), bets)
         check_bets(self.state.limits, self.state.credits(number), bets, complete=False)
         station.pending, station.passed, station.show_result = bets, False, False
         self._open_window()
@@ -107,7 +108,7 @@ class TablePlay:
         station = self.state.station(number)
         require_previous(station.last_bets)
         bets = station.last_bets
-        offered = self.state.paytable.progressive
+        offered = wager_offered(self.state)
         if bets.progressive and (offered is None or offered.wager != bets.progressive):
             bets = replace(bets, progressive=0)  # the paytable in force no longer offers it
         check_bets(self.state.limits, self.state.credits(number), bets, complete=True)
@@ -120,7 +121,7 @@ class TablePlay:
         self._between_rounds(number)
         station = self.state.station(number)
         require_ante(station.pending)
-        check_progressive(self.state.paytable.progressive, station.pending)
+        check_progressive(wager_offered(self.state), station.pending)
         check_bets(self.state.limits, self.state.credits(number), station.pending, complete=True)
         station.ready, station.passed = True, False
         self._open_window()
@@ -164,7 +165,7 @@ class TablePlay:
             if not bets.ante or not st.playable(number) or station.payout is not None:
                 continue
             try:
-                check_progressive(st.paytable.progressive, bets)
+                check_progressive(wager_offered(st), bets)
                 check_bets(st.limits, st.credits(number), bets, complete=True)
             except MachineError as exc:
                 station.message = f"Not dealt in: {exc.reason}"

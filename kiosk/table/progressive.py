@@ -94,6 +94,18 @@ def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
     return found
 
 
+@dataclass
+class LinkedMeter:
+    """A linked progressive's level (:mod:`kiosk.table.progressive_link`): the
+    controller's last amount taken (cents; None before the first), and how many
+    broadcasts the table refused."""
+
+    group: int
+    level: int
+    meter: int | None = None
+    refused: int = 0
+
+
 class EventWriter(Protocol):
     """Writes one event as :meth:`kiosk.table.state.TableState.event` (``amount`` in
     cents); returns its id."""

@@ -17,6 +17,7 @@ from kiosk.machine.snapshot import ActionOffer, Tilt
 from kiosk.machine.state import Bets
 from kiosk.table.play import FINISHING
 from kiosk.table.progressive import levels
+from kiosk.table.progressive_link import shown_meter
 from kiosk.table.state import TableState, TimedOut
 from kiosk.table.timing import seconds_left
 
@@ -177,7 +178,10 @@ def station_snapshot(
 
 
 def _progressive_meter(st: TableState) -> int | None:
-    """The progressive meter (cents) the ledger holds, when the paytable offers one."""
+    """The progressive meter (cents) the ledger holds, when the paytable offers one; a
+    linked progressive's is the controller's last broadcast (None before the first)."""
+    if st.config.progressive_link is not None:
+        return shown_meter(st)
     if st.paytable.progressive is None or st.ledger is None:
         return None
     return levels(st.ledger).meter

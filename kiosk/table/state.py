@@ -37,6 +37,7 @@ from kiosk.machine.errors import MachineError, NotAuthorised, PlayDisabled, Wron
 from kiosk.machine.lockout import PinLockout
 from kiosk.machine.state import LEDGER_TILT, Bets
 from kiosk.table.escrows import StationEscrows
+from kiosk.table.progressive import LinkedMeter
 from kiosk.table.timing import Clock, TableTiming
 
 
@@ -136,6 +137,8 @@ class TableState:
     system_validation: bool = False  # tickets out numbered by the casino's system
     system_redemption: bool = False  # tickets of other machines redeemed through it
     ticks: Callable[[], float] = time.monotonic  # for operator sessions and codes
+    #: the linked progressive's level as the controller last broadcast it (linked only)
+    progressive_link: LinkedMeter | None = None
 
     # -- reading -----------------------------------------------------------------------
     def credits(self, station: int) -> int:
