@@ -425,6 +425,7 @@ SCREEN_CROSSINGS_LEFT: frozenset[tuple[str, str]] = frozenset({
     ("kiosk.ui.station.display", "kiosk.link.limits"),
     ("kiosk.ui.station.display", "kiosk.link.pairing"),
     ("kiosk.ui.station.display", "kiosk.table.wire"),
+    ("kiosk.ui.demo", "kiosk.station.paperless"),
 })  # fmt: skip
 
 
