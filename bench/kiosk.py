@@ -93,12 +93,13 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command
+    from kiosk.wiring.cabinet import operator_menu
 
     payout = DemoTicketPayout()
     machine = Machine.open(
         load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), printer=payout
     )
-    app = App(machine, size, payout=payout)
+    app = App(machine, size, payout=payout, operator_scene=operator_menu(machine))
     app.step(0)
     app.present()
     rss_start = rss_mb()
@@ -184,6 +185,7 @@ def session_memory(
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command, Key, Touch
+    from kiosk.wiring.cabinet import operator_menu
 
     def peak() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -191,7 +193,13 @@ def session_memory(
     payout = DemoTicketPayout()
     config = load_config(None, db_path=str(tmp / "session.db"))
     machine = Machine.open(config, rng=SeededRandomSource(7), printer=payout)
-    app = App(machine, size, payout=payout, tournament=TournamentContext(None))
+    app = App(
+        machine,
+        size,
+        payout=payout,
+        tournament=TournamentContext(None),
+        operator_scene=operator_menu(machine),
+    )
     app.tournament.bot_samples = 0
     parts: dict[str, float] = {}
     dt = 1 / 60

@@ -293,7 +293,6 @@ NOT_SCREENS = ("kiosk/ui/catalogues.py", "kiosk/ui/textlog.py")
 #: longer compares a name fails :func:`test_the_unconverted_list_names_only_screens_that_compare_names`).
 UNCONVERTED_SCREENS = (
     "kiosk/ui/scenes/operator/*.py",
-    "kiosk/ui/station/operator_*.py",
     "kiosk/ui/app.py",
 )
 #: The names a button's command, a key or a shortcut travels under.

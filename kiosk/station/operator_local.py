@@ -85,6 +85,10 @@ LEDGER_PAGES = frozenset(
         Capability.EXPORT,
         Capability.PAYTABLE_EDITOR,
         Capability.RAM_CLEAR,
+        Capability.HAND_PAYS,
+        Capability.TILTS,
+        Capability.DEVICES,
+        Capability.MACHINE,
     }
 )
 

@@ -61,6 +61,10 @@ class Capability(StrEnum):
     EXPORT = "export"  # exporting the ledger to a USB stick
     PAYTABLE_EDITOR = "paytable_editor"  # drafting and exporting paytables
     RAM_CLEAR = "ram_clear"  # clearing the ledger, with a witness
+    HAND_PAYS = "hand_pays"  # this station's hand pays, from the ledger
+    TILTS = "tilts"  # this station's tilts and its door (in process)
+    DEVICES = "devices"  # this station's devices, from the ledger
+    MACHINE = "machine"  # the machine's configuration and ledger identity
 
 
 @dataclass(frozen=True)

@@ -131,8 +131,9 @@ class App:
     ledger through it: :class:`kiosk.cabinet.Machine` until the menu has its own port).
 
     ``casino_name`` and ``machine_number`` are shown on the screens (the configuration's);
-    ``operator_scene`` builds the operator menu instead of the cabinet's (a station's
-    menu answered by the host); ``tournament`` is the cabinet's tournament (default: one with no database, whose games
+    ``operator_scene`` builds the operator menu over its operator port (the wiring's: the
+    in-process port at a cabinet, the table host's at a station; without it the menu
+    has no port and offers no page); ``tournament`` is the cabinet's tournament (default: one with no database, whose games
     are neither saved nor recorded); ``payout`` the demo keys' way to the (simulated)
     devices when ``demo`` is on."""
 
@@ -199,7 +200,7 @@ class App:
         self._felt: pygame.Surface | None = None
         builders: dict[str, Callable[[App], Scene] | str] = {cls.name: cls for cls in SCENES}
         builders.update(TOURNAMENT_SCENES)
-        if operator_scene is not None:  # a station's menu is the host's, not the cabinet's
+        if operator_scene is not None:  # the one menu, over the port the wiring gives it
             builders[OperatorScene.name] = operator_scene
         self.scenes = Scenes(self, builders)
         for cls in SCENES:  # the cabinet's own scenes are built at once, as they always were

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from collections.abc import Callable
 
 import pygame
 
@@ -38,15 +39,24 @@ from kiosk.machine.rtp_record import rtp_gate
 from kiosk.machine.state import SEAT
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
-from kiosk.station.operator_local import TableOperations
+from kiosk.station.operator_local import LEDGER_PAGES, LocalOperator, TableOperations
 from kiosk.ui.app import App
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.demo import DemoSimulators
+from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.operator import OperatorScene
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 from kiosk.wiring.door import start_door
 
 log = logging.getLogger(__name__)
+
+
+def operator_menu(machine: Machine) -> Callable[[App], Scene]:
+    """The cabinet's operator menu: the one menu over the in-process operator port of its
+    station, with the ledger's own pages (:data:`LEDGER_PAGES`) and their reads."""
+    port = LocalOperator(machine.table, SEAT, extra=LEDGER_PAGES)
+    operations = TableOperations(machine.table, SEAT, machine.station)
+    return lambda app: OperatorScene(app, port, operations)
 
 
 def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
@@ -74,11 +84,10 @@ def run_cabinet(config: CabinetConfig, options: ScreenOptions, *, fps: int = 60,
         door = start_door(config, machine.door)
         demo = devices.simulated and options.demo_keys
         pygame.init()
-        operations = TableOperations(machine.table, SEAT, machine.station)  # the operator menu's
         app = App(machine, options.size, fullscreen=options.size is None, demo=demo,
                   payout=DemoSimulators(devices) if demo else None, language=options.language,
                   sound=options.sound, casino_name=config.casino_name, machine_number=config.machine_number,
-                  tournament=tournament, operator_scene=lambda a: OperatorScene(a, operations))
+                  tournament=tournament, operator_scene=operator_menu(machine))
         player = None
         if options.autoplay_rounds is not None:
             if not demo:

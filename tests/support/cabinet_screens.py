@@ -24,6 +24,7 @@ from kiosk.friends.context import TournamentContext
 from kiosk.ui.app import App
 from kiosk.ui.events import Touch
 from kiosk.ui.input import translate_all
+from kiosk.wiring.cabinet import operator_menu
 
 SHOTS = Path("/tmp/shots")
 
@@ -43,7 +44,12 @@ class CabinetScreens:
         folder.mkdir(parents=True, exist_ok=True)
         config = load_config(None, db_path=str(folder / "uth.db"))
         self.machine = Machine.open(config)
-        self.app = App(self.machine, size, tournament=TournamentContext(config.db_path))
+        self.app = App(
+            self.machine,
+            size,
+            tournament=TournamentContext(config.db_path),
+            operator_scene=operator_menu(self.machine),
+        )
         self.ctx = self.app.tournament
         if friends_hosts is not None:
             self.ctx.friends_hosts = friends_hosts

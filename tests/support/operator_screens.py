@@ -11,11 +11,9 @@ from pathlib import Path
 from engine.rng import SeededRandomSource
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.state import SEAT
-from kiosk.station.operator_local import TableOperations
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
-from kiosk.ui.scenes.operator import OperatorScene
+from kiosk.wiring.cabinet import operator_menu
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Ted Jones", "technician", "135790"),
           ("Cy Young", "manager", "975310"))
@@ -41,13 +39,12 @@ class OperatorScreens:
         self.config = cabinet_config(folder, demo=demo)
         rng = SeededRandomSource(7) if rng is None else rng
         self.machine = Machine.open(self.config, rng=rng, printer=printer)
-        operations = TableOperations(self.machine.table, SEAT, self.machine.station)
         self.app = App(
             self.machine,
             size,
             demo=demo,
             sound=False,
-            operator_scene=lambda app: OperatorScene(app, operations),
+            operator_scene=operator_menu(self.machine),
         )
         self.size = size
         self.texts: list[tuple[str, int]] = []  # (text, pixel size) drawn in the last frame

@@ -6,8 +6,8 @@
 for the host's first snapshot, and runs :func:`station_app` (the cabinet's
 :class:`~kiosk.ui.app.App`) on the controller until the window closes.  The operator menu is the host's: on a station the
 key switch (and the demo's corner sequence, and a touch with the door open) opens
-:class:`~kiosk.ui.station.operator_scene.StationOperatorScene`, a PIN and then the table's
-pages and actions answered by the host.
+:class:`~kiosk.ui.scenes.operator.scene.OperatorScene` (the cabinet's one menu) over the
+station's operator port: a PIN and then the table's pages and actions answered by the host.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from kiosk.config import CabinetConfig
 from kiosk.station.controller import StationController
 from kiosk.station.operator_port import OperatorPort
 from kiosk.ui.app import App
+from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.screen_options import ScreenOptions
-from kiosk.ui.station.operator_scene import StationOperatorScene
 
 
 def station_app(
@@ -40,7 +40,7 @@ def station_app(
         sound=options.sound,
         casino_name=config.casino_name,
         machine_number=config.machine_number,
-        operator_scene=lambda app: StationOperatorScene(app, operator),
+        operator_scene=lambda app: OperatorScene(app, operator),
     )
     app.station = controller.station  # named in the player's language on each screen
     return app

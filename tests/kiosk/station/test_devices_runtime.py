@@ -116,9 +116,16 @@ def test_the_kiosk_command_runs_on_the_simulators(tmp_path, monkeypatch):
 def test_the_kiosk_bill_and_ticket_keys_reach_the_validator(cabinet):
     from kiosk.ui.app import App
     from kiosk.ui.events import Key
+    from kiosk.wiring.cabinet import operator_menu
 
     cab = cabinet()
-    app = App(cab.machine, (800, 480), payout=DemoSimulators(cab.devices), sound=False)
+    app = App(
+        cab.machine,
+        (800, 480),
+        payout=DemoSimulators(cab.devices),
+        sound=False,
+        operator_scene=operator_menu(cab.machine),
+    )
     try:
         app.go("table")
         app.feed(Key("4", "4"))  # $20 into the simulated validator

@@ -1,7 +1,8 @@
-"""The operator menu at a player station, driven by a real table host over loopback: a
-real :class:`Table` on a SQLite file with operator accounts, its TLS :class:`TableHost`,
-two other stations as :class:`RemoteTable` clients, and station 1 as the cabinet's pygame
-screens (SDL dummy driver).  Screenshots go to /tmp/shots/station-operator-*.png."""
+"""The operator menu at a player station (the cabinet's one menu over the station's
+operator port), driven by a real table host over loopback: a real :class:`Table` on a
+SQLite file with operator accounts, its TLS :class:`TableHost`, two other stations as
+:class:`RemoteTable` clients, and station 1 as the cabinet's pygame screens (SDL dummy
+driver).  Screenshots go to /tmp/shots/station-operator-*.png."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
 from kiosk.link.messages import OperatorLogin  # noqa: E402
 from kiosk.machine import commands as cmd  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
-from kiosk.ui.station.operator_scene import StationOperatorScene  # noqa: E402
+from kiosk.ui.scenes.operator.confirm import blocker  # noqa: E402
+from kiosk.ui.scenes.operator.scene import OperatorScene  # noqa: E402
 
 ANN, TED, _CY = PEOPLE
 JAM = "note jammed in the acceptor"
@@ -47,10 +49,14 @@ class Floor(StationFloor):
         self.app.text.render = recording  # type: ignore[method-assign]
 
     @property
-    def menu(self) -> StationOperatorScene:
+    def menu(self) -> OperatorScene:
         scene = self.app.scenes["operator"]
-        assert isinstance(scene, StationOperatorScene)
+        assert isinstance(scene, OperatorScene)
         return scene
+
+    def page(self, name: str):
+        """The menu's page ``name``."""
+        return self.menu.pages[name]
 
     def frames(self, until, timeout: float = 10.0) -> None:
         """Step the screens until ``until()`` (see :class:`StationFloor`), then draw."""
@@ -58,8 +64,10 @@ class Floor(StationFloor):
         self.frame()
 
     def frame(self) -> str:
-        """One frame drawn; every string it drew, one a line."""
+        """One frame drawn whole (a still screen is otherwise not drawn again); every
+        string it drew, one a line."""
         self.texts = []
+        self.app.scene.invalidate()
         self.app.step(1 / 30)
         return "\n".join(self.texts)
 
@@ -104,8 +112,8 @@ def test_the_operator_key_a_pin_and_the_table_status_of_every_station(floor, siz
     f.press("page_status")
     f.frames(
         lambda: (
-            f.menu.data.status is not None
-            and len(f.menu.data.status.stations) == 3
+            f.page("status").status is not None
+            and len(f.page("status").status.stations) == 3
             and not f.menu.port.busy
         )  # the page's own request answered, not an earlier one
     )
@@ -145,28 +153,21 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     f.type_pin(TED[2])
     f.frames(lambda: f.menu.state == "menu")
     f.press("page_meters")
-    f.frames(lambda: f.menu.data.meters is not None)
+    f.frames(lambda: f.page("meters").readings is not None)
     drawn = f.frame()
-    assert "This station" in drawn and "Table" in drawn and "$50.00" in drawn
+    scopes = {b.label for b in f.menu.buttons()}  # whose meters: the page's own buttons
+    assert "This station" in scopes and "Table" in scopes and "$50.00" in drawn
     f.shot("meters")
     f.press("menu")
     f.press("page_recall")
-    f.frames(lambda: f.menu.data.recall is not None)
-    assert "No rounds yet" in f.frame()
+    f.frames(lambda: f.page("recall").recalled is not None)
+    assert "No rounds played yet." in f.frame()  # the one menu's words for no rounds
     f.press("menu")
     f.press("page_limits")
-    f.frames(lambda: f.menu.data.status is not None and not f.menu.port.busy)
+    f.frames(lambda: bool(f.page("limits").draft) and not f.menu.port.busy)
     before = f.table.limits.ante_max
     f.press("ante_max_minus")
-    f.press("apply_limits")  # the change, for confirmation
-    drawn = f.frame()
-    assert "Change the table limits?" in drawn and "Ante maximum\n$500\n$200" in drawn
-    assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_limits"]
-    f.shot("limits-confirm")
-    f.press("cancel_config")
-    assert f.menu.port.wait(5.0) and f.table.limits.ante_max == before  # nothing sent
-    f.press("apply_limits")
-    f.press("confirm_limits")
+    f.press("apply_limits")  # the door shut: the reason, no confirmation (the one menu's rule)
     f.frames(lambda: f.menu.result is not None)
     ok, text = f.menu.result[1], f.menu.result[0]
     assert not ok and "door" in text and f.table.limits.ante_max == before  # door shut
@@ -176,10 +177,18 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     assert f.app.model.snap.door_open  # the station's screens know their door
     f.table.execute(1, cmd.CashOut())
     f.table.execute(1, cmd.HandpayReset())
+    f.frames(lambda: blocker(f.menu) is None)  # the station's screens know it is quiet
+    f.press("apply_limits")  # the change, for confirmation
+    drawn = f.frame()
+    assert "Change the table limits?" in drawn and "Ante maximum\n$500\n$200" in drawn
+    assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_limits", "confirm_limits"]
+    f.shot("limits-confirm")
+    f.press("cancel_limits")
+    assert f.menu.port.wait(5.0) and f.table.limits.ante_max == before  # nothing sent
     f.press("apply_limits")
     f.press("confirm_limits")
     f.frames(lambda: f.table.limits.ante_max < before and not f.menu.port.busy)
-    assert f.menu.result == ("Done.", True)
+    assert f.menu.result == ("Limits changed.", True)
 
 
 def test_a_wrong_pin_at_a_station_is_refused_with_the_hosts_reason(floor):
@@ -188,8 +197,11 @@ def test_a_wrong_pin_at_a_station_is_refused_with_the_hosts_reason(floor):
     f.app.step(1 / 30)
     f.type_pin("111222")
     f.frames(lambda: f.menu.result is not None)
-    assert f.menu.state == "pin" and f.menu.result == ("wrong PIN", False)
-    assert "wrong PIN" in f.frame()
+    # the one rule for a refusal: its message and the host's reason ("wrong PIN"), which
+    # the message already says
+    assert f.menu.state == "pin" and f.menu.result == ("Wrong PIN.", False)
+    assert "wrong pin" in f.menu.result[0].lower()  # the host's reason is shown
+    assert "Wrong PIN." in f.frame()
     assert f.host.operators.lockout.failures == 1
     f.shot("wrong-pin")
     f.press("logout")  # CANCEL
@@ -209,8 +221,8 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     f.app.step(1 / 30)
     f.type_pin(TED[2])
     f.frames(lambda: f.menu.state == "menu")
-    f.press("page_paytables")
-    f.frames(lambda: f.menu.data.paytables is not None and not f.menu.port.busy)
+    f.press("page_paytable")
+    f.frames(lambda: f.page("paytable").listing is not None and not f.menu.port.busy)
     drawn = f.frame()
     assert "Standard 1.0  ✓ in force" in drawn
     assert "Main game 99.470%  ·  Trips 96.500%" in drawn  # the signed table's RTP
@@ -218,22 +230,21 @@ def test_the_paytable_page_lists_the_hosts_tables_and_changes_one_after_confirma
     ids = {b.id: b for b in f.app.scene.buttons()}
     assert not ids["table_standard"].enabled  # the one in force
     f.shot("paytables")
-    f.press("table_trips-50-40-30-9-7-4-3")
-    drawn = f.frame()
-    assert "Put this paytable in force?" in drawn and f"{new.name} {new.version}" in drawn
-    assert sorted(b.id for b in f.app.scene.buttons()) == ["cancel_config", "confirm_paytable"]
-    f.shot("paytable-confirm")
-    f.press("confirm_paytable")
+    f.press("table_trips-50-40-30-9-7-4-3")  # the door shut: the reason, no confirmation
     f.frames(lambda: f.menu.result is not None and not f.menu.port.busy)
     assert f.menu.result[1] is False and "door" in f.menu.result[0]  # the door is shut
     assert f.table.paytable == old
     f.controller.execute(cmd.SetDoor(True))
-    f.frames(lambda: f.table.statuses()[0].door_open)
+    f.frames(lambda: f.table.statuses()[0].door_open and f.app.model.snap.door_open)
     f.press("table_trips-50-40-30-9-7-4-3")
-    f.press("confirm_paytable")
+    drawn = f.frame()
+    assert "Put this paytable in force?" in drawn and f"{new.name} {new.version}" in drawn
+    assert sorted(b.id for b in f.app.scene.buttons()) == ["apply_table", "cancel_table"]
+    f.shot("paytable-confirm")
+    f.press("apply_table")
     f.frames(lambda: f.table.paytable.sha256 == new.sha256 and not f.menu.port.busy)
-    f.frames(lambda: f.menu.data.paytables.in_force == new.sha256)
-    assert f.menu.result == ("Done.", True)
+    f.frames(lambda: f.page("paytable").listing.in_force == new.sha256)
+    assert f.menu.result == ("Paytable changed.", True)
     assert f"{new.name} {new.version}  ✓ in force" in f.frame()
     f.frames(lambda: getattr(f.controller.remote.paytable, "sha256", "") == new.sha256)
     f.frames(lambda: getattr(f.others[2].paytable, "sha256", "") == new.sha256)

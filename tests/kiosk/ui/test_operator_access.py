@@ -15,6 +15,7 @@ from kiosk.config import load_config
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.input import translate
+from kiosk.wiring.cabinet import operator_menu
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
 
@@ -33,7 +34,13 @@ class Screens:
 
     def __init__(self, config, demo: bool) -> None:
         self.machine = Machine.open(config, rng=SeededRandomSource(5))
-        self.app = App(self.machine, (800, 480), demo=demo, sound=False)
+        self.app = App(
+            self.machine,
+            (800, 480),
+            demo=demo,
+            sound=False,
+            operator_scene=operator_menu(self.machine),
+        )
         self.app.step(1 / 60)
 
     @property

@@ -14,6 +14,7 @@ from engine.rng import SeededRandomSource
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ui.app import App
+from kiosk.wiring.cabinet import operator_menu
 
 WARNING = "the ledger's anchor is beside the database; a copied-back database cannot be detected"
 TECHNICIAN = PEOPLE[1][2]
@@ -33,7 +34,13 @@ class InstalledScreens(OperatorScreens):
         (folder / "cabinet.toml").write_text(text)
         self.config = load_config(folder / "cabinet.toml")
         self.machine = Machine.open(self.config, rng=SeededRandomSource(7))
-        self.app = App(self.machine, (800, 480), demo=False, sound=False)
+        self.app = App(
+            self.machine,
+            (800, 480),
+            demo=False,
+            sound=False,
+            operator_scene=operator_menu(self.machine),
+        )
         self.size = (800, 480)
         self.texts = []
         render = self.app.text.render

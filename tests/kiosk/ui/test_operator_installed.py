@@ -14,6 +14,7 @@ from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
+from kiosk.wiring.cabinet import operator_menu
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
 
@@ -36,7 +37,14 @@ def screens(tmp_path):
         folder = tmp_path / f"cabinet{len(made)}"
         folder.mkdir()
         machine = Machine.open(cabinet_config(folder, demo), rng=SeededRandomSource(5))
-        app = App(machine, (800, 480), demo=demo, sound=False, installed=installed)
+        app = App(
+            machine,
+            (800, 480),
+            demo=demo,
+            sound=False,
+            installed=installed,
+            operator_scene=operator_menu(machine),
+        )
         app.step(1 / 60)
         made.append((machine, app))
         return app
@@ -79,7 +87,9 @@ def test_the_screens_read_installed_from_the_configuration(tmp_path):
         assert not App(machine, (800, 480), demo=False, sound=False).installed
         # the configuration an installed cabinet runs with (systemd/install.sh writes it)
         machine.config = config.model_copy(update={"installed": True})
-        app = App(machine, (800, 480), demo=False, sound=False)
+        app = App(
+            machine, (800, 480), demo=False, sound=False, operator_scene=operator_menu(machine)
+        )
         assert app.installed
         machine.door(True)
         app.step(1 / 60)

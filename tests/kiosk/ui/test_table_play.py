@@ -146,13 +146,14 @@ def production_kiosk(tmp_path) -> Kiosk:
     from kiosk.cabinet import Machine
     from kiosk.ui.app import App
     from kiosk.ui.demo import DemoTicketPayout
+    from kiosk.wiring.cabinet import operator_menu
 
     ops = [{"name": "Ann", "role": "manager", "pin": hash_pin("483920", iterations=50000)},
            {"name": "Bob", "role": "attendant", "pin": hash_pin("739104", iterations=50000)}]
     config = load_config(None, db_path=str(tmp_path / "prod.db"), demo=False, operators=ops)
     k.payout = DemoTicketPayout(delay=0.5)
     k.machine = Machine.open(config, printer=k.payout)
-    k.app = App(k.machine, (800, 480), payout=k.payout, demo=True)
+    k.app = App(k.machine, (800, 480), payout=k.payout, demo=True, operator_scene=operator_menu(k.machine))
     k.size = (800, 480)
     k.shots = []
     return k

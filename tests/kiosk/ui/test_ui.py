@@ -27,6 +27,7 @@ from kiosk.ui.demo import DemoTicketPayout
 from kiosk.ui.events import Command, Key, Quit, Touch
 from kiosk.ui.input import SHORTCUTS, translate
 from kiosk.ui.layout import MIN_TOUCH, Layout
+from kiosk.wiring.cabinet import operator_menu
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-artifacts" / "screens"
@@ -80,7 +81,8 @@ class Kiosk:
         config = load_config(None, db_path=str(tmp / "uth.db"))
         self.machine = Machine.open(config, rng=ScriptedDeck(*decks), printer=self.payout)
         self.app = App(self.machine, size, payout=self.payout, language=language,
-                       casino_name=config.casino_name, machine_number=config.machine_number)
+                       casino_name=config.casino_name, machine_number=config.machine_number,
+                       operator_scene=operator_menu(self.machine))
         self.size = size
         self.shots: list[Path] = []  # the screenshots this test wrote
 

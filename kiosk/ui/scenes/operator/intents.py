@@ -1,11 +1,10 @@
 """What a touch, a key or the app asks of an operator menu: typed intents.
 
-The menus (the cabinet's :mod:`kiosk.ui.scenes.operator.scene`, a station's
-:mod:`kiosk.ui.station.operator_scene` and its configuration pages,
-:mod:`kiosk.ui.station.operator_config`) dispatch on an :class:`Intent` in one
-``match``; the values are the command names the app, the keypad and the buttons send
-(``key_switch``, ``digit``, ``enter``, ...), so a name becomes an intent once, where it
-enters.  A command no intent names is a page's own (the cabinet's pages).
+The operator menu (:mod:`kiosk.ui.scenes.operator.scene`, at a cabinet and at a
+station) dispatches on an :class:`Intent` in one ``match``; the values are the command
+names the app, the keypad and the buttons send (``key_switch``, ``digit``, ``enter``,
+...), so a name becomes an intent once, where it enters.  A command no intent names is
+a page's own.
 """
 
 from __future__ import annotations
@@ -24,24 +23,7 @@ class Intent(StrEnum):
     CLEAR = "clear"
     ENTER = "enter"
     LIFT = "lift"  # LIFT THE LOCK: two PINs follow
-    OPEN = "open"  # a page of the menu (arg: its :class:`PageId`)
+    OPEN = "open"  # a page of the menu (arg: its id, a key of the menu's PAGES)
     REFRESH = "refresh"
     CLEAR_TILT = "clear_tilt"  # arg: (station, tilt code)
     HANDPAY_PAID = "handpay_reset"  # arg: the station
-    LIMIT = "limit"  # a limit a step up or down (arg: (field, +1 or -1))
-    APPLY_LIMITS = "apply_limits"  # the limits' change, for confirmation
-    SELECT_TABLE = "select_table"  # a paytable, for confirmation (arg: its SHA-256)
-    SCROLL_TABLES = "scroll_tables"  # arg: +1 or -1
-    CANCEL_CONFIG = "cancel_config"
-    CONFIRM_LIMITS = "confirm_limits"
-    CONFIRM_PAYTABLE = "confirm_paytable"
-
-
-class PageId(StrEnum):
-    """A station's menu's pages (a button ``page_<id>`` opens one)."""
-
-    STATUS = "status"
-    METERS = "meters"
-    RECALL = "recall"
-    LIMITS = "limits"
-    PAYTABLES = "paytables"

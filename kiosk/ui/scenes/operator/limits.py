@@ -5,15 +5,16 @@ Amounts are cents.  − and + move a limit to the next lower or higher amount of
 ladder ($1, $2, $5, $10, $20, $50, $100 ...), within the paytable's own limits (which
 are steps too) and never past the other end of the same range; an Ante limit stays a
 multiple of the paytable's Ante step.  APPLY shows the change for confirmation; a change
-the controller refuses keeps the draft on screen with the reason.
+the service refuses keeps the draft on screen with the reason.  The limits in force,
+the paytable's and the change go through the operator port (at a station, the table
+host's limits: a change needs this station's door open and every station at zero).
 """
 
 from __future__ import annotations
 
 import pygame
 
-from engine.uth.paytable import Limits
-from kiosk.machine.commands import SetLimits
+from kiosk.station.operator_port import TableLimits, TableStatus
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
@@ -63,25 +64,34 @@ class LimitsPage(Page):
         self.confirming = False
 
     def open(self) -> None:
-        lim = self.desk.snap.limits
-        self.draft = {f: getattr(lim, f) for f in FIELDS}
+        self.draft = self.in_force()
         self.confirming = False
 
     def in_force(self) -> dict[str, int]:
-        lim = self.desk.snap.limits
-        return {f: getattr(lim, f) for f in FIELDS}
+        """The table's limits in force (cents), as the port last heard them."""
+        lim = self.desk.port.limits()
+        return lim.as_dict() if lim is not None else {}
+
+    def paytable_limits(self) -> dict[str, int]:
+        """The paytable's approved limits (cents; empty before the port knows them)."""
+        approved = self.desk.port.limit_bounds()
+        return approved[0].as_dict() if approved is not None else {}
 
     def bounds(self, field: str) -> tuple[int, int, int]:
         """``(lo, hi, multiple)`` for ``field``: the paytable's range, cut at the draft's
         other end of the same range."""
-        base: Limits = self.desk.snap.paytable.limits
+        approved = self.desk.port.limit_bounds()
+        if approved is None:
+            value = self.draft.get(field, 0)
+            return value, value, 1
+        base, ante_step = approved
         kind, end = field.split("_")
         lo, hi = getattr(base, f"{kind}_min"), getattr(base, f"{kind}_max")
         if end == "min":
             hi = min(hi, self.draft.get(f"{kind}_max", hi))
         else:
             lo = max(lo, self.draft.get(f"{kind}_min", lo))
-        return lo, hi, base.ante_step if kind == "ante" else 1
+        return lo, hi, ante_step if kind == "ante" else 1
 
     def modal(self) -> bool:
         return self.confirming
@@ -89,7 +99,8 @@ class LimitsPage(Page):
     def confirmation(self) -> Confirmation:
         old, money = self.in_force(), self.desk.money
         return Confirmation(_("Change the table limits?"),
-                            tuple(Change(_(NAMES[f]), money(old[f], True), money(self.draft[f], True)) for f in FIELDS),
+                            tuple(Change(_(NAMES[f]), money(old.get(f, 0), True), money(self.draft.get(f, 0), True))
+                                  for f in FIELDS),
                             "confirm_limits", "cancel_limits", _(CONDITIONS))
 
     def buttons(self) -> list[Button]:
@@ -121,6 +132,8 @@ class LimitsPage(Page):
         desk = self.desk
         if name == "limit":
             field, sign = arg if isinstance(arg, tuple) else ("", 0)
+            if str(field) not in self.draft:
+                return True  # the limits not heard yet
             lo, hi, mult = self.bounds(str(field))
             self.draft[str(field)] = step(self.draft[str(field)], int(sign), lo, hi, mult)
         elif name == "apply_limits":
@@ -134,24 +147,35 @@ class LimitsPage(Page):
             self.open()
         elif name == "confirm_limits":
             self.confirming = False
-            ok = desk.send(SetLimits(**self.draft))
-            desk.report(_("Limits changed.") if ok else desk.refusal(), bool(ok))
+            asked = TableLimits.of(self.draft)
+            desk.request(lambda done: desk.port.set_limits(asked, done), self.changed, _("Limits changed."))
         else:
             return False
         return True
 
+    def update(self, dt: float) -> None:
+        if not self.draft:  # the port had not heard the limits when the page opened
+            self.draft = self.in_force()
+
+    def changed(self, _status: TableStatus) -> None:
+        """The service put the draft in force."""
+
+    def look(self) -> tuple[tuple[str, int], ...]:
+        return tuple(sorted(self.in_force().items()))
+
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
         ui = desk.ui
-        base = desk.snap.paytable.limits
+        base = self.paytable_limits()
         old = self.in_force()
         for i, f in enumerate(FIELDS):
             y = TOP + 50 + i * 100
             ui.fitted(surface, _(NAMES[f]), 24, theme.CREAM, 380, midleft=(LEFT, y + 45))
-            ui.fitted(surface, _("paytable: {amount}").format(amount=desk.money(getattr(base, f), True)), 20,
-                      theme.MUTED, 260, midleft=(430, y + 45))
+            if f in base:
+                ui.fitted(surface, _("paytable: {amount}").format(amount=desk.money(base[f], True)), 20,
+                          theme.MUTED, 260, midleft=(430, y + 45))
             value = self.draft.get(f, 0)
-            ui.fitted(surface, desk.money(value, True), 30, theme.WIN if value != old[f] else theme.WHITE, 170,
+            ui.fitted(surface, desk.money(value, True), 30, theme.WIN if value != old.get(f) else theme.WHITE, 170,
                       bold=True, center=(905, y + 45))
         if self.confirming:
             confirm.draw(desk, surface, self.confirmation())

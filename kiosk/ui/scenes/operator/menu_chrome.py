@@ -1,10 +1,7 @@
-"""What every operator menu draws around its pages: the title bar, LOG OUT (or CANCEL),
-the grid of pages, and the result line.
-
-Both menus (the cabinet's :mod:`kiosk.ui.scenes.operator.scene` and a station's
-:mod:`kiosk.ui.station.operator_scene`) draw these the same; the grid is chosen by the
-number of pages (up to six: three large buttons a row, else four).  Geometry is in
-design units (1280 x 720).
+"""What the operator menu (:mod:`kiosk.ui.scenes.operator.scene`, at a cabinet and at a
+station) draws around its pages: the title bar, LOG OUT (or CANCEL), the grid of pages
+(four a row; a page the port does not offer is shown disabled), and the result line.
+Geometry is in design units (1280 x 720).
 """
 
 from __future__ import annotations
@@ -32,13 +29,8 @@ class Grid:
     pitch: tuple[float, float]
 
 
-#: A menu of up to six pages, and of more.
-ROOMY = Grid(3, 160, (390, 140), (402, 160))
-WIDE = Grid(4, 120, (290, 110), (302, 124))
-
-
-def grid_for(pages: int) -> Grid:
-    return ROOMY if pages <= 6 else WIDE
+#: The menu's grid.
+GRID = Grid(4, 120, (290, 110), (302, 124))
 
 
 def logout_button(logged_in: bool) -> Button:
@@ -49,9 +41,9 @@ def logout_button(logged_in: bool) -> Button:
 
 def page_buttons(pages: Iterable[tuple[str, str, bool]]) -> list[Button]:
     """A button ``page_<id>`` per ``(id, title translated, enabled)``, in the order given,
-    on the grid their number chooses."""
+    on the menu's grid."""
     found = list(pages)
-    grid = grid_for(len(found))
+    grid = GRID
     (w, h), (px, py) = grid.size, grid.pitch
     return [
         Button(

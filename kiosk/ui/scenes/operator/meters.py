@@ -4,20 +4,27 @@ Groups, in order: money in, money out, games, bills by denomination (lowest firs
 tickets, hand pays; then the balance of where the money went
 (:func:`kiosk.ledger.meters.balance`).  A meter holds cents or a count
 (:data:`kiosk.ledger.meters.METERS`); amounts are shown as money, counts as numbers.
+
+The meters come through the operator port (:class:`~kiosk.station.operator_port.
+MeterReadings`: this station's and the table's), asked for again whenever the screen's
+snapshot changes and no request is in flight; TABLE and THIS STATION choose which are
+shown (the table's first: at a lone cabinet they are its own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 import pygame
 
 from kiosk.ledger.meters import CREDITS, balance
-from kiosk.ui import theme
+from kiosk.station.operator_port import MeterReadings
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.round_words import RESULT_WORDS
-from kiosk.ui.scenes.operator.page import LEFT, TOP, Page, heading, rows
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page, heading, rows
+from kiosk.ui.scenes.operator.status import waiting
+from kiosk.ui.widgets import Button
 
 #: ``bill.<cents>``: the count of bills of one denomination.
 BILL_PREFIX = "bill."
@@ -106,8 +113,60 @@ COL_W, COL_GAP = 386, 21
 LINE = 22  # text size of a line, design units
 
 
+#: Whose meters the page shows: the table's or this station's.
+SCOPES = {"table": N_("Table"), "station": N_("This station")}
+
+
 class MetersPage(Page):
     id = "meters"
+
+    def __init__(self, desk: Desk) -> None:
+        super().__init__(desk)
+        self.readings: MeterReadings | None = None
+        self.scope = "table"
+        self._version = -1  # the snapshot's version the readings were asked for at
+
+    def keep(self, readings: MeterReadings) -> None:
+        self.readings = readings
+
+    def ask(self) -> None:
+        desk = self.desk
+        port = desk.port
+        if not port.busy:
+            self._version = desk.app.model.version
+            desk.request(lambda done: port.meters(port.station, done), self.keep)
+
+    def open(self) -> None:
+        self.readings, self.scope = None, "table"
+        self.ask()
+
+    def update(self, dt: float) -> None:
+        if self._version != self.desk.app.model.version:
+            self.ask()
+
+    def meters(self) -> Mapping[str, int] | None:
+        """The meters shown (cents or counts), None until the port answers."""
+        r = self.readings
+        if r is None:
+            return None
+        return r.table if self.scope == "table" else r.meters
+
+    def look(self) -> Hashable:
+        found = self.meters()
+        return self.scope, None if found is None else tuple(sorted(found.items()))
+
+    def buttons(self) -> list[Button]:
+        return [
+            Button(f"meters_{scope}", (240 + i * 270, ROW_Y, 260, ROW_H), _(title), "meters_scope",
+                   scope, style="selected" if scope == self.scope else "plain")
+            for i, (scope, title) in enumerate(SCOPES.items())
+        ]
+
+    def on_command(self, name: str, arg: object = None) -> bool:
+        if name != "meters_scope" or str(arg) not in SCOPES:
+            return False
+        self.scope = str(arg)
+        return True
 
     def value(self, line: MeterLine, balanced: bool) -> str:
         """A line's value: money, then the count in brackets (or the count alone)."""
@@ -121,9 +180,9 @@ class MetersPage(Page):
 
     def draw(self, surface: pygame.Surface) -> None:
         desk = self.desk
-        meters = desk.cached(("meters",), desk.operations.meter_readings)
+        meters = self.meters()
         if meters is None:
-            desk.ui.label(surface, _("The ledger is not available."), 24, theme.LOSE, topleft=(LEFT, TOP + 10))
+            waiting(self, surface)
             return
         groups = meter_groups(meters, lambda c: desk.money(c, True))
         balanced = bool(balance(meters).get("balanced"))

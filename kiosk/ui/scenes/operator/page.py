@@ -2,9 +2,10 @@
 
 A page owns its own state (a draft, a selection, a scroll offset) and draws into the
 page area, between the title bar and the bottom row of buttons.  It reaches the cabinet
-only through the :class:`Desk` it is given: the snapshot, the controller's commands, the
-ledger's reads (:class:`~kiosk.station.operator_port.LocalOperations`), the painter, and
-the result line under the page.
+only through the :class:`Desk` it is given: the operator port (the table's pages, in
+typed records, answered through :meth:`Desk.request`), the snapshot, the station's
+commands and the ledger's reads (:class:`~kiosk.station.operator_port.LocalOperations`,
+at the ledger's own machine only), the painter, and the result line under the page.
 Geometry is in design units (1280 x 720, :mod:`kiosk.ui.layout`).
 """
 
@@ -17,7 +18,7 @@ import pygame
 
 from kiosk.machine.commands import Command
 from kiosk.machine.snapshot import MachineSnapshot
-from kiosk.station.operator_port import LocalOperations
+from kiosk.station.operator_port import Done, LocalOperations, OperatorPort, Refused
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
@@ -50,8 +51,31 @@ class Desk(Protocol):
     def snap(self) -> MachineSnapshot: ...
 
     @property
+    def port(self) -> OperatorPort:
+        """The menu's way to the table (typed records, answered through :meth:`request`)."""
+        ...
+
+    @property
     def operations(self) -> LocalOperations:
-        """The ledger's reads and the station's commands, in process."""
+        """The ledger's reads and the station's commands, in process (the ledger's own
+        machine only: a page that uses them is offered there only)."""
+        ...
+
+    def request(
+        self,
+        ask: Callable[[Done[T]], bool],
+        keep: Callable[[T], None],
+        done_text: str | None = None,
+        *,
+        acts: bool = False,
+    ) -> bool:
+        """Ask the port (``ask(done)``): the record goes to ``keep`` (``done_text`` to the
+        result line), a refusal or no answer to the result line; ``acts``: it changes
+        the table (an action answered with ``done_text`` does too); False when busy."""
+        ...
+
+    def refused(self, answer: Refused) -> str:
+        """The port's refusal in words (the same rule as :meth:`refusal`)."""
         ...
 
     @property
@@ -100,6 +124,9 @@ class Page:
     def on_key(self, key: Key) -> bool:
         """A key; True when the page used it (typing, a dialog's Esc)."""
         return False
+
+    def update(self, dt: float) -> None:
+        """``dt`` seconds passed while the page is shown (a page that refreshes)."""
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the page area."""

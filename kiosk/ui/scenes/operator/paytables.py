@@ -1,28 +1,32 @@
-"""The paytable page: every paytable of the paytables folder, scrolling, each with its
-exact RTP per bet when known and the one in force marked; choosing another shows what
-would change -- name, version, full SHA-256, RTP and limits -- for confirmation before
-it is put in force.  NEW FROM… (a manager) opens the editor
-(:mod:`kiosk.ui.scenes.operator.editor`) on a copy of that table; EXPORT… (a manager)
-writes the table's TOML and its PAR sheet to a USB stick or the cabinet's disk, chosen
-as on the Export page (:class:`PaytableExportView`), and the ledger records it.
+"""The paytable page: every paytable of the table's paytables folder, scrolling, each
+with its exact RTP per bet when known and the one in force marked; choosing another
+shows what would change -- name, version, full SHA-256, RTP and limits -- for
+confirmation before it is put in force.  The list and the change go through the operator
+port (:class:`~kiosk.station.operator_port.Paytables`; at a station, the table host's).
+Where the menu has the paytable editor (the ledger's own machine), NEW FROM… (a
+manager) opens it (:mod:`kiosk.ui.scenes.operator.editor`) on a copy of that table, and
+EXPORT… (a manager) writes the table's TOML and its PAR sheet to a USB stick or the
+cabinet's disk, chosen as on the Export page (:class:`PaytableExportView`), and the
+ledger records it.
 
-The controller refuses a change with credits on the meter, a round or a payout in
-progress, the main door closed, or an RTP not proven on this cabinet; a refused change
+The service refuses a change with credits on the meter, a round or a payout in
+progress, the main door closed, or an RTP not proven on this table; a refused change
 keeps the choice on screen with the reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import pygame
 
-from engine.uth.paytable import Paytable
+from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import role_at_least
-from kiosk.machine.commands import ExportPaytable, SetPaytable
+from kiosk.machine.commands import ExportPaytable
 from kiosk.machine.errors import MachineError
-from kiosk.machine.paytable_editor import Listing, PaytableEditor, list_paytables
+from kiosk.machine.paytable_editor import PaytableEditor, paytables_folder
+from kiosk.station.operator_port import Capability, PaytableChoice, Paytables, TableStatus
 from kiosk.table.paytable_export import default_stem
 from kiosk.tournament.export import MOUNTS_FILE
 from kiosk.ui import theme
@@ -35,7 +39,7 @@ from kiosk.ui.scenes.operator.export import ExportPage, safe_name
 from kiosk.ui.scenes.operator.limits import CONDITIONS
 from kiosk.ui.scenes.operator.machine_info import sha_lines
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
-from kiosk.ui.scenes.paytable import rtp_figures
+from kiosk.ui.scenes.operator.status import waiting
 from kiosk.ui.widgets import Button
 
 #: Rows shown at once; more scroll.
@@ -90,13 +94,20 @@ class PaytableExportView(ExportPage):
                                 topleft=(LEFT + 210, TOP + 72))
 
 
+def ante_limits(t: PaytableChoice, money: Callable[[int, bool], str]) -> str:
+    if t.ante_min is None or t.ante_max is None:
+        return "—"
+    return f"{money(t.ante_min, True)}–{money(t.ante_max, True)}"
+
+
 class PaytablePage(Page):
     id = "paytable"
     mounts_file: Path = MOUNTS_FILE
 
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
-        self.selected: Path | None = None
+        self.listing: Paytables | None = None  # the port's last answer
+        self.selected: str | None = None  # the file of the table chosen
         self.confirming = False
         self.offset = 0  # the first row shown
         self.editor: EditorView | None = None
@@ -105,50 +116,65 @@ class PaytablePage(Page):
     def open(self) -> None:
         self.selected, self.confirming, self.offset, self.editor = None, False, 0, None
         self.exporting = None
+        self.ask()
 
-    def listings(self) -> list[Listing]:
-        """Every paytable of the paytables folder, with its RTP when known."""
-        return self.desk.cached(("tables",), lambda: list_paytables(self.desk.operations))
+    def ask(self) -> None:
+        self.desk.request(self.desk.port.paytables, self.keep)
 
-    def tables(self) -> list[tuple[Path, Paytable | str]]:
-        """``(path, table)``, or ``(path, the reason it is unusable)``."""
-        return [(e.path, e.table if e.table is not None else e.error) for e in self.listings()]
+    def keep(self, listing: Paytables) -> None:
+        self.listing = listing
 
-    def rtp(self, table: Paytable) -> dict[str, float]:
-        """Percent per bet, when known."""
-        entry = next((e for e in self.listings() if e.table is not None and e.table.sha256 == table.sha256), None)
-        if entry is None or entry.rtps is None:
-            return rtp_figures(table)
-        return {k: 100 * float(v) for k, v in entry.rtps.items()}
+    def changed(self, _status: TableStatus) -> None:
+        """The service put the chosen table in force: the list again, with its mark."""
+        self.selected = None
+        self.desk.request(self.desk.port.paytables, self.keep)
 
-    def rtp_text(self, table: Paytable) -> str:
-        figures = self.rtp(table)
-        if not figures:
-            return _("RTP not known yet")
-        return "  ·  ".join(f"{_(name)} {figures[key]:.3f}%" for key, name in RTP_NAMES.items() if key in figures)
+    def tables(self) -> tuple[PaytableChoice, ...]:
+        """Every paytable of the table's folder, by file name (unreadable ones with
+        their reason)."""
+        return self.listing.tables if self.listing is not None else ()
 
-    def rtp_changes(self, old: Paytable, new: Paytable) -> list[Change]:
+    def editing(self) -> bool:
+        """NEW FROM… and EXPORT… are served here (a manager, the ledger's own machine)."""
+        return role_at_least(self.desk.role, "manager") and self.desk.port.offers(
+            Capability.PAYTABLE_EDITOR
+        )
+
+    def load(self, file: str) -> tuple[Path, Paytable] | None:
+        """A table of the folder, read from the cabinet's own disk (the editor's)."""
+        path = paytables_folder(self.desk.operations.config) / file
+        try:
+            return path, load_paytable(path)
+        except (OSError, PaytableError) as exc:
+            self.desk.report(_("Refused: {reason}").format(reason=str(exc)), False)
+            return None
+
+    @staticmethod
+    def figures(t: PaytableChoice) -> list[str]:
+        rtp = t.rtp or {}
+        return [f"{_(name)} {float(rtp[key]):.3f}%" for key, name in RTP_NAMES.items() if key in rtp]
+
+    def rtp_text(self, t: PaytableChoice) -> str:
+        return "  ·  ".join(self.figures(t)) or _("RTP not known yet")
+
+    def rtp_changes(self, old: PaytableChoice, new: PaytableChoice) -> list[Change]:
         """The RTP rows of a change's review: one per figure (a row holds one)."""
-        def lines(t: Paytable) -> list[str]:
-            figures = self.rtp(t)
-            found = [f"{_(name)} {figures[key]:.3f}%" for key, name in RTP_NAMES.items() if key in figures]
-            return found or [_("RTP not known yet")]
-
-        a, b = lines(old), lines(new)
+        a = self.figures(old) or [_("RTP not known yet")]
+        b = self.figures(new) or [_("RTP not known yet")]
         n = max(len(a), len(b))
         a, b = a + [""] * (n - len(a)), b + [""] * (n - len(b))
         return [Change(_("RTP") if i == 0 else "", x, y) for i, (x, y) in enumerate(zip(a, b, strict=True))]
 
-    def bets_text(self, table: Paytable) -> str:
-        figures = self.rtp(table)
-        return "  ·  ".join(f"{_(name)} {figures[key]:.2f}%" for key, name in BET_NAMES.items() if key in figures)
+    def bets_text(self, t: PaytableChoice) -> str:
+        rtp = t.rtp or {}
+        return "  ·  ".join(f"{_(name)} {float(rtp[key]):.2f}%" for key, name in BET_NAMES.items() if key in rtp)
 
     def look(self) -> Hashable:
         if self.editor is not None:
             return None  # its RTP is computed by a worker thread, its progress drawn
         if self.exporting is not None:
             return self.exporting.look()
-        return tuple(self.rtp_text(t) for _path, t in self.tables() if isinstance(t, Paytable))
+        return self.listing, self.selected
 
     def modal(self) -> bool:
         if self.exporting is not None:
@@ -156,22 +182,18 @@ class PaytablePage(Page):
         return self.confirming or (self.editor is not None and self.editor.modal())
 
     def confirmation(self) -> Confirmation | None:
-        new = next((t for p, t in self.tables() if p == self.selected), None)
-        if new is None:
+        tables = self.tables()
+        new = next((t for t in tables if t.file == self.selected), None)
+        old = next((t for t in tables if t.in_force), None)
+        if new is None or old is None:
             return None
-        if isinstance(new, str):
-            return Confirmation(new, (), "apply_table", "cancel_table")
-        desk = self.desk
-        old, money = desk.snap.paytable, desk.money
-
-        def limits(t: Paytable) -> str:
-            lim = t.limits
-            return f"{money(lim.ante_min, True)}–{money(lim.ante_max, True)}"
-
+        if not new.readable:
+            return Confirmation(new.error, (), "apply_table", "cancel_table")
+        money = self.desk.money
         old_sha, new_sha = sha_lines(old.sha256, 16, 16), sha_lines(new.sha256, 16, 16)
-        changes = [Change(_("Paytable"), f"{old.name} {old.version}", f"{new.name} {new.version}"),
+        changes = [Change(_("Paytable"), old.title, new.title),
                    *self.rtp_changes(old, new),
-                   Change(_("Ante limits"), limits(old), limits(new))]
+                   Change(_("Ante limits"), ante_limits(old, money), ante_limits(new, money))]
         changes += [Change(_("SHA-256") if i == 0 else "", a, b) for i, (a, b) in enumerate(zip(old_sha, new_sha,
                                                                                                strict=True))]
         return Confirmation(_("Put this paytable in force?"), tuple(changes), "apply_table", "cancel_table",
@@ -186,19 +208,18 @@ class PaytablePage(Page):
         if c is not None:
             return confirm.buttons(c)
         out = []
-        current = self.desk.snap.paytable.sha256
-        manager = role_at_least(self.desk.role, "manager")
+        editing = self.editing()
         tables = self.tables()
-        for i, (path, table) in enumerate(tables[self.offset:self.offset + SHOWN]):
+        for i, t in enumerate(tables[self.offset:self.offset + SHOWN]):
             y = TOP + 8 + i * ROW
-            in_force = isinstance(table, Paytable) and table.sha256 == current
-            out.append(Button(f"table_{path.stem}", (40, y, 180, 100), _("SELECT"), "select_table",
-                              str(path), style="selected" if self.selected == path else "plain",
-                              enabled=isinstance(table, Paytable) and not in_force))
-            out.append(Button(f"copy_{path.stem}", (730, y, 250, 100), _("NEW FROM…"), "copy_table", str(path),
-                              style="dark", size=24, enabled=isinstance(table, Paytable) and manager))
-            out.append(Button(f"export_{path.stem}", (990, y, 240, 100), _("EXPORT…"), "export_table", str(path),
-                              style="dark", size=24, enabled=isinstance(table, Paytable) and manager))
+            stem = Path(t.file).stem
+            out.append(Button(f"table_{stem}", (40, y, 180, 100), _("SELECT"), "select_table",
+                              t.file, style="selected" if self.selected == t.file else "plain",
+                              enabled=t.readable and not t.in_force))
+            out.append(Button(f"copy_{stem}", (730, y, 250, 100), _("NEW FROM…"), "copy_table", t.file,
+                              style="dark", size=24, enabled=t.readable and editing))
+            out.append(Button(f"export_{stem}", (990, y, 240, 100), _("EXPORT…"), "export_table", t.file,
+                              style="dark", size=24, enabled=t.readable and editing))
         out.append(Button("review_table", (240, ROW_Y, 300, ROW_H), _("APPLY"), "review_table", style="primary",
                           enabled=self.selected is not None))
         out.append(Button("scroll_up", (860, ROW_Y, 190, ROW_H), "▲", "scroll_tables", -1, style="plain", size=32,
@@ -230,6 +251,7 @@ class PaytablePage(Page):
         if self.editor is not None:
             if name == "editor_back" and self.editor.wants_to_leave() or name == "editor_leave":
                 self.editor = None
+                self.ask()  # a table it saved is in the folder now
                 return True
             if name == "editor_back":
                 return True  # the editor asks first
@@ -241,7 +263,7 @@ class PaytablePage(Page):
             return self.exporting.on_command(name, arg)
         if name in ("select_table", "review_table"):
             if name == "select_table":
-                self.selected = Path(str(arg))
+                self.selected = str(arg)
             why = confirm.blocker(desk)
             self.confirming = self.selected is not None and why is None
             if why is not None:
@@ -251,25 +273,27 @@ class PaytablePage(Page):
         elif name == "scroll_tables":
             last = max(0, len(self.tables()) - SHOWN)
             self.offset = min(max(0, self.offset + int(str(arg))), last)
-        elif name == "copy_table":
+        elif name == "copy_table" and self.editing():
+            found = self.load(str(arg))
+            if found is None:
+                return True
             session = PaytableEditor(desk.operations)
             try:
-                session.start(Path(str(arg)))
+                session.start(found[0])
             except MachineError as exc:
                 desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
             else:
                 self.editor = EditorView(desk, session)
-        elif name == "export_table":
-            found = next((t for p, t in self.tables() if p == Path(str(arg))), None)
-            if isinstance(found, Paytable):
-                self.exporting = PaytableExportView(desk, Path(str(arg)), found, self.mounts_file)
+        elif name == "export_table" and self.editing():
+            found = self.load(str(arg))
+            if found is not None:
+                self.exporting = PaytableExportView(desk, found[0], found[1], self.mounts_file)
         elif name == "apply_table":
             self.confirming = False
-            if self.selected is not None:
-                ok = desk.send(SetPaytable(str(self.selected)))
-                desk.report(_("Paytable changed.") if ok else desk.refusal(), bool(ok))
-                if ok:
-                    self.selected = None
+            chosen = next((t for t in self.tables() if t.file == self.selected and t.readable), None)
+            if chosen is not None:
+                sha, port = chosen.sha256, desk.port
+                desk.request(lambda done: port.set_paytable(sha, done), self.changed, _("Paytable changed."))
         else:
             return False
         return True
@@ -283,19 +307,20 @@ class PaytablePage(Page):
             return
         desk = self.desk
         ui = desk.ui
-        current = desk.snap.paytable.sha256
+        if self.listing is None:
+            waiting(self, surface)
+            return
         tables = self.tables()
-        for i, (path, table) in enumerate(tables[self.offset:self.offset + SHOWN]):
+        for i, t in enumerate(tables[self.offset:self.offset + SHOWN]):
             y = TOP + 8 + i * ROW
-            if isinstance(table, str):
-                ui.fitted(surface, f"{path.name}: {table}", 20, theme.LOSE, TEXT_W, topleft=(TEXT_X, y + 10))
+            if not t.readable:
+                ui.fitted(surface, f"{t.file}: {t.error}", 20, theme.LOSE, TEXT_W, topleft=(TEXT_X, y + 10))
                 continue
-            mark = "  ✓ " + _("in force") if table.sha256 == current else ""
-            ui.fitted(surface, f"{table.name} {table.version}{mark}", 24, theme.WHITE, TEXT_W, bold=True,
-                      topleft=(TEXT_X, y))
-            ui.fitted(surface, self.rtp_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 32))
-            ui.fitted(surface, self.bets_text(table), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 56))
-            ui.fitted(surface, f"{path.name}  ·  {table.sha256[:12]}…", 20, theme.MUTED, TEXT_W,
+            mark = "  ✓ " + _("in force") if t.in_force else ""
+            ui.fitted(surface, f"{t.title}{mark}", 24, theme.WHITE, TEXT_W, bold=True, topleft=(TEXT_X, y))
+            ui.fitted(surface, self.rtp_text(t), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 32))
+            ui.fitted(surface, self.bets_text(t), 20, theme.CREAM, TEXT_W, topleft=(TEXT_X, y + 56))
+            ui.fitted(surface, f"{t.file}  ·  {t.sha256[:12]}…", 20, theme.MUTED, TEXT_W,
                       topleft=(TEXT_X, y + 80))
         if tables and not role_at_least(desk.role, "manager"):  # why NEW FROM… and EXPORT… are grey
             ui.fitted(surface, _("NEW FROM… and EXPORT… need a manager."), 20, theme.MUTED, 990,

@@ -1,8 +1,7 @@
 """The operator menu's PIN pad: one PIN for a login, or two for lifting the PIN locks.
 
-Both menus (the cabinet's :mod:`kiosk.ui.scenes.operator.scene` and a station's
-:mod:`kiosk.ui.station.operator_scene`) type PINs here and draw the same pad; what a
-typed PIN does (a login, a lift) is the menu's, by its own way to the service.
+The operator menu (:mod:`kiosk.ui.scenes.operator.scene`) types PINs here and draws the
+pad; what a typed PIN does (a login, a lift) the menu asks of its operator port.
 
 While the PIN pad is locked by wrong PINs, the main door open lets a manager or
 technician and then a second person type their PINs to lift every lock (LIFT THE LOCK).

@@ -3,20 +3,28 @@ game and the nine before it), as many to a screen as fit, OLDER / NEWER to page 
 them.  Each round takes two lines (when, the outcome in an attendant's words, what it
 paid back and its net; the stakes and the cards, drawn as small cards with their suits),
 then one line per decision stored with its exact value ("Play 1×: 0.21 Ante better than
-Fold").  The player's History screen steps through a round card by card."""
+Fold").  The player's History screen steps through a round card by card.
+
+The rounds come through the operator port (:class:`~kiosk.station.operator_port.
+RecalledRound`: this station's finished rounds); where the menu has the ledger of its
+own (a lone cabinet) its records are read instead, with the round in play and each
+decision's value, which the port does not carry."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from engine.cards import rank_of, suit_of
+from kiosk.station.operator_port import Capability, RecalledRound
 from kiosk.ui import theme
 from kiosk.ui.cards import draw_suit, suit_colour
-from kiosk.ui.i18n import RANK_LETTERS, _
+from kiosk.ui.i18n import N_, RANK_LETTERS, _
 from kiosk.ui.round_words import RESULT_WORDS, net_text, paid_text
-from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
+from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
+from kiosk.ui.scenes.operator.status import waiting
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
 from kiosk.ui.widgets import Button
 
@@ -24,6 +32,8 @@ from kiosk.ui.widgets import Button
 RECALL = 10
 MINI_W = 42  # a recalled card's width, design units
 ROUND_H = 74
+#: Whose cards a round shows, left to right.
+HANDS = (N_("Player"), N_("Board"), N_("Dealer"))
 
 
 def round_height(r: Any) -> float:
@@ -45,16 +55,58 @@ def pages(rounds: list[Any]) -> list[tuple[int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class RoundLine:
+    """A round of the port's recall as the page reads a round (a finished round; no
+    decision values)."""
+
+    round: RecalledRound
+    state = "settled"
+    outcome = None
+    settled_at = None
+    decisions = ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.round, name)
+
+    @property
+    def net(self) -> int:
+        return self.round.returned - self.round.staked
+
+    @property
+    def result(self) -> str:
+        return "won" if self.net > 0 else "lost" if self.net < 0 else "pushed"
+
+
 class RoundsPage(Page):
     id = "recall"
     screen = 0  # which screen of rounds is shown (0: the newest)
 
+    def __init__(self, desk: Desk) -> None:
+        super().__init__(desk)
+        self.recalled: tuple[RecalledRound, ...] | None = None
+
+    def keep(self, rounds: tuple[RecalledRound, ...]) -> None:
+        self.recalled = rounds
+
+    def ledger(self) -> bool:
+        """The menu has the ledger of its own (its records say more than the port's)."""
+        return self.desk.port.offers(Capability.EVENTS)
+
     def open(self) -> None:
-        self.screen = 0
+        self.screen, self.recalled = 0, None
+        port = self.desk.port
+        if not self.ledger():
+            self.desk.request(lambda done: port.recall(port.station, done), self.keep)
 
     def rounds(self) -> list[Any]:
         desk = self.desk
+        if not self.ledger():
+            return [RoundLine(r) for r in self.recalled or ()]
         return list(desk.cached(("recall", RECALL), lambda: desk.operations.recall(RECALL)))
+
+    def look(self) -> Any:
+        return (self.recalled,)  # the port's answer (the ledger's rounds: the snapshot's)
 
     def buttons(self) -> list[Button]:
         n = len(pages(self.rounds()))
@@ -101,14 +153,19 @@ class RoundsPage(Page):
         ui, money = desk.ui, desk.money
         y = TOP + 4
         rounds = self.rounds()
+        if not self.ledger() and self.recalled is None:
+            waiting(self, surface)
+            return
         if not rounds:
             ui.fitted(surface, _("No rounds played yet."), 24, theme.MUTED, WIDTH, topleft=(LEFT, y))
             return
         shown = self.shown()
         if shown:  # the rounds' own numbers, in the order they are shown (newest first)
             ui.fitted(surface, _("Rounds {first} to {last} of the last {n}").format(
-                first=shown[0].id, last=shown[-1].id, n=len(rounds)), 18, theme.MUTED, WIDTH,
+                first=shown[0].id, last=shown[-1].id, n=len(rounds)), 18, theme.MUTED, WIDTH - 9 * (MINI_W + 4) - 20,
                 topleft=(LEFT, BOTTOM - 24))
+            legend = "  ·  ".join(_(hand) for hand in HANDS)  # whose cards, left to right
+            ui.fitted(surface, legend, 18, theme.MUTED, 9 * (MINI_W + 4), topright=(LEFT + WIDTH, BOTTOM - 24))
         for r in shown:
             when = (r.settled_at or r.started_at)[:19].replace("T", " ")
             outcome = (_(RESULT_WORDS[r.result]) if r.state == "settled" else

@@ -1,18 +1,29 @@
-"""The operator menu, behind the key switch or the open main door, and a PIN.
+"""The operator menu, behind the key switch or the open main door, and a PIN: one menu
+for a lone cabinet and for a player station at a shared table.
 
 It opens with the key switch (the ``operator_key`` input; F12 in demo mode), with a
 touch while the main door is open (it closes again when the door does), or in demo mode
 with the hidden corner sequence.  Attendant, technician and manager see the same menu;
-what a role may not do is shown disabled, and the controller refuses it anyway with a
-reason that is shown as it comes.  Configuration changes (paytable, limits) are
-confirmed first and refused by the controller with the door closed, credits on the
-meter, a round or a payout in progress, or out of the approved bounds.  In demo mode the
-screen says DEMO, and while the ledger's anchor is beside the database the menu says
-what that leaves undetected.
+what a role may not do is shown disabled, and the service refuses it anyway with a
+reason that is shown with the refusal's message (one rule everywhere:
+:meth:`OperatorScene.refusal_text`).  Configuration changes (paytable, limits) are
+confirmed first and refused by the service with the door closed, credits on the meter,
+a round or a payout in progress, or out of the approved bounds.  In demo mode the
+screen says DEMO; at a station of a shared table the title names the station; while
+the ledger's anchor is beside the database the menu says what that leaves undetected.
+
+The menu reaches the table through its :class:`~kiosk.station.operator_port.
+OperatorPort` alone (the PIN, the lift, the table status, meters, recall, limits and
+paytables), whichever adapter serves it: the service in the same process (a lone
+cabinet) or the table host across the link (a station).  A page is offered where the
+port offers its :class:`~kiosk.station.operator_port.Capability`; the pages of the
+ledger's own machine (event log, hand pays, tilts, devices, hold report, audit, export,
+machine, RAM clear, the paytable editor) also read :class:`~kiosk.station.
+operator_port.LocalOperations`, which only the cabinet's wiring gives.
 
 While the PIN pad is locked by wrong PINs, the main door open with its key lets a manager
 or technician and then a second person type their PINs to lift every lock (LIFT THE
-LOCK: :class:`~kiosk.machine.commands.LiftLockout`, recorded with both people).
+LOCK, recorded with both people).
 
 Each page (:mod:`kiosk.ui.scenes.operator.page`) owns its state; this scene owns the
 PIN entry, the menu, the title bar and the result line, and is the pages' :class:`Desk`.
@@ -26,13 +37,19 @@ from typing import Any, TypeVar, cast
 import pygame
 
 from kiosk.config import role_at_least
-from kiosk.machine.commands import Command, LiftLockout, OperatorLogin, OperatorLogout
-from kiosk.station.operator_port import LocalOperations
+from kiosk.station.operator_port import (
+    Capability,
+    Done,
+    LocalOperations,
+    OperatorPort,
+    Person,
+    Refused,
+)
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import N_, _
-from kiosk.ui.machine_messages import GENERIC
+from kiosk.ui.machine_messages import GENERIC, message
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import fmt
 from kiosk.ui.scenes.operator.events import EventsPage
@@ -54,29 +71,32 @@ from kiosk.ui.scenes.operator.paytables import PaytablePage
 from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
 from kiosk.ui.scenes.operator.rounds import RoundsPage
+from kiosk.ui.scenes.operator.status import StatusPage
 from kiosk.ui.scenes.operator.tilts import DevicesPage, TiltsPage
 from kiosk.ui.scenes.operator.verify import VerifyPage
 from kiosk.ui.widgets import Button
 
 T = TypeVar("T")
 
-#: page -> (title, least role), in the menu's order.
-PAGES: dict[str, tuple[str, str]] = {
-    "meters": (N_("Meters"), "attendant"),
-    "events": (N_("Event log"), "attendant"),
-    "handpay": (N_("Hand pays"), "attendant"),
-    "tilts": (N_("Tilts"), "attendant"),
-    "recall": (N_("Game recall"), "attendant"),
-    "hold": (N_("Hold report"), "attendant"),
-    "devices": (N_("Devices"), "attendant"),
-    "audit": (N_("Audit"), "attendant"),
-    "export": (N_("Export"), "technician"),
-    "machine": (N_("Machine"), "technician"),
-    "limits": (N_("Limits"), "technician"),
-    "paytable": (N_("Paytable"), "technician"),
-    "ramclear": (N_("RAM clear"), "manager"),
+#: page -> (title, least role, what the port must offer), in the menu's order.
+PAGES: dict[str, tuple[str, str, Capability]] = {
+    "status": (N_("Table status"), "attendant", Capability.TABLE_STATUS),
+    "meters": (N_("Meters"), "attendant", Capability.METERS),
+    "events": (N_("Event log"), "attendant", Capability.EVENTS),
+    "handpay": (N_("Hand pays"), "attendant", Capability.HAND_PAYS),
+    "tilts": (N_("Tilts"), "attendant", Capability.TILTS),
+    "recall": (N_("Game recall"), "attendant", Capability.RECALL),
+    "hold": (N_("Hold report"), "attendant", Capability.HOLD),
+    "devices": (N_("Devices"), "attendant", Capability.DEVICES),
+    "audit": (N_("Audit"), "attendant", Capability.AUDIT),
+    "export": (N_("Export"), "technician", Capability.EXPORT),
+    "machine": (N_("Machine"), "technician", Capability.MACHINE),
+    "limits": (N_("Limits"), "technician", Capability.LIMITS),
+    "paytable": (N_("Paytable"), "technician", Capability.PAYTABLES),
+    "ramclear": (N_("RAM clear"), "manager", Capability.RAM_CLEAR),
 }
 PAGE_TYPES: tuple[type[Page], ...] = (
+    StatusPage,
     MetersPage,
     EventsPage,
     HandpayPage,
@@ -96,11 +116,51 @@ ROLE_NAMES = {
     "technician": N_("Technician"),
     "manager": N_("Manager"),
 }
-#: Pages whose changes the controller allows with the main door open only.
+#: Pages whose changes the service allows with the main door open only.
 DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
+#: No answer came through the port (the table host could not be reached in time).
+NO_HOST = N_("The table host did not answer.")
+
+
+class NoPort:
+    """The port of a menu built without one (an app not wired to a table): it offers
+    nothing and answers nothing."""
+
+    station = 0
+    busy = False
+
+    def offers(self, capability: Capability) -> bool:
+        return False
+
+    def poll(self) -> None:
+        pass
+
+    def login(self, pin: str, done: Done[Person]) -> bool:
+        done(None)
+        return True
+
+    def logout(self) -> None:
+        pass
+
+    def lift_lockout(self, pin: str, witness_pin: str, done: Done[str]) -> bool:
+        done(None)
+        return True
+
+    def _none(self, *args: Any) -> bool:
+        args[-1](None)
+        return True
+
+    table_status = meters = recall = paytables = _none
+    clear_tilt = handpay_paid = set_limits = set_paytable = _none
+
+    def limits(self) -> None:
+        return None
+
+    def limit_bounds(self) -> None:
+        return None
 
 
 class OperatorScene(Scene):
@@ -108,15 +168,22 @@ class OperatorScene(Scene):
     player = False
     draws_felt = False
 
-    def __init__(self, app: SceneHost, operations: LocalOperations | None = None) -> None:
+    def __init__(
+        self,
+        app: SceneHost,
+        port: OperatorPort | None = None,
+        operations: LocalOperations | None = None,
+    ) -> None:
         super().__init__(app)
-        #: The ledger's reads and the station's commands (in process): the wiring passes
-        #: :class:`~kiosk.station.operator_local.TableOperations`; without it, the model's
-        #: controller serves them itself (a lone cabinet's).
+        #: The menu's one way to the table (see module).
+        self.port: OperatorPort = port if port is not None else cast(OperatorPort, NoPort())
+        #: The ledger's reads and the station's commands, in process (the ledger's own
+        #: machine only: :class:`~kiosk.station.operator_local.TableOperations`).
         self._operations = operations
         self.state = "pin"  # pin | menu | page
         self.page = ""
         self.pin = PinPad()  # the PIN being typed; lifting the PIN locks: the PINs so far
+        self.person: tuple[str, str] | None = None  # (name, role) logged in by this menu
         self.result: tuple[str, bool] | None = None  # (text, ok) of the last action
         self.came_from = "attract"
         self.opened_by = "key"  # key | door | corners
@@ -129,13 +196,17 @@ class OperatorScene(Scene):
         prev = self.app.previous
         if prev != "operator":
             self.came_from = prev if prev != "cashout" else "table"
-        self.state = "menu" if self.snap.operator else "pin"
+        self.state = "menu" if self.role else "pin"
         self.pin.reset()
         self.result = None
         self.opened_by = str(kwargs.get("via", self.opened_by if prev == "operator" else "key"))
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self.port.poll()
+        page = self.current
+        if page is not None:
+            page.update(dt)
         if self.opened_by == "door" and not self.snap.door_open:
             self.exit()  # opened because the door was open: it closes with the door
 
@@ -143,40 +214,86 @@ class OperatorScene(Scene):
         self.pin.clear()
 
     def exit(self) -> None:
-        if self.snap.operator:
-            self.model.send(OperatorLogout())
-        self.state = "pin"
+        if self.role:
+            self.port.logout()
+            self.model.refresh(force=True)
+        self.person, self.state = None, "pin"
         self.app.go(self.came_from if self.came_from in self.app.scenes else "attract")
 
     # -- what the pages use (the Desk) ------------------------------------------------------
     @property
     def role(self) -> str | None:
-        return self.snap.operator
+        """The role logged in at this station (by this menu, or as the snapshot says)."""
+        return self.person[1] if self.person is not None else self.snap.operator
 
     @property
     def operations(self) -> LocalOperations:
-        if self._operations is None:
-            return cast(LocalOperations, self.model.machine)
+        if self._operations is None:  # only pages the port offers with them are shown
+            raise LookupError("this menu has no ledger of its own")
         return self._operations
 
-    def send(self, command: Command) -> Any:
+    def offered(self, page: str) -> bool:
+        """Whether the port (and, for the ledger's own pages, the menu) serves ``page``."""
+        return self.port.offers(PAGES[page][2])
+
+    def send(self, command: Any) -> Any:
         return self.model.send(command)
 
     def refusal(self) -> str:
         note = self.model.note
         if note is None:
             return _("Refused.")
-        reason = note.reason.strip()
-        if i18n.language() != "en":  # the controller's reason is English: the log keeps it
-            return note.text
-        if not reason or reason.lower().rstrip(".") in note.text.lower():
-            return note.text
+        return self.refusal_text(note.text, note.reason)
+
+    @staticmethod
+    def refusal_text(text: str, reason: str) -> str:
+        """A refusal in words: its message (``text``, translated) and the service's
+        ``reason`` (English; shown in English only, the log keeps it)."""
+        reason = reason.strip()
+        if i18n.language() != "en":
+            return text
+        if not reason or reason.lower().rstrip(".") in text.lower():
+            return text
         sentence = (
             reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
         )
-        if note.text == _(GENERIC):  # the controller's own reason says it all
+        if text == _(GENERIC):  # the service's own reason says it all
             return sentence
-        return f"{note.text} {sentence}"  # two sentences, never one inside the other
+        return f"{text} {sentence}"  # two sentences, never one inside the other
+
+    def refused(self, answer: Refused) -> str:
+        """The port's refusal ``answer`` in words (the same rule as :meth:`refusal`)."""
+        return self.refusal_text(message(answer.code), answer.reason)
+
+    def request(
+        self,
+        ask: Callable[[Done[T]], bool],
+        keep: Callable[[T], None],
+        done_text: str | None = None,
+        *,
+        acts: bool = False,
+    ) -> bool:
+        """Ask the port (``ask(done)``); its record goes to ``keep`` (and ``done_text`` to
+        the result line), a refusal or no answer to the result line.  ``acts``: the
+        request changes the table (the screen's snapshot is read again after it; an
+        action answered with ``done_text`` always does).  False when the port is busy
+        (nothing asked)."""
+
+        def answered(answer: T | Refused | None) -> None:
+            if answer is None:
+                self.report(_(NO_HOST), False)
+            elif isinstance(answer, Refused):
+                if answer.session_ended:  # the service ended the session
+                    self.person, self.state = None, "pin"
+                self.report(self.refused(answer), False)
+            else:
+                keep(answer)
+                if done_text is not None:
+                    self.report(done_text, True)
+            if acts or done_text is not None:
+                self.model.refresh(force=True)
+
+        return ask(answered)
 
     def report(self, text: str, ok: bool) -> None:
         self.result = (text, ok)
@@ -194,7 +311,7 @@ class OperatorScene(Scene):
         return fmt(self.app, cents, compact)
 
     def allowed(self, page: str) -> bool:
-        return role_at_least(self.role, PAGES[page][1])
+        return role_at_least(self.role, PAGES[page][1]) and self.offered(page)
 
     @property
     def current(self) -> Page | None:
@@ -243,10 +360,10 @@ class OperatorScene(Scene):
             case Intent.BACK if not (page is not None and page.modal()):
                 if self.state == "page":
                     self.state, self.result = "menu", None
-                    self.app.forget_words()  # a page's words go with it (13 pages' would fill the caches)
+                    self.app.forget_words()  # a page's words go with it (14 pages' would fill the caches)
                 else:
                     self.exit()
-            case Intent.OPEN:
+            case Intent.OPEN if str(arg) in PAGES and self.offered(str(arg)):
                 self.state, self.page, self.result = "page", str(arg), None
                 self.app.forget_words()  # the menu's words: made again when it shows
                 self.pages[self.page].open()
@@ -264,19 +381,21 @@ class OperatorScene(Scene):
         return True
 
     def _enter(self) -> None:
-        """ENTER on the PIN pad: a login, or a lift with its second PIN."""
+        """ENTER on the PIN pad: a login, or a lift with its second PIN, through the port."""
         typed = self.pin.enter()
         if isinstance(typed, Login):
-            self._login(typed.pin)
+            self.request(lambda done: self.port.login(typed.pin, done), self._logged_in, acts=True)
         elif isinstance(typed, Lift):
-            name = self.model.send(LiftLockout(typed.pin, typed.witness_pin))
-            self.result = (_(LIFTED).format(name=name), True) if name else (self.refusal(), False)
+            first, second = typed.pin, typed.witness_pin
+            self.request(
+                lambda done: self.port.lift_lockout(first, second, done), self._lifted, acts=True
+            )
 
-    def _login(self, pin: str) -> None:
-        if self.model.send(OperatorLogin(pin)):
-            self.state, self.result = "menu", None
-        else:
-            self.result = (self.refusal(), False)
+    def _lifted(self, name: str) -> None:
+        self.report(_(LIFTED).format(name=name), True)
+
+    def _logged_in(self, person: Person) -> None:
+        self.person, self.state, self.result = (person.name, person.role), "menu", None
 
     # -- buttons ---------------------------------------------------------------------------------
     def buttons(self) -> list[Button]:
@@ -285,9 +404,9 @@ class OperatorScene(Scene):
             return page.buttons()  # a dialog: nothing else is touchable
         out = [logout_button(bool(self.role))]
         if self.state == "pin":
-            return out + self.pin.buttons(self.snap.door_open)
+            return out + self.pin.buttons(self.snap.door_open, ready=not self.port.busy)
         if self.state == "menu":
-            pages = ((pid, _(title), self.allowed(pid)) for pid, (title, _role) in PAGES.items())
+            pages = ((pid, _(title), self.allowed(pid)) for pid, (title, _r, _c) in PAGES.items())
             return out + page_buttons(pages)
         out.append(
             Button(
@@ -302,18 +421,36 @@ class OperatorScene(Scene):
     def look(self) -> Hashable:
         page = self.current
         shown = page.look() if page is not None else ()
-        if shown is None:
+        if shown is None or self.port.busy:
             return None
-        return self.state, self.page, self.pin.look(), self.result, self.app.demo_mode, shown
+        return (
+            self.state,
+            self.page,
+            self.pin.look(),
+            self.result,
+            self.person,
+            self.app.demo_mode,
+            shown,
+        )
+
+    @property
+    def demo(self) -> bool:
+        ops = self._operations
+        return self.app.demo_mode or (ops is not None and ops.config.demo)
 
     def title(self) -> str:
-        """The title bar: the menu, the role, the page, and DEMO in demo mode."""
+        """The title bar: the menu, the station at a shared table, the person and the
+        role, the page, and DEMO in demo mode."""
         title = _("OPERATOR MENU")
+        if self.app.station:
+            title += "  ·  " + _("Station {n}").format(n=self.app.station)
+        if self.person is not None and self.state != "pin":
+            title += "  ·  " + self.person[0]  # the person this menu logged in
         if self.role:
             title += "  ·  " + _(ROLE_NAMES.get(self.role, self.role))
         if self.state == "page":
             title += "  ·  " + _(PAGES[self.page][0])
-        return title + ("  ·  " + _("DEMO") if self.operations.config.demo else "")
+        return title + ("  ·  " + _("DEMO") if self.demo else "")
 
     def draw(self, surface: pygame.Surface) -> None:
         ui, lay = self.ui, self.layout
@@ -335,5 +472,5 @@ class OperatorScene(Scene):
     def _draw_pin(self, surface: pygame.Surface) -> None:
         ui = self.ui
         self.pin.draw(ui, self.layout, surface)
-        if self.operations.config.demo:
+        if self.demo:
             ui.label(surface, _("DEMO"), 40, theme.LOSE, bold=True, center=(1040, 169))
