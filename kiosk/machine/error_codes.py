@@ -64,7 +64,6 @@ class ErrorCode(StrEnum):
     NO_CREDITS = "no_credits"  # a cash-out with no credits
     PAYOUT_IN_PROGRESS = "payout_in_progress"  # an operation while a payout is pending
     NO_PAYOUT_PENDING = "no_payout_pending"  # a printer or handpay report for no pending payout
-    TICKET_ALREADY_ISSUED = "ticket_already_issued"  # a second ticket for one cash-out
     TICKET_PRINTING = "ticket_printing"  # a handpay while the ticket is being printed
 
     # -- tilts and the ledger ----------------------------------------------------------

@@ -76,7 +76,6 @@ MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.NO_CREDITS: N_("There are no credits to cash out."),
     ErrorCode.PAYOUT_IN_PROGRESS: N_("A payout is in progress. Please wait."),
     ErrorCode.NO_PAYOUT_PENDING: N_("No payout is pending."),
-    ErrorCode.TICKET_ALREADY_ISSUED: N_("A ticket was already printed for this cash-out."),
     ErrorCode.TICKET_PRINTING: N_("The ticket is being printed. Please wait."),
     # tilts and the ledger
     ErrorCode.TILTED: SUSPENDED,

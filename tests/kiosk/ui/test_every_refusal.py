@@ -31,7 +31,6 @@ NOT_A_PLAYERS = {
     ErrorCode.BAD_NUMBER: "the casino's system",
     ErrorCode.NOT_WAITING: "the casino's system",
     ErrorCode.NO_PAYOUT_PENDING: "the printer's or an attendant's report",
-    ErrorCode.TICKET_ALREADY_ISSUED: "the printer's report",
     ErrorCode.TICKET_PRINTING: "an attendant's handpay",
     ErrorCode.NO_TILT: "an attendant clearing a tilt",
     ErrorCode.NO_STATION: "a table host's configuration",
