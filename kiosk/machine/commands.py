@@ -183,7 +183,6 @@ Command = (
     | Decide
     | CashOut
     | InsertCredits
-    | BillCredited
     | OperatorLogin
     | OperatorLogout
     | ClearTilt

@@ -144,7 +144,7 @@ class StationController:
         returns an unsubscribe function."""
         return self._subscribers.add(callback)
 
-    def execute(self, command: TableCommand) -> Outcome:
+    def execute(self, command: TableCommand | cmd.InsertCredits) -> Outcome:
         """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
         module); raises :class:`MachineError` for one refused here."""
         try:
@@ -226,7 +226,7 @@ class StationController:
             self._message = errors[-1].detail
         return self._message
 
-    def _execute(self, command: TableCommand) -> Outcome:
+    def _execute(self, command: TableCommand | cmd.InsertCredits) -> Outcome:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
         if isinstance(command, cmd.InsertCredits):

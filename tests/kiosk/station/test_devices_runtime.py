@@ -84,7 +84,7 @@ def test_the_validator_is_enabled_only_when_the_machine_takes_money(cabinet):
 def test_demo_keys_go_through_the_simulators(cabinet):
     cab = cabinet()
     model = Model(cab.machine)
-    demo = DemoDevices(model, DemoSimulators(cab.devices))
+    demo = DemoDevices(model, DemoSimulators(cab.devices, cab.machine.ticket))
     assert demo.insert_ticket() is False  # nothing printed yet
     assert demo.insert_bill(2000)  # into the ID-003 simulator, credited by the driver
     assert wait_for(lambda: cab.machine.credits == 2000)
@@ -118,7 +118,7 @@ def test_the_kiosk_bill_and_ticket_keys_reach_the_validator(cabinet):
     from kiosk.ui.events import Key
 
     cab = cabinet()
-    app = App(cab.machine, (800, 480), payout=DemoSimulators(cab.devices), sound=False)
+    app = App(cab.machine, (800, 480), payout=DemoSimulators(cab.devices, cab.machine.ticket), sound=False)
     try:
         app.go("table")
         app.feed(Key("4", "4"))  # $20 into the simulated validator

@@ -13,7 +13,10 @@ from support.operator_screens import PEOPLE, OperatorScreens
 from engine.rng import SeededRandomSource
 from kiosk.cabinet import Machine
 from kiosk.config import load_config
+from kiosk.machine.state import SEAT
+from kiosk.station.operator_local import TableOperations
 from kiosk.ui.app import App
+from kiosk.ui.scenes.operator import OperatorScene
 
 WARNING = "the ledger's anchor is beside the database; a copied-back database cannot be detected"
 TECHNICIAN = PEOPLE[1][2]
@@ -33,7 +36,9 @@ class InstalledScreens(OperatorScreens):
         (folder / "cabinet.toml").write_text(text)
         self.config = load_config(folder / "cabinet.toml")
         self.machine = Machine.open(self.config, rng=SeededRandomSource(7))
-        self.app = App(self.machine, (800, 480), demo=False, sound=False)
+        operations = TableOperations(self.machine.table, SEAT, self.machine.station)
+        self.app = App(self.machine, (800, 480), demo=False, sound=False,
+                       operator_scene=lambda app: OperatorScene(app, operations))
         self.size = (800, 480)
         self.texts = []
         render = self.app.text.render

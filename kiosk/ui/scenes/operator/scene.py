@@ -156,7 +156,7 @@ class OperatorScene(Scene):
     @property
     def operations(self) -> LocalOperations:
         if self._operations is None:
-            return cast(LocalOperations, self.model.machine)
+            raise LookupError("the operator menu was handed no operations (App's operator_scene)")
         return self._operations
 
     def send(self, command: Command) -> Any:
