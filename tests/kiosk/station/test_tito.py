@@ -17,9 +17,10 @@ from support.fast_devices import never
 from support.tito_helpers import FAST_PRINTER, Clock, balanced, cabinets, play_rounds, wait_for
 
 from devices.tcl import PrintOutcome
-from kiosk.cabinet import MachinePhase, TicketRefused
 from kiosk.cli import main as uth
 from kiosk.machine.commands import CreditSource
+from kiosk.machine.errors import TicketRefused
+from kiosk.machine.snapshot import MachinePhase
 
 BILLS = (100, 500, 1000, 2000, 5000, 10000)
 

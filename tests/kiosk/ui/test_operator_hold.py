@@ -12,11 +12,11 @@ from support.operator_screens import OperatorScreens
 
 from engine.maths.hold import hold_report
 from engine.uth.round import Action, Phase
-from kiosk.cabinet import MachinePhase
 from kiosk.cli import main as cli
 from kiosk.machine import round_values, rtp_record
 from kiosk.machine.hold import PaytableHold
 from kiosk.machine.rtp_record import RtpRecordError
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 
 MIN_PX = 12

@@ -10,8 +10,8 @@ import pytest
 from support.operator_screens import OperatorScreens
 
 from engine.uth.round import Phase
-from kiosk.cabinet import MachinePhase
 from kiosk.machine import round_values
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.ui.scenes.recall import ACTIONS, PHASES
 
 VALUE = re.compile(
