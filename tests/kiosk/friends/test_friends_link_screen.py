@@ -45,7 +45,9 @@ class Cabinet:
         folder.mkdir(parents=True, exist_ok=True)
         config = load_config(None, db_path=str(folder / "uth.db"))
         self.cabinet = LoneCabinet.open(config)
-        self.app = cabinet_app(self.cabinet, (800, 480), tournament=TournamentContext(config.db_path))
+        self.app = cabinet_app(
+            self.cabinet, (800, 480), tournament=TournamentContext(config.db_path)
+        )
         self.ctx = self.app.tournament
         self.ctx.friends_link_pairing = pairing
         self.ctx.friends_link_hosts = [f"127.0.0.1:{link_port}"]

@@ -62,7 +62,9 @@ def test_a_dialog_over_the_table_adds_only_the_scene_beneath_it(tmp_path):
         start_round(k)
         k.settle()
         table = whole_screens(k)  # the felt, the table's layer, its base
-        k.cabinet.station.execute(SetDoor(True))  # the tilt overlay: the scene is kept beneath it, shaded
+        k.cabinet.station.execute(
+            SetDoor(True)
+        )  # the tilt overlay: the scene is kept beneath it, shaded
         k.run(0.5)
         assert k.app.layered.active
         assert whole_screens(k) == table + 1  # the scene beneath; the shade is one band
