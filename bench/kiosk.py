@@ -87,19 +87,19 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
     import pygame
 
     from engine.rng import SeededRandomSource
-    from kiosk.cabinet import Machine
     from kiosk.config import load_config
     from kiosk.machine.snapshot import MachinePhase
-    from kiosk.ui.app import App
+    from kiosk.station.paperless import PaperlessDevices
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command
-    from kiosk.wiring.cabinet import operator_menu
+    from kiosk.wiring.cabinet import cabinet_app
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
-    payout = DemoTicketPayout()
-    machine = Machine.open(
-        load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7), printer=payout
+    cabinet = LoneCabinet.open(
+        load_config(None, db_path=str(tmp / "bench.db")), rng=SeededRandomSource(7)
     )
-    app = App(machine, size, payout=payout, operator_scene=operator_menu(machine))
+    payout = DemoTicketPayout(PaperlessDevices().attach(cabinet.link))
+    app = cabinet_app(cabinet, size, payout=payout)
     app.step(0)
     app.present()
     rss_start = rss_mb()
@@ -142,12 +142,13 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
         shown += (
             1.0 if app.dirty is None else min(screen, sum(r.w * r.h for r in app.dirty)) / screen
         )
-    rounds = machine.ledger.counts()[0] if machine.ledger is not None else 0
+    ledger = cabinet.table.ledger
+    rounds = ledger.counts()[0] if ledger is not None else 0
     caches = {
         c.name: c.stats()
         for c in (app.text.surfaces, app.painter.surfaces, app.cards.faces, app.cards.flips)
     }
-    machine.close()
+    cabinet.close()
     return {
         "driver": pygame.display.get_driver(),
         "times": times,
@@ -178,28 +179,23 @@ def session_memory(
     import pygame
 
     from engine.rng import SeededRandomSource
-    from kiosk.cabinet import Machine
     from kiosk.config import load_config
     from kiosk.friends.context import TournamentContext
+    from kiosk.machine.commands import SetDoor
     from kiosk.machine.snapshot import MachinePhase
-    from kiosk.ui.app import App
+    from kiosk.station.paperless import PaperlessDevices
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command, Key, Touch
-    from kiosk.wiring.cabinet import operator_menu
+    from kiosk.wiring.cabinet import cabinet_app
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     def peak() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    payout = DemoTicketPayout()
     config = load_config(None, db_path=str(tmp / "session.db"))
-    machine = Machine.open(config, rng=SeededRandomSource(7), printer=payout)
-    app = App(
-        machine,
-        size,
-        payout=payout,
-        tournament=TournamentContext(None),
-        operator_scene=operator_menu(machine),
-    )
+    cabinet = LoneCabinet.open(config, rng=SeededRandomSource(7))
+    payout = DemoTicketPayout(PaperlessDevices().attach(cabinet.link))
+    app = cabinet_app(cabinet, size, payout=payout, tournament=TournamentContext(None))
     app.tournament.bot_samples = 0
     parts: dict[str, float] = {}
     dt = 1 / 60
@@ -240,7 +236,7 @@ def session_memory(
             frame()
 
     def operator(pin: str = "3333") -> None:
-        machine.door(True)
+        cabinet.station.execute(SetDoor(True))
         app.feed(Command("operator_key"))
         for d in pin:
             app.feed(Key(d, d))
@@ -286,7 +282,7 @@ def session_memory(
             frame()
             time.sleep(0.005)
         parts["COMPUTE RTP"] = rss_mb()
-        machine.door(False)
+        cabinet.station.execute(SetDoor(False))
         frame()
     else:
         rounds(seconds * 0.3)
@@ -296,7 +292,7 @@ def session_memory(
         for _ in range(60):
             frame()
         parts["hold page"] = rss_mb()
-        machine.door(False)
+        cabinet.station.execute(SetDoor(False))
         frame()
         app.go("tournament_setup")
         frame()
@@ -317,7 +313,7 @@ def session_memory(
         parts["tournament"] = rss_mb()
         rounds(seconds)
         parts["rounds again"] = rss_mb()
-    machine.close()
+    cabinet.close()
     return {
         "case": case,
         "driver": pygame.display.get_driver(),

@@ -37,19 +37,18 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("kiosk", "devices", "pygame", "serial", "sqlite3", "sqlite_utils", "socket")),
     ("devices", ("kiosk", "pygame")),
     # the ledger imports no controller, no screen, no link
-    ("kiosk.ledger", ("pygame", "kiosk.machine", "kiosk.table", "kiosk.station", "kiosk.cabinet", "kiosk.sas",
+    ("kiosk.ledger", ("pygame", "kiosk.machine", "kiosk.table", "kiosk.station", "kiosk.sas",
                       "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the game's vocabulary and rules: no service, station or screen
-    ("kiosk.machine", ("pygame", "kiosk.table", "kiosk.station", "kiosk.cabinet", "kiosk.sas", "kiosk.ui",
+    ("kiosk.machine", ("pygame", "kiosk.table", "kiosk.station", "kiosk.sas", "kiosk.ui",
                        "kiosk.wiring", "kiosk.commands")),
     # the game service (the controller): no screen, no station, no composition
-    ("kiosk.table", ("pygame", "kiosk.station", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    ("kiosk.table", ("pygame", "kiosk.station", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # a station's controller and devices: no screen
-    ("kiosk.station", ("pygame", "kiosk.cabinet", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    ("kiosk.station", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the station's controller talks to its port, never to one of the port's adapters
     ("kiosk.station.controller", ("kiosk.station.local", "kiosk.station.remote", "kiosk.table.table",
                                   "kiosk.link.client")),
-    ("kiosk.cabinet", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the screens talk to a station's port, never to a station's or the service's internals
     # (and only to the ports and their models: test_the_screens_import_only_ports_and_models)
     ("kiosk.ui", ("kiosk.station.local", "kiosk.station.notes", "kiosk.station.printer",
@@ -180,7 +179,7 @@ def test_no_import_cycles():
 
 def _package_of(module: str) -> str:
     """The package a module belongs to: ``kiosk.table.play`` -> ``kiosk.table``; a module
-    at the top of ``kiosk`` (``kiosk.wiring``, ``kiosk.cabinet``) is its own."""
+    at the top of ``kiosk`` (``kiosk.wiring``, ``kiosk.cli``) is its own."""
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 1 else parts[0]
 
@@ -404,9 +403,9 @@ WIRE_MAY_IMPORT = (
 #: What the screens (``kiosk.ui``) may import from the service, the stations, the ledger,
 #: the link and the devices: the ports and the models they carry.  Everything else in
 #: those packages (the service's core, the ledger's writer, the devices' drivers, the
-#: link's transport, ``kiosk.cabinet``) is out of bounds.  A station's port is any
+#: link's transport) is out of bounds.  A station's port is any
 #: module of ``kiosk.station`` named ``*link`` or ``*port`` (see _is_port).
-SCREEN_BOUNDED = ("kiosk.table", "kiosk.station", "kiosk.ledger", "kiosk.link", "kiosk.cabinet", "devices")
+SCREEN_BOUNDED = ("kiosk.table", "kiosk.station", "kiosk.ledger", "kiosk.link", "devices")
 SCREEN_MAY_IMPORT = (
     "kiosk.table.snapshot", "kiosk.table.display",
     "kiosk.ledger.kinds", "kiosk.ledger.records", "kiosk.ledger.meters", "kiosk.ledger.errors",

@@ -71,14 +71,6 @@ class InsertCredits:
 
 
 @dataclass(frozen=True)
-class BillCredited:
-    """The validator reported VEND VALID for ``transaction_id`` (credited exactly once)."""
-
-    denomination_cents: int
-    transaction_id: str
-
-
-@dataclass(frozen=True)
 class OperatorLogin:
     """An operator types a PIN; the result is the role of the person logged in."""
 
@@ -183,7 +175,6 @@ Command = (
     | Decide
     | CashOut
     | InsertCredits
-    | BillCredited
     | OperatorLogin
     | OperatorLogout
     | ClearTilt

@@ -23,7 +23,7 @@ from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.par_proof import ProofError
 from kiosk.machine.rtp_record import RtpRecordError, rtp_record
 
-log = logging.getLogger("kiosk.cabinet")
+log = logging.getLogger(__name__)
 
 #: RTP figures of the PAR cache held to the configured bounds: the main game per total
 #: wager, and Trips.

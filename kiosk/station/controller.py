@@ -75,7 +75,9 @@ class StationView:
 
 class StationController:
     """The screens' controller for station ``remote.station`` (thread-safe); ``config``
-    is the station's own configuration (its ``demo`` flag)."""
+    is the station's own configuration (its ``demo`` flag); ``shared`` False: a lone
+    cabinet's station, with no table of other seats to show (:meth:`station_view` is
+    None)."""
 
     def __init__(
         self,
@@ -84,8 +86,10 @@ class StationController:
         clock: Callable[[], float] = time.monotonic,
         insert_bill: Callable[[int], object] | None = None,
         demo_notes: bool = True,
+        shared: bool = True,
     ) -> None:
         self.remote = remote
+        self.shared = shared
         # a demo note: into the station's simulated validator, else two-phase with no device
         self.insert_bill = insert_bill or (lambda c: remote.insert_note(c, NOTE_ANSWER_S))
         # False at a station whose real validator takes the notes: a second source of
@@ -144,7 +148,7 @@ class StationController:
         returns an unsubscribe function."""
         return self._subscribers.add(callback)
 
-    def execute(self, command: TableCommand) -> Outcome:
+    def execute(self, command: TableCommand | cmd.InsertCredits) -> Outcome:
         """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
         module); raises :class:`MachineError` for one refused here."""
         try:
@@ -199,7 +203,9 @@ class StationController:
 
     def station_view(self) -> StationView | None:
         """The station's own snapshot with its countdowns running (None before the host's
-        first snapshot)."""
+        first snapshot, and at a lone cabinet)."""
+        if not self.shared:
+            return None
         try:
             snap = self._received()[0]
         except ValueError:  # no snapshot from the host yet
@@ -226,7 +232,7 @@ class StationController:
             self._message = errors[-1].detail
         return self._message
 
-    def _execute(self, command: TableCommand) -> Outcome:
+    def _execute(self, command: TableCommand | cmd.InsertCredits) -> Outcome:
         if not self.remote.connected and not isinstance(command, (cmd.ClearBets, cmd.SetDoor)):
             raise WrongState("the table host cannot be reached", code=ErrorCode.NO_SNAPSHOT)
         if isinstance(command, cmd.InsertCredits):

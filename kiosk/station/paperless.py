@@ -24,7 +24,10 @@ from collections.abc import Callable
 
 from devices.tcl import PrintOutcome, PrintResult
 from kiosk.link.messages import PrintTicket
+from kiosk.machine.commands import InsertCredits
+from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import MachineError
+from kiosk.station.credits import insert_credits
 from kiosk.station.port import StationPort
 from kiosk.station.printer import untold_after_restart
 
@@ -115,3 +118,25 @@ class PaperlessPrinter:
             self.orders.append(order)
         delay = 0.0 if order.txn in self.results else self.delay
         self.pending.append((self.clock() + delay, order))
+
+
+class PaperlessDevices(PaperlessPrinter):
+    """A station's devices with no hardware at all (the device-less demo, tests,
+    benchmarks): the paperless printer, and the notes and tickets a validator would take,
+    credited at the printer's station link in the service's two phases
+    (:func:`kiosk.station.credits.insert_credits`)::
+
+        devices = PaperlessDevices(delay=1.2).attach(cabinet.link)
+        devices.credit(InsertCredits(2000))   # a note: escrowed, then stacked
+    """
+
+    def attach(self, link: StationPort) -> PaperlessDevices:
+        super().attach(link)
+        return self
+
+    def credit(self, command: InsertCredits) -> None:
+        """Credit ``command`` at the attached link; a refusal raises a
+        :class:`MachineError` before any credit moves."""
+        if self.link is None:
+            raise MachineError("no station link attached", code=ErrorCode.NO_SNAPSHOT)
+        insert_credits(self.link, command)

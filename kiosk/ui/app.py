@@ -2,7 +2,7 @@
 
 Tests and the benchmark drive :class:`App` without a real screen or input device::
 
-    app = App(machine, (800, 480))
+    app = App(controller, (800, 480))   # a station's controller (kiosk.ui.model.Controller)
     app.feed(Command("bill", 2000))   # or Touch((x, y)), Key("space")
     app.step(1 / 60)                  # update and draw one frame
     app.screenshot("table.png")
@@ -33,7 +33,7 @@ from kiosk.ui.events import Command, InputEvent, Key, Quit, Touch
 from kiosk.ui.frames import Layered, Still
 from kiosk.ui.input import translate_all
 from kiosk.ui.layout import DESIGN_H, DESIGN_W, Layout
-from kiosk.ui.model import Model
+from kiosk.ui.model import Controller, Model
 from kiosk.ui.prefs import Preferences
 from kiosk.ui.scenes.attract import AttractScene
 from kiosk.ui.scenes.base import Scene
@@ -126,9 +126,9 @@ TOURNAMENT_SCENES: dict[str, str] = {
 
 
 class App:
-    """The screens of one cabinet over ``machine``, its station's controller
-    (:class:`kiosk.ui.model.Controller`; a lone cabinet's operator menu also reads its
-    ledger through it: :class:`kiosk.cabinet.Machine` until the menu has its own port).
+    """The screens of one cabinet over ``controller``, its station's controller
+    (:class:`kiosk.ui.model.Controller`: a :class:`kiosk.station.controller.StationController`,
+    a lone cabinet's or a table station's).
 
     ``casino_name`` and ``machine_number`` are shown on the screens (the configuration's);
     ``operator_scene`` builds the operator menu over its operator port (the wiring's: the
@@ -139,7 +139,7 @@ class App:
 
     def __init__(
         self,
-        machine: Any,
+        controller: Controller,
         size: tuple[int, int] | None = (1280, 720),
         *,
         fullscreen: bool = False,
@@ -184,17 +184,14 @@ class App:
         self.painter = Painter(self.layout, self.text)
         self.prefs = Preferences()
         self.sounds = Sounds(enabled=sound)
-        self.model = Model(machine, clock=lambda: self.now)
+        self.model = Model(controller, clock=lambda: self.now)
         if payout is not None:
             payout.clock = lambda: self.now
         self.demo = DemoDevices(self.model, payout) if demo else None
         self.demo_mode = demo
-        #: An installed cabinet (default: the machine's configuration says so): only the
+        #: An installed cabinet (default: the station's configuration says so): only the
         #: key switch opens the operator menu, never a touch (the corners, the open door).
-        config = getattr(machine, "config", None)
-        self.installed = bool(
-            getattr(config, "installed", False) if installed is None else installed
-        )
+        self.installed = bool(controller.config.installed if installed is None else installed)
         self.watchdog = sdnotify.Watchdog()
         self._corners: list[tuple[str, float]] = []
         self._felt: pygame.Surface | None = None

@@ -10,8 +10,10 @@ door.  Two ways to run it:
   real ID-003 driver's handshake (escrow, stack, VEND VALID).  Cash-out prints through
   the TCL driver on :class:`devices.sim.TclSimulator`, and ``T`` feeds the barcode of the
   last ticket that simulator printed back into the validator, which redeems it (once);
-* without devices (tests, benchmarks): :class:`DemoTicketPayout` stands in for the
-  printer and the keys call the controller directly.
+* without devices (tests, benchmarks): :class:`DemoTicketPayout` over the station's
+  device-less stand-in (:class:`kiosk.station.paperless.PaperlessDevices`: a paperless
+  printer, and notes and tickets credited at the station's link in the service's two
+  phases, as a validator's would).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+from kiosk.ledger.records import TicketRecord
+from kiosk.link.messages import PrintTicket
 from kiosk.machine.commands import CreditSource, InsertCredits
-from kiosk.station.paperless import PaperlessPrinter
+from kiosk.machine.errors import MachineError
 from kiosk.ui.model import Model
 
 
@@ -33,21 +37,44 @@ class DemoTicket:
     printed_at: float
 
 
-class DemoTicketPayout(PaperlessPrinter):
-    """Prints (pretends to) the station's cash-out tickets: each order is reported printed
-    after ``delay`` seconds of "printing", polled from the main loop (:meth:`poll`) so
-    the controller is never re-entered.  Attach it to the cabinet's station link
-    (``Machine.open(config, printer=payout)``)."""
+class StandInDevices(Protocol):
+    """What the device-less demo needs of a station's devices with no hardware
+    (:class:`kiosk.station.paperless.PaperlessDevices`, attached to the station's link)."""
 
-    def __init__(self, delay: float = 1.2, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(delay=delay, clock=clock)
+    clock: Callable[[], float]
+
+    def serve(self) -> list[PrintTicket]:
+        """Take the print orders waiting; returns the ones reported printed now."""
+        ...
+
+    def credit(self, command: InsertCredits) -> None:
+        """A note or a ticket with no validator, credited in two phases (a refusal
+        raises :class:`MachineError`)."""
+        ...
+
+
+class DemoTicketPayout:
+    """Prints (pretends to) the station's cash-out tickets on ``devices``: each order is
+    reported printed after their ``delay`` seconds of "printing", polled from the main
+    loop (:meth:`poll`) so the controller is never re-entered."""
+
+    def __init__(self, devices: StandInDevices) -> None:
+        self.devices = devices
         self.printed: list[DemoTicket] = []
         self.redeemed: set[str] = set()
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.devices.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.devices.clock = clock
 
     def poll(self) -> DemoTicket | None:
         """Finish due print orders; returns the ticket printed now, if any."""
         done = None
-        for order in self.serve():
+        for order in self.devices.serve():
             done = DemoTicket(order.validation, order.amount_cents, self.clock())
             self.printed.append(done)
         return done
@@ -61,11 +88,15 @@ class DemoTicketPayout(PaperlessPrinter):
 
 class DemoSimulators:
     """The demo keys' way to the cabinet's simulated devices: give it to the app in place
-    of a :class:`DemoTicketPayout` (``App(..., payout=DemoSimulators(devices))``).
-    ``devices`` is a started :class:`kiosk.station.devices.StationDevices`."""
+    of a :class:`DemoTicketPayout` (``App(..., payout=DemoSimulators(devices, ticket))``).
+    ``devices`` is a started :class:`kiosk.station.devices.StationDevices`; ``ticket``
+    reads the ledger's record of a printed ticket (None: unknown)."""
 
-    def __init__(self, devices: Any) -> None:
+    def __init__(
+        self, devices: Any, ticket: Callable[[str], TicketRecord | None] = lambda _v: None
+    ) -> None:
         self.devices = devices
+        self.ticket = ticket
         self.clock: Any = time.monotonic  # the app sets its own
 
     def printed(self) -> list[str]:
@@ -75,7 +106,9 @@ class DemoSimulators:
 class DemoDevices:
     """What the demo keys do.  Every command goes through ``model.send`` so refusals show."""
 
-    def __init__(self, model: Model, payout: DemoTicketPayout | DemoSimulators | None = None) -> None:
+    def __init__(
+        self, model: Model, payout: DemoTicketPayout | DemoSimulators | None = None
+    ) -> None:
         self.model = model
         self.sims = payout if isinstance(payout, DemoSimulators) else None
         self.payout = payout if isinstance(payout, DemoTicketPayout) else None
@@ -87,7 +120,7 @@ class DemoDevices:
             # into the simulated validator: credited (or returned) through the ID-003 driver
             return bool(self.sims.devices.insert_bill(cents))
         # no validator: the note goes through the service's two phases all the same
-        return self.model.send(InsertCredits(cents)) is not None
+        return self._credit(InsertCredits(cents))
 
     def insert_ticket(self) -> bool:
         """Insert the last printed ticket; False when there is none.
@@ -103,10 +136,24 @@ class DemoDevices:
         if ticket is None:
             return False
         # No validator here: the ticket is redeemed straight from the controller's ledger.
-        ok = self.model.send(InsertCredits(ticket.amount, CreditSource.TICKET, ticket.barcode)) is not None
+        ok = self._credit(InsertCredits(ticket.amount, CreditSource.TICKET, ticket.barcode))
         if ok:
             self.payout.redeemed.add(ticket.barcode)
         return ok
+
+    def _credit(self, command: InsertCredits) -> bool:
+        """``command`` to the stand-in devices (as a validator's report), else to the
+        controller; a refusal shows as a note."""
+        if self.payout is None:
+            return self.model.send(command) is not None
+        try:
+            self.payout.devices.credit(command)
+        except MachineError as exc:
+            self.model.error(exc)
+            self.model.refresh(force=True)
+            return False
+        self.model.refresh(force=True)
+        return True
 
     def poll(self) -> DemoTicket | None:
         """Once a frame: the ticket printed since the last call, if any."""
@@ -116,7 +163,7 @@ class DemoDevices:
                 return None
             self._seen = len(printed)
             barcode = printed[-1]
-            record = self.model.machine.ticket(barcode)
+            record = self.sims.ticket(barcode)
             amount = record.amount if record is not None else 0
             self.last_ticket = DemoTicket(barcode, amount, self.sims.clock())
             self.model.refresh(force=True)

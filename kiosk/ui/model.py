@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig
 from kiosk.ledger.kinds import EventKind
-from kiosk.ledger.records import RoundRecord, TicketRecord
+from kiosk.ledger.records import RoundRecord
 from kiosk.machine.commands import Command
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import BetOutOfLimits, MachineError
@@ -54,8 +54,7 @@ class Note:
 class Controller(Protocol):
     """What :class:`Model` needs of a controller: a station's
     :class:`kiosk.station.controller.StationController` (a lone cabinet's or a table
-    station's; the lone cabinet's operator menu is given :class:`kiosk.cabinet.Machine`,
-    which holds that controller, until the menu has its own port)."""
+    station's; the operator menu has its own port)."""
 
     @property
     def config(self) -> CabinetConfig: ...
@@ -81,10 +80,6 @@ class Controller(Protocol):
         shuffle is verified at the host, not here)."""
         ...
 
-    def ticket(self, validation: str) -> TicketRecord | None:
-        """The ledger's record of a printed ticket (None: unknown here)."""
-        ...
-
     def station_view(self) -> StationView | None:
         """The shared table's view from this station (None: a lone cabinet, or no
         snapshot from the host yet)."""
@@ -92,16 +87,16 @@ class Controller(Protocol):
 
 
 class Model:
-    """The latest snapshot of ``machine`` and the commands the screens send it;
-    ``clock`` gives seconds (monotonic) for how long a note stays up."""
+    """The latest snapshot of ``controller`` (a station's) and the commands the screens
+    send it; ``clock`` gives seconds (monotonic) for how long a note stays up."""
 
-    def __init__(self, machine: Controller, clock: Callable[[], float] = time.monotonic) -> None:
-        self.machine: Controller = machine
+    def __init__(self, controller: Controller, clock: Callable[[], float] = time.monotonic) -> None:
+        self.controller: Controller = controller
         self.clock = clock
         self._lock = threading.Lock()
         self._pending: MachineSnapshot | None = None
         self._dirty = False
-        self.snap = machine.snapshot()
+        self.snap = controller.snapshot()
         self.note: Note | None = None
         self.version = 0  # bumps on every new snapshot
         #: Bumps when the table must be cleared (cash-out, ticket in, paytable change, RAM clear).
@@ -112,13 +107,13 @@ class Model:
         self._seen_event = self._last_event_id()
         self._seen_refusal = self._last_refusal_id()
         self._next_refusal_look = 0.0
-        self._unsubscribe: Callable[[], None] | None = machine.subscribe(self._changed)
+        self._unsubscribe: Callable[[], None] | None = controller.subscribe(self._changed)
 
     @property
     def demo(self) -> bool:
         """The cabinet runs in demo mode (its configuration's ``demo``): the screens say
         DEMO and show keyboard hints; a production cabinet shows neither."""
-        return bool(self.machine.config.demo)
+        return bool(self.controller.config.demo)
 
     # -- snapshots ----------------------------------------------------------------
     def _changed(self, snap: MachineSnapshot) -> None:
@@ -134,17 +129,17 @@ class Model:
         if not dirty and not force:
             return False
         old = self.snap
-        self.snap = self.machine.snapshot() if force or pending is None else pending
+        self.snap = self.controller.snapshot() if force or pending is None else pending
         self.version += 1
         self._watch(old, self.snap)
         return True
 
     def _last_event_id(self) -> int:
-        events = self.machine.ledger_events(SESSION_EVENTS, last=1)
+        events = self.controller.ledger_events(SESSION_EVENTS, last=1)
         return events[-1].id if events else 0
 
     def _last_refusal_id(self) -> int:
-        events = self.machine.ledger_events(REFUSAL_EVENTS, last=1)
+        events = self.controller.ledger_events(REFUSAL_EVENTS, last=1)
         return events[-1].id if events else 0
 
     def _watch(self, old: MachineSnapshot, new: MachineSnapshot) -> None:
@@ -156,7 +151,9 @@ class Model:
         if new.credits == old.credits:
             return
         fresh = [
-            e for e in self.machine.ledger_events(SESSION_EVENTS, last=4) if e.id > self._seen_event
+            e
+            for e in self.controller.ledger_events(SESSION_EVENTS, last=4)
+            if e.id > self._seen_event
         ]
         if not fresh:
             return
@@ -178,7 +175,7 @@ class Model:
         self._next_refusal_look = now + every
         fresh = [
             e
-            for e in self.machine.ledger_events(REFUSAL_EVENTS, last=8)
+            for e in self.controller.ledger_events(REFUSAL_EVENTS, last=8)
             if e.id > self._seen_refusal
         ]
         if not fresh:
@@ -208,7 +205,7 @@ class Model:
 
         Returns the controller's result, or ``True`` when it returns nothing."""
         try:
-            result = self.machine.execute(command)
+            result = self.controller.execute(command)
         except MachineError as exc:
             self.error(exc, explain(exc) if explain is not None else None)
             self.refresh(force=True)

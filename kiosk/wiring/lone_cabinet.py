@@ -49,7 +49,10 @@ class LoneCabinet:
         """The parts over an open ``table`` (not started)."""
         link = LocalTable(table, SEAT)
         return cls(
-            table, link, StationController(link, table.config), StationNotes(link, prefix=False)
+            table,
+            link,
+            StationController(link, table.config, shared=False),
+            StationNotes(link, prefix=False),
         )
 
     @classmethod

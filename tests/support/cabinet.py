@@ -5,14 +5,18 @@ A handful of shorthands for what most tests do."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.uth.round import Action
+from kiosk.config import CabinetConfig
 from kiosk.machine import commands as cmd
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.snapshot import MachinePhase, PayoutRequest
 from kiosk.machine.state import SEAT, Spot
 from kiosk.station.credits import insert_credits
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
-__all__ = ["credits", "insert_note", "place", "play_round", "redeem_ticket"]
+__all__ = ["cash_out", "credits", "insert_note", "opened", "place", "play_round", "redeem_ticket"]
 
 
 def insert_note(cab: LoneCabinet, cents: int) -> None:
@@ -46,3 +50,26 @@ def play_round(
     while (snap := cab.station.snapshot()).phase == MachinePhase.IN_ROUND:
         chosen = action if action in snap.legal else snap.legal[-1]
         cab.station.execute(cmd.Decide(chosen))
+
+
+def opened(
+    config: CabinetConfig, printer: PaperlessPrinter | None = None, **kw: Any
+) -> LoneCabinet:
+    """:meth:`LoneCabinet.open` (``kw``: ``rng``, ``clock``), its tickets printed on
+    ``printer``; with none, on a printer that is not ready: a cash-out is a handpay and a
+    ticket pending since a restart is voided and paid by hand
+    (:func:`kiosk.station.printer.untold_after_restart`)."""
+    cab = LoneCabinet.open(config, **kw)
+    (printer or PaperlessPrinter(ready=False)).attach(cab.link)
+    return cab
+
+
+def cash_out(cab: LoneCabinet, printer: PaperlessPrinter | None = None) -> PayoutRequest:
+    """Cash out; ``printer`` (the cabinet's paperless one) prints the ticket ordered at
+    once.  Returns the payout."""
+    cab.station.execute(cmd.CashOut())
+    request = cab.station.snapshot().cashout
+    assert request is not None
+    if printer is not None:
+        printer.serve()
+    return request

@@ -1,5 +1,5 @@
 """A whole cabinet's screens for the tests: its own SQLite file, the real
-:class:`Machine`, the pygame :class:`App` (SDL dummy driver) with a tournament context,
+:class:`kiosk.wiring.lone_cabinet.LoneCabinet`, the pygame :class:`App` (SDL dummy driver) with a tournament context,
 driven through the input events the frame loop feeds it.  Screenshots go to
 ``/tmp/shots/<prefix>-<name>-<w>x<h>.png``.
 
@@ -18,13 +18,12 @@ from typing import Any
 
 import pygame
 
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.friends.context import TournamentContext
-from kiosk.ui.app import App
 from kiosk.ui.events import Touch
 from kiosk.ui.input import translate_all
-from kiosk.wiring.cabinet import operator_menu
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 SHOTS = Path("/tmp/shots")
 
@@ -43,13 +42,8 @@ class CabinetScreens:
     ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(
-            self.machine,
-            size,
-            tournament=TournamentContext(config.db_path),
-            operator_scene=operator_menu(self.machine),
-        )
+        self.cabinet = LoneCabinet.open(config)
+        self.app = cabinet_app(self.cabinet, size, tournament=TournamentContext(config.db_path))
         self.ctx = self.app.tournament
         if friends_hosts is not None:
             self.ctx.friends_hosts = friends_hosts
@@ -130,4 +124,4 @@ class CabinetScreens:
 
     def close(self) -> None:
         self.ctx.close()
-        self.machine.close()
+        self.cabinet.close()

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.cabinet import opened
+
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
+from kiosk.machine.commands import SetDoor
+from kiosk.machine.state import SEAT
+from kiosk.station.operator_local import TableOperations
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.wiring.cabinet import operator_menu
@@ -32,15 +36,17 @@ def cabinet_config(folder: Path, *, demo: bool = False):
 
 
 class OperatorScreens:
-    """The app at ``size`` over a machine; ``texts`` holds what the last frame drew."""
+    """The app at ``size`` over a lone cabinet's parts; ``texts`` holds what the last frame drew."""
 
     def __init__(self, folder: Path, size: tuple[int, int] = (800, 480), demo: bool = False,
                  printer=None, rng=None) -> None:
         self.config = cabinet_config(folder, demo=demo)
         rng = SeededRandomSource(7) if rng is None else rng
-        self.machine = Machine.open(self.config, rng=rng, printer=printer)
+        self.printer = printer  # prints the cabinet's tickets (None: cash-outs are paid by hand)
+        self.cabinet = opened(self.config, printer, rng=rng)
+        operations = TableOperations(self.cabinet.table, SEAT, self.cabinet.station)
         self.app = App(
-            self.machine,
+            self.cabinet.station,
             size,
             demo=demo,
             sound=False,
@@ -64,7 +70,7 @@ class OperatorScreens:
 
     @property
     def snap(self):
-        return self.machine.snapshot()
+        return self.cabinet.station.snapshot()
 
     def frame(self) -> None:
         """One frame, drawn whole (a still screen is otherwise not drawn again), with
@@ -101,7 +107,7 @@ class OperatorScreens:
     def login(self, pin: str, door: bool = True) -> None:
         """Open the menu with the key switch (the door opened first when ``door``) and log in."""
         if door:
-            self.machine.door(True)
+            self.cabinet.station.execute(SetDoor(True))
             self.frame()
         self.feed(Command("operator_key"))
         if self.scene.name != "operator":
@@ -114,4 +120,4 @@ class OperatorScreens:
 
     def close(self) -> None:
         self.app.close()
-        self.machine.close()
+        self.cabinet.close()

@@ -13,16 +13,23 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support.cabinet import cash_out, opened
 from support.fast_devices import FAST_PRINTER, FAST_VALIDATOR, wait_for  # noqa: F401 (re-exported)
 
 from devices.id003 import Status
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
-from kiosk.cabinet import Machine, MachinePhase
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.ledger import balance
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+)
+from kiosk.machine.snapshot import MachinePhase
 from kiosk.station.devices import StationDevices
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 class Clock:
@@ -41,11 +48,11 @@ class Clock:
 
 @dataclass
 class Cabinet:
-    """One boot of the cabinet: the machine, its devices and their simulators."""
+    """One boot of the cabinet: its parts, its devices and their simulators."""
 
     config: CabinetConfig
     devices: StationDevices
-    machine: Machine
+    parts: LoneCabinet  # the cabinet's parts
     closed: bool = field(default=False)
 
     @property
@@ -64,7 +71,7 @@ class Cabinet:
         return self.devices.validator.driver if self.devices.validator is not None else None
 
     def snap(self):
-        return self.machine.snapshot()
+        return self.parts.station.snapshot()
 
     def accepting(self) -> bool:
         """The validator is idle and enabled (a note inserted now is taken)."""
@@ -75,10 +82,10 @@ class Cabinet:
 
     def insert_bill(self, cents: int) -> None:
         assert wait_for(self.accepting), "validator not accepting"
-        before = self.machine.ledger.meters.get("bills_in_count", 0)
+        before = self.parts.table.ledger.meters.get("bills_in_count", 0)
         self.devices.insert_bill(cents)
         assert wait_for(
-            lambda: self.machine.ledger.meters.get("bills_in_count", 0) == before + 1
+            lambda: self.parts.table.ledger.meters.get("bills_in_count", 0) == before + 1
         ), f"bill of {cents} not credited"
 
     def insert_ticket(self, barcode: str) -> None:
@@ -96,20 +103,20 @@ class Cabinet:
         ticket payout is settled (printed, failed or handpay)."""
         if self.devices.printer is not None:
             self.devices.printer.wait_told(5.0)
-        self.machine.cash_out()
+        cash_out(self.parts)
         assert wait_for(lambda: self.settled()), "the ticket payout never settled"
 
     def settled(self) -> bool:
         """No payout is being printed (settled: printed, failed, or a handpay)."""
-        cashout = self.machine.snapshot().cashout
+        cashout = self.parts.station.snapshot().cashout
         return self.devices.idle and (cashout is None or cashout.method == "handpay")
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
             self.devices.close()
-            if self.machine.ledger is not None:
-                self.machine.close()
+            if self.parts.table.ledger is not None:
+                self.parts.close()
 
 
 def boot(
@@ -120,15 +127,15 @@ def boot(
     start: bool = True,
     seed: int = 3,
 ) -> Cabinet:
-    machine = Machine.open(config, rng=SeededRandomSource(seed), clock=clock)
+    parts = opened(config, rng=SeededRandomSource(seed), clock=clock)
     devices = StationDevices(
         config,
-        machine.link,
+        parts.link,
         validator_config=FAST_VALIDATOR,
         printer_config=printer_config,
         sim_seed=seed,
     )
-    cab = Cabinet(config, devices, machine)
+    cab = Cabinet(config, devices, parts)
     if start:
         devices.start()
         assert wait_for(lambda: cab.driver is not None and cab.driver.ready), (
@@ -152,18 +159,18 @@ def cabinets(tmp_path: Path, **overrides: object) -> Iterator[Callable[..., Cabi
         cab.close()
 
 
-def play_rounds(m: Machine, n: int, ante: int = 500) -> None:
+def play_rounds(m: LoneCabinet, n: int, ante: int = 500) -> None:
     """Play ``n`` rounds, checking to the river and playing 1x (or folding)."""
     for _ in range(n):
-        m.add_chip("ante", ante)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            legal = m.snapshot().legal
-            m.decide(Action.PLAY_1X if Action.PLAY_1X in legal else Action.CHECK)
+        m.station.execute(PlaceChip("ante", ante))
+        m.station.execute(Deal())
+        while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+            legal = m.station.snapshot().legal
+            m.station.execute(Decide(Action.PLAY_1X if Action.PLAY_1X in legal else Action.CHECK))
 
 
-def balanced(m: Machine) -> dict:
-    report = m.ledger.verify(replay=True)
+def balanced(m: LoneCabinet) -> dict:
+    report = m.table.ledger.verify(replay=True)
     assert report.ok, report.problem
     bal = balance(report.meters)
     assert bal["balanced"], bal

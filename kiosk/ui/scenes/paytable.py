@@ -89,7 +89,7 @@ class PaytableScene(Scene):
         return True
 
     def look(self) -> Hashable:
-        rtp = rtp_figures(self.snap.paytable, self.app.model.machine.config.key_path)
+        rtp = rtp_figures(self.snap.paytable, self.app.model.controller.config.key_path)
         return tuple(sorted(rtp.items()))  # the return, once proven
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -120,7 +120,7 @@ class PaytableScene(Scene):
             ante_min=fmt(self.app, lim.ante_min, True), ante_max=fmt(self.app, lim.ante_max, True),
             trips_min=fmt(self.app, lim.trips_min, True), trips_max=fmt(self.app, lim.trips_max, True))
         ui.fitted(surface, _("Table limits") + ": " + limits, 24, theme.CREAM, 1200, center=(640, 520))
-        rtp = rtp_figures(pt, self.app.model.machine.config.key_path)
+        rtp = rtp_figures(pt, self.app.model.controller.config.key_path)
         if rtp:
             parts = [_("Main bets {pct}").format(pct=f"{rtp['main_total']:.2f}%"),
                      _("Trips {pct}").format(pct=f"{rtp['trips']:.2f}%")]

@@ -116,9 +116,9 @@ class RecallScene(Scene):
 
     def enter(self, **kwargs: Any) -> None:
         self.index, self.step, self.rounds, self.unreadable = 0, len(ORDER), [], False
-        machine = self.app.model.machine
-        self.from_host = machine.recall_kept_elsewhere
-        self.asking = machine.recall_async(10)
+        controller = self.app.model.controller
+        self.from_host = controller.recall_kept_elsewhere
+        self.asking = controller.recall_async(10)
         self.update(0.0)
 
     def update(self, dt: float) -> None:

@@ -47,7 +47,7 @@ HEAD, TEXT, PAD_X, PAD_Y, GAP, NUMBER_W = 17, 16, 6, 3, 4, 14
 
 def view_of(host: SceneHost) -> StationView | None:
     """The station's view when the screens run at a station (else None)."""
-    return host.model.machine.station_view()
+    return host.model.controller.station_view()
 
 
 def table_view(view: StationView) -> TableSnapshot:

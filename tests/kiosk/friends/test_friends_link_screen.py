@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.friends import FriendsGame, FriendsHost, FriendsTimers
 from kiosk.friends.context import TournamentContext
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.ui.app import App
 from kiosk.ui.events import Touch
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.fixture
@@ -44,8 +44,10 @@ class Cabinet:
     def __init__(self, folder: Path, pairing: Path, link_port: int) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(self.machine, (800, 480), tournament=TournamentContext(config.db_path))
+        self.cabinet = LoneCabinet.open(config)
+        self.app = cabinet_app(
+            self.cabinet, (800, 480), tournament=TournamentContext(config.db_path)
+        )
         self.ctx = self.app.tournament
         self.ctx.friends_link_pairing = pairing
         self.ctx.friends_link_hosts = [f"127.0.0.1:{link_port}"]
@@ -72,7 +74,7 @@ class Cabinet:
 
     def close(self) -> None:
         self.ctx.close()
-        self.machine.close()
+        self.cabinet.close()
 
 
 def _pair(host: HostPairing, folder: Path, key: bytes | None = None) -> None:

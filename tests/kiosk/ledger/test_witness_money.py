@@ -18,16 +18,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.cabinet import cash_out, credits, insert_note, opened
 
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
-from kiosk.cabinet import Machine, MachineError
 from kiosk.config import load_config
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, witness_power_up
+from kiosk.machine.errors import MachineError
 from kiosk.station.paperless import PaperlessPrinter
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 def new_ledger(tmp_path: Path) -> Path:
@@ -148,8 +150,8 @@ def InstantPrinter() -> PaperlessPrinter:
     return PaperlessPrinter()
 
 
-def ledger_tilt(m: Machine) -> str:
-    return next((t.message for t in m.snapshot().tilts if t.code == "ledger"), "")
+def ledger_tilt(m: LoneCabinet) -> str:
+    return next((t.message for t in m.station.snapshot().tilts if t.code == "ledger"), "")
 
 
 def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
@@ -173,14 +175,15 @@ def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
     from_child_r, from_child_w = os.pipe()
 
     def cabinet() -> None:
-        m = Machine.open(config, rng=SeededRandomSource(5), printer=InstantPrinter())
+        printer = InstantPrinter()
+        m = opened(config, rng=SeededRandomSource(5), printer=printer)
         assert ledger_tilt(m) == ""
         for bill in (5000, 2000, 1000, 100, 100, 100, 100):
-            m.insert_credits(bill)
+            insert_note(m, bill)
         os.write(from_child_w, b"r")  # running, 84.00 on the meter: copy now
         os.read(to_child_r, 1)
-        m.cash_out()
-        assert m.credits == 0
+        cash_out(m, printer)
+        assert credits(m) == 0
         os.write(from_child_w, b"p")  # the ticket is printed
         os.read(to_child_r, 1)  # the power cut comes here
 
@@ -204,11 +207,11 @@ def test_a_copy_of_both_media_taken_while_running_is_refused_after_a_cash_out(
     for folder, copy in ((ledger_dir, "copy-ledger"), (witness_dir, "copy-witness")):
         shutil.rmtree(folder)
         shutil.copytree(tmp_path / copy, folder)
-    m = Machine.open(config)
+    m = opened(config)
     try:
         tilt = ledger_tilt(m)
         assert "counter ahead of the ledger" in tilt and str(tpm / "counter") in tilt
-        assert m.ledger is None  # the ticket's 84.00 cannot be played or paid again
+        assert m.table.ledger is None  # the ticket's 84.00 cannot be played or paid again
     finally:
         m.close()
 
@@ -221,18 +224,18 @@ def test_a_counter_that_cannot_move_with_the_money_stops_play(tmp_path, other_me
     config = load_config(
         None, db_path=tmp_path / "var" / "uth.db", witness_counter=f"file:{counter}"
     )
-    m = Machine.open(config, rng=SeededRandomSource(5))
+    m = opened(config, rng=SeededRandomSource(5))
     try:
-        m.insert_credits(2000)
+        insert_note(m, 2000)
         assert ledger_tilt(m) == "" and FileCounter(counter).read() == 2
         shutil.rmtree(counter.parent)  # the medium unplugged
-        m.insert_credits(5000)
-        assert m.credits == 7000
+        insert_note(m, 5000)
+        assert credits(m) == 7000
         tilt = ledger_tilt(m)
         assert f"witness counter file:{counter} not moved with the money" in tilt
         assert "is missing" in tilt
         with pytest.raises(MachineError):
-            m.insert_credits(100)
+            insert_note(m, 100)
     finally:
         m.close()
 

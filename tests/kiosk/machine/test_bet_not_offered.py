@@ -10,13 +10,16 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import load_paytable
-from kiosk.cabinet import LEDGER_TILT, Machine
 from kiosk.config import load_config
+from kiosk.machine.commands import OperatorLogin, SetDoor
 from kiosk.machine.error_codes import ErrorCode
 from kiosk.machine.errors import ConfigurationError
 from kiosk.machine.paytable_editor import PaytableEditor
 from kiosk.machine.settings import check_rtp
+from kiosk.machine.state import LEDGER_TILT, SEAT
 from kiosk.pins import DEMO_PINS
+from kiosk.station.operator_local import TableOperations
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
 MANAGER = DEMO_PINS["manager"]
@@ -24,13 +27,13 @@ MANAGER = DEMO_PINS["manager"]
 
 def test_a_first_paytable_with_a_progressive_is_refused_and_no_ledger_is_made(tmp_path):
     config = load_config(None, db_path=tmp_path / "uth.db", paytable=EXAMPLE)
-    m = Machine.open(config)
+    cab = LoneCabinet.open(config)
     try:
-        message = {t.code: t.message for t in m.snapshot().tilts}.get(LEDGER_TILT, "")
+        message = {t.code: t.message for t in cab.station.snapshot().tilts}.get(LEDGER_TILT, "")
         assert "PAYTABLE FAULT" in message and "progressive-example.toml: progressive:" in message
-        assert "does not offer the progressive bet" in message and m.ledger is None
+        assert "does not offer the progressive bet" in message and cab.table.ledger is None
     finally:
-        m.close()
+        cab.close()
     assert not config.db_path.exists()
 
 
@@ -43,13 +46,13 @@ def test_putting_a_progressive_table_in_force_is_refused_with_its_code(tmp_path)
 
 
 def test_the_editor_does_not_start_a_draft_it_would_write_without_its_progressive(tmp_path):
-    m = Machine.open(load_config(None, db_path=tmp_path / "uth.db", demo=True))
+    cab = LoneCabinet.open(load_config(None, db_path=tmp_path / "uth.db", demo=True))
     try:
-        m.door(True)
-        m.operator_login(MANAGER)
-        editor = PaytableEditor(m)
+        cab.station.execute(SetDoor(True))
+        cab.station.execute(OperatorLogin(MANAGER))
+        editor = PaytableEditor(TableOperations(cab.table, SEAT, cab.station))
         with pytest.raises(ConfigurationError) as refused:
             editor.start(EXAMPLE)
         assert refused.value.code is ErrorCode.BET_NOT_OFFERED and editor.table is None
     finally:
-        m.close()
+        cab.close()

@@ -10,16 +10,19 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.cabinet import insert_note
 
 from engine.maths.par_report import ParReport
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.machine.commands import SetDoor
+from kiosk.machine.commands import OperatorLogin, OperatorLogout, SetDoor
 from kiosk.machine.errors import ConfigurationError, NotAuthorised, WrongState
 from kiosk.machine.paytable_draft import EditError
 from kiosk.machine.paytable_editor import PaytableEditor, list_paytables
+from kiosk.machine.state import SEAT
+from kiosk.station.operator_local import TableOperations
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 MANAGER, TECHNICIAN = "975310", "135790"
 
@@ -38,8 +41,8 @@ def report_of(table: Paytable, trips: float = 0.991) -> ParReport:
     )
 
 
-def cabinet(tmp_path: Path, extra: str = "") -> Machine:
-    """A machine whose paytables folder is a copy of the shipped one, with a manager and
+def cabinet(tmp_path: Path, extra: str = "") -> LoneCabinet:
+    """A cabinet whose paytables folder is a copy of the shipped one, with a manager and
     a technician."""
     folder = tmp_path / "paytables"
     folder.mkdir()
@@ -51,7 +54,7 @@ def cabinet(tmp_path: Path, extra: str = "") -> Machine:
         text += f'\n[[operators]]\nname = "{name}"\nrole = "{role}"\npin = "{pin}"\n'
     config = tmp_path / "cabinet.toml"
     config.write_text(text)
-    return Machine.open(load_config(config), rng=SeededRandomSource(3))
+    return LoneCabinet.open(load_config(config), rng=SeededRandomSource(3))
 
 
 @pytest.fixture
@@ -62,21 +65,26 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
-def machine(tmp_path, cache):
-    m = cabinet(tmp_path)
-    yield m
-    m.close()
+def cab(tmp_path, cache):
+    c = cabinet(tmp_path)
+    yield c
+    c.close()
 
 
-def ready(m: Machine, pin: str = MANAGER) -> None:
-    m.door(True)
-    m.operator_login(pin)
+def operations(cab: LoneCabinet) -> TableOperations:
+    """The cabinet's operator port: the editor's host."""
+    return TableOperations(cab.table, SEAT, cab.station)
+
+
+def ready(cab: LoneCabinet, pin: str = MANAGER) -> None:
+    cab.station.execute(SetDoor(True))
+    cab.station.execute(OperatorLogin(pin))
 
 
 @pytest.mark.heavy
-def test_a_new_table_is_computed_off_the_lock_signed_written_and_recorded(machine, tmp_path):
-    ready(machine)
-    editor = PaytableEditor(machine)
+def test_a_new_table_is_computed_off_the_lock_signed_written_and_recorded(cab, tmp_path):
+    ready(cab)
+    editor = PaytableEditor(operations(cab))
     editor.start(PAYTABLE_DIR / "standard.toml", name="Custom")
     editor.set("blind.flush", "2:1")
     editor.set("trips.full_house", "9:1")
@@ -85,8 +93,8 @@ def test_a_new_table_is_computed_off_the_lock_signed_written_and_recorded(machin
     assert editor.compute() is job  # the same draft is not computed twice
     seen = []
     while job.running:  # the controller answers while the maths runs
-        machine.execute(SetDoor(True))
-        seen.append(machine.snapshot().door_open)
+        cab.station.execute(SetDoor(True))
+        seen.append(cab.station.snapshot().door_open)
         job.wait(0.2)
     assert job.error == "" and job.fraction == 1.0 and seen
     rtps = editor.rtps()
@@ -96,41 +104,41 @@ def test_a_new_table_is_computed_off_the_lock_signed_written_and_recorded(machin
     path = editor.apply()
     assert path.parent == tmp_path / "paytables" and path.name.startswith("custom-")
     table = load_paytable(path)
-    snap = machine.snapshot()
+    snap = cab.station.snapshot()
     assert snap.paytable.sha256 == table.sha256 and str(snap.paytable.blind.flush) == "2:1"
-    ev = machine.ledger.last_event("paytable_changed")
+    ev = cab.table.ledger.last_event("paytable_changed")
     assert ev.detail["operator"] == "Cy Young"
     new = ev.detail["new"]
     assert new["sha256"] == table.sha256 and new["toml"] == path.read_text()
     assert new["par"]["paytable_sha256"] == table.sha256
-    listed = {entry.path.name: entry for entry in list_paytables(machine)}
+    listed = {entry.path.name: entry for entry in list_paytables(operations(cab))}
     assert len(listed) == 5 and listed[path.name].proven
     assert listed[path.name].rtps == rtps
 
 
-def test_only_a_manager_with_the_door_open_and_no_credits_may_edit(machine):
-    editor = PaytableEditor(machine, analyse=lambda t, progress: report_of(t))
+def test_only_a_manager_with_the_door_open_and_no_credits_may_edit(cab):
+    editor = PaytableEditor(operations(cab), analyse=lambda t, progress: report_of(t))
     with pytest.raises(NotAuthorised, match="log in"):
         editor.start(PAYTABLE_DIR / "standard.toml")
-    machine.operator_login(TECHNICIAN)
+    cab.station.execute(OperatorLogin(TECHNICIAN))
     with pytest.raises(NotAuthorised, match="manager"):
         editor.start(PAYTABLE_DIR / "standard.toml")
-    machine.operator_logout()
-    machine.operator_login(MANAGER)
+    cab.station.execute(OperatorLogout())
+    cab.station.execute(OperatorLogin(MANAGER))
     with pytest.raises(NotAuthorised, match="door"):
         editor.start(PAYTABLE_DIR / "standard.toml")
-    machine.door(True)
+    cab.station.execute(SetDoor(True))
     editor.start(PAYTABLE_DIR / "standard.toml")
     editor.set("trips.full_house", "9:1")
     editor.compute().wait(5)
     assert editor.can_apply()
-    machine.door(False)
-    machine.insert_credits(500)
-    machine.door(True)
+    cab.station.execute(SetDoor(False))
+    insert_note(cab, 500)
+    cab.station.execute(SetDoor(True))
     with pytest.raises(WrongState, match="zero credits"):
         editor.apply()
     assert editor.edits["trips.full_house"] == "9:1"  # the refused change keeps the edit
-    assert machine.snapshot().paytable.name == "Standard"
+    assert cab.station.snapshot().paytable.name == "Standard"
     assert len(list(editor.folder.glob("*.toml"))) == 4  # nothing written
 
 
@@ -142,7 +150,7 @@ def test_lines_limits_and_rtps_are_held_to_the_jurisdictions_bounds(tmp_path, ca
     m = cabinet(tmp_path, bounds)
     try:
         ready(m)
-        editor = PaytableEditor(m, analyse=lambda t, progress: report_of(t, trips=0.995))
+        editor = PaytableEditor(operations(m), analyse=lambda t, progress: report_of(t, trips=0.995))
         editor.start(PAYTABLE_DIR / "standard.toml")
         assert editor.choices("blind.flush") == ("3:2", "2:1")
         assert editor.choices("blind.straight")[0] == "1:1"
@@ -159,13 +167,13 @@ def test_lines_limits_and_rtps_are_held_to_the_jurisdictions_bounds(tmp_path, ca
             editor.apply()
         assert refused.value.code == "out_of_bounds"
         assert editor.edits["blind.flush"] == "2:1"
-        assert m.snapshot().paytable.name == "Standard"
+        assert m.station.snapshot().paytable.name == "Standard"
     finally:
         m.close()
 
 
-def test_a_computation_that_fails_says_why_and_proves_nothing(machine):
-    ready(machine)
+def test_a_computation_that_fails_says_why_and_proves_nothing(cab):
+    ready(cab)
     started = threading.Event()
 
     def broken(table, progress):
@@ -173,7 +181,7 @@ def test_a_computation_that_fails_says_why_and_proves_nothing(machine):
         started.set()
         raise RuntimeError("out of memory")
 
-    editor = PaytableEditor(machine, analyse=broken)
+    editor = PaytableEditor(operations(cab), analyse=broken)
     editor.start(PAYTABLE_DIR / "standard.toml")
     job = editor.compute()
     assert job.wait(5) and started.is_set()

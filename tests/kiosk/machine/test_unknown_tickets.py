@@ -5,8 +5,14 @@ clears it.  Driven through the validator simulator and the real ID-003 driver.""
 from __future__ import annotations
 
 import pytest
+from support.cabinet import credits as credits_at
 from support.tito_helpers import Clock, cabinets, wait_for
 
+from kiosk.machine.commands import (
+    ClearTilt,
+    OperatorLogin,
+    OperatorLogout,
+)
 from kiosk.machine.ticket_rules import UNKNOWN_TICKETS_TILT
 
 
@@ -22,32 +28,32 @@ def unknown(i: int) -> str:
 def test_six_unknown_tickets_in_ten_minutes_tilt_the_validator(cabinet):
     clock = Clock()
     cab = cabinet(clock=clock)
-    m = cab.machine
+    m = cab.parts
     for i in range(5):
         cab.insert_ticket(unknown(i))
-    assert UNKNOWN_TICKETS_TILT not in {t.code for t in m.snapshot().tilts}
+    assert UNKNOWN_TICKETS_TILT not in {t.code for t in m.station.snapshot().tilts}
     cab.insert_ticket(unknown(5))
     assert len(cab.vsim.returned) == 6 and not cab.vsim.cashbox
-    tilt = {t.code: t.message for t in m.snapshot().tilts}[UNKNOWN_TICKETS_TILT]
+    tilt = {t.code: t.message for t in m.station.snapshot().tilts}[UNKNOWN_TICKETS_TILT]
     assert "6 unknown ticket numbers within 10 minutes" in tilt
-    (event,) = m.ledger.events(("tickets_unknown_repeated",))
+    (event,) = m.table.ledger.events(("tickets_unknown_repeated",))
     assert event.detail["count"] == 6
     assert wait_for(lambda: cab.vsim.inhibited)  # acceptance inhibited
     cab.devices.insert_bill(2000)
-    assert wait_for(lambda: len(cab.vsim.returned) == 7) and m.credits == 0
+    assert wait_for(lambda: len(cab.vsim.returned) == 7) and credits_at(m) == 0
 
     cab.close()  # the tilt stands across a restart
     cab = cabinet(clock=clock)
-    m = cab.machine
-    assert UNKNOWN_TICKETS_TILT in {t.code for t in m.snapshot().tilts}
-    m.operator_login(m.config.operator_pins["attendant"])
-    m.clear_tilt(UNKNOWN_TICKETS_TILT)
-    m.operator_logout()
+    m = cab.parts
+    assert UNKNOWN_TICKETS_TILT in {t.code for t in m.station.snapshot().tilts}
+    m.station.execute(OperatorLogin(m.config.operator_pins["attendant"]))
+    m.station.execute(ClearTilt(UNKNOWN_TICKETS_TILT))
+    m.station.execute(OperatorLogout())
     assert wait_for(lambda: not cab.vsim.inhibited)
     cab.insert_ticket(unknown(6))  # counting starts again after the tilt
-    assert UNKNOWN_TICKETS_TILT not in {t.code for t in m.snapshot().tilts}
+    assert UNKNOWN_TICKETS_TILT not in {t.code for t in m.station.snapshot().tilts}
     cab.insert_bill(2000)
-    assert m.credits == 2000
+    assert credits_at(m) == 2000
 
 
 def test_unknown_tickets_spread_over_more_than_ten_minutes_do_not_tilt(cabinet):
@@ -56,5 +62,5 @@ def test_unknown_tickets_spread_over_more_than_ten_minutes_do_not_tilt(cabinet):
     for i in range(12):
         cab.insert_ticket(unknown(i))
         clock.advance(minutes=2, seconds=1)
-    assert UNKNOWN_TICKETS_TILT not in {t.code for t in cab.machine.snapshot().tilts}
-    assert not cab.machine.ledger.events(("tickets_unknown_repeated",))
+    assert UNKNOWN_TICKETS_TILT not in {t.code for t in cab.parts.station.snapshot().tilts}
+    assert not cab.parts.table.ledger.events(("tickets_unknown_repeated",))

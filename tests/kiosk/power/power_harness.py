@@ -44,12 +44,27 @@ from typing import Any
 from devices.id003 import ValidatorConfig
 from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import LEDGER_TILT, Machine, MachineError, MachinePhase
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
 from kiosk.ledger.ledger import Ledger, balance
+from kiosk.machine.commands import (
+    CashOut,
+    ClearBets,
+    ClearTilt,
+    Deal,
+    Decide,
+    HandpayReset,
+    OperatorLogin,
+    OperatorLogout,
+    PlaceChip,
+)
+from kiosk.machine.errors import MachineError
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.state import LEDGER_TILT
 from kiosk.station.devices import StationDevices
+from kiosk.station.paperless import PaperlessPrinter
 from kiosk.table.escrows import unresolved
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -137,6 +152,12 @@ def cut_points(target: str, ready_w: int) -> None:
     Payouts.cash_out = cashed_out  # type: ignore[method-assign]
 
 
+def cash_out_at(cabinet: LoneCabinet) -> None:
+    """Cash out at the cabinet's station (a payout is then pending or paid)."""
+    cabinet.station.execute(CashOut())
+    assert cabinet.station.snapshot().cashout is not None
+
+
 def cabinet(
     config: CabinetConfig,
     seed: int,
@@ -149,19 +170,19 @@ def cabinet(
     killed (or until the named point ``target`` cuts it), or (once ``stop_r`` is
     written) cash out and shut down.  ``cash_out``: cash out as soon as there are credits
     (a cycle aimed at the printer)."""
-    machine = Machine.open(config, rng=SeededRandomSource(seed), printer_decides=True)
+    machine = LoneCabinet.open(config, rng=SeededRandomSource(seed))  # the devices' printer
     devices = StationDevices.of_cabinet(
         config, machine.link, validator_config=VALIDATOR, printer_config=PRINTER
     )
-    snap = machine.snapshot()
+    snap = machine.station.snapshot()
     if any(t.code == LEDGER_TILT for t in snap.tilts):
         os.write(ready_w, (json.dumps({"ledger": snap.tilts[0].message}) + "\n").encode())
         return 3
-    assert machine.ledger is not None
+    assert machine.table.ledger is not None
     found = {
         "round": snap.phase == MachinePhase.IN_ROUND,
         "cashout": snap.cashout is not None,
-        "escrow": len(unresolved(machine.ledger)),
+        "escrow": len(unresolved(machine.table.ledger)),
     }
     devices.start()
     os.write(ready_w, (json.dumps(found) + "\n").encode())
@@ -172,51 +193,51 @@ def cabinet(
     rounds = 0
 
     def attendant(*jobs: Any) -> None:
-        machine.operator_login(PIN)
+        machine.station.execute(OperatorLogin(PIN))
         try:
             for job in jobs:
                 job()
         finally:
-            machine.operator_logout()
+            machine.station.execute(OperatorLogout())
 
     while True:
         if not stopping and select.select([stop_r], [], [], 0)[0]:
             stopping = True
-        snap = machine.snapshot()
+        snap = machine.station.snapshot()
         try:
             if any(t.code == LEDGER_TILT for t in snap.tilts):
                 return 3
             if snap.tilts:  # clear what the cut left (recorded; reconciled at the end)
                 codes = [t.code for t in snap.tilts]
-                attendant(*(lambda c=c: machine.clear_tilt(c) for c in codes))
+                attendant(*(lambda c=c: machine.station.execute(ClearTilt(c)) for c in codes))
                 time.sleep(0.005)
             elif snap.cashout is not None:
                 if snap.cashout.method == "handpay":
-                    attendant(machine.handpay_reset)
+                    attendant(lambda: machine.station.execute(HandpayReset()))
                 else:
                     time.sleep(0.003)  # printing
             elif snap.phase == MachinePhase.IN_ROUND:
                 steer = [a for a in snap.legal if a.value == "check" and target == "decision"]
-                machine.decide(steer[0] if steer else rng.choice(snap.legal))
+                machine.station.execute(Decide(steer[0] if steer else rng.choice(snap.legal)))
             elif (target == "cashout" or cash_out) and snap.credits:
-                machine.cash_out()
+                cash_out_at(machine)
             elif stopping:
                 if snap.credits:
-                    machine.cash_out()
+                    cash_out_at(machine)
                 elif devices.idle:
                     break
                 else:
                     time.sleep(0.003)
             elif snap.available >= 3 * ANTE:
                 if snap.bet_ante != ANTE:
-                    machine.clear_bets()
-                    machine.add_chip("ante", ANTE)
-                machine.deal()
+                    machine.station.execute(ClearBets())
+                    machine.station.execute(PlaceChip("ante", ANTE))
+                machine.station.execute(Deal())
                 rounds += 1
                 if rounds % 3 == 0:
-                    machine.decide(rng.choice(machine.snapshot().legal))
+                    machine.station.execute(Decide(rng.choice(machine.station.snapshot().legal)))
             elif snap.credits and rng.random() < 0.3:
-                machine.cash_out()
+                cash_out_at(machine)
             else:
                 time.sleep(0.003)
         except MachineError:
@@ -320,7 +341,9 @@ def run(db: Path, cuts: int, seed: int = 11, phases: tuple[str, ...] = ()) -> di
             validator_port=peripherals.ports["validator"],
             printer_port=peripherals.ports["printer"],
         )
-        Machine.open(config).close()  # first run: the ledger, before any fork
+        cabinet = LoneCabinet.open(config)  # first run: the ledger, before any fork
+        PaperlessPrinter(ready=False).attach(cabinet.link)
+        cabinet.close()
         rng = random.Random(seed)
         # the phases come from their own stream: how many cuts each phase gets is fixed by
         # the seed, whatever the patrons' and the delays' draws took meanwhile
@@ -515,6 +538,8 @@ if __name__ == "__main__":
         without_recovery()
     named = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--phases=")), "")
     chosen = tuple(p for p in named.split(",") if p)
-    devices = {f"printer:{p}" for p in PRINTER_PHASES} | {f"validator:{p}" for p in VALIDATOR_PHASES}
+    devices = {f"printer:{p}" for p in PRINTER_PHASES} | {
+        f"validator:{p}" for p in VALIDATOR_PHASES
+    }
     assert set(chosen) <= set(CONTROLLER_PHASES) | devices, chosen
     print(json.dumps(run(Path(sys.argv[1]), int(sys.argv[2]), phases=chosen)))

@@ -20,13 +20,23 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits, insert_note, opened
 from support.fast_devices import FAST_VALIDATOR, never, wait_for
 
 from devices.id003 import BillValidator
 from devices.sim import Id003Simulator
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import LEDGER_TILT, Machine, MachinePhase, PlayDisabled
 from kiosk.config import CabinetConfig, load_config
+from kiosk.machine.commands import (
+    ClearBets,
+    Deal,
+    Decide,
+    PlaceChip,
+)
+from kiosk.machine.errors import PlayDisabled
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.state import LEDGER_TILT
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]
 NOBODY = 65534
@@ -66,56 +76,56 @@ def sim():
         yield s
 
 
-def driver(sim: Id003Simulator, machine: Machine) -> BillValidator:
-    v = BillValidator(sim.port, machine, FAST_VALIDATOR)
+def driver(sim: Id003Simulator, machine: LoneCabinet) -> BillValidator:
+    v = BillValidator(sim.port, machine.notes, FAST_VALIDATOR)
     v.enable()
     v.start()
     assert wait_for(lambda: v.ready)
     return v
 
 
-def recorded(m: Machine) -> list[tuple[int, str, str]]:
-    assert m.ledger is not None
-    return [(e.id, e.kind, e.hash) for e in m.ledger.events()]
+def recorded(m: LoneCabinet) -> list[tuple[int, str, str]]:
+    assert m.table.ledger is not None
+    return [(e.id, e.kind, e.hash) for e in m.table.ledger.events()]
 
 
-def ledger_tilt(m: Machine) -> str:
-    return {t.code: t.message for t in m.snapshot().tilts}.get(LEDGER_TILT, "")
+def ledger_tilt(m: LoneCabinet) -> str:
+    return {t.code: t.message for t in m.station.snapshot().tilts}.get(LEDGER_TILT, "")
 
 
-def credit_a_note(sim: Id003Simulator, m: Machine, cents: int) -> None:
-    before, boxed = m.credits, len(sim.cashbox)
+def credit_a_note(sim: Id003Simulator, m: LoneCabinet, cents: int) -> None:
+    before, boxed = credits(m), len(sim.cashbox)
     sim.insert_bill(cents)
-    assert wait_for(lambda: m.credits == before + cents and len(sim.cashbox) == boxed + 1)
+    assert wait_for(lambda: credits(m) == before + cents and len(sim.cashbox) == boxed + 1)
 
 
-def refused_note(sim: Id003Simulator, m: Machine, cents: int) -> None:
+def refused_note(sim: Id003Simulator, m: LoneCabinet, cents: int) -> None:
     """A note offered now is not stacked: the cash box and the credits stay as they are."""
-    credits, boxed, returned = m.credits, len(sim.cashbox), len(sim.returned)
+    held, boxed, returned = credits(m), len(sim.cashbox), len(sim.returned)
     sim.insert_bill(cents)
     assert wait_for(lambda: len(sim.returned) > returned, timeout=5.0)
     # the note does not go to the box later either
-    assert never(lambda: len(sim.cashbox) != boxed or m.credits != credits, 0.3)
+    assert never(lambda: len(sim.cashbox) != boxed or credits(m) != held, 0.3)
 
 
-def play_on(m: Machine) -> None:
+def play_on(m: LoneCabinet) -> None:
     """Play one whole round (the fault is gone)."""
-    m.clear_bets()
-    m.add_chip("ante", 500)
-    m.deal()
-    while m.snapshot().phase == MachinePhase.IN_ROUND:
-        m.decide(m.snapshot().legal[-1])
+    m.station.execute(ClearBets())
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
+    while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+        m.station.execute(Decide(m.station.snapshot().legal[-1]))
 
 
-def verified(m: Machine) -> None:
-    report = m.verify_ledger(replay=True)
+def verified(m: LoneCabinet) -> None:
+    report = m.table.read(lambda a: a.verify(replay=True))
     assert report is not None and report.ok, report and report.problem
 
 
 def test_a_full_disk_tilts_refuses_notes_and_loses_nothing(tmp_path, sim):
     with tmpfs(tmp_path / "disk") as disk:
         config = cabinet_config(disk, tmp_path)
-        m = Machine.open(config, rng=SeededRandomSource(5))
+        m = opened(config, rng=SeededRandomSource(5))
         v = driver(sim, m)
         try:
             credit_a_note(sim, m, 10000)
@@ -133,17 +143,17 @@ def test_a_full_disk_tilts_refuses_notes_and_loses_nothing(tmp_path, sim):
                     failed = exc
                     break
             assert failed is not None and "full" in str(failed)
-            assert "ledger write failed" in ledger_tilt(m) and not m.snapshot().playable
-            credits, before = m.credits, recorded(m)
+            assert "ledger write failed" in ledger_tilt(m) and not m.station.snapshot().playable
+            held, before = credits(m), recorded(m)
             refused_note(sim, m, 2000)
         finally:
             v.close()
-        m.ledger.close()  # the power goes; the attendant frees the space
+        m.table.ledger.close()  # the power goes; the attendant frees the space
         (disk / "filler").unlink()
-        m = Machine.open(config, rng=SeededRandomSource(6))
+        m = opened(config, rng=SeededRandomSource(6))
         v = driver(sim, m)
         try:
-            assert m.snapshot().tilts == () and m.credits == credits
+            assert m.station.snapshot().tilts == () and credits(m) == held
             assert recorded(m)[: len(before)] == before
             play_on(m)
             credit_a_note(sim, m, 1000)
@@ -157,22 +167,22 @@ def test_a_full_disk_tilts_refuses_notes_and_loses_nothing(tmp_path, sim):
 def test_a_read_only_directory_is_a_clear_tilt_and_the_ledger_is_kept(tmp_path):
     with tmpfs(tmp_path / "disk") as disk:
         config = cabinet_config(disk, tmp_path)
-        m = Machine.open(config)
-        m.insert_credits(2000)
+        m = opened(config)
+        insert_note(m, 2000)
         before = recorded(m)
         m.close()
         files = sorted(os.listdir(disk))
         subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
         try:
-            m = Machine.open(config)
+            m = opened(config)
             reason = ledger_tilt(m)
             assert "read-only" in reason and "database directory" in reason, reason
-            assert m.ledger is None and not m.snapshot().playable
+            assert m.table.ledger is None and not m.station.snapshot().playable
         finally:
             subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
         assert sorted(os.listdir(disk)) == files
-        m = Machine.open(config)
-        assert m.snapshot().tilts == () and m.credits == 2000
+        m = opened(config)
+        assert m.station.snapshot().tilts == () and credits(m) == 2000
         assert recorded(m)[: len(before)] == before
         verified(m)
         m.close()
@@ -181,12 +191,12 @@ def test_a_read_only_directory_is_a_clear_tilt_and_the_ledger_is_kept(tmp_path):
 OPEN_AS_NOBODY = """
 import encodings.ascii, encodings.latin_1, encodings.utf_8, json, os, sys
 from kiosk.config import load_config
-from kiosk.cabinet import Machine
+from kiosk.wiring.lone_cabinet import LoneCabinet
 os.setgid({uid}); os.setuid({uid})
 config = load_config(db_path=sys.argv[1], ledger_key_path=sys.argv[2], anchor_path=sys.argv[3])
-m = Machine.open(config)
-print(json.dumps({{"tilts": {{t.code: t.message for t in m.snapshot().tilts}},
-                  "open": m.ledger is not None}}))
+m = LoneCabinet.open(config)
+print(json.dumps({{"tilts": {{t.code: t.message for t in m.station.snapshot().tilts}},
+                  "open": m.table.ledger is not None}}))
 """
 
 
@@ -198,8 +208,8 @@ def test_a_read_only_database_file_is_a_clear_tilt_and_never_recreated(tmp_path)
         base.chmod(0o755)
         (base / "db").mkdir()
         config = cabinet_config(base / "db", base)
-        m = Machine.open(config)
-        m.insert_credits(2000)
+        m = opened(config)
+        insert_note(m, 2000)
         m.close()
         for folder in ("db", "key", "anchor"):  # the cabinet's user owns its files
             os.chown(base / folder, NOBODY, NOBODY)
@@ -228,8 +238,8 @@ def test_a_read_only_database_file_is_a_clear_tilt_and_never_recreated(tmp_path)
         assert not seen["open"] and "read-only" in reason and "database file" in reason, seen
         assert db.read_bytes() == content and sorted(os.listdir(base / "db")) == files
         db.chmod(0o644)
-        m = Machine.open(config)
-        assert m.snapshot().tilts == () and m.credits == 2000
+        m = opened(config)
+        assert m.station.snapshot().tilts == () and credits(m) == 2000
         verified(m)
         m.close()
     finally:
@@ -248,9 +258,9 @@ conn.execute("ROLLBACK")
 
 def test_a_database_locked_by_another_process_tilts_and_play_resumes(tmp_path, sim):
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config, rng=SeededRandomSource(7))
-    assert m.ledger is not None
-    m.ledger.conn.execute("PRAGMA busy_timeout = 200")  # do not wait 5 s per write here
+    m = opened(config, rng=SeededRandomSource(7))
+    assert m.table.ledger is not None
+    m.table.ledger.conn.execute("PRAGMA busy_timeout = 200")  # do not wait 5 s per write here
     v = driver(sim, m)
     try:
         credit_a_note(sim, m, 5000)
@@ -263,13 +273,13 @@ def test_a_database_locked_by_another_process_tilts_and_play_resumes(tmp_path, s
         )
         try:
             assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
-            credits, before = m.credits, recorded(m)
-            m.clear_bets()
-            m.add_chip("ante", 500)
+            held, before = credits(m), recorded(m)
+            m.station.execute(ClearBets())
+            m.station.execute(PlaceChip("ante", 500))
             with pytest.raises(PlayDisabled):
-                m.deal()
-            assert "locked" in ledger_tilt(m) and not m.snapshot().playable
-            assert m.credits == credits and m.snapshot().phase != MachinePhase.IN_ROUND
+                m.station.execute(Deal())
+            assert "locked" in ledger_tilt(m) and not m.station.snapshot().playable
+            assert credits(m) == held and m.station.snapshot().phase != MachinePhase.IN_ROUND
             refused_note(sim, m, 1000)
         finally:
             assert holder.stdin is not None
@@ -278,11 +288,11 @@ def test_a_database_locked_by_another_process_tilts_and_play_resumes(tmp_path, s
             assert holder.wait(10) == 0
     finally:
         v.close()
-    m.ledger.close()
-    m = Machine.open(config, rng=SeededRandomSource(8))
+    m.table.ledger.close()
+    m = opened(config, rng=SeededRandomSource(8))
     v = driver(sim, m)
     try:
-        assert m.snapshot().tilts == () and m.credits == credits
+        assert m.station.snapshot().tilts == () and credits(m) == held
         assert recorded(m)[: len(before)] == before
         play_on(m)
         credit_a_note(sim, m, 2000)
@@ -295,7 +305,7 @@ def test_a_database_locked_by_another_process_tilts_and_play_resumes(tmp_path, s
 
 def test_a_first_run_whose_anchor_folder_is_missing_is_a_tilt_not_a_crash(tmp_path):
     config = load_config(db_path=tmp_path / "uth.db", anchor_path=tmp_path / "gone" / "a")
-    m = Machine.open(config)
+    m = opened(config)
     reason = ledger_tilt(m)
     assert "cannot be created" in reason and "gone" in reason, reason
-    assert m.ledger is None and not m.snapshot().playable
+    assert m.table.ledger is None and not m.station.snapshot().playable

@@ -9,16 +9,17 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.cabinet import credits, opened
 from support.fast_devices import FAST_VALIDATOR, wait_for
 
 from devices.id003 import BillValidator
 from devices.id003.codes import Status
 from devices.sim import Id003Simulator
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.machine.state import LEDGER_WRITE_TILT
 from kiosk.table import money_in
 from kiosk.table.money_in import MoneyIn
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 
 @pytest.fixture
@@ -27,8 +28,8 @@ def sim():
         yield s
 
 
-def driver(sim: Id003Simulator, machine: Machine) -> BillValidator:
-    v = BillValidator(sim.port, machine, FAST_VALIDATOR)
+def driver(sim: Id003Simulator, machine: LoneCabinet) -> BillValidator:
+    v = BillValidator(sim.port, machine.notes, FAST_VALIDATOR)
     v.enable()
     v.start()
     assert wait_for(lambda: v.ready)
@@ -37,7 +38,7 @@ def driver(sim: Id003Simulator, machine: Machine) -> BillValidator:
 
 def test_a_credit_that_cannot_be_written_is_not_acknowledged(tmp_path: Path, sim, monkeypatch):
     config = load_config(db_path=tmp_path / "uth.db")
-    m = Machine.open(config)
+    m = opened(config)
     real = MoneyIn.stacked
 
     def disk_full(self, station, txn):
@@ -48,24 +49,24 @@ def test_a_credit_that_cannot_be_written_is_not_acknowledged(tmp_path: Path, sim
     try:
         sim.insert_bill(2000)
         assert wait_for(lambda: sim.state is Status.VEND_VALID and sim.vend_valid_reports > 3)
-        assert m.credits == 0 and not sim.cashbox  # never ACKed: the note waits in VEND VALID
+        assert credits(m) == 0 and not sim.cashbox  # never ACKed: the note waits in VEND VALID
     finally:
         v.close()
-    m.ledger.close()  # the power goes; the ledger is repaired
+    m.table.ledger.close()  # the power goes; the ledger is repaired
     monkeypatch.setattr(MoneyIn, "stacked", real)
-    m = Machine.open(config)
+    m = opened(config)
     v = driver(sim, m)
     try:
-        assert wait_for(lambda: m.credits == 2000 and sim.state is Status.IDLING)
+        assert wait_for(lambda: credits(m) == 2000 and sim.state is Status.IDLING)
         assert [i.cents for i in sim.cashbox] == [2000]
-        assert len(m.ledger.events(("bill_in",))) == 1
+        assert len(m.table.ledger.events(("bill_in",))) == 1
     finally:
         v.close()
         m.close()
 
 
 def test_a_note_is_returned_when_its_acceptance_cannot_be_written(tmp_path: Path, sim, monkeypatch):
-    m = Machine.open(load_config(db_path=tmp_path / "uth.db"))
+    m = opened(load_config(db_path=tmp_path / "uth.db"))
 
     def disk_full(escrow):
         raise sqlite3.OperationalError("database or disk is full")
@@ -75,8 +76,8 @@ def test_a_note_is_returned_when_its_acceptance_cannot_be_written(tmp_path: Path
     try:
         sim.insert_bill(5000)
         assert wait_for(lambda: sim.returned and sim.state in (Status.IDLING, Status.DISABLED))
-        assert not sim.cashbox and m.credits == 0
-        assert LEDGER_WRITE_TILT in {t.code for t in m.snapshot().tilts}
+        assert not sim.cashbox and credits(m) == 0
+        assert LEDGER_WRITE_TILT in {t.code for t in m.station.snapshot().tilts}
     finally:
         v.close()
         m.close()

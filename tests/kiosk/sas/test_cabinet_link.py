@@ -236,13 +236,13 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
 
     cab = boot(load_config(db_path=tmp_path / "uth.db"))
     pair = PtyPair()
-    svc = SasService(TablePort(cab.machine.table), tmp_path / "uth.db", lambda: PtyLine.open(pair.port), 1, signer=lambda s: 0)
+    svc = SasService(TablePort(cab.parts.table), tmp_path / "uth.db", lambda: PtyLine.open(pair.port), 1, signer=lambda s: 0)
     svc.start()
     try:
         host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
-        cab.machine.insert_credits(2000)
+        insert_note(cab.parts, 2000)
         cab.cash_out()
-        ticket = cab.machine.ledger.events(("ticket_out",))[-1]
+        ticket = cab.parts.table.ledger.events(("ticket_out",))[-1]
         svc.link.shared.wake.set()
         assert wait_for(lambda: svc.link.shared.queue.depth(1) >= 2)  # the note, the ticket
         codes = []

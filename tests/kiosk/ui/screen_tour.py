@@ -25,7 +25,12 @@ from collections.abc import Iterator
 from test_tournament_ui import Cabinet, every_screen
 from test_ui import LOSE, NO_QUALIFY, PUSH, STRAIGHT, WIN, Kiosk, deck
 
-from kiosk.machine.commands import SetDoor
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+    SetDoor,
+)
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.scenes.tournament.guide import PAGES as GUIDE_PAGES
 from kiosk.ui.textlog import TextLog
@@ -190,7 +195,7 @@ def operator_tour(k: Kiosk) -> Iterator[str]:
         k.key(d, d)
     k.key("return")
     yield "operator-pin-refused"
-    k.machine.execute(SetDoor(True))
+    k.cabinet.station.execute(SetDoor(True))
     k.run(0.1)
     for d in "3333":
         k.key(d, d)
@@ -208,7 +213,7 @@ def operator_tour(k: Kiosk) -> Iterator[str]:
             app.feed(Key("escape"))
             k.run(0.05)
     k.touch("logout")
-    k.machine.execute(SetDoor(False))
+    k.cabinet.station.execute(SetDoor(False))
     k.run(0.1)
 
 
@@ -327,7 +332,7 @@ def dealer_display_tour(table, display, size: tuple[int, int]) -> Iterator[tuple
     import pygame
 
     from engine.uth.round import Action
-    from kiosk.machine.commands import Deal, Decide, PlaceChip, SetDoor
+    from kiosk.machine.commands import SetDoor
 
     display.painter.log = TextLog()
 
@@ -357,7 +362,6 @@ def station_tour(floor) -> Iterator[str]:
     :class:`support.station_floor.StationFloor` of stations 1-7): the strip during the
     betting window, while the seats decide, and at settlement."""
     from engine.uth.round import Action
-    from kiosk.machine.commands import Deal, Decide, PlaceChip
     from kiosk.machine.snapshot import MachinePhase
     from kiosk.table.commands import Pass
     from kiosk.ui.scenes.table.geometry import SPOTS

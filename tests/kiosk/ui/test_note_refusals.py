@@ -8,6 +8,7 @@ import pytest
 from support.cabinet_screens import CabinetScreens
 
 from devices.host import DeviceEventKind, make_event
+from kiosk.machine.state import SEAT
 
 BILL_NOT_ACCEPTED = "This bill is not accepted."
 
@@ -21,19 +22,19 @@ def cab(tmp_path):
 
 def test_a_note_of_no_accepted_denomination_draws_a_sentence(cab):
     assert cab.scene.name == "attract"
-    assert 700 not in cab.machine.config.accepted_bills
-    assert cab.machine.escrow_decision(700, "n-seven") is False  # returned to the player
-    cab.machine.escrow_aborted("n-seven", "returned")
+    assert 700 not in cab.cabinet.config.accepted_bills
+    assert cab.cabinet.notes.escrow_decision(700, "n-seven") is False  # returned to the player
+    cab.cabinet.notes.escrow_aborted("n-seven", "returned")
     cab.until(lambda: BILL_NOT_ACCEPTED in cab.drawn_words(), timeout=5, what="the note's sentence")
     assert cab.scene.name == "table"
-    assert cab.machine.snapshot().credits == 0
+    assert cab.cabinet.station.snapshot().credits == 0
 
 
 def test_a_note_the_validator_rejects_draws_a_sentence(cab):
     cab.app.go("table")
     cab.run(0.1)
     assert BILL_NOT_ACCEPTED not in cab.drawn_words()
-    cab.machine.device_event(
-        make_event("validator", DeviceEventKind.REJECTED, "denomination error", code=0x76)
+    cab.cabinet.table.device_report(
+        SEAT, make_event("validator", DeviceEventKind.REJECTED, "denomination error", code=0x76)
     )
     cab.until(lambda: BILL_NOT_ACCEPTED in cab.drawn_words(), timeout=5, what="the note's sentence")

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support.cabinet import credits, insert_note
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.ui.app import App
+from kiosk.machine.commands import SetDoor
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.input import translate
-from kiosk.wiring.cabinet import operator_menu
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
 
@@ -33,14 +34,8 @@ class Screens:
     """The app over a machine, fed events one at a time."""
 
     def __init__(self, config, demo: bool) -> None:
-        self.machine = Machine.open(config, rng=SeededRandomSource(5))
-        self.app = App(
-            self.machine,
-            (800, 480),
-            demo=demo,
-            sound=False,
-            operator_scene=operator_menu(self.machine),
-        )
+        self.cabinet = LoneCabinet.open(config, rng=SeededRandomSource(5))
+        self.app = cabinet_app(self.cabinet, (800, 480), demo=demo, sound=False)
         self.app.step(1 / 60)
 
     @property
@@ -71,7 +66,7 @@ class Screens:
 
     def close(self) -> None:
         self.app.close()
-        self.machine.close()
+        self.cabinet.close()
 
 
 @pytest.fixture
@@ -102,19 +97,19 @@ def test_outside_demo_mode_only_the_key_switch_and_the_door_open_the_menu(screen
     s.feed(Command("operator_key"))  # turned back
     assert s.scene.name != "operator"
     # the main door opens (its switch, not a key): a touch brings the attendant's screen
-    s.machine.door(True)
+    s.cabinet.station.execute(SetDoor(True))
     s.app.step(1 / 60)  # the screens see the door's change
     s.feed(Touch((400, 240)))
     assert s.scene.name == "operator"
     s.type_pin("246810")
-    assert s.machine.snapshot().operator == "attendant"
+    assert s.cabinet.station.snapshot().operator == "attendant"
     s.touch("page_devices")
     door = next(b for b in s.scene.buttons() if b.id == "door")
     assert not door.enabled  # the door is a switch, not a button, on a cabinet
-    s.machine.door(False)  # the door closes: the menu it opened closes with it
+    s.cabinet.station.execute(SetDoor(False))  # the door closes: the menu it opened closes with it
     s.app.step(1 / 60)
     s.app.step(1 / 60)
-    assert s.scene.name != "operator" and s.machine.snapshot().operator is None
+    assert s.scene.name != "operator" and s.cabinet.station.snapshot().operator is None
 
 
 def test_demo_mode_opens_with_f12_and_the_corners_and_says_demo(screens):
@@ -126,12 +121,12 @@ def test_demo_mode_opens_with_f12_and_the_corners_and_says_demo(screens):
     s.corners()  # on the attract screen: the corners are the sequence's, not the screen's
     assert s.scene.name == "operator"
     s.type_pin("3333")
-    assert s.machine.snapshot().operator == "manager" and "DEMO" in s.scene.title()
+    assert s.cabinet.station.snapshot().operator == "manager" and "DEMO" in s.scene.title()
 
 
 def test_the_ram_clear_page_takes_a_second_pin_before_the_request(screens, tmp_path):
     s = screens(cabinet_config(tmp_path), demo=False)
-    s.machine.insert_credits(2000)
+    insert_note(s.cabinet, 2000)
     s.feed(Command("operator_key"))
     s.type_pin("975310")
     s.touch("page_ramclear")
@@ -140,7 +135,7 @@ def test_the_ram_clear_page_takes_a_second_pin_before_the_request(screens, tmp_p
     s.type_pin("246810")  # the door is closed: refused with the reason shown
     text, ok = s.scene.result
     assert not ok and "main door" in text
-    s.machine.door(True)
+    s.cabinet.station.execute(SetDoor(True))
     s.type_pin("975310")  # the manager's own PIN is not a second operator's
     assert s.scene.result[1] is False and s.scene.witness is None
     s.type_pin("246810")
@@ -150,13 +145,13 @@ def test_the_ram_clear_page_takes_a_second_pin_before_the_request(screens, tmp_p
         s.touch(f"key_{d}")
     s.touch("key_enter")
     assert s.scene.result == ("RAM clear done.", True)
-    assert s.machine.credits == 0
-    assert s.machine.ledger.last_event("ram_clear").detail["witness"] == "Ann Smith"
+    assert credits(s.cabinet) == 0
+    assert s.cabinet.table.ledger.last_event("ram_clear").detail["witness"] == "Ann Smith"
 
 
 def test_no_demo_keys_list_no_demo_or_attendant_keys_yet_the_corners_still_open_the_menu(screens):
     s = screens(demo=False)  # a demo configuration run with --no-demo
-    assert s.machine.config.demo
+    assert s.cabinet.config.demo
     help_scene = s.app.scenes["help"]
     keys = [k for k, _what in help_scene.shortcut_lines()]
     assert "F9" not in keys and "F12" not in keys and not any(k.startswith("1") for k in keys)

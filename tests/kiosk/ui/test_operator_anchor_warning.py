@@ -11,10 +11,10 @@ import pytest
 from support.operator_screens import PEOPLE, OperatorScreens
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
-from kiosk.ui.app import App
-from kiosk.wiring.cabinet import operator_menu
+from kiosk.station.paperless import PaperlessPrinter
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 WARNING = "the ledger's anchor is beside the database; a copied-back database cannot be detected"
 TECHNICIAN = PEOPLE[1][2]
@@ -33,14 +33,10 @@ class InstalledScreens(OperatorScreens):
             text += f'[[operators]]\nname = "{name}"\nrole = "{role}"\npin = "{pin}"\n'
         (folder / "cabinet.toml").write_text(text)
         self.config = load_config(folder / "cabinet.toml")
-        self.machine = Machine.open(self.config, rng=SeededRandomSource(7))
-        self.app = App(
-            self.machine,
-            (800, 480),
-            demo=False,
-            sound=False,
-            operator_scene=operator_menu(self.machine),
-        )
+        self.printer = None
+        self.cabinet = LoneCabinet.open(self.config, rng=SeededRandomSource(7))
+        PaperlessPrinter(ready=False).attach(self.cabinet.link)  # cash-outs are paid by hand
+        self.app = cabinet_app(self.cabinet, (800, 480), demo=False, sound=False)
         self.size = (800, 480)
         self.texts = []
         render = self.app.text.render

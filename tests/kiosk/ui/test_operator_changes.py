@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from support.cabinet import cash_out, insert_note
 from support.operator_screens import OperatorScreens
 
 from kiosk.ui.events import Touch
@@ -80,7 +81,7 @@ def test_export_goes_to_the_stick_chosen_with_a_name_typed_on_screen(screens, st
     out = media / "night-1.json"
     assert str(out) in text
     doc = json.loads(out.read_text())
-    assert doc["ledger_id"] == s.machine.ledger_id() and "events" in doc
+    assert doc["ledger_id"] == s.cabinet.table.read(lambda a: a.ledger_id()) and "events" in doc
 
 
 def test_a_stick_pulled_out_is_not_written_to(screens, stick):
@@ -108,7 +109,7 @@ def test_limit_steps_follow_a_1_2_5_ladder():
 
 def test_limits_change_after_confirmation_and_a_refusal_keeps_the_edit(screens):
     s = screens()
-    s.machine.insert_credits(2000)  # credits on the meter: a change is refused
+    insert_note(s.cabinet, 2000)  # credits on the meter: a change is refused
     s.login("135790", door=True)
     s.touch("page_limits")
     assert not s.buttons()["apply_limits"].enabled  # nothing changed yet
@@ -126,7 +127,7 @@ def test_limits_change_after_confirmation_and_a_refusal_keeps_the_edit(screens):
     assert "(" not in text.replace("(now $20.00)", "")  # one reason, nothing nested
     assert s.snap.limits.ante_min == 500
     assert page.draft["ante_min"] == 2000 and s.buttons()["apply_limits"].enabled  # the edit is kept
-    s.machine.cash_out()  # the credits leave (a hand pay), then the attendant pays it
+    cash_out(s.cabinet, s.printer)  # the credits leave (a hand pay), then the attendant pays it
     s.touch("menu")
     s.touch("page_handpay")
     s.touch("handpay")

@@ -14,6 +14,9 @@ from support.operator_screens import OperatorScreens
 
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import PAYTABLE_DIR, Paytable
+from kiosk.machine.commands import (
+    SetDoor,
+)
 
 SHOTS = Path("/tmp/shots")
 MANAGER, TECHNICIAN = "975310", "135790"
@@ -144,7 +147,7 @@ def test_a_manager_makes_a_table_computes_its_rtp_and_puts_it_in_force(screens, 
     snap = s.snap
     assert snap.paytable.name == "Standard custom" and str(snap.paytable.blind.flush) == "2:1"
     assert "in force." in s.drawn()
-    assert s.machine.ledger.last_event("paytable_changed").detail["operator"] == "Cy Young"
+    assert s.cabinet.table.ledger.last_event("paytable_changed").detail["operator"] == "Cy Young"
 
 
 def test_a_change_the_controller_refuses_keeps_the_edit(screens, folder, maths):
@@ -158,7 +161,7 @@ def test_a_change_the_controller_refuses_keeps_the_edit(screens, folder, maths):
     s.scene.current.editor.session.job.wait(5)
     s.frame()
     s.touch("editor_apply")
-    s.machine.door(False)  # closed while the dialog is open
+    s.cabinet.station.execute(SetDoor(False))  # closed while the dialog is open
     s.touch("editor_confirm")
     assert "door open" in s.drawn()
     assert s.snap.paytable.name == "Standard"

@@ -8,30 +8,37 @@ import json
 
 import numpy as np
 import pytest
+from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from engine.maths.hold import hold_report
 from engine.uth.round import Action, Phase
-from kiosk.cabinet import MachinePhase
 from kiosk.cli import main as cli
 from kiosk.machine import round_values, rtp_record
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+)
 from kiosk.machine.hold import PaytableHold
 from kiosk.machine.rtp_record import RtpRecordError
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.state import SEAT
 from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 
 MIN_PX = 12
 
 
 def play(s: OperatorScreens, rounds: int) -> None:
-    m = s.machine
+    m = s.cabinet
     for i in range(rounds):
-        m.add_chip("ante", 500)
+        m.station.execute(PlaceChip("ante", 500))
         if i % 2:
-            m.add_chip("trips", 500)
-        m.deal()
-        while m.snapshot().phase == MachinePhase.IN_ROUND:
-            legal = m.snapshot().legal
-            values = m.decision_values()
+            m.station.execute(PlaceChip("trips", 500))
+        m.station.execute(Deal())
+        while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+            legal = m.station.snapshot().legal
+            values = m.table.decision_values(SEAT)
             if values is not None:
                 phase = (
                     Phase.PREFLOP
@@ -41,7 +48,7 @@ def play(s: OperatorScreens, rounds: int) -> None:
                     else Phase.RIVER
                 )
                 values.get(phase, 60)
-            m.decide(legal[-1] if i % 3 else legal[0])
+            m.station.execute(Decide(legal[-1] if i % 3 else legal[0]))
 
 
 @pytest.fixture
@@ -66,8 +73,8 @@ def screens(tmp_path, monkeypatch, standard_optimal_par):
 def test_the_hold_page_shows_each_bet_as_the_audit_command_does(screens, capsys):
     s = screens()
     round_values.valuer_for(s.snap.paytable)
-    s.machine.insert_credits(10000)
-    s.machine.insert_credits(10000)
+    insert_note(s.cabinet, 10000)
+    insert_note(s.cabinet, 10000)
     play(s, 6)
     s.login("246810", door=False)  # an attendant reads it
     s.touch("page_hold")
@@ -112,7 +119,7 @@ def test_a_technician_turns_the_strategy_coach_on_and_off(screens):
     s.touch("coach")
     assert s.snap.coach and s.scene.result == ("Strategy coach turned on.", True)
     assert "STRATEGY COACH: ON" in s.drawn()
-    (ev,) = s.machine.ledger_events(("coach_changed",))
+    (ev,) = s.cabinet.station.ledger_events(("coach_changed",))
     assert ev.detail == {"operator": "Ted Jones", "on": True}
     s.touch("coach")
     assert not s.snap.coach and s.scene.result == ("Strategy coach turned off.", True)
@@ -120,7 +127,7 @@ def test_a_technician_turns_the_strategy_coach_on_and_off(screens):
 
 def test_the_hold_page_at_1920x1080(screens):
     s = screens(size=(1920, 1080))
-    s.machine.insert_credits(10000)
+    insert_note(s.cabinet, 10000)
     play(s, 3)
     s.login("135790", door=False)
     s.touch("page_hold")
@@ -130,7 +137,7 @@ def test_the_hold_page_at_1920x1080(screens):
 
 def test_the_hold_report_explains_its_columns(screens):
     s = screens()
-    s.machine.insert_credits(10000)
+    insert_note(s.cabinet, 10000)
     play(s, 2)
     s.login("135790", door=False)
     s.touch("page_hold")
@@ -154,7 +161,7 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
     not_shipped(monkeypatch)
     s = OperatorScreens(tmp_path)
     try:
-        s.machine.insert_credits(10000)
+        insert_note(s.cabinet, 10000)
         play(s, 2)
         s.login("246810", door=False)
         s.touch("page_hold")
@@ -163,10 +170,10 @@ def test_a_table_without_its_exact_rtp_and_a_flag_are_said(tmp_path, monkeypatch
         assert "The exact RTP of this paytable is not known on this cabinet yet." in drawn
         # the actual hold is shown whatever the theory's state: the main game's row has
         # its rounds and actual hold, its optimal and decision figures are dashes
-        (hold,) = s.machine.hold()
+        (hold,) = s.cabinet.table.read(lambda a: a.hold())
         main = hold.report.row("main")
         assert not hold.rtp_known and main.rounds == 2 and main.handle == 2 * 1000 + sum(
-            r.play for r in s.machine.recall(2))
+            r.play for r in s.cabinet.table.recall(station=SEAT, last=2))
         assert "Main game" in drawn and "Actual hold" in drawn and percent(main.actual) in drawn
         assert percent(main.optimal) == "—" and main.decisions is None and not hold.flagged
     finally:
@@ -194,9 +201,9 @@ def test_optimal_figures_not_signed_by_this_cabinet_are_said_to_be_unproven(scre
     this cabinet's key: the page shows them and says they are unproven."""
     not_shipped(monkeypatch)
     s = screens()
-    s.machine.insert_credits(10000)
+    insert_note(s.cabinet, 10000)
     play(s, 2)
-    (hold,) = s.machine.hold()
+    (hold,) = s.cabinet.table.read(lambda a: a.hold())
     assert "not proven on this cabinet" in hold.unproven
     s.login("246810", door=False)
     s.touch("page_hold")
@@ -210,12 +217,12 @@ def test_a_fresh_cabinets_hold_page_and_paytable_page_give_the_same_proven_retur
     note) and the paytable page gives the same record's figures."""
     s = OperatorScreens(tmp_path)
     try:
-        s.machine.insert_credits(10000)
+        insert_note(s.cabinet, 10000)
         play(s, 2)
         s.login("975310", door=False)
         s.touch("page_hold")
         hold_page = s.drawn()
-        (hold,) = s.machine.hold()
+        (hold,) = s.cabinet.table.read(lambda a: a.hold())
         assert hold.rtp_known and hold.unproven == ""
         assert UNPROVEN not in hold_page and "not known" not in hold_page
         assert percent(hold.report.row("trips").optimal) in hold_page  # 3.50%

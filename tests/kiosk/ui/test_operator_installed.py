@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
+from kiosk.ledger.kinds import EventKind
+from kiosk.machine.commands import SetDoor
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
-from kiosk.wiring.cabinet import operator_menu
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 PEOPLE = (("Ann Smith", "attendant", "246810"), ("Cy Young", "manager", "975310"))
 
@@ -31,28 +33,21 @@ def cabinet_config(folder: Path, demo: bool):
 
 @pytest.fixture
 def screens(tmp_path):
-    made: list[tuple[Machine, App]] = []
+    made: list[tuple[LoneCabinet, App]] = []
 
     def make(*, demo: bool, installed: bool | None) -> App:
         folder = tmp_path / f"cabinet{len(made)}"
         folder.mkdir()
-        machine = Machine.open(cabinet_config(folder, demo), rng=SeededRandomSource(5))
-        app = App(
-            machine,
-            (800, 480),
-            demo=demo,
-            sound=False,
-            installed=installed,
-            operator_scene=operator_menu(machine),
-        )
+        cabinet = LoneCabinet.open(cabinet_config(folder, demo), rng=SeededRandomSource(5))
+        app = cabinet_app(cabinet, (800, 480), demo=demo, sound=False, installed=installed)
         app.step(1 / 60)
-        made.append((machine, app))
+        made.append((cabinet, app))
         return app
 
     yield make
-    for machine, app in made:
+    for cabinet, app in made:
         app.close()
-        machine.close()
+        cabinet.close()
 
 
 def feed(app: App, *events) -> None:
@@ -72,7 +67,7 @@ def test_an_installed_cabinet_opens_its_pin_pad_with_the_key_switch_only(screens
     assert app.installed
     corners(app)
     assert app.scene.name != "operator"
-    app.model.machine.door(True)  # the main door opened with its key
+    app.model.controller.execute(SetDoor(True))  # the main door opened with its key
     app.step(1 / 60)
     feed(app, Touch((400, 240)))
     assert app.scene.name != "operator"  # a touch with the door open is no way in either
@@ -82,22 +77,20 @@ def test_an_installed_cabinet_opens_its_pin_pad_with_the_key_switch_only(screens
 
 def test_the_screens_read_installed_from_the_configuration(tmp_path):
     config = cabinet_config(tmp_path, demo=False)
-    machine = Machine.open(config, rng=SeededRandomSource(5))
+    cabinet = LoneCabinet.open(config, rng=SeededRandomSource(5))
     try:
-        assert not App(machine, (800, 480), demo=False, sound=False).installed
+        assert not cabinet_app(cabinet, (800, 480), demo=False, sound=False).installed
         # the configuration an installed cabinet runs with (systemd/install.sh writes it)
-        machine.config = config.model_copy(update={"installed": True})
-        app = App(
-            machine, (800, 480), demo=False, sound=False, operator_scene=operator_menu(machine)
-        )
+        cabinet.station.config = config.model_copy(update={"installed": True})
+        app = cabinet_app(cabinet, (800, 480), demo=False, sound=False)
         assert app.installed
-        machine.door(True)
+        cabinet.station.execute(SetDoor(True))
         app.step(1 / 60)
         feed(app, Touch((400, 240)))
         assert app.scene.name != "operator"
         app.close()
     finally:
-        machine.close()
+        cabinet.close()
 
 
 def type_pin(app: App, pin: str) -> None:
@@ -110,9 +103,9 @@ def test_a_locked_pin_pad_is_lifted_on_the_keypad_with_the_door_open(screens):
     for i in range(5):
         type_pin(app, f"80808{i}")
     type_pin(app, PEOPLE[0][2])
-    assert app.model.machine.snapshot().operator is None  # locked for everyone
+    assert app.model.controller.snapshot().operator is None  # locked for everyone
     assert "lift" not in {b.id for b in app.scene.buttons()}  # the door is closed
-    app.model.machine.door(True)
+    app.model.controller.execute(SetDoor(True))
     app.step(1 / 60)
     (lift,) = [b for b in app.scene.buttons() if b.id == "lift"]
     feed(app, Touch(app.layout.rect(*lift.rect).center))
@@ -120,6 +113,6 @@ def test_a_locked_pin_pad_is_lifted_on_the_keypad_with_the_door_open(screens):
     type_pin(app, PEOPLE[0][2])  # a second person
     assert app.scene.result == ("Cy Young lifted the PIN locks.", True)
     type_pin(app, PEOPLE[0][2])
-    assert app.model.machine.snapshot().operator == "attendant"
-    lifted = app.model.machine.ledger.last_event("operator_lockout_lifted")
+    assert app.model.controller.snapshot().operator == "attendant"
+    (lifted,) = app.model.controller.ledger_events((EventKind.OPERATOR_LOCKOUT_LIFTED,), last=1)
     assert (lifted.detail["operator"], lifted.detail["witness"]) == ("Cy Young", "Ann Smith")

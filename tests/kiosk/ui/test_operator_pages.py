@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.cabinet import cash_out, insert_note
 from support.operator_screens import OperatorScreens
 
 from devices.tcl import PrintOutcome
@@ -46,7 +47,7 @@ def page_texts(s: OperatorScreens) -> list[tuple[str, int]]:
 def test_meters_are_named_grouped_and_bills_in_numeric_order(screens):
     s = screens()
     for cents in (10000, 500, 2000, 500):
-        s.machine.insert_credits(cents)
+        insert_note(s.cabinet, cents)
     s.login("246810", door=False)
     s.touch("page_meters")
     drawn = [t for t, _px in page_texts(s)]
@@ -62,7 +63,7 @@ def test_meters_are_named_grouped_and_bills_in_numeric_order(screens):
 
 def test_the_event_log_is_in_words_with_money_and_names(screens):
     s = screens()
-    s.machine.insert_credits(2000)
+    insert_note(s.cabinet, 2000)
     s.login("246810", door=True)
     s.touch("page_events")
     drawn = s.drawn()
@@ -75,9 +76,9 @@ def test_the_event_log_is_in_words_with_money_and_names(screens):
 
 def test_the_hand_pay_page_shows_the_voided_ticket_masked_below_manager(screens):
     s = screens(printer=JammedPrinter())
-    s.machine.insert_credits(5000)
-    s.machine.cash_out()
-    number = s.machine.ledger.last_event("ticket_void").detail["validation"]
+    insert_note(s.cabinet, 5000)
+    cash_out(s.cabinet, s.printer)
+    number = s.cabinet.table.ledger.last_event("ticket_void").detail["validation"]
     assert len(number) == 18
     s.login("246810", door=False)  # attendant
     s.touch("page_handpay")
@@ -119,8 +120,8 @@ def test_the_release_keys_fingerprint_is_on_the_machine_page(screens):
                                   "recall", "audit", "devices"])
 def test_every_page_is_readable_at_800x480(screens, page):
     s = screens(printer=JammedPrinter())
-    s.machine.insert_credits(2000)
-    s.machine.cash_out()
+    insert_note(s.cabinet, 2000)
+    cash_out(s.cabinet, s.printer)
     s.login("975310", door=True)
     s.touch(f"page_{page}")
     small = [(t, px) for t, px in page_texts(s) if px < MIN_PX and t.strip()]

@@ -7,10 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from engine.uth.round import Action
-from kiosk.machine.commands import Deal, Decide, PlaceChip
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+)
 from kiosk.ui.scenes.operator.rounds import RECALL
 
 
@@ -24,11 +29,11 @@ def screens(tmp_path):
 def test_recall_pages_through_the_last_ten_rounds(screens):
     s = screens
     for _ in range(5):
-        s.machine.insert_credits(10_000)
+        insert_note(s.cabinet, 10_000)
     for _ in range(RECALL + 2):
-        s.machine.execute(PlaceChip("ante", 500))
-        s.machine.execute(Deal())
-        s.machine.execute(Decide(Action.PLAY_4X))
+        s.cabinet.station.execute(PlaceChip("ante", 500))
+        s.cabinet.station.execute(Deal())
+        s.cabinet.station.execute(Decide(Action.PLAY_4X))
     s.login("975310", door=False)
     s.touch("page_recall")
     seen: list[int] = []
@@ -50,11 +55,11 @@ def test_recall_pages_through_the_last_ten_rounds(screens):
 def test_the_footer_names_the_rounds_shown(tmp_path):
     s = OperatorScreens(tmp_path, size=(800, 480))
     try:
-        s.machine.insert_credits(10_000)
+        insert_note(s.cabinet, 10_000)
         for _ in range(5):
-            s.machine.execute(PlaceChip("ante", 500))
-            s.machine.execute(Deal())
-            s.machine.execute(Decide(Action.PLAY_4X))
+            s.cabinet.station.execute(PlaceChip("ante", 500))
+            s.cabinet.station.execute(Deal())
+            s.cabinet.station.execute(Decide(Action.PLAY_4X))
         s.login("975310", door=False)
         s.touch("page_recall")
         drawn = s.drawn()

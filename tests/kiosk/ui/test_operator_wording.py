@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from kiosk.ui.events import Key
@@ -45,7 +46,7 @@ def nested(text: str) -> bool:
 def test_a_paytable_change_with_credits_says_why_instead_of_asking(screens):
     s = screens()
     for cents in (5000, 1000, 100):
-        s.machine.insert_credits(cents)
+        insert_note(s.cabinet, cents)
     s.login(MANAGER, door=True)
     s.touch("page_paytable")
     other = next(b for b in s.buttons() if b.startswith("table_") and s.buttons()[b].enabled)
@@ -58,7 +59,7 @@ def test_a_paytable_change_with_credits_says_why_instead_of_asking(screens):
 
 def test_a_refusal_reads_as_sentences_never_one_inside_another(screens):
     s = screens()
-    s.machine.insert_credits(2000)
+    insert_note(s.cabinet, 2000)
     s.feed(Key("f12"))  # not the demo: the key switch is the operator_key command
     from kiosk.ui.events import Command
 

@@ -26,7 +26,7 @@ def test_a_fresh_cabinets_pays_page_shows_the_return_of_the_standard_table(tmp_p
 def test_while_the_return_is_computed_the_cabinet_says_so_and_asks_to_wait(tmp_path):
     cab = CabinetScreens(tmp_path / "cab", shots="pays-rtp")
     try:
-        cab.machine.table.gate(RTP_GATE, COMPUTING)
+        cab.cabinet.table.gate(RTP_GATE, COMPUTING)
         cab.run(0.1)
         seen: list[str] = []
         painter = cab.app.painter
@@ -43,8 +43,8 @@ def test_while_the_return_is_computed_the_cabinet_says_so_and_asks_to_wait(tmp_p
             del painter.fitted
         assert "PLEASE WAIT" in seen and "CALL ATTENDANT" not in seen, seen
         assert "The paytable's return to player is being computed." in seen, seen
-        cab.machine.table.gate(RTP_GATE, None)
+        cab.cabinet.table.gate(RTP_GATE, None)
         cab.run(0.1)
-        assert not cab.machine.snapshot().tilts
+        assert not cab.cabinet.station.snapshot().tilts
     finally:
         cab.close()

@@ -59,7 +59,7 @@ def test_a_manager_exports_the_toml_and_the_par_sheet_to_a_usb_stick(screens, st
     assert table.sha256 in sheet and "99.47" in sheet
     text, ok = s.scene.result
     assert ok and text.startswith("Exported to ") and str(toml) in text
-    (ev,) = s.machine.ledger_events(("paytable_exported",))
+    (ev,) = s.cabinet.station.ledger_events(("paytable_exported",))
     assert ev.detail["operator"] == "Cy Young" and ev.detail["sha256"] == table.sha256
     assert ev.detail["files"] == [toml.name, par.name] and ev.detail["folder"] == str(media)
     assert sorted(p.name for p in media.iterdir()) == sorted(
@@ -85,7 +85,7 @@ def test_a_stick_pulled_out_or_unwritable_is_refused_and_nothing_recorded(screen
     mounts.write_text("/dev/mmcblk0p2 / ext4 rw,relatime 0 0\n")  # the stick is gone
     s.touch("export")
     assert s.scene.result == ("Choose where to export: the USB stick is no longer there.", False)
-    assert s.machine.ledger_events(("paytable_exported",)) == []
+    assert s.cabinet.station.ledger_events(("paytable_exported",)) == []
     assert list(media.iterdir()) == []
 
 

@@ -7,11 +7,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from engine.uth.round import Phase
-from kiosk.cabinet import MachinePhase
 from kiosk.machine import round_values
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+)
+from kiosk.machine.snapshot import MachinePhase
+from kiosk.machine.state import SEAT
 from kiosk.ui.scenes.recall import ACTIONS, PHASES
 
 VALUE = re.compile(
@@ -22,12 +29,12 @@ VALUE = re.compile(
 
 def play_round(s: OperatorScreens, choose) -> None:
     """Deal one round and decide each spot by ``choose(legal)`` once its values are ready."""
-    m = s.machine
-    m.add_chip("ante", 500)
-    m.deal()
-    while m.snapshot().phase == MachinePhase.IN_ROUND:
-        legal = m.snapshot().legal
-        values = m.decision_values()
+    m = s.cabinet
+    m.station.execute(PlaceChip("ante", 500))
+    m.station.execute(Deal())
+    while m.station.snapshot().phase == MachinePhase.IN_ROUND:
+        legal = m.station.snapshot().legal
+        values = m.table.decision_values(SEAT)
         if values is not None:
             phase = (
                 Phase.PREFLOP
@@ -37,7 +44,7 @@ def play_round(s: OperatorScreens, choose) -> None:
                 else Phase.RIVER
             )
             values.get(phase, 60)  # the player took their time
-        m.decide(choose(legal))
+        m.station.execute(Decide(choose(legal)))
 
 
 @pytest.fixture
@@ -45,7 +52,7 @@ def played(tmp_path, monkeypatch):
     monkeypatch.setenv("UTH_DECISION_VALUES", "1")
     s = OperatorScreens(tmp_path)
     round_values.valuer_for(s.snap.paytable)  # the optimal analysis, loaded once
-    s.machine.insert_credits(10000)
+    insert_note(s.cabinet, 10000)
     play_round(s, lambda legal: legal[-1])  # check, check, fold
     play_round(s, lambda legal: legal[0])  # Play 4x
     yield s
@@ -55,7 +62,7 @@ def played(tmp_path, monkeypatch):
 def expected_lines(s: OperatorScreens) -> list[tuple[str, str]]:
     """(phase, value text in English) of every decision the ledger holds, newest first."""
     out = []
-    for r in s.machine.recall(2):
+    for r in s.cabinet.table.recall(station=SEAT, last=2):
         for d in r.decisions:
             assert d.ev is not None and d.best is not None
             text = d.value_text()
@@ -81,7 +88,7 @@ def test_the_operator_recall_page_shows_every_decisions_value(played):
     for phase, text in want:
         assert f"{phase}  ·  {text}" in drawn, (phase, text, drawn)
         assert VALUE.match(text), text
-    newest = s.machine.recall(1)[0].decisions[0]
+    newest = s.cabinet.table.recall(station=SEAT, last=1)[0].decisions[0]
     assert newest.action == "play_4x" and want[0][1].startswith(f"{ACTIONS['play_4x']}: ")
     s.shot("/tmp/shots/recall_values_operator_800x480.png")
 
@@ -108,9 +115,9 @@ def test_the_players_recall_screen_shows_the_values_once_settled(played):
 def test_rounds_without_values_show_nothing_more(tmp_path):
     s = OperatorScreens(tmp_path)  # decision values off (the test default)
     try:
-        s.machine.insert_credits(10000)
+        insert_note(s.cabinet, 10000)
         play_round(s, lambda legal: legal[-1])
-        assert all(d.ev is None for d in s.machine.recall(1)[0].decisions)
+        assert all(d.ev is None for d in s.cabinet.table.recall(station=SEAT, last=1)[0].decisions)
         s.login("246810", door=False)
         s.touch("page_recall")
         drawn = s.drawn()

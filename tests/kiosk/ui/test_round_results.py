@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 from test_ui import LOSE, NO_QUALIFY, PUSH, WIN, ScriptedDeck, deck
 
 from engine.uth.round import Action
 from kiosk.ledger.meters import round_result
-from kiosk.machine.commands import Deal, Decide, PlaceChip
+from kiosk.machine.commands import (
+    Deal,
+    Decide,
+    PlaceChip,
+)
 from kiosk.ui.round_words import RESULT_WORDS
 from kiosk.ui.scenes.operator.meters import meter_groups
 
@@ -44,15 +49,15 @@ def test_meters_count_what_recall_says(tmp_path):
     s = OperatorScreens(tmp_path, size=(1920, 1080), rng=ScriptedDeck(*(d for d, *_ in SESSION)))
     try:
         for _ in range(3):
-            s.machine.insert_credits(10_000)
+            insert_note(s.cabinet, 10_000)
         for _deck, trips, decisions, _result in SESSION:
-            s.machine.execute(PlaceChip("ante", 500))
+            s.cabinet.station.execute(PlaceChip("ante", 500))
             if trips:
-                s.machine.execute(PlaceChip("trips", 500))
-            s.machine.execute(Deal())
+                s.cabinet.station.execute(PlaceChip("trips", 500))
+            s.cabinet.station.execute(Deal())
             for action in decisions:
-                s.machine.execute(Decide(action))
-        meters = s.machine.meter_readings()
+                s.cabinet.station.execute(Decide(action))
+        meters = s.cabinet.table.read(lambda a: a.meters())
         (games,) = [g for g in meter_groups(meters, str) if g.title == "Games"]
         counted = {
             line.label: line.count for line in games.lines if line.label in RESULT_WORDS.values()

@@ -10,6 +10,9 @@ import weakref
 import pygame
 from test_ui import WIN, Kiosk, start_round
 
+from kiosk.machine.commands import (
+    SetDoor,
+)
 from kiosk.ui import i18n
 from kiosk.ui.scenes.table.felt import FeltLayer
 
@@ -59,7 +62,9 @@ def test_a_dialog_over_the_table_adds_only_the_scene_beneath_it(tmp_path):
         start_round(k)
         k.settle()
         table = whole_screens(k)  # the felt, the table's layer, its base
-        k.machine.door(True)  # the tilt overlay: the scene is kept beneath it, shaded
+        k.cabinet.station.execute(
+            SetDoor(True)
+        )  # the tilt overlay: the scene is kept beneath it, shaded
         k.run(0.5)
         assert k.app.layered.active
         assert whole_screens(k) == table + 1  # the scene beneath; the shade is one band

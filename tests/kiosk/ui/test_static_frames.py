@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from support.cabinet import cash_out
 from support.seat_link import GameLink
 from test_ui import Kiosk
 
@@ -19,7 +20,9 @@ from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
 from kiosk.friends.game import FriendsGame
-from kiosk.machine.commands import SetDoor
+from kiosk.machine.commands import (
+    SetDoor,
+)
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, Key
 from kiosk.ui.scenes.table.compositor import merge
@@ -63,7 +66,7 @@ def touch(k: Kiosk, bid: str) -> None:
 
 def operator(k: Kiosk, pin: str = "3333") -> None:
     """The operator menu opened with the key switch at the open door, logged in."""
-    k.machine.execute(SetDoor(True))
+    k.cabinet.station.execute(SetDoor(True))
     k.run(0.1)
     k.key("f12")
     for d in pin:
@@ -102,9 +105,9 @@ def ram_clear_notice(k: Kiosk) -> None:
 def hand_pay(k: Kiosk) -> None:
     k.key("6")
     k.run(0.2)
-    request = k.machine.cash_out()
-    k.payout.pending.clear()  # the printer jams: the cash-out becomes a hand pay
-    k.machine.link.report_print(request.transaction_id, PrintOutcome.UNKNOWN, "", "printer jammed", 1.0)
+    request = cash_out(k.cabinet, k.payout.devices)
+    k.payout.devices.pending.clear()  # the printer jams: the cash-out becomes a hand pay
+    k.cabinet.link.report_print(request.transaction_id, PrintOutcome.UNKNOWN, "", "printer jammed", 1.0)
     k.run(0.2)
     assert k.scene.name == "cashout" and k.scene.method == "handpay"
     k.scene.invalidate()  # the next frame is drawn whole

@@ -8,7 +8,11 @@ import pytest
 from test_ui import WIN, Kiosk, start_round
 
 from kiosk.machine import round_values
-from kiosk.machine.commands import OperatorLogin, OperatorLogout, SetStrategyCoach
+from kiosk.machine.commands import (
+    OperatorLogin,
+    OperatorLogout,
+    SetStrategyCoach,
+)
 from kiosk.ui import i18n
 
 TIP = "Tip: "
@@ -38,9 +42,9 @@ def coached(tmp_path, monkeypatch):
         made.append(k)
         round_values.valuer_for(k.snap.paytable)
         if coach:
-            k.machine.execute(OperatorLogin("2222"))
-            k.machine.execute(SetStrategyCoach(True))
-            k.machine.execute(OperatorLogout())
+            k.cabinet.station.execute(OperatorLogin("2222"))
+            k.cabinet.station.execute(SetStrategyCoach(True))
+            k.cabinet.station.execute(OperatorLogout())
         return k
 
     yield make

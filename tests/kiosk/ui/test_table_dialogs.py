@@ -16,6 +16,7 @@ from kiosk.machine.commands import (
     RamClearWitness,
     SetDoor,
 )
+from kiosk.machine.state import SEAT
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.shortcuts import SHORTCUTS
@@ -168,7 +169,7 @@ def test_tilt_overlays_take_every_key_button_and_touch(kiosks):
     k = kiosks(WIN)
     start_round(k)
     table = k.scene
-    k.machine.tilt("stacker_full", "the bill box is full")
+    k.cabinet.table.tilt(SEAT, "stacker_full", "the bill box is full")
     k.run(0.05)
     assert k.app.tilted
 

@@ -143,17 +143,17 @@ def production_kiosk(tmp_path) -> Kiosk:
     from kiosk.pins import hash_pin
 
     k = Kiosk.__new__(Kiosk)
-    from kiosk.cabinet import Machine
-    from kiosk.ui.app import App
+    from kiosk.station.paperless import PaperlessDevices
     from kiosk.ui.demo import DemoTicketPayout
-    from kiosk.wiring.cabinet import operator_menu
+    from kiosk.wiring.cabinet import cabinet_app
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     ops = [{"name": "Ann", "role": "manager", "pin": hash_pin("483920", iterations=50000)},
            {"name": "Bob", "role": "attendant", "pin": hash_pin("739104", iterations=50000)}]
     config = load_config(None, db_path=str(tmp_path / "prod.db"), demo=False, operators=ops)
-    k.payout = DemoTicketPayout(delay=0.5)
-    k.machine = Machine.open(config, printer=k.payout)
-    k.app = App(k.machine, (800, 480), payout=k.payout, demo=True, operator_scene=operator_menu(k.machine))
+    k.cabinet = LoneCabinet.open(config)
+    k.payout = DemoTicketPayout(PaperlessDevices(delay=0.5).attach(k.cabinet.link))
+    k.app = cabinet_app(k.cabinet, (800, 480), payout=k.payout, demo=True)
     k.size = (800, 480)
     k.shots = []
     return k

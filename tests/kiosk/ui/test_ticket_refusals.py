@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from support.cabinet import cash_out
 from test_ui import Kiosk
 
 from kiosk.ui import i18n
@@ -33,7 +34,7 @@ def note_within(k: Kiosk, seconds: float = 5.0) -> str:
 def test_an_unknown_ticket_is_refused_with_a_message_on_the_table(kiosk):
     k = kiosk
     assert k.scene.name == "attract"
-    assert k.machine.ticket_escrow("999999999999999999", "t-unknown") is None
+    assert k.cabinet.notes.ticket_escrow("999999999999999999", "t-unknown") is None
     assert note_within(k) == "This ticket is not valid on this machine."
     assert k.scene.name == "table"
     assert k.snap.credits == 0
@@ -43,16 +44,16 @@ def test_a_ticket_already_paid_says_so(kiosk):
     k = kiosk
     k.app.go("table")
     k.key("4", "4")  # $20
-    k.machine.cash_out()
+    cash_out(k.cabinet, k.payout.devices)
     deadline = time.monotonic() + 10
     while not k.payout.printed and time.monotonic() < deadline:
         k.run(0.1)
     ticket = k.payout.printed[-1]
-    amount = k.machine.ticket_escrow(ticket.barcode, "t1")
+    amount = k.cabinet.notes.ticket_escrow(ticket.barcode, "t1")
     assert amount == 2000
-    k.machine.ticket_credited(ticket.barcode, amount, "t1")
+    k.cabinet.notes.ticket_credited(ticket.barcode, amount, "t1")
     k.run(0.05)
     k.app.model.note = None
-    assert k.machine.ticket_escrow(ticket.barcode, "t2") is None
+    assert k.cabinet.notes.ticket_escrow(ticket.barcode, "t2") is None
     assert note_within(k) == "This ticket has already been paid."
     assert k.snap.credits == 2000

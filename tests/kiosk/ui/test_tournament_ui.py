@@ -16,15 +16,15 @@ import pygame
 import pytest
 
 from engine.rng import SeededRandomSource
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.friends.context import TournamentContext
 from kiosk.ui import i18n
-from kiosk.ui.app import App
 from kiosk.ui.events import Drag, Key, Touch
 from kiosk.ui.input import translate
 from kiosk.ui.layout import MIN_TOUCH
 from kiosk.ui.raise_range import RaiseRange
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-artifacts" / "screens"
@@ -37,8 +37,8 @@ class Cabinet:
     def __init__(self, folder: Path, size=(800, 480), seed: int = 7, language: str = "en") -> None:
         self.folder = folder
         config = load_config(None, db_path=str(folder / "uth.db"))
-        self.machine = Machine.open(config)
-        self.app = App(self.machine, size, language=language, tournament=TournamentContext(config.db_path))
+        self.cabinet = LoneCabinet.open(config)
+        self.app = cabinet_app(self.cabinet, size, language=language, tournament=TournamentContext(config.db_path))
         self.ctx = self.app.tournament
         self.ctx.rng = SeededRandomSource(seed)
         self.ctx.bot_samples = 0  # fast computer players (made-hand heuristic)
@@ -125,7 +125,7 @@ class Cabinet:
 
     def close(self) -> None:
         self.ctx.close()
-        self.machine.close()
+        self.cabinet.close()
 
 
 @pytest.fixture
@@ -170,7 +170,7 @@ def test_setup_defaults_to_seed_003s_game_and_takes_the_choices(cabinet):
 @pytest.mark.heavy
 def test_a_tournament_is_played_to_the_end_through_input_events(cabinet):
     c = cabinet(seed=16)  # a seed where the human's calls and all-ins win it
-    credits = c.machine.snapshot().credits
+    credits = c.cabinet.station.snapshot().credits
     c.start()
     c.play_to_end()
     s = c.session
@@ -183,8 +183,8 @@ def test_a_tournament_is_played_to_the_end_through_input_events(cabinet):
     assert recs.games[0].hands_played == s.t.stats[0].hands_played > 0
     assert not c.ctx.store.has_saved_game()
     # chips are points: the cabinet's meters and ledger never moved
-    assert c.machine.snapshot().credits == credits
-    report = c.machine.ledger.verify()
+    assert c.cabinet.station.snapshot().credits == credits
+    report = c.cabinet.table.ledger.verify()
     assert report.ok, report.problem
     # Play again: the same table, a new game
     c.touch("again")

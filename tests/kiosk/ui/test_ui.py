@@ -18,16 +18,16 @@ from engine.cards import parse_cards
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from engine.uth.settlement import Outcome
-from kiosk.cabinet import Machine
 from kiosk.config import load_config
 from kiosk.machine.commands import OperatorLogin
+from kiosk.station.paperless import PaperlessDevices
 from kiosk.ui import i18n
-from kiosk.ui.app import App
 from kiosk.ui.demo import DemoTicketPayout
 from kiosk.ui.events import Command, Key, Quit, Touch
 from kiosk.ui.input import SHORTCUTS, translate
 from kiosk.ui.layout import MIN_TOUCH, Layout
-from kiosk.wiring.cabinet import operator_menu
+from kiosk.wiring.cabinet import cabinet_app
+from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = ROOT / "test-artifacts" / "screens"
@@ -77,18 +77,17 @@ STRAIGHT = deck("9h 8h", "Qs Qc", "7h 6h 5c Kd 3s")  # straight: Blind 1:1, Trip
 # -- the harness -------------------------------------------------------------------------
 class Kiosk:
     def __init__(self, tmp: Path, size: tuple[int, int], *decks: list[int], language: str = "en") -> None:
-        self.payout = DemoTicketPayout(delay=0.5)
         config = load_config(None, db_path=str(tmp / "uth.db"))
-        self.machine = Machine.open(config, rng=ScriptedDeck(*decks), printer=self.payout)
-        self.app = App(self.machine, size, payout=self.payout, language=language,
-                       casino_name=config.casino_name, machine_number=config.machine_number,
-                       operator_scene=operator_menu(self.machine))
+        self.cabinet = LoneCabinet.open(config, rng=ScriptedDeck(*decks))
+        self.payout = DemoTicketPayout(PaperlessDevices(delay=0.5).attach(self.cabinet.link))
+        self.app = cabinet_app(self.cabinet, size, payout=self.payout, language=language,
+                               casino_name=config.casino_name, machine_number=config.machine_number)
         self.size = size
         self.shots: list[Path] = []  # the screenshots this test wrote
 
     @property
     def snap(self):
-        return self.machine.snapshot()
+        return self.cabinet.station.snapshot()
 
     @property
     def scene(self):
@@ -131,7 +130,7 @@ class Kiosk:
         self.shots.append(path)
 
     def close(self) -> None:
-        self.machine.close()
+        self.cabinet.close()
 
 
 @pytest.fixture

@@ -114,19 +114,19 @@ def test_sd_notify_sends_datagrams(tmp_path, monkeypatch):
 
 
 def test_main_loop_reports_ready_and_pings_the_watchdog(tmp_path, monkeypatch):
-    from kiosk.cabinet import Machine
     from kiosk.config import load_config
-    from kiosk.ui.app import App
+    from kiosk.wiring.cabinet import cabinet_app
+    from kiosk.wiring.lone_cabinet import LoneCabinet
 
     sock = listen(tmp_path)
     monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "notify"))
     monkeypatch.setenv("WATCHDOG_USEC", "20000")  # ping at least every 10 ms
-    machine = Machine.open(load_config(None, db_path=str(tmp_path / "uth.db")))
+    cabinet = LoneCabinet.open(load_config(None, db_path=str(tmp_path / "uth.db")))
     try:
-        app = App(machine, (800, 480))
+        app = cabinet_app(cabinet, (800, 480))
         assert app.run(fps=200, max_frames=6) == 0
     finally:
-        machine.close()
+        cabinet.close()
     got = []
     sock.settimeout(0.2)
     try:

@@ -7,7 +7,7 @@ for tests) by :func:`kiosk.tournament.export.removable_media`: removable file sy
 under ``/media/`` and ``/run/media/``.  The list is read again when the page opens, on
 REFRESH and every few seconds.  The file name is proposed (machine number and time);
 RENAME opens the on-screen keyboard.  The export goes through the controller
-(:meth:`kiosk.cabinet.Machine.export_ledger`).
+(:meth:`kiosk.station.operator_port.LocalOperations.export_ledger`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 hold of the settled rounds against the theoretical hold of the decisions made and the
 optimal theoretical hold, with the actual hold's 99% interval and the flag raised when
 it leaves its 99.9% band over enough rounds; one table per paytable played.  The figures
-are the controller's (:meth:`kiosk.cabinet.Machine.hold`, the same code as
+are the operator port's (:meth:`kiosk.station.operator_port.LocalOperations.hold`, the same code as
 ``uth audit hold``).  Holds are percent of each bet's handle.
 
 The page also turns the player's strategy coach on or off (a technician or a manager).
