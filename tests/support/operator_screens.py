@@ -13,8 +13,6 @@ from support.cabinet import opened
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
 from kiosk.machine.commands import SetDoor
-from kiosk.machine.state import SEAT
-from kiosk.station.operator_local import TableOperations
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.wiring.cabinet import operator_menu
@@ -44,13 +42,12 @@ class OperatorScreens:
         rng = SeededRandomSource(7) if rng is None else rng
         self.printer = printer  # prints the cabinet's tickets (None: cash-outs are paid by hand)
         self.cabinet = opened(self.config, printer, rng=rng)
-        operations = TableOperations(self.cabinet.table, SEAT, self.cabinet.station)
         self.app = App(
             self.cabinet.station,
             size,
             demo=demo,
             sound=False,
-            operator_scene=operator_menu(self.machine),
+            operator_scene=operator_menu(self.cabinet),
         )
         self.size = size
         self.texts: list[tuple[str, int]] = []  # (text, pixel size) drawn in the last frame
