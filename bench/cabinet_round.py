@@ -32,7 +32,7 @@ def main() -> None:
     from engine.rng import SeededRandomSource
     from engine.uth.round import Action
     from kiosk.config import load_config
-    from kiosk.machine import commands as cmd
+    from kiosk.game import commands as cmd
     from kiosk.station.credits import insert_credits
     from kiosk.wiring.lone_cabinet import LoneCabinet
 

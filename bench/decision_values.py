@@ -1,5 +1,5 @@
 """Decision values benchmark: the durable commit of a player's decision with the exact
-decision values recorded (computed beside the round by :mod:`kiosk.machine.round_values`)
+decision values recorded (computed beside the round by :mod:`kiosk.game.round_values`)
 and without.
 
     .venv/bin/python -m bench.decision_values                # 100 rounds each way
@@ -32,10 +32,10 @@ from bench.machine import describe_machine  # noqa: E402
 from engine.rng import SeededRandomSource  # noqa: E402
 from engine.uth.round import Action, Phase  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
-from kiosk.machine import commands as cmd  # noqa: E402
-from kiosk.machine import round_values  # noqa: E402
-from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.machine.state import SEAT  # noqa: E402
+from kiosk.game import commands as cmd  # noqa: E402
+from kiosk.game import round_values  # noqa: E402
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
+from kiosk.game.vocabulary import SEAT  # noqa: E402
 from kiosk.station.credits import insert_credits  # noqa: E402
 from kiosk.wiring.lone_cabinet import LoneCabinet  # noqa: E402
 

@@ -88,7 +88,7 @@ def frames(n: int, size: tuple[int, int], tmp: Path) -> dict[str, object]:
 
     from engine.rng import SeededRandomSource
     from kiosk.config import load_config
-    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.game.snapshot import MachinePhase
     from kiosk.station.paperless import PaperlessDevices
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command
@@ -181,8 +181,8 @@ def session_memory(
     from engine.rng import SeededRandomSource
     from kiosk.config import load_config
     from kiosk.friends.context import TournamentContext
-    from kiosk.machine.commands import SetDoor
-    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.game.commands import SetDoor
+    from kiosk.game.snapshot import MachinePhase
     from kiosk.station.paperless import PaperlessDevices
     from kiosk.ui.demo import DemoTicketPayout
     from kiosk.ui.events import Command, Key, Touch

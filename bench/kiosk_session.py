@@ -169,7 +169,7 @@ class SessionPlayer:
         self._steps = steps
 
     def next_input(self, scene: str, snap: Any) -> Any:
-        from kiosk.machine.snapshot import MachinePhase
+        from kiosk.game.snapshot import MachinePhase
         from kiosk.ui import i18n
         from kiosk.ui.events import Key
 

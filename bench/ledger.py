@@ -45,6 +45,9 @@ from engine.uth.replay import replay  # noqa: E402
 from engine.uth.round import BetsPlaced, Decision  # noqa: E402
 from kiosk.commands.autoplay import plain_policy, seat_view  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
+from kiosk.game import commands as cmd  # noqa: E402
+from kiosk.game.rows import dealt_columns, settled_columns  # noqa: E402
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
 from kiosk.ledger.checkpoint import (  # noqa: E402
     CHECKPOINT_EVERY,
     checkpoint_detail,
@@ -64,9 +67,6 @@ from kiosk.ledger.ledger import (  # noqa: E402
 )
 from kiosk.ledger.records import DecisionRecord, dump_decisions  # noqa: E402
 from kiosk.ledger.startup import check_head, default_anchor_path, default_key_path  # noqa: E402
-from kiosk.machine import commands as cmd  # noqa: E402
-from kiosk.machine.rows import dealt_columns, settled_columns  # noqa: E402
-from kiosk.machine.snapshot import MachinePhase  # noqa: E402
 from kiosk.station.credits import insert_credits  # noqa: E402
 from kiosk.wiring.lone_cabinet import LoneCabinet  # noqa: E402
 

@@ -432,7 +432,7 @@ def drive_kiosk(state: str, reached: Path, kiosk_argv: list[str]) -> int:
     ``state`` with the input events a finger or the demo keys send, one step a frame
     before the frame is drawn; write what was reached to ``reached``."""
     from kiosk.cli import main
-    from kiosk.machine.commands import CashOut, SetDoor
+    from kiosk.game.commands import CashOut, SetDoor
     from kiosk.ui.app import App
     from kiosk.ui.events import Command, Key, Touch
 

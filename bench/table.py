@@ -38,8 +38,9 @@ def host_process(folder: str, conn: Connection) -> None:
     from kiosk.config import load_config
     from kiosk.link.limits import LinkLimits
     from kiosk.link.pairing import HostPairing
-    from kiosk.table import Table, TableTiming
-    from kiosk.table.host_service import TableHost
+    from kiosk.service.table import Table
+    from kiosk.service.timing import TableTiming
+    from kiosk.tablehost.service import TableHost
 
     logging.basicConfig(level=logging.ERROR)
     config = load_config(db_path=Path(folder) / "table" / "uth.db")
@@ -64,7 +65,7 @@ def ms(values: list[float], q: float) -> float:
 def decision_round_trips(remotes: list, rounds: int) -> list[float]:
     """Every decision of ``rounds`` rounds, timed to the last station showing it."""
     from engine.uth.round import Action, Phase
-    from kiosk.machine.commands import Deal, Decide, PlaceChip
+    from kiosk.game.commands import Deal, Decide, PlaceChip
 
     times: list[float] = []
     for _ in range(rounds):
@@ -105,10 +106,11 @@ def settle_times(settles: int) -> list[float]:
     """The last decision of a 7-seat round (settling every seat), in process."""
     from engine.uth.round import Action
     from kiosk.config import load_config
+    from kiosk.game.commands import Deal, Decide, PlaceChip
     from kiosk.link.outcomes import EscrowEnd
-    from kiosk.machine.commands import Deal, Decide, PlaceChip
-    from kiosk.table import Table, TableTiming
-    from kiosk.table.commands import AcceptEscrow, SettleEscrow
+    from kiosk.service.device_commands import AcceptEscrow, SettleEscrow
+    from kiosk.service.table import Table
+    from kiosk.service.timing import TableTiming
 
     folder = Path(tempfile.mkdtemp(prefix="bench-table-settle-"))
     table = Table.open(

@@ -14,7 +14,7 @@ without ``[[operators]]``, the demo accounts log in with the demo PINs (attendan
 technician 2222, manager 3333) and the operator screens say DEMO.  Outside demo mode
 there are no default PINs: the operators are the ``[[operators]]`` accounts, and a
 cabinet without any comes up with operator login disabled and the ``operators`` tilt
-(:mod:`kiosk.machine.operators`).
+(:mod:`kiosk.game.rules.operators`).
 
 Example ``cabinet.toml``::
 

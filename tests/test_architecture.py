@@ -2,10 +2,11 @@
 
 The import rule: ``engine`` imports none of kiosk, devices, pygame, serial, sqlite or
 sockets; ``devices`` imports neither kiosk nor pygame; the ledger imports no controller;
-the game's rules (``kiosk.machine``), the game service (``kiosk.table``) and a station's
-controller import no screen; the screens talk to a controller, never to a station's or
+the game's vocabulary and rules (``kiosk.game``) import no service; the game service
+(``kiosk.service``) imports no network end (``kiosk.tablehost``) and no station; the
+table host imports no station; none of them nor a station's controller imports a screen; the screens talk to a controller, never to a station's or
 the service's internals; only the composition root (``kiosk.wiring``) and the command
-line build the parts.  The service (``kiosk.table``, ``kiosk.machine``) imports no
+line build the parts.  The service (``kiosk.service``, ``kiosk.game``) imports no
 transport, only the models the wire carries; the wire (``kiosk.link``) imports only the
 service's models; the screens import only the ports and their models.  No public
 function of the service, the wire or a station's port has ``Any`` in its signature.  No module reaches itself through imports and no package reaches
@@ -37,29 +38,32 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine", ("kiosk", "devices", "pygame", "serial", "sqlite3", "sqlite_utils", "socket")),
     ("devices", ("kiosk", "pygame")),
     # the ledger imports no controller, no screen, no link
-    ("kiosk.ledger", ("pygame", "kiosk.machine", "kiosk.table", "kiosk.station", "kiosk.sas",
-                      "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    ("kiosk.ledger", ("pygame", "kiosk.game", "kiosk.service", "kiosk.tablehost", "kiosk.station",
+                      "kiosk.sas", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the game's vocabulary and rules: no service, station or screen
-    ("kiosk.machine", ("pygame", "kiosk.table", "kiosk.station", "kiosk.sas", "kiosk.ui",
-                       "kiosk.wiring", "kiosk.commands")),
-    # the game service (the controller): no screen, no station, no composition
-    ("kiosk.table", ("pygame", "kiosk.station", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
+    ("kiosk.game", ("pygame", "kiosk.service", "kiosk.tablehost", "kiosk.station", "kiosk.sas", "kiosk.ui",
+                    "kiosk.wiring", "kiosk.commands")),
+    # the game service: no network end, no station, no screen, no composition
+    ("kiosk.service", ("pygame", "kiosk.tablehost", "kiosk.station", "kiosk.ui", "kiosk.wiring",
+                       "kiosk.commands")),
+    # the table host (the service on the network): no station, no screen, no composition
+    ("kiosk.tablehost", ("pygame", "kiosk.station", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # a station's controller and devices: no screen
     ("kiosk.station", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
     # the station's controller talks to its port, never to one of the port's adapters
-    ("kiosk.station.controller", ("kiosk.station.local", "kiosk.station.remote", "kiosk.table.table",
+    ("kiosk.station.controller", ("kiosk.station.local", "kiosk.station.remote", "kiosk.service.table",
                                   "kiosk.link.client")),
     # the screens talk to a station's port, never to a station's or the service's internals
     # (and only to the ports and their models: test_the_screens_import_only_ports_and_models)
     ("kiosk.ui", ("kiosk.station.local", "kiosk.station.notes", "kiosk.station.printer",
-                  "kiosk.station.devices", "kiosk.table.table", "kiosk.table.state", "kiosk.table.money_in",
-                  "kiosk.table.escrows", "kiosk.table.payouts", "kiosk.table.play", "kiosk.table.dispatch",
-                  "kiosk.station.remote", "kiosk.table.host_service", "kiosk.ledger.ledger", "kiosk.wiring",
+                  "kiosk.station.devices", "kiosk.service.table", "kiosk.service.state", "kiosk.service.money_in",
+                  "kiosk.service.escrows", "kiosk.service.payouts", "kiosk.service.play", "kiosk.service.dispatch",
+                  "kiosk.station.remote", "kiosk.tablehost.service", "kiosk.ledger.ledger", "kiosk.wiring",
                   "kiosk.commands",
                   # the operator menu sees the operator port only, never its adapters or the service
                   "kiosk.station.operator_link", "kiosk.station.operator_local",
                   "kiosk.station.operator_remote", "kiosk.station.operator_requests",
-                  "kiosk.table.operator_service")),
+                  "kiosk.tablehost.operator_service")),
     # only the composition root and the command line build things out of the parts
     ("kiosk.sas", ("pygame", "kiosk.ui", "kiosk.wiring", "kiosk.commands")),
 )
@@ -178,7 +182,7 @@ def test_no_import_cycles():
 
 
 def _package_of(module: str) -> str:
-    """The package a module belongs to: ``kiosk.table.play`` -> ``kiosk.table``; a module
+    """The package a module belongs to: ``kiosk.service.play`` -> ``kiosk.service``; a module
     at the top of ``kiosk`` (``kiosk.wiring``, ``kiosk.cli``) is its own."""
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 1 else parts[0]
@@ -203,7 +207,7 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_the_layer_rule_sees_lazy_imports():
-    source = "def f():\n    import pygame\n    from kiosk.machine import controller\n"
+    source = "def f():\n    import pygame\n    from kiosk.game import controller\n"
     path = ROOT / "engine" / "_probe_.py"
     tree_imports = set()
     for node in ast.walk(ast.parse(source)):
@@ -211,7 +215,7 @@ def test_the_layer_rule_sees_lazy_imports():
             tree_imports.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             tree_imports.add(node.module or "")
-    assert {"pygame", "kiosk.machine"} <= tree_imports
+    assert {"pygame", "kiosk.game"} <= tree_imports
     assert not path.exists()
 
 
@@ -324,8 +328,8 @@ def test_the_kind_guard_targets_the_ledgers_api():
     import inspect
 
     from kiosk.ledger.ledger import Ledger
-    from kiosk.table.state import TableState
-    from kiosk.table.table import Table
+    from kiosk.service.state import TableState
+    from kiosk.service.table import Table
 
     def params(fn: Callable[..., object]) -> list[str]:
         return [p for p in inspect.signature(fn).parameters if p != "self"]
@@ -371,9 +375,9 @@ def test_ledger_event_kinds_are_never_written_as_text():
 
 
 # -- the service, the wire and the screens: who may import what ----------------------------
-#: The service: the game service (``kiosk.table``) and its vocabulary and rules
-#: (``kiosk.machine``).
-SERVICE = ("kiosk.table", "kiosk.machine")
+#: The service: the game service (``kiosk.service``) and its vocabulary and rules
+#: (``kiosk.game``).
+SERVICE = ("kiosk.service", "kiosk.game")
 #: What the service never imports: a transport (the link's framing, sockets, TLS and
 #: pairing; sockets, serial lines, HTTP, the phones' web server, the casino system's
 #: adapter).  From the link it may use only the models the wire carries (WIRE_MODELS).
@@ -383,20 +387,15 @@ TRANSPORT = ("socket", "ssl", "serial", "http", "urllib", "asyncio", "websockets
 WIRE_MODELS = ("kiosk.link.messages", "kiosk.link.outcomes", "kiosk.link.errors")
 #: Service modules that are the network's ends, allowed the transport, each with its
 #: reason.  Temporary: the lead empties this list as they move out of the service.
-SERVICE_NETWORK_ENDS: dict[str, str] = {
-    "kiosk.table.host_service": "the table host's network end, to move to its own package",
-    "kiosk.table.pairing_book": "the table host's network end (pairing codes), to move to its own package",
-    "kiosk.table.station_reports": "the table host's network end (stations' money reports), to move "
-                                   "to its own package",
-    "kiosk.table.witness": "a station's keeper of the host's ledger head beside its link pairing, "
-                           "to move with the station's end of the link",
-}  # fmt: skip
+#: None left: the table host's network end is ``kiosk.tablehost``, a station's is
+#: ``kiosk.station``.
+SERVICE_NETWORK_ENDS: dict[str, str] = {}
 #: What the wire (``kiosk.link``) may import from the rest of kiosk: the service's models
 #: (commands, outcomes, errors, snapshots, ledger records), never the service itself.
 WIRE_MAY_IMPORT = (
-    "kiosk.machine.commands", "kiosk.machine.errors", "kiosk.machine.error_codes",
-    "kiosk.machine.snapshot", "kiosk.machine.state", "kiosk.machine.betting",
-    "kiosk.table.commands", "kiosk.table.snapshot", "kiosk.table.display",
+    "kiosk.game.commands", "kiosk.game.errors", "kiosk.game.error_codes",
+    "kiosk.game.snapshot", "kiosk.game.vocabulary", "kiosk.game.rules.betting",
+    "kiosk.service.device_commands", "kiosk.service.snapshot", "kiosk.service.display",
     "kiosk.ledger.kinds", "kiosk.ledger.records", "kiosk.ledger.meters", "kiosk.ledger.anchor",
     "devices.host",  # the devices' vocabulary (event kinds, print outcomes), no driver
 )  # fmt: skip
@@ -405,9 +404,9 @@ WIRE_MAY_IMPORT = (
 #: those packages (the service's core, the ledger's writer, the devices' drivers, the
 #: link's transport) is out of bounds.  A station's port is any
 #: module of ``kiosk.station`` named ``*link`` or ``*port`` (see _is_port).
-SCREEN_BOUNDED = ("kiosk.table", "kiosk.station", "kiosk.ledger", "kiosk.link", "devices")
+SCREEN_BOUNDED = ("kiosk.service", "kiosk.station", "kiosk.ledger", "kiosk.link", "devices")
 SCREEN_MAY_IMPORT = (
-    "kiosk.table.snapshot", "kiosk.table.display",
+    "kiosk.service.snapshot", "kiosk.service.display",
     "kiosk.ledger.kinds", "kiosk.ledger.records", "kiosk.ledger.meters", "kiosk.ledger.errors",
     *WIRE_MODELS,
 )  # fmt: skip
@@ -418,13 +417,12 @@ SCREEN_CROSSINGS_LEFT: frozenset[tuple[str, str]] = frozenset({
     ("kiosk.ui.model", "kiosk.station.controller"),
     ("kiosk.ui.station.screens", "kiosk.station.controller"),
     ("kiosk.ui.station.strip", "kiosk.station.controller"),
-    ("kiosk.ui.scenes.operator.paytables", "kiosk.table.paytable_export"),
+    ("kiosk.ui.scenes.operator.paytables", "kiosk.service.paytable_export"),
     ("kiosk.ui.station.display", "kiosk.link.client"),
     ("kiosk.ui.station.display", "kiosk.link.events"),
     ("kiosk.ui.station.display", "kiosk.link.limits"),
     ("kiosk.ui.station.display", "kiosk.link.pairing"),
-    ("kiosk.ui.station.display", "kiosk.table.wire"),
-    ("kiosk.ui.demo", "kiosk.station.paperless"),
+    ("kiosk.ui.station.display", "kiosk.service.wire"),
 })  # fmt: skip
 
 
@@ -500,7 +498,7 @@ def test_the_port_pattern_finds_the_ports():
 # -- no Any at the service's, the ports' and the wire's edges ------------------------------
 #: Where public signatures name real types (no ``Any``, ``dict[str, Any]``...): the
 #: service, the wire and a station's ports (_is_port: whatever modules they become).
-TYPED_EDGES = ("kiosk.table", "kiosk.machine", "kiosk.link")
+TYPED_EDGES = ("kiosk.service", "kiosk.game", "kiosk.link")
 #: Public functions allowed an ``Any`` ("module:qualified name"), each with its reason.
 #: Temporary: the station port's rewrite replaces both; the lead empties the list after
 #: merging it (an entry no longer found fails below).
@@ -592,7 +590,7 @@ def test_no_any_in_the_public_signatures_of_the_service_the_ports_and_the_wire()
     """A caller at the service's door, a port's or the wire's sees what it gets: the
     count of public functions with ``Any`` in their signatures stays 0 (ANY_LEFT aside)."""
     modules = _typed_edge_modules()
-    assert any(_is_port(m) for m in modules) and "kiosk.table.table" in modules
+    assert any(_is_port(m) for m in modules) and "kiosk.service.table" in modules
     found, left = [], set()
     for name, path in sorted(modules.items()):
         for line, qualname in any_in_signatures(path.read_text(encoding="utf-8")):

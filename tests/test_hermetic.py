@@ -33,7 +33,7 @@ INNER_TESTS = (
     "tests/engine/maths/test_par.py::test_paytable_check_prints_rtps_and_accepts",
     "tests/engine/maths/test_par.py::test_paytable_check_refuses_out_of_bounds",
     "tests/engine/maths/test_par.py::test_paytable_check_reads_bounds_from_the_cabinet_config",
-    "tests/kiosk/machine/test_paytable_editor.py::test_paytable_new_prints_the_exact_par_of_the_derived_table",
+    "tests/kiosk/game/test_paytable_editor.py::test_paytable_new_prints_the_exact_par_of_the_derived_table",
     "tests/kiosk/ui/test_kiosk_process.py::test_sigterm_ends_the_kiosk_with_an_orderly_power_down",
     "tests/kiosk/ledger/test_audit.py",
     "tests/kiosk/ui/test_operator_hold.py",

@@ -30,9 +30,9 @@ from kiosk.link.messages import (
     ValidatorReport,
 )
 from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
-from kiosk.table import Table
-from kiosk.table.commands import AcceptEscrow, SettleEscrow
-from kiosk.table.escrows import escrow_end
+from kiosk.service.device_commands import AcceptEscrow, SettleEscrow
+from kiosk.service.escrows import escrow_end
+from kiosk.service.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 KIOSK = ROOT / "kiosk"
@@ -130,7 +130,7 @@ def test_the_drivers_reason_words_are_read_in_one_module():
                 readers.add(path.relative_to(ROOT).as_posix())
             if isinstance(node, ast.Constant) and node.value == "vend_valid":
                 spelt.append(path.relative_to(ROOT).as_posix())
-    assert readers == {"kiosk/table/escrows.py"}
+    assert readers == {"kiosk/service/escrows.py"}
     assert spelt == ["kiosk/link/outcomes.py"]  # EscrowEnd.VEND_VALID, nowhere else
 
 

@@ -4,7 +4,7 @@
 draws the commitment's 16-byte salt from the same source, deals the bets placed
 (:func:`~engine.uth.replay.replay`) and commits to the deck (:func:`~engine.rng.deck_commitment`,
 SHA-256 of the salt and the deck).  The cabinet and the table deal every round through it
-(:class:`kiosk.machine.round_book.RoundBook`), and ``uth rng deal`` writes its outcomes in
+(:class:`kiosk.game.round_book.RoundBook`), and ``uth rng deal`` writes its outcomes in
 bulk for a lab (:mod:`engine.rng_tests.outcomes`).
 """
 

@@ -40,6 +40,7 @@ from engine.maths.hold import FLAG_MIN_ROUNDS, HoldReport
 from engine.money import format_cents as money
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.config import ConfigError, load_config, role_at_least
+from kiosk.game.paytables.hold import ledger_hold
 from kiosk.ledger.anchor import read_anchor
 from kiosk.ledger.errors import LedgerCorruptError
 from kiosk.ledger.export import ExportFormat, export_ledger, write_export
@@ -58,7 +59,6 @@ from kiosk.ledger.ledger import (
 from kiosk.ledger.masking import mask_event, mask_ticket
 from kiosk.ledger.startup import check_head
 from kiosk.ledger.stations import check_station
-from kiosk.machine.hold import ledger_hold
 
 #: ``uth audit verify``: the checks that ran passed, but the key or the anchor was missing.
 EXIT_INTEGRITY_ONLY = 3

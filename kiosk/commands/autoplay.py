@@ -30,11 +30,11 @@ from engine.money import format_cents as money
 from engine.rng import SeededRandomSource, SystemRandomSource
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action, SeatView
 from kiosk.config import CabinetConfig, ConfigError, load_config, role_at_least
-from kiosk.machine import commands as cmd
-from kiosk.machine.betting import deal_cost
-from kiosk.machine.errors import MachineError
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
-from kiosk.machine.state import JACKPOT_TILT, Bets
+from kiosk.game import commands as cmd
+from kiosk.game.errors import MachineError
+from kiosk.game.rules.betting import deal_cost
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.vocabulary import JACKPOT_TILT, Bets
 from kiosk.station.credits import insert_credits
 from kiosk.wiring.lone_cabinet import LoneCabinet
 

@@ -9,7 +9,7 @@ configuration's ``rtp_min_pct`` / ``rtp_max_pct`` (``--config`` or ``$UTH_CONFIG
 else 80% to 100%.
 
 The cabinet accepts a paytable only with a proof of its RTP signed with its key
-(:mod:`kiosk.machine.par_proof`).  With the cabinet key at hand (the configuration's
+(:mod:`kiosk.game.paytables.par_proof`).  With the cabinet key at hand (the configuration's
 ``ledger_key_path``, by default beside the database), a table already proven is
 reported as such; otherwise its exact RTP is computed from the paytable and the
 package's own data in a scratch folder (nothing in the PAR cache is trusted; up to a
@@ -86,7 +86,7 @@ def signed_rtps(
     the paytable and the package's data in a scratch folder (no file of the PAR cache is
     read), then its report and proof are kept in the PAR cache."""
     from engine.maths.par import par
-    from kiosk.machine.par_proof import proven_rtp, sign_proof
+    from kiosk.game.paytables.par_proof import proven_rtp, sign_proof
 
     proven = proven_rtp(key, table, cache=cache)
     if proven is not None:
@@ -180,7 +180,7 @@ def check(args: argparse.Namespace) -> int:
 def new(args: argparse.Namespace) -> int:
     """``uth paytable new FROM --set FIELD=VALUE ... -o FILE``: derive, validate, write,
     then print the new table and its exact RTP as ``check`` does."""
-    from kiosk.machine.paytable_draft import EditError, derive, parse_edit, paytable_toml
+    from kiosk.game.paytables.draft import EditError, derive, parse_edit, paytable_toml
 
     try:
         base = load_paytable(args.base)
@@ -211,11 +211,11 @@ def new(args: argparse.Namespace) -> int:
 
 def records(args: argparse.Namespace) -> int:
     """``uth paytable records [--write]``: the shipped records of the program's paytables
-    (:mod:`kiosk.machine.rtp_record`), each computed afresh in a scratch folder; printed,
+    (:mod:`kiosk.game.paytables.rtp_record`), each computed afresh in a scratch folder; printed,
     or written to the program's file (then the program manifest is written again)."""
     from engine.maths.par import par
     from engine.uth.paytable import shipped_paytables
-    from kiosk.machine.rtp_record import SHIPPED_NAME, program_root, shipped_text
+    from kiosk.game.paytables.rtp_record import SHIPPED_NAME, program_root, shipped_text
 
     reports = {}
     for path in shipped_paytables():

@@ -121,7 +121,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from devices.door import DoorError
     from engine.rng import SystemRandomSource
     from kiosk.config import ConfigError, load_config
-    from kiosk.machine.commands import SetDoor
+    from kiosk.game.commands import SetDoor
     from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
     from kiosk.wiring.door import start_door
@@ -190,9 +190,9 @@ def play_rounds(machine: LoneCabinet, rounds: int, stop: threading.Event) -> int
     finished first and counts); returns how many were played.  Credits short of a whole
     round (ante, blind and the largest play bet: 6 antes) get a note; while the door is
     open or a tilt stands, play waits; any other refusal ends the run."""
-    from kiosk.machine import commands as cmd
-    from kiosk.machine.errors import MachineError
-    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.game import commands as cmd
+    from kiosk.game.errors import MachineError
+    from kiosk.game.snapshot import MachinePhase
     from kiosk.station.credits import insert_credits
 
     station = machine.station

@@ -36,7 +36,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kiosk.table.host_service import TableHost
+    from kiosk.tablehost.service import TableHost
 
 
 def parse_stations(text: str) -> tuple[int, ...]:
@@ -73,9 +73,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from engine.rng import SeededRandomSource
     from kiosk.commands.seeding import SeedRefused, check_seed
     from kiosk.config import ConfigError, load_config
+    from kiosk.game.errors import MachineError
     from kiosk.ledger.errors import LedgerError
-    from kiosk.machine.errors import MachineError
-    from kiosk.table import TableTiming
+    from kiosk.service.timing import TableTiming
     from kiosk.wiring.host import HostPlan, open_table_host
 
     logging.basicConfig(
@@ -203,7 +203,7 @@ def cmd_station(args: argparse.Namespace) -> int:
     from kiosk.link.pairing import WITNESS_FILE, StationPairing
     from kiosk.station.autoplay import RandomPlayer
     from kiosk.station.remote import RemoteTable
-    from kiosk.table.witness import HeadWitness
+    from kiosk.station.witness import HeadWitness
 
     logging.basicConfig(
         level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

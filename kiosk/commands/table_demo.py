@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from devices.sim import Id003Simulator
     from kiosk.link.pairing import HostPairing
-    from kiosk.table import Table
+    from kiosk.service.table import Table
 
 #: The note the demo's patrons put into a station's validator (cents).
 NOTE_CENTS = 10_000
@@ -210,9 +210,10 @@ def _stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
 def cmd_demo(args: argparse.Namespace) -> int:
     from kiosk.config import ConfigError, load_config
     from kiosk.link.pairing import HostPairing
-    from kiosk.table import Table, TableTiming
-    from kiosk.table.host_service import TableHost
-    from kiosk.table.pairing_book import LedgerMissBook
+    from kiosk.service.table import Table
+    from kiosk.service.timing import TableTiming
+    from kiosk.tablehost.pairing_book import LedgerMissBook
+    from kiosk.tablehost.service import TableHost
 
     temporary = args.folder is None
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="uth-table-"))

@@ -17,7 +17,7 @@ _last: ProgramCheck | None = None
 
 
 class Tiltable(Protocol):
-    """What the check needs of the game service (:meth:`kiosk.table.table.Table.tilt`)."""
+    """What the check needs of the game service (:meth:`kiosk.service.table.Table.tilt`)."""
 
     def tilt(self, station: int, code: str, message: str) -> None: ...
 

@@ -47,7 +47,7 @@ from kiosk.ledger.tickets import TICKET_COLUMNS
 #: Rows (events and rounds) between two checkpoints.
 CHECKPOINT_EVERY = 10_000
 #: The event kinds the cabinet's and the table's state is rebuilt from at power-up
-#: (:mod:`kiosk.machine.restore`, :mod:`kiosk.table.restore`, the operator lockout,
+#: (:mod:`kiosk.game.restore`, :mod:`kiosk.service.restore`, the operator lockout,
 #: the settings, the pending payouts and escrows); a checkpoint covers them by digest.
 STATE_KINDS: tuple[EventKind, ...] = (
     # the configuration

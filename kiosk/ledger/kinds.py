@@ -81,7 +81,7 @@ class EventKind(StrEnum):
     PAIRING_CODE_WRONG = "pairing_code_wrong"
     PAIRING_LOCKED = "pairing_locked"
     PAIRING_REOPENED = "pairing_reopened"
-    # the progressive (standalone: the table's one meter, :mod:`kiosk.table.progressive`)
+    # the progressive (standalone: the table's one meter, :mod:`kiosk.service.progressive`)
     PROGRESSIVE_WAGER = "progressive_wager"
     PROGRESSIVE_REFUND = "progressive_refund"
     PROGRESSIVE_CONTRIBUTION = "progressive_contribution"

@@ -296,7 +296,7 @@ class EscrowAck(_Model):
     :class:`TestCreditsReport`: how the service left it (``outcome``; ``accepted`` when
     it is ``credited`` or ``issued``; ``refused`` when the service refused the report).
     ``reason``: why, in words for people, never parsed; ``code``: the refusal's
-    :class:`~kiosk.machine.error_codes.ErrorCode`, when the service refused it."""
+    :class:`~kiosk.game.error_codes.ErrorCode`, when the service refused it."""
 
     type: Literal["escrow_ack"] = "escrow_ack"
     txn: Name
@@ -461,7 +461,7 @@ class RecallRequest(_Model):
 
 class RecallReply(_Model):
     """Host -> station: the answer to recall ``ref``: the seat's rounds, most recent
-    first (JSON objects, see :mod:`kiosk.table.recall_service`) when ``ok``, else the
+    first (JSON objects, see :mod:`kiosk.tablehost.recall_service`) when ``ok``, else the
     refusal's ``code`` and ``detail``."""
 
     type: Literal["recall_reply"] = "recall_reply"

@@ -2,7 +2,7 @@
 
 * :class:`MoneyOutcome`: how the game service left a station's money command (a
   validator's report, a printer's, a burn-in's test credits, a validation number from the
-  casino's system).  :meth:`Table.execute <kiosk.table.table.Table.execute>` returns it for
+  casino's system).  :meth:`Table.execute <kiosk.service.table.Table.execute>` returns it for
   those commands and an :class:`~kiosk.link.messages.EscrowAck` carries it back to the
   station.  Its values are the words the ledger, the logs and the casino's system have
   always read (a :class:`~enum.StrEnum`: ``MoneyOutcome.CREDITED == "credited"``).

@@ -15,7 +15,7 @@ Wrong codes are also counted across windows, from any address, in a :class:`Miss
 the :data:`MAX_PAIRING_MISSES`-th since a technician last reopened pairing locks it (no
 window opens, every proof is refused ``locked``) until a technician reopens it at the
 host.  A table host keeps that count in its ledger (chained, MAC'd rows:
-:class:`kiosk.table.pairing_book.LedgerMissBook`; reopened with a technician's PIN,
+:class:`kiosk.tablehost.pairing_book.LedgerMissBook`; reopened with a technician's PIN,
 ``uth table serve --reopen-pairing``), so deleting or editing any file of this folder
 neither reopens pairing nor resets the count; a host without a ledger keeps it in
 ``pairing.json`` (:class:`FileMissBook`).  A guesser therefore gets at most
@@ -40,7 +40,7 @@ from kiosk.link.errors import PairingRefused
 from kiosk.link.files import write_private
 
 CODE_DIGITS = 8
-#: A station's file of the host's latest ledger head (:mod:`kiosk.table.witness`).
+#: A station's file of the host's latest ledger head (:mod:`kiosk.station.witness`).
 WITNESS_FILE = "host-head.json"
 #: Wrong pairing codes, across windows, that lock pairing until a technician reopens it.
 MAX_PAIRING_MISSES = 10

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from devices.sas.bcd import to_bcd
+from kiosk.game.vocabulary import HOST_SHUTDOWN_TILT as HOST_SHUTDOWN
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.state import HOST_SHUTDOWN_TILT as HOST_SHUTDOWN
 from kiosk.sas.codes import BILL_CODES, COUNTRY_US, Exc
 from kiosk.sas.port import GameEvent, RoundRow
-from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
+from kiosk.service.progressive_link import PROGRESSIVE_LINK_TILT
 
 #: The tilt of a host shutdown: no exception of its own.
 HOST_SHUTDOWN_TILT = HOST_SHUTDOWN

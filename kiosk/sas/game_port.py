@@ -1,5 +1,5 @@
 """The :class:`~kiosk.sas.port.GamePort` over the game service
-(:class:`~kiosk.table.table.Table`): every station of a lone cabinet (station 1) or of a
+(:class:`~kiosk.service.table.Table`): every station of a lone cabinet (station 1) or of a
 shared table, each its own machine address.
 
 Reads: the stations' meters through the service (under its lock, briefly, on the link's
@@ -7,7 +7,7 @@ updater thread); events, round rows and tickets through a read-only connection o
 port's own to the ledger's file, with the cabinet key (every event row authenticated as
 it is read), which sees committed rows only and never waits for the service's lock.
 
-Requests go to the service as its commands (:mod:`kiosk.table.slot_system`): play
+Requests go to the service as its commands (:mod:`kiosk.service.slot_system`): play
 stopped and resumed, note acceptance, the system's validation numbers, tickets of other
 machines redeemed or refused; a refusal comes back as :class:`PortRefused`.  The SAS
 ticket-in meters count this machine's tickets and other machines' redeemed here
@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from kiosk.game.errors import MachineError
+from kiosk.game.paytables.rtp_record import cabinet_key, known_rtp
 from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord
-from kiosk.machine.errors import MachineError
-from kiosk.machine.rtp_record import cabinet_key, known_rtp
 from kiosk.sas.port import (
     Capabilities,
     GameEvent,
@@ -38,7 +38,7 @@ from kiosk.sas.port import (
     TicketInEscrow,
     ValidationRecord,
 )
-from kiosk.table.commands import (
+from kiosk.service.device_commands import (
     Command,
     DeliverValidation,
     SystemNotes,
@@ -48,8 +48,8 @@ from kiosk.table.commands import (
     SystemRedeem,
     SystemRefuse,
 )
-from kiosk.table.dispatch import Outcome
-from kiosk.table.table import Table
+from kiosk.service.dispatch import Outcome
+from kiosk.service.table import Table
 
 
 def _event(ev: EventRecord) -> GameEvent:
@@ -66,7 +66,7 @@ def _row(r: Mapping[str, Any]) -> RoundRow:
 
 def base_pct(table: Table, key: CabinetKey | None) -> int:
     """The paytable's main-game return under optimal play, hundredths of a percent, from
-    its proven record (:func:`kiosk.machine.rtp_record.known_rtp`, checked with the
+    its proven record (:func:`kiosk.game.paytables.rtp_record.known_rtp`, checked with the
     cabinet ``key``); 0 when it has none (not known, or computing at power-up)."""
     record = known_rtp(table.paytable, key)
     return 0 if record is None else record.base_pct

@@ -2,7 +2,7 @@
 
 The SAS link (:mod:`kiosk.sas`) knows nothing of rounds, tilts or devices: it reads and
 asks through :class:`GamePort`, which the game service implements
-(:class:`~kiosk.table.table.Table`: :mod:`kiosk.sas.game_port`).
+(:class:`~kiosk.service.table.Table`: :mod:`kiosk.sas.game_port`).
 
 Units and invariants
 --------------------

@@ -13,7 +13,7 @@ exceptions of :mod:`devices.sas.progressive`):
 * **The levels to the game**: the levels heard are handed to the game service
   (:meth:`~kiosk.sas.port.GamePort.progressive_levels`, on the updater thread) when
   they change, and again after a loss.  The game decides what it shows
-  (:mod:`kiosk.table.progressive_link`).
+  (:mod:`kiosk.service.progressive_link`).
 * **Silence**: :data:`~devices.sas.progressive.BROADCAST_TIMEOUT_S` seconds without a
   broadcast of the group (counted from the power-up before the first) is one loss
   (:class:`~devices.sas.progressive.BroadcastWatch`): the game is told once

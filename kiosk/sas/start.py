@@ -8,7 +8,7 @@ from __future__ import annotations
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService, serve_port
-from kiosk.table.table import Table
+from kiosk.service.table import Table
 
 
 def start_slot_system(

@@ -6,8 +6,8 @@ and the controller the cabinet's pygame screens drive over either.
   cabinet);
 * :mod:`.remote`: :class:`RemoteTable`, the port over the table's link (a shared
   table's station);
-* :mod:`.snapshot`: a :class:`~kiosk.table.snapshot.StationSnapshot` (plus the table's
-  paytable and limits) as the :class:`~kiosk.machine.snapshot.MachineSnapshot` the
+* :mod:`.snapshot`: a :class:`~kiosk.service.snapshot.StationSnapshot` (plus the table's
+  paytable and limits) as the :class:`~kiosk.game.snapshot.MachineSnapshot` the
   screens read;
 * :mod:`.controller`: :class:`StationController`, what the screens' model drives;
 * :mod:`.strip`: what a station's table screen adds (the other seats, the countdown, the

@@ -26,12 +26,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kiosk.config import DEMO_PINS
+from kiosk.game import commands as cmd
+from kiosk.game.vocabulary import JACKPOT_TILT
 from kiosk.link.messages import OperatorLogin, OperatorLogout, OperatorSession
-from kiosk.machine import commands as cmd
-from kiosk.machine.state import JACKPOT_TILT
+from kiosk.service.device_commands import Pass
+from kiosk.service.snapshot import StationSnapshot
 from kiosk.station.remote import RemoteTable
-from kiosk.table.commands import Pass
-from kiosk.table.snapshot import StationSnapshot
 
 #: The most one round can take from the meter, in Antes (Ante, Blind and a 4x Play).
 ROUND_ANTES = 6

@@ -1,9 +1,9 @@
 """The chips a station places before Deal: kept at the station's end of its port (both
 adapters, :mod:`kiosk.station.local` and :mod:`kiosk.station.remote`) and sent as one
-wager with Deal, the service checking every chip again (:mod:`kiosk.table.wager`).
+wager with Deal, the service checking every chip again (:mod:`kiosk.service.wager`).
 
 A chip is shown at once, so the screens' controller checks it first
-(:func:`check_chip_at`) by the service's own rule functions (:mod:`kiosk.machine.betting`)
+(:func:`check_chip_at`) by the service's own rule functions (:mod:`kiosk.game.rules.betting`)
 against the station's latest snapshot: play is not stopped (tilts, door), the table is
 between rounds, Deal was not pressed, the chip is one, and the bets stay within the
 limits and the credits; a rebet is checked the same way by the adapter that knows the
@@ -15,7 +15,7 @@ power cut before Deal takes nothing.  Amounts are cents.
 from __future__ import annotations
 
 from engine.uth.paytable import Limits
-from kiosk.machine.betting import (
+from kiosk.game.rules.betting import (
     check_bets,
     check_chip,
     require_between_rounds,
@@ -23,8 +23,8 @@ from kiosk.machine.betting import (
     require_playing,
     require_previous,
 )
-from kiosk.machine.state import Bets, Spot
-from kiosk.table.snapshot import StationSnapshot
+from kiosk.game.vocabulary import Bets, Spot
+from kiosk.service.snapshot import StationSnapshot
 
 
 def require_betting(snap: StationSnapshot, door_open: bool = False) -> None:
@@ -45,7 +45,7 @@ def check_chip_at(
     door_open: bool = False,
 ) -> Bets:
     """``pending`` with a chip of ``cents`` on ``spot``, checked as the service checks a
-    chip; raises the service's :class:`~kiosk.machine.errors.MachineError` for one it
+    chip; raises the service's :class:`~kiosk.game.errors.MachineError` for one it
     would refuse."""
     require_betting(snap, door_open)
     require_not_dealt(snap.ready)

@@ -34,20 +34,20 @@ from typing import Any
 
 from engine.uth.paytable import Limits, Paytable
 from kiosk.config import CabinetConfig
+from kiosk.game import commands as cmd
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import MachineError, WrongState
+from kiosk.game.snapshot import MachineSnapshot, Tilt
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord, TicketRecord
 from kiosk.link.messages import RECALL_ROUNDS
-from kiosk.machine import commands as cmd
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError, WrongState
-from kiosk.machine.snapshot import MachineSnapshot, Tilt
+from kiosk.service.device_commands import Command as TableCommand
+from kiosk.service.dispatch import Outcome
+from kiosk.service.snapshot import StationSnapshot
 from kiosk.station.chips import check_chip_at
 from kiosk.station.port import StationPort
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
-from kiosk.table.commands import Command as TableCommand
-from kiosk.table.dispatch import Outcome
-from kiosk.table.snapshot import StationSnapshot
 
 #: The tilt shown while the host cannot be reached.
 HOST_LINK_TILT = "host_link"
@@ -149,7 +149,7 @@ class StationController:
         return self._subscribers.add(callback)
 
     def execute(self, command: TableCommand | cmd.InsertCredits) -> Outcome:
-        """Carry out a :mod:`kiosk.machine.commands` command at this station (see the
+        """Carry out a :mod:`kiosk.game.commands` command at this station (see the
         module); raises :class:`MachineError` for one refused here."""
         try:
             return self._execute(command)

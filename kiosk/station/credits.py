@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import secrets
 
+from kiosk.game.commands import CreditSource, InsertCredits
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import MachineError
 from kiosk.link.outcomes import EscrowEnd
-from kiosk.machine.commands import CreditSource, InsertCredits
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError
+from kiosk.service.device_commands import AcceptEscrow, AcceptTicket, SettleEscrow, TestCredits
 from kiosk.station.port import StationPort
-from kiosk.table.commands import AcceptEscrow, AcceptTicket, SettleEscrow, TestCredits
 
 
 def insert_credits(link: StationPort, command: InsertCredits) -> None:

@@ -1,13 +1,13 @@
 """A station in the game service's own process: the lone cabinet's end of its table.
 
 :class:`LocalTable` is the :class:`~kiosk.station.port.StationPort` of station
-``station`` of an in-process :class:`~kiosk.table.table.Table`: no sockets, no TLS, the
+``station`` of an in-process :class:`~kiosk.service.table.Table`: no sockets, no TLS, the
 same commands and the same answers a station gets over the link
 (:class:`~kiosk.station.remote.RemoteTable`), so the screens' controller, the validator
 and the printer run the same code on a cabinet and at a table's station.  As over the
 link, the chips placed before Deal are kept here, checked at once by the service's own
 rules (:mod:`kiosk.station.chips`), and placed at the service as one wager with Deal
-(:mod:`kiosk.table.wager`), which checks them again; the print orders of this station's
+(:mod:`kiosk.service.wager`), which checks them again; the print orders of this station's
 cash-outs wait here for its printer.  Amounts are cents.
 """
 
@@ -22,17 +22,15 @@ from concurrent.futures import Future
 
 from devices.host import DeviceEventKind, PrintOutcome, make_event
 from engine.uth.paytable import Limits, Paytable
+from kiosk.game import commands as cmd
+from kiosk.game.errors import MachineError
+from kiosk.game.rules.betting import check_chip, require_ante
+from kiosk.game.vocabulary import Bets
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.link.outcomes import ACCEPTED, EscrowEnd, MoneyOutcome
-from kiosk.machine import commands as cmd
-from kiosk.machine.betting import check_chip, require_ante
-from kiosk.machine.errors import MachineError
-from kiosk.machine.state import Bets
-from kiosk.station.chips import repeat_bets
-from kiosk.subscribers import Subscribers
-from kiosk.table.commands import (
+from kiosk.service.device_commands import (
     AcceptEscrow,
     AcceptTicket,
     Command,
@@ -42,11 +40,13 @@ from kiosk.table.commands import (
     SettleEscrow,
     TestCredits,
 )
-from kiosk.table.dispatch import Outcome
-from kiosk.table.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
-from kiosk.table.snapshot import StationSnapshot
-from kiosk.table.table import Table
-from kiosk.table.wager import place_wager
+from kiosk.service.dispatch import Outcome
+from kiosk.service.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
+from kiosk.service.snapshot import StationSnapshot
+from kiosk.service.table import Table
+from kiosk.service.wager import place_wager
+from kiosk.station.chips import repeat_bets
+from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ class LocalTable:
     def escrow_ticket(self, validation: str, txn: str, timeout: float) -> int | None:
         """The ticket's amount to stack it, None to return it.  A ticket of another
         machine is asked of the casino's system: this waits (not holding the table) for
-        its answer, up to :data:`~kiosk.table.slot_system.REDEMPTION_DEADLINE_S` more."""
+        its answer, up to :data:`~kiosk.service.slot_system.REDEMPTION_DEADLINE_S` more."""
         found: list[int] = []
 
         def accept() -> None:

@@ -3,7 +3,7 @@ through the game service, in process (the lone cabinet) or over the link (a tabl
 station): the same code either way (:class:`~kiosk.station.port.StationPort`).
 
 The station keeps no money state beyond the note in the validator: each escrow is
-committed by the service before STACK (:mod:`kiosk.table.money_in`), and what the
+committed by the service before STACK (:mod:`kiosk.service.money_in`), and what the
 validator reports is sent to the service, which credits or closes the escrow once per
 transaction::
 
@@ -19,7 +19,7 @@ seconds); ``bill_credited`` (VEND VALID) reports ``vend_valid`` and returns once
 host answers, else raises so that the driver does not acknowledge the VEND VALID and
 asks again; an escrow that ends otherwise is reported ``stacked`` / ``returned`` /
 ``in_doubt`` as the service reads the driver's reason
-(:func:`~kiosk.table.escrows.escrow_end`), with it (a lost port is in doubt: the service
+(:func:`~kiosk.service.escrows.escrow_end`), with it (a lost port is in doubt: the service
 then waits for the validator's next report to settle it).  A ticket goes the same way: ``ticket_escrow`` asks the
 service, which checks the ticket (any station's, printed, not void, redeemed or
 expired) and answers its amount; ``ticket_credited`` reports its VEND VALID, which
@@ -40,10 +40,10 @@ from devices.host import DeviceEvent, DeviceEventKind
 from devices.id003 import BillValidator, ValidatorConfig
 from devices.sim import Id003Simulator
 from kiosk.config import SIMULATED_PORT
+from kiosk.game.errors import MachineError
 from kiosk.link.outcomes import EscrowEnd
-from kiosk.machine.errors import MachineError
+from kiosk.service.escrows import escrow_end
 from kiosk.station.port import StationPort
-from kiosk.table.escrows import escrow_end
 
 log = logging.getLogger(__name__)
 

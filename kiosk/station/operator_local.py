@@ -2,8 +2,8 @@
 station beside its table.
 
 :class:`LocalOperator` hands the port's requests to the service's one operator
-implementation, :class:`~kiosk.table.operator_service.OperatorService` over the
-:class:`~kiosk.table.table.Table`, by a call: the same messages, rules, refusals and
+implementation, :class:`~kiosk.tablehost.operator_service.OperatorService` over the
+:class:`~kiosk.service.table.Table`, by a call: the same messages, rules, refusals and
 records as a remote station's (:mod:`kiosk.station.operator_remote`), answered at once.
 It depends on the service and the station number only, never on a cabinet facade.
 Beside the service's pages it may offer the pages the ledger's own machine serves
@@ -16,20 +16,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import MachineError, PlayDisabled
+from kiosk.game.paytables.hold import PaytableHold
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import EventRecord, RoundRecord, VerifyReport
 from kiosk.link.messages import Body
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError, PlayDisabled
-from kiosk.machine.hold import PaytableHold
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.service.device_commands import Command as TableCommand
+from kiosk.service.dispatch import Outcome
+from kiosk.service.table import Table
 from kiosk.station.operator_port import Capability, TableLimits
 from kiosk.station.operator_requests import SERVICE_PAGES, Answer, OperatorRequests
-from kiosk.table.commands import Command as TableCommand
-from kiosk.table.dispatch import Outcome
-from kiosk.table.operator_service import OperatorService
-from kiosk.table.table import Table
+from kiosk.tablehost.operator_service import OperatorService
 
 
 class LocalOperator(OperatorRequests):

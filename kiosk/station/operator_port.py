@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kiosk.config import CabinetConfig, Role
+from kiosk.game.paytables.hold import PaytableHold
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord, VerifyReport
-from kiosk.machine.hold import PaytableHold
-from kiosk.machine.snapshot import MachineSnapshot
-from kiosk.table.commands import Command as TableCommand
-from kiosk.table.dispatch import Outcome
+from kiosk.service.device_commands import Command as TableCommand
+from kiosk.service.dispatch import Outcome
 
 if TYPE_CHECKING:
     from kiosk.ledger.ledger import Ledger
@@ -301,7 +301,7 @@ class LocalOperations(Protocol):
     event log, hand pays, devices, hold report, audit, export, machine, the paytable
     editor, RAM clear): a typed read of the ledger each, the station's snapshot and
     commands, and the configuration.  :class:`~kiosk.station.operator_local.
-    TableOperations` serves them over the :class:`~kiosk.table.table.Table` and the
+    TableOperations` serves them over the :class:`~kiosk.service.table.Table` and the
     station's controller; a remote station has none (the port does not offer those
     pages there)."""
 

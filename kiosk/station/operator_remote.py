@@ -3,7 +3,7 @@
 :class:`RemoteOperator` carries the port's requests over an
 :class:`~kiosk.station.operator_link.OperatorLink` (one request in flight, answered on
 the screen's thread by :meth:`RemoteOperator.poll`); the table host answers them with
-:class:`~kiosk.table.operator_service.OperatorService`, the service the in-process
+:class:`~kiosk.tablehost.operator_service.OperatorService`, the service the in-process
 adapter (:mod:`kiosk.station.operator_local`) calls directly.  The pages a station
 offers are the service's (:data:`~kiosk.station.operator_requests.SERVICE_PAGES`): the
 ledger's own pages (event log, audit, export, RAM clear, ...) live at the host.

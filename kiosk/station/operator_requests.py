@@ -1,6 +1,6 @@
 """The operator port's requests and their answers, shared by both adapters.
 
-Both adapters speak to the same service, :class:`~kiosk.table.operator_service.
+Both adapters speak to the same service, :class:`~kiosk.tablehost.operator_service.
 OperatorService`, in the same messages (:mod:`kiosk.link.messages`): the remote one over
 the station's TLS link, the in-process one by a call.  :class:`OperatorRequests` holds
 everything but the transport, so the two behave the same: it makes each request's

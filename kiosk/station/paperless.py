@@ -23,10 +23,10 @@ import time
 from collections.abc import Callable
 
 from devices.tcl import PrintOutcome, PrintResult
+from kiosk.game.commands import InsertCredits
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import MachineError
 from kiosk.link.messages import PrintTicket
-from kiosk.machine.commands import InsertCredits
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError
 from kiosk.station.credits import insert_credits
 from kiosk.station.port import StationPort
 from kiosk.station.printer import untold_after_restart

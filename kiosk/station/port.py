@@ -20,14 +20,14 @@ from typing import Protocol
 
 from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.paytable import Limits, Paytable
+from kiosk.game.vocabulary import Bets
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.messages import ErrorMessage, EscrowAck, PrintTicket
 from kiosk.link.outcomes import EscrowEnd
-from kiosk.machine.state import Bets
-from kiosk.table.commands import Command
-from kiosk.table.dispatch import Outcome
-from kiosk.table.snapshot import StationSnapshot
+from kiosk.service.device_commands import Command
+from kiosk.service.dispatch import Outcome
+from kiosk.service.snapshot import StationSnapshot
 
 
 class StationPort(Protocol):
@@ -97,9 +97,9 @@ class StationPort(Protocol):
         """A count that grows with every change the station may show."""
 
     def execute(self, command: Command) -> Outcome:
-        """Send a command of the screens (:mod:`kiosk.machine.commands`) to the service
+        """Send a command of the screens (:mod:`kiosk.game.commands`) to the service
         (a chip, a rebet or a clear is kept here until Deal); raises a
-        :class:`~kiosk.machine.errors.MachineError` for one refused at once."""
+        :class:`~kiosk.game.errors.MachineError` for one refused at once."""
 
     def escrow_note(self, cents: int, txn: str, timeout: float) -> EscrowAck | None:
         """Phase one of a note in the validator: the service's answer (``accepted``:
@@ -148,5 +148,5 @@ class StationPort(Protocol):
     def recall_rounds(self, last: int, timeout: float) -> Future[list[RoundRecord]]:
         """This station's own last ``last`` settled rounds, most recent first, as a
         future that never blocks the caller: it fails with a
-        :class:`~kiosk.machine.errors.MachineError` or another exception (the service
+        :class:`~kiosk.game.errors.MachineError` or another exception (the service
         cannot be reached, did not answer in ``timeout``, refused) instead."""

@@ -3,7 +3,7 @@ orders, in process (the lone cabinet) or over the link (a table's station): the 
 code either way (:class:`~kiosk.station.port.StationPort`).
 
 The service writes each cash-out ticket *pending* in its ledger before it orders it
-printed (:mod:`kiosk.table.payouts`); the station keeps no money state beyond the job
+printed (:mod:`kiosk.service.payouts`); the station keeps no money state beyond the job
 in hand::
 
     printer = StationPrinter(remote, "/dev/serial/by-id/...")   # or "sim" (demo)
@@ -44,8 +44,8 @@ from devices.host import DeviceEvent, DeviceEventKind
 from devices.sim import TclSimulator
 from devices.tcl import PrinterConfig, PrintOutcome, PrintResult, TicketPrinter
 from kiosk.config import SIMULATED_PORT
+from kiosk.game.rules.tickets import order_ticket
 from kiosk.link.messages import PrintTicket
-from kiosk.machine.ticket_rules import order_ticket
 from kiosk.station.port import StationPort
 
 log = logging.getLogger(__name__)

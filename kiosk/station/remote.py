@@ -1,24 +1,24 @@
 """A player station's end of the shared table: the table host's commands over the link.
 
-:class:`RemoteTable` speaks the cabinet's commands (:mod:`kiosk.machine.commands`, plus
+:class:`RemoteTable` speaks the cabinet's commands (:mod:`kiosk.game.commands`, plus
 :class:`Pass`) and sends each as its link message; it reads the station's
 :class:`StationSnapshot` as the host last sent it.  A station holds no money state: its
 credits are the host's, shown in the snapshot; only the chips placed before Deal are
 kept here, and they are sent as one :class:`~kiosk.link.messages.Bet` on Deal.
 
-Notes are two-phase through the host (:mod:`kiosk.table.escrows`): :meth:`escrow_note`
+Notes are two-phase through the host (:mod:`kiosk.service.escrows`): :meth:`escrow_note`
 sends an :class:`~kiosk.link.messages.Escrow` and waits for the host's
 :class:`~kiosk.link.messages.EscrowAck` (stack only when accepted); :meth:`report_note`
 sends the validator's report as a :class:`~kiosk.link.messages.ValidatorReport` and
 waits for the host's answer (an ``EscrowAck`` with its ``outcome``).  :meth:`insert_note`
 does both for a station without a validator (the demo keys, the burn-in autoplay).  The
-station's door switch (:class:`~kiosk.machine.commands.SetDoor`) goes as a
+station's door switch (:class:`~kiosk.game.commands.SetDoor`) goes as a
 :class:`~kiosk.link.messages.DoorSwitch` and again after every (re)connect.  Tickets go
 two-phase too (:meth:`escrow_ticket`: the host answers the ticket's ``amount_cents``);
 the host's print orders wait in :attr:`print_orders` (:meth:`next_print_order`) for the
 station's printer, which reports with :meth:`printer_ready` (a
 :class:`~kiosk.link.messages.PrinterState`) and :meth:`report_print` (a
-:class:`~kiosk.link.messages.PrinterReport`, :mod:`kiosk.table.payouts`);
+:class:`~kiosk.link.messages.PrinterReport`, :mod:`kiosk.service.payouts`);
 :meth:`test_credits` keys in a burn-in's test credits (a
 :class:`~kiosk.link.messages.TestCreditsReport`).
 
@@ -45,6 +45,11 @@ from concurrent.futures import Future
 from devices.host import DeviceEventKind, PrintOutcome
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import Action
+from kiosk.game import commands as cmd
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import PlayDisabled, WrongState
+from kiosk.game.rules.betting import check_chip, require_ante
+from kiosk.game.vocabulary import Bets
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord, RoundRecord
 from kiosk.link.client import LinkClient
@@ -77,18 +82,13 @@ from kiosk.link.messages import (
 )
 from kiosk.link.outcomes import EscrowEnd
 from kiosk.link.pairing import StationPairing
-from kiosk.machine import commands as cmd
-from kiosk.machine.betting import check_chip, require_ante
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import PlayDisabled, WrongState
-from kiosk.machine.state import Bets
+from kiosk.service.device_commands import Pass
+from kiosk.service.snapshot import StationSnapshot
+from kiosk.service.wire import paytable_from_state, snapshot_from_json
 from kiosk.station.chips import repeat_bets
+from kiosk.station.witness import WITNESS_TILT, HeadWitness
 from kiosk.subscribers import Subscribers
-from kiosk.table.commands import Pass
-from kiosk.table.recall_service import rounds_from_reply
-from kiosk.table.snapshot import StationSnapshot
-from kiosk.table.wire import paytable_from_state, snapshot_from_json
-from kiosk.table.witness import WITNESS_TILT, HeadWitness
+from kiosk.tablehost.recall_service import rounds_from_reply
 
 log = logging.getLogger(__name__)
 

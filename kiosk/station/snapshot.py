@@ -16,10 +16,10 @@ from engine.hands.evaluator import best_five, describe, evaluate
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import RoundSettled
 from engine.uth.settlement import pay_arrays
+from kiosk.game.snapshot import CoachTip, MachinePhase, MachineSnapshot, PayoutRequest, Tilt
+from kiosk.game.vocabulary import Bets
 from kiosk.ledger.records import parse_value
-from kiosk.machine.snapshot import CoachTip, MachinePhase, MachineSnapshot, PayoutRequest, Tilt
-from kiosk.machine.state import Bets
-from kiosk.table.snapshot import SeatStatus, StationSnapshot
+from kiosk.service.snapshot import SeatStatus, StationSnapshot
 
 #: The seat number the screens show (the cabinet's one seat).
 SHOWN_SEAT = 1

@@ -13,8 +13,8 @@ Where things live:
   program's own input events (``Touch``, ``Key``, ``Command``), the one place raw pygame
   events are translated, and the keyboard shortcuts.
 * :mod:`kiosk.ui.model` -- reads snapshots from the controller and sends it
-  :mod:`kiosk.machine.commands` commands; turns a refusal
-  (:class:`kiosk.machine.errors.MachineError`) into a translated note, by its ``code`` and
+  :mod:`kiosk.game.commands` commands; turns a refusal
+  (:class:`kiosk.game.errors.MachineError`) into a translated note, by its ``code`` and
   ``params`` (:mod:`kiosk.ui.machine_messages`).
 * :mod:`kiosk.ui.scenes` -- attract, table (a package: geometry, animation, requests,
   buttons, layers), paytable, help, recall, settings, cash-out, operator menu, and the

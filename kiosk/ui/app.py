@@ -23,8 +23,8 @@ from typing import Any
 import pygame
 
 from kiosk.friends.context import TournamentContext
-from kiosk.machine.commands import SetDoor
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.commands import SetDoor
+from kiosk.game.snapshot import MachinePhase
 from kiosk.ui import i18n, memory, sdl_hints, sdnotify, theme
 from kiosk.ui.autoplay import ScriptedPlayer
 from kiosk.ui.cards import CardRenderer

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from engine.uth.round import Action
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui.events import Command, InputEvent, Key
 
 #: The note it inserts when the credits cannot cover the smallest round, in cents.

@@ -1,6 +1,6 @@
 """The dealer display: the big screen of a shared table.
 
-It draws a :class:`kiosk.table.TableSnapshot` (what the whole table may show: no seat's
+It draws a :class:`kiosk.service.display.TableSnapshot` (what the whole table may show: no seat's
 hole cards before settlement): the dealer's cards (backs until settlement), the board as
 far as it is shown, the betting window's or the decision timer's countdown, and one
 panel per station with its bets, its status (betting, ready, deciding, decided, folded,
@@ -18,8 +18,8 @@ import pygame
 
 from engine.hands.evaluator import evaluate
 from engine.uth.round import Phase, SeatResult
-from kiosk.table.display import TableSnapshot
-from kiosk.table.snapshot import SeatStatus
+from kiosk.service.display import TableSnapshot
+from kiosk.service.snapshot import SeatStatus
 from kiosk.ui import theme
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.i18n import N_, _, hand_name, money

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiosk.game.commands import CreditSource, InsertCredits
+from kiosk.game.errors import MachineError
 from kiosk.ledger.records import TicketRecord
 from kiosk.link.messages import PrintTicket
-from kiosk.machine.commands import CreditSource, InsertCredits
-from kiosk.machine.errors import MachineError
 from kiosk.ui.model import Model
 
 

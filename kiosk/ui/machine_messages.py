@@ -1,10 +1,10 @@
 """The player's words for the controller's refusals.
 
-A :class:`kiosk.machine.errors.MachineError` carries a stable ``code`` (the error class's own,
+A :class:`kiosk.game.errors.MachineError` carries a stable ``code`` (the error class's own,
 such as ``insufficient_credits``, or a more precise one such as ``credit_limit`` or
 ``ticket_redeemed``) and ``params`` (amounts in cents).  :func:`message` turns
 ``(code, params)`` into text in the current language; the English ``reason`` stays for
-operators and logs.  Every :class:`~kiosk.machine.error_codes.ErrorCode` has its message
+operators and logs.  Every :class:`~kiosk.game.error_codes.ErrorCode` has its message
 here (the tests hold :data:`MESSAGES` to the enum and the catalogues); a code that is
 not a member (one read off the link) falls back to its error class's message, then to
 a generic one, so a refusal never shows English.
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kiosk.machine.error_codes import BetRule, ErrorCode
-from kiosk.machine.errors import MachineError
+from kiosk.game.error_codes import BetRule, ErrorCode
+from kiosk.game.errors import MachineError
 from kiosk.ui.i18n import N_, _, money
 
 GENERIC = N_("That is not possible right now.")

@@ -2,7 +2,7 @@
 
 The controller may notify from a device thread; :class:`Model` only records that a new
 snapshot is waiting, and the main loop picks it up in :meth:`Model.refresh`.  A refused
-command (:class:`kiosk.machine.errors.MachineError`) becomes a :class:`Note` in the player's
+command (:class:`kiosk.game.errors.MachineError`) becomes a :class:`Note` in the player's
 language, chosen by the error's ``code`` and ``params`` (:mod:`kiosk.ui.machine_messages`);
 the controller's own ``reason`` (English, for operators and logs) is kept beside it.
 
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig
+from kiosk.game.commands import Command
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import BetOutOfLimits, MachineError
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord
-from kiosk.machine.commands import Command
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import BetOutOfLimits, MachineError
-from kiosk.machine.snapshot import MachineSnapshot
 from kiosk.station.controller import StationView
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import MESSAGES, describe, message
@@ -198,7 +198,7 @@ class Model:
     def send(
         self, command: Command, explain: Callable[[MachineError], str | None] | None = None
     ) -> Any:
-        """Execute a :mod:`kiosk.machine.commands` command; on refusal (a
+        """Execute a :mod:`kiosk.game.commands` command; on refusal (a
         :class:`MachineError`) set :attr:`note` and return ``None``.  ``explain`` may
         give the refusal's words where the screen knows more than the error (what the
         smallest bet needs, what a rebet needs); ``None`` keeps the error's own.

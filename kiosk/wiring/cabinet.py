@@ -34,12 +34,12 @@ import pygame
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig
 from kiosk.friends.context import TournamentContext
+from kiosk.game.commands import SetDoor
+from kiosk.game.errors import PlayDisabled
+from kiosk.game.paytables.rtp_record import rtp_gate
+from kiosk.game.vocabulary import SEAT
 from kiosk.integrity.startup import startup_check
 from kiosk.ledger.records import TicketRecord
-from kiosk.machine.commands import SetDoor
-from kiosk.machine.errors import PlayDisabled
-from kiosk.machine.rtp_record import rtp_gate
-from kiosk.machine.state import SEAT
 from kiosk.sas.start import start_slot_system
 from kiosk.station.devices import StationDevices
 from kiosk.station.operator_local import LEDGER_PAGES, LocalOperator, TableOperations

@@ -17,16 +17,16 @@ from pathlib import Path
 
 from engine.rng import RandomSource
 from kiosk.config import CabinetConfig
+from kiosk.game.paytables.rtp_record import rtp_gate
 from kiosk.link.pairing import HostPairing
-from kiosk.machine.rtp_record import rtp_gate
 from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService
 from kiosk.sas.start import start_slot_system
-from kiosk.table.commands import LiftLockoutAtHost
-from kiosk.table.host_service import TableHost
-from kiosk.table.pairing_book import LedgerMissBook
-from kiosk.table.table import Table
-from kiosk.table.timing import TableTiming
+from kiosk.service.device_commands import LiftLockoutAtHost
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
+from kiosk.tablehost.pairing_book import LedgerMissBook
+from kiosk.tablehost.service import TableHost
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The lone cabinet's parts: the game service with its one station in the same process.
 
 :class:`LoneCabinet` is a record of parts, with no rule of its own: the game service
-(:class:`kiosk.table.table.Table`, stations ``(1,)``, the cabinet's timing), its
+(:class:`kiosk.service.table.Table`, stations ``(1,)``, the cabinet's timing), its
 in-process station link (:class:`kiosk.station.local.LocalTable`), the screens'
 controller over that link (:class:`kiosk.station.controller.StationController`, the
 class a table's remote station runs too) and the validator's host
@@ -25,12 +25,12 @@ from datetime import datetime
 
 from engine.rng import RandomSource
 from kiosk.config import CabinetConfig
-from kiosk.machine.state import SEAT
+from kiosk.game.vocabulary import SEAT
+from kiosk.service.table import Table
+from kiosk.service.timing import CABINET_TIMING
 from kiosk.station.controller import StationController
 from kiosk.station.local import LocalTable
 from kiosk.station.notes import StationNotes
-from kiosk.table.table import Table
-from kiosk.table.timing import CABINET_TIMING
 
 
 @dataclass(frozen=True)

@@ -18,15 +18,15 @@ from pathlib import Path
 import pygame
 
 from kiosk.config import CabinetConfig
+from kiosk.game.commands import SetDoor
 from kiosk.link.pairing import WITNESS_FILE, StationPairing
-from kiosk.machine.commands import SetDoor
 from kiosk.station.controller import StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_remote import RemoteOperator
 from kiosk.station.printer import JOURNAL_FILE, StationPrinter
 from kiosk.station.remote import RemoteTable
-from kiosk.table.witness import HeadWitness
+from kiosk.station.witness import HeadWitness
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 from kiosk.ui.station.screens import station_app
 from kiosk.wiring.door import start_door

@@ -38,7 +38,7 @@ def test_the_file_holds_the_round_the_cabinet_deals_from_the_same_source(tmp_pat
     from support.cabinet import insert_note
 
     from kiosk.config import load_config
-    from kiosk.machine import commands as cmd
+    from kiosk.game import commands as cmd
     from kiosk.wiring.lone_cabinet import LoneCabinet
 
     config = load_config(db_path=tmp_path / "uth.db", decision_values=False)

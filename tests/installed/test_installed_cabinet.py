@@ -392,7 +392,7 @@ DROPPED_NAMES = ("kiosk/__init__.py", "engine/__init__.py", "pydantic.py", "site
 
 
 def child_pids(box: BootedDebian) -> list[str]:
-    found = box.run("pgrep", "-f", "kiosk.machine.maths_child", check=False).stdout
+    found = box.run("pgrep", "-f", "kiosk.game.paytables.maths_child", check=False).stdout
     return found.split()
 
 

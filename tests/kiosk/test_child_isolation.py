@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import load_paytable
+from kiosk.game.paytables.maths_child import ChildMathsError, cache_optimal_analysis, run_in_child
 from kiosk.integrity.digest import program_crc16
-from kiosk.machine.maths_child import ChildMathsError, cache_optimal_analysis, run_in_child
 from kiosk.sas.link import program_signature
 
 ROOT = Path(__file__).resolve().parents[2]

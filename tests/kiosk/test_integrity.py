@@ -14,6 +14,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.config import load_config
+from kiosk.game.vocabulary import SEAT
 from kiosk.integrity import (
     ALGORITHMS,
     PROGRAM_DIRS,
@@ -32,7 +33,6 @@ from kiosk.integrity import (
 )
 from kiosk.integrity.files import program_stream
 from kiosk.integrity.signing import release_fingerprint
-from kiosk.machine.state import SEAT
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 #: The development release key (public: see keys/README.md).

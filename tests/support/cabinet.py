@@ -9,9 +9,9 @@ from typing import Any
 
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig
-from kiosk.machine import commands as cmd
-from kiosk.machine.snapshot import MachinePhase, PayoutRequest
-from kiosk.machine.state import SEAT, Spot
+from kiosk.game import commands as cmd
+from kiosk.game.snapshot import MachinePhase, PayoutRequest
+from kiosk.game.vocabulary import SEAT, Spot
 from kiosk.station.credits import insert_credits
 from kiosk.station.paperless import PaperlessPrinter
 from kiosk.wiring.lone_cabinet import LoneCabinet

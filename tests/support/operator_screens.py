@@ -12,7 +12,7 @@ from support.cabinet import opened
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.wiring.cabinet import operator_menu

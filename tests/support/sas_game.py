@@ -1,6 +1,6 @@
 """The game service on a real ledger file, with its stations' devices played by the
 test, for the SAS link's TITO tests: the link talks to the real
-:class:`~kiosk.table.table.Table` through :class:`~kiosk.sas.game_port.TablePort`, and
+:class:`~kiosk.service.table.Table` through :class:`~kiosk.sas.game_port.TablePort`, and
 the validator's and the printer's reports go in as a station's link sends them (the
 service's own commands).  Amounts are cents."""
 
@@ -14,13 +14,13 @@ from support.table_money import credit
 
 from devices.host import PrintOutcome
 from kiosk.config import load_config
+from kiosk.game.commands import CashOut, HandpayReset, OperatorLogin, OperatorLogout
+from kiosk.game.errors import MachineError
 from kiosk.link.outcomes import EscrowEnd
-from kiosk.machine.commands import CashOut, HandpayReset, OperatorLogin, OperatorLogout
-from kiosk.machine.errors import MachineError
 from kiosk.sas.game_port import TablePort
-from kiosk.table import Table
-from kiosk.table.commands import AcceptTicket, ReportPrint, SetPrinter, SettleEscrow
-from kiosk.table.slot_system import AwaitingSystem
+from kiosk.service.device_commands import AcceptTicket, ReportPrint, SetPrinter, SettleEscrow
+from kiosk.service.slot_system import AwaitingSystem
+from kiosk.service.table import Table
 
 _ESCROWS = itertools.count(1)
 

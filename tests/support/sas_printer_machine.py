@@ -23,12 +23,12 @@ def main(db: str, sas_port: str, printer_port: str, journal: str, cents: int = 0
 
     from devices.sas.line import PtyLine
     from kiosk.config import load_config
-    from kiosk.machine.commands import CashOut
+    from kiosk.game.commands import CashOut
     from kiosk.sas.game_port import TablePort
     from kiosk.sas.service import SasService
+    from kiosk.service.table import Table
     from kiosk.station.local import LocalTable
     from kiosk.station.printer import StationPrinter
-    from kiosk.table import Table
 
     config = load_config(db_path=Path(db), decision_values=False)
     table = Table.open(config, (1,))

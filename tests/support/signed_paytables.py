@@ -12,8 +12,8 @@ from pathlib import Path
 
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import Paytable, load_paytable
+from kiosk.game.paytables.par_proof import sign_proof
 from kiosk.ledger.key import CabinetKey
-from kiosk.machine.par_proof import sign_proof
 
 
 def signed(key: CabinetKey, path: Path) -> Paytable:
@@ -37,7 +37,7 @@ def signed(key: CabinetKey, path: Path) -> Paytable:
 def ship_none(monkeypatch) -> None:
     """The program ships no record of any table (as for tables of the casino's own):
     only what a cabinet's key signed is proven."""
-    from kiosk.machine import rtp_record
+    from kiosk.game.paytables import rtp_record
 
     def none(table: Paytable, root: Path | None = None) -> rtp_record.RtpRecord:
         raise rtp_record.RtpRecordError(f"{table.name} is not a shipped paytable")

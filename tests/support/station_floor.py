@@ -22,12 +22,13 @@ from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import HostPairing, StationPairing
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.controller import StationController
 from kiosk.station.operator_link import OperatorLink
 from kiosk.station.operator_remote import RemoteOperator
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
+from kiosk.tablehost.service import TableHost
 from kiosk.ui.events import Touch
 from kiosk.ui.screen_options import ScreenOptions
 from kiosk.ui.station.screens import station_app

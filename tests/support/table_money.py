@@ -8,8 +8,8 @@ from __future__ import annotations
 import itertools
 
 from kiosk.link.outcomes import EscrowEnd
-from kiosk.table.commands import AcceptEscrow, SettleEscrow
-from kiosk.table.table import Table
+from kiosk.service.device_commands import AcceptEscrow, SettleEscrow
+from kiosk.service.table import Table
 
 _NOTES = itertools.count(1)
 

@@ -21,13 +21,13 @@ from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from kiosk.config import CabinetConfig, load_config
-from kiosk.ledger.ledger import balance
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,
 )
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.snapshot import MachinePhase
+from kiosk.ledger.ledger import balance
 from kiosk.station.devices import StationDevices
 from kiosk.wiring.lone_cabinet import LoneCabinet
 

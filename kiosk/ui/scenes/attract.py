@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 
 from engine.cards import make_card
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.snapshot import MachinePhase
 from kiosk.ui import i18n, theme
 from kiosk.ui.frames import DisplayList
 from kiosk.ui.host import SceneHost

@@ -11,7 +11,7 @@ from typing import Any
 
 import pygame
 
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost

@@ -11,7 +11,7 @@ from typing import Any
 import pygame
 
 from engine.uth.paytable import Paytable
-from kiosk.machine.rtp_record import cabinet_key, known_rtp
+from kiosk.game.paytables.rtp_record import cabinet_key, known_rtp
 from kiosk.ui import theme
 from kiosk.ui.i18n import _, category_name, pgettext
 from kiosk.ui.scenes.base import Scene
@@ -27,8 +27,8 @@ RECHECK_S = 1.0
 
 def rtp_figures(paytable: Paytable, key_path: Path | None = None) -> dict[str, float]:
     """The RTP percentages of ``paytable``'s proven record
-    (:func:`kiosk.machine.rtp_record.known_rtp`, checked with the cabinet key at
-    ``key_path`` when given), keyed as :data:`kiosk.machine.rtp_record.FIGURES`; {} when
+    (:func:`kiosk.game.paytables.rtp_record.known_rtp`, checked with the cabinet key at
+    ``key_path`` when given), keyed as :data:`kiosk.game.paytables.rtp_record.FIGURES`; {} when
     it has none."""
     memo = (paytable.sha256, str(key_path))
     now = time.monotonic()

@@ -21,8 +21,8 @@ from typing import Any
 import pygame
 
 from engine.hands.evaluator import best_five, evaluate
+from kiosk.game.errors import MachineError
 from kiosk.ledger.records import DecisionRecord, RoundRecord
-from kiosk.machine.errors import MachineError
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, hand_name, pgettext
 from kiosk.ui.round_words import OUTCOME_WORDS, RESULT_WORDS, net_text, paid_text, why

@@ -28,8 +28,8 @@ from kiosk.link.events import Inbound, LinkEvent
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import Snapshot
 from kiosk.link.pairing import StationPairing
-from kiosk.table.display import TableSnapshot
-from kiosk.table.wire import from_json
+from kiosk.service.display import TableSnapshot
+from kiosk.service.wire import from_json
 from kiosk.ui.dealer_display import DealerDisplay
 from kiosk.ui.screen_options import NO_DISPLAY, ScreenOptions, video_driver
 

@@ -16,8 +16,8 @@ from support.cabinet import insert_note
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine.commands import PlaceChip
-from kiosk.machine.errors import PlayDisabled
+from kiosk.game.commands import PlaceChip
+from kiosk.game.errors import PlayDisabled
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 

@@ -14,6 +14,7 @@ import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.config import load_config
+from kiosk.game.commands import Deal, PlaceChip
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import last_checkpoint
 from kiosk.ledger.key import CabinetKey
@@ -21,7 +22,6 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.verify import Verifier
-from kiosk.machine.commands import Deal, PlaceChip
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")

@@ -29,8 +29,8 @@ from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.commands.autoplay import Session, random_policy
 from kiosk.config import load_config
+from kiosk.game.vocabulary import LEDGER_TILT
 from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.state import LEDGER_TILT
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 FORK_KILLS = 220

@@ -17,9 +17,9 @@ from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR
 from kiosk.cli import main as cli
 from kiosk.config import load_config
+from kiosk.game.paytables.hold import ledger_hold
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.ledger import Ledger
-from kiosk.machine.hold import ledger_hold
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 

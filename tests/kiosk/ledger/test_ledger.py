@@ -12,6 +12,7 @@ from support.cabinet import insert_note
 
 from engine.rng import SeededRandomSource, deck_commitment, shuffled_deck
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.game.commands import Deal, Decide, PlaceChip
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import (
@@ -32,7 +33,6 @@ from kiosk.ledger.ledger import (
 )
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.ledger.startup import open_or_create
-from kiosk.machine.commands import Deal, Decide, PlaceChip
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 TABLE = load_paytable(PAYTABLE_DIR / "standard.toml")

@@ -20,6 +20,8 @@ from support.cabinet import insert_note
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
+from kiosk.game.commands import Deal, Decide, PlaceChip
+from kiosk.game.snapshot import MachinePhase
 from kiosk.ledger.anchor import Head, read_anchor
 from kiosk.ledger.chain import GENESIS, chain_hash
 from kiosk.ledger.key import CabinetKey
@@ -27,8 +29,6 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import _sub, round_effects
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
-from kiosk.machine.commands import Deal, Decide, PlaceChip
-from kiosk.machine.snapshot import MachinePhase
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 MacFn = Callable[[str], str | None]

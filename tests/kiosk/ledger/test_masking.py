@@ -48,7 +48,7 @@ def test_the_cli_masks_ticket_numbers_without_a_manager_pin(tmp_path, capsys):
 
 
 def test_the_operator_screens_see_masked_numbers_below_manager(tmp_path):
-    from kiosk.machine.commands import OperatorLogin
+    from kiosk.game.commands import OperatorLogin
     from kiosk.wiring.lone_cabinet import LoneCabinet
 
     config = _cabinet(tmp_path)

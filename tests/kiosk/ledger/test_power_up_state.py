@@ -16,13 +16,13 @@ import kiosk.ledger.ledger as ledger_module
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, parse_paytable
 from kiosk.config import CabinetConfig, load_config
+from kiosk.game.commands import SetDoor
+from kiosk.game.rules.lockout import LOCK_EVENTS
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.checkpoint import STATE_KINDS, last_checkpoint
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
-from kiosk.machine.commands import SetDoor
-from kiosk.machine.lockout import LOCK_EVENTS
-from kiosk.table.escrows import RESOLUTIONS
+from kiosk.service.escrows import RESOLUTIONS
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 

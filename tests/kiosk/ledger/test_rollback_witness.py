@@ -17,10 +17,10 @@ from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, ConfigError, load_config
+from kiosk.game.commands import CashOut
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.startup import open_or_create
-from kiosk.machine.commands import CashOut
 from kiosk.station.paperless import PaperlessPrinter
 from kiosk.wiring.lone_cabinet import LoneCabinet
 

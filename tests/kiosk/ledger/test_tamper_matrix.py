@@ -23,12 +23,12 @@ from engine.cards import format_cards
 from engine.rng import SeededRandomSource, shuffled_deck
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
+from kiosk.game.commands import Deal, PlaceChip
 from kiosk.ledger.chain import chain_hash
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.schema import PROTECTIVE_TRIGGERS, ROUND_COLUMNS
-from kiosk.machine.commands import Deal, PlaceChip
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 Attack = Callable[[CabinetConfig, Path], None]

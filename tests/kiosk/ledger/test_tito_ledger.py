@@ -19,18 +19,18 @@ from devices.tcl import PrintOutcome
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.config import load_config
-from kiosk.ledger.kinds import EventKind
-from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     Deal,
     Decide,
     HandpayReset,
     OperatorLogin,
     PlaceChip,
 )
-from kiosk.machine.errors import MachineError, PlayDisabled, TicketRefused
-from kiosk.machine.snapshot import MachinePhase
-from kiosk.machine.state import LEDGER_TILT, SEAT, TICKET_TILT
+from kiosk.game.errors import MachineError, PlayDisabled, TicketRefused
+from kiosk.game.snapshot import MachinePhase
+from kiosk.game.vocabulary import LEDGER_TILT, SEAT, TICKET_TILT
+from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.ledger import SCHEMA_VERSION, Ledger, balance
 from kiosk.station.paperless import PaperlessPrinter
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import MESSAGES, describe, message
@@ -307,7 +307,7 @@ def test_the_machine_lock_serialises_device_threads(config):
 
 # -- the screens' words for refusals ----------------------------------------------------
 def test_every_machine_error_has_a_code_the_screens_translate():
-    import kiosk.machine.errors as machine
+    import kiosk.game.errors as machine
 
     classes = [
         c for c in vars(machine).values() if isinstance(c, type) and issubclass(c, MachineError)

@@ -16,12 +16,12 @@ from support.cabinet import credits, insert_note
 
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig, ConfigError, load_config
+from kiosk.game.commands import CashOut
 from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, TpmCounter, witness_power_up
-from kiosk.machine.commands import CashOut
 from kiosk.station.paperless import PaperlessPrinter
 from kiosk.wiring.lone_cabinet import LoneCabinet
 

@@ -23,11 +23,11 @@ from support.cabinet import cash_out, credits, insert_note, opened
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
 from kiosk.config import load_config
+from kiosk.game.errors import MachineError
 from kiosk.ledger.key import CabinetKey
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.witness import FileCounter, witness_power_up
-from kiosk.machine.errors import MachineError
 from kiosk.station.paperless import PaperlessPrinter
 from kiosk.wiring.lone_cabinet import LoneCabinet
 

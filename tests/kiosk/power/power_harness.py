@@ -46,8 +46,7 @@ from devices.tcl import PrinterConfig
 from engine.rng import SeededRandomSource
 from kiosk.cli import main as uth
 from kiosk.config import CabinetConfig, load_config
-from kiosk.ledger.ledger import Ledger, balance
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     CashOut,
     ClearBets,
     ClearTilt,
@@ -58,12 +57,13 @@ from kiosk.machine.commands import (
     OperatorLogout,
     PlaceChip,
 )
-from kiosk.machine.errors import MachineError
-from kiosk.machine.snapshot import MachinePhase
-from kiosk.machine.state import LEDGER_TILT
+from kiosk.game.errors import MachineError
+from kiosk.game.snapshot import MachinePhase
+from kiosk.game.vocabulary import LEDGER_TILT
+from kiosk.ledger.ledger import Ledger, balance
+from kiosk.service.escrows import unresolved
 from kiosk.station.devices import StationDevices
 from kiosk.station.paperless import PaperlessPrinter
-from kiosk.table.escrows import unresolved
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 HERE = Path(__file__).resolve().parent
@@ -122,8 +122,8 @@ class Peripherals:
 def cut_points(target: str, ready_w: int) -> None:
     """Arm the named point ``target`` (:data:`CONTROLLER_PHASES`) in this controller: when
     it is reached, a line ``{"cut": target}`` goes to the harness and the power goes."""
-    from kiosk.table.payouts import Payouts
-    from kiosk.table.play import TablePlay
+    from kiosk.service.payouts import Payouts
+    from kiosk.service.play import TablePlay
 
     def cut() -> None:
         os.write(ready_w, (json.dumps({"cut": target}) + "\n").encode())
@@ -525,7 +525,7 @@ def reconcile(db: Path, held: dict[str, Any]) -> dict[str, Any]:
 def without_recovery() -> None:
     """The mutant the harness must catch: VEND VALID after a restart is only a tilt (the
     accepted escrow is never credited), as before two-phase escrows."""
-    from kiosk.table.money_in import MoneyIn
+    from kiosk.service.money_in import MoneyIn
 
     def tilt_only(self: MoneyIn, number: int, event: Any) -> None:
         self._money_tilt(number, event, "no escrow in the driver")

@@ -27,15 +27,15 @@ from devices.id003 import BillValidator
 from devices.sim import Id003Simulator
 from engine.rng import SeededRandomSource
 from kiosk.config import CabinetConfig, load_config
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     ClearBets,
     Deal,
     Decide,
     PlaceChip,
 )
-from kiosk.machine.errors import PlayDisabled
-from kiosk.machine.snapshot import MachinePhase
-from kiosk.machine.state import LEDGER_TILT
+from kiosk.game.errors import PlayDisabled
+from kiosk.game.snapshot import MachinePhase
+from kiosk.game.vocabulary import LEDGER_TILT
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -16,9 +16,9 @@ from devices.id003 import BillValidator
 from devices.id003.codes import Status
 from devices.sim import Id003Simulator
 from kiosk.config import load_config
-from kiosk.machine.state import LEDGER_WRITE_TILT
-from kiosk.table import money_in
-from kiosk.table.money_in import MoneyIn
+from kiosk.game.vocabulary import LEDGER_WRITE_TILT
+from kiosk.service import money_in
+from kiosk.service.money_in import MoneyIn
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 

@@ -12,12 +12,12 @@ from support.cabinet import cash_out, credits, insert_note, opened
 
 from devices.host import DeviceEventKind, make_event
 from kiosk.config import load_config
+from kiosk.game import write_probe
+from kiosk.game.commands import ClearTilt, OperatorLogin, SetDoor
+from kiosk.game.vocabulary import LEDGER_WRITE_TILT, SEAT
 from kiosk.ledger.ledger import balance
-from kiosk.machine import write_probe
-from kiosk.machine.commands import ClearTilt, OperatorLogin, SetDoor
-from kiosk.machine.state import LEDGER_WRITE_TILT, SEAT
+from kiosk.service import money_in
 from kiosk.station.paperless import PaperlessPrinter
-from kiosk.table import money_in
 from kiosk.wiring.cabinet import ticket
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
@@ -162,7 +162,7 @@ def test_the_ledger_is_probed_before_the_validator_takes_notes(config, monkeypat
     m = opened(config)
     assert m.table.ledger_can_record(SEAT)
     assert write_probe.write_problem(m.table.ledger, min_free_bytes=1 << 62) is not None
-    monkeypatch.setattr("kiosk.table.money_in.write_problem", lambda ledger: "the disk is full")
+    monkeypatch.setattr("kiosk.service.money_in.write_problem", lambda ledger: "the disk is full")
     assert not m.table.ledger_can_record(SEAT)
     tilt = {t.code: t.message for t in m.station.snapshot().tilts}[LEDGER_WRITE_TILT]
     assert "the disk is full" in tilt

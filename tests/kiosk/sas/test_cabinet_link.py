@@ -12,8 +12,7 @@ from support.cabinet import insert_note
 from devices.sas.frames import with_length
 from devices.sas.host import decode
 from kiosk.cli import main
-from kiosk.integrity import program_crc16
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     CashOut,
     Deal,
     Decide,
@@ -23,8 +22,9 @@ from kiosk.machine.commands import (
     SetDoor,
     SetLimits,
 )
-from kiosk.machine.errors import PlayDisabled
-from kiosk.machine.rtp_record import rtp_record
+from kiosk.game.errors import PlayDisabled
+from kiosk.game.paytables.rtp_record import rtp_record
+from kiosk.integrity import program_crc16
 from kiosk.sas.exceptions import HOST_SHUTDOWN_TILT
 from tests.support.sas_rig import start_rig, wait_for
 

@@ -9,8 +9,8 @@ import pytest
 from devices.door import DoorError, DoorWatch, SimulatedDoor, open_door, parse_door
 from kiosk.cli import main
 from kiosk.config import ConfigError, load_config
-from kiosk.machine.commands import OperatorLogin, OperatorLogout, SetDoor, SetLimits
-from kiosk.machine.errors import MachineError
+from kiosk.game.commands import OperatorLogin, OperatorLogout, SetDoor, SetLimits
+from kiosk.game.errors import MachineError
 from kiosk.wiring.door import start_door
 from kiosk.wiring.lone_cabinet import LoneCabinet
 from tests.support.sas_rig import wait_for

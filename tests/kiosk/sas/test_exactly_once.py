@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from support.cabinet import insert_note
 
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 from tests.support.sas_rig import start_rig
 
 

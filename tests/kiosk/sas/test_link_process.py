@@ -24,7 +24,7 @@ from devices.sas.host import SasHost, decode
 from devices.sas.line import PtyPair
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess, PortServer
 from kiosk.sas.service import SasService

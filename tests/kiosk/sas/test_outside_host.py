@@ -29,7 +29,7 @@ import sas_comm_py  # the test extra installs it: a missing outside host fails, 
 
 from devices.sas.bcd import from_bcd
 from devices.sas.marks import encode
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 
 
 class AdaptedSlotMachine(sas_comm_py.SlotMachine):

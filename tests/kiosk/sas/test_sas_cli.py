@@ -61,7 +61,7 @@ def test_serve_rounds_inserts_notes_as_needed_and_finishes_a_round_left_open(tmp
 
     from engine.rng import SeededRandomSource
     from kiosk.config import load_config
-    from kiosk.machine.snapshot import MachinePhase
+    from kiosk.game.snapshot import MachinePhase
     from kiosk.wiring.lone_cabinet import LoneCabinet
 
     def meters(cab: LoneCabinet) -> dict[str, int]:

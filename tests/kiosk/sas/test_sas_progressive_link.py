@@ -28,16 +28,17 @@ from devices.sas.progressive import (
 )
 from engine.rng import SeededRandomSource
 from kiosk.config import ConfigError, ProgressiveLink, load_config
+from kiosk.game.commands import OperatorLogin, PlaceChip, SetDoor, SetPaytable
+from kiosk.game.errors import BetOutOfLimits, MachineError
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.commands import OperatorLogin, PlaceChip, SetDoor, SetPaytable
-from kiosk.machine.errors import BetOutOfLimits, MachineError
 from kiosk.sas.codes import Exc
 from kiosk.sas.game_port import TablePort
 from kiosk.sas.process import LinkProcess
 from kiosk.sas.service import SasService
 from kiosk.sas.wire import BadCall, check_call
-from kiosk.table import ManualClock, Table
-from kiosk.table.progressive_link import PROGRESSIVE_LINK_TILT
+from kiosk.service.progressive_link import PROGRESSIVE_LINK_TILT
+from kiosk.service.table import Table
+from kiosk.service.timing import ManualClock
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
 GROUP, RESET, CEILING = 7, 1_000_000, 100_000_000

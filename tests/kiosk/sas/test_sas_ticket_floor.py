@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from devices.sas.session import TicketBook
-from kiosk.machine.errors import TicketRefused
+from kiosk.game.errors import TicketRefused
 from tests.support.sas_floor import Floor, open_floor, poll_until
 
 

@@ -14,7 +14,7 @@ import pytest
 from devices.sas.bcd import to_bcd
 from devices.sas.host import decode
 from devices.sas.session import TicketBook
-from kiosk.machine.errors import TicketRefused
+from kiosk.game.errors import TicketRefused
 from kiosk.sas import link as link_module
 from tests.support.sas_floor import Floor, open_floor, poll_until
 from tests.support.sas_rig import wait_for

@@ -10,7 +10,7 @@ from support.tito_helpers import boot, cabinets, wait_for
 
 from kiosk.cli import main as uth
 from kiosk.config import ConfigError, load_config
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     CashOut,
     HandpayReset,
     OperatorLogin,

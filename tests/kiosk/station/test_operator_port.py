@@ -12,7 +12,9 @@ from support.table_money import credit
 
 from devices.host import DeviceEventKind, make_event
 from engine.rng import SeededRandomSource
-from kiosk.machine import commands as cmd
+from kiosk.game import commands as cmd
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.operator_local import LocalOperator
 from kiosk.station.operator_port import (
     Capability,
@@ -24,7 +26,6 @@ from kiosk.station.operator_port import (
     TableLimits,
     TableStatus,
 )
-from kiosk.table import Table, TableTiming
 
 ANN, TED, _CY = PEOPLE
 JAM = "device:validator:acceptor_jam"

@@ -10,13 +10,14 @@ from support.station_floor import FAST, pair_station
 from support.table_money import credit
 
 from kiosk.config import load_config
+from kiosk.game.commands import Deal, PlaceChip, RepeatBets
+from kiosk.game.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
 from kiosk.link.pairing import HostPairing
-from kiosk.machine.commands import Deal, PlaceChip, RepeatBets
-from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits, MachineError, WrongState
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.controller import StationController
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
+from kiosk.tablehost.service import TableHost
 
 
 @pytest.fixture

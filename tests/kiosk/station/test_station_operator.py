@@ -22,8 +22,8 @@ from support.signed_paytables import ship_none, signed  # noqa: E402
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.paytable import PAYTABLE_DIR  # noqa: E402
+from kiosk.game import commands as cmd  # noqa: E402
 from kiosk.link.messages import OperatorLogin  # noqa: E402
-from kiosk.machine import commands as cmd  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.scenes.operator.confirm import blocker  # noqa: E402
 from kiosk.ui.scenes.operator.scene import OperatorScene  # noqa: E402

@@ -14,7 +14,7 @@ from support.table_money import credit
 from engine.uth.paytable import Limits
 from engine.uth.round import Action
 from kiosk.config import load_config
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     CashOut,
     ClearBets,
     Deal,
@@ -23,12 +23,12 @@ from kiosk.machine.commands import (
     RepeatBets,
     SetDoor,
 )
-from kiosk.machine.errors import MachineError, PlayDisabled, WrongState
-from kiosk.machine.state import Bets
+from kiosk.game.errors import MachineError, PlayDisabled, WrongState
+from kiosk.game.vocabulary import Bets
+from kiosk.service.table import Table
 from kiosk.station.controller import StationController
 from kiosk.station.local import LocalTable
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table
 
 
 @pytest.fixture

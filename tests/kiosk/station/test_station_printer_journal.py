@@ -12,11 +12,11 @@ from support.table_money import credit
 
 from devices.sim import TclSimulator
 from kiosk.config import load_config
-from kiosk.machine.commands import CashOut
+from kiosk.game.commands import CashOut
+from kiosk.service.device_commands import SetPrinter
+from kiosk.service.table import Table
 from kiosk.station.local import LocalTable
 from kiosk.station.printer import StationPrinter
-from kiosk.table import Table
-from kiosk.table.commands import SetPrinter
 
 
 def _pending_ticket(db: Path, cents: int) -> str:

@@ -17,15 +17,16 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
+from kiosk.game.commands import Deal, PlaceChip
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import PassRound
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import Deal, PlaceChip
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
+from kiosk.tablehost.service import TableHost
 from kiosk.ui.station.display import DisplayFeed
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -23,6 +23,7 @@ from support.link_rig import raw_station  # noqa: E402
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.round import Action, Phase  # noqa: E402
+from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.ledger.records import RoundRecord  # noqa: E402
 from kiosk.link.codec import MAX_FRAME_BYTES, decode, encode  # noqa: E402
 from kiosk.link.messages import (  # noqa: E402
@@ -32,9 +33,8 @@ from kiosk.link.messages import (  # noqa: E402
     RecallRequest,
 )
 from kiosk.link.pairing import StationPairing  # noqa: E402
-from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
-from kiosk.table.recall_service import round_from_json, round_json  # noqa: E402
-from kiosk.table.snapshot import StationSnapshot  # noqa: E402
+from kiosk.service.snapshot import StationSnapshot  # noqa: E402
+from kiosk.tablehost.recall_service import round_from_json, round_json  # noqa: E402
 
 ANTE = 500
 #: What each station decides in rounds 1 and 2 (one action per phase it decides in).

@@ -17,11 +17,11 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.paytable import load_paytable  # noqa: E402
-from kiosk.machine.commands import Deal, PlaceChip  # noqa: E402
-from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.table import TableTiming  # noqa: E402
-from kiosk.table.commands import Pass  # noqa: E402
-from kiosk.table.wire import paytable_from_state, paytable_state  # noqa: E402
+from kiosk.game.commands import Deal, PlaceChip  # noqa: E402
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
+from kiosk.service.device_commands import Pass  # noqa: E402
+from kiosk.service.timing import TableTiming  # noqa: E402
+from kiosk.service.wire import paytable_from_state, paytable_state  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
 from kiosk.ui.station.strip import lines, others  # noqa: E402

@@ -16,9 +16,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.round import Action  # noqa: E402
-from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
-from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.table import TableTiming  # noqa: E402
+from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
+from kiosk.service.timing import TableTiming  # noqa: E402
 from kiosk.ui.dealer_display import seat_state  # noqa: E402
 from kiosk.ui.events import Command  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402

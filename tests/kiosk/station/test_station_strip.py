@@ -16,10 +16,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from support.station_floor import StationFloor  # noqa: E402
 
 from engine.uth.round import Action  # noqa: E402
-from kiosk.machine.commands import Deal, Decide, PlaceChip  # noqa: E402
-from kiosk.machine.snapshot import MachinePhase  # noqa: E402
-from kiosk.table import TableTiming  # noqa: E402
-from kiosk.table.commands import Pass  # noqa: E402
+from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
+from kiosk.service.device_commands import Pass  # noqa: E402
+from kiosk.service.timing import TableTiming  # noqa: E402
 from kiosk.ui.events import Command, Touch  # noqa: E402
 from kiosk.ui.layout import MIN_TEXT  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402

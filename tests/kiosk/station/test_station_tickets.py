@@ -13,6 +13,7 @@ from support.table_money import credit
 
 from devices.host import PrintOutcome
 from kiosk.config import load_config
+from kiosk.game.commands import CashOut
 from kiosk.ledger.meters import balance
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
@@ -20,12 +21,12 @@ from kiosk.link.limits import LinkLimits
 from kiosk.link.messages import PrinterReport, TestCreditsReport
 from kiosk.link.outcomes import MoneyOutcome
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import CashOut
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.notes import StationValidator
 from kiosk.station.printer import StationPrinter
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
+from kiosk.tablehost.service import TableHost
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

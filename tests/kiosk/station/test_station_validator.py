@@ -10,17 +10,18 @@ from support.fast_devices import FAST_VALIDATOR, never, wait_for
 
 from devices.id003.codes import Status
 from kiosk.config import load_config
+from kiosk.game.commands import InsertCredits
+from kiosk.game.errors import WrongState
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import HostPairing, StationPairing
-from kiosk.machine.commands import InsertCredits
-from kiosk.machine.errors import WrongState
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.controller import HOST_LINK_TILT, StationController
 from kiosk.station.notes import StationValidator
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
+from kiosk.tablehost.service import TableHost
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

@@ -14,16 +14,17 @@ import pytest
 from support.table_money import credit
 
 from kiosk.config import load_config
+from kiosk.game import commands as cmd
+from kiosk.game.errors import PlayDisabled
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
 from kiosk.link.limits import LinkLimits
 from kiosk.link.pairing import WITNESS_FILE, HostPairing, StationPairing
-from kiosk.machine import commands as cmd
-from kiosk.machine.errors import PlayDisabled
+from kiosk.service.table import Table
+from kiosk.service.timing import TableTiming
 from kiosk.station.remote import RemoteTable
-from kiosk.table import Table, TableTiming
-from kiosk.table.host_service import TableHost
-from kiosk.table.witness import WITNESS_TILT, HeadWitness
+from kiosk.station.witness import WITNESS_TILT, HeadWitness
+from kiosk.tablehost.service import TableHost
 
 FAST = LinkLimits(
     auth_timeout_s=2.0, ping_s=2.0, heartbeat_s=0.05, backoff_min_s=0.02, backoff_max_s=0.2

@@ -12,7 +12,8 @@ from support.table_money import credit
 from engine.rng import SeededRandomSource
 from kiosk.commands.table_demo import money_left, tidy, window_places
 from kiosk.config import load_config
-from kiosk.table import ManualClock, Table
+from kiosk.service.table import Table
+from kiosk.service.timing import ManualClock
 from kiosk.ui.station.strip import caption
 
 

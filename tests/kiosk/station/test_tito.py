@@ -20,13 +20,13 @@ from support.tito_helpers import FAST_PRINTER, Clock, balanced, cabinets, play_r
 
 from devices.tcl import PrintOutcome
 from kiosk.cli import main as uth
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     HandpayReset,
     OperatorLogin,
     OperatorLogout,
 )
-from kiosk.machine.errors import TicketRefused
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.errors import TicketRefused
+from kiosk.game.snapshot import MachinePhase
 from kiosk.wiring.cabinet import ticket as ticket_record
 
 BILLS = (100, 500, 1000, 2000, 5000, 10000)

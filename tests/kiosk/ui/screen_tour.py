@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from test_tournament_ui import Cabinet, every_screen
 from test_ui import LOSE, NO_QUALIFY, PUSH, STRAIGHT, WIN, Kiosk, deck
 
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,
@@ -326,13 +326,13 @@ def tournament_tour(c: Cabinet) -> Iterator[str]:
 
 
 def dealer_display_tour(table, display, size: tuple[int, int]) -> Iterator[tuple[str, object]]:
-    """The dealer display over ``table`` (a :class:`kiosk.table.Table` of stations 1-3 with
+    """The dealer display over ``table`` (a :class:`kiosk.service.table.Table` of stations 1-3 with
     credits, dealt from a seeded deck): the betting window, a round being decided, the
     settled round; yields (name, the surface painted), ``display.painter.log`` on."""
     import pygame
 
     from engine.uth.round import Action
-    from kiosk.machine.commands import SetDoor
+    from kiosk.game.commands import SetDoor
 
     display.painter.log = TextLog()
 
@@ -362,8 +362,8 @@ def station_tour(floor) -> Iterator[str]:
     :class:`support.station_floor.StationFloor` of stations 1-7): the strip during the
     betting window, while the seats decide, and at settlement."""
     from engine.uth.round import Action
-    from kiosk.machine.snapshot import MachinePhase
-    from kiosk.table.commands import Pass
+    from kiosk.game.snapshot import MachinePhase
+    from kiosk.service.device_commands import Pass
     from kiosk.ui.scenes.table.geometry import SPOTS
 
     app = floor.app

@@ -13,8 +13,9 @@ from support.table_money import credit
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from kiosk.config import load_config
-from kiosk.machine.commands import Deal, Decide, PlaceChip, SetDoor
-from kiosk.table import ManualClock, Table
+from kiosk.game.commands import Deal, Decide, PlaceChip, SetDoor
+from kiosk.service.table import Table
+from kiosk.service.timing import ManualClock
 from kiosk.ui.dealer_display import DealerDisplay, countdown, seat_state
 from kiosk.ui.i18n import set_language
 

@@ -14,8 +14,8 @@ import pytest
 from screen_tour import look
 from test_ui import Kiosk
 
-from kiosk.machine.error_codes import ErrorCode
-from kiosk.machine.errors import MachineError, TicketRefused
+from kiosk.game.error_codes import ErrorCode
+from kiosk.game.errors import MachineError, TicketRefused
 from kiosk.ui import i18n
 from kiosk.ui.machine_messages import GENERIC, describe
 

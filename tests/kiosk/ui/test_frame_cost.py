@@ -10,7 +10,7 @@ import pygame
 import pytest
 from test_ui import Kiosk
 
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 from kiosk.ui import i18n
 from kiosk.ui.app import DIALOG_FRAME_INTERVAL, IDLE_WAIT
 from kiosk.ui.scenes.attract import AttractScene

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.uth.paytable import PAYTABLE_DIR, load_paytable
+from kiosk.game.paytables.rtp_record import known_rtp, trips_rtp
 from kiosk.ledger.key import CabinetKey
-from kiosk.machine.rtp_record import known_rtp, trips_rtp
 
 KIOSK = [sys.executable, "-m", "kiosk", "kiosk", "--headless", "--window", "800x480", "--no-sound"]
 

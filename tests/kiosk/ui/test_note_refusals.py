@@ -8,7 +8,7 @@ import pytest
 from support.cabinet_screens import CabinetScreens
 
 from devices.host import DeviceEventKind, make_event
-from kiosk.machine.state import SEAT
+from kiosk.game.vocabulary import SEAT
 
 BILL_NOT_ACCEPTED = "This bill is not accepted."
 

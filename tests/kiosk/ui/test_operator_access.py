@@ -12,7 +12,7 @@ from support.cabinet import credits, insert_note
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.machine.commands import SetDoor
+from kiosk.game.commands import SetDoor
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.input import translate
 from kiosk.wiring.cabinet import cabinet_app

@@ -14,7 +14,7 @@ from support.operator_screens import OperatorScreens
 
 from engine.maths.par_report import ParReport
 from engine.uth.paytable import PAYTABLE_DIR, Paytable
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     SetDoor,
 )
 
@@ -54,7 +54,7 @@ def folder(tmp_path, monkeypatch) -> Path:
     for path in PAYTABLE_DIR.glob("*.toml"):
         shutil.copy(path, tables / path.name)
     shutil.copy(PAYTABLE_DIR / "standard.toml", tables / "standard-copy.toml")
-    monkeypatch.setattr("kiosk.machine.paytable_editor.paytables_folder", lambda config: tables)
+    monkeypatch.setattr("kiosk.game.paytables.editor.paytables_folder", lambda config: tables)
     monkeypatch.setenv("UTH_PAR_CACHE", str(tmp_path / "par"))
     return tables
 
@@ -62,7 +62,7 @@ def folder(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 def maths(monkeypatch) -> SlowMaths:
     slow = SlowMaths()
-    monkeypatch.setattr("kiosk.machine.paytable_editor.exact_report", slow)
+    monkeypatch.setattr("kiosk.game.paytables.editor.exact_report", slow)
     yield slow
     slow.release.set()
 

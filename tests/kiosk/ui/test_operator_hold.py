@@ -14,16 +14,17 @@ from support.operator_screens import OperatorScreens
 from engine.maths.hold import hold_report
 from engine.uth.round import Action, Phase
 from kiosk.cli import main as cli
-from kiosk.machine import round_values, rtp_record
-from kiosk.machine.commands import (
+from kiosk.game import round_values
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,
 )
-from kiosk.machine.hold import PaytableHold
-from kiosk.machine.rtp_record import RtpRecordError
-from kiosk.machine.snapshot import MachinePhase
-from kiosk.machine.state import SEAT
+from kiosk.game.paytables import rtp_record
+from kiosk.game.paytables.hold import PaytableHold
+from kiosk.game.paytables.rtp_record import RtpRecordError
+from kiosk.game.snapshot import MachinePhase
+from kiosk.game.vocabulary import SEAT
 from kiosk.ui.scenes.operator.hold import UNPROVEN, percent, verdict
 
 MIN_PX = 12

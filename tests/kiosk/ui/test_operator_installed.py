@@ -11,8 +11,8 @@ import pytest
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
+from kiosk.game.commands import SetDoor
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.commands import SetDoor
 from kiosk.ui.app import App
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.wiring.cabinet import cabinet_app

@@ -11,7 +11,7 @@ from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from engine.uth.round import Action
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,

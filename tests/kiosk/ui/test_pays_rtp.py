@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from support.cabinet_screens import CabinetScreens
 
-from kiosk.machine.rtp_record import COMPUTING, RTP_GATE
+from kiosk.game.paytables.rtp_record import COMPUTING, RTP_GATE
 
 
 def test_a_fresh_cabinets_pays_page_shows_the_return_of_the_standard_table(tmp_path):

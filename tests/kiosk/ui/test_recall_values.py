@@ -11,14 +11,14 @@ from support.cabinet import insert_note
 from support.operator_screens import OperatorScreens
 
 from engine.uth.round import Phase
-from kiosk.machine import round_values
-from kiosk.machine.commands import (
+from kiosk.game import round_values
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,
 )
-from kiosk.machine.snapshot import MachinePhase
-from kiosk.machine.state import SEAT
+from kiosk.game.snapshot import MachinePhase
+from kiosk.game.vocabulary import SEAT
 from kiosk.ui.scenes.recall import ACTIONS, PHASES
 
 VALUE = re.compile(

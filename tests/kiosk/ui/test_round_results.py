@@ -13,12 +13,12 @@ from support.operator_screens import OperatorScreens
 from test_ui import LOSE, NO_QUALIFY, PUSH, WIN, ScriptedDeck, deck
 
 from engine.uth.round import Action
-from kiosk.ledger.meters import round_result
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     Deal,
     Decide,
     PlaceChip,
 )
+from kiosk.ledger.meters import round_result
 from kiosk.ui.round_words import RESULT_WORDS
 from kiosk.ui.scenes.operator.meters import meter_groups
 

@@ -10,7 +10,7 @@ import weakref
 import pygame
 from test_ui import WIN, Kiosk, start_round
 
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     SetDoor,
 )
 from kiosk.ui import i18n

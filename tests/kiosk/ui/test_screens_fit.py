@@ -48,7 +48,8 @@ from test_ui import Kiosk
 
 from engine.rng import SeededRandomSource
 from kiosk.config import load_config
-from kiosk.table import ManualClock, Table
+from kiosk.service.table import Table
+from kiosk.service.timing import ManualClock
 from kiosk.ui import i18n
 from kiosk.ui.app import TOURNAMENT_SCENES
 from kiosk.ui.dealer_display import DealerDisplay
@@ -138,7 +139,7 @@ def test_every_tournament_screen_fits(tmp_path, language, size):
 def test_a_stations_table_and_seats_strip_fit(tmp_path, language, size):
     from support.station_floor import StationFloor
 
-    from kiosk.table import TableTiming
+    from kiosk.service.timing import TableTiming
 
     shots = screenshots(tmp_path, language, size)
     floor = StationFloor(tmp_path, size, stations=(1, 2, 3, 4, 5, 6, 7), timing=TableTiming(30, 1.0), seed=11)

@@ -20,7 +20,7 @@ from engine.holdem.config import TournamentConfig
 from engine.holdem.seats import SeatSpec
 from engine.rng import SeededRandomSource
 from kiosk.friends.game import FriendsGame
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     SetDoor,
 )
 from kiosk.ui import i18n

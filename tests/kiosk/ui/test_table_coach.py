@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from test_ui import WIN, Kiosk, start_round
 
-from kiosk.machine import round_values
-from kiosk.machine.commands import (
+from kiosk.game import round_values
+from kiosk.game.commands import (
     OperatorLogin,
     OperatorLogout,
     SetStrategyCoach,

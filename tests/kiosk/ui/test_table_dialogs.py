@@ -9,14 +9,14 @@ from dataclasses import astuple
 
 from test_ui import LOSE, WIN, Kiosk, start_round
 
-from kiosk.machine.commands import (
+from kiosk.game.commands import (
     OperatorLogin,
     RamClear,
     RamClearRequest,
     RamClearWitness,
     SetDoor,
 )
-from kiosk.machine.state import SEAT
+from kiosk.game.vocabulary import SEAT
 from kiosk.ui import i18n
 from kiosk.ui.events import Command, Key, Touch
 from kiosk.ui.shortcuts import SHORTCUTS

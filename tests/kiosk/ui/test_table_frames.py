@@ -8,7 +8,7 @@ import pytest
 from test_ui import STRAIGHT, WIN, Kiosk
 
 from engine.uth.round import Action
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.snapshot import MachinePhase
 from kiosk.ui import i18n
 from kiosk.ui.events import Command
 from kiosk.ui.scenes.table.compositor import Recorder, changed_rects, merge

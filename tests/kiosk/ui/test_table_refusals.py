@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_ui import WIN, Kiosk, start_round
 
-from kiosk.machine.errors import BetOutOfLimits, InsufficientCredits
+from kiosk.game.errors import BetOutOfLimits, InsufficientCredits
 from kiosk.ui.machine_messages import describe
 
 GENERIC_CREDITS = "Not enough credits for that bet."
@@ -88,7 +88,7 @@ def test_deal_touched_with_trips_only_says_an_ante_is_needed(kiosks):
     k.key("s")  # Trips only
     deal = k.button("deal")
     assert not deal.enabled or deal.style == "unlit"
-    from kiosk.machine.commands import Deal
+    from kiosk.game.commands import Deal
     k.app.model.send(Deal())
     assert note(k) == "Place an Ante first: choose a chip, then touch ANTE."
 

@@ -19,7 +19,7 @@ from engine.rng import SeededRandomSource
 from engine.uth.round import Action
 from engine.uth.settlement import Outcome
 from kiosk.config import load_config
-from kiosk.machine.commands import OperatorLogin
+from kiosk.game.commands import OperatorLogin
 from kiosk.station.paperless import PaperlessDevices
 from kiosk.ui import i18n
 from kiosk.ui.demo import DemoTicketPayout
@@ -408,8 +408,8 @@ def test_paytable_change_accepted_at_zero_credits_and_ram_clear(kiosk, monkeypat
     def proven(table):
         return {"main_total": 0.9947, "trips": 0.965}
 
-    monkeypatch.setattr("kiosk.machine.settings.cached_rtp", proven)
-    monkeypatch.setattr("kiosk.machine.settings.proof_of", lambda table, key: proven(table))
+    monkeypatch.setattr("kiosk.game.rules.settings.cached_rtp", proven)
+    monkeypatch.setattr("kiosk.game.rules.settings.proof_of", lambda table, key: proven(table))
     k = kiosk()
     k.key("f9")  # configuration changes and RAM clears need the main door open
     k.key("f12")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from kiosk.machine.snapshot import MachinePhase
+from kiosk.game.snapshot import MachinePhase
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator.page import Desk

@@ -3,7 +3,7 @@ Trips lines and limits are stepped within the jurisdiction's bounds, its exact R
 computed on the cabinet with a progress bar, and PUT IN FORCE once every bet is inside
 the bounds, confirmed first.
 
-The session (:class:`kiosk.machine.paytable_editor.PaytableEditor`) holds the draft and
+The session (:class:`kiosk.game.paytables.editor.PaytableEditor`) holds the draft and
 the computation, which runs in a worker thread: the screens keep drawing and the
 controller keeps answering.  A change the controller refuses keeps the draft on screen
 with the reason.  Amounts are cents; geometry in design units.
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.machine.errors import MachineError
-from kiosk.machine.paytable_draft import EditError, PaytableError
-from kiosk.machine.paytable_editor import EDITABLE_LIMITS, PaytableEditor
+from kiosk.game.errors import MachineError
+from kiosk.game.paytables.draft import EditError, PaytableError
+from kiosk.game.paytables.editor import EDITABLE_LIMITS, PaytableEditor
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pygame
 
-from kiosk.machine.errors import MachineError
+from kiosk.game.errors import MachineError
 from kiosk.tournament.export import MOUNTS_FILE, removable_media
 from kiosk.ui import theme
 from kiosk.ui.events import Key

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.game.commands import HandpayReset
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import EventRecord
-from kiosk.machine.commands import HandpayReset
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.operator.event_text import METHODS, sentence

@@ -16,8 +16,8 @@ import pygame
 
 from engine.maths.hold import FLAG_MIN_ROUNDS, HoldRow
 from kiosk.config import role_at_least
-from kiosk.machine.commands import SetStrategyCoach
-from kiosk.machine.hold import PaytableHold
+from kiosk.game.commands import SetStrategyCoach
+from kiosk.game.paytables.hold import PaytableHold
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, pgettext
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, heading

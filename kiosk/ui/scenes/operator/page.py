@@ -16,8 +16,8 @@ from typing import Any, Protocol, TypeVar
 
 import pygame
 
-from kiosk.machine.commands import Command
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.game.commands import Command
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.station.operator_port import Done, LocalOperations, OperatorPort, Refused
 from kiosk.ui import theme
 from kiosk.ui.events import Key

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.machine.commands import RamClear, RamClearRequest, RamClearWitness
+from kiosk.game.commands import RamClear, RamClearRequest, RamClearWitness
 from kiosk.pins import PIN_MAX
 from kiosk.ui import theme
 from kiosk.ui.events import Key

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.game.commands import ClearTilt, SetDoor
 from kiosk.ledger.kinds import EventKind
-from kiosk.machine.commands import ClearTilt, SetDoor
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.chrome import tilt_text

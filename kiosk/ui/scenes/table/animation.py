@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.uth.round import RoundSettled
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui.scenes.table.geometry import DEAL_GAP, DEALER_GAP, FLIP, FLY, REVEAL_PAUSE
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.uth.round import Action
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.table.credit import Decision, deal_refusal

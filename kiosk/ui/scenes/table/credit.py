@@ -1,8 +1,8 @@
 """The credit rules, said before they bite: what a deal needs, what the player can do now.
 
 A deal needs credits for Ante + Blind + Trips plus a 1x Play
-(:func:`kiosk.machine.betting.deal_cost`), and its bets must lie within the table
-limits; the controller's own check (:func:`kiosk.machine.betting.check_bets`) decides
+(:func:`kiosk.game.rules.betting.deal_cost`), and its bets must lie within the table
+limits; the controller's own check (:func:`kiosk.game.rules.betting.check_bets`) decides
 whether DEAL is lit.  The decisions the round allows come from the engine
 (:data:`engine.uth.round.LEGAL_BY_PHASE`), the affordable ones from the snapshot's
 ``offers``: the others are shown disabled.  Amounts are cents.
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action
-from kiosk.machine.betting import check_bets, deal_cost, require_ante
-from kiosk.machine.errors import InsufficientCredits, MachineError
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
-from kiosk.machine.state import Bets
+from kiosk.game.errors import InsufficientCredits, MachineError
+from kiosk.game.rules.betting import check_bets, deal_cost, require_ante
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.vocabulary import Bets
 from kiosk.ui.i18n import N_, _
 
 #: Cents -> the amount as shown.

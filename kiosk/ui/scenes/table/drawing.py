@@ -14,7 +14,7 @@ import pygame
 from engine.hands.evaluator import evaluate
 from engine.uth.round import RoundSettled, SeatResult
 from engine.uth.settlement import Outcome
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, hand_name

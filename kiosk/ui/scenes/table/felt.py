@@ -12,7 +12,7 @@ import pygame
 
 from engine.hands.categories import HandCategory
 from engine.uth.paytable import Paytable
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, pgettext

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.machine.state import Spot
+from kiosk.game.vocabulary import Spot
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.i18n import N_
 

@@ -3,7 +3,7 @@
 The table's buttons carry these records; keyboard shortcuts (named
 :class:`kiosk.ui.events.Command`) become one through :func:`from_command`.  The table
 scene handles each type with one method (its handler map), and that method sends the
-controller a :mod:`kiosk.machine.commands` command when the request is one for the game.
+controller a :mod:`kiosk.game.commands` command when the request is one for the game.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from engine.uth.round import Action
-from kiosk.machine.state import Spot
+from kiosk.game.vocabulary import Spot
 from kiosk.ui.scenes.intents import ChooseLanguage
 
 

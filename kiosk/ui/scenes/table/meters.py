@@ -7,7 +7,7 @@ so the result is never given away early.  Cents throughout.
 from __future__ import annotations
 
 from engine.uth.round import RoundSettled
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.table.geometry import METER_RECTS
 

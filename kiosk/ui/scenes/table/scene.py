@@ -9,7 +9,7 @@ the felt during an animation skips it.
 
 Input is typed: each button carries a request record (:mod:`.intents`), shortcuts are
 turned into one, and :data:`HANDLERS` maps each record type to the method that handles
-it; the methods send :mod:`kiosk.machine.commands` commands through ``model.send``.
+it; the methods send :mod:`kiosk.game.commands` commands through ``model.send``.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 
 import pygame
 
-from kiosk.machine.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
-from kiosk.machine.errors import MachineError
-from kiosk.machine.snapshot import MachinePhase, MachineSnapshot
+from kiosk.game.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
+from kiosk.game.errors import MachineError
+from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost

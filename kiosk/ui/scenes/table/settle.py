@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.hands.categories import HandCategory
 from engine.uth.round import SeatResult
-from kiosk.machine.snapshot import MachineSnapshot
+from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _

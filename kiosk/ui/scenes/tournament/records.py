@@ -15,7 +15,7 @@ from typing import Any
 import pygame
 
 from engine.holdem.stats import PlayerRecords
-from kiosk.machine.commands import OperatorLogin, OperatorLogout
+from kiosk.game.commands import OperatorLogin, OperatorLogout
 from kiosk.pins import PIN_MAX
 from kiosk.tournament.settings import DEFAULT_NAME
 from kiosk.tournament.store import KEEP_GAMES, TournamentStoreError

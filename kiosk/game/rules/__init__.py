@@ -1,0 +1,2 @@
+"""The game's pure checks: bets, tickets, operators' rights, configuration bounds, the PIN
+pad's lock."""

@@ -1,0 +1,93 @@
+"""What the screens read from the controller: one :class:`MachineSnapshot` at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from engine.uth.paytable import Limits, Paytable
+from engine.uth.round import Action, Phase, RoundSettled
+
+
+class MachinePhase(StrEnum):
+    IDLE = "idle"  # no credits and no chips
+    BETTING = "betting"  # credits and/or pending chips, no round
+    IN_ROUND = "in_round"  # cards dealt, decisions pending
+    RESULT = "result"  # last round settled and shown, until the next chip or deal
+    CASHOUT = "cashout"  # a payout is pending (handpay awaiting the attendant, ticket printing)
+
+
+@dataclass(frozen=True)
+class Tilt:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class PayoutRequest:
+    """A cash-out in progress: ``amount`` cents already taken off the credit meter."""
+
+    transaction_id: str
+    amount: int
+    method: str  # "handpay" | "ticket"
+    started_at: str
+
+
+@dataclass(frozen=True)
+class ActionOffer:
+    """A decision the player may take now and the Play bet it wagers (cents; 0 for a
+    check or a fold)."""
+
+    action: Action
+    play: int
+
+
+@dataclass(frozen=True)
+class CoachTip:
+    """The strategy coach's note on a settled round: its costliest decision that was not
+    optimal, ``action`` taken where ``best`` was worth ``loss`` Antes more (exact)."""
+
+    round_id: int
+    action: Action
+    best: Action
+    loss: Fraction
+
+
+@dataclass(frozen=True)
+class MachineSnapshot:
+    """Everything a screen shows, at one moment.  Cents throughout."""
+
+    credits: int  # the credit meter (pending chips are not deducted)
+    available: int  # credits minus pending chips
+    bet_ante: int  # pending chips on the Ante spot (the Blind mirrors it)
+    bet_trips: int  # pending chips on Trips
+    phase: MachinePhase
+    game_phase: Phase | None  # engine phase of the current / last round
+    round_id: int | None  # current / last round
+    hole: tuple[int, ...]
+    board: tuple[int, ...]  # community cards visible now
+    dealer: tuple[int, ...]  # dealer's hole cards, only once settled
+    ante: int  # wagered in the current / last round
+    blind: int
+    trips: int
+    play: int
+    legal: tuple[Action, ...]  # decisions allowed now (affordable, machine playable)
+    last_result: RoundSettled | None  # settlement of the last round (seat 1)
+    tilts: tuple[Tilt, ...]
+    door_open: bool
+    operator: str | None  # role logged in
+    paytable: Paytable
+    limits: Limits  # in force (the paytable's, or narrower if set by an operator)
+    message: str  # for the player: the last refusal, or news (resumed round, jackpot)
+    cashout: PayoutRequest | None  # pending payout
+    commitment: str | None  # deck commitment of the current / last round
+    jackpot: int  # hand-paid part of the last round, cents (0 normally)
+    offers: tuple[ActionOffer, ...] = ()  # ``legal`` with the Play each one wagers
+    anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
+    coach: bool = False  # the strategy coach is on
+    coach_tip: CoachTip | None = None  # its note on the round shown (see kiosk.game.coach)
+
+    @property
+    def playable(self) -> bool:
+        return not self.tilts and not self.door_open

@@ -1,0 +1,303 @@
+"""The table's progressive, standalone: one meter for every station of the table (a lone
+cabinet is a table of one), kept in the ledger and settled with the round.
+
+**The wager.**  A station places the progressive's fixed wager (the paytable's
+``[progressive].wager``, cents) with its Ante (:func:`kiosk.game.rules.betting.check_progressive`);
+the deal takes it in the transaction that writes the round's rows: one
+``progressive_wager`` event per wagering seat, against its row (coin in, off its
+credits).  A round voided by a RAM clear refunds it (``progressive_refund``).
+
+**The meter.**  The meter and the hidden reserve are differences of lifetime ledger
+meters (:func:`kiosk.ledger.meters.progressive_levels`): meter = contributed + reset -
+hit, reserve = reserved - reserve drawn.  Only a ``progressive_hit`` (an award on the
+meter) takes anything off the meter: an operator's adjustment (two persons, recorded) is
+not offered yet.  Putting a paytable with a progressive in force lifts a meter below its
+reset to the reset (``progressive_reset``, funded from the reserve first, the rest by the
+operator), in the transaction that records the change.
+
+**Settlement.**  The round's last decision settles the progressive in the transaction
+that settles the round's rows, through the engine's one
+:func:`engine.uth.progressive_settlement.settle_progressive` on each wagering seat's
+first five cards (hole cards and flop): ``progressive_contribution``,
+``progressive_reserve``, ``progressive_hit``, ``progressive_breakage``,
+``progressive_reset``, ``progressive_reserve_drawn``, and each seat's award, credited
+(``progressive_award``) or, at ``jackpot_limit`` cents or more, hand-paid
+(``progressive_jackpot``, the station's jackpot tilt), judged on the award alone as the
+casino's system is told of it.  The levels the ledger then holds are checked against
+the settlement's before the transaction commits.  Table-wide events (contributions,
+hits, resets) are written at station 1, as the host's events are; a wager and an award
+at its seat's station.  Amounts are cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from engine.money import format_cents as money
+from engine.uth.paytable import Paytable
+from engine.uth.progressive import Progressive
+from engine.uth.progressive_settlement import ProgressiveSettlement, settle_progressive
+from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, UthRound
+from kiosk.game.errors import ConfigurationError
+from kiosk.game.vocabulary import Bets
+from kiosk.ledger.errors import LedgerError
+from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.ledger import Ledger
+from kiosk.ledger.meters import progressive_levels
+from kiosk.ledger.schema import STATIONS
+
+#: The station of the table-wide progressive events (the host's events are station 1).
+TABLE_STATION = 1
+
+#: Records a seat's jackpot tilt: ``(seat, message)``, inside the settling transaction.
+JackpotTilt = Callable[[int, str], None]
+
+
+class Levels(NamedTuple):
+    """The progressive meter players see and the hidden reserve, cents."""
+
+    meter: int
+    reserve: int
+
+
+@dataclass(frozen=True)
+class SettledProgressive:
+    """One round's progressive settled: the engine's record and each seat's hand-paid
+    award (cents)."""
+
+    settlement: ProgressiveSettlement
+    jackpots: dict[int, int]
+
+
+def levels(ledger: Ledger) -> Levels:
+    """The meter and the reserve the ledger's meters hold now (cents)."""
+    meter, reserve = progressive_levels(ledger.meters)
+    return Levels(meter, reserve)
+
+
+def first_five(rnd: UthRound, seat: int) -> list[int]:
+    """``seat``'s five cards the progressive is judged on: its hole cards, then the flop."""
+    return [rnd.deck[i] for i in (*HOLE_POSITIONS[seat], *BOARD_POSITIONS[:3])]
+
+
+def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
+    """Each seat's progressive wager (cents) in the round of ``row_ids`` (seat -> its
+    row), as the ledger records it: seats without one are left out."""
+    by_row = {row: seat for seat, row in row_ids.items()}
+    found: dict[int, int] = {}
+    for ev in ledger.events((EventKind.PROGRESSIVE_WAGER,), last=len(STATIONS)):
+        seat = by_row.get(ev.round_id) if ev.round_id is not None else None
+        if seat is not None:
+            found[seat] = ev.amount
+    return found
+
+
+@dataclass
+class LinkedMeter:
+    """A linked progressive's level (:mod:`kiosk.service.progressive_link`): the
+    controller's last amount taken (cents; None before the first), and how many
+    broadcasts the table refused."""
+
+    group: int
+    level: int
+    meter: int | None = None
+    refused: int = 0
+
+
+class EventWriter(Protocol):
+    """Writes one event as :meth:`kiosk.service.state.TableState.event` (``amount`` in
+    cents); returns its id."""
+
+    def __call__(
+        self,
+        kind: EventKind,
+        detail: Mapping[str, object],
+        station: int,
+        *,
+        amount: int = 0,
+        txn: str | None = None,
+        round_id: int | None = None,
+        at: str | None = None,
+    ) -> int: ...
+
+
+class TableProgressive:
+    """The progressive's ledger life at a table: the wagers at the deal, settlement with
+    the round, refunds at a void, the seed when a paytable is put in force (see the
+    module).  ``event`` writes one event as :meth:`kiosk.service.state.TableState.event`."""
+
+    def __init__(self, event: EventWriter, jackpot_limit: int, tilt: JackpotTilt) -> None:
+        self._event = event
+        self.jackpot_limit = jackpot_limit
+        self.tilt = tilt
+
+    # -- the deal ------------------------------------------------------------------------
+    def take_wagers(
+        self, paytable: Paytable, bets: Mapping[int, Bets], row_ids: Mapping[int, int], at: str
+    ) -> None:
+        """Inside the deal's transaction: each seat's progressive wager of ``bets``
+        against its row of ``row_ids``."""
+        for seat, placed in sorted(bets.items()):
+            if not placed.progressive:
+                continue
+            if paytable.progressive is None or placed.progressive != paytable.progressive.wager:
+                raise LedgerError(f"seat {seat}: a progressive wager the paytable does not offer")
+            detail = {"paytable": paytable.sha256}
+            self._event(
+                EventKind.PROGRESSIVE_WAGER,
+                detail,
+                seat,
+                amount=placed.progressive,
+                round_id=row_ids[seat],
+                at=at,
+            )
+
+    # -- settlement ----------------------------------------------------------------------
+    def settle(
+        self, ledger: Ledger, rnd: UthRound, row_ids: Mapping[int, int], at: str
+    ) -> SettledProgressive | None:
+        """Inside the transaction settling ``rnd`` (its rows ``row_ids``): the round's
+        progressive, settled and recorded; None when no seat wagered on it."""
+        wagers = round_wagers(ledger, row_ids)
+        if not wagers:
+            return None
+        table = rnd.paytable.progressive
+        if table is None or any(w != table.wager for w in wagers.values()):
+            raise LedgerError("the round's progressive wagers are not its paytable's")
+        before = levels(ledger)
+        hands = {seat: first_five(rnd, seat) for seat in sorted(wagers)}
+        done = settle_progressive(table, before.meter, before.reserve, hands)
+        first = min(row_ids.values())
+        self._record(table, done, row_ids, first, at)
+        jackpots = self._pay(done, row_ids, at)
+        after = levels(ledger)
+        if after != (done.meter_after, done.reserve_after):
+            raise LedgerError(
+                f"the progressive would stand at {after} after round {first}, "
+                f"not at meter {done.meter_after}, reserve {done.reserve_after}"
+            )
+        return SettledProgressive(done, jackpots)
+
+    def _table_event(
+        self, kind: EventKind, amount: int, detail: Mapping[str, object], first: int, at: str
+    ) -> None:
+        self._event(kind, detail, TABLE_STATION, amount=amount, round_id=first, at=at)
+
+    def _record(
+        self,
+        table: Progressive,
+        done: ProgressiveSettlement,
+        row_ids: Mapping[int, int],
+        first: int,
+        at: str,
+    ) -> None:
+        seats = sorted(row_ids)
+        detail: dict[str, object]
+        if done.to_meter:
+            detail = {"wagers": done.wagers, "meter_before": done.meter_before}
+            self._table_event(EventKind.PROGRESSIVE_CONTRIBUTION, done.to_meter, detail, first, at)
+        if done.to_reserve:
+            detail = {"wagers": done.wagers, "overflow": done.overflow}
+            self._table_event(EventKind.PROGRESSIVE_RESERVE, done.to_reserve, detail, first, at)
+        hit = done.meter_paid + done.breakage
+        if done.meter_at:
+            detail = {
+                "lines": [{"hand": c.name.lower(), "meter": m} for c, m in done.meter_at],
+                "awards": [
+                    {"seat": a.seat, "hand": a.hand.name.lower(), "cents": a.cents}
+                    for a in done.awards
+                    if a.on_meter
+                ],
+                "breakage": done.breakage,
+                "split": table.split,
+                "seats": seats,
+            }
+            self._table_event(EventKind.PROGRESSIVE_HIT, hit, detail, first, at)
+        if done.breakage:
+            detail = {"split": table.split}
+            self._table_event(EventKind.PROGRESSIVE_BREAKAGE, done.breakage, detail, first, at)
+        for _ in range(done.resets):
+            detail = {"reason": "award", "reset": table.reset}
+            self._table_event(EventKind.PROGRESSIVE_RESET, table.reset, detail, first, at)
+        if done.from_reserve:
+            detail = {"resets": done.resets, "from_operator": done.from_operator}
+            self._table_event(
+                EventKind.PROGRESSIVE_RESERVE_DRAWN, done.from_reserve, detail, first, at
+            )
+
+    def _pay(
+        self, done: ProgressiveSettlement, row_ids: Mapping[int, int], at: str
+    ) -> dict[int, int]:
+        jackpots: dict[int, int] = {}
+        for award in done.awards:
+            detail = {"hand": award.hand.name.lower(), "on_meter": award.on_meter}
+            hand_paid = award.cents >= self.jackpot_limit
+            kind = EventKind.PROGRESSIVE_JACKPOT if hand_paid else EventKind.PROGRESSIVE_AWARD
+            self._event(
+                kind, detail, award.seat, amount=award.cents, round_id=row_ids[award.seat], at=at
+            )
+            if hand_paid:
+                jackpots[award.seat] = jackpots.get(award.seat, 0) + award.cents
+                self.tilt(
+                    award.seat,
+                    f"Progressive jackpot {money(award.cents)}: an attendant pays it by hand",
+                )
+        return jackpots
+
+    # -- a void --------------------------------------------------------------------------
+    def refund(self, ledger: Ledger, row_ids: Mapping[int, int], at: str) -> None:
+        """Inside the transaction voiding the round of ``row_ids``: each seat's
+        progressive wager back on its credits."""
+        for seat, cents in sorted(round_wagers(ledger, row_ids).items()):
+            detail = {"reason": "void"}
+            self._event(
+                EventKind.PROGRESSIVE_REFUND,
+                detail,
+                seat,
+                amount=cents,
+                round_id=row_ids[seat],
+                at=at,
+            )
+
+
+# -- put in force ----------------------------------------------------------------------
+def check_in_force(ledger: Ledger, paytable: Paytable) -> None:
+    """Refuse (:class:`ConfigurationError`) putting ``paytable`` in force when the meter
+    already stands above its progressive's ceiling."""
+    table = paytable.progressive
+    now = levels(ledger)
+    if table is not None and now.meter > table.ceiling:
+        raise ConfigurationError(
+            f"the progressive meter stands at {money(now.meter)}, above "
+            f"{paytable.name}'s ceiling of {money(table.ceiling)}"
+        )
+
+
+def seed_meter(
+    event: EventWriter, ledger: Ledger, paytable: Paytable, station: int, operator: str
+) -> None:
+    """Inside the transaction putting ``paytable`` in force from ``station``: a meter
+    below its progressive's reset lifted to the reset, from the reserve first, the rest
+    put in by the operator (``event`` writes one event as
+    :meth:`kiosk.service.state.TableState.event`)."""
+    table = paytable.progressive
+    if table is None:
+        return
+    now = levels(ledger)
+    short = table.reset - now.meter
+    if short <= 0:
+        return
+    drawn = min(now.reserve, short)
+    detail = {
+        "reason": "in_force",
+        "reset": table.reset,
+        "paytable": paytable.sha256,
+        "operator": operator,
+        "from_operator": short - drawn,
+    }
+    event(EventKind.PROGRESSIVE_RESET, detail, station, amount=short)
+    if drawn:
+        detail = {"resets": 1, "from_operator": short - drawn}
+        event(EventKind.PROGRESSIVE_RESERVE_DRAWN, detail, station, amount=drawn)
