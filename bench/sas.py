@@ -27,10 +27,12 @@ import threading
 import time
 from pathlib import Path
 
-from bench.machine import describe_machine
-from devices.sas.frames import with_length
-from kiosk.ledger.kinds import EventKind
-from tests.support.sas_rig import Rig, start_rig, storm
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the rig's helpers
+
+from bench.machine import describe_machine  # noqa: E402
+from devices.sas.frames import with_length  # noqa: E402
+from kiosk.ledger.kinds import EventKind  # noqa: E402
+from tests.support.sas_rig import Rig, start_rig, storm  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:
