@@ -332,7 +332,7 @@ def cmd_display(args: argparse.Namespace) -> int:
     from kiosk.link.errors import LinkError
     from kiosk.ui.layout import parse_size
     from kiosk.ui.screen_options import ScreenOptions
-    from kiosk.ui.station.display import DisplayRun, run_display
+    from kiosk.wiring.display import DisplayRun, run_display
 
     try:
         size = parse_size(args.window) if args.window else None

@@ -6,7 +6,6 @@ ledger with the manager who made it and the table's SHA-256."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from engine.maths.cache import cached_par
@@ -14,15 +13,11 @@ from engine.maths.par_report import format_report
 from engine.uth.paytable import PaytableError, load_paytable
 from kiosk.game.error_codes import ErrorCode
 from kiosk.game.errors import ConfigurationError
+from kiosk.game.paytables.draft import default_stem
 from kiosk.ledger.kinds import EventKind
 from kiosk.service.state import TableState
 
 PAR_SUFFIX = "-par.txt"
-
-
-def default_stem(name: str, sha256: str) -> str:
-    """The files' common name: ``<table name>-<first 8 of its SHA-256>``."""
-    return f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'paytable'}-{sha256[:8]}"
 
 
 def _write(path: Path, text: str) -> None:

@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.uth.paytable import Limits, Paytable
@@ -45,7 +45,7 @@ from kiosk.service.device_commands import Command as TableCommand
 from kiosk.service.dispatch import Outcome
 from kiosk.service.snapshot import StationSnapshot
 from kiosk.station.chips import check_chip_at
-from kiosk.station.port import StationPort
+from kiosk.station.port import StationPort, StationView
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
 
@@ -59,18 +59,6 @@ RECALL_ANSWER_S = 2.0
 RECALL_UNAVAILABLE = ErrorCode.RECALL_UNAVAILABLE
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class StationView:
-    """What a station screen adds to the cabinet's table: the station's snapshot as
-    received, its countdowns counted down since it arrived (seconds, None when no timer
-    runs), and whether the host is reachable."""
-
-    snapshot: StationSnapshot
-    betting_seconds: float | None
-    decision_seconds: float | None
-    connected: bool
 
 
 class StationController:

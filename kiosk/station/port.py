@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Protocol
 
 from devices.host import DeviceEventKind, PrintOutcome
@@ -28,6 +29,18 @@ from kiosk.link.outcomes import EscrowEnd
 from kiosk.service.device_commands import Command
 from kiosk.service.dispatch import Outcome
 from kiosk.service.snapshot import StationSnapshot
+
+
+@dataclass(frozen=True)
+class StationView:
+    """What a station screen adds to the cabinet's table: the station's snapshot as
+    received, its countdowns counted down since it arrived (seconds, None when no timer
+    runs), and whether the host is reachable."""
+
+    snapshot: StationSnapshot
+    betting_seconds: float | None
+    decision_seconds: float | None
+    connected: bool
 
 
 class StationPort(Protocol):

@@ -28,7 +28,7 @@ from kiosk.game.errors import BetOutOfLimits, MachineError
 from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord
-from kiosk.station.controller import StationView
+from kiosk.station.port import StationView
 from kiosk.ui.i18n import _, money
 from kiosk.ui.machine_messages import MESSAGES, describe, message
 

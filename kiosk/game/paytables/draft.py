@@ -13,6 +13,7 @@ line may take and the RTP range of each bet.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -194,3 +195,8 @@ __all__ = [
     "paytable_toml",
     "rtp_refusals",
 ]
+
+
+def default_stem(name: str, sha256: str) -> str:
+    """The files' common name: ``<table name>-<first 8 of its SHA-256>``."""
+    return f"{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-') or 'paytable'}-{sha256[:8]}"

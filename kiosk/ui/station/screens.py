@@ -1,4 +1,5 @@
-"""The station's window: the cabinet's screens over a :class:`StationController`.
+"""The station's window: the cabinet's screens over a station's controller (a
+:class:`~kiosk.ui.model.Controller`: :class:`kiosk.station.controller.StationController`).
 
     uth kiosk --station 2 --host 10.0.0.2 --port 7300 --window 800x480
 
@@ -15,15 +16,15 @@ from __future__ import annotations
 import pygame
 
 from kiosk.config import CabinetConfig
-from kiosk.station.controller import StationController
 from kiosk.station.operator_port import OperatorPort
 from kiosk.ui.app import App
+from kiosk.ui.model import Controller
 from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.screen_options import ScreenOptions
 
 
 def station_app(
-    controller: StationController,
+    controller: Controller,
     operator: OperatorPort,
     options: ScreenOptions,
     config: CabinetConfig,
@@ -42,5 +43,5 @@ def station_app(
         machine_number=config.machine_number,
         operator_scene=lambda app: OperatorScene(app, operator),
     )
-    app.station = controller.station  # named in the player's language on each screen
+    app.station = operator.station  # named in the player's language on each screen
     return app

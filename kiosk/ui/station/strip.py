@@ -24,7 +24,7 @@ import pygame
 from engine.uth.round import Action
 from kiosk.service.display import TableSnapshot
 from kiosk.service.snapshot import SeatStatus
-from kiosk.station.controller import StationView
+from kiosk.station.port import StationView
 from kiosk.ui import theme
 from kiosk.ui.dealer_display import countdown, seat_state
 from kiosk.ui.host import SceneHost

@@ -25,9 +25,9 @@ from kiosk.link.messages import PassRound
 from kiosk.link.pairing import HostPairing, StationPairing
 from kiosk.service.table import Table
 from kiosk.service.timing import TableTiming
+from kiosk.station.display_link import DisplayFeed
 from kiosk.station.remote import RemoteTable
 from kiosk.tablehost.service import TableHost
-from kiosk.ui.station.display import DisplayFeed
 
 ROOT = Path(__file__).resolve().parents[3]
 SHOTS = Path("/tmp/shots")

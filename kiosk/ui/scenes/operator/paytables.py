@@ -25,8 +25,8 @@ from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import role_at_least
 from kiosk.game.commands import ExportPaytable
 from kiosk.game.errors import MachineError
+from kiosk.game.paytables.draft import default_stem
 from kiosk.game.paytables.editor import PaytableEditor, paytables_folder
-from kiosk.service.paytable_export import default_stem
 from kiosk.station.operator_port import Capability, PaytableChoice, Paytables, TableStatus
 from kiosk.tournament.export import MOUNTS_FILE
 from kiosk.ui import theme
