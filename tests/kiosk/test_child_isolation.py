@@ -35,9 +35,10 @@ os._exit(0)
 def dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The working folder, with a ``kiosk/`` package in it."""
     package = tmp_path / "kiosk"
-    (package / "machine").mkdir(parents=True)
+    (package / "game" / "paytables").mkdir(parents=True)
     (package / "__init__.py").write_text(DROPPED)
-    (package / "machine" / "__init__.py").write_text("")
+    (package / "game" / "__init__.py").write_text("")
+    (package / "game" / "paytables" / "__init__.py").write_text("")
     (package / "cli.py").write_text("")
     monkeypatch.chdir(tmp_path)
     return tmp_path

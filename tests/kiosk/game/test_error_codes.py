@@ -19,7 +19,7 @@ from kiosk.ui.machine_messages import GENERIC, MESSAGES, NEEDED, RULES, message
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("kiosk", "devices", "engine")
 TRANSLATED = ("fr", "ja", "th")
-ENUM_MODULE = ROOT / "kiosk" / "machine" / "error_codes.py"
+ENUM_MODULE = ROOT / "kiosk" / "game" / "error_codes.py"
 
 
 def fields(text: str) -> set[str]:

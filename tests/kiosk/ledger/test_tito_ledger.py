@@ -315,7 +315,7 @@ def test_every_machine_error_has_a_code_the_screens_translate():
     assert {c.code for c in classes} <= set(MESSAGES)
     used = {
         code
-        for path in (ROOT / "kiosk" / "machine").glob("*.py")
+        for path in (ROOT / "kiosk" / "game").rglob("*.py")
         for code in re.findall(r"code=ErrorCode\.([A-Z_]+)", path.read_text())
     }
     assert used, "the controller's precise codes are found"

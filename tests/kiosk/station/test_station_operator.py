@@ -191,6 +191,26 @@ def test_meters_recall_and_limits_pages_at_a_station(floor, size):
     assert f.menu.result == ("Limits changed.", True)
 
 
+def test_a_page_opened_while_the_port_is_busy_asks_once_the_port_is_free(floor):
+    f = floor((800, 480))
+    f.app.feed(Command("operator_key"))
+    f.app.step(1 / 30)
+    f.type_pin(TED[2])
+    f.frames(lambda: f.menu.state == "menu")
+    port = f.menu.port
+    answers = []
+    assert port.meters(port.station, answers.append)  # a request in flight: the port is busy
+    assert port.busy
+    f.press("page_recall")  # its request is not taken now
+    f.frames(lambda: f.page("recall").recalled is not None)
+    assert answers and "No rounds played yet." in f.frame()
+    f.press("menu")
+    assert port.meters(port.station, answers.append)
+    f.press("page_paytable")
+    f.frames(lambda: f.page("paytable").listing is not None)
+    assert len(answers) == 2
+
+
 def test_a_wrong_pin_at_a_station_is_refused_with_the_hosts_reason(floor):
     f = floor((800, 480))
     f.app.feed(Command("operator_key"))

@@ -107,6 +107,7 @@ class PaytablePage(Page):
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
         self.listing: Paytables | None = None  # the port's last answer
+        self._asked = False  # the port took the last request for the list
         self.selected: str | None = None  # the file of the table chosen
         self.confirming = False
         self.offset = 0  # the first row shown
@@ -119,7 +120,11 @@ class PaytablePage(Page):
         self.ask()
 
     def ask(self) -> None:
-        self.desk.request(self.desk.port.paytables, self.keep)
+        self._asked = self.desk.request(self.desk.port.paytables, self.keep)
+
+    def update(self, dt: float) -> None:
+        if not self._asked:  # the port was busy when the list was wanted: asked once free
+            self.ask()
 
     def keep(self, listing: Paytables) -> None:
         self.listing = listing
@@ -127,7 +132,7 @@ class PaytablePage(Page):
     def changed(self, _status: TableStatus) -> None:
         """The service put the chosen table in force: the list again, with its mark."""
         self.selected = None
-        self.desk.request(self.desk.port.paytables, self.keep)
+        self.ask()
 
     def tables(self) -> tuple[PaytableChoice, ...]:
         """Every paytable of the table's folder, by file name (unreadable ones with

@@ -85,6 +85,7 @@ class RoundsPage(Page):
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
         self.recalled: tuple[RecalledRound, ...] | None = None
+        self._asked = False  # the port took the request (it takes one at a time)
 
     def keep(self, rounds: tuple[RecalledRound, ...]) -> None:
         self.recalled = rounds
@@ -95,9 +96,16 @@ class RoundsPage(Page):
 
     def open(self) -> None:
         self.screen, self.recalled = 0, None
-        port = self.desk.port
-        if not self.ledger():
-            self.desk.request(lambda done: port.recall(port.station, done), self.keep)
+        self._asked = self.ledger()  # the menu's own ledger is read, not asked
+        self._ask()
+
+    def _ask(self) -> None:
+        if not self._asked:
+            port = self.desk.port
+            self._asked = self.desk.request(lambda done: port.recall(port.station, done), self.keep)
+
+    def update(self, dt: float) -> None:
+        self._ask()  # the port was busy when the page opened: asked once it is free
 
     def rounds(self) -> list[Any]:
         desk = self.desk
