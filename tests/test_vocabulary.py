@@ -291,10 +291,7 @@ NOT_SCREENS = ("kiosk/ui/catalogues.py", "kiosk/ui/textlog.py")
 #: Screens not yet converted to typed intents: their buttons still carry command names
 #: compared as text.  Empty this list as they are converted (a listed screen that no
 #: longer compares a name fails :func:`test_the_unconverted_list_names_only_screens_that_compare_names`).
-UNCONVERTED_SCREENS = (
-    "kiosk/ui/scenes/operator/*.py",
-    "kiosk/ui/app.py",
-)
+UNCONVERTED_SCREENS: tuple[str, ...] = ()
 #: The names a button's command, a key or a shortcut travels under.
 NAME_WORDS = frozenset({"name", "command", "cmd"})
 

@@ -17,6 +17,7 @@ import json
 import os
 import time
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.cashout import CashoutScene
 from kiosk.ui.scenes.chrome import RamClearNotice, TiltOverlay
 from kiosk.ui.scenes.help import HelpScene
+from kiosk.ui.scenes.operator.intents import Intent
 from kiosk.ui.scenes.operator.scene import OperatorScene
 from kiosk.ui.scenes.paytable import PaytableScene
 from kiosk.ui.scenes.recall import RecallScene
@@ -61,9 +63,23 @@ CORNER_WINDOW = 6.0
 #: The corner squares (design units) belong to the hidden sequence: touches there never
 #: reach the scene, so the sequence cannot press a button on its way.
 CORNER_SIZE = 40
+
+
+class Global(Enum):
+    """The app's own commands, whatever the scene (:meth:`App._global`)."""
+
+    OPERATOR_KEY = "operator_key"  # the key switch (F12 in demo mode)
+    DOOR = "door"  # the main door switch, simulated (F9 in demo mode)
+    BILL = "bill"  # a demo bill (arg: its cents)
+    TICKET = "ticket"  # the last printed ticket, put back in (demo)
+    LANGUAGE = "language"  # the next language, when the player's scene does not take it
+
+
+#: The app's commands by name (a :class:`~kiosk.ui.events.Command`'s ``name``).
+GLOBALS: dict[str, Global] = {g.value: g for g in Global}
 #: The cabinet's switches (the operator key switch, the main door): they act over every
 #: dialog and overlay.
-SWITCHES = frozenset({"operator_key", "door"})
+SWITCHES = frozenset({Global.OPERATOR_KEY, Global.DOOR})
 #: Window events after which the whole frame is shown again (another window's pixels
 #: may be where this one was covered).
 EXPOSED = frozenset(
@@ -85,7 +101,12 @@ DIALOG_FRAME_INTERVAL = 0.25
 #: drawing thread's CPU seconds in them.
 FRAME_LOG_ENV = "UTH_FRAME_LOG"
 #: Demo stand-ins for money going in (a bill, the last printed ticket).
-MONEY_IN = frozenset({"bill", "ticket"})
+MONEY_IN = frozenset({Global.BILL, Global.TICKET})
+#: The player's screens that give way to the attract screen after :data:`ATTRACT_AFTER`
+#: idle seconds between rounds.
+IDLE_TO_ATTRACT = frozenset(
+    {TableScene.name, PaytableScene.name, HelpScene.name, RecallScene.name, SettingsScene.name}
+)
 
 #: Every screen of the cabinet.  ``attract`` -> ``table`` (bets, decisions, results) with
 #: ``paytable``, ``help``, ``recall`` and ``settings`` a touch away; ``cashout`` while a
@@ -316,7 +337,7 @@ class App:
                     self.go("operator", via="corners")
                 return
         if dialog or self._player_blocked():
-            if command is not None and command.name in SWITCHES:
+            if command is not None and GLOBALS.get(command.name) in SWITCHES:
                 self._global(command)
             elif self._player_blocked():
                 pass  # play is suspended: the tilt overlay takes everything
@@ -331,14 +352,15 @@ class App:
             if command is None:
                 return
             event = command
-        if isinstance(event, Command) and event.name in SWITCHES:
+        what = GLOBALS.get(event.name) if isinstance(event, Command) else None
+        if isinstance(event, Command) and what in SWITCHES:
             self._global(event)
             return
-        if isinstance(event, Command) and event.name in MONEY_IN:
+        if isinstance(event, Command) and what in MONEY_IN:
             if player:  # a demo bill or ticket goes in on the player's screens only
                 self._global(event)
             return
-        if isinstance(event, Command) and event.name == "language" and player:
+        if isinstance(event, Command) and what is Global.LANGUAGE and player:
             if not self.scene.handle(event):
                 i18n.set_language(i18n.next_language())
             return
@@ -348,19 +370,20 @@ class App:
         return self.tilted and self.scene.player
 
     def _global(self, cmd: Command) -> None:
-        if cmd.name == "operator_key":
-            if self.scene.name == "operator":
-                self.scene.on_command("key_switch")
-            else:
-                self.go("operator", via="key")
-        elif cmd.name == "door" and self.demo_mode:
-            self.model.send(SetDoor(not self.model.snap.door_open))
-        elif cmd.name == "bill" and self.demo is not None:
-            if self.demo.insert_bill(int(str(cmd.arg))):
-                self.sounds_play("bill")
-        elif cmd.name == "ticket" and self.demo is not None:
-            if self.demo.insert_ticket():
-                self.sounds_play("bill")
+        match GLOBALS.get(cmd.name):
+            case Global.OPERATOR_KEY:
+                if isinstance(self.scene, OperatorScene):
+                    self.scene.on_intent(Intent.KEY_SWITCH)
+                else:
+                    self.go(OperatorScene.name, via="key")
+            case Global.DOOR if self.demo_mode:
+                self.model.send(SetDoor(not self.model.snap.door_open))
+            case Global.BILL if self.demo is not None:
+                if self.demo.insert_bill(int(str(cmd.arg))):
+                    self.sounds_play("bill")
+            case Global.TICKET if self.demo is not None:
+                if self.demo.insert_ticket():
+                    self.sounds_play("bill")
 
     def _corner_sequence(self, pos: tuple[int, int]) -> bool | None:
         """None when ``pos`` is not in a corner; True when it completes the sequence."""
@@ -388,7 +411,7 @@ class App:
             self._language = i18n.generation()
             self.forget_words()
         self.model.refresh()
-        if self.model.poll_refusals() and self.scene.name == "attract":
+        if self.model.poll_refusals() and self.scene.name == AttractScene.name:
             self.go("table")  # a returned ticket says why where the player's messages show
         if self.demo is not None:
             if self.demo.poll() is not None:
@@ -440,10 +463,10 @@ class App:
         s = self.model.snap
         if not self.scene.player:
             return
-        if s.cashout is not None and self.scene.name != "cashout":
+        if s.cashout is not None and self.scene.name != CashoutScene.name:
             self.go("cashout")
         elif (
-            self.scene.name in ("table", "paytable", "help", "recall", "settings")
+            self.scene.name in IDLE_TO_ATTRACT
             and s.phase is MachinePhase.IDLE
             and self.now - self.last_input > ATTRACT_AFTER
         ):

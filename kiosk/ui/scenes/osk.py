@@ -2,18 +2,16 @@
 ``-``, ``_`` and ``.``, delete, Cancel and Done, every key a full-size touch target; a
 real keyboard types into it too.
 
-:class:`TextKeyboard` holds the text being typed.  The scene that shows it passes on its
-buttons' commands (``osk_key``, ``osk_delete``, ``osk_cancel``, ``osk_done``: names, as
-the operator pages pass their buttons on by name; :data:`COMMANDS` turns each into a
-:class:`~kiosk.ui.scenes.intents.TypeKey` or :class:`~kiosk.ui.scenes.intents.Edit`) and
-its keys, and reads :attr:`TextKeyboard.result` once :attr:`TextKeyboard.open` is False.
+:class:`TextKeyboard` holds the text being typed.  Its buttons carry a
+:class:`~kiosk.ui.scenes.intents.TypeKey` or an :class:`~kiosk.ui.scenes.intents.Edit`;
+the scene that shows it passes them on (:meth:`TextKeyboard.on_intent`) with its keys
+(:meth:`TextKeyboard.key`), and reads :attr:`TextKeyboard.result` once
+:attr:`TextKeyboard.open` is False.
 Button ids are ``osk_<character>``, ``osk_delete``, ``osk_cancel`` and ``osk_done``.
 Geometry is in design units (:mod:`kiosk.ui.layout`).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import pygame
 
@@ -31,13 +29,6 @@ KEY_W, KEY_H, KEY_GAP = 100, 86, 8
 TOP = 200
 BOX = (40, 40, 1200, 650)
 
-#: A button's command name -> the request it stands for (``arg``: the key's character).
-COMMANDS: dict[str, Callable[[object], TypeKey | Edit]] = {
-    "osk_key": lambda arg: TypeKey(str(arg)),
-    "osk_delete": lambda _arg: Edit.DELETE,
-    "osk_cancel": lambda _arg: Edit.CANCEL,
-    "osk_done": lambda _arg: Edit.DONE,
-}
 #: A real keyboard's keys that press one of the screen's: Enter Done, Esc Cancel,
 #: Backspace Delete.
 KEYS: dict[str, Edit] = {"return": Edit.DONE, "escape": Edit.CANCEL, "backspace": Edit.DELETE}
@@ -68,22 +59,17 @@ class TextKeyboard:
             x = 640 - width / 2
             y = TOP + r * (KEY_H + 6)
             for ch in row:
-                out.append(Button(f"osk_{ch}", (x, y, KEY_W, KEY_H), ch, "osk_key", ch, style="dark", size=32))
+                out.append(Button(f"osk_{ch}", (x, y, KEY_W, KEY_H), ch, TypeKey(ch), style="dark", size=32))
                 x += KEY_W + KEY_GAP
             if r == 3:
-                out.append(Button("osk_delete", (x, y, 212, KEY_H), "← " + _("Delete"), "osk_delete",
+                out.append(Button("osk_delete", (x, y, 212, KEY_H), "← " + _("Delete"), Edit.DELETE,
                                   style="plain", size=24))
         y = TOP + 4 * (KEY_H + 6)
-        out += [Button("osk_cancel", (300, y, 300, KEY_H), _("CANCEL"), "osk_cancel", style="plain", hint="Esc",
+        out += [Button("osk_cancel", (300, y, 300, KEY_H), _("CANCEL"), Edit.CANCEL, style="plain", hint="Esc",
                        size=26),
-                Button("osk_done", (680, y, 300, KEY_H), _("DONE"), "osk_done", style="primary", hint="Enter",
+                Button("osk_done", (680, y, 300, KEY_H), _("DONE"), Edit.DONE, style="primary", hint="Enter",
                        size=30, enabled=bool(self.text))]
         return out
-
-    def command(self, name: str, arg: object = None) -> bool:
-        """A button's command; True when it was the keyboard's."""
-        make = COMMANDS.get(name)
-        return make is not None and self.on_intent(make(arg))
 
     def on_intent(self, intent: object) -> bool:
         """A key of the screen's keyboard; True when it was one."""

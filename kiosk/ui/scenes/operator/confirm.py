@@ -11,6 +11,7 @@ import pygame
 from kiosk.game.snapshot import MachinePhase
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.operator.intents import Dialog
 from kiosk.ui.scenes.operator.page import Desk
 from kiosk.ui.widgets import Button
 
@@ -53,22 +54,25 @@ class Change:
 @dataclass(frozen=True)
 class Confirmation:
     """What the dialog asks (``question``), the ``changes`` and a ``note`` under them;
-    CONFIRM sends ``confirm_command``, CANCEL ``cancel_command`` (button ids the same)."""
+    the CONFIRM button (id ``confirm_id``) carries ``confirm``, CANCEL (``cancel_id``)
+    ``cancel``."""
 
     question: str
     changes: tuple[Change, ...]
-    confirm_command: str
-    cancel_command: str
+    confirm_id: str
+    cancel_id: str
     note: str = ""
+    confirm: object = Dialog.CONFIRM
+    cancel: object = Dialog.CANCEL
 
 
 def buttons(c: Confirmation, confirm_label: str | None = None, cancel_label: str | None = None) -> list[Button]:
     """CANCEL and CONFIRM CHANGE (or the labels given)."""
     x, y, w, h = BOX
-    return [Button(c.cancel_command, (x + 40, y + h - 110, 340, 90), cancel_label or _("CANCEL"), c.cancel_command,
+    return [Button(c.cancel_id, (x + 40, y + h - 110, 340, 90), cancel_label or _("CANCEL"), c.cancel,
                    style="plain", hint="Esc"),
-            Button(c.confirm_command, (x + w - 420, y + h - 110, 380, 90), confirm_label or _("CONFIRM CHANGE"),
-                   c.confirm_command, style="primary")]
+            Button(c.confirm_id, (x + w - 420, y + h - 110, 380, 90), confirm_label or _("CONFIRM CHANGE"),
+                   c.confirm, style="primary")]
 
 
 def draw(desk: Desk, surface: pygame.Surface, c: Confirmation) -> None:

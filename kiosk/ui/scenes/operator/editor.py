@@ -20,10 +20,12 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.layout import MIN_TOUCH
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
+from kiosk.ui.scenes.operator.intents import Act, Dialog, ShowTab, Step
 from kiosk.ui.scenes.operator.limits import CONDITIONS, step
-from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, heading
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, escape, heading
 from kiosk.ui.widgets import Button
 
 TABS = {"blind": N_("Blind pays"), "trips": N_("Trips pays"), "limits": N_("Limits")}
@@ -108,7 +110,7 @@ class EditorView:
 
     def leave_question(self) -> Confirmation:
         return Confirmation(_("Leave the editor?"), (), "editor_leave", "editor_stay",
-                            _("The draft and its computed RTP will be lost."))
+                            _("The draft and its computed RTP will be lost."), Dialog.LEAVE, Dialog.STAY)
 
     def confirmation(self) -> Confirmation:
         s, old = self.session, self.desk.snap.paytable
@@ -127,32 +129,32 @@ class EditorView:
             return confirm.buttons(self.leave_question(), _("LEAVE"), _("STAY"))
         if self.confirming:
             return confirm.buttons(self.confirmation())
-        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, TAB_H), _(title), "editor_tab", t,
+        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, TAB_H), _(title), ShowTab(t),
                       style="selected" if t == self.tab else "plain", size=22)
                for i, (t, title) in enumerate(TABS.items())]
         for i, f in enumerate(self.fields()):
             x, y = row_at(i)
             ident = f.replace(".", "_")
             x += NAME_W + VALUE_W + 8
-            out.append(Button(f"{ident}_minus", (x, y, STEP, STEP), "−", "editor_step", (f, -1), style="plain",
+            out.append(Button(f"{ident}_minus", (x, y, STEP, STEP), "−", Step(f, -1), style="plain",
                               size=32, enabled=self.neighbour(f, -1) is not None))
-            out.append(Button(f"{ident}_plus", (x + STEP + 6, y, STEP, STEP), "+", "editor_step", (f, 1),
+            out.append(Button(f"{ident}_plus", (x + STEP + 6, y, STEP, STEP), "+", Step(f, 1),
                               style="plain", size=32, enabled=self.neighbour(f, 1) is not None))
         job = self.session.job
         running = job is not None and job.running and self.session.table is not None \
             and job.table.sha256 == self.session.table.sha256
-        out.append(Button("editor_back", (240, ROW_Y, 280, ROW_H), _("PAYTABLES"), "editor_back", style="plain"))
-        out.append(Button("editor_compute", (540, ROW_Y, 340, ROW_H), _("COMPUTE RTP"), "editor_compute",
+        out.append(Button("editor_back", (240, ROW_Y, 280, ROW_H), _("PAYTABLES"), Nav.BACK, style="plain"))
+        out.append(Button("editor_compute", (540, ROW_Y, 340, ROW_H), _("COMPUTE RTP"), Act.COMPUTE,
                           style="dark", enabled=not running and self.session.rtps() is None))
-        out.append(Button("editor_apply", (900, ROW_Y, 364, ROW_H), _("PUT IN FORCE"), "editor_apply",
+        out.append(Button("editor_apply", (900, ROW_Y, 364, ROW_H), _("PUT IN FORCE"), Dialog.REVIEW,
                           style="primary", enabled=self.session.can_apply()))
         return out
 
     def on_key(self, key: Key) -> bool:
-        if key.name == "escape" and (self.confirming or self.leaving):
+        if escape(key) and (self.confirming or self.leaving):
             self.confirming = self.leaving = False
             return True
-        if key.name == "escape" and self.dirty():
+        if escape(key) and self.dirty():
             self.leaving = True  # Esc would drop the draft: ask first
             return True
         return self.modal()
@@ -165,38 +167,38 @@ class EditorView:
         self.leaving = True
         return False
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        """A button's command; True when the editor used it (``editor_back`` is the
-        paytable page's)."""
+    def on_intent(self, intent: object) -> bool:
+        """A button's intent; True when the editor used it (PAYTABLES, ``Nav.BACK``, and
+        LEAVE are the paytable page's)."""
         desk = self.desk
-        if name == "editor_tab":
-            self.tab = str(arg)
-        elif name == "editor_step":
-            field, sign = arg if isinstance(arg, tuple) else ("", 0)
-            value = self.neighbour(str(field), int(sign))
-            if value is not None:
+        match intent:
+            case ShowTab(tab=tab):
+                self.tab = tab
+            case Step(field=field, sign=sign):
+                value = self.neighbour(field, sign)
+                if value is not None:
+                    try:
+                        self.session.set(field, value)
+                    except (EditError, PaytableError) as exc:
+                        desk.report(str(exc), False)
+            case Act.COMPUTE:
+                self.session.compute()
+            case Dialog.REVIEW:
+                self.confirming = self.session.can_apply()
+            case Dialog.CANCEL:
+                self.confirming = False
+            case Dialog.STAY:
+                self.leaving = False
+            case Dialog.CONFIRM:
+                self.confirming = False
                 try:
-                    self.session.set(str(field), value)
-                except (EditError, PaytableError) as exc:
-                    desk.report(str(exc), False)
-        elif name == "editor_compute":
-            self.session.compute()
-        elif name == "editor_apply":
-            self.confirming = self.session.can_apply()
-        elif name == "editor_cancel":
-            self.confirming = False
-        elif name == "editor_stay":
-            self.leaving = False
-        elif name == "editor_confirm":
-            self.confirming = False
-            try:
-                path = self.session.apply()
-            except MachineError as exc:
-                desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
-            else:
-                desk.report(_("Paytable {name} in force.").format(name=path.name), True)
-        else:
-            return False
+                    path = self.session.apply()
+                except MachineError as exc:
+                    desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
+                else:
+                    desk.report(_("Paytable {name} in force.").format(name=path.name), True)
+            case _:
+                return False
         return True
 
     # -- drawing --------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import pygame
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.operator.event_text import sentence
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page
 from kiosk.ui.widgets import Button
@@ -23,17 +24,18 @@ class EventsPage(Page):
         self.offset = 0
 
     def buttons(self) -> list[Button]:
-        return [Button("older", (240, ROW_Y, 200, ROW_H), _("OLDER"), "events_older", style="plain"),
-                Button("newer", (450, ROW_Y, 200, ROW_H), _("NEWER"), "events_newer", style="plain",
+        return [Button("older", (240, ROW_Y, 200, ROW_H), _("OLDER"), Nav.OLDER, style="plain"),
+                Button("newer", (450, ROW_Y, 200, ROW_H), _("NEWER"), Nav.NEWER, style="plain",
                        enabled=self.offset > 0)]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "events_older":
-            self.offset += PER_PAGE
-        elif name == "events_newer":
-            self.offset = max(0, self.offset - PER_PAGE)
-        else:
-            return False
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.OLDER:
+                self.offset += PER_PAGE
+            case Nav.NEWER:
+                self.offset = max(0, self.offset - PER_PAGE)
+            case _:
+                return False
         return True
 
     def lines(self) -> list[tuple[str, str]]:

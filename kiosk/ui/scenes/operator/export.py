@@ -25,6 +25,7 @@ from kiosk.tournament.export import MOUNTS_FILE, removable_media
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.operator.intents import Act, ChooseMedium, Intent
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page, heading
 from kiosk.ui.scenes.osk import CHARACTERS, TextKeyboard
 from kiosk.ui.widgets import Button
@@ -134,12 +135,12 @@ class ExportPage(Page):
         for i, m in enumerate(self.media()):
             x, y = medium_origin(i)
             label = m.folder.name if m.removable else _("This cabinet")
-            out.append(Button(f"medium_{i}", (x, y, 260, 88), label, "choose_medium", str(m.folder),
+            out.append(Button(f"medium_{i}", (x, y, 260, 88), label, ChooseMedium(str(m.folder)),
                               style="selected" if m.folder == self.chosen else "plain", size=26))
-        out += [Button("rename", (1000, TOP, 240, 88), _("RENAME"), "rename", style="plain"),
-                Button("export", (240, ROW_Y, 300, ROW_H), _("EXPORT"), "export", style="primary",
+        out += [Button("rename", (1000, TOP, 240, 88), _("RENAME"), Act.RENAME, style="plain"),
+                Button("export", (240, ROW_Y, 300, ROW_H), _("EXPORT"), Act.EXPORT, style="primary",
                        enabled=self.chosen is not None),
-                Button("refresh", (560, ROW_Y, 300, ROW_H), _("REFRESH"), "refresh_media", style="plain")]
+                Button("refresh", (560, ROW_Y, 300, ROW_H), _("REFRESH"), Intent.REFRESH, style="plain")]
         return out
 
     def on_key(self, key: Key) -> bool:
@@ -149,21 +150,22 @@ class ExportPage(Page):
         self._keyboard_closed()
         return True
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if self.keyboard is not None:
-            used = self.keyboard.command(name, arg)
+    def on_intent(self, intent: object) -> bool:
+        if self.keyboard is not None:  # its keys: TypeKey and Edit
+            used = self.keyboard.on_intent(intent)
             self._keyboard_closed()
             return used
-        if name == "choose_medium":
-            self.chosen = Path(str(arg))
-        elif name == "refresh_media":
-            self.refresh(force=True)
-        elif name == "rename":
-            self.keyboard = TextKeyboard(self.name.removesuffix(self.suffix), _("File name"), NAME_MAX)
-        elif name == "export":
-            self.export()
-        else:
-            return False
+        match intent:
+            case ChooseMedium(folder=folder):
+                self.chosen = Path(folder)
+            case Intent.REFRESH:
+                self.refresh(force=True)
+            case Act.RENAME:
+                self.keyboard = TextKeyboard(self.name.removesuffix(self.suffix), _("File name"), NAME_MAX)
+            case Act.EXPORT:
+                self.export()
+            case _:
+                return False
         return True
 
     def _keyboard_closed(self) -> None:

@@ -17,6 +17,7 @@ from kiosk.ledger.records import EventRecord
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.operator.event_text import METHODS, sentence
+from kiosk.ui.scenes.operator.intents import HandpayPaidAt
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, heading, rows
 from kiosk.ui.widgets import Button
 
@@ -30,11 +31,11 @@ class HandpayPage(Page):
 
     def buttons(self) -> list[Button]:
         c = self.desk.snap.cashout
-        return [Button("handpay", (240, ROW_Y, 340, ROW_H), _("HAND PAY PAID"), "handpay_reset", style="primary",
+        return [Button("handpay", (240, ROW_Y, 340, ROW_H), _("HAND PAY PAID"), HandpayPaidAt(), style="primary",
                        enabled=c is not None and c.method == "handpay")]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "handpay_reset":
+    def on_intent(self, intent: object) -> bool:
+        if not (isinstance(intent, HandpayPaidAt) and intent.station is None):
             return False
         desk = self.desk
         ok = desk.send(HandpayReset())

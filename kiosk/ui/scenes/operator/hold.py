@@ -20,6 +20,7 @@ from kiosk.game.commands import SetStrategyCoach
 from kiosk.game.paytables.hold import PaytableHold
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _, pgettext
+from kiosk.ui.scenes.operator.intents import SetCoach
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, heading
 from kiosk.ui.widgets import Button
 
@@ -110,18 +111,17 @@ class HoldPage(Page):
                 "coach",
                 (240, ROW_Y, 420, ROW_H),
                 label,
-                "coach",
-                not on,
+                SetCoach(not on),
                 style="primary" if on else "plain",
                 enabled=role_at_least(self.desk.role, "technician"),
             )
         ]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "coach":
+    def on_intent(self, intent: object) -> bool:
+        if not isinstance(intent, SetCoach):
             return False
         desk = self.desk
-        on = bool(arg)
+        on = intent.on
         ok = desk.send(SetStrategyCoach(on)) is not None
         text = _("Strategy coach turned on.") if on else _("Strategy coach turned off.")
         desk.report(text if ok else desk.refusal(), ok)

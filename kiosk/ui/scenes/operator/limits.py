@@ -20,7 +20,8 @@ from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
-from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page
+from kiosk.ui.scenes.operator.intents import Dialog, Step
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page, escape
 from kiosk.ui.widgets import Button
 
 FIELDS = ("ante_min", "ante_max", "trips_min", "trips_max")
@@ -111,46 +112,46 @@ class LimitsPage(Page):
             y = TOP + 50 + i * 100
             value = self.draft.get(f, 0)
             lo, hi, mult = self.bounds(f)
-            out.append(Button(f"{f}_minus", (700, y, 110, 90), "−", "limit", (f, -1), style="plain", size=40,
+            out.append(Button(f"{f}_minus", (700, y, 110, 90), "−", Step(f, -1), style="plain", size=40,
                               enabled=step(value, -1, lo, hi, mult) != value))
-            out.append(Button(f"{f}_plus", (1000, y, 110, 90), "+", "limit", (f, 1), style="plain", size=40,
+            out.append(Button(f"{f}_plus", (1000, y, 110, 90), "+", Step(f, 1), style="plain", size=40,
                               enabled=step(value, 1, lo, hi, mult) != value))
         changed = bool(self.draft) and self.draft != self.in_force()
-        out.append(Button("apply_limits", (240, ROW_Y, 300, ROW_H), _("APPLY"), "apply_limits", style="primary",
+        out.append(Button("apply_limits", (240, ROW_Y, 300, ROW_H), _("APPLY"), Dialog.REVIEW, style="primary",
                           enabled=changed))
-        out.append(Button("reset_limits", (560, ROW_Y, 300, ROW_H), _("UNDO CHANGES"), "reset_limits",
+        out.append(Button("reset_limits", (560, ROW_Y, 300, ROW_H), _("UNDO CHANGES"), Dialog.UNDO,
                           style="plain", enabled=changed))
         return out
 
     def on_key(self, key: Key) -> bool:
-        if self.confirming and key.name == "escape":
+        if self.confirming and escape(key):
             self.confirming = False
             return True
         return self.confirming
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         desk = self.desk
-        if name == "limit":
-            field, sign = arg if isinstance(arg, tuple) else ("", 0)
-            if str(field) not in self.draft:
-                return True  # the limits not heard yet
-            lo, hi, mult = self.bounds(str(field))
-            self.draft[str(field)] = step(self.draft[str(field)], int(sign), lo, hi, mult)
-        elif name == "apply_limits":
-            why = confirm.blocker(desk)
-            self.confirming = why is None
-            if why is not None:
-                desk.report(why, False)
-        elif name == "cancel_limits":
-            self.confirming = False
-        elif name == "reset_limits":
-            self.open()
-        elif name == "confirm_limits":
-            self.confirming = False
-            asked = TableLimits.of(self.draft)
-            desk.request(lambda done: desk.port.set_limits(asked, done), self.changed, _("Limits changed."))
-        else:
-            return False
+        match intent:
+            case Step(field=field, sign=sign):
+                if field not in self.draft:
+                    return True  # the limits not heard yet
+                lo, hi, mult = self.bounds(field)
+                self.draft[field] = step(self.draft[field], sign, lo, hi, mult)
+            case Dialog.REVIEW:
+                why = confirm.blocker(desk)
+                self.confirming = why is None
+                if why is not None:
+                    desk.report(why, False)
+            case Dialog.CANCEL:
+                self.confirming = False
+            case Dialog.UNDO:
+                self.open()
+            case Dialog.CONFIRM:
+                self.confirming = False
+                asked = TableLimits.of(self.draft)
+                desk.request(lambda done: desk.port.set_limits(asked, done), self.changed, _("Limits changed."))
+            case _:
+                return False
         return True
 
     def update(self, dt: float) -> None:

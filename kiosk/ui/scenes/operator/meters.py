@@ -22,6 +22,7 @@ from kiosk.ledger.meters import CREDITS, balance
 from kiosk.station.operator_port import MeterReadings
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.round_words import RESULT_WORDS
+from kiosk.ui.scenes.operator.intents import ShowMeters
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page, heading, rows
 from kiosk.ui.scenes.operator.status import waiting
 from kiosk.ui.widgets import Button
@@ -157,15 +158,15 @@ class MetersPage(Page):
 
     def buttons(self) -> list[Button]:
         return [
-            Button(f"meters_{scope}", (240 + i * 270, ROW_Y, 260, ROW_H), _(title), "meters_scope",
-                   scope, style="selected" if scope == self.scope else "plain")
+            Button(f"meters_{scope}", (240 + i * 270, ROW_Y, 260, ROW_H), _(title), ShowMeters(scope),
+                   style="selected" if scope == self.scope else "plain")
             for i, (scope, title) in enumerate(SCOPES.items())
         ]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "meters_scope" or str(arg) not in SCOPES:
+    def on_intent(self, intent: object) -> bool:
+        if not (isinstance(intent, ShowMeters) and intent.scope in SCOPES):
             return False
-        self.scope = str(arg)
+        self.scope = intent.scope
         return True
 
     def value(self, line: MeterLine, balanced: bool) -> str:

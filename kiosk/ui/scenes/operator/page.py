@@ -23,6 +23,7 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.host import SceneHost
 from kiosk.ui.layout import Layout
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.widgets import Button, Painter
 
 T = TypeVar("T")
@@ -33,6 +34,13 @@ TOP, BOTTOM, LEFT, WIDTH = 112, 590, 40, 1200
 ROW_Y, ROW_H = 622, 90
 #: The smallest text size on a page, design units (12.5 px at 800 x 480).
 SMALL = 20
+#: A real keyboard's Esc: a dialog's CANCEL, or back from a page's view.
+KEYS: dict[str, Nav] = {"escape": Nav.BACK}
+
+
+def escape(key: Key) -> bool:
+    """Whether ``key`` is Esc (:data:`KEYS`)."""
+    return KEYS.get(key.name) is Nav.BACK
 
 
 class Desk(Protocol):
@@ -117,8 +125,9 @@ class Page:
         """True while the page shows a dialog that takes every touch and key."""
         return False
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        """A button's command; True when the page used it."""
+    def on_intent(self, intent: object) -> bool:
+        """A button's intent (the page's own, :mod:`kiosk.ui.scenes.operator.intents`, or
+        one the menu passes on: the keypad's, REFRESH); True when the page used it."""
         return False
 
     def on_key(self, key: Key) -> bool:

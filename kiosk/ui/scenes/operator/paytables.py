@@ -32,13 +32,15 @@ from kiosk.tournament.export import MOUNTS_FILE
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.operator import confirm
 from kiosk.ui.scenes.operator.confirm import Change, Confirmation
 from kiosk.ui.scenes.operator.editor import EditorView
 from kiosk.ui.scenes.operator.export import ExportPage, safe_name
+from kiosk.ui.scenes.operator.intents import Dialog, FileAction, PaytableFile
 from kiosk.ui.scenes.operator.limits import CONDITIONS
 from kiosk.ui.scenes.operator.machine_info import sha_lines
-from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
+from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page, escape
 from kiosk.ui.scenes.operator.status import waiting
 from kiosk.ui.widgets import Button
 
@@ -70,7 +72,7 @@ class PaytableExportView(ExportPage):
     def buttons(self) -> list[Button]:
         out = super().buttons()
         if self.keyboard is None:
-            out.append(Button("export_back", (880, ROW_Y, 380, ROW_H), _("BACK TO PAYTABLES"), "export_back",
+            out.append(Button("export_back", (880, ROW_Y, 380, ROW_H), _("BACK TO PAYTABLES"), Nav.BACK,
                               style="plain"))
         return out
 
@@ -218,18 +220,20 @@ class PaytablePage(Page):
         for i, t in enumerate(tables[self.offset:self.offset + SHOWN]):
             y = TOP + 8 + i * ROW
             stem = Path(t.file).stem
-            out.append(Button(f"table_{stem}", (40, y, 180, 100), _("SELECT"), "select_table",
-                              t.file, style="selected" if self.selected == t.file else "plain",
+            out.append(Button(f"table_{stem}", (40, y, 180, 100), _("SELECT"), PaytableFile(t.file, FileAction.SELECT),
+                              style="selected" if self.selected == t.file else "plain",
                               enabled=t.readable and not t.in_force))
-            out.append(Button(f"copy_{stem}", (730, y, 250, 100), _("NEW FROM…"), "copy_table", t.file,
+            out.append(Button(f"copy_{stem}", (730, y, 250, 100), _("NEW FROM…"),
+                              PaytableFile(t.file, FileAction.COPY),
                               style="dark", size=24, enabled=t.readable and editing))
-            out.append(Button(f"export_{stem}", (990, y, 240, 100), _("EXPORT…"), "export_table", t.file,
+            out.append(Button(f"export_{stem}", (990, y, 240, 100), _("EXPORT…"),
+                              PaytableFile(t.file, FileAction.EXPORT),
                               style="dark", size=24, enabled=t.readable and editing))
-        out.append(Button("review_table", (240, ROW_Y, 300, ROW_H), _("APPLY"), "review_table", style="primary",
+        out.append(Button("review_table", (240, ROW_Y, 300, ROW_H), _("APPLY"), Dialog.REVIEW, style="primary",
                           enabled=self.selected is not None))
-        out.append(Button("scroll_up", (860, ROW_Y, 190, ROW_H), "▲", "scroll_tables", -1, style="plain", size=32,
+        out.append(Button("scroll_up", (860, ROW_Y, 190, ROW_H), "▲", Nav.UP, style="plain", size=32,
                           enabled=self.offset > 0))
-        out.append(Button("scroll_down", (1070, ROW_Y, 190, ROW_H), "▼", "scroll_tables", 1, style="plain",
+        out.append(Button("scroll_down", (1070, ROW_Y, 190, ROW_H), "▼", Nav.DOWN, style="plain",
                           size=32, enabled=self.offset + SHOWN < len(tables)))
         return out
 
@@ -237,71 +241,85 @@ class PaytablePage(Page):
         if self.editor is not None:
             if self.editor.on_key(key):
                 return True
-            if key.name == "escape":  # nothing to lose: back to the paytables
+            if escape(key):  # nothing to lose: back to the paytables
                 self.editor = None
                 return True
             return False
         if self.exporting is not None:
-            if key.name == "escape" and not self.exporting.modal():
+            if escape(key) and not self.exporting.modal():
                 self.exporting = None
                 return True
             return self.exporting.on_key(key)
-        if self.confirming and key.name == "escape":
+        if self.confirming and escape(key):
             self.confirming = False
             return True
         return self.confirming
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         desk = self.desk
         if self.editor is not None:
-            if name == "editor_back" and self.editor.wants_to_leave() or name == "editor_leave":
-                self.editor = None
-                self.ask()  # a table it saved is in the folder now
-                return True
-            if name == "editor_back":
-                return True  # the editor asks first
-            return self.editor.on_command(name, arg)
+            match intent:
+                case Nav.BACK if self.editor.wants_to_leave():
+                    self.close_editor()
+                case Dialog.LEAVE:
+                    self.close_editor()
+                case Nav.BACK:
+                    pass  # the editor asks first
+                case _:
+                    return self.editor.on_intent(intent)
+            return True
         if self.exporting is not None:
-            if name == "export_back":
+            if intent is Nav.BACK:
                 self.exporting = None
                 return True
-            return self.exporting.on_command(name, arg)
-        if name in ("select_table", "review_table"):
-            if name == "select_table":
-                self.selected = str(arg)
-            why = confirm.blocker(desk)
-            self.confirming = self.selected is not None and why is None
-            if why is not None:
-                desk.report(why, False)
-        elif name == "cancel_table":
-            self.confirming = False
-        elif name == "scroll_tables":
-            last = max(0, len(self.tables()) - SHOWN)
-            self.offset = min(max(0, self.offset + int(str(arg))), last)
-        elif name == "copy_table" and self.editing():
-            found = self.load(str(arg))
-            if found is None:
-                return True
-            session = PaytableEditor(desk.operations)
-            try:
-                session.start(found[0])
-            except MachineError as exc:
-                desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
-            else:
-                self.editor = EditorView(desk, session)
-        elif name == "export_table" and self.editing():
-            found = self.load(str(arg))
-            if found is not None:
-                self.exporting = PaytableExportView(desk, found[0], found[1], self.mounts_file)
-        elif name == "apply_table":
-            self.confirming = False
-            chosen = next((t for t in self.tables() if t.file == self.selected and t.readable), None)
-            if chosen is not None:
-                sha, port = chosen.sha256, desk.port
-                desk.request(lambda done: port.set_paytable(sha, done), self.changed, _("Paytable changed."))
-        else:
-            return False
+            return self.exporting.on_intent(intent)
+        match intent:
+            case PaytableFile(file=file, action=FileAction.SELECT):
+                self.selected = file
+                self.review()
+            case Dialog.REVIEW:
+                self.review()
+            case Dialog.CANCEL:
+                self.confirming = False
+            case Nav.UP | Nav.DOWN:
+                last = max(0, len(self.tables()) - SHOWN)
+                self.offset = min(max(0, self.offset + (1 if intent is Nav.DOWN else -1)), last)
+            case PaytableFile(file=file, action=FileAction.COPY) if self.editing():
+                found = self.load(file)
+                if found is None:
+                    return True
+                session = PaytableEditor(desk.operations)
+                try:
+                    session.start(found[0])
+                except MachineError as exc:
+                    desk.report(_("Refused: {reason}").format(reason=exc.reason), False)
+                else:
+                    self.editor = EditorView(desk, session)
+            case PaytableFile(file=file, action=FileAction.EXPORT) if self.editing():
+                found = self.load(file)
+                if found is not None:
+                    self.exporting = PaytableExportView(desk, found[0], found[1], self.mounts_file)
+            case Dialog.CONFIRM:
+                self.confirming = False
+                chosen = next((t for t in self.tables() if t.file == self.selected and t.readable), None)
+                if chosen is not None:
+                    sha, port = chosen.sha256, desk.port
+                    desk.request(lambda done: port.set_paytable(sha, done), self.changed, _("Paytable changed."))
+            case _:
+                return False
         return True
+
+    def close_editor(self) -> None:
+        """Back from the editor to the list."""
+        self.editor = None
+        self.ask()  # a table it saved is in the folder now
+
+    def review(self) -> None:
+        """APPLY (or SELECT): the change's review, unless the snapshot stands in the way."""
+        why = confirm.blocker(self.desk)
+        self.confirming = self.selected is not None and why is None
+        if why is not None:
+            self.desk.report(why, False)
 
     def draw(self, surface: pygame.Surface) -> None:
         if self.editor is not None:

@@ -95,7 +95,7 @@ class PinPad:
             )
         keys = keypad_buttons((448, 200), (132, 100), (120, 90), _("ENTER"), "primary", 24)
         return out + [
-            k if k.command != "enter" or ready else replace(k, enabled=False) for k in keys
+            k if k.id != "key_enter" or ready else replace(k, enabled=False) for k in keys
         ]
 
     def draw(self, ui: Painter, layout: Layout, surface: pygame.Surface) -> None:

@@ -12,6 +12,7 @@ from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
 from kiosk.ui.scenes.keypad import keypad_buttons
+from kiosk.ui.scenes.operator.intents import PAD_KEYS, Act, Dialog, Digit, Intent
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, Page
 from kiosk.ui.widgets import Button
 
@@ -41,53 +42,53 @@ class RamClearPage(Page):
         return bool(self.code or not self.witness)
 
     def buttons(self) -> list[Button]:
-        request = Button("ram_request", (240, ROW_Y, 400, ROW_H), _("REQUEST RAM CLEAR"), "ram_request",
+        request = Button("ram_request", (240, ROW_Y, 400, ROW_H), _("REQUEST RAM CLEAR"), Act.REQUEST_RAM_CLEAR,
                          style="fold", enabled=bool(self.witness))
         if not self.typing:
             return [request]
         out = [] if self.code else [request]
         out += keypad_buttons((820, 130), (140, 98), (128, 88), _("CONFIRM"), "fold", 22)
         out.append(Button("ram_cancel", (660 if not self.code else 240, ROW_Y, 300, ROW_H), _("CANCEL"),
-                          "ram_cancel", style="plain"))
+                          Dialog.CANCEL, style="plain"))
         return out
 
     def on_key(self, key: Key) -> bool:
         if not self.typing:
             return False
         if key.text.isdigit():
-            return self.on_command("digit", key.text)
-        if key.name in ("return", "backspace"):
-            return self.on_command("enter" if key.name == "return" else "clear")
-        return False
+            return self.on_intent(Digit(key.text))
+        pad = PAD_KEYS.get(key.name)
+        return pad is not None and self.on_intent(pad)
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         desk = self.desk
-        if name == "digit" and self.typing:
-            if len(self.entry) < PIN_MAX:
-                self.entry += str(arg)
-        elif name == "clear":
-            self.entry = ""
-        elif name == "enter" and self.code:
-            ok = desk.send(RamClear(self.entry))
-            self.entry, self.code = "", None
-            if ok:
-                self.witness = None
-            desk.report(_("RAM clear done.") if ok else desk.refusal(), bool(ok))
-        elif name == "enter" and not self.witness:
-            who = desk.send(RamClearWitness(self.entry))
-            self.entry = ""
-            self.witness = str(who) if who else None
-            desk.report(_(WITNESSED).format(name=who) if who else desk.refusal(), bool(who))
-        elif name == "ram_request":
-            code = desk.send(RamClearRequest())
-            if code:
-                self.code, self.entry = str(code), ""
-            else:
-                desk.report(desk.refusal(), False)
-        elif name == "ram_cancel":
-            self.code, self.entry = None, ""
-        else:
-            return False
+        match intent:
+            case Digit(digit=digit) if self.typing:
+                if len(self.entry) < PIN_MAX:
+                    self.entry += digit
+            case Intent.CLEAR:
+                self.entry = ""
+            case Intent.ENTER if self.code:
+                ok = desk.send(RamClear(self.entry))
+                self.entry, self.code = "", None
+                if ok:
+                    self.witness = None
+                desk.report(_("RAM clear done.") if ok else desk.refusal(), bool(ok))
+            case Intent.ENTER if not self.witness:
+                who = desk.send(RamClearWitness(self.entry))
+                self.entry = ""
+                self.witness = str(who) if who else None
+                desk.report(_(WITNESSED).format(name=who) if who else desk.refusal(), bool(who))
+            case Act.REQUEST_RAM_CLEAR:
+                code = desk.send(RamClearRequest())
+                if code:
+                    self.code, self.entry = str(code), ""
+                else:
+                    desk.report(desk.refusal(), False)
+            case Dialog.CANCEL:
+                self.code, self.entry = None, ""
+            case _:
+                return False
         return True
 
     def draw(self, surface: pygame.Surface) -> None:

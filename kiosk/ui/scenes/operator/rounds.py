@@ -23,6 +23,7 @@ from kiosk.ui import theme
 from kiosk.ui.cards import draw_suit, suit_colour
 from kiosk.ui.i18n import N_, RANK_LETTERS, _
 from kiosk.ui.round_words import RESULT_WORDS, net_text, paid_text
+from kiosk.ui.scenes.intents import Nav
 from kiosk.ui.scenes.operator.page import BOTTOM, LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
 from kiosk.ui.scenes.operator.status import waiting
 from kiosk.ui.scenes.recall import OUTCOMES, PHASES, value_line
@@ -118,18 +119,19 @@ class RoundsPage(Page):
 
     def buttons(self) -> list[Button]:
         n = len(pages(self.rounds()))
-        return [Button("older", (240, ROW_Y, 200, ROW_H), _("OLDER"), "recall_older", style="plain",
+        return [Button("older", (240, ROW_Y, 200, ROW_H), _("OLDER"), Nav.OLDER, style="plain",
                        enabled=self.screen + 1 < n),
-                Button("newer", (450, ROW_Y, 200, ROW_H), _("NEWER"), "recall_newer", style="plain",
+                Button("newer", (450, ROW_Y, 200, ROW_H), _("NEWER"), Nav.NEWER, style="plain",
                        enabled=self.screen > 0)]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name == "recall_older":
-            self.screen = min(self.screen + 1, max(0, len(pages(self.rounds())) - 1))
-        elif name == "recall_newer":
-            self.screen = max(0, self.screen - 1)
-        else:
-            return False
+    def on_intent(self, intent: object) -> bool:
+        match intent:
+            case Nav.OLDER:
+                self.screen = min(self.screen + 1, max(0, len(pages(self.rounds())) - 1))
+            case Nav.NEWER:
+                self.screen = max(0, self.screen - 1)
+            case _:
+                return False
         return True
 
     def shown(self) -> list[Any]:

@@ -56,7 +56,7 @@ from kiosk.ui.scenes.operator.events import EventsPage
 from kiosk.ui.scenes.operator.export import ExportPage
 from kiosk.ui.scenes.operator.handpay import HandpayPage
 from kiosk.ui.scenes.operator.hold import HoldPage
-from kiosk.ui.scenes.operator.intents import Intent
+from kiosk.ui.scenes.operator.intents import PAD_KEYS, Digit, Intent
 from kiosk.ui.scenes.operator.limits import LimitsPage
 from kiosk.ui.scenes.operator.machine_info import MachinePage, anchor_warning
 from kiosk.ui.scenes.operator.menu_chrome import (
@@ -66,7 +66,7 @@ from kiosk.ui.scenes.operator.menu_chrome import (
     page_buttons,
 )
 from kiosk.ui.scenes.operator.meters import MetersPage
-from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page
+from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page, escape
 from kiosk.ui.scenes.operator.paytables import PaytablePage
 from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
@@ -121,6 +121,8 @@ DOOR_PAGES = ("limits", "paytable", "ramclear")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
+#: The keys that stand for the key switch and the door switch (demo mode): the app's.
+APP_KEYS = frozenset({"f12", "f9"})
 #: No answer came through the port (the table host could not be reached in time).
 NO_HOST = N_("The table host did not answer.")
 
@@ -329,26 +331,35 @@ class OperatorScene(Scene):
 
     # -- input --------------------------------------------------------------------------------
     def on_key(self, key: Key) -> bool:
+        pad = PAD_KEYS.get(key.name)
         if self.state == "pin" and key.text.isdigit():
             return self.on(Intent.DIGIT, key.text)
-        if self.state == "pin" and key.name in ("return", "backspace"):
-            return self.on(Intent.ENTER if key.name == "return" else Intent.CLEAR)
+        if self.state == "pin" and pad is not None:
+            return self.on(pad)
         page = self.current
-        if key.name in ("f12", "f9"):
+        if key.name in APP_KEYS:
             return False  # the key switch and the door (demo mode): the app's
         if page is not None and (page.on_key(key) or page.modal()):
             return True
-        if key.name == "escape":
+        if escape(key):
             self.on(Intent.BACK)
         return True  # every other key is the operator's, not the player's
 
     def on_command(self, name: str, arg: object = None) -> bool:
+        """A command by name (the app's, the keypad's, the menu's buttons): the menu's
+        when an :class:`Intent` names it, else nobody's."""
         try:
             intent = Intent(name)
-        except ValueError:  # a page's own command
-            page = self.current
-            return page is not None and page.on_command(name, arg)
+        except ValueError:
+            return False
         return self.on(intent, arg)
+
+    def on_intent(self, intent: object) -> bool:
+        """A button's intent: the menu's, or the page's (:meth:`Page.on_intent`)."""
+        if isinstance(intent, Intent):
+            return self.on(intent)
+        page = self.current
+        return page is not None and page.on_intent(intent)
 
     def on(self, intent: Intent, arg: object = None) -> bool:
         """Carry out ``intent`` (a button's, a key's or the app's); what the menu does not
@@ -376,8 +387,10 @@ class OperatorScene(Scene):
                 self.pin.clear()
             case Intent.ENTER if self.state == "pin":
                 self._enter()
+            case Intent.DIGIT:
+                return page is not None and page.on_intent(Digit(str(arg)))
             case _:
-                return page is not None and page.on_command(intent, arg)
+                return page is not None and page.on_intent(intent)
         return True
 
     def _enter(self) -> None:

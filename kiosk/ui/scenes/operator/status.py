@@ -16,7 +16,7 @@ import pygame
 from kiosk.station.operator_port import StationStatus, TableStatus
 from kiosk.ui import theme
 from kiosk.ui.i18n import N_, _
-from kiosk.ui.scenes.operator.intents import Intent
+from kiosk.ui.scenes.operator.intents import ClearTiltAt, HandpayPaidAt, Intent
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Desk, Page
 from kiosk.ui.widgets import Button
 
@@ -82,8 +82,7 @@ class StatusPage(Page):
                         f"handpay_{s.station}",
                         rect,
                         _("HANDPAY PAID"),
-                        Intent.HANDPAY_PAID,
-                        s.station,
+                        HandpayPaidAt(s.station),
                         style="primary",
                         size=20,
                         enabled=not busy,
@@ -95,8 +94,7 @@ class StatusPage(Page):
                         f"clear_{s.station}",
                         rect,
                         _("CLEAR TILT"),
-                        Intent.CLEAR_TILT,
-                        (s.station, s.tilts[0].code),
+                        ClearTiltAt(s.tilts[0].code, s.station),
                         style="plain",
                         size=20,
                         enabled=not busy,
@@ -104,18 +102,17 @@ class StatusPage(Page):
                 )
         return out
 
-    def on_command(self, name: str, arg: object = None) -> bool:
+    def on_intent(self, intent: object) -> bool:
         desk, port = self.desk, self.desk.port
-        if name == Intent.REFRESH:
-            self.ask()
-        elif name == Intent.CLEAR_TILT and isinstance(arg, tuple):
-            station, code = int(arg[0]), str(arg[1])
-            desk.request(lambda done: port.clear_tilt(station, code, done), self.keep, _(DONE))
-        elif name == Intent.HANDPAY_PAID:
-            station = int(str(arg))
-            desk.request(lambda done: port.handpay_paid(station, done), self.keep, _(DONE))
-        else:
-            return False
+        match intent:
+            case Intent.REFRESH:
+                self.ask()
+            case ClearTiltAt(code=code, station=int(station)):
+                desk.request(lambda done: port.clear_tilt(station, code, done), self.keep, _(DONE))
+            case HandpayPaidAt(station=int(station)):
+                desk.request(lambda done: port.handpay_paid(station, done), self.keep, _(DONE))
+            case _:
+                return False
         return True
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -10,6 +10,7 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
 from kiosk.ui.scenes.chrome import tilt_text
+from kiosk.ui.scenes.operator.intents import Act, ClearTiltAt
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, rows
 from kiosk.ui.widgets import Button
 
@@ -21,15 +22,15 @@ class TiltsPage(Page):
     id = "tilts"
 
     def buttons(self) -> list[Button]:
-        return [Button(f"clear_{t.code}", (1000, TOP + 50 + i * 100, 240, 90), _("CLEAR"), "clear_tilt", t.code,
+        return [Button(f"clear_{t.code}", (1000, TOP + 50 + i * 100, 240, 90), _("CLEAR"), ClearTiltAt(t.code),
                        style="primary", enabled=t.code != "ledger")
                 for i, t in enumerate(self.desk.snap.tilts[:SHOWN])]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "clear_tilt":
+    def on_intent(self, intent: object) -> bool:
+        if not (isinstance(intent, ClearTiltAt) and intent.station is None):
             return False
         desk = self.desk
-        ok = desk.send(ClearTilt(str(arg)))
+        ok = desk.send(ClearTilt(intent.code))
         desk.report(_("Tilt cleared.") if ok else desk.refusal(), bool(ok))
         return True
 
@@ -56,10 +57,10 @@ class DevicesPage(Page):
     def buttons(self) -> list[Button]:
         desk = self.desk
         return [Button("door", (240, ROW_Y, 300, ROW_H), _("CLOSE DOOR") if desk.snap.door_open else _("OPEN DOOR"),
-                       "door", style="plain", enabled=desk.app.demo_mode)]
+                       Act.DOOR, style="plain", enabled=desk.app.demo_mode)]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "door":
+    def on_intent(self, intent: object) -> bool:
+        if intent is not Act.DOOR:
             return False
         if self.desk.app.demo_mode:  # the door switch, simulated
             self.desk.send(SetDoor(not self.desk.snap.door_open))

@@ -9,6 +9,7 @@ import pygame
 
 from kiosk.ui import theme
 from kiosk.ui.i18n import _
+from kiosk.ui.scenes.operator.intents import Verify
 from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, WIDTH, Page, rows
 from kiosk.ui.widgets import Button
 
@@ -21,14 +22,14 @@ class VerifyPage(Page):
         self.report = None
 
     def buttons(self) -> list[Button]:
-        return [Button("verify", (240, ROW_Y, 300, ROW_H), _("VERIFY"), "verify", False, style="primary"),
-                Button("replay", (560, ROW_Y, 400, ROW_H), _("VERIFY AND REPLAY"), "verify", True, style="plain")]
+        return [Button("verify", (240, ROW_Y, 300, ROW_H), _("VERIFY"), Verify(False), style="primary"),
+                Button("replay", (560, ROW_Y, 400, ROW_H), _("VERIFY AND REPLAY"), Verify(True), style="plain")]
 
-    def on_command(self, name: str, arg: object = None) -> bool:
-        if name != "verify":
+    def on_intent(self, intent: object) -> bool:
+        if not isinstance(intent, Verify):
             return False
         desk = self.desk
-        report = desk.operations.verify_ledger(bool(arg))
+        report = desk.operations.verify_ledger(intent.replay)
         if report is None:
             desk.report(_("The ledger is not available."), False)
             return True
