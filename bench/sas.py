@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the ri
 
 from bench.machine import describe_machine  # noqa: E402
 from devices.sas.frames import with_length  # noqa: E402
+from kiosk.game.commands import SetDoor  # noqa: E402
 from kiosk.ledger.kinds import EventKind  # noqa: E402
 from tests.support.sas_rig import Rig, start_rig, storm  # noqa: E402
 
@@ -97,13 +98,13 @@ def _timing(h, seconds: float) -> None:  # noqa: ANN001
 def lossless(rig: Rig, polls: int) -> None:
     m = rig.machine
     rig.exceptions()  # start from an empty queue
-    first = m.ledger_events(last=1)[-1].id
+    first = m.station.ledger_events(last=1)[-1].id
     stop = threading.Event()
 
     def doors() -> None:
         while not stop.is_set():
-            m.door(True)
-            m.door(False)
+            m.station.execute(SetDoor(True))
+            m.station.execute(SetDoor(False))
             time.sleep(0.004)
 
     t = threading.Thread(target=doors, daemon=True)
@@ -122,7 +123,7 @@ def lossless(rig: Rig, polls: int) -> None:
     got += rig.exceptions(limit=100_000)
     elapsed = time.monotonic() - start
     expected = [0x11 if e.kind == EventKind.DOOR_OPEN else 0x12
-                for e in m.ledger_events((EventKind.DOOR_OPEN, EventKind.DOOR_CLOSED)) if e.id > first]  # fmt: skip
+                for e in m.station.ledger_events((EventKind.DOOR_OPEN, EventKind.DOOR_CLOSED)) if e.id > first]  # fmt: skip
     lost = len(expected) - len(got)
     if got != expected:
         at = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b), min(len(got), len(expected)))
@@ -135,13 +136,13 @@ def lossless(rig: Rig, polls: int) -> None:
 
 
 def storm_bench(rig: Rig, frames: int) -> None:
-    before = rig.machine.meter_readings()
+    before = rig.machine.table.read(lambda a: a.meters())
     start = time.monotonic()
     sent = storm(rig.pair.line, seed=99, frames=frames)
     rig.settle()
     stats = rig.service.responder.stats
-    after = rig.machine.meter_readings()
-    report = rig.machine.verify_ledger()
+    after = rig.machine.table.read(lambda a: a.meters())
+    report = rig.machine.table.read(lambda a: a.verify())
     alive = rig.host.long_poll(1, 0x1A).kind == "data"
     print(f"storm: {sent:,} random frames in {time.monotonic() - start:.1f} s; bad CRC "
           f"{stats.bad_crc:,}, truncated {stats.truncated:,}, ignored {stats.ignored:,}; meters "
