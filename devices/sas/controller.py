@@ -100,10 +100,14 @@ class ControllerStore:
     def award(self, line: str, address: int, win: Win, answer: bytes) -> bool:
         """Record ``win`` read from ``address`` on ``line`` (``answer``: the machine's
         message) and reset its level, in one transaction; False when the same answer was
-        recorded already (read again after a cut) or the level is not this controller's."""
+        recorded already (read again after a cut), the level is not this controller's, or
+        the machine claims more than the level's meter (a machine's word is checked
+        against the controller's own meter, never taken for it)."""
         with self._txn():
-            known = self.db.execute("SELECT 1 FROM levels WHERE level = ?", (win.level,))
-            if win.group != self.group or known.fetchone() is None:
+            row = self.db.execute(
+                "SELECT reset + contributed - awarded FROM levels WHERE level = ?", (win.level,)
+            ).fetchone()
+            if win.group != self.group or row is None or win.cents > row[0]:
                 return False
             try:
                 self.db.execute(
@@ -189,11 +193,16 @@ class ProgressiveController:
         except ProgressiveMessageError as exc:
             self.refused.append(f"{line.name} {address}: {exc}")
             return []
-        return [
-            (line.name, address, win)
-            for win in wins
-            if self.store.award(line.name, address, win, ex.answer)
-        ]
+        made = []
+        for win in wins:
+            if self.store.award(line.name, address, win, ex.answer):
+                made.append((line.name, address, win))
+            elif win.cents > self.store.levels().get(win.level, 0):
+                self.refused.append(
+                    f"{line.name} {address}: a win of {win.cents} cents on level {win.level}, "
+                    "above its meter"
+                )
+        return made
 
 
 __all__ = ["ControllerLine", "ControllerStore", "ProgressiveController"]

@@ -104,6 +104,23 @@ def test_a_win_read_with_84_resets_the_level_once(tmp_path):
         pair.close()
 
 
+def test_a_win_above_the_meter_is_refused_and_the_level_left_as_it_was(tmp_path):
+    pair = PtyPair()
+    machine = WinningMachine(pair, Win(GROUP, 1, RESET + 9_001))  # a cent over the meter
+    try:
+        store = ControllerStore(tmp_path / "controller.db", GROUP, {1: RESET})
+        store.contribute(1, 9_000)
+        host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
+        controller = ProgressiveController(store, [ControllerLine("line", host, [1])])
+        assert controller.cycle() == []
+        assert store.levels() == {1: RESET + 9_000} and store.awards() == []
+        assert any("above its meter" in r for r in controller.refused)
+        store.close()
+    finally:
+        machine.close()
+        pair.close()
+
+
 def test_the_command_broadcasts_to_a_cabinet(tmp_path):
     rig = Linked(tmp_path, host_on_path=True)
     rig.host.line.close()  # the command is the host
