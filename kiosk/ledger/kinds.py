@@ -92,6 +92,10 @@ class EventKind(StrEnum):
     PROGRESSIVE_RESERVE_DRAWN = "progressive_reserve_drawn"
     PROGRESSIVE_AWARD = "progressive_award"
     PROGRESSIVE_JACKPOT = "progressive_jackpot"
+    # a progressive linked through the casino's controller (:mod:`kiosk.service.progressive_link`):
+    # the controller keeps the meter; the ledger keeps what this machine fed it and won off it
+    PROGRESSIVE_LINK_CONTRIBUTION = "progressive_link_contribution"
+    PROGRESSIVE_LINK_WIN = "progressive_link_win"
 
 
 #: The credit meter (cents): the one meter that goes down.
@@ -178,6 +182,14 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
         _count("jackpot_count"),
         _cents("progressive_paid"),
         _count("progressive_awards"),
+    ),
+    # Linked: no meter of the level here (the controller's); a contribution is what a wager
+    # fed the controller's level, a win what an award took off it (the award itself is the
+    # seat's ``progressive_award`` or ``progressive_jackpot``, as standalone).
+    EventKind.PROGRESSIVE_LINK_CONTRIBUTION: (_cents("progressive_link_contributed"),),
+    EventKind.PROGRESSIVE_LINK_WIN: (
+        _cents("progressive_link_won"),
+        _count("progressive_link_wins"),
     ),
 }
 

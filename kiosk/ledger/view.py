@@ -287,7 +287,9 @@ class LedgerView:
             return
         where = f"events {row['id']}"
         if prev is None or chain_hash(prev, row) != row["hash"]:
-            raise LedgerCorruptError("hash does not match the row (edited outside the cabinet)", where)
+            raise LedgerCorruptError(
+                "hash does not match the row (edited outside the cabinet)", where
+            )
         if self.key.check(row["hash"], row["mac"]):
             return
         if row["mac"] is None and row["id"] <= self._unsigned_prefix():

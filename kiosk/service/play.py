@@ -38,7 +38,7 @@ from kiosk.game.snapshot import ActionOffer
 from kiosk.game.vocabulary import HOST_SHUTDOWN_TILT, JACKPOT_TILT, Bets, Spot
 from kiosk.ledger.kinds import EventKind
 from kiosk.service.progressive import TableProgressive
-from kiosk.service.progressive_link import PROGRESSIVE_LINK_TILT, wager_offered
+from kiosk.service.progressive_link import PROGRESSIVE_LINK_TILT, linked_level, wager_offered
 from kiosk.service.state import TableState, TimedOut
 from kiosk.service.timing import deadline_after, timeout_action
 
@@ -180,7 +180,7 @@ class TablePlay:
         at = st.stamp()
         with ledger.transaction():
             dealt = self.book.deal(ledger, st.paytable, seats, credits, at)
-            self.progressive.take_wagers(st.paytable, seats, dealt.row_ids, at)
+            self.progressive.take_wagers(st.paytable, seats, dealt.row_ids, at, linked_level(st))
         st.round, st.round_open = dealt.round, True
         st.row_ids, st.commitment = dealt.row_ids, dealt.commitment
         for number, station in st.stations.items():
@@ -286,7 +286,7 @@ class TablePlay:
         at = st.stamp()
 
         def settle_progressive(settled: UthRound, row_ids: dict[int, int]) -> dict[int, int]:
-            found = self.progressive.settle(ledger, settled, row_ids, at)
+            found = self.progressive.settle(ledger, settled, row_ids, at, linked_level(st))
             return {} if found is None else found.jackpots
 
         done = self.book.decide(

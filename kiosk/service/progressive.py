@@ -27,6 +27,18 @@ casino's system is told of it.  The levels the ledger then holds are checked aga
 the settlement's before the transaction commits.  Table-wide events (contributions,
 hits, resets) are written at station 1, as the host's events are; a wager and an award
 at its seat's station.  Amounts are cents.
+
+**Linked** (:mod:`kiosk.service.progressive_link`): the meter is the casino controller's
+level (:class:`LinkedLevel`), and the ledger keeps no meter of it.  The deal records the
+level's amount the table showed with each wager; the round's last decision settles
+through the same :func:`settle_progressive` on the level's amount the table last took
+(the deal's, when none was heard since a power-up), with no reserve: each wager's
+contribution to the controller's level at its seat's station
+(``progressive_link_contribution``, the paytable's ``contribution_bp`` of it: the meters
+the controller reads), and each award on the level as ``progressive_link_win`` (group,
+level, the level's amount it was judged on) before the seat's award itself, credited or
+hand-paid as standalone.  The controller learns of a win from the SAS link (exception
+54, or 51 when hand-paid) and takes it off its level; breakage and resets are its own.
 """
 
 from __future__ import annotations
@@ -37,7 +49,7 @@ from typing import NamedTuple, Protocol
 
 from engine.money import format_cents as money
 from engine.uth.paytable import Paytable
-from engine.uth.progressive import Progressive
+from engine.uth.progressive import WHOLE_BP, Progressive
 from engine.uth.progressive_settlement import ProgressiveSettlement, settle_progressive
 from engine.uth.round import BOARD_POSITIONS, HOLE_POSITIONS, UthRound
 from kiosk.game.errors import ConfigurationError
@@ -94,6 +106,30 @@ def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
     return found
 
 
+@dataclass(frozen=True)
+class LinkedLevel:
+    """The casino controller's level a linked round is settled on: its SAS group
+    (1..255), its level (1..32) and its amount (cents) as the table took it."""
+
+    group: int
+    level: int
+    meter: int
+
+    def detail(self) -> dict[str, int]:
+        return {"group": self.group, "level": self.level, "meter": self.meter}
+
+
+def dealt_level(ledger: Ledger, row_ids: Mapping[int, int]) -> LinkedLevel | None:
+    """The linked level the round of ``row_ids`` was dealt on, as its wagers recorded it
+    (None: a standalone round, or no progressive wager)."""
+    rows = set(row_ids.values())
+    for ev in ledger.events((EventKind.PROGRESSIVE_WAGER,), last=len(STATIONS)):
+        found = ev.detail.get("linked")
+        if ev.round_id in rows and isinstance(found, dict):
+            return LinkedLevel(int(found["group"]), int(found["level"]), int(found["meter"]))
+    return None
+
+
 @dataclass
 class LinkedMeter:
     """A linked progressive's level (:mod:`kiosk.service.progressive_link`): the
@@ -135,16 +171,24 @@ class TableProgressive:
 
     # -- the deal ------------------------------------------------------------------------
     def take_wagers(
-        self, paytable: Paytable, bets: Mapping[int, Bets], row_ids: Mapping[int, int], at: str
+        self,
+        paytable: Paytable,
+        bets: Mapping[int, Bets],
+        row_ids: Mapping[int, int],
+        at: str,
+        linked: LinkedLevel | None = None,
     ) -> None:
         """Inside the deal's transaction: each seat's progressive wager of ``bets``
-        against its row of ``row_ids``."""
+        against its row of ``row_ids`` (``linked``: the controller's level the table
+        shows, recorded with each wager)."""
         for seat, placed in sorted(bets.items()):
             if not placed.progressive:
                 continue
             if paytable.progressive is None or placed.progressive != paytable.progressive.wager:
                 raise LedgerError(f"seat {seat}: a progressive wager the paytable does not offer")
-            detail = {"paytable": paytable.sha256}
+            detail: dict[str, object] = {"paytable": paytable.sha256}
+            if linked is not None:
+                detail["linked"] = linked.detail()
             self._event(
                 EventKind.PROGRESSIVE_WAGER,
                 detail,
@@ -156,18 +200,30 @@ class TableProgressive:
 
     # -- settlement ----------------------------------------------------------------------
     def settle(
-        self, ledger: Ledger, rnd: UthRound, row_ids: Mapping[int, int], at: str
+        self,
+        ledger: Ledger,
+        rnd: UthRound,
+        row_ids: Mapping[int, int],
+        at: str,
+        linked: LinkedLevel | None = None,
     ) -> SettledProgressive | None:
         """Inside the transaction settling ``rnd`` (its rows ``row_ids``): the round's
-        progressive, settled and recorded; None when no seat wagered on it."""
+        progressive, settled and recorded; None when no seat wagered on it.  ``linked``:
+        the controller's level the table took last (a linked round dealt on a level
+        settles on it, or on the deal's amount when none was taken since)."""
         wagers = round_wagers(ledger, row_ids)
         if not wagers:
             return None
         table = rnd.paytable.progressive
         if table is None or any(w != table.wager for w in wagers.values()):
             raise LedgerError("the round's progressive wagers are not its paytable's")
-        before = levels(ledger)
         hands = {seat: first_five(rnd, seat) for seat in sorted(wagers)}
+        dealt = dealt_level(ledger, row_ids)
+        if dealt is not None:
+            same = linked is not None and (linked.group, linked.level) == (dealt.group, dealt.level)
+            level = linked if same and linked is not None else dealt
+            return self._settle_linked(ledger, table, level, wagers, hands, row_ids, at)
+        before = levels(ledger)
         done = settle_progressive(table, before.meter, before.reserve, hands)
         first = min(row_ids.values())
         self._record(table, done, row_ids, first, at)
@@ -178,6 +234,35 @@ class TableProgressive:
                 f"the progressive would stand at {after} after round {first}, "
                 f"not at meter {done.meter_after}, reserve {done.reserve_after}"
             )
+        return SettledProgressive(done, jackpots)
+
+    def _settle_linked(
+        self,
+        ledger: Ledger,
+        table: Progressive,
+        level: LinkedLevel,
+        wagers: Mapping[int, int],
+        hands: Mapping[int, list[int]],
+        row_ids: Mapping[int, int],
+        at: str,
+    ) -> SettledProgressive:
+        before = levels(ledger)
+        done = settle_progressive(table, min(level.meter, table.ceiling), 0, hands)
+        for seat, cents in sorted(wagers.items()):
+            share = cents * table.contribution_bp // WHOLE_BP
+            if share:
+                detail: dict[str, object] = {"wager": cents, **level.detail()}
+                self._event(
+                    EventKind.PROGRESSIVE_LINK_CONTRIBUTION,
+                    detail,
+                    seat,
+                    amount=share,
+                    round_id=row_ids[seat],
+                    at=at,
+                )
+        jackpots = self._pay(done, row_ids, at, level)
+        if levels(ledger) != before:
+            raise LedgerError("a linked round moved the ledger's own progressive meter")
         return SettledProgressive(done, jackpots)
 
     def _table_event(
@@ -228,12 +313,37 @@ class TableProgressive:
             )
 
     def _pay(
-        self, done: ProgressiveSettlement, row_ids: Mapping[int, int], at: str
+        self,
+        done: ProgressiveSettlement,
+        row_ids: Mapping[int, int],
+        at: str,
+        linked: LinkedLevel | None = None,
     ) -> dict[int, int]:
         jackpots: dict[int, int] = {}
+        meter_at = dict(done.meter_at)
         for award in done.awards:
-            detail = {"hand": award.hand.name.lower(), "on_meter": award.on_meter}
+            detail: dict[str, object] = {
+                "hand": award.hand.name.lower(),
+                "on_meter": award.on_meter,
+            }
             hand_paid = award.cents >= self.jackpot_limit
+            if linked is not None and award.on_meter:
+                detail["linked"] = {"group": linked.group, "level": linked.level}
+                win = {
+                    "group": linked.group,
+                    "level": linked.level,
+                    "meter": meter_at.get(award.hand, linked.meter),
+                    "hand": award.hand.name.lower(),
+                    "hand_paid": hand_paid,
+                }
+                self._event(
+                    EventKind.PROGRESSIVE_LINK_WIN,
+                    win,
+                    award.seat,
+                    amount=award.cents,
+                    round_id=row_ids[award.seat],
+                    at=at,
+                )
             kind = EventKind.PROGRESSIVE_JACKPOT if hand_paid else EventKind.PROGRESSIVE_AWARD
             self._event(
                 kind, detail, award.seat, amount=award.cents, round_id=row_ids[award.seat], at=at

@@ -22,9 +22,12 @@ linked level):
   machine nothing of another machine's hit).  Anything else is refused, logged and counted (:attr:`LinkedMeter.refused`; nothing
   is said at the station, whose message line is the player's) and the last amount taken
   stands.
-* **The wager is not taken yet** while linked (:func:`wager_offered`): a hit would be
-  settled on the ledger's own meter; the settlement on the controller's level (exception
-  54, the win amount on 84 / 85 / 87) is still to come.
+* **The wager is taken** once the level's amount is known (:func:`wager_offered`: not
+  before the first broadcast after a power-up).  The deal records the amount shown with
+  each wager, and the round settles on the level (:func:`linked_level`;
+  :meth:`kiosk.service.progressive.TableProgressive.settle`): a win is paid on the
+  level's amount the table took last, and the SAS link reports it to the controller
+  (exception 54 and the win on long poll 84; 51 and long poll 1B when hand-paid).
 * **Play suspended while the controller is silent**: the tilt
   :data:`PROGRESSIVE_LINK_TILT` at every station of the table (recorded; the SAS link
   raises exception 53 from it, once per loss), which lets a round in progress finish
@@ -42,7 +45,7 @@ import logging
 from engine.money import format_cents as money
 from engine.uth.progressive import Progressive
 from kiosk.ledger.kinds import EventKind
-from kiosk.service.progressive import LinkedMeter
+from kiosk.service.progressive import LinkedLevel, LinkedMeter
 from kiosk.service.state import TableState
 
 log = logging.getLogger(__name__)
@@ -63,10 +66,21 @@ def linked_meter(st: TableState) -> LinkedMeter | None:
 
 
 def wager_offered(st: TableState) -> Progressive | None:
-    """The progressive whose wager the table takes: the paytable's when standalone; none
-    while linked (a linked hit is not settled yet: it would be paid on the ledger's own
-    meter, not on the controller's level the stations show)."""
-    return None if st.config.progressive_link is not None else st.paytable.progressive
+    """The progressive whose wager the table takes: the paytable's, standalone; linked,
+    once the controller's level is known (none before its first broadcast since the
+    power-up: a win could not be judged)."""
+    if st.config.progressive_link is not None and linked_level(st) is None:
+        return None
+    return st.paytable.progressive
+
+
+def linked_level(st: TableState) -> LinkedLevel | None:
+    """The controller's level a linked round is dealt and settled on (None: standalone,
+    or no amount taken since the power-up)."""
+    linked = linked_meter(st)
+    if linked is None or linked.meter is None:
+        return None
+    return LinkedLevel(linked.group, linked.level, linked.meter)
 
 
 def shown_meter(st: TableState) -> int | None:

@@ -78,13 +78,16 @@ class Settings:
         ledger = st.require_ledger()
         st.require_quiet("the paytable changes")
         rtp = check_rtp(table, st.config, ledger.key, progressive=True)
-        check_in_force(ledger, table)
+        linked = st.config.progressive_link is not None  # the controller's meter, not the ledger's
+        if not linked:
+            check_in_force(ledger, table)
         old = st.paytable
         text, detail = paytable_change(old, table, operator, rtp)
         with ledger.transaction():
             ledger.store_paytable(table, text)
             st.event(EventKind.PAYTABLE_CHANGED, {**detail, **st.at(n)}, n)
-            seed_meter(st.event, ledger, table, n, operator)
+            if not linked:
+                seed_meter(st.event, ledger, table, n, operator)
         st.paytable, st.limits = table, table.limits
         for own in st.stations.values():
             own.reset_window()
