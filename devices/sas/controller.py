@@ -28,8 +28,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from devices.sas.bcd import BcdError, from_bcd
 from devices.sas.host import SasHost
 from devices.sas.progressive import (
+    HANDPAY_INFO,
     PROGRESSIVE_WIN,
     SAS_LEVEL_HIT,
     SEND_MULTIPLE_SAS_WIN_AMOUNTS,
@@ -39,20 +41,33 @@ from devices.sas.progressive import (
     check_amount,
     check_group,
     check_level,
+    decode_handpay_info,
     decode_wins,
     multiple_level_broadcast,
 )
 
+#: General poll exception 51, handpay pending: a hand-paid progressive win is read with 1B.
+HANDPAY_PENDING = 0x51
+#: Long poll 6F, send extended meters (game number, then 2-byte meter codes).
+EXTENDED_METERS = 0x6F
+#: The cabinet's contribution meter code (cents of progressive wagers fed to the linked
+#: level; SAS 6.02's Table C-7 has no such meter, see kiosk.sas.codes).
+CONTRIBUTION_METER = 0x1000
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS levels (
     level INTEGER PRIMARY KEY, reset INTEGER NOT NULL,
-    contributed INTEGER NOT NULL DEFAULT 0, awarded INTEGER NOT NULL DEFAULT 0,
-    resets INTEGER NOT NULL DEFAULT 0
+    seeded INTEGER NOT NULL, contributed INTEGER NOT NULL DEFAULT 0,
+    awarded INTEGER NOT NULL DEFAULT 0, resets INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS awards (
     id INTEGER PRIMARY KEY, line TEXT NOT NULL, address INTEGER NOT NULL,
     level INTEGER NOT NULL, cents INTEGER NOT NULL, answer TEXT NOT NULL,
     UNIQUE (line, address, answer)
+);
+CREATE TABLE IF NOT EXISTS readings (
+    line TEXT NOT NULL, address INTEGER NOT NULL, contributed INTEGER NOT NULL,
+    PRIMARY KEY (line, address)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
@@ -60,7 +75,13 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 
 class ControllerStore:
     """The controller's levels of ``group`` in the SQLite file ``path`` (created with
-    ``resets``, level -> reset cents, on a first run; afterwards the file's own)."""
+    ``resets``, level -> reset cents, on a first run; afterwards the file's own).
+
+    Every column is a lifetime sum, so a level's meter is always
+    ``seeded + contributed - awarded`` (cents): ``seeded`` is the reset put on the level
+    when it was created and each time an award left it below its reset (the casino's
+    money), ``contributed`` what the machines' contribution meters grew by, ``awarded``
+    every win taken off it (one row in ``awards`` each)."""
 
     def __init__(self, path: str | Path, group: int, resets: Mapping[int, int]) -> None:
         self.db = sqlite3.connect(str(path), isolation_level=None)
@@ -75,8 +96,8 @@ class ControllerStore:
                 raise ValueError(f"{path} is the controller of group {row[0]}, not {group}")
             for level, reset in resets.items():
                 self.db.execute(
-                    "INSERT OR IGNORE INTO levels (level, reset) VALUES (?, ?)",
-                    (check_level(level), check_amount(reset)),
+                    "INSERT OR IGNORE INTO levels (level, reset, seeded) VALUES (?, ?, ?)",
+                    (check_level(level), check_amount(reset), reset),
                 )
         self.group = group
 
@@ -85,30 +106,67 @@ class ControllerStore:
         return _Txn(self.db)
 
     def levels(self) -> dict[int, int]:
-        """Each level's meter: reset + contributions - awards since the last reset."""
-        rows = self.db.execute("SELECT level, reset, contributed, awarded FROM levels")
-        return {level: reset + contributed - awarded for level, reset, contributed, awarded in rows}
+        """Each level's meter: seeded + contributed - awarded (cents)."""
+        rows = self.db.execute("SELECT level, seeded, contributed, awarded FROM levels")
+        return {level: seeded + fed - awarded for level, seeded, fed, awarded in rows}
+
+    def totals(self, level: int) -> tuple[int, int, int]:
+        """``level``'s lifetime (seeded, contributed, awarded), cents."""
+        row = self.db.execute(
+            "SELECT seeded, contributed, awarded FROM levels WHERE level = ?", (level,)
+        ).fetchone()
+        if row is None:
+            raise KeyError(level)
+        return row[0], row[1], row[2]
 
     def contribute(self, level: int, cents: int) -> None:
         """``cents`` more on ``level``'s meter (recorded at once)."""
         with self._txn():
+            self._add(level, check_amount(cents))
+
+    def _add(self, level: int, cents: int) -> None:
+        self.db.execute(
+            "UPDATE levels SET contributed = contributed + ? WHERE level = ?", (cents, level)
+        )
+
+    def reading(self, line: str, address: int, level: int, meter: int) -> int:
+        """A machine's contribution meter read (cents, lifetime): what it grew by since
+        the last reading is added to ``level``, in one transaction with the reading, so a
+        power cut neither loses nor counts it twice.  Returns the cents added; a meter
+        that went back (another ledger at that address) is taken as the new start and
+        adds nothing."""
+        with self._txn():
+            row = self.db.execute(
+                "SELECT contributed FROM readings WHERE line = ? AND address = ?",
+                (line, address),
+            ).fetchone()
+            last = 0 if row is None else row[0]
+            grew = meter - last if meter >= last else 0
             self.db.execute(
-                "UPDATE levels SET contributed = contributed + ? WHERE level = ?",
-                (check_amount(cents), level),
+                "INSERT INTO readings VALUES (?, ?, ?) ON CONFLICT (line, address) "
+                "DO UPDATE SET contributed = excluded.contributed",
+                (line, address, check_amount(meter)),
             )
+            if grew:
+                self._add(level, grew)
+        return grew
 
     def award(self, line: str, address: int, win: Win, answer: bytes) -> bool:
         """Record ``win`` read from ``address`` on ``line`` (``answer``: the machine's
-        message) and reset its level, in one transaction; False when the same answer was
-        recorded already (read again after a cut), the level is not this controller's, or
-        the machine claims more than the level's meter (a machine's word is checked
-        against the controller's own meter, never taken for it)."""
+        message) and take it off its level, in one transaction: a level the win leaves
+        below its reset goes back to the reset (seeded by the difference).  False when
+        the same answer was recorded already (read again after a cut), the level is not
+        this controller's, or the machine claims more than the level's meter (a
+        machine's word is checked against the controller's own meter, never taken for
+        it)."""
         with self._txn():
             row = self.db.execute(
-                "SELECT reset + contributed - awarded FROM levels WHERE level = ?", (win.level,)
+                "SELECT reset, seeded + contributed - awarded FROM levels WHERE level = ?",
+                (win.level,),
             ).fetchone()
-            if win.group != self.group or row is None or win.cents > row[0]:
+            if win.group != self.group or row is None or win.cents > row[1]:
                 return False
+            reset, meter = row
             try:
                 self.db.execute(
                     "INSERT INTO awards (line, address, level, cents, answer) VALUES (?, ?, ?, ?, ?)",
@@ -116,10 +174,12 @@ class ControllerStore:
                 )
             except sqlite3.IntegrityError:
                 return False
+            left = meter - win.cents
+            seed = reset - left if left < reset else 0
             self.db.execute(
-                "UPDATE levels SET contributed = 0, awarded = 0, resets = resets + 1 "
-                "WHERE level = ?",
-                (win.level,),
+                "UPDATE levels SET awarded = awarded + ?, seeded = seeded + ?, "
+                "resets = resets + ? WHERE level = ?",
+                (win.cents, seed, 1 if seed else 0, win.level),
             )
         return True
 
@@ -157,14 +217,25 @@ class ControllerLine:
 class ProgressiveController:
     """The controller of ``store``'s group over ``lines`` (see the module)."""
 
-    def __init__(self, store: ControllerStore, lines: Iterable[ControllerLine]) -> None:
+    def __init__(
+        self,
+        store: ControllerStore,
+        lines: Iterable[ControllerLine],
+        *,
+        level: int = 1,
+        read_contributions: bool = True,
+    ) -> None:
+        """``level``: the level the machines' contribution meters feed."""
         self.store = store
         self.lines = list(lines)
+        self.level = level
+        self.read_contributions = read_contributions
         self.broadcasts = 0
         self.refused: list[str] = []
 
     def cycle(self) -> list[tuple[str, int, Win]]:
-        """One round of every line: broadcast, poll, awards.  Returns the awards made."""
+        """One round of every line: broadcast, poll, contributions, awards.  Returns the
+        awards made."""
         made: list[tuple[str, int, Win]] = []
         for line in self.lines:
             message = multiple_level_broadcast(0, self.store.group, self.store.levels())
@@ -172,24 +243,56 @@ class ProgressiveController:
             self.broadcasts += 1
             for address in line.addresses:
                 ex = line.host.general_poll(address)
-                if ex.kind != "exception" or not ex.code:
-                    continue
-                line.host.acknowledge()
-                line.seen.append((address, ex.code))
-                if ex.code in (PROGRESSIVE_WIN, SAS_LEVEL_HIT):
+                if ex.kind == "exception" and ex.code:
+                    line.host.acknowledge()
+                    line.seen.append((address, ex.code))
+                if self.read_contributions:
+                    self._read_contributions(line, address)
+                if ex.kind == "exception" and ex.code in (
+                    PROGRESSIVE_WIN,
+                    SAS_LEVEL_HIT,
+                    HANDPAY_PENDING,
+                ):
                     made += self._read_wins(line, address, ex.code)
         return made
+
+    def _read_contributions(self, line: ControllerLine, address: int) -> None:
+        """The machine's contribution meter (extended meters 6F, this cabinet's code
+        :data:`CONTRIBUTION_METER`), its growth added to the linked level."""
+        code = CONTRIBUTION_METER.to_bytes(2, "little")
+        ex = line.host.long_poll(address, EXTENDED_METERS, b"\x00\x00" + code)
+        if ex.kind != "data":
+            return
+        body = ex.answer[3:-2]  # after the length byte: game (2 BCD), then code, size, value
+        if len(body) < 5 or body[2:4] != code or body[4] == 0:
+            return
+        size = body[4]
+        try:
+            meter = from_bcd(body[5 : 5 + size])
+        except BcdError as exc:
+            self.refused.append(f"{line.name} {address}: contribution meter: {exc}")
+            return
+        self.store.reading(line.name, address, self.level, meter)
 
     def _read_wins(
         self, line: ControllerLine, address: int, code: int
     ) -> list[tuple[str, int, Win]]:
-        command = SEND_WIN_AMOUNT if code == PROGRESSIVE_WIN else SEND_MULTIPLE_SAS_WIN_AMOUNTS
+        if code == HANDPAY_PENDING:
+            command = HANDPAY_INFO
+        elif code == PROGRESSIVE_WIN:
+            command = SEND_WIN_AMOUNT
+        else:
+            command = SEND_MULTIPLE_SAS_WIN_AMOUNTS
         ex = line.host.long_poll(address, command)
         if ex.kind != "data":
             self.refused.append(f"{line.name} {address}: no answer to {command:02X}")
             return []
         try:
-            wins = decode_wins(command, ex.answer[2:-2])
+            if command == HANDPAY_INFO:
+                found = decode_handpay_info(ex.answer[2:-2])
+                wins = [] if found is None else [found]  # a handpay that is no progressive win
+            else:
+                wins = decode_wins(command, ex.answer[2:-2])
         except ProgressiveMessageError as exc:
             self.refused.append(f"{line.name} {address}: {exc}")
             return []

@@ -163,6 +163,41 @@ def win_amount_answer(address: int, command: int, win: Win) -> bytes:
     return with_crc(bytes((address, command, win.group, win.level)) + to_bcd(win.cents, 5))
 
 
+def no_win_answer(address: int) -> bytes:
+    """The answer to 84 of a machine with no progressive win: group, level and amount 0."""
+    check_address(address)
+    return with_crc(bytes((address, SEND_WIN_AMOUNT, 0, 0)) + to_bcd(0, 5))
+
+
+HANDPAY_INFO = 0x1B
+#: 1B's level byte of a handpay that is no progressive win, and of no handpay at all.
+NOT_PROGRESSIVE_LEVEL = 0x40
+
+
+def handpay_info_answer(address: int, win: Win | None) -> bytes:
+    """The answer to 1B (send handpay information, SAS 6.02): ``win``'s group, level
+    and amount (no partial pay, reset by the attendant's key only, 10 unused bytes);
+    ``None``: no progressive handpay pending, every field 0."""
+    check_address(address)
+    group, level, cents = (0, 0, 0) if win is None else (win.group, win.level, win.cents)
+    data = bytes((group, level)) + to_bcd(cents, 5) + to_bcd(0, 2) + bytes(1 + 10)
+    return with_crc(bytes((address, HANDPAY_INFO)) + data)
+
+
+def decode_handpay_info(data: bytes) -> Win | None:
+    """The progressive win of a 1B answer's data (between the command and the CRC): None
+    when it is no progressive handpay (group 0, or a level outside 1..32)."""
+    if len(data) != 20:
+        raise ProgressiveMessageError(f"1B's data is 20 bytes, not {len(data)}")
+    group, level = data[0], data[1]
+    if group == 0 or not 1 <= level <= MAX_LEVELS:
+        return None
+    try:
+        return Win(group, level, from_bcd(data[2:7]))
+    except BcdError as exc:
+        raise ProgressiveMessageError(f"1B's amount is not BCD: {exc}") from None
+
+
 def multiple_wins_answer(address: int, group: int, wins: Iterable[Win]) -> bytes:
     """The answer to 87: the SAS progressive hits of ``group`` not yet read, oldest
     first (none: a count of 0)."""
@@ -248,6 +283,7 @@ __all__ = [
     "MULTIPLE_LEVEL_BROADCAST", "NO_BROADCAST_5S", "PROGRESSIVE_WIN", "ProgressiveMessageError",
     "SAS_LEVEL_HIT", "SEND_MULTIPLE_SAS_WIN_AMOUNTS", "SEND_SAS_WIN_AMOUNT", "SEND_WIN_AMOUNT",
     "SINGLE_LEVEL_BROADCAST", "Win", "check_amount", "check_group", "check_level",
-    "decode_wins", "multiple_level_broadcast", "multiple_wins_answer", "parse_broadcast",
+    "HANDPAY_INFO", "NOT_PROGRESSIVE_LEVEL", "decode_handpay_info", "decode_wins",
+    "handpay_info_answer", "multiple_level_broadcast", "no_win_answer", "multiple_wins_answer", "parse_broadcast",
     "single_level_broadcast", "win_amount_answer",
 ]  # fmt: skip

@@ -166,7 +166,9 @@ def probe(path: str, loopback: bool = False) -> ProbeReport:
             parenb = bool(got[2] & termios.PARENB)
             odd = bool(got[2] & termios.PARODD) == (name == "mark")
             marking = bool(got[0] & termios.PARMRK) and bool(got[0] & termios.INPCK)
-            detail = f"CMSPAR {stick}, PARENB {parenb}, PARODD as asked {odd}, INPCK+PARMRK {marking}"
+            detail = (
+                f"CMSPAR {stick}, PARENB {parenb}, PARODD as asked {odd}, INPCK+PARMRK {marking}"
+            )
             if pty and not parenb:
                 detail += " (a pseudo-terminal drops PARENB: it has no UART)"
             report.add(f"{name} parity", stick and odd and marking and parenb, detail)

@@ -182,6 +182,7 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
         _count("jackpot_count"),
         _cents("progressive_paid"),
         _count("progressive_awards"),
+        _cents("progressive_hand_paid"),
     ),
     # Linked: no meter of the level here (the controller's); a contribution is what a wager
     # fed the controller's level, a win what an award took off it (the award itself is the

@@ -62,6 +62,7 @@ PROGRESSIVE_METERS: dict[str, str] = {
     "progressive_reserve_drawn": "taken from the reserve to fund resets, cents",
     "progressive_paid": "progressive awards won, meter and fixed, credited or hand-paid, cents",
     "progressive_awards": "progressive awards won",
+    "progressive_hand_paid": "progressive awards paid by hand at the jackpot limit (also in progressive_paid), cents",
     "progressive_link_contributed": "wagers' contributions to the casino controller's linked level, cents",
     "progressive_link_won": "awards on the casino controller's linked level (also in progressive_paid), cents",
     "progressive_link_wins": "awards on the casino controller's linked level",

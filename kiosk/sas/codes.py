@@ -33,6 +33,7 @@ class Exc(IntEnum):
     HANDPAY_PENDING = 0x51
     HANDPAY_RESET = 0x52
     NO_PROGRESSIVE_5S = 0x53  # no progressive broadcast of the group for 5 seconds
+    PROGRESSIVE_WIN = 0x54  # a win on the linked level credited (cashout device/credit paid)
     SYSTEM_VALIDATION_REQUEST = 0x57
     PRINTER_COMM_ERROR = 0x60
     PRINTER_PAPER_OUT = 0x61
@@ -80,6 +81,8 @@ class LP(IntEnum):
     SET_DATE_TIME = 0x7F
     PROGRESSIVE_BROADCAST = 0x80  # single-level progressive broadcast
     MULTIPLE_PROGRESSIVE_BROADCAST = 0x86
+    HANDPAY_INFO = 0x1B  # send handpay information: the linked level's hand-paid win
+    PROGRESSIVE_WIN_AMOUNT = 0x84  # send progressive win amount: the last linked win
     ENABLED_FEATURES = 0xA0
     EXTENDED_METERS_ALT = 0xAF
 
@@ -117,6 +120,8 @@ METER_RULES: dict[int, MeterRule] = {
     0x16: _m("tickets_out"),
     0x22: _m("coin_out", "jackpot"),
     0x23: _m("handpay", "jackpot"),
+    0x1D: lambda m: m.get("progressive_paid", 0) - m.get("progressive_hand_paid", 0),
+    0x20: _m("progressive_hand_paid"),
     0x24: _m("bills_in", "tickets_in"),
     0x28: _m("tickets_in"),
     0x29: _m("tickets_in"),
@@ -128,6 +133,12 @@ METER_RULES: dict[int, MeterRule] = {
     0x86: _m("tickets_out"),
     0x87: _m("tickets_out_count"),
 }
+#: This cabinet's own meter code (SAS 6.02's Table C-7 has none for it; read with the
+#: extended meter polls 6F / AF, which carry 2-byte codes): the contributions of the
+#: station's progressive wagers to the casino controller's linked level, cents.  The
+#: controller adds what it grew by since its last reading to the level.
+LINK_CONTRIBUTED_METER = 0x1000
+METER_RULES[LINK_CONTRIBUTED_METER] = _m("progressive_link_contributed")
 #: Bill denominations (cents) of the "number of bills accepted" meters 40..57.
 BILL_METERS: dict[int, int] = {
     0x40: 100, 0x41: 200, 0x42: 500, 0x43: 1_000, 0x44: 2_000, 0x45: 2_500, 0x46: 5_000,

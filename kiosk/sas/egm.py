@@ -16,7 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from devices.sas.bcd import BcdError, bcd_digits
-from devices.sas.progressive import ProgressiveMessageError
+from devices.sas.progressive import (
+    SEND_WIN_AMOUNT,
+    ProgressiveMessageError,
+    Win,
+    handpay_info_answer,
+    no_win_answer,
+    win_amount_answer,
+)
 from kiosk.sas import codec
 from kiosk.sas.codec import GENERAL, BadRequest, Request
 from kiosk.sas.codes import LP, PRIORITY, REFUSED, Exc
@@ -73,9 +80,7 @@ class Egm:
         try:
             if req.command == GENERAL:
                 return self._general(station)
-            if self.station in self.shared.real_time and req.command not in (
-                LP.REAL_TIME_EVENTS,
-            ):
+            if self.station in self.shared.real_time and req.command not in (LP.REAL_TIME_EVENTS,):
                 event = self._queued_event(station)
                 if event is not None:
                     return Answer(event.data, event.on_ack, event_for_poll=True)
@@ -120,7 +125,10 @@ class Egm:
         """Exceptions 57, 67, 68 from the state they report, until acknowledged."""
         candidates: list[tuple[int, str]] = []
         cash = station.pending_cashout
-        if cash is not None and self.shared.exchange(self.station, "validation", cash.cashout_id) is None:
+        if (
+            cash is not None
+            and self.shared.exchange(self.station, "validation", cash.cashout_id) is None
+        ):
             candidates.append((Exc.SYSTEM_VALIDATION_REQUEST, cash.cashout_id))
         if station.escrow is not None:
             candidates.append((Exc.TICKET_INSERTED, station.escrow.escrow_id))
@@ -198,6 +206,10 @@ class Egm:
                 lambda: self._call(self.port.set_note_acceptance, self.station, enable, BY)
             )
             return Answer(codec.ack(a))
+        if cmd == LP.PROGRESSIVE_WIN_AMOUNT:
+            return Answer(self._win_amount(station))
+        if cmd == LP.HANDPAY_INFO:
+            return Answer(self._handpay_info(station))
         if cmd == LP.ROM_SIGNATURE:
             return self._rom(req)
         if cmd == LP.PENDING_CASHOUT:
@@ -225,6 +237,26 @@ class Egm:
         self.ignored += 1
         return None
 
+    # -- progressive wins (SAS 6.02 long polls 84 and 1B; see kiosk.service.progressive) ---
+    def _win_amount(self, station: StationView) -> bytes:
+        """84: the station's last win on the linked level (its exception 54 says when);
+        group, level and amount 0 before any."""
+        won = station.progressive_win
+        if won is None:
+            return no_win_answer(self.address)
+        return win_amount_answer(
+            self.address, SEND_WIN_AMOUNT, Win(won.group, won.level, won.cents)
+        )
+
+    def _handpay_info(self, station: StationView) -> bytes:
+        """1B: the linked level's win waiting to be paid by hand (its exception 51 says
+        when); every field 0 when none waits (this machine reports no other handpay
+        on 1B)."""
+        won = station.progressive_win
+        if won is None or not won.handpay_pending:
+            return handpay_info_answer(self.address, None)
+        return handpay_info_answer(self.address, Win(won.group, won.level, won.cents))
+
     # -- progressive broadcasts (SAS 6.02 long polls 80 / 86; see kiosk.sas.progressive) ---
     def _progressive_broadcast(self, req: Request) -> Answer | None:
         """80 / 86: the levels to the listener (and, when new, to the game); an ACK when
@@ -251,7 +283,9 @@ class Egm:
         try:
             method(*args)
         except PortRefused as exc:
-            log.warning("station %d: the game refused %s: %s", self.station, method.__name__, exc.reason)
+            log.warning(
+                "station %d: the game refused %s: %s", self.station, method.__name__, exc.reason
+            )
 
     # -- ROM signature ---------------------------------------------------------------------
     def _rom(self, req: Request) -> Answer | None:
@@ -368,7 +402,9 @@ class Egm:
     def _authorise(self, ex: Exchange) -> None:
         detail = ex.detail
         try:
-            self.port.redeem_ticket(self.station, ex.ref, int(detail["amount"]), detail["code"] == 1)
+            self.port.redeem_ticket(
+                self.station, ex.ref, int(detail["amount"]), detail["code"] == 1
+            )
             state = "stacking"
         except PortRefused as exc:
             log.warning("redemption %s refused by the game: %s", ex.ref, exc.reason)
@@ -383,13 +419,17 @@ class Egm:
                 escrow_id = station.escrow.escrow_id
             else:
                 with self.shared.lock:
-                    mine = [k[2] for k in self.shared.exchanges if k[:2] == (self.station, "redeem")]
+                    mine = [
+                        k[2] for k in self.shared.exchanges if k[:2] == (self.station, "redeem")
+                    ]
                 if not mine:
                     return codec.build_redeem_status(a, 0xFF)
                 escrow_id = mine[-1]
         ex = self.shared.exchange(self.station, "redeem", escrow_id)
         if ex is None:
-            return codec.build_redeem_status(a, 0x20, 0, station.escrow.validation if station.escrow else None)
+            return codec.build_redeem_status(
+                a, 0x20, 0, station.escrow.validation if station.escrow else None
+            )
         v, amount = ex.detail["validation"], int(ex.detail["amount"])
         red = station.redemptions.get(escrow_id)
         if ex.state == "refused":

@@ -106,6 +106,10 @@ def event_exceptions(event: GameEvent, meters: Mapping[str, int]) -> list[Raised
         code = BILL_CODES.get(event.amount, 0xFF)
         data = bytes((COUNTRY_US, code)) + to_bcd(count, 4)
         return [Raised(st, Exc.BILL_ACCEPTED, data)]
+    if kind == EventKind.PROGRESSIVE_LINK_WIN and not detail.get("hand_paid", False):
+        # credited: 54, the win read with 84; a hand-paid one is the jackpot tilt's 51,
+        # its win read with 1B (see kiosk.sas.egm)
+        return [Raised(st, Exc.PROGRESSIVE_WIN)]
     if kind == EventKind.RAM_CLEAR:
         return [Raised(st, Exc.METERS_RESET)]
     if kind in _OPTION_EVENTS:

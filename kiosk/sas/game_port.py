@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.game.errors import MachineError
 from kiosk.game.paytables.rtp_record import cabinet_key, known_rtp
+from kiosk.game.vocabulary import JACKPOT_TILT
 from kiosk.ledger.key import CabinetKey, KeyFileError
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
@@ -29,6 +30,7 @@ from kiosk.sas.port import (
     Capabilities,
     GameEvent,
     LinkedProgressive,
+    LinkedWin,
     MachineInfo,
     PendingCashout,
     PortRefused,
@@ -236,3 +238,21 @@ class TablePort:
 
     def progressive_lost(self, group: int, by: str) -> None:
         self._ask(self.table.stations[0], SystemProgressiveLost(group, by))
+
+    def progressive_win(self, station: int) -> LinkedWin | None:
+        """The station's last win on the linked level; a hand-paid one is pending until
+        the station's jackpot tilt is keyed off after it."""
+        view = self._view()
+        found = view.events((EventKind.PROGRESSIVE_LINK_WIN,), station=station, last=1)
+        if not found:
+            return None
+        ev = found[-1]
+        d = ev.detail
+        hand_paid = bool(d["hand_paid"])
+        pending = hand_paid and not any(
+            c.detail.get("code") == JACKPOT_TILT
+            for c in view.events((EventKind.TILT_CLEARED,), after=ev.id, station=station)
+        )
+        return LinkedWin(
+            int(d["group"]), int(d["level"]), ev.amount, hand_paid, ev.id, handpay_pending=pending
+        )

@@ -208,6 +208,7 @@ class SasLink:
 
     def _build_view(self, meters: dict[int, dict[str, int]]) -> LinkView:
         caps = self.port.capabilities()
+        linked = self.shared.progressive is not None
         stations = {}
         for st in self.stations:
             redemptions: dict[str, Redemption] = {}
@@ -226,6 +227,7 @@ class SasLink:
                 redemptions=redemptions,
                 door_opens=doors,
                 power_ups=powers,
+                progressive_win=self.port.progressive_win(st) if linked else None,
             )
         return LinkView(self.port.machine_info(), caps, stations)
 

@@ -183,6 +183,20 @@ class LinkedProgressive:
     level: int
 
 
+@dataclass(frozen=True)
+class LinkedWin:
+    """A win on the linked progressive's level at a station (SAS long polls 84 and 1B):
+    the level's group and number, the cents won, whether it is hand-paid and its handpay
+    still waits for the attendant, and its ledger event's id (which win it is)."""
+
+    group: int
+    level: int
+    cents: int
+    hand_paid: bool
+    event_id: int
+    handpay_pending: bool = False
+
+
 class RedemptionState(StrEnum):
     """Where a redemption is: authorised and being stacked, credited, or returned."""
 
@@ -279,6 +293,10 @@ class GamePort(Protocol):
         """The controller's broadcast of ``group``: ``levels`` ((level, cents), ...).
         The game shows the linked level's amount (or refuses it, logged) and lets play
         resume if the broadcasts had stopped."""
+        ...
+
+    def progressive_win(self, station: int) -> LinkedWin | None:
+        """``station``'s last win on the linked progressive's level (None: none)."""
         ...
 
     def progressive_lost(self, group: int, by: str) -> None:

@@ -31,6 +31,7 @@ from kiosk.sas.port import (
     Capabilities,
     GameEvent,
     LinkedProgressive,
+    LinkedWin,
     MachineInfo,
     PendingCashout,
     PortRefused,
@@ -184,6 +185,9 @@ class RemotePort:
 
     def progressive_lost(self, group: int, by: str) -> None:
         self._call("progressive_lost", group, by)
+
+    def progressive_win(self, station: int) -> LinkedWin | None:
+        return self._call("progressive_win", station)  # type: ignore[return-value]
 
 
 def die_with_parent(parent: int) -> None:

@@ -79,6 +79,8 @@ class SasService:
             close()
 
 
-def serve_port(port: GamePort, db_path: str | Path, sas_port: str, first_address: int) -> SasService:
+def serve_port(
+    port: GamePort, db_path: str | Path, sas_port: str, first_address: int
+) -> SasService:
     """The service on the serial port (or pty) at ``sas_port``, started."""
     return SasService(port, db_path, lambda: open_line(sas_port), first_address).start()

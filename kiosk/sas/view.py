@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from kiosk.sas.port import (
     Capabilities,
+    LinkedWin,
     MachineInfo,
     PendingCashout,
     Redemption,
@@ -34,6 +35,8 @@ class StationView:
     redemptions: Mapping[str, Redemption] = field(default_factory=dict)
     door_opens: int = 0
     power_ups: int = 0
+    #: the last win on the linked progressive's level (long polls 84 and 1B)
+    progressive_win: LinkedWin | None = None
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from kiosk.sas.port import (
     Capabilities,
     GameEvent,
     LinkedProgressive,
+    LinkedWin,
     MachineInfo,
     PendingCashout,
     Redemption,
@@ -182,6 +183,7 @@ CALLS: dict[str, tuple[Check, ...]] = {
     "progressive_link": (),
     "progressive_levels": (_int(1, 0xFF), _levels, _text(32)),
     "progressive_lost": (_int(1, 0xFF), _text(32)),
+    "progressive_win": (_station,),
 }
 
 
@@ -239,6 +241,7 @@ _DECODE: dict[str, Callable[[Any], object]] = {
     "ticket_in_escrow": _optional(lambda d: TicketInEscrow(**d)),
     "redemption": _optional(_redemption),
     "progressive_link": _optional(lambda d: LinkedProgressive(**d)),
+    "progressive_win": _optional(lambda d: LinkedWin(**d)),
 }
 
 
