@@ -48,6 +48,8 @@ from devices.sas.progressive import (
 
 #: General poll exception 51, handpay pending: a hand-paid progressive win is read with 1B.
 HANDPAY_PENDING = 0x51
+#: General polls of one machine in one cycle at most (its queue holds up to 32).
+EXCEPTIONS_PER_CYCLE = 32
 #: Long poll 6F, send extended meters (game number, then 2-byte meter codes).
 EXTENDED_METERS = 0x6F
 #: The cabinet's contribution meter code (cents of progressive wagers fed to the linked
@@ -242,19 +244,26 @@ class ProgressiveController:
             line.host.line.send(message, wakeup_first=True)
             self.broadcasts += 1
             for address in line.addresses:
-                ex = line.host.general_poll(address)
-                if ex.kind == "exception" and ex.code:
-                    line.host.acknowledge()
-                    line.seen.append((address, ex.code))
+                codes = self._exceptions(line, address)
                 if self.read_contributions:
                     self._read_contributions(line, address)
-                if ex.kind == "exception" and ex.code in (
-                    PROGRESSIVE_WIN,
-                    SAS_LEVEL_HIT,
-                    HANDPAY_PENDING,
-                ):
-                    made += self._read_wins(line, address, ex.code)
+                for code in codes:
+                    if code in (PROGRESSIVE_WIN, SAS_LEVEL_HIT, HANDPAY_PENDING):
+                        made += self._read_wins(line, address, code)
         return made
+
+    def _exceptions(self, line: ControllerLine, address: int) -> list[int]:
+        """The machine's queued exceptions, each acknowledged, up to
+        :data:`EXCEPTIONS_PER_CYCLE` or its "no activity"."""
+        codes: list[int] = []
+        for _ in range(EXCEPTIONS_PER_CYCLE):
+            ex = line.host.general_poll(address)
+            if ex.kind != "exception" or not ex.code:
+                break
+            line.host.acknowledge()
+            line.seen.append((address, ex.code))
+            codes.append(ex.code)
+        return codes
 
     def _read_contributions(self, line: ControllerLine, address: int) -> None:
         """The machine's contribution meter (extended meters 6F, this cabinet's code

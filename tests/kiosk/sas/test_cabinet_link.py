@@ -44,7 +44,7 @@ def test_identity_version_features_and_clock(rig):
     assert features[0] & 0x06 == 0  # no legacy bonus, no AFT bonus
     assert features[1] & 0x40 == 0  # no AFT
     # 7F sets the machine's clock for the link; 7E reads it back
-    assert h.long_poll(1, 0x7F, bytes.fromhex("01022030" "101112")).kind == "ack"
+    assert h.long_poll(1, 0x7F, bytes.fromhex("01022030101112")).kind == "ack"
     assert decode(0x7E, h.long_poll(1, 0x7E).answer) == {"date": "01022030", "time": "101112"}
 
 
@@ -73,13 +73,19 @@ def test_meters_equal_the_ledger_and_uth_audit_meters(rig, capsys):
         assert decode(0x1A, h.long_poll(1, 0x1A).answer)["credits"] == meters["credits"]
         m1c = decode(0x1C, h.long_poll(1, 0x1C).answer)
         assert m1c["games_won"] == meters["games_won"]
-    sel = h.send_poll(1, with_length(1, 0x2F, bytes((0, 0, 0x00, 0x01, 0x05, 0x06, 0x07, 0x0C, 0x44, 0x47, 0x99))))
+    sel = h.send_poll(
+        1, with_length(1, 0x2F, bytes((0, 0, 0x00, 0x01, 0x05, 0x06, 0x07, 0x0C, 0x44, 0x47, 0x99)))
+    )
     got = decode(0x2F, sel.answer)["meters"]
     assert got == {0x00: ledger["coin_in"], 0x01: ledger["coin_out"], 0x05: 3,
                    0x06: ledger["games_won"], 0x07: ledger["games_lost"], 0x0C: ledger["credits"],
                    0x44: 1, 0x47: 1}  # fmt: skip
     ext = h.send_poll(1, with_length(1, 0x6F, bytes((0, 0, 0x00, 0x00, 0x0C, 0x00, 0xFF, 0x00))))
-    assert decode(0x6F, ext.answer)["meters"] == {0x00: ledger["coin_in"], 0x0C: ledger["credits"], 0xFF: 0}
+    assert decode(0x6F, ext.answer)["meters"] == {
+        0x00: ledger["coin_in"],
+        0x0C: ledger["credits"],
+        0xFF: 0,
+    }
 
 
 def test_each_exception_is_raised_by_its_event(rig):
@@ -159,12 +165,16 @@ def test_shutdown_and_startup(rig):
     with pytest.raises(PlayDisabled):
         m.station.execute(PlaceChip("ante", 500))
     assert h.long_poll(1, 0x02).kind == "ack"  # the system lets play resume: no attendant
-    assert wait_for(lambda: not any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts))
+    assert wait_for(
+        lambda: not any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts)
+    )
     m.station.execute(PlaceChip("ante", 500))
     m.station.execute(Deal())  # a round in progress when the system stops play finishes
     assert h.long_poll(1, 0x01).kind == "ack"
     assert wait_for(lambda: HOST_SHUTDOWN_TILT in m.table.station_tilts(1))
-    assert not m.station.snapshot().tilts and m.station.snapshot().legal  # not shown stopped mid-round
+    assert (
+        not m.station.snapshot().tilts and m.station.snapshot().legal
+    )  # not shown stopped mid-round
     while m.station.snapshot().legal:
         m.station.execute(Decide(m.station.snapshot().legal[-1]))
     assert any(t.code == HOST_SHUTDOWN_TILT for t in m.station.snapshot().tilts)  # now it is
@@ -173,7 +183,11 @@ def test_shutdown_and_startup(rig):
     assert m.station.snapshot().cashout is None
     m.station.execute(CashOut())  # cash-out still allowed
     assert m.station.snapshot().cashout.amount > 0
-    events = [e for e in m.table.ledger.events(("tilt", "tilt_cleared")) if e.detail["code"] == HOST_SHUTDOWN_TILT]
+    events = [
+        e
+        for e in m.table.ledger.events(("tilt", "tilt_cleared"))
+        if e.detail["code"] == HOST_SHUTDOWN_TILT
+    ]
     assert [e.kind for e in events] == ["tilt", "tilt_cleared", "tilt"]
 
 
@@ -236,7 +250,13 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
 
     cab = boot(load_config(db_path=tmp_path / "uth.db"))
     pair = PtyPair()
-    svc = SasService(TablePort(cab.parts.table), tmp_path / "uth.db", lambda: PtyLine.open(pair.port), 1, signer=lambda s: 0)
+    svc = SasService(
+        TablePort(cab.parts.table),
+        tmp_path / "uth.db",
+        lambda: PtyLine.open(pair.port),
+        1,
+        signer=lambda s: 0,
+    )
     svc.start()
     try:
         host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
@@ -258,7 +278,9 @@ def test_ticket_out_raises_3d_and_4d_reads_it(tmp_path):
         assert rec["amount"] == 2000 and rec["system_id"] == int(ticket.detail["reference"][:2])
         host.long_poll(1, 0x1A)  # ACK: the record is read
         assert decode(0x4D, host.long_poll(1, 0x4D, b"\x00").answer)["amount"] == 0
-        assert decode(0x4D, host.long_poll(1, 0x4D, bytes((rec["index"],))).answer)["amount"] == 2000
+        assert (
+            decode(0x4D, host.long_poll(1, 0x4D, bytes((rec["index"],))).answer)["amount"] == 2000
+        )
     finally:
         svc.stop()
         cab.close()

@@ -26,7 +26,7 @@ from devices.sas.progressive import (
     multiple_level_broadcast,
     single_level_broadcast,
 )
-from engine.rng import SeededRandomSource
+from engine.rng import RandomSource, SeededRandomSource
 from kiosk.config import ConfigError, ProgressiveLink, load_config
 from kiosk.game.commands import OperatorLogin, PlaceChip, SetDoor, SetPaytable
 from kiosk.game.errors import MachineError
@@ -56,6 +56,8 @@ class Linked:
         *,
         own_process: bool = False,
         host_on_path: bool = False,
+        rng: RandomSource | None = None,
+        **config: object,
     ) -> None:
         """``host_on_path``: the cabinet on the pty's master end, the pty's path left
         for a host of another process (as ``uth sas serve --pty``)."""
@@ -64,8 +66,11 @@ class Linked:
             db_path=tmp_path / "var" / "uth.db",
             sas_port=self.pair.port,
             progressive_link=ProgressiveLink(group=GROUP, level=1),
+            **config,
         )
-        self.table = Table.open(config, stations, rng=SeededRandomSource(3), clock=ManualClock())
+        self.table = Table.open(
+            config, stations, rng=rng or SeededRandomSource(3), clock=ManualClock()
+        )
         paytable = tmp_path / "progressive-example.toml"
         shutil.copy(EXAMPLE, paytable)
         signed(self.table.ledger.key, paytable)

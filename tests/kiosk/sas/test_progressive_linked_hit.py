@@ -1,0 +1,154 @@
+"""A win on the linked progressive, end to end over real ptys: the technician's
+controller (:mod:`devices.sas.controller`) broadcasts the level to two cabinets on two
+lines, reads each machine's contribution meter (extended meters 6F), and learns of a
+win from the machine that paid it: exception 54 and long poll 84 when it was credited,
+51 and long poll 1B when it is hand-paid.  The controller takes the win off its level
+(back to the reset), and at every step its meter is seed + contributions - awards, the
+contributions being exactly what the machines' ledgers say their wagers fed it and the
+awards exactly what their ledgers say they paid on it.  A power cut of the controller
+between the win and its reading loses and doubles nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.sas_rig import wait_for
+from support.table_money import credit
+from test_sas_progressive_link import GROUP, Linked
+
+from devices.sas.controller import ControllerLine, ControllerStore, ProgressiveController
+from devices.sas.host import SasHost
+from devices.sas.progressive import HANDPAY_INFO, decode_handpay_info
+from engine.uth.round import Action
+from kiosk.game.commands import Deal, Decide, PlaceChip
+from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.ledger import Ledger
+from kiosk.sas.codes import Exc
+from tests.kiosk.service.test_table_progressive import DeckSource, deck_with
+
+LEVEL_RESET = 1_000_000  # the example paytable's reset, the controller's level seed
+BIG = {"jackpot_limit_cents": 100_000_000, "credit_limit_cents": 200_000_000}
+
+
+def controller_of(path: Path, *rigs: Linked) -> tuple[ControllerStore, ProgressiveController]:
+    store = ControllerStore(path, GROUP, {1: LEVEL_RESET})
+    lines = [
+        ControllerLine(f"line{i}", SasHost(r.pair.line, answer_timeout=0.5, silence=0.02), [1])
+        for i, r in enumerate(rigs)
+    ]
+    return store, ProgressiveController(store, lines)
+
+
+def play_round(rig: Linked, *, fold: bool = True) -> None:
+    table = rig.table
+    prog = table.paytable.progressive
+    assert prog is not None
+    table.execute(1, PlaceChip("ante", 500))
+    table.execute(1, PlaceChip("progressive", prog.wager))
+    table.execute(1, Deal())
+    for action in (Action.CHECK, Action.CHECK, Action.FOLD if fold else Action.CHECK):
+        table.execute(1, Decide(action))
+
+
+def machine_sums(*rigs: Linked) -> tuple[int, int]:
+    """What the machines' ledgers say they fed the level and won off it, cents."""
+    fed = won = 0
+    for rig in rigs:
+        ledger = rig.table.ledger
+        fed += sum(e.amount for e in ledger.events((EventKind.PROGRESSIVE_LINK_CONTRIBUTION,)))
+        won += sum(e.amount for e in ledger.events((EventKind.PROGRESSIVE_LINK_WIN,)))
+    return fed, won
+
+
+def check_identity(store: ControllerStore, *rigs: Linked) -> int:
+    """The controller's meter is seed + contributions - awards, each the machines' own."""
+    seeded, contributed, awarded = store.totals(1)
+    fed, won = machine_sums(*rigs)
+    assert (contributed, awarded) == (fed, won)
+    assert sum(cents for *_, cents in store.awards()) == awarded
+    meter = store.levels()[1]
+    assert meter == seeded + contributed - awarded
+    for rig in rigs:
+        report = Ledger.verify(rig.table.ledger)
+        assert report.ok, report.problem
+    return meter
+
+
+def test_a_credited_win_on_one_cabinet_resets_the_level_on_both(tmp_path):
+    deck = DeckSource()
+    first = Linked(tmp_path / "a", rng=deck, **BIG)
+    second = Linked(tmp_path / "b", **BIG)
+    try:
+        store, controller = controller_of(tmp_path / "controller.db", first, second)
+        controller.cycle()
+        assert wait_for(lambda: first.meter() == second.meter() == LEVEL_RESET)
+        credit(first.table, 1, 100_000)
+        credit(second.table, 1, 100_000)
+        prog = first.table.paytable.progressive
+        assert prog is not None
+        share = prog.wager * prog.contribution_bp // 10_000
+        for _ in range(3):  # plain rounds on both: the level grows by their contributions
+            play_round(first)
+            play_round(second)
+            controller.cycle()
+            check_identity(store, first, second)
+        assert store.levels()[1] == LEVEL_RESET + 6 * share
+        controller.cycle()  # the grown level broadcast
+        assert wait_for(lambda: first.meter() == second.meter() == LEVEL_RESET + 6 * share)
+
+        deck.stack(deck_with({1: "As Ks"}, flop="Qs Js Ts"))
+        before = first.table.credits(1)
+        play_round(first)
+        (win,) = first.table.ledger.events((EventKind.PROGRESSIVE_LINK_WIN,))
+        assert win.amount == LEVEL_RESET + 7 * share  # the level shown, and its own wager's
+        assert first.table.credits(1) == before - 1000 - prog.wager + win.amount
+        first.settle()
+        made = controller.cycle()  # 54, its contribution read, then 84
+        assert [(line, w.level, w.cents) for line, _, w in made] == [("line0", 1, win.amount)]
+        assert (Exc.PROGRESSIVE_WIN) in [code for _, code in controller.lines[0].seen]
+        assert check_identity(store, first, second) == LEVEL_RESET
+        controller.cycle()
+        assert wait_for(lambda: first.meter() == second.meter() == LEVEL_RESET)
+        assert controller.cycle() == [] and controller.refused == []
+        store.close()
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_a_hand_paid_win_is_read_with_1b_and_a_controller_cut_loses_nothing(tmp_path):
+    deck = DeckSource()
+    rig = Linked(tmp_path / "a", rng=deck, jackpot_limit_cents=500_000)
+    try:
+        path = tmp_path / "controller.db"
+        store, controller = controller_of(path, rig)
+        controller.cycle()
+        assert wait_for(lambda: rig.meter() == LEVEL_RESET)
+        credit(rig.table, 1, 100_000)
+        deck.stack(deck_with({1: "Ah Kh"}, flop="Qh Jh Th"))
+        play_round(rig)
+        (win,) = rig.table.ledger.events((EventKind.PROGRESSIVE_LINK_WIN,))
+        assert win.detail["hand_paid"] is True
+        rig.settle()
+        # the host of the line reads the handpay before the controller polls: 1B tells it
+        answer = rig.host.long_poll(1, HANDPAY_INFO)
+        found = decode_handpay_info(answer.answer[2:-2])
+        assert found is not None and (found.group, found.level, found.cents) == (
+            GROUP,
+            1,
+            win.amount,
+        )
+        store.close()  # the controller's power cut before it polled
+        store, controller = controller_of(path, rig)
+        made = controller.cycle()  # 51, the contribution, then 1B
+        assert [w.cents for *_, w in made] == [win.amount]
+        assert check_identity(store, rig) == LEVEL_RESET
+        store.close()  # cut again after the award: the same 1B read again is no second one
+        store, controller = controller_of(path, rig)
+        rig.host.acknowledge()
+        assert controller._read_wins(controller.lines[0], 1, Exc.HANDPAY_PENDING) == []
+        assert check_identity(store, rig) == LEVEL_RESET
+        assert len(store.awards()) == 1
+        store.close()
+    finally:
+        rig.stop()
