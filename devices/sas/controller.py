@@ -1,24 +1,29 @@
-"""A technician's progressive controller (SAS 6.02's progressive messages, the controller's end): one
-meter per level of one group, broadcast to every line it links, each machine's
-progressive win read and the level reset; its state in a small SQLite file.
+"""A technician's progressive controller (SAS 6.02's progressive messages, the
+controller's end): one meter per level of one group, broadcast to every line it links,
+each machine's contributions and progressive wins read; its state in a small SQLite
+file.
 
 Each :meth:`ProgressiveController.cycle`, on every line in turn:
 
 1. the levels are broadcast to address 0 (long poll 86, every machine of the group on
    the line takes them; none answers): a machine that hears none for 5 seconds stops
    play (exception 53);
-2. each machine address on the line gets a general poll; an exception 54 (progressive
-   win) or 56 (SAS progressive level hit) is acknowledged and its win read, with 84 for
-   54 and 87 for 56 (:func:`devices.sas.progressive.decode_wins`); each win of the
-   group is an award: the level goes back to its reset, in one transaction with the
-   award's record (line, address, level, cents), so a power cut of the controller
-   loses and doubles nothing (an award is keyed by line, address and the machine's
-   answer: the same answer read again after a cut is not a second award).
+2. each machine address on the line is general-polled until it has nothing to say; a
+   win's exception (54 progressive win credited, 51 handpay pending, 56 SAS level hit)
+   is recorded in the file before the machine is acknowledged
+   (:meth:`ControllerStore.expect`);
+3. each machine's contribution meter is read (extended meters 6F, the cabinet's code
+   :data:`CONTRIBUTION_METER`): what it grew by since the last reading is added to the
+   level, in one transaction with the reading;
+4. each win recorded is read, with 84 for 54, 1B for 51 and 87 for 56: a win of the
+   group no larger than its level's meter is taken off the level, which goes back to its
+   reset when the win leaves it below; the award (line, address, level, cents) and the
+   end of the reading are one transaction.
 
-The meter of a level is ``reset + contributions - awards`` as recorded; contributions
-(:meth:`ControllerStore.contribute`) are the caller's to report (a machine's progressive
-wagers times the contribution rate: SAS 6.02 gives no meter of them that this cabinet
-reports yet).  Amounts are cents; levels 1..32; the group 1..255.
+So a power cut of the controller at any instant loses and doubles nothing: a win seen
+but not read is read after the power-up, a win read is never read again.  Every sum is
+a lifetime one: a level's meter is ``seeded + contributed - awarded``.  Amounts are
+cents; levels 1..32; the group 1..255.
 """
 
 from __future__ import annotations
@@ -64,8 +69,10 @@ CREATE TABLE IF NOT EXISTS levels (
 );
 CREATE TABLE IF NOT EXISTS awards (
     id INTEGER PRIMARY KEY, line TEXT NOT NULL, address INTEGER NOT NULL,
-    level INTEGER NOT NULL, cents INTEGER NOT NULL, answer TEXT NOT NULL,
-    UNIQUE (line, address, answer)
+    level INTEGER NOT NULL, cents INTEGER NOT NULL, answer TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pending (
+    id INTEGER PRIMARY KEY, line TEXT NOT NULL, address INTEGER NOT NULL, code INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS readings (
     line TEXT NOT NULL, address INTEGER NOT NULL, contributed INTEGER NOT NULL,
@@ -153,37 +160,57 @@ class ControllerStore:
                 self._add(level, grew)
         return grew
 
-    def award(self, line: str, address: int, win: Win, answer: bytes) -> bool:
-        """Record ``win`` read from ``address`` on ``line`` (``answer``: the machine's
-        message) and take it off its level, in one transaction: a level the win leaves
-        below its reset goes back to the reset (seeded by the difference).  False when
-        the same answer was recorded already (read again after a cut), the level is not
-        this controller's, or the machine claims more than the level's meter (a
-        machine's word is checked against the controller's own meter, never taken for
-        it)."""
+    def expect(self, line: str, address: int, code: int) -> int:
+        """A win's exception (54, 51 or 56) seen at ``address`` on ``line``, recorded
+        before the machine is acknowledged: a power cut between the acknowledgement and
+        the win's reading leaves the reading to do.  Returns its id."""
         with self._txn():
-            row = self.db.execute(
-                "SELECT reset, seeded + contributed - awarded FROM levels WHERE level = ?",
-                (win.level,),
-            ).fetchone()
-            if win.group != self.group or row is None or win.cents > row[1]:
-                return False
-            reset, meter = row
-            try:
+            cur = self.db.execute(
+                "INSERT INTO pending (line, address, code) VALUES (?, ?, ?)", (line, address, code)
+            )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def expected(self) -> list[tuple[int, str, int, int]]:
+        """Wins' exceptions whose reading is still to do: (id, line, address, code)."""
+        return list(self.db.execute("SELECT id, line, address, code FROM pending ORDER BY id"))
+
+    def read(
+        self, pending: int, line: str, address: int, wins: Sequence[Win], answer: bytes
+    ) -> list[Win]:
+        """The reading of the exception ``pending``: each of ``wins`` (``answer``: the
+        machine's message) taken off its level and the reading done, in one
+        transaction (so a power cut either leaves it all to do or has done it all).  A
+        level a win leaves below its reset goes back to the reset (seeded by the
+        difference).  Returns the wins awarded; a win of another group or level, or of
+        more than the level's meter (a machine's word is checked against the
+        controller's own meter, never taken for it), is left out."""
+        made: list[Win] = []
+        with self._txn():
+            if not self.db.execute("SELECT 1 FROM pending WHERE id = ?", (pending,)).fetchone():
+                return made  # read already
+            self.db.execute("DELETE FROM pending WHERE id = ?", (pending,))
+            for win in wins:
+                row = self.db.execute(
+                    "SELECT reset, seeded + contributed - awarded FROM levels WHERE level = ?",
+                    (win.level,),
+                ).fetchone()
+                if win.group != self.group or row is None or win.cents > row[1]:
+                    continue
+                reset, meter = row
                 self.db.execute(
                     "INSERT INTO awards (line, address, level, cents, answer) VALUES (?, ?, ?, ?, ?)",
                     (line, address, win.level, win.cents, answer.hex()),
                 )
-            except sqlite3.IntegrityError:
-                return False
-            left = meter - win.cents
-            seed = reset - left if left < reset else 0
-            self.db.execute(
-                "UPDATE levels SET awarded = awarded + ?, seeded = seeded + ?, "
-                "resets = resets + ? WHERE level = ?",
-                (win.cents, seed, 1 if seed else 0, win.level),
-            )
-        return True
+                left = meter - win.cents
+                seed = reset - left if left < reset else 0
+                self.db.execute(
+                    "UPDATE levels SET awarded = awarded + ?, seeded = seeded + ?, "
+                    "resets = resets + ? WHERE level = ?",
+                    (win.cents, seed, 1 if seed else 0, win.level),
+                )
+                made.append(win)
+        return made
 
     def awards(self) -> list[tuple[str, int, int, int]]:
         """Every award recorded: (line, address, level, cents), oldest first."""
@@ -236,34 +263,34 @@ class ProgressiveController:
         self.refused: list[str] = []
 
     def cycle(self) -> list[tuple[str, int, Win]]:
-        """One round of every line: broadcast, poll, contributions, awards.  Returns the
-        awards made."""
+        """One round of every line: broadcast, poll, contributions, awards (the readings
+        a power cut left to do first).  Returns the awards made."""
         made: list[tuple[str, int, Win]] = []
+        lines = {line.name: line for line in self.lines}
         for line in self.lines:
             message = multiple_level_broadcast(0, self.store.group, self.store.levels())
             line.host.line.send(message, wakeup_first=True)
             self.broadcasts += 1
             for address in line.addresses:
-                codes = self._exceptions(line, address)
+                self._exceptions(line, address)
                 if self.read_contributions:
                     self._read_contributions(line, address)
-                for code in codes:
-                    if code in (PROGRESSIVE_WIN, SAS_LEVEL_HIT, HANDPAY_PENDING):
-                        made += self._read_wins(line, address, code)
+        for pending, name, address, code in self.store.expected():
+            if name in lines:
+                made += self._read_wins(pending, lines[name], address, code)
         return made
 
-    def _exceptions(self, line: ControllerLine, address: int) -> list[int]:
-        """The machine's queued exceptions, each acknowledged, up to
-        :data:`EXCEPTIONS_PER_CYCLE` or its "no activity"."""
-        codes: list[int] = []
+    def _exceptions(self, line: ControllerLine, address: int) -> None:
+        """The machine's queued exceptions up to :data:`EXCEPTIONS_PER_CYCLE` or its "no
+        activity", each acknowledged; a win's recorded first (:meth:`ControllerStore.expect`)."""
         for _ in range(EXCEPTIONS_PER_CYCLE):
             ex = line.host.general_poll(address)
             if ex.kind != "exception" or not ex.code:
-                break
+                return
+            if ex.code in (PROGRESSIVE_WIN, SAS_LEVEL_HIT, HANDPAY_PENDING):
+                self.store.expect(line.name, address, ex.code)
             line.host.acknowledge()
             line.seen.append((address, ex.code))
-            codes.append(ex.code)
-        return codes
 
     def _read_contributions(self, line: ControllerLine, address: int) -> None:
         """The machine's contribution meter (extended meters 6F, this cabinet's code
@@ -284,7 +311,7 @@ class ProgressiveController:
         self.store.reading(line.name, address, self.level, meter)
 
     def _read_wins(
-        self, line: ControllerLine, address: int, code: int
+        self, pending: int, line: ControllerLine, address: int, code: int
     ) -> list[tuple[str, int, Win]]:
         if code == HANDPAY_PENDING:
             command = HANDPAY_INFO
@@ -295,7 +322,8 @@ class ProgressiveController:
         ex = line.host.long_poll(address, command)
         if ex.kind != "data":
             self.refused.append(f"{line.name} {address}: no answer to {command:02X}")
-            return []
+            return []  # read again next cycle
+        wins: list[Win] = []
         try:
             if command == HANDPAY_INFO:
                 found = decode_handpay_info(ex.answer[2:-2])
@@ -304,17 +332,16 @@ class ProgressiveController:
                 wins = decode_wins(command, ex.answer[2:-2])
         except ProgressiveMessageError as exc:
             self.refused.append(f"{line.name} {address}: {exc}")
-            return []
-        made = []
+        levels = self.store.levels()
+        made = self.store.read(pending, line.name, address, wins, ex.answer)
         for win in wins:
-            if self.store.award(line.name, address, win, ex.answer):
-                made.append((line.name, address, win))
-            elif win.cents > self.store.levels().get(win.level, 0):
+            if win not in made:
                 self.refused.append(
-                    f"{line.name} {address}: a win of {win.cents} cents on level {win.level}, "
-                    "above its meter"
+                    f"{line.name} {address}: a win of {win.cents} cents on group {win.group} "
+                    f"level {win.level} refused: above its meter "
+                    f"({levels.get(win.level, 0)} cents) or not this controller's"
                 )
-        return made
+        return [(line.name, address, win) for win in made]
 
 
 __all__ = ["ControllerLine", "ControllerStore", "ProgressiveController"]

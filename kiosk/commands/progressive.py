@@ -1,14 +1,17 @@
-"""``uth progressive``: the progressive linked across the floor (SAS 6.02 long polls 80 / 86 / 84 / 87).
+"""``uth progressive``: the progressive linked across the floor (SAS 6.02 long polls
+80 / 86 / 84 / 87 / 1B).
 
-    uth progressive controller PORT... --group G [--level N=RESET ...] [--db FILE]
-                               [--address N ...] [--seconds S] [--every MS]
-        a technician's progressive controller: every ``--every`` ms, on each line in
-        turn, the levels of group G broadcast (86, to address 0) and a general poll of
-        each machine address; a progressive win (54: read with 84; 56: with 87) resets
-        its level.  Its state (each level's reset, contributions, awards) is the SQLite
-        file ``--db`` (default ``progressive-controller.db``), so a power cut of the
-        controller loses nothing; ``--level`` sets a level's reset on a first run
-        (default level 1 at $10,000).
+    uth progressive controller PORT... --group G [--level N=RESET ...] [--feeds N]
+                               [--db FILE] [--address N ...] [--seconds S] [--every MS]
+        a technician's progressive controller (:mod:`devices.sas.controller`): every
+        ``--every`` ms, on each line in turn, the levels of group G broadcast (86, to
+        address 0), each machine address general-polled, its contribution meter read
+        into level ``--feeds`` (default 1), and each win taken off its level (54: read
+        with 84; 51: with 1B; 56: with 87), which goes back to its reset when the win
+        leaves it below.  Its state (each level's seed, contributions and awards,
+        lifetime sums) is the SQLite file ``--db`` (default
+        ``progressive-controller.db``), so a power cut of the controller loses nothing;
+        ``--level`` sets a level's reset on a first run (default level 1 at $10,000).
 
 A pseudo-terminal carries the test transport, any other port is a UART (as ``uth sas
 host``: :mod:`devices.sas.uart`).
@@ -28,6 +31,11 @@ from devices.sas.uart import open_line
 DEFAULT_RESET = 1_000_000
 
 
+def _money(cents: int) -> str:
+    """``cents`` as dollars and cents with thousands separators (no float)."""
+    return f"{cents // 100:,}.{cents % 100:02d}"
+
+
 def _level(text: str) -> tuple[int, int]:
     level, sep, reset = text.partition("=")
     if not (sep and level.isdigit() and reset.isdigit()):
@@ -43,6 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("ports", nargs="+", help="serial ports or pseudo-terminals of the lines")
     c.add_argument("--group", type=int, required=True, help="the progressive group, 1..255")
     c.add_argument("--level", type=_level, action="append", help="N=RESET cents (first run)")
+    c.add_argument("--feeds", type=int, default=1, help="the level contributions feed")
     c.add_argument("--db", default="progressive-controller.db", help="the controller's state")
     c.add_argument("--address", type=int, action="append", help="machine address(es), default 1")
     c.add_argument("--seconds", type=float, default=10.0, help="how long to run (default 10)")
@@ -68,16 +77,17 @@ def run_controller(args: argparse.Namespace) -> int:
                 return 2
             host = SasHost(opened, answer_timeout=args.timeout / 1000)
             lines.append(ControllerLine(port, host, args.address or [1]))
-        controller = ProgressiveController(store, lines)
+        controller = ProgressiveController(store, lines, level=args.feeds)
         print(f"group {args.group}: " + ", ".join(
-            f"level {lv} {cents / 100:,.2f}" for lv, cents in sorted(store.levels().items())
+            f"level {lv} {_money(cents)}" for lv, cents in sorted(store.levels().items())
         ), flush=True)  # fmt: skip
         end = time.monotonic() + args.seconds
         shown = {each.name: 0 for each in lines}
         while time.monotonic() < end:
             for name, address, win in controller.cycle():
-                print(f"{name} {address:3d} level {win.level} won {win.cents / 100:,.2f}: reset",
-                      flush=True)  # fmt: skip
+                now = store.levels().get(win.level, 0)
+                print(f"{name} {address:3d} level {win.level} won {_money(win.cents)}: "
+                      f"level now {_money(now)}", flush=True)  # fmt: skip
             for each in lines:
                 for address, code in each.seen[shown[each.name] :]:
                     print(f"{each.name} {address:3d} {code:02X} {describe_exception(code)}",

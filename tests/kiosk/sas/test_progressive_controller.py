@@ -133,7 +133,8 @@ def test_the_command_broadcasts_to_a_cabinet(tmp_path):
             capture_output=True, text=True, timeout=60, cwd=ROOT, env=env,
         )  # fmt: skip
         assert out.returncode == 0, out.stderr
-        assert f"group {GROUP}: level 1 {(RESET + 42) / 100:,.2f}" in out.stdout
+        dollars, cents = divmod(RESET + 42, 100)
+        assert f"group {GROUP}: level 1 {dollars:,}.{cents:02d}" in out.stdout
         assert wait_for(lambda: rig.meter() == RESET + 42)
     finally:
         rig.stop()

@@ -138,15 +138,17 @@ def test_a_hand_paid_win_is_read_with_1b_and_a_controller_cut_loses_nothing(tmp_
             1,
             win.amount,
         )
-        store.close()  # the controller's power cut before it polled
+        # the controller sees the 51 and acknowledges it, then its power is cut
+        controller._exceptions(controller.lines[0], 1)
+        assert (1, Exc.HANDPAY_PENDING) in controller.lines[0].seen
+        store.close()
         store, controller = controller_of(path, rig)
-        made = controller.cycle()  # 51, the contribution, then 1B
+        made = controller.cycle()  # the reading left to do: the contribution, then 1B
         assert [w.cents for *_, w in made] == [win.amount]
         assert check_identity(store, rig) == LEVEL_RESET
-        store.close()  # cut again after the award: the same 1B read again is no second one
+        store.close()  # cut again after the award: nothing is read twice
         store, controller = controller_of(path, rig)
-        rig.host.acknowledge()
-        assert controller._read_wins(controller.lines[0], 1, Exc.HANDPAY_PENDING) == []
+        assert controller.cycle() == []
         assert check_identity(store, rig) == LEVEL_RESET
         assert len(store.awards()) == 1
         store.close()
