@@ -154,3 +154,77 @@ def test_a_hand_paid_win_is_read_with_1b_and_a_controller_cut_loses_nothing(tmp_
         store.close()
     finally:
         rig.stop()
+
+
+def play_table(rig: Linked, stations: tuple[int, ...]) -> None:
+    """One round at every station of ``rig``'s table, each with the progressive; every
+    seat checks to the river and folds."""
+    table = rig.table
+    prog = table.paytable.progressive
+    assert prog is not None
+    for n in stations:
+        table.execute(n, PlaceChip("ante", 500))
+        table.execute(n, PlaceChip("progressive", prog.wager))
+        table.execute(n, Deal())
+    for action in (Action.CHECK, Action.CHECK, Action.FOLD):
+        for n in stations:
+            table.execute(n, Decide(action))
+
+
+def test_a_seven_station_table_and_a_cabinet_feed_one_level_and_share_a_hit(tmp_path):
+    """Seven stations of one table on one line (addresses 1..7) and a lone cabinet on
+    another: every wager feeds the controller's one level; two straight flushes at one
+    table in one round share the line (each station reports its own share); the
+    controller's meter stays seed + contributions - awards, the machines' own."""
+    seats = tuple(range(1, 8))
+    deck = DeckSource()
+    table = Linked(tmp_path / "t", stations=seats, rng=deck, **BIG)
+    lone = Linked(tmp_path / "c", **BIG)
+    try:
+        store = ControllerStore(tmp_path / "controller.db", GROUP, {1: LEVEL_RESET})
+        hosts = [SasHost(r.pair.line, answer_timeout=0.5, silence=0.02) for r in (table, lone)]
+        controller = ProgressiveController(
+            store,
+            [
+                ControllerLine("table", hosts[0], list(seats)),
+                ControllerLine("cabinet", hosts[1], [1]),
+            ],
+        )
+        controller.cycle()
+        assert wait_for(lambda: all(table.meter(n) == LEVEL_RESET for n in seats))
+        for n in seats:
+            credit(table.table, n, 100_000)
+        credit(lone.table, 1, 100_000)
+        prog = table.table.paytable.progressive
+        assert prog is not None
+        share = prog.wager * prog.contribution_bp // 10_000
+        play_table(table, seats)
+        play_round(lone)
+        controller.cycle()
+        assert check_identity(store, table, lone) == LEVEL_RESET + 8 * share
+        controller.cycle()
+        shown = LEVEL_RESET + 8 * share
+        assert wait_for(lambda: all(table.meter(n) == shown for n in seats))
+        assert wait_for(lambda: lone.meter() == shown)
+
+        deck.stack(deck_with({3: "Js Ts", 6: "6s 5s"}, flop="9s 8s 7s"))
+        play_table(table, seats)
+        line = (shown + 7 * share) * 1_000 // 10_000  # 10% of the level, after the round's wagers
+        wins = {
+            e.station: e.amount
+            for e in table.table.ledger.events((EventKind.PROGRESSIVE_LINK_WIN,))
+        }
+        assert wins == {3: line // 2, 6: line // 2}
+        table.settle()
+        made = controller.cycle()
+        assert sorted((line_name, address, w.cents) for line_name, address, w in made) == [
+            ("table", 3, line // 2),
+            ("table", 6, line // 2),
+        ]
+        meter = check_identity(store, table, lone)
+        assert meter >= LEVEL_RESET  # a level never stands below its reset
+        assert controller.refused == []
+        store.close()
+    finally:
+        table.stop()
+        lone.stop()
