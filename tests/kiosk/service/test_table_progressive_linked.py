@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from kiosk.game.vocabulary import JACKPOT_TILT
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import balance
+from kiosk.ledger.schema import PROTECTIVE_TRIGGERS
 from kiosk.service.device_commands import SystemProgressiveLevels
 from kiosk.service.progressive import levels
 from kiosk.service.table import Table
@@ -210,3 +212,32 @@ def test_a_power_cut_between_deal_and_river_settles_on_the_deals_level(tmp_path)
     report = Ledger.verify(table.ledger)
     assert report.ok, report.problem
     table.close()
+
+
+def test_a_linked_win_edited_behind_the_ledgers_back_is_caught(tmp_path):
+    """A larger win written over the recorded one (its triggers dropped, the won meter
+    lifted to match, as someone wanting the controller to pay more would) fails the
+    ledger's verification."""
+    rng = DeckSource()
+    table = open_linked(
+        tmp_path, (1,), rng, jackpot_limit_cents=100_000_000, credit_limit_cents=200_000_000
+    )
+    prog = example(table)
+    credit(table, 1, 10_000)
+    broadcast(table, prog.reset)
+    rng.stack(deck_with({1: "Ac Kc"}, flop="Qc Jc Tc"))
+    place(table, (1,))
+    finish(table, (1,))
+    (win,) = events(table.ledger, EventKind.PROGRESSIVE_LINK_WIN)
+    db = table.config.db_path
+    table.close()
+    conn = sqlite3.connect(db)
+    for name in PROTECTIVE_TRIGGERS:
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    conn.execute("UPDATE events SET amount = amount + 100000 WHERE id = ?", (win.id,))
+    conn.execute("UPDATE meters SET value = value + 100000 WHERE name = 'progressive_link_won'")
+    conn.commit()
+    conn.close()
+    report = Ledger.open(db, readonly=True).verify()
+    assert not report.ok
+    assert f"events {win.id}: hash" in report.problem
