@@ -92,6 +92,8 @@ class EventKind(StrEnum):
     PROGRESSIVE_RESERVE_DRAWN = "progressive_reserve_drawn"
     PROGRESSIVE_AWARD = "progressive_award"
     PROGRESSIVE_JACKPOT = "progressive_jackpot"
+    PROGRESSIVE_ADJUSTED_UP = "progressive_adjusted_up"
+    PROGRESSIVE_ADJUSTED_DOWN = "progressive_adjusted_down"
 
 
 #: The credit meter (cents): the one meter that goes down.
@@ -152,8 +154,9 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
     EventKind.RAM_CLEAR: (_cents("ram_clear_credits"), _count("ram_clears"), _CREDIT_OFF),
     # The progressive.  Every meter is a lifetime meter; the meter players see and the
     # hidden reserve are differences of them (:func:`kiosk.ledger.meters.progressive_levels`):
-    # meter = contributed + reset - hit, reserve = reserved - reserve drawn, so the meter
-    # goes down only by a ``progressive_hit`` (an award on the meter).
+    # meter = contributed + reset - hit + adjusted up - adjusted down, reserve = reserved
+    # - reserve drawn, so the meter goes down only by a ``progressive_hit`` (an award on
+    # the meter) or a manager's countersigned adjustment (``progressive_adjusted_down``).
     EventKind.PROGRESSIVE_WAGER: (
         _cents("coin_in"),
         _cents("progressive_wagered"),
@@ -178,6 +181,14 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
         _count("jackpot_count"),
         _cents("progressive_paid"),
         _count("progressive_awards"),
+    ),
+    EventKind.PROGRESSIVE_ADJUSTED_UP: (
+        _cents("progressive_adjusted_up"),
+        _count("progressive_adjustments"),
+    ),
+    EventKind.PROGRESSIVE_ADJUSTED_DOWN: (
+        _cents("progressive_adjusted_down"),
+        _count("progressive_adjustments"),
     ),
 }
 
