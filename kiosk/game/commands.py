@@ -167,6 +167,25 @@ class RamClear:
     confirm_code: str
 
 
+class AdjustReason(StrEnum):
+    """Why a manager adjusts the progressive meter (recorded with the adjustment)."""
+
+    CORRECTION = "correction"  # the meter set to the figure the casino's records show
+    TRANSFER = "transfer"  # a meter moved from or to another machine or table
+    PROMOTION = "promotion"  # a casino's promotion lifts the meter
+
+
+@dataclass(frozen=True)
+class AdjustProgressive:
+    """A manager sets the table's standalone progressive meter to ``cents`` (0 up to the
+    paytable's ceiling), the main door open, countersigned by a second person's PIN
+    ``witness_pin``, for ``reason``; the result is the meter's amount before (cents)."""
+
+    cents: int
+    witness_pin: str
+    reason: AdjustReason = AdjustReason.CORRECTION
+
+
 Command = (
     PlaceChip
     | ClearBets
@@ -188,4 +207,5 @@ Command = (
     | RamClearRequest
     | RamClear
     | LiftLockout
+    | AdjustProgressive
 )

@@ -102,6 +102,11 @@ class ErrorCode(StrEnum):
     BET_NOT_OFFERED = "bet_not_offered"  # a paytable with a bet this cabinet does not play
     EXPORT_FAILED = "export_failed"  # a paytable that could not be read or written for export
 
+    # -- the progressive ---------------------------------------------------------------
+    NO_PROGRESSIVE = "no_progressive"  # a meter adjustment when the paytable has no progressive
+    PROGRESSIVE_LINKED = "progressive_linked"  # a meter adjustment when the casino's controller keeps it
+    METER_OUT_OF_RANGE = "meter_out_of_range"  # a meter set below 0 or above the ceiling (params["cents"])
+
 
 @unique
 class BetRule(StrEnum):

@@ -96,6 +96,8 @@ class EventKind(StrEnum):
     # the controller keeps the meter; the ledger keeps what this machine fed it and won off it
     PROGRESSIVE_LINK_CONTRIBUTION = "progressive_link_contribution"
     PROGRESSIVE_LINK_WIN = "progressive_link_win"
+    PROGRESSIVE_ADJUSTED_UP = "progressive_adjusted_up"
+    PROGRESSIVE_ADJUSTED_DOWN = "progressive_adjusted_down"
 
 
 #: The credit meter (cents): the one meter that goes down.
@@ -156,8 +158,9 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
     EventKind.RAM_CLEAR: (_cents("ram_clear_credits"), _count("ram_clears"), _CREDIT_OFF),
     # The progressive.  Every meter is a lifetime meter; the meter players see and the
     # hidden reserve are differences of them (:func:`kiosk.ledger.meters.progressive_levels`):
-    # meter = contributed + reset - hit, reserve = reserved - reserve drawn, so the meter
-    # goes down only by a ``progressive_hit`` (an award on the meter).
+    # meter = contributed + reset - hit + adjusted up - adjusted down, reserve = reserved
+    # - reserve drawn, so the meter goes down only by a ``progressive_hit`` (an award on
+    # the meter) or a manager's countersigned adjustment (``progressive_adjusted_down``).
     EventKind.PROGRESSIVE_WAGER: (
         _cents("coin_in"),
         _cents("progressive_wagered"),
@@ -191,6 +194,14 @@ METER_EFFECTS: Mapping[EventKind, tuple[MeterEffect, ...]] = {
     EventKind.PROGRESSIVE_LINK_WIN: (
         _cents("progressive_link_won"),
         _count("progressive_link_wins"),
+    ),
+    EventKind.PROGRESSIVE_ADJUSTED_UP: (
+        _cents("progressive_adjusted_up"),
+        _count("progressive_adjustments"),
+    ),
+    EventKind.PROGRESSIVE_ADJUSTED_DOWN: (
+        _cents("progressive_adjusted_down"),
+        _count("progressive_adjustments"),
     ),
 }
 

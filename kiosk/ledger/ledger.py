@@ -215,7 +215,7 @@ class Ledger(LedgerView):
         anchor: Path | None = None,
     ) -> Ledger:
         """Create a new ledger at ``path`` (refused if one exists), its anchor and the
-        marker; rows are MAC'd with ``key`` when given.
+        marker; rows are MAC'd with ``key`` when given (a progressive's meter seeded).
 
         Built under a temporary name and renamed into place after the anchor and the
         marker are written, so a crash never leaves a half-made ledger at ``path``, nor a
@@ -259,6 +259,11 @@ class Ledger(LedgerView):
                     "paytable_name": f"{paytable.name} {paytable.version}",
                 },
             )
+            if paytable.progressive is not None:  # as the service's seed_meter at a change
+                reset = paytable.progressive.reset  # the reserve is empty: the operator's
+                seed = {"reason": "in_force", "reset": reset, "paytable": paytable.sha256,
+                        "operator": None, "from_operator": reset}  # fmt: skip
+                ledger.event(EventKind.PROGRESSIVE_RESET, amount=reset, detail=seed, at=created)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
         if anchor is not None:

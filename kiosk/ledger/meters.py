@@ -66,17 +66,28 @@ PROGRESSIVE_METERS: dict[str, str] = {
     "progressive_link_contributed": "wagers' contributions to the casino controller's linked level, cents",
     "progressive_link_won": "awards on the casino controller's linked level (also in progressive_paid), cents",
     "progressive_link_wins": "awards on the casino controller's linked level",
+    "progressive_adjusted_up": "put on the progressive meter by managers' countersigned adjustments, cents",
+    "progressive_adjusted_down": "taken off the progressive meter by managers' countersigned adjustments, cents",
+    "progressive_adjustments": "managers' countersigned adjustments of the progressive meter",
 }
 
 
 def progressive_levels(meters: Mapping[str, int]) -> tuple[int, int]:
     """The progressive meter and the hidden reserve (cents) the lifetime meters hold:
 
-    meter = contributed + reset - hit,  reserve = reserved - reserve drawn.
+    meter = contributed + reset - hit + adjusted up - adjusted down,
+    reserve = reserved - reserve drawn.
 
-    Only a ``progressive_hit`` (an award on the meter) takes anything off the meter."""
+    Only a ``progressive_hit`` (an award on the meter) and a manager's countersigned
+    adjustment down take anything off the meter."""
     m = {k: meters.get(k, 0) for k in PROGRESSIVE_METERS}
-    meter = m["progressive_contributed"] + m["progressive_reset"] - m["progressive_hit"]
+    meter = (
+        m["progressive_contributed"]
+        + m["progressive_reset"]
+        - m["progressive_hit"]
+        + m["progressive_adjusted_up"]
+        - m["progressive_adjusted_down"]
+    )
     reserve = m["progressive_reserved"] - m["progressive_reserve_drawn"]
     return meter, reserve
 

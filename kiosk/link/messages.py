@@ -396,13 +396,60 @@ class OperatorLift(_Model):
 class OperatorQuery(_Model):
     """Station -> host: an operator page's data: ``status`` (every station), ``meters``
     (station ``station``'s and the table's), ``recall`` (station ``station``'s last 10
-    rounds) or ``paytables`` (the paytables the table may switch to, with their RTP).
-    Answered by an :class:`OperatorReply`."""
+    rounds), ``paytables`` (the paytables the table may switch to, with their RTP) or
+    ``progressive`` (the table's progressive: :class:`ProgressiveFigures`).  Answered by
+    an :class:`OperatorReply`."""
 
     type: Literal["operator_query"] = "operator_query"
     ref: OperatorRef
-    page: Literal["status", "meters", "recall", "paytables"]
+    page: Literal["status", "meters", "recall", "paytables", "progressive"]
     station: Seat | None = None
+
+
+class OperatorAdjust(_Model):
+    """Station -> host: the manager logged in at the station, its main door open, sets
+    the table's standalone progressive meter to ``cents``, countersigned by a second
+    person's PIN ``witness_pin`` (travelling as :class:`OperatorLogin`'s does), for
+    ``reason``.  Answered by an :class:`OperatorReply` with the progressive after it."""
+
+    type: Literal["operator_adjust"] = "operator_adjust"
+    ref: OperatorRef
+    cents: Cents
+    witness_pin: Annotated[str, Field(pattern=r"^[0-9]{0,12}$", repr=False)]
+    reason: Literal["correction", "transfer", "promotion"] = "correction"
+
+
+class ProgressiveFigures(_Model):
+    """The table's progressive as the operator's page shows it: whether the paytable in
+    force offers one (its ``reset`` and ``ceiling``, cents) and whether it is ``linked``
+    (the casino's controller keeps the meter); the ``meter`` and the hidden ``reserve``
+    (cents; the meter None while a linked level is not heard yet); and the lifetime
+    meters, each a count and its cents: wagers, contributions to the meter and to the
+    reserve, resets, awards on the meter (``hits``), awards won, the hand-paid jackpots
+    among them, and managers' adjustments (up, down)."""
+
+    offered: bool
+    linked: bool = False
+    reset: Cents = 0
+    ceiling: Cents = 0
+    meter: Cents | None = None
+    reserve: Cents = 0
+    wagers: Cents = 0
+    wagered: Cents = 0
+    contributed: Cents = 0
+    reserved: Cents = 0
+    reserve_drawn: Cents = 0
+    resets: Cents = 0
+    reset_cents: Cents = 0
+    hits: Cents = 0
+    hit_cents: Cents = 0
+    awards: Cents = 0
+    paid: Cents = 0
+    jackpots: Cents = 0
+    jackpot_cents: Cents = 0
+    adjustments: Cents = 0
+    adjusted_up: Cents = 0
+    adjusted_down: Cents = 0
 
 
 class OperatorAction(_Model):
@@ -432,8 +479,9 @@ class OperatorAction(_Model):
 
 
 class OperatorReply(_Model):
-    """Host -> station: the answer to operator request ``ref``: ``data`` (a JSON object)
-    when ``ok``, else the refusal's ``code`` and ``detail``."""
+    """Host -> station: the answer to operator request ``ref``: ``data`` (a JSON object),
+    or for the progressive's page ``progressive``, when ``ok``, else the refusal's
+    ``code`` and ``detail``."""
 
     type: Literal["operator_reply"] = "operator_reply"
     ref: OperatorRef
@@ -441,6 +489,7 @@ class OperatorReply(_Model):
     code: Name | None = None
     detail: Text = ""
     data: dict[str, JsonValue] = Field(default_factory=dict)
+    progressive: ProgressiveFigures | None = None
 
 
 # --- application: a station's own game recall -----------------------------------------
@@ -526,6 +575,7 @@ Body = Annotated[
     | OperatorAction
     | OperatorReply
     | OperatorLift
+    | OperatorAdjust
     | RecallRequest
     | RecallReply
     | FriendsFrame,
@@ -559,6 +609,7 @@ STATION_TYPES = frozenset(
         "operator_query",
         "operator_action",
         "operator_lift",
+        "operator_adjust",
         "recall_request",
     }
 )

@@ -228,8 +228,8 @@ NamingCommand = (
     | ReopenPairing
 )
 #: The commands the service answers with a count: a ticket's cents, the wrong pairing
-#: codes so far.
-CountingCommand = AcceptTicket | PairingMiss
+#: codes so far, the progressive meter before an adjustment.
+CountingCommand = AcceptTicket | PairingMiss | cmd.AdjustProgressive
 #: The commands the service answers yes or no: a note taken into escrow, the ledger
 #: writable.
 AskingCommand = AcceptEscrow | ProbeLedger

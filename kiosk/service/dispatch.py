@@ -49,6 +49,7 @@ from kiosk.service.operators import Operators
 from kiosk.service.payouts import Payouts
 from kiosk.service.paytable_export import export_paytable
 from kiosk.service.play import TablePlay
+from kiosk.service.progressive_adjust import adjust_meter
 from kiosk.service.progressive_link import levels_heard, link_lost
 from kiosk.service.settings import Settings
 from kiosk.service.slot_system import SlotSystem
@@ -160,6 +161,8 @@ def dispatch(
         case cmd.RamClear(confirm_code=code):
             ops.ram_clear(n, code)
             return None
+        case cmd.AdjustProgressive(cents=cents, witness_pin=pin, reason=reason):
+            return adjust_meter(st, ops, at, cents, pin, reason)
         # locks lifted by people (the PIN pad's, pairing's at the host)
         case cmd.LiftLockout(pin=pin, witness_pin=witness_pin):
             return parts.locks.lift_at_door(n, pin, witness_pin)

@@ -252,10 +252,7 @@ class Operators:
         st.require_ledger()
         manager = st.require_role(n, "manager")
         st.require_door_open(n, "a RAM clear")
-        account = self._account(n, pin, "ram_clear_witness")
-        if account.name == manager:
-            raise NotAuthorised("the second PIN must be another operator's", code=ErrorCode.SAME_OPERATOR)
-        st.lockout.succeeded(account.name)
+        account = self.second_person(n, pin, manager, "ram_clear_witness")
         session = st.station(n).operator
         detail = {
             "operator": manager,
@@ -267,6 +264,16 @@ class Operators:
         st.event(EventKind.RAM_CLEAR_WITNESSED, detail, n)
         self._witness[n] = (account, st.ticks() + RAM_CLEAR_CODE_SECONDS)
         return account.name
+
+    def second_person(self, n: int, pin: str, first: str, purpose: str) -> OperatorAccount:
+        """The person whose PIN ``pin`` is, typed at station ``n`` to countersign what
+        ``first`` (the operator logged in there) does: another account than ``first``'s.
+        A wrong PIN is recorded and counted for ``purpose`` as every wrong PIN is."""
+        account = self._account(n, pin, purpose)
+        if account.name == first:
+            raise NotAuthorised("the second PIN must be another operator's", code=ErrorCode.SAME_OPERATOR)
+        self.state.lockout.succeeded(account.name)
+        return account
 
     def _require_witness(self, n: int) -> OperatorAccount:
         witness = self._witness.get(n)

@@ -9,9 +9,9 @@ credits).  A round voided by a RAM clear refunds it (``progressive_refund``).
 
 **The meter.**  The meter and the hidden reserve are differences of lifetime ledger
 meters (:func:`kiosk.ledger.meters.progressive_levels`): meter = contributed + reset -
-hit, reserve = reserved - reserve drawn.  Only a ``progressive_hit`` (an award on the
-meter) takes anything off the meter: an operator's adjustment (two persons, recorded) is
-not offered yet.  Putting a paytable with a progressive in force lifts a meter below its
+hit + adjusted up - adjusted down, reserve = reserved - reserve drawn.  Only a
+``progressive_hit`` (an award on the meter) and a manager's countersigned adjustment
+(:mod:`kiosk.service.progressive_adjust`) take anything off the meter.  Putting a paytable with a progressive in force lifts a meter below its
 reset to the reset (``progressive_reset``, funded from the reserve first, the rest by the
 operator), in the transaction that records the change.
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from kiosk.config import CabinetConfig, Role
+from kiosk.game.commands import AdjustReason
 from kiosk.game.paytables.hold import PaytableHold
 from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
@@ -65,6 +66,7 @@ class Capability(StrEnum):
     TILTS = "tilts"  # this station's tilts and its door (in process)
     DEVICES = "devices"  # this station's devices, from the ledger
     MACHINE = "machine"  # the machine's configuration and ledger identity
+    PROGRESSIVE = "progressive"  # the table's progressive meter, its lifetime, an adjustment
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,47 @@ class Paytables:
     in_force: str
 
 
+@dataclass(frozen=True)
+class Lifetime:
+    """A lifetime meter's count and its cents."""
+
+    count: int
+    cents: int
+
+
+@dataclass(frozen=True)
+class ProgressiveMeters:
+    """The table's progressive as its page shows it (cents): offered by the paytable in
+    force (its ``reset`` and ``ceiling``) or not, ``linked`` (the casino's controller
+    keeps the meter), the ``meter`` (None: a linked level not heard yet) and the hidden
+    ``reserve``, and the lifetime meters: wagers, contributions to the meter and the
+    reserve, the reserve drawn for resets, resets, awards on the meter (``hits``), awards
+    won, the hand-paid jackpots among them, and managers' adjustments."""
+
+    offered: bool
+    linked: bool
+    reset: int
+    ceiling: int
+    meter: int | None
+    reserve: int
+    wagers: Lifetime
+    contributed: int
+    reserved: int
+    reserve_drawn: int
+    resets: Lifetime
+    hits: Lifetime
+    awards: Lifetime
+    jackpots: Lifetime
+    adjustments: int
+    adjusted_up: int
+    adjusted_down: int
+
+    @property
+    def adjustable(self) -> bool:
+        """The meter is the table's own: a manager may adjust it."""
+        return self.offered and not self.linked
+
+
 #: What a request's ``done`` receives: the record, a refusal, or None (no answer).
 Done = Callable[[T | Refused | None], None]
 
@@ -294,6 +337,19 @@ class OperatorPort(Protocol):
     def set_limits(self, limits: TableLimits, done: Done[TableStatus]) -> bool: ...
 
     def set_paytable(self, sha256: str, done: Done[TableStatus]) -> bool: ...
+
+    # -- the progressive -----------------------------------------------------------------
+    def progressive(self, done: Done[ProgressiveMeters]) -> bool:
+        """The table's progressive (:data:`Capability.PROGRESSIVE`)."""
+        ...
+
+    def adjust_progressive(
+        self, cents: int, witness_pin: str, reason: AdjustReason, done: Done[ProgressiveMeters]
+    ) -> bool:
+        """The manager logged in here (the main door open) sets the standalone meter to
+        ``cents``, countersigned by a second person's PIN; answered with the progressive
+        after it."""
+        ...
 
 
 class LocalOperations(Protocol):

@@ -16,26 +16,31 @@ from typing import TypeVar
 
 from pydantic import JsonValue
 
+from kiosk.game.commands import AdjustReason
 from kiosk.link.messages import (
     Body,
     OperatorAction,
+    OperatorAdjust,
     OperatorLift,
     OperatorLogin,
     OperatorLogout,
     OperatorQuery,
     OperatorReply,
     OperatorSession,
+    ProgressiveFigures,
 )
 from kiosk.station.operator_port import (
     LIMIT_FIELDS,
     Capability,
     DeviceFault,
     Done,
+    Lifetime,
     MeterReadings,
     PaytableChoice,
     PaytableName,
     Paytables,
     Person,
+    ProgressiveMeters,
     RecalledRound,
     Refused,
     StationStatus,
@@ -56,6 +61,7 @@ SERVICE_PAGES = frozenset(
         Capability.RECALL,
         Capability.LIMITS,
         Capability.PAYTABLES,
+        Capability.PROGRESSIVE,
     }
 )
 
@@ -161,6 +167,61 @@ class OperatorRequests(ABC):
             ),
             _reply(done, status),
         )
+
+    # -- the progressive -----------------------------------------------------------------
+    def progressive(self, done: Done[ProgressiveMeters]) -> bool:
+        return self.submit(
+            lambda r: OperatorQuery(ref=r, page="progressive"), _progressive_reply(done)
+        )
+
+    def adjust_progressive(
+        self, cents: int, witness_pin: str, reason: AdjustReason, done: Done[ProgressiveMeters]
+    ) -> bool:
+        return self.submit(
+            lambda r: OperatorAdjust(
+                ref=r, cents=cents, witness_pin=witness_pin, reason=AdjustReason(reason).value
+            ),
+            _progressive_reply(done),
+        )
+
+
+def _progressive_reply(done: Done[ProgressiveMeters]) -> Callable[[Answer], None]:
+    """The progressive page's callback: its figures when ok, the refusal, or None."""
+
+    def answered(answer: Answer) -> None:
+        if not isinstance(answer, OperatorReply):
+            done(None)
+        elif not answer.ok:
+            done(Refused(answer.code or "refused", answer.detail))
+        elif answer.progressive is None:
+            done(None)
+        else:
+            done(progressive_meters(answer.progressive))
+
+    return answered
+
+
+def progressive_meters(f: ProgressiveFigures) -> ProgressiveMeters:
+    """The progressive's figures as the port's record."""
+    return ProgressiveMeters(
+        offered=f.offered,
+        linked=f.linked,
+        reset=f.reset,
+        ceiling=f.ceiling,
+        meter=f.meter,
+        reserve=f.reserve,
+        wagers=Lifetime(f.wagers, f.wagered),
+        contributed=f.contributed,
+        reserved=f.reserved,
+        reserve_drawn=f.reserve_drawn,
+        resets=Lifetime(f.resets, f.reset_cents),
+        hits=Lifetime(f.hits, f.hit_cents),
+        awards=Lifetime(f.awards, f.paid),
+        jackpots=Lifetime(f.jackpots, f.jackpot_cents),
+        adjustments=f.adjustments,
+        adjusted_up=f.adjusted_up,
+        adjusted_down=f.adjusted_down,
+    )
 
 
 def _reply(done: Done[T], read: Callable[[dict[str, JsonValue]], T]) -> Callable[[Answer], None]:

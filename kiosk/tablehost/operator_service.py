@@ -13,6 +13,11 @@ The host answers each station's operator messages (:mod:`kiosk.link.messages`):
   station's and the table's, cents or counts), ``recall`` (a station's last 10 finished
   rounds, its seat and the dealer: a round still open is shown to nobody, its cards
   neither) or ``paytables`` (the paytables folder's, each with its RTP per bet);
+* :class:`OperatorAdjust` -> an :class:`OperatorReply` with the progressive's figures
+  after it: the manager logged in at that station, its door open, sets the table's
+  standalone progressive meter with a second person's PIN
+  (:mod:`kiosk.service.progressive_adjust`); the ``progressive`` query answers the same
+  figures (:mod:`kiosk.tablehost.progressive_page`);
 * :class:`OperatorLift` -> an :class:`OperatorReply`: the door of that station open, a
   manager's or technician's PIN and a second person's lift every PIN lock of the table
   (:mod:`kiosk.service.locks`);
@@ -38,6 +43,7 @@ from pydantic import JsonValue
 
 from kiosk.config import Role, role_at_least
 from kiosk.game import commands as cmd
+from kiosk.game.commands import AdjustReason
 from kiosk.game.error_codes import ErrorCode
 from kiosk.game.errors import MachineError, NotAuthorised, WrongState
 from kiosk.game.paytables.editor import Listing, list_paytables
@@ -47,6 +53,7 @@ from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import RoundRecord
 from kiosk.link.messages import (
     OperatorAction,
+    OperatorAdjust,
     OperatorLift,
     OperatorLogin,
     OperatorLogout,
@@ -58,11 +65,19 @@ from kiosk.service.device_commands import SetTablePaytable
 from kiosk.service.operators import SESSION_IDLE_S  # noqa: F401 (the link's idle rule)
 from kiosk.service.state import Session
 from kiosk.service.table import Table
+from kiosk.tablehost.progressive_page import progressive_figures
 
 log = logging.getLogger(__name__)
 
 #: The bodies this service answers.
-OPERATOR_BODIES = (OperatorLogin, OperatorLogout, OperatorQuery, OperatorAction, OperatorLift)
+OPERATOR_BODIES = (
+    OperatorLogin,
+    OperatorLogout,
+    OperatorQuery,
+    OperatorAction,
+    OperatorLift,
+    OperatorAdjust,
+)
 #: The rounds a station's recall page shows.
 RECALL_ROUNDS = 10
 #: action -> the least role that may take it.
@@ -108,10 +123,15 @@ class OperatorService:
                 return OperatorReply(ref=body.ref, ok=True)
             if isinstance(body, OperatorLift):
                 return self._lift(station, body)
-            if not isinstance(body, (OperatorQuery, OperatorAction)):
+            if not isinstance(body, (OperatorQuery, OperatorAction, OperatorAdjust)):
                 raise TypeError(f"not an operator message: {type(body).__name__}")
             try:
                 session = self._session(station)
+                if isinstance(body, OperatorAdjust):
+                    return self._adjust(station, session, body)
+                if isinstance(body, OperatorQuery) and body.page == "progressive":
+                    figures = progressive_figures(self.table, station)
+                    return OperatorReply(ref=body.ref, ok=True, progressive=figures)
                 data = (
                     self._query(station, body)
                     if isinstance(body, OperatorQuery)
@@ -149,6 +169,26 @@ class OperatorService:
             )
         log.info("station %d: %s lifted the PIN locks", station, name)
         return OperatorReply(ref=body.ref, ok=True, data={"operator": str(name)})
+
+    def _adjust(self, station: int, account: Session, body: OperatorAdjust) -> OperatorReply:
+        """A manager's countersigned adjustment of the progressive meter from ``station``
+        (the service checks the role, the door, the witness and the amount), recorded
+        also as an ``operator_action`` beside the service's ``progressive_adjusted_*``."""
+        change = cmd.AdjustProgressive(body.cents, body.witness_pin, AdjustReason(body.reason))
+        before = self.table.execute(station, change)
+        detail: dict[str, Any] = {
+            "operator": account.name,
+            "role": account.role,
+            "action": "adjust_progressive",
+            "station": station,
+            "at_station": station,
+            "old": before,
+            "new": body.cents,
+        }
+        self.table.record(station, (EventKind.OPERATOR_ACTION, detail))
+        log.info("station %d: %s set the progressive meter", station, account.name)
+        figures = progressive_figures(self.table, station)
+        return OperatorReply(ref=body.ref, ok=True, progressive=figures)
 
     def end(self, station: int, reason: str) -> None:
         """End ``station``'s session, if any (its link disconnected: ``reason``)."""

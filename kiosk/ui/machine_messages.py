@@ -113,6 +113,10 @@ MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.NO_PAYTABLE: N_("That paytable is not in the paytables folder."),
     ErrorCode.BET_NOT_OFFERED: N_("That paytable has a progressive bet this cabinet does not offer yet."),
     ErrorCode.EXPORT_FAILED: N_("The paytable could not be exported."),
+    # the progressive
+    ErrorCode.NO_PROGRESSIVE: N_("The paytable in force has no progressive meter."),
+    ErrorCode.PROGRESSIVE_LINKED: N_("The progressive meter is kept by the casino's progressive controller."),
+    ErrorCode.METER_OUT_OF_RANGE: N_("The progressive meter can be set from 0 up to {cents}."),
 }
 
 #: A refused bet's broken limit (its ``rule`` parameter) -> msgid; ``{cents}`` is the limit.

@@ -6,7 +6,8 @@ this cabinet, or the program's shipped one).  A table with no record yet is held
 Trips bound alone, exactly, from the published counts of the 133,784,560 seven-card
 hands by category (no enumeration needed): its whole record is computed at power-up
 before play opens (:class:`kiosk.game.paytables.rtp_record.RtpGate`), which keeps play shut
-if the main game lies outside the bounds.
+if the main game lies outside the bounds.  A table with a progressive is taken as it is
+written: the new ledger seeds its meter at its reset (:meth:`kiosk.ledger.ledger.Ledger.create`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from engine.hands.categories import SEVEN_CARD_COUNTS, SEVEN_CARD_HANDS
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
 from kiosk.config import CabinetConfig
 from kiosk.game.paytables.rtp_record import cabinet_key, known_rtp, trips_rtp
-from kiosk.game.rules.settings import BOUNDED_RTPS, PROGRESSIVE_NOT_OFFERED
+from kiosk.game.rules.settings import BOUNDED_RTPS
 
 __all__ = [
     "SEVEN_CARD_COUNTS",
@@ -32,8 +33,6 @@ def check_first_paytable(table: Paytable, config: CabinetConfig) -> None:
     """Raise :class:`PaytableError` naming the figure when ``table`` may not be the
     first paytable of a new ledger on the cabinet ``config`` (see the module docstring)."""
     where = str(table.source_name or config.paytable)
-    if table.progressive is not None:
-        raise PaytableError(where, "progressive", PROGRESSIVE_NOT_OFFERED)
     record = known_rtp(table, cabinet_key(Path(config.key_path)))
     figures = dict(record.figures) if record is not None else {}
     figures["trips"] = float(trips_rtp(table))

@@ -1,7 +1,8 @@
-"""A paytable with a ``[progressive]`` section is refused wherever the cabinet would put
-it in force (the first paytable of a new ledger, an operator's choice, the editor's
-draft), naming the file and the section: the engine has the bet's maths, the cabinet does
-not take the wager yet, and a table in force is played as it is written."""
+"""A paytable with a ``[progressive]`` section is refused where the cabinet does not play
+it yet, naming the file and the section: the RTP check of a caller that does not play
+the bet, and the editor's draft (it would be written without its progressive).  The game
+service plays it (its paytable change, and the first paytable of a new ledger:
+``tests/kiosk/service/test_progressive_first_paytable.py``)."""
 
 from __future__ import annotations
 
@@ -16,25 +17,13 @@ from kiosk.game.error_codes import ErrorCode
 from kiosk.game.errors import ConfigurationError
 from kiosk.game.paytables.editor import PaytableEditor
 from kiosk.game.rules.settings import check_rtp
-from kiosk.game.vocabulary import LEDGER_TILT, SEAT
+from kiosk.game.vocabulary import SEAT
 from kiosk.pins import DEMO_PINS
 from kiosk.station.operator_local import TableOperations
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
 MANAGER = DEMO_PINS["manager"]
-
-
-def test_a_first_paytable_with_a_progressive_is_refused_and_no_ledger_is_made(tmp_path):
-    config = load_config(None, db_path=tmp_path / "uth.db", paytable=EXAMPLE)
-    cab = LoneCabinet.open(config)
-    try:
-        message = {t.code: t.message for t in cab.station.snapshot().tilts}.get(LEDGER_TILT, "")
-        assert "PAYTABLE FAULT" in message and "progressive-example.toml: progressive:" in message
-        assert "does not offer the progressive bet" in message and cab.table.ledger is None
-    finally:
-        cab.close()
-    assert not config.db_path.exists()
 
 
 def test_putting_a_progressive_table_in_force_is_refused_with_its_code(tmp_path):

@@ -61,6 +61,7 @@ PARAMS = {
     ErrorCode.CREDIT_LIMIT: {"limit": 500_000},
     ErrorCode.INSUFFICIENT_CREDITS: {"needed": 1600, "credits": 1500},
     ErrorCode.BET_OUT_OF_LIMITS: {"rule": "ante_max", "cents": 50_000},
+    ErrorCode.METER_OUT_OF_RANGE: {"cents": 10_000_000},
 }
 #: Codes whose sentence is the generic one: a refusal with no more precise reason.
 GENERIC_CODES = {ErrorCode.REFUSED, ErrorCode.WRONG_STATE}

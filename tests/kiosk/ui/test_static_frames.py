@@ -173,6 +173,7 @@ PAGES = (
     "limits",
     "paytable",
     "ramclear",
+    "progressive",
 )
 TOURNAMENT = tuple(
     f"tournament_{s}"

@@ -38,7 +38,8 @@ PAD_KEYS: dict[str, Intent] = {"return": Intent.ENTER, "backspace": Intent.CLEAR
 
 @dataclass(frozen=True)
 class Digit:
-    """A keypad's digit, as a page gets it (the RAM clear's witness PIN and code)."""
+    """A keypad's digit, as a page gets it (the RAM clear's witness PIN and code, the
+    progressive meter's new amount and its witness PIN)."""
 
     digit: str
 
@@ -63,6 +64,8 @@ class Act(Enum):
     EXPORT = "export"
     COMPUTE = "compute"  # the draft paytable's exact RTP
     REQUEST_RAM_CLEAR = "request_ram_clear"
+    ADJUST_METER = "adjust_meter"  # the progressive meter's adjustment: the keypad up
+    ADJUST_REASON = "adjust_reason"  # the next reason for the adjustment
 
 
 @dataclass(frozen=True)

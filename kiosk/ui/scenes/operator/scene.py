@@ -13,8 +13,8 @@ screen says DEMO; at a station of a shared table the title names the station; wh
 the ledger's anchor is beside the database the menu says what that leaves undetected.
 
 The menu reaches the table through its :class:`~kiosk.station.operator_port.
-OperatorPort` alone (the PIN, the lift, the table status, meters, recall, limits and
-paytables), whichever adapter serves it: the service in the same process (a lone
+OperatorPort` alone (the PIN, the lift, the table status, meters, recall, limits,
+paytables and the progressive), whichever adapter serves it: the service in the same process (a lone
 cabinet) or the table host across the link (a station).  A page is offered where the
 port offers its :class:`~kiosk.station.operator_port.Capability`; the pages of the
 ledger's own machine (event log, hand pays, tilts, devices, hold report, audit, export,
@@ -69,6 +69,7 @@ from kiosk.ui.scenes.operator.meters import MetersPage
 from kiosk.ui.scenes.operator.page import ROW_H, ROW_Y, Page, escape
 from kiosk.ui.scenes.operator.paytables import PaytablePage
 from kiosk.ui.scenes.operator.pin import LIFTED, Lift, Login, PinPad
+from kiosk.ui.scenes.operator.progressive import ProgressivePage
 from kiosk.ui.scenes.operator.ramclear import RamClearPage
 from kiosk.ui.scenes.operator.rounds import RoundsPage
 from kiosk.ui.scenes.operator.status import StatusPage
@@ -94,6 +95,7 @@ PAGES: dict[str, tuple[str, str, Capability]] = {
     "limits": (N_("Limits"), "technician", Capability.LIMITS),
     "paytable": (N_("Paytable"), "technician", Capability.PAYTABLES),
     "ramclear": (N_("RAM clear"), "manager", Capability.RAM_CLEAR),
+    "progressive": (N_("Progressive"), "attendant", Capability.PROGRESSIVE),
 }
 PAGE_TYPES: tuple[type[Page], ...] = (
     StatusPage,
@@ -110,6 +112,7 @@ PAGE_TYPES: tuple[type[Page], ...] = (
     PaytablePage,
     RamClearPage,
     HoldPage,
+    ProgressivePage,
 )
 ROLE_NAMES = {
     "attendant": N_("Attendant"),
@@ -117,7 +120,7 @@ ROLE_NAMES = {
     "manager": N_("Manager"),
 }
 #: Pages whose changes the service allows with the main door open only.
-DOOR_PAGES = ("limits", "paytable", "ramclear")
+DOOR_PAGES = ("limits", "paytable", "ramclear", "progressive")
 DOOR_HINT = N_("Open the main door: changes here need it.")
 #: ... and how, on the demo cabinet.
 DEMO_DOOR_HINT = N_("Open the main door (F9 on the demo): changes here need it.")
@@ -157,6 +160,7 @@ class NoPort:
 
     table_status = meters = recall = paytables = _none
     clear_tilt = handpay_paid = set_limits = set_paytable = _none
+    progressive = adjust_progressive = _none
 
     def limits(self) -> None:
         return None
