@@ -213,9 +213,12 @@ class Ledger(LedgerView):
         at: str | None = None,
         key: CabinetKey | None = None,
         anchor: Path | None = None,
+        seed_progressive: bool = True,
     ) -> Ledger:
         """Create a new ledger at ``path`` (refused if one exists), its anchor and the
-        marker; rows are MAC'd with ``key`` when given (a progressive's meter seeded).
+        marker; rows are MAC'd with ``key`` when given (a progressive's meter seeded at
+        its reset unless ``seed_progressive`` is false: a linked cabinet's meter is the
+        casino controller's).
 
         Built under a temporary name and renamed into place after the anchor and the
         marker are written, so a crash never leaves a half-made ledger at ``path``, nor a
@@ -259,7 +262,7 @@ class Ledger(LedgerView):
                     "paytable_name": f"{paytable.name} {paytable.version}",
                 },
             )
-            if paytable.progressive is not None:  # as the service's seed_meter at a change
+            if paytable.progressive is not None and seed_progressive:  # as seed_meter
                 reset = paytable.progressive.reset  # the reserve is empty: the operator's
                 seed = {"reason": "in_force", "reset": reset, "paytable": paytable.sha256,
                         "operator": None, "from_operator": reset}  # fmt: skip

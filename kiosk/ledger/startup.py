@@ -172,10 +172,12 @@ def open_or_create(
     installed: bool = False,
     counter_file: Path | None = None,
     media: MediaCheck = second_medium_problem,
+    seed_progressive: bool = True,
 ) -> tuple[Ledger, bool]:
     """Open the cabinet's ledger with its key and anchor, creating ledger, key and anchor
     only on a first run (no database, no marker, no anchor, no record of a ledger beside
-    the key) with the paytable ``paytable()`` in force.
+    the key) with the paytable ``paytable()`` in force (its progressive's meter seeded
+    unless ``seed_progressive`` is false: a linked cabinet's).
 
     ``installed``: the cabinet is installed, so the anchor, the marker and the file
     counter ``counter_file`` (if any) must be in mounted folders on another device than
@@ -253,6 +255,7 @@ def open_or_create(
             marker=marker,
             key=key,
             anchor=anchor_path,
+            seed_progressive=seed_progressive,
         )
         write_key_record(key_path, path, ledger.ledger_id, ledger.meta.get("created_at", ""))
     except OSError as exc:  # a missing or read-only folder for the ledger, key or anchor

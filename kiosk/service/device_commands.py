@@ -72,8 +72,6 @@ class SetTablePaytable:
     sha256: str
 
 
-
-
 @dataclass(frozen=True)
 class DeviceReport:
     """What one of the station's devices reported (a fault, its end, the validator's own
@@ -94,7 +92,6 @@ class StopStation:
 
     code: str
     message: str
-
 
 
 @dataclass(frozen=True)

@@ -248,7 +248,9 @@ def test_credits_operator(st: TableState, at: int, burn_in: bool) -> tuple[str, 
     or burn-in mode, a technician logged in there (in demo mode the demo's technician
     when nobody is)."""
     if not (st.config.demo or burn_in):
-        raise PlayDisabled("test credits: only in demo or burn-in mode", code=ErrorCode.NO_TEST_CREDITS)
+        raise PlayDisabled(
+            "test credits: only in demo or burn-in mode", code=ErrorCode.NO_TEST_CREDITS
+        )
     session = st.station(at).operator
     if session is None and st.config.demo:
         account = next((a for a in st.config.accounts if a.role == "technician"), None)

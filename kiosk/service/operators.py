@@ -85,12 +85,23 @@ class Operators:
             return
         for number, station in st.stations.items():
             if OPERATORS_TILT in station.tilts:  # recorded before tilts were the host's
-                st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
-                                          "reason": "accounts configured"}, number)
+                st.event(
+                    EventKind.TILT_CLEARED,
+                    {"code": OPERATORS_TILT, "operator": None, "reason": "accounts configured"},
+                    number,
+                )
                 del station.tilts[OPERATORS_TILT]
         if OPERATORS_TILT in st.table_tilts:
-            st.event(EventKind.TILT_CLEARED, {"code": OPERATORS_TILT, "operator": None,
-                                      "reason": "accounts configured", "host": True}, 1)
+            st.event(
+                EventKind.TILT_CLEARED,
+                {
+                    "code": OPERATORS_TILT,
+                    "operator": None,
+                    "reason": "accounts configured",
+                    "host": True,
+                },
+                1,
+            )
             del st.table_tilts[OPERATORS_TILT]
 
     # -- sessions ------------------------------------------------------------------------
@@ -200,7 +211,8 @@ class Operators:
         st = self.state
         if code == LEDGER_TILT:
             raise NotAuthorised(
-                "a ledger fault is cleared only by restoring the ledger", code=ErrorCode.LEDGER_FAULT
+                "a ledger fault is cleared only by restoring the ledger",
+                code=ErrorCode.LEDGER_FAULT,
             )
         if code == RTP_GATE:  # play opens by itself once the paytable's return is proven
             raise WrongState(
@@ -219,7 +231,9 @@ class Operators:
             st.event(EventKind.TILT_CLEARED, {**detail, "host": True}, n)
             del st.table_tilts[code]
         else:
-            raise WrongState(f"no tilt {code!r} stands", code=ErrorCode.NO_TILT, params={"tilt": code})
+            raise WrongState(
+                f"no tilt {code!r} stands", code=ErrorCode.NO_TILT, params={"tilt": code}
+            )
 
     def door(self, n: int, open: bool) -> None:
         """Station ``n``'s main door switch, recorded when it changes (the station stops
@@ -271,7 +285,9 @@ class Operators:
         A wrong PIN is recorded and counted for ``purpose`` as every wrong PIN is."""
         account = self._account(n, pin, purpose)
         if account.name == first:
-            raise NotAuthorised("the second PIN must be another operator's", code=ErrorCode.SAME_OPERATOR)
+            raise NotAuthorised(
+                "the second PIN must be another operator's", code=ErrorCode.SAME_OPERATOR
+            )
         self.state.lockout.succeeded(account.name)
         return account
 
@@ -295,8 +311,12 @@ class Operators:
         witness = self._require_witness(n)
         code = f"{secrets.randbelow(10**6):06d}"
         session = st.station(n).operator
-        detail = {"operator": operator, "role": session.role if session else None,
-                  "witness": witness.name, **st.at(n)}
+        detail = {
+            "operator": operator,
+            "role": session.role if session else None,
+            "witness": witness.name,
+            **st.at(n),
+        }
         st.event(EventKind.RAM_CLEAR_REQUESTED, detail, n)
         self._ram_code[n] = (code, st.ticks() + RAM_CLEAR_CODE_SECONDS)
         return code

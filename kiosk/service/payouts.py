@@ -78,7 +78,9 @@ def pending_payout(ledger: Ledger, station: int) -> PendingPayout | None:
     ``cashout`` with no ``handpay``, ``ticket_out`` or ``cashout_failed`` after it (a
     ticket payout turned into a handpay is a handpay)."""
     last = ledger.events(
-        (EventKind.CASHOUT, EventKind.HANDPAY, EventKind.TICKET_OUT, EventKind.CASHOUT_FAILED), last=1, station=station
+        (EventKind.CASHOUT, EventKind.HANDPAY, EventKind.TICKET_OUT, EventKind.CASHOUT_FAILED),
+        last=1,
+        station=station,
     )
     if not last or last[0].kind != EventKind.CASHOUT:
         return None
@@ -107,7 +109,9 @@ class Payouts:
         own = st.station(n)
         rnd = st.round
         if st.round_open and rnd is not None and n in rnd.seats:
-            raise WrongState("finish the round before cashing out", code=ErrorCode.ROUND_IN_PROGRESS)
+            raise WrongState(
+                "finish the round before cashing out", code=ErrorCode.ROUND_IN_PROGRESS
+            )
         if own.payout is not None:
             raise WrongState("a payout is already in progress", code=ErrorCode.PAYOUT_IN_PROGRESS)
         amount = st.credits(n)
@@ -245,7 +249,9 @@ class Payouts:
         ticket = st.require_ledger_open().ticket_for_cashout(payout.txn)
         if ticket is not None and ticket.status == "pending":
             self._void(n, ticket, reason)
-        st.event(EventKind.CASHOUT_FAILED, {"reason": reason}, n, amount=payout.amount, txn=payout.txn)
+        st.event(
+            EventKind.CASHOUT_FAILED, {"reason": reason}, n, amount=payout.amount, txn=payout.txn
+        )
         own.payout = None
 
     def _to_handpay(self, n: int, payout: PendingPayout, ticket: TicketRecord, reason: str) -> None:
@@ -258,7 +264,9 @@ class Payouts:
 
     def _void(self, n: int, ticket: TicketRecord, reason: str) -> None:
         detail = {"validation": ticket.validation, "reason": reason[:128]}
-        self.state.event(EventKind.TICKET_VOID, detail, n, amount=ticket.amount, txn=ticket.cashout_txn)
+        self.state.event(
+            EventKind.TICKET_VOID, detail, n, amount=ticket.amount, txn=ticket.cashout_txn
+        )
 
     def _ended(self, txn: str) -> MoneyOutcome | None:
         ledger = self.state.require_ledger_open()

@@ -36,7 +36,9 @@ class Settings:
 
     def __init__(self, state: TableState) -> None:
         self.state = state
-        last = state.ledger.last_event(EventKind.COACH_CHANGED) if state.ledger is not None else None
+        last = (
+            state.ledger.last_event(EventKind.COACH_CHANGED) if state.ledger is not None else None
+        )
         state.coach = last is not None and bool(last.detail.get("on"))
 
     def set_coach(self, n: int, on: bool) -> None:
@@ -70,7 +72,9 @@ class Settings:
             (e.table for e in list_paytables(st) if e.table and e.table.sha256 == sha256), None
         )
         if found is None:
-            raise WrongState(f"no paytable {sha256[:12]}… in the paytables folder", code=ErrorCode.NO_PAYTABLE)
+            raise WrongState(
+                f"no paytable {sha256[:12]}… in the paytables folder", code=ErrorCode.NO_PAYTABLE
+            )
         return self._put_in_force(n, operator, found)
 
     def _put_in_force(self, n: int, operator: str, table: Paytable) -> dict[str, str]:

@@ -305,7 +305,9 @@ class TableState:
         RAM clears need it."""
         if not self.station(number).door_open:
             raise NotAuthorised(
-                f"{what} needs the main door open", code=ErrorCode.DOOR_CLOSED, params={"what": what}
+                f"{what} needs the main door open",
+                code=ErrorCode.DOOR_CLOSED,
+                params={"what": what},
             )
 
     def require_quiet(self, what: str) -> None:

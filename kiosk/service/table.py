@@ -113,7 +113,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-
 class Table:
     """The game service (thread-safe).  Construct with :meth:`open`; ``Table(config,
     ledger, stations)`` on an opened, verified ledger rebuilds the same state."""
@@ -149,8 +148,14 @@ class Table:
         self._settings = Settings(st)
         self._audit = Audit(st)
         self._parts = Parts(
-            st, self._play, self._money, self._payouts, self._operators, self._settings,
-            self._system, Locks(st, self._operators),
+            st,
+            self._play,
+            self._money,
+            self._payouts,
+            self._operators,
+            self._settings,
+            self._system,
+            Locks(st, self._operators),
         )
         self._paytable_text: tuple[str, str] | None = None  # see paytable_in_force()
         #: Test credits outside demo mode: a technician's burn-in session (its runner sets it).
@@ -188,6 +193,7 @@ class Table:
             anchor_path=config.anchor_file,
             installed=config.installed,
             counter_file=config.counter_file,
+            seed_progressive=config.progressive_link is None,
         )
         try:
             report = ledger.verify_power_up()
@@ -223,7 +229,14 @@ class Table:
                 reason = f"LEDGER FAULT - play stopped: {getattr(exc, 'reason', None) or exc!r}"
             log.error(reason)
             return cls(
-                config, None, stations, rng=rng, clock=clock, timing=timing, ticks=ticks, fault=reason
+                config,
+                None,
+                stations,
+                rng=rng,
+                clock=clock,
+                timing=timing,
+                ticks=ticks,
+                fault=reason,
             )
 
     def _power_up(self, created: bool) -> None:
@@ -241,8 +254,12 @@ class Table:
                 st.event(EventKind.POWER_UP, detail, 1)
                 if st.round_open:
                     assert st.round is not None
-                    st.event(EventKind.ROUND_RESUMED, {"phase": st.round.phase.value}, 1,
-                             round_id=st.round_id)
+                    st.event(
+                        EventKind.ROUND_RESUMED,
+                        {"phase": st.round.phase.value},
+                        1,
+                        round_id=st.round_id,
+                    )
             if st.round_open:
                 for number in st.round.seats if st.round is not None else ():
                     if number in st.stations:
@@ -261,7 +278,9 @@ class Table:
             if st.ledger is not None:
                 try:
                     if self.config.witness_counter is not None:
-                        witness_power_down(st.ledger, counter_from_spec(self.config.witness_counter))
+                        witness_power_down(
+                            st.ledger, counter_from_spec(self.config.witness_counter)
+                        )
                     st.event(EventKind.POWER_DOWN, {}, 1)
                 except (LedgerError, sqlite3.Error) as exc:
                     log.error("could not record power down: %s", exc)
@@ -282,15 +301,21 @@ class Table:
     @overload
     def execute(self, station: int, command: AskingCommand, *, at: int | None = None) -> bool: ...
     @overload
-    def execute(self, station: int, command: MoneyCommand, *, at: int | None = None) -> MoneyOutcome: ...
+    def execute(
+        self, station: int, command: MoneyCommand, *, at: int | None = None
+    ) -> MoneyOutcome: ...
     @overload
-    def execute(self, station: int, command: cmd.CashOut, *, at: int | None = None) -> PendingPayout: ...
+    def execute(
+        self, station: int, command: cmd.CashOut, *, at: int | None = None
+    ) -> PendingPayout: ...
     @overload
     def execute(
         self, station: int, command: cmd.SetPaytable | SetTablePaytable, *, at: int | None = None
     ) -> dict[str, str]: ...
     @overload
-    def execute(self, station: int, command: cmd.ExportPaytable, *, at: int | None = None) -> list[Path]: ...
+    def execute(
+        self, station: int, command: cmd.ExportPaytable, *, at: int | None = None
+    ) -> list[Path]: ...
     @overload
     def execute(self, station: int, command: Command, *, at: int | None = None) -> Outcome: ...
 

@@ -258,9 +258,7 @@ class OperatorService:
         }
 
     # -- actions -------------------------------------------------------------------------
-    def _act(
-        self, station: int, account: Session, body: OperatorAction
-    ) -> dict[str, JsonValue]:
+    def _act(self, station: int, account: Session, body: OperatorAction) -> dict[str, JsonValue]:
         needed = ACTION_ROLES[body.action]
         if not role_at_least(account.role, needed):
             raise NotAuthorised(
@@ -280,7 +278,8 @@ class OperatorService:
             assert body.code is not None
             if body.code == LEDGER_TILT:
                 raise NotAuthorised(
-                    "a ledger fault is cleared only by restoring the ledger", code=ErrorCode.LEDGER_FAULT
+                    "a ledger fault is cleared only by restoring the ledger",
+                    code=ErrorCode.LEDGER_FAULT,
                 )
             if body.code not in self.table.station_tilts(target):
                 raise WrongState(

@@ -3,7 +3,8 @@ game service (:class:`~kiosk.link.messages.ProgressiveFigures`, cents and counts
 paytable's progressive (its reset and ceiling) or none, linked or standalone, the meter
 the stations show and the hidden reserve, and the lifetime meters
 (:data:`kiosk.ledger.meters.PROGRESSIVE_METERS`), with the hand-paid jackpots counted
-from their ledger events."""
+from their ledger events.  Linked, the contributions and the hits are this machine's
+to and on the casino controller's level (the ledger keeps no meter of it)."""
 
 from __future__ import annotations
 
@@ -19,22 +20,27 @@ def progressive_figures(table: Table, station: int) -> ProgressiveFigures:
     m = table.meter_readings()
     jackpots = table.read(lambda a: a.events((EventKind.PROGRESSIVE_JACKPOT,)))
     _meter, reserve = progressive_levels(m)
+    linked = table.config.progressive_link is not None
+    # linked: the controller keeps the level; the ledger what this machine fed it and won off it
+    fed = "progressive_link_contributed" if linked else "progressive_contributed"
+    hits = "progressive_link_wins" if linked else "progressive_hits"
+    hit = "progressive_link_won" if linked else "progressive_hit"
     return ProgressiveFigures(
         offered=paytable is not None,
-        linked=table.config.progressive_link is not None,
+        linked=linked,
         reset=paytable.reset if paytable is not None else 0,
         ceiling=paytable.ceiling if paytable is not None else 0,
         meter=table.snapshot(station).progressive_meter,
         reserve=max(reserve, 0),
         wagers=m.get("progressive_wagers", 0),
         wagered=m.get("progressive_wagered", 0),
-        contributed=m.get("progressive_contributed", 0),
+        contributed=m.get(fed, 0),
         reserved=m.get("progressive_reserved", 0),
         reserve_drawn=m.get("progressive_reserve_drawn", 0),
         resets=m.get("progressive_resets", 0),
         reset_cents=m.get("progressive_reset", 0),
-        hits=m.get("progressive_hits", 0),
-        hit_cents=m.get("progressive_hit", 0),
+        hits=m.get(hits, 0),
+        hit_cents=m.get(hit, 0),
         awards=m.get("progressive_awards", 0),
         paid=m.get("progressive_paid", 0),
         jackpots=len(jackpots),

@@ -105,7 +105,9 @@ class StationReports:
                 break
             except AwaitingSystem:
                 if time.monotonic() > deadline or self.stopping.wait(0.1):
-                    ack = EscrowAck(txn=txn, accepted=False, reason="no answer from the casino's system")
+                    ack = EscrowAck(
+                        txn=txn, accepted=False, reason="no answer from the casino's system"
+                    )
                     break
         if not ack.accepted:
             log.warning("ticket %s of seat %d refused: %s", txn, seat, ack.reason)

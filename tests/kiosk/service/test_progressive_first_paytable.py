@@ -10,6 +10,7 @@ from support.table_money import credit
 
 from engine.rng import SeededRandomSource
 from engine.uth.round import Action
+from kiosk.config import ProgressiveLink
 from kiosk.game.commands import Deal, Decide, PlaceChip
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
@@ -53,3 +54,22 @@ def test_a_new_ledger_with_a_progressive_paytable_seeds_the_meter_and_offers_the
     assert [e.detail["reason"] for e in resets].count("in_force") == 1
     assert again.snapshot(1).progressive_meter == levels(again.ledger).meter == meter
     again.close()
+
+
+def test_a_linked_cabinets_new_ledger_seeds_no_meter_of_its_own(tmp_path):
+    """Linked, the meter is the casino controller's: the first paytable's progressive
+    is recorded, and no meter of the ledger's is seeded for it."""
+    path = write_paytable(tmp_path)
+    table = open_table(
+        tmp_path,
+        (1,),
+        SeededRandomSource(9),
+        paytable=path,
+        sas_port=str(tmp_path / "line"),
+        progressive_link=ProgressiveLink(group=3, level=1),
+    )
+    assert table.paytable.progressive is not None
+    assert not table.ledger.events((EventKind.PROGRESSIVE_RESET,))
+    assert levels(table.ledger) == (0, 0)
+    assert table.snapshot(1).progressive_meter is None  # nothing heard from the controller
+    table.close()
