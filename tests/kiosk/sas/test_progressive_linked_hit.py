@@ -6,24 +6,36 @@ win from the machine that paid it: exception 54 and long poll 84 when it was cre
 (back to the reset), and at every step its meter is seed + contributions - awards, the
 contributions being exactly what the machines' ledgers say their wagers fed it and the
 awards exactly what their ledgers say they paid on it.  A power cut of the controller
-between the win and its reading loses and doubles nothing."""
+between the win and its reading, and one of a cabinet between the deal and the river,
+lose and double nothing."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
-from support.sas_rig import wait_for
+from support.sas_rig import link_read_everything, wait_for
+from support.signed_paytables import signed
 from support.table_money import credit
-from test_sas_progressive_link import GROUP, Linked
+from test_sas_progressive_link import EXAMPLE, GROUP, Linked
 
 from devices.sas.controller import ControllerLine, ControllerStore, ProgressiveController
 from devices.sas.host import SasHost
+from devices.sas.line import PtyLine, PtyPair
 from devices.sas.progressive import HANDPAY_INFO, decode_handpay_info
+from engine.rng import SeededRandomSource
 from engine.uth.round import Action
-from kiosk.game.commands import Deal, Decide, PlaceChip
+from kiosk.config import ProgressiveLink, load_config
+from kiosk.game.commands import Deal, Decide, OperatorLogin, PlaceChip, SetDoor, SetPaytable
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.sas.codes import Exc
+from kiosk.sas.game_port import TablePort
+from kiosk.sas.service import SasService
+from kiosk.service.device_commands import SystemProgressiveLevels
+from kiosk.service.table import Table
+from kiosk.service.timing import ManualClock
 from tests.kiosk.service.test_table_progressive import DeckSource, deck_with
 
 LEVEL_RESET = 1_000_000  # the example paytable's reset, the controller's level seed
@@ -228,3 +240,85 @@ def test_a_seven_station_table_and_a_cabinet_feed_one_level_and_share_a_hit(tmp_
     finally:
         table.stop()
         lone.stop()
+
+
+def test_a_power_cut_of_the_cabinet_mid_round_loses_and_doubles_nothing(tmp_path):
+    """The cabinet's process (its game service and its SAS link, on the line's pty) is
+    killed between the deal and the river of a round holding a royal flush, the
+    controller alive on the other end: at the power-up the round resumes, is settled
+    on the controller's level as broadcast since, and the win reaches the controller
+    once, by its 54 and 84."""
+    pair = PtyPair()
+    config = load_config(
+        db_path=tmp_path / "var" / "uth.db",
+        sas_port=pair.port,
+        progressive_link=ProgressiveLink(group=GROUP, level=1),
+        **BIG,
+    )
+
+    def cabinet(rng) -> tuple[Table, SasService]:
+        table = Table.open(config, (1,), rng=rng, clock=ManualClock())
+        service = SasService(
+            TablePort(table), config.db_path, lambda: PtyLine.open(pair.port), 1,
+            signer=lambda seed: 0xBEEF,
+        )  # fmt: skip
+        service.start()
+        return table, service
+
+    table = Table.open(config, (1,), rng=SeededRandomSource(1), clock=ManualClock())
+    paytable = tmp_path / "progressive-example.toml"
+    shutil.copy(EXAMPLE, paytable)
+    signed(table.ledger.key, paytable)
+    table.execute(1, SetDoor(True))
+    table.execute(1, OperatorLogin("2222"))
+    table.execute(1, SetPaytable(str(paytable)))
+    table.execute(1, SetDoor(False))
+    credit(table, 1, 100_000)
+    table.close()
+    store = ControllerStore(tmp_path / "controller.db", GROUP, {1: LEVEL_RESET})
+    host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
+    controller = ProgressiveController(store, [ControllerLine("line", host, [1])])
+    shown = LEVEL_RESET + 3_300
+    store.contribute(1, 3_300)  # other machines' wagers
+    pid = os.fork()
+    if pid == 0:  # the cabinet's process: takes the wager on the level it heard, then dies
+        try:
+            deck = DeckSource()
+            deck.stack(deck_with({1: "Ah Kh"}, flop="Qh Jh Th"))
+            child, service = cabinet(deck)
+            child.execute(1, SystemProgressiveLevels(GROUP, ((1, shown),), "test"))
+            prog = child.paytable.progressive
+            child.execute(1, PlaceChip("ante", 500))
+            child.execute(1, PlaceChip("progressive", prog.wager))
+            child.execute(1, Deal())
+            link_read_everything(service)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    try:
+        table, service = cabinet(SeededRandomSource(2))
+        assert table.snapshot(1).round_open
+        store.contribute(1, 1_000)  # the level grew while the cabinet was down
+        controller.cycle()  # the broadcast reaches the cabinet again
+        assert wait_for(lambda: table.snapshot(1).progressive_meter == shown + 1_000)
+        for action in (Action.CHECK, Action.CHECK, Action.FOLD):
+            table.execute(1, Decide(action))
+        prog = table.paytable.progressive
+        own = prog.wager * prog.contribution_bp // 10_000
+        (win,) = table.ledger.events((EventKind.PROGRESSIVE_LINK_WIN,))
+        assert win.amount == shown + 1_000 + own
+        link_read_everything(service)
+        made = controller.cycle()
+        assert [w.cents for *_, w in made] == [win.amount]
+        seeded, contributed, awarded = store.totals(1)
+        assert contributed == 3_300 + 1_000 + own and awarded == win.amount
+        assert store.levels()[1] == seeded + contributed - awarded == LEVEL_RESET
+        assert controller.cycle() == []  # nothing read twice
+        assert len(table.ledger.events((EventKind.PROGRESSIVE_AWARD,))) == 1
+        report = Ledger.verify(table.ledger)
+        assert report.ok, report.problem
+        service.stop()
+        table.close()
+    finally:
+        store.close()
+        pair.close()
