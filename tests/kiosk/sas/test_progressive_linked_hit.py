@@ -15,6 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
+from support.decks import DeckSource, deck_with
 from support.sas_rig import link_read_everything, wait_for
 from support.signed_paytables import signed
 from support.table_money import credit
@@ -36,7 +37,6 @@ from kiosk.sas.service import SasService
 from kiosk.service.device_commands import SystemProgressiveLevels
 from kiosk.service.table import Table
 from kiosk.service.timing import ManualClock
-from tests.kiosk.service.test_table_progressive import DeckSource, deck_with
 
 LEVEL_RESET = 1_000_000  # the example paytable's reset, the controller's level seed
 BIG = {"jackpot_limit_cents": 100_000_000, "credit_limit_cents": 200_000_000}

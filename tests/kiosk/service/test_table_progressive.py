@@ -11,17 +11,21 @@ count of what each wager feeds it."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
-from support.signed_paytables import signed
+from support.decks import DeckSource, deck_with
+from support.progressive_table import (
+    RESET,
+    WAGER,
+    open_table,
+    put_in_force,
+    write_paytable,
+)
 from support.table_money import credit
 
-from engine.cards import parse_cards
 from engine.rng import SeededRandomSource
-from engine.uth.round import BOARD_POSITIONS, DEALER_POSITIONS, HOLE_POSITIONS, Action
-from kiosk.config import load_config
+from engine.uth.round import Action
 from kiosk.game.commands import (
     Deal,
     Decide,
@@ -31,7 +35,6 @@ from kiosk.game.commands import (
     RamClearRequest,
     RamClearWitness,
     SetDoor,
-    SetPaytable,
 )
 from kiosk.game.error_codes import BetRule, ErrorCode
 from kiosk.game.errors import BetOutOfLimits, InsufficientCredits
@@ -41,93 +44,14 @@ from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import balance
 from kiosk.service.progressive import levels
 from kiosk.service.table import Table
-from kiosk.service.timing import ManualClock
 from kiosk.service.wire import snapshot_from_json, to_json
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
-TECHNICIAN = "2222"
-WAGER, TO_METER, TO_RESERVE, RESET = 100, 15, 5, 100_000
-
-#: The example's main game with a progressive whose shares of a straight flush can
-#: leave a cent of breakage: 15 cents of each $1 wager to the meter, 5 to the reserve.
-PROGRESSIVE = f"""
-[progressive]
-wager = {WAGER}
-cards = "first_five"
-contribution_bp = 1500
-reserve_bp = 500
-reset = {RESET}
-ceiling = 10000000
-split = "share"
-
-[progressive.awards]
-royal_flush = {{ meter_bp = 10000 }}
-straight_flush = {{ meter_bp = 1000 }}
-four_of_a_kind = {{ cents = 30000 }}
-full_house = {{ cents = 5000 }}
-flush = {{ cents = 4000 }}
-straight = {{ cents = 3000 }}
-three_of_a_kind = {{ cents = 900 }}
-"""
-
-
-class DeckSource:
-    """A random source that deals the decks it is given (each through the real
-    Fisher-Yates shuffle of :func:`engine.rng.shuffled_deck`), then seeded draws."""
-
-    def __init__(self, seed: int = 11) -> None:
-        self.draws: list[int] = []
-        self.fallback = SeededRandomSource(seed)
-
-    def stack(self, deck: list[int]) -> None:
-        out = list(range(52))
-        for i in range(51, 0, -1):
-            j = out.index(deck[i])
-            out[i], out[j] = out[j], out[i]
-            self.draws.append(j)
-
-    def randbelow(self, n: int) -> int:
-        if self.draws:
-            return self.draws.pop(0)
-        return self.fallback.randbelow(n)
-
-
-def deck_with(seats: dict[int, str], flop: str, dealer: str = "2c 3d") -> list[int]:
-    """A deck giving each seat its hole cards, the dealer its two and the flop; the
-    rest in order."""
-    placed: dict[int, int] = {}
-    for seat, text in seats.items():
-        for pos, card in zip(HOLE_POSITIONS[seat], parse_cards(text), strict=True):
-            placed[pos] = card
-    for pos, card in zip(DEALER_POSITIONS, parse_cards(dealer), strict=True):
-        placed[pos] = card
-    for pos, card in zip(BOARD_POSITIONS[:3], parse_cards(flop), strict=True):
-        placed[pos] = card
-    rest = iter(c for c in range(52) if c not in placed.values())
-    return [placed[p] if p in placed else next(rest) for p in range(52)]
+TO_METER, TO_RESERVE = 15, 5  # of each wager: support.progressive_table's paytable
 
 
 @pytest.fixture
 def paytable(tmp_path: Path) -> Path:
-    text = EXAMPLE.read_text(encoding="utf-8")
-    main = text[: text.index("[progressive]")]
-    main = re.sub(r'name = ".*"', 'name = "Standard with a test progressive"', main, count=1)
-    path = tmp_path / "progressive-test.toml"
-    path.write_text(main + PROGRESSIVE, encoding="utf-8")
-    return path
-
-
-def open_table(tmp_path: Path, stations, rng, **config) -> Table:
-    cfg = load_config(db_path=tmp_path / "var" / "uth.db", **config)
-    return Table.open(cfg, stations, rng=rng, clock=ManualClock())
-
-
-def put_in_force(table: Table, path: Path) -> None:
-    signed(table.ledger.key, path)
-    table.execute(1, SetDoor(True))
-    table.execute(1, OperatorLogin(TECHNICIAN))
-    table.execute(1, SetPaytable(str(path)))
-    table.execute(1, SetDoor(False))
+    return write_paytable(tmp_path)
 
 
 def place(table: Table, stations, progressive=True) -> None:

@@ -14,9 +14,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from support.decks import DeckSource, deck_with
 from support.signed_paytables import signed
 from support.table_money import credit
-from test_table_progressive import DeckSource, deck_with, finish
+from test_table_progressive import finish
 
 from engine.rng import SeededRandomSource
 from kiosk.config import ProgressiveLink, load_config
