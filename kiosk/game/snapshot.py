@@ -87,6 +87,11 @@ class MachineSnapshot:
     anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
     coach: bool = False  # the strategy coach is on
     coach_tip: CoachTip | None = None  # its note on the round shown (see kiosk.game.coach)
+    bet_progressive: int = 0  # the pending progressive wager (0 or the fixed wager)
+    progressive: int = 0  # the progressive wagered in the current / last round
+    progressive_wager: int = 0  # the fixed wager the table takes now (0: no progressive bet)
+    progressive_meter: int | None = None  # the meter, when the paytable has a progressive
+    # (None also while a linked meter is not known yet)
 
     @property
     def playable(self) -> bool:

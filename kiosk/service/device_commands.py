@@ -196,6 +196,7 @@ class LiftLockoutAtHost:
 QuietCommand = (
     cmd.PlaceChip
     | cmd.ClearBets
+    | cmd.TakeProgressive
     | cmd.RepeatBets
     | cmd.Deal
     | Pass

@@ -17,7 +17,7 @@ from kiosk.ledger.records import value_text
 from kiosk.ledger.startup import anchor_beside
 from kiosk.service.play import FINISHING
 from kiosk.service.progressive import levels
-from kiosk.service.progressive_link import shown_meter
+from kiosk.service.progressive_link import shown_meter, wager_offered
 from kiosk.service.state import TableState, TimedOut
 from kiosk.service.timing import seconds_left
 
@@ -93,6 +93,8 @@ class StationSnapshot:
     notes_off: bool = False  # the casino's system turned note acceptance off here
     #: the table's progressive meter (cents) when the paytable in force has a progressive
     progressive_meter: int | None = None
+    #: the progressive's fixed wager the table takes now (cents; 0: no progressive bet)
+    progressive_wager: int = 0
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -174,7 +176,14 @@ def station_snapshot(
         anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
         notes_off=station.notes_off,
         progressive_meter=_progressive_meter(st),
+        progressive_wager=_wager(st),
     )
+
+
+def _wager(st: TableState) -> int:
+    """The progressive's fixed wager the table takes now (cents), 0 when it takes none."""
+    offered = wager_offered(st)
+    return 0 if offered is None else offered.wager
 
 
 def _progressive_meter(st: TableState) -> int | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action
 from kiosk.game.errors import InsufficientCredits, MachineError
-from kiosk.game.rules.betting import check_bets, deal_cost, require_ante
+from kiosk.game.rules.betting import check_bets, check_progressive, deal_cost, require_ante
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.game.vocabulary import Bets
 from kiosk.ui.i18n import N_, _
@@ -71,10 +71,11 @@ def decision_prompt(snap: MachineSnapshot) -> str:
 
 def bets_to_deal(snap: MachineSnapshot) -> Bets:
     """What DEAL would wager: the chips placed, else (after a round) the rebet."""
-    if snap.bet_ante or snap.bet_trips:
-        return Bets(snap.bet_ante, snap.bet_trips)
-    if snap.phase is MachinePhase.RESULT:
-        return Bets(snap.ante, snap.trips)
+    if snap.bet_ante or snap.bet_trips or snap.bet_progressive:
+        return Bets(snap.bet_ante, snap.bet_trips, snap.bet_progressive)
+    if snap.phase is MachinePhase.RESULT:  # the progressive again while it is offered
+        again = snap.progressive if snap.progressive == snap.progressive_wager else 0
+        return Bets(snap.ante, snap.trips, again)
     return Bets()
 
 
@@ -83,6 +84,7 @@ def deal_refusal(snap: MachineSnapshot) -> MachineError | None:
     bets = bets_to_deal(snap)
     try:
         require_ante(bets)
+        check_progressive(snap.paytable.progressive if snap.progressive_wager else None, bets)
         check_bets(snap.limits, snap.credits, bets, complete=True)
     except MachineError as exc:
         return exc
@@ -100,7 +102,7 @@ def betting_prompt(snap: MachineSnapshot, chip: int, money: Money) -> str:
     """The prompt between rounds: what the chips placed need, or why DEAL is not lit,
     or what the chosen ``chip`` (cents) would need as an Ante."""
     lim = snap.limits
-    placed = bool(snap.bet_ante or snap.bet_trips)
+    placed = bool(snap.bet_ante or snap.bet_trips or snap.bet_progressive)
     if not placed and snap.phase is MachinePhase.RESULT and snap.ante:
         if deal_refusal(snap) is None:
             return _("Place your bets, or rebet and deal.")

@@ -28,6 +28,7 @@ from kiosk.ui.scenes.table.geometry import (
     CARD_W,
     DEALER_Y,
     FLIP,
+    METER_PLAQUE,
     NAME_W,
     NAME_X,
     PLAYER_Y,
@@ -52,6 +53,9 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
     ui, lay = host.painter, host.layout
     for spot, (x, y, r) in SPOTS.items():
         amount = amounts.get(spot, 0)
+        if spot == "progressive":  # one fixed wager: its chip, no tag (the meter pays it)
+            draw_stack(host, surface, chips, amount, x, y + 4, tag=False)
+            continue
         if blink_ante and spot == "ante" and amount == 0:
             surface.circle(theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
         if seat is not None and show is not None:
@@ -76,6 +80,21 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
                 setattr(box, anchor, lay.pos(tx, ty))
                 ui.box(surface, box, (0, 0, 0), 200, radius=10)
                 ui.label(surface, text, 17, colour, bold=True, center=lay.to_design(box.center))
+
+
+def progressive_words(host: SceneHost, meter: int | None) -> str:
+    """The progressive meter as shown: the amount, "—" while a linked meter is not known."""
+    return "—" if meter is None else fmt(host, meter)
+
+
+def draw_progressive_meter(host: SceneHost, surface: DamageSurface, meter: int | None,
+                           growing: bool = False) -> None:
+    """The progressive meter's amount on its plaque (cents; None: not known yet),
+    brighter while it counts up (``growing``)."""
+    x, y, w, h = METER_PLAQUE
+    colour = theme.WIN if growing else theme.METER_TEXT
+    host.painter.fitted(surface, progressive_words(host, meter), 30, colour, w - 24, bold=True,
+                        max_lines=1, midright=(x + w - 12, y + h - 19))
 
 
 def draw_pay_lines(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot, seat: SeatResult) -> None:

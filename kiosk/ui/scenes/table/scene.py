@@ -20,7 +20,15 @@ from typing import Any
 
 import pygame
 
-from kiosk.game.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
+from kiosk.game.commands import (
+    CashOut,
+    ClearBets,
+    Deal,
+    Decide,
+    PlaceChip,
+    RepeatBets,
+    TakeProgressive,
+)
 from kiosk.game.errors import MachineError
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
@@ -51,6 +59,7 @@ from kiosk.ui.scenes.table.intents import (
     from_command,
 )
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
+from kiosk.ui.scenes.table.progressive import MeterTicker
 from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
 from kiosk.ui.station import strip as station_strip
 from kiosk.ui.widgets import Button, DamageSurface
@@ -72,6 +81,7 @@ class TableScene(Scene):
             lambda: self.app.prefs.time_scale, lambda: self.app.prefs.speed != "fast"
         )
         self.felt = FeltLayer(app)
+        self.meter = MeterTicker()  # the progressive meter, counting up when it grows
         self.compositor = Compositor()
         self._epoch = app.model.felt_epoch
         self._cleared: int | None = None  # the round taken off the felt (its session ended)
@@ -107,7 +117,7 @@ class TableScene(Scene):
         if phase is MachinePhase.RESULT:
             phase = (
                 MachinePhase.BETTING
-                if snap.credits or snap.bet_ante or snap.bet_trips
+                if snap.credits or snap.bet_ante or snap.bet_trips or snap.bet_progressive
                 else MachinePhase.IDLE
             )
         return replace(
@@ -121,6 +131,7 @@ class TableScene(Scene):
             blind=0,
             trips=0,
             play=0,
+            progressive=0,
             offers=(),
             legal=(),
         )
@@ -228,7 +239,7 @@ class TableScene(Scene):
             self.app.sounds_play(sound)
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
-        spot = spot_at(self.layout.to_design(pos))
+        spot = spot_at(self.layout.to_design(pos), progressive=self.view().progressive_wager > 0)
         if spot is not None:
             self._bet_on(BetOn(spot))
             return True
@@ -278,9 +289,15 @@ class TableScene(Scene):
         self.skip()
         self.clamp_chip()
         snap = self.view()
+        command: PlaceChip | TakeProgressive = PlaceChip(intent.spot, self.chips()[self.chip_index])
+        if intent.spot == "progressive":  # one touch: the exact wager on, or off again
+            command = (
+                TakeProgressive()
+                if snap.bet_progressive
+                else PlaceChip("progressive", snap.progressive_wager)
+            )
         if self.model.send(
-            PlaceChip(intent.spot, self.chips()[self.chip_index]),
-            explain=lambda exc: credit.refusal_text(snap, exc, self._money),
+            command, explain=lambda exc: credit.refusal_text(snap, exc, self._money)
         ):
             self.app.sounds_play("chip")
 
@@ -407,7 +424,16 @@ class TableScene(Scene):
             self._cleared,
             self.show.stage(anim.clock),
             station_strip.signature(self.app),
+            self._progressive_reading(),
         )
+
+    def _progressive_reading(self) -> tuple[int | None, bool] | None:
+        """The progressive meter as shown now (cents, counting up), None when the
+        paytable in force has no progressive."""
+        snap = self.snap
+        if snap.paytable.progressive is None:
+            return None
+        return self.meter.reading(snap.progressive_meter, self.app.now)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The base (the cached table plus everything that is not moving) is redrawn only
@@ -465,6 +491,9 @@ class TableScene(Scene):
         draw_coach(self.app, d, snap, self.show, clock)
         counting = self.show.counting(clock)
         drawing.draw_meters(self.app, d, self._readings(), which=(1,) if counting else (0, 1, 2))
+        reading = self._progressive_reading()
+        if reading is not None:
+            drawing.draw_progressive_meter(self.app, d, *reading)
         drawing.draw_message(self.app, d, *self.prompt())
         station_strip.draw(self.app, d)  # a player station's: the other seats, the timers
         if self.popup:

@@ -1,0 +1,120 @@
+"""The progressive side bet on the screens: its spot on the felt (only when the paytable
+in force offers it), one touch placing the paytable's exact wager and a second taking it
+back, refused without an Ante with the rule's own words, repeated by REPEAT, dealt at a
+lone cabinet and at a table's station over the link (the host checking it again); the
+meter on the felt.  Real pygame scenes on the SDL dummy driver, a real service on SQLite.
+Screenshots go to /tmp/shots/progressive-*.png."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from support.cabinet import insert_note  # noqa: E402
+from support.cabinet_screens import CabinetScreens  # noqa: E402
+from support.progressive_paytable import (  # noqa: E402
+    RESET,
+    TO_METER,
+    WAGER,
+    progressive_paytable,
+    put_in_force,
+)
+from support.station_floor import StationFloor  # noqa: E402
+
+from kiosk.game.snapshot import MachinePhase  # noqa: E402
+from kiosk.ledger.kinds import EventKind  # noqa: E402
+from kiosk.service.device_commands import Pass  # noqa: E402
+from kiosk.service.timing import TableTiming  # noqa: E402
+from kiosk.ui.events import Touch  # noqa: E402
+from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+
+
+def touch_spot(cab: CabinetScreens, spot: str) -> None:
+    x, y, _r = SPOTS[spot]
+    cab.app.feed(Touch(cab.app.layout.pos(x, y)))
+    cab.run(0.05)
+
+
+def test_a_lone_cabinet_places_the_progressive_by_touch_and_deals_it(tmp_path):
+    cab = CabinetScreens(tmp_path / "cab", size=(1280, 720), shots="progressive")
+    try:
+        table = cab.cabinet.table
+        # no progressive in force: no spot, a touch there places nothing
+        cab.app.go("table")
+        cab.run(0.1)
+        touch_spot(cab, "progressive")
+        assert cab.app.model.snap.bet_progressive == 0
+        assert cab.app.model.snap.progressive_wager == 0
+        assert cab.app.model.snap.progressive_meter is None
+        assert "PROGRESSIVE" not in cab.drawn_words()
+        put_in_force(table, progressive_paytable(tmp_path / "tables"))
+        insert_note(cab.cabinet, 10_000)
+        cab.app.go("table")
+        cab.until(lambda: cab.app.model.snap.progressive_wager == WAGER, what="the progressive")
+        assert cab.app.model.snap.progressive_meter == RESET
+        # without an Ante: refused, with the rule's words
+        touch_spot(cab, "progressive")
+        assert cab.app.model.snap.bet_progressive == 0
+        note = cab.app.model.current_note()
+        assert note is not None and "Ante" in note.text and "progressive" in note.text
+        touch_spot(cab, "ante")
+        touch_spot(cab, "progressive")
+        assert cab.app.model.snap.bet_progressive == WAGER  # one touch: the exact wager
+        touch_spot(cab, "progressive")
+        assert cab.app.model.snap.bet_progressive == 0  # a second: taken back
+        touch_spot(cab, "progressive")
+        snap = cab.app.model.snap
+        assert snap.bet_progressive == WAGER and snap.bet_ante > 0
+        assert "$1,000.00" in cab.drawn_words()  # the meter on its plaque
+        cab.shot("placed")
+        credits = snap.credits
+        cab.touch("deal")
+        cab.until(lambda: cab.app.model.snap.phase is MachinePhase.IN_ROUND, what="the deal")
+        (wager,) = table.ledger.events((EventKind.PROGRESSIVE_WAGER,))
+        assert wager.amount == WAGER
+        assert table.credits(1) == credits - 2 * snap.bet_ante - WAGER
+        assert cab.app.model.snap.progressive == WAGER
+        while cab.app.model.snap.phase is MachinePhase.IN_ROUND:
+            cab.until(lambda: not cab.scene.busy, what="the cards")
+            legal = cab.app.model.snap.legal
+            cab.touch("act_fold" if "fold" in legal else "act_check")
+        cab.until(lambda: not cab.scene.busy, what="the result")
+        assert cab.app.model.snap.progressive_meter == RESET + TO_METER  # fed at settlement
+        cab.shot("result")
+        # REPEAT places the progressive again with the Ante
+        cab.touch("repeat")
+        assert cab.app.model.snap.bet_progressive == WAGER
+    finally:
+        cab.close()
+
+
+def test_a_station_over_the_link_bets_the_progressive_and_the_host_deals_it(tmp_path):
+    floor = StationFloor(
+        tmp_path, (800, 480), stations=(1, 2), timing=TableTiming(30, 20), shots="progressive"
+    )
+    try:
+        put_in_force(floor.table, progressive_paytable(tmp_path / "tables"))
+        app = floor.app
+        floor.frames(lambda: app.model.snap.progressive_wager == WAGER)
+        assert app.model.snap.progressive_meter == RESET
+        assert floor.others[2].insert_note(5_000, 10).accepted
+        assert floor.first.insert_note(10_000, 10).accepted
+        floor.frames(lambda: app.model.snap.credits == 10_000)
+        x, y, _r = SPOTS["ante"]
+        floor.touch_design(x, y)
+        x, y, _r = SPOTS["progressive"]
+        floor.touch_design(x, y)
+        assert app.model.snap.bet_progressive == WAGER
+        floor.shot("station-placed")
+        floor.others[2].execute(Pass())
+        floor.press("deal")
+        floor.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
+        (wager,) = floor.table.ledger.events((EventKind.PROGRESSIVE_WAGER,))
+        assert wager.amount == WAGER and wager.station == 1
+        seat = next(s for s in floor.table.snapshot(1).seats if s.seat == 1)
+        assert seat.progressive == WAGER
+        assert app.model.snap.progressive == WAGER
+    finally:
+        floor.close()
