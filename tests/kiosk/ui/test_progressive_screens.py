@@ -23,6 +23,7 @@ from support.progressive_paytable import (  # noqa: E402
 )
 from support.station_floor import StationFloor  # noqa: E402
 
+from kiosk.game.commands import Deal, PlaceChip  # noqa: E402
 from kiosk.game.snapshot import MachinePhase  # noqa: E402
 from kiosk.ledger.kinds import EventKind  # noqa: E402
 from kiosk.service.device_commands import Pass  # noqa: E402
@@ -116,5 +117,27 @@ def test_a_station_over_the_link_bets_the_progressive_and_the_host_deals_it(tmp_
         seat = next(s for s in floor.table.snapshot(1).seats if s.seat == 1)
         assert seat.progressive == WAGER
         assert app.model.snap.progressive == WAGER
+    finally:
+        floor.close()
+
+
+def test_the_host_checks_a_stations_progressive_again(tmp_path):
+    """A wager off the paytable's, sent past the station's own check (straight through
+    its port), is refused by the host: nothing is wagered, the refusal comes back."""
+    floor = StationFloor(tmp_path, (800, 480), stations=(1, 2), shots="progressive")
+    try:
+        put_in_force(floor.table, progressive_paytable(tmp_path / "tables"))
+        remote = floor.others[2]
+        assert remote.wait_for(lambda s: s.progressive_wager == WAGER, 10)
+        assert remote.insert_note(5_000, 10).accepted
+        assert remote.wait_for(lambda s: s.credits == 5_000, 10)
+        seen = len(remote.errors)
+        remote.execute(PlaceChip("ante", 500))
+        remote.execute(PlaceChip("progressive", WAGER + 100))
+        remote.execute(Deal())
+        assert remote.wait_for(lambda s: len(remote.errors) > seen, 10)
+        assert "exactly" in remote.errors[-1].detail
+        assert not floor.table.ledger.events((EventKind.PROGRESSIVE_WAGER,))
+        assert floor.table.snapshot(2).pending.progressive == 0
     finally:
         floor.close()
