@@ -175,7 +175,7 @@ def station_snapshot(
         coach_note=_coach_note(st, number, round_id) if station.show_result else None,
         anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
         notes_off=station.notes_off,
-        progressive_meter=_progressive_meter(st),
+        progressive_meter=progressive_meter(st),
         progressive_wager=_wager(st),
     )
 
@@ -186,7 +186,7 @@ def _wager(st: TableState) -> int:
     return 0 if offered is None else offered.wager
 
 
-def _progressive_meter(st: TableState) -> int | None:
+def progressive_meter(st: TableState) -> int | None:
     """The progressive meter (cents) the ledger holds, when the paytable offers one; a
     linked progressive's is the controller's last broadcast (None before the first)."""
     if st.config.progressive_link is not None:

@@ -8,10 +8,12 @@ Screenshots go to /tmp/shots/progressive-*.png."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import pygame  # noqa: E402
 from support.cabinet import insert_note  # noqa: E402
 from support.cabinet_screens import CabinetScreens  # noqa: E402
 from support.progressive_paytable import (  # noqa: E402
@@ -22,13 +24,19 @@ from support.progressive_paytable import (  # noqa: E402
     put_in_force,
 )
 from support.station_floor import StationFloor  # noqa: E402
+from support.table_money import credit  # noqa: E402
 
-from kiosk.game.commands import Deal, PlaceChip  # noqa: E402
+from engine.rng import SeededRandomSource  # noqa: E402
+from kiosk.config import load_config  # noqa: E402
+from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.game.snapshot import MachinePhase  # noqa: E402
 from kiosk.ledger.kinds import EventKind  # noqa: E402
 from kiosk.service.device_commands import Pass  # noqa: E402
-from kiosk.service.timing import TableTiming  # noqa: E402
+from kiosk.service.table import Table  # noqa: E402
+from kiosk.service.timing import ManualClock, TableTiming  # noqa: E402
+from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
+from kiosk.ui.i18n import set_language  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
 
 
@@ -141,3 +149,69 @@ def test_the_host_checks_a_stations_progressive_again(tmp_path):
         assert floor.table.snapshot(2).pending.progressive == 0
     finally:
         floor.close()
+
+
+def drawn(display, snap) -> list[str]:
+    """The words ``display`` draws for ``snap`` (each ``fitted`` call's text)."""
+    seen: list[str] = []
+    fitted = display.painter.fitted
+
+    def spy(surface, text, *a, **k):
+        seen.append(text)
+        return fitted(surface, text, *a, **k)
+
+    display.painter.fitted = spy
+    try:
+        display.draw(pygame.Surface((1280, 720)), snap)
+    finally:
+        del display.painter.fitted
+    return seen
+
+
+def test_the_dealer_display_shows_the_meter_counting_up_when_it_grows(tmp_path):
+    pygame.init()
+    set_language("en")
+    table = Table.open(
+        load_config(db_path=tmp_path / "var" / "uth.db"),
+        (1, 2),
+        rng=SeededRandomSource(4),
+        clock=ManualClock(),
+    )
+    try:
+        now = [0.0]
+        display = DealerDisplay((1280, 720), clock=lambda: now[0])
+        plain = table.display()
+        assert not plain.has_progressive and "PROGRESSIVE" not in drawn(display, plain)
+        put_in_force(table, progressive_paytable(tmp_path / "tables"))
+        snap = table.display()
+        assert snap.has_progressive and snap.progressive_meter == RESET
+        assert "$1,000.00" in drawn(display, snap)
+        assert "—" in drawn(display, replace(snap, progressive_meter=None))  # linked, not known
+        assert "$1,000.00" in drawn(display, snap)
+        for n in (1, 2):
+            credit(table, n, 10_000)
+        for n in (1, 2):
+            table.execute(n, PlaceChip("ante", 500))
+            table.execute(n, PlaceChip("progressive", WAGER))
+            table.execute(n, Deal())
+        for _ in range(3):
+            for n in (1, 2):
+                if table.snapshot(n).offers:
+                    table.execute(n, Decide(table.snapshot(n).offers[-1].action))
+        grown = table.display()
+        assert grown.progressive_meter == RESET + 2 * TO_METER
+        assert "$1,000.00" in drawn(display, grown)  # it counts up from the last amount
+        now[0] = 0.3  # ... through the amounts between
+        words = drawn(display, grown)
+        assert "$1,000.00" not in words and "$1,000.30" not in words
+        now[0] = 5.0
+        assert "$1,000.30" in drawn(display, grown)
+        pygame.image.save(display_surface(display, grown), "/tmp/shots/progressive-dealer.png")
+    finally:
+        table.close()
+
+
+def display_surface(display, snap) -> pygame.Surface:
+    surface = pygame.Surface((1280, 720))
+    display.draw(surface, snap)
+    return surface
