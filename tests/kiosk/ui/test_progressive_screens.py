@@ -215,3 +215,27 @@ def display_surface(display, snap) -> pygame.Surface:
     surface = pygame.Surface((1280, 720))
     display.draw(surface, snap)
     return surface
+
+
+def test_the_pays_page_lists_the_progressive_with_the_meter_and_what_it_pays_now(tmp_path):
+    cab = CabinetScreens(tmp_path / "cab", size=(1280, 720), shots="progressive")
+    try:
+        cab.app.go("paytable")
+        cab.run(0.05)
+        assert "page" not in {b.id for b in cab.scene.buttons()}  # no progressive: no page
+        put_in_force(cab.cabinet.table, progressive_paytable(tmp_path / "tables"))
+        cab.app.go("table")
+        cab.run(0.05)
+        cab.app.go("paytable")
+        cab.until(lambda: cab.app.model.snap.paytable.progressive is not None, what="in force")
+        cab.touch("page")
+        words = cab.drawn_words()
+        assert "Meter now: $1,000.00" in words
+        assert "100% of the meter" in words and "10% of the meter" in words
+        assert "$1,000.00 | Straight flush | 10% of the meter | $100.00" in words
+        assert "Four of a kind | $300.00" in words  # a fixed line pays its amount
+        cab.shot("pays")
+        cab.touch("page")
+        assert "Meter now" not in cab.drawn_words()
+    finally:
+        cab.close()
