@@ -9,14 +9,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from engine.hands.categories import HandCategory
 from engine.uth.round import Action, Phase, SeatResult
 from kiosk.game.coach import coach_tip
-from kiosk.game.snapshot import ActionOffer, Tilt
+from kiosk.game.snapshot import (
+    ActionOffer,
+    ProgressiveAward,
+    ProgressiveHit,
+    ProgressiveWin,
+    Tilt,
+)
 from kiosk.game.vocabulary import Bets
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import value_text
 from kiosk.ledger.startup import anchor_beside
 from kiosk.service.play import FINISHING
-from kiosk.service.progressive import levels
+from kiosk.service.progressive import TABLE_STATION, levels
 from kiosk.service.progressive_link import shown_meter, wager_offered
 from kiosk.service.state import TableState, TimedOut
 from kiosk.service.timing import seconds_left
@@ -95,6 +103,10 @@ class StationSnapshot:
     progressive_meter: int | None = None
     #: the progressive's fixed wager the table takes now (cents; 0: no progressive bet)
     progressive_wager: int = 0
+    #: the table's last hit of the progressive meter (every station celebrates it)
+    progressive_hit: ProgressiveHit | None = None
+    #: this seat's progressive award in the round shown (once settled)
+    progressive_award: ProgressiveAward | None = None
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -177,7 +189,42 @@ def station_snapshot(
         notes_off=station.notes_off,
         progressive_meter=progressive_meter(st),
         progressive_wager=_wager(st),
+        progressive_hit=last_hit(st),
+        progressive_award=_award(st, number) if result is not None and in_round else None,
     )
+
+
+def last_hit(st: TableState) -> ProgressiveHit | None:
+    """The table's last hit of its progressive meter, from its ledger's ``progressive_hit``
+    event (None before the first, or with no ledger)."""
+    if st.ledger is None:
+        return None
+    found = st.ledger.events((EventKind.PROGRESSIVE_HIT,), last=1, station=TABLE_STATION)
+    hit = found[0] if found else None
+    if hit is None or hit.round_id is None:
+        return None
+    wins = tuple(
+        ProgressiveWin(int(a["seat"]), HandCategory[str(a["hand"]).upper()], int(a["cents"]))
+        for a in hit.detail.get("awards", ())
+    )
+    return ProgressiveHit(hit.round_id, hit.amount, wins)
+
+
+def _award(st: TableState, number: int) -> ProgressiveAward | None:
+    """Station ``number``'s progressive award in the settled round on the table."""
+    row = st.row_ids.get(number)
+    if st.ledger is None or row is None:
+        return None
+    kinds = (EventKind.PROGRESSIVE_AWARD, EventKind.PROGRESSIVE_JACKPOT)
+    for ev in st.ledger.events(kinds, last=2, station=number):
+        if ev.round_id == row:
+            return ProgressiveAward(
+                HandCategory[str(ev.detail["hand"]).upper()],
+                ev.amount,
+                bool(ev.detail.get("on_meter")),
+                ev.kind == EventKind.PROGRESSIVE_JACKPOT,
+            )
+    return None
 
 
 def _wager(st: TableState) -> int:

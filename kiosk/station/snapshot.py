@@ -123,4 +123,8 @@ def machine_snapshot(
         progressive=progressive,
         progressive_wager=snap.progressive_wager,
         progressive_meter=snap.progressive_meter,
+        progressive_hit=snap.progressive_hit,
+        progressive_hit_here=snap.progressive_hit is not None
+        and any(w.seat == snap.station for w in snap.progressive_hit.wins),
+        progressive_award=snap.progressive_award if snap.in_round else None,
     )

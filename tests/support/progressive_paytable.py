@@ -1,6 +1,8 @@
-"""A paytable with a progressive for the screen tests: the example's main game and a
+"""A paytable with a progressive for the tests: the example's main game and a
 progressive of a $1 wager (15 cents of each to the meter, 5 to the reserve, reset
-$1,000), signed with a table's key and put in force at its station 1 by a technician.
+$1,000), signed with a table's key and put in force at its station 1 by a technician;
+and a random source that deals the decks a test stacks (:class:`DeckSource`,
+:func:`deck_with`).
 
 Imported as ``support.progressive_paytable`` (``tests/`` is on the import path)."""
 
@@ -11,6 +13,9 @@ from pathlib import Path
 
 from support.signed_paytables import signed
 
+from engine.cards import parse_cards
+from engine.rng import SeededRandomSource
+from engine.uth.round import BOARD_POSITIONS, DEALER_POSITIONS, HOLE_POSITIONS
 from kiosk.game.commands import OperatorLogin, SetDoor, SetPaytable
 from kiosk.service.table import Table
 
@@ -57,3 +62,39 @@ def put_in_force(table: Table, path: Path) -> None:
     table.execute(1, OperatorLogin(TECHNICIAN))
     table.execute(1, SetPaytable(str(path)))
     table.execute(1, SetDoor(False))
+
+
+class DeckSource:
+    """A random source that deals the decks it is given (each through the real
+    Fisher-Yates shuffle of :func:`engine.rng.shuffled_deck`), then seeded draws."""
+
+    def __init__(self, seed: int = 11) -> None:
+        self.draws: list[int] = []
+        self.fallback = SeededRandomSource(seed)
+
+    def stack(self, deck: list[int]) -> None:
+        out = list(range(52))
+        for i in range(51, 0, -1):
+            j = out.index(deck[i])
+            out[i], out[j] = out[j], out[i]
+            self.draws.append(j)
+
+    def randbelow(self, n: int) -> int:
+        if self.draws:
+            return self.draws.pop(0)
+        return self.fallback.randbelow(n)
+
+
+def deck_with(seats: dict[int, str], flop: str, dealer: str = "2c 3d") -> list[int]:
+    """A deck giving each seat its hole cards, the dealer its two and the flop; the
+    rest in order."""
+    placed: dict[int, int] = {}
+    for seat, text in seats.items():
+        for pos, card in zip(HOLE_POSITIONS[seat], parse_cards(text), strict=True):
+            placed[pos] = card
+    for pos, card in zip(DEALER_POSITIONS, parse_cards(dealer), strict=True):
+        placed[pos] = card
+    for pos, card in zip(BOARD_POSITIONS[:3], parse_cards(flop), strict=True):
+        placed[pos] = card
+    rest = iter(c for c in range(52) if c not in placed.values())
+    return [placed[p] if p in placed else next(rest) for p in range(52)]

@@ -15,12 +15,12 @@ import re
 from pathlib import Path
 
 import pytest
+from support.progressive_paytable import DeckSource, deck_with
 from support.signed_paytables import signed
 from support.table_money import credit
 
-from engine.cards import parse_cards
 from engine.rng import SeededRandomSource
-from engine.uth.round import BOARD_POSITIONS, DEALER_POSITIONS, HOLE_POSITIONS, Action
+from engine.uth.round import Action
 from kiosk.config import load_config
 from kiosk.game.commands import (
     Deal,
@@ -69,42 +69,6 @@ flush = {{ cents = 4000 }}
 straight = {{ cents = 3000 }}
 three_of_a_kind = {{ cents = 900 }}
 """
-
-
-class DeckSource:
-    """A random source that deals the decks it is given (each through the real
-    Fisher-Yates shuffle of :func:`engine.rng.shuffled_deck`), then seeded draws."""
-
-    def __init__(self, seed: int = 11) -> None:
-        self.draws: list[int] = []
-        self.fallback = SeededRandomSource(seed)
-
-    def stack(self, deck: list[int]) -> None:
-        out = list(range(52))
-        for i in range(51, 0, -1):
-            j = out.index(deck[i])
-            out[i], out[j] = out[j], out[i]
-            self.draws.append(j)
-
-    def randbelow(self, n: int) -> int:
-        if self.draws:
-            return self.draws.pop(0)
-        return self.fallback.randbelow(n)
-
-
-def deck_with(seats: dict[int, str], flop: str, dealer: str = "2c 3d") -> list[int]:
-    """A deck giving each seat its hole cards, the dealer its two and the flop; the
-    rest in order."""
-    placed: dict[int, int] = {}
-    for seat, text in seats.items():
-        for pos, card in zip(HOLE_POSITIONS[seat], parse_cards(text), strict=True):
-            placed[pos] = card
-    for pos, card in zip(DEALER_POSITIONS, parse_cards(dealer), strict=True):
-        placed[pos] = card
-    for pos, card in zip(BOARD_POSITIONS[:3], parse_cards(flop), strict=True):
-        placed[pos] = card
-    rest = iter(c for c in range(52) if c not in placed.values())
-    return [placed[p] if p in placed else next(rest) for p in range(52)]
 
 
 @pytest.fixture

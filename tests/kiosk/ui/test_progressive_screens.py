@@ -20,6 +20,8 @@ from support.progressive_paytable import (  # noqa: E402
     RESET,
     TO_METER,
     WAGER,
+    DeckSource,
+    deck_with,
     progressive_paytable,
     put_in_force,
 )
@@ -38,6 +40,7 @@ from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
 from kiosk.ui.i18n import set_language  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
+from kiosk.ui.scenes.table.intents import Choose  # noqa: E402
 
 
 def touch_spot(cab: CabinetScreens, spot: str) -> None:
@@ -239,3 +242,74 @@ def test_the_pays_page_lists_the_progressive_with_the_meter_and_what_it_pays_now
         assert "Meter now" not in cab.drawn_words()
     finally:
         cab.close()
+
+
+def test_a_hit_is_celebrated_at_every_station_and_louder_at_the_winners(tmp_path):
+    """Station 1 (the screens) holds a royal flush on the flop, station 2 a pair: the
+    hit is in every station's snapshot; station 1 shows YOU HIT THE PROGRESSIVE, its
+    award in the round's result and on the credit meter only once revealed; station 2's
+    screens would show whose hit it was."""
+    rng = DeckSource()
+    floor = StationFloor(tmp_path, (1280, 720), stations=(1, 2), rng=rng, shots="progressive")
+    try:
+        put_in_force(floor.table, progressive_paytable(tmp_path / "tables"))
+        app, other = floor.app, floor.others[2]
+        floor.frames(lambda: app.model.snap.progressive_wager == WAGER)
+        assert other.insert_note(5_000, 10).accepted
+        assert floor.first.insert_note(10_000, 10).accepted
+        floor.frames(lambda: app.model.snap.credits == 10_000)
+        rng.stack(deck_with({1: "As Ks", 2: "7d 7c"}, flop="Qs Js Ts"))
+        other.execute(PlaceChip("ante", 500))
+        other.execute(PlaceChip("progressive", WAGER))
+        other.execute(Deal())
+        for spot in ("ante", "progressive"):
+            x, y, _r = SPOTS[spot]
+            floor.touch_design(x, y)
+        floor.press("deal")
+        floor.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
+        decided: set[tuple[int, object]] = set()  # (station, phase): check, check, fold
+        while app.model.snap.phase is MachinePhase.IN_ROUND:
+            floor.frames(lambda: not app.scenes["table"].busy)
+            mine, theirs = app.model.snap, other.snapshot()
+            if mine.legal and (1, mine.game_phase) not in decided:
+                decided.add((1, mine.game_phase))
+                app.scene.on_intent(Choose((mine.legal[-1],)))
+            if theirs is not None and theirs.offers and (2, theirs.phase) not in decided:
+                decided.add((2, theirs.phase))
+                other.execute(Decide(theirs.offers[-1].action))
+            floor.frames(lambda: True)
+        floor.frames(lambda: app.model.snap.progressive_hit is not None)
+        hit = app.model.snap.progressive_hit
+        assert [(w.seat, w.hand.name, w.cents) for w in hit.wins] == [
+            (1, "ROYAL_FLUSH", RESET + 2 * TO_METER)
+        ]
+        assert app.model.snap.progressive_hit_here
+        award = app.model.snap.progressive_award
+        assert award is not None and award.cents == RESET + 2 * TO_METER and award.on_meter
+        floor.frames(lambda: app.scenes["table"].hit_shown(), timeout=20)
+        assert "YOU HIT THE PROGRESSIVE!" in table_words(app)
+        floor.shot("hit-here")
+        # station 2's own snapshot: the same hit, not its own
+        theirs = other.wait_for(lambda s: s.progressive_hit is not None, 10)
+        assert theirs is not None and theirs.progressive_hit == hit
+        assert theirs.progressive_award is None  # a pair of sevens wins nothing
+    finally:
+        floor.close()
+
+
+def table_words(app) -> str:
+    seen: list[str] = []
+    scene = app.scenes["table"]
+    fitted = scene.ui.fitted
+
+    def spy(surface, text, *a, **k):
+        seen.append(text)
+        return fitted(surface, text, *a, **k)
+
+    scene.ui.fitted = spy
+    try:
+        scene.invalidate()
+        scene.draw(app.screen)
+    finally:
+        del scene.ui.fitted
+    return " | ".join(seen)

@@ -50,7 +50,11 @@ TAG_AT: dict[str, tuple[str, float, float]] = {
     "ante": ("center", 92, 406),
     "blind": ("center", 252, 406),
     "play": ("midleft", 242, 492),
+    "progressive": ("center", 58, 126),
 }
+#: The banner that celebrates a hit of the progressive meter (design rectangle): over
+#: the felt between the dealer's cards and the board.
+HIT_BANNER = (300, 226, 620, 84)
 #: The spots a chip can be placed on (the Blind follows the Ante; Play is a decision; the
 #: progressive takes its one fixed wager, when the paytable in force offers it).
 BETTABLE: tuple[Spot, ...] = ("ante", "trips", "progressive")

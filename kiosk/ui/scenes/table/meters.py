@@ -35,8 +35,10 @@ def meter_readings(snap: MachineSnapshot, result: RoundSettled | None, revealed:
     credits = snap.credits
     win = 0
     if result is not None and result.seats:
-        if not revealed:
+        if not revealed:  # nor the progressive award credited with it
+            award = snap.progressive_award
             credits -= result.seat(1).returned
+            credits -= award.cents if award is not None and not award.hand_paid else 0
         else:
             win = result.seat(1).returned
     return credits, sum(shown_amounts(snap).values()), win

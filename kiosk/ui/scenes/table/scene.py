@@ -64,6 +64,8 @@ from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
 from kiosk.ui.station import strip as station_strip
 from kiosk.ui.widgets import Button, DamageSurface
 
+#: Seconds the banner of a progressive hit stays up: at the winner's station, elsewhere.
+HIT_HERE_S, HIT_S = 10.0, 6.0
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).
 BETTING_PHASES = (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
 
@@ -82,6 +84,9 @@ class TableScene(Scene):
         )
         self.felt = FeltLayer(app)
         self.meter = MeterTicker()  # the progressive meter, counting up when it grows
+        hit = app.model.snap.progressive_hit
+        self._hit_seen = hit.round_id if hit is not None else None  # celebrated already
+        self._hit_until = 0.0  # the hit banner shows until then (app seconds)
         self.compositor = Compositor()
         self._epoch = app.model.felt_epoch
         self._cleared: int | None = None  # the round taken off the felt (its session ended)
@@ -235,8 +240,24 @@ class TableScene(Scene):
                 self.app.sounds_play("bigwin" if big else "win")
         if self.result() is None and self.show.seat is not None:
             self.show.reset()
+        self._follow_hits()
         for sound in self.show.sounds(self.anim.clock):
             self.app.sounds_play(sound)
+
+    def _follow_hits(self) -> None:
+        """Celebrate a new hit of the progressive meter once the cards that made it have
+        shown: a banner at every station of the table, longer and louder at the winner's."""
+        hit = self.snap.progressive_hit
+        if hit is None or hit.round_id == self._hit_seen or self.busy:
+            return
+        self._hit_seen = hit.round_id
+        here = self.snap.progressive_hit_here
+        self._hit_until = self.app.now + (HIT_HERE_S if here else HIT_S)
+        self.app.sounds_play("bigwin" if here else "win")
+
+    def hit_shown(self) -> bool:
+        """The banner of the last progressive hit is up."""
+        return self.app.now < self._hit_until and self.snap.progressive_hit is not None
 
     def on_touch(self, pos: tuple[int, int]) -> bool:
         spot = spot_at(self.layout.to_design(pos), progressive=self.view().progressive_wager > 0)
@@ -425,6 +446,9 @@ class TableScene(Scene):
             self.show.stage(anim.clock),
             station_strip.signature(self.app),
             self._progressive_reading(),
+            self.hit_shown()
+            and (int(self.app.now * 3) % 2 == 0 or not self.snap.progressive_hit_here),
+            self.hit_shown(),
         )
 
     def _progressive_reading(self) -> tuple[int | None, bool] | None:
@@ -486,6 +510,8 @@ class TableScene(Scene):
         drawing.draw_spots(
             self.app, d, shown_amounts(snap), seat, self.chips(), blink, self.show, clock
         )
+        if seat is not None:
+            drawing.draw_progressive_result(self.app, d, snap)
         drawing.draw_cards(self.app, d, self.anim, res, moving=False)
         drawing.draw_names(self.app, d, self.anim, snap, res)
         draw_coach(self.app, d, snap, self.show, clock)
@@ -496,6 +522,10 @@ class TableScene(Scene):
             drawing.draw_progressive_meter(self.app, d, *reading)
         drawing.draw_message(self.app, d, *self.prompt())
         station_strip.draw(self.app, d)  # a player station's: the other seats, the timers
+        hit = self.snap.progressive_hit
+        if hit is not None and self.hit_shown():
+            here = self.snap.progressive_hit_here
+            drawing.draw_hit_banner(self.app, d, hit, here, int(self.app.now * 3) % 2 == 0)
         if self.popup:
             drawing.draw_popup(self.app, d, self.popup, snap.credits)
             self.draw_buttons(d)
