@@ -39,6 +39,7 @@ from kiosk.service.timing import ManualClock, TableTiming  # noqa: E402
 from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
 from kiosk.ui.i18n import set_language  # noqa: E402
+from kiosk.ui.scenes.recall import Step  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
 from kiosk.ui.scenes.table.intents import Choose  # noqa: E402
 
@@ -273,6 +274,7 @@ def test_a_hit_is_celebrated_at_every_station_and_louder_at_the_winners(tmp_path
             mine, theirs = app.model.snap, other.snapshot()
             if mine.legal and (1, mine.game_phase) not in decided:
                 decided.add((1, mine.game_phase))
+                app.scenes["table"].skip()  # a touch while cards fly only skips them
                 app.scene.on_intent(Choose((mine.legal[-1],)))
             if theirs is not None and theirs.offers and (2, theirs.phase) not in decided:
                 decided.add((2, theirs.phase))
@@ -293,13 +295,27 @@ def test_a_hit_is_celebrated_at_every_station_and_louder_at_the_winners(tmp_path
         theirs = other.wait_for(lambda s: s.progressive_hit is not None, 10)
         assert theirs is not None and theirs.progressive_hit == hit
         assert theirs.progressive_award is None  # a pair of sevens wins nothing
+        # the History (the host's recall over the link) shows the wager and the award
+        (recalled,) = floor.controller.recall(1)
+        assert (recalled.progressive, recalled.progressive_award) == (WAGER, award.cents)
+        assert recalled.progressive_hand == "royal_flush"
+        app.go("recall")
+        floor.frames(lambda: bool(app.scene.rounds))
+        app.scene.on_intent(Step.ALL)
+        floor.frames(lambda: True)
+        words = scene_words(app, app.scene)
+        assert "Progressive: Royal flush $1,000.30" in words
+        floor.shot("recall")
     finally:
         floor.close()
 
 
 def table_words(app) -> str:
+    return scene_words(app, app.scenes["table"])
+
+
+def scene_words(app, scene) -> str:
     seen: list[str] = []
-    scene = app.scenes["table"]
     fitted = scene.ui.fitted
 
     def spy(surface, text, *a, **k):
