@@ -31,6 +31,7 @@ from support.table_money import credit  # noqa: E402
 from engine.rng import SeededRandomSource  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
+from kiosk.game.errors import BetOutOfLimits  # noqa: E402
 from kiosk.game.snapshot import MachinePhase  # noqa: E402
 from kiosk.ledger.kinds import EventKind  # noqa: E402
 from kiosk.service.device_commands import Pass  # noqa: E402
@@ -38,10 +39,15 @@ from kiosk.service.table import Table  # noqa: E402
 from kiosk.service.timing import ManualClock, TableTiming  # noqa: E402
 from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
-from kiosk.ui.i18n import set_language  # noqa: E402
+from kiosk.ui.i18n import LANGUAGES, set_language  # noqa: E402
+from kiosk.ui.scenes.intents import Nav  # noqa: E402
 from kiosk.ui.scenes.recall import Step  # noqa: E402
+from kiosk.ui.scenes.table.drawing import draw_hit_banner  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
 from kiosk.ui.scenes.table.intents import Choose  # noqa: E402
+from kiosk.ui.text import TextCache  # noqa: E402
+from kiosk.ui.textlog import TextLog  # noqa: E402
+from kiosk.ui.widgets import DamageSurface  # noqa: E402
 
 
 def touch_spot(cab: CabinetScreens, spot: str) -> None:
@@ -250,36 +256,9 @@ def test_a_hit_is_celebrated_at_every_station_and_louder_at_the_winners(tmp_path
     hit is in every station's snapshot; station 1 shows YOU HIT THE PROGRESSIVE, its
     award in the round's result and on the credit meter only once revealed; station 2's
     screens would show whose hit it was."""
-    rng = DeckSource()
-    floor = StationFloor(tmp_path, (1280, 720), stations=(1, 2), rng=rng, shots="progressive")
+    floor = royal_floor(tmp_path, (1280, 720))
     try:
-        put_in_force(floor.table, progressive_paytable(tmp_path / "tables"))
         app, other = floor.app, floor.others[2]
-        floor.frames(lambda: app.model.snap.progressive_wager == WAGER)
-        assert other.insert_note(5_000, 10).accepted
-        assert floor.first.insert_note(10_000, 10).accepted
-        floor.frames(lambda: app.model.snap.credits == 10_000)
-        rng.stack(deck_with({1: "As Ks", 2: "7d 7c"}, flop="Qs Js Ts"))
-        other.execute(PlaceChip("ante", 500))
-        other.execute(PlaceChip("progressive", WAGER))
-        other.execute(Deal())
-        for spot in ("ante", "progressive"):
-            x, y, _r = SPOTS[spot]
-            floor.touch_design(x, y)
-        floor.press("deal")
-        floor.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
-        decided: set[tuple[int, object]] = set()  # (station, phase): check, check, fold
-        while app.model.snap.phase is MachinePhase.IN_ROUND:
-            floor.frames(lambda: not app.scenes["table"].busy)
-            mine, theirs = app.model.snap, other.snapshot()
-            if mine.legal and (1, mine.game_phase) not in decided:
-                decided.add((1, mine.game_phase))
-                app.scenes["table"].skip()  # a touch while cards fly only skips them
-                app.scene.on_intent(Choose((mine.legal[-1],)))
-            if theirs is not None and theirs.offers and (2, theirs.phase) not in decided:
-                decided.add((2, theirs.phase))
-                other.execute(Decide(theirs.offers[-1].action))
-            floor.frames(lambda: True)
         floor.frames(lambda: app.model.snap.progressive_hit is not None)
         hit = app.model.snap.progressive_hit
         assert [(w.seat, w.hand.name, w.cents) for w in hit.wins] == [
@@ -329,3 +308,134 @@ def scene_words(app, scene) -> str:
     finally:
         del scene.ui.fitted
     return " | ".join(seen)
+
+
+def royal_floor(tmp_path, size) -> StationFloor:
+    """A table of two stations (1: the screens at ``size``) with the test progressive,
+    after a round in which both bet it and station 1 held a royal flush on the flop
+    (station 2 a pair of sevens): each checked twice and folded at the river."""
+    rng = DeckSource()
+    floor = StationFloor(tmp_path, size, stations=(1, 2), rng=rng, shots="progressive")
+    try:
+        put_in_force(floor.table, progressive_paytable(tmp_path / "tables"))
+        app, other = floor.app, floor.others[2]
+        floor.frames(lambda: app.model.snap.progressive_wager == WAGER)
+        assert other.insert_note(5_000, 10).accepted
+        assert floor.first.insert_note(10_000, 10).accepted
+        floor.frames(lambda: app.model.snap.credits == 10_000)
+        rng.stack(deck_with({1: "As Ks", 2: "7d 7c"}, flop="Qs Js Ts"))
+        other.execute(PlaceChip("ante", 500))
+        other.execute(PlaceChip("progressive", WAGER))
+        other.execute(Deal())
+        for spot in ("ante", "progressive"):
+            x, y, _r = SPOTS[spot]
+            floor.touch_design(x, y)
+        floor.press("deal")
+        floor.frames(lambda: app.model.snap.phase is MachinePhase.IN_ROUND)
+        decided: set[tuple[int, object]] = set()  # (station, phase): check, check, fold
+        while app.model.snap.phase is MachinePhase.IN_ROUND:
+            floor.frames(lambda: not app.scenes["table"].busy)
+            mine, theirs = app.model.snap, other.snapshot()
+            if mine.legal and (1, mine.game_phase) not in decided:
+                decided.add((1, mine.game_phase))
+                app.scenes["table"].skip()  # a touch while cards fly only skips them
+                app.scene.on_intent(Choose((mine.legal[-1],)))
+            if theirs is not None and theirs.offers and (2, theirs.phase) not in decided:
+                decided.add((2, theirs.phase))
+                other.execute(Decide(theirs.offers[-1].action))
+            floor.frames(lambda: True)
+    except BaseException:
+        floor.close()
+        raise
+    return floor
+
+
+SEQUENTIAL = "Seats with the same meter hand in one round are paid in seat order."
+#: The progressive's texts on the screens (English).
+TEXTS = (
+    "A {wager} bet placed with the Ante, paid on your two cards and the flop.",
+    "JACKPOT",
+    "MAIN PAYS",
+    "Meter now: {amount}",
+    "PAYS NOW",
+    "PROGRESSIVE HIT AT THE TABLE!",
+    "PROGRESSIVE",
+    "Progressive",
+    "Progressive: {hand} {amount}",
+    "Seat {n}: {hand} {amount}",
+    SEQUENTIAL,
+    "Seats with the same meter hand in one round share its award.",
+    "The progressive bet goes with an Ante: place an Ante first.",
+    "The progressive bet is exactly {cents}.",
+    "This paytable offers no progressive bet now.",
+    "YOU HIT THE PROGRESSIVE!",
+    "{pct} of the meter",
+)
+
+
+def test_every_progressive_text_fits_its_box_in_every_language(tmp_path):
+    """The progressive's screens at 800x480 (the felt with the bet placed and refused, the
+    round's result and the hit banner, both ways, the Pays page, the History, the dealer
+    display) recorded in English; each of their texts laid into its box in every
+    language by the widgets' own rule (:mod:`test_text_fit`)."""
+    from test_text_fit import catalogues, overflows, template_regex
+
+    log = TextLog()
+    floor = royal_floor(tmp_path, (800, 480))
+    try:
+        app = floor.app
+        app.painter.log = log
+        table = app.scenes["table"]
+        floor.frames(lambda: table.hit_shown(), timeout=20)
+        table.invalidate()
+        app.step(1 / 30)
+        hit = app.model.snap.progressive_hit
+        surface = pygame.Surface(app.layout.size)
+        draw_hit_banner(app, DamageSurface(surface), hit, here=False, lit=False)
+        app.model.error(BetOutOfLimits("x", params={"rule": "progressive_wager", "cents": WAGER}))
+        table.invalidate()
+        app.step(1 / 30)
+        for rule in ("no_ante", "progressive_not_offered"):
+            params = {"rule": rule, "spot": "progressive"}
+            app.model.error(BetOutOfLimits("x", params=params))
+            table.invalidate()
+            app.step(1 / 30)
+        app.go("paytable")
+        app.step(1 / 30)
+        app.scene.on_intent(Nav.NEXT)
+        app.step(1 / 30)
+        app.go("recall")
+        floor.frames(lambda: bool(app.scene.rounds))
+        app.scene.on_intent(Step.ALL)
+        floor.frames(lambda: True)
+        display = DealerDisplay((800, 480))
+        display.painter.log = log
+        display.draw(pygame.Surface((800, 480)), floor.table.display())
+    finally:
+        floor.close()
+    cats = catalogues()
+    ours = {key: text for key, text in cats["en"].items() if text in TEXTS}
+    templates = [(template_regex(text), key) for key, text in ours.items()]
+    cache = TextCache()
+    problems, seen = [], set()
+    for box in log.boxes:
+        keys = [k for k, text in ours.items() if text == box.text]
+        fields: dict[str, str] = {}
+        if not keys:
+            for rx, key in templates:
+                m = rx.match(box.text) if rx is not None else None
+                if m is not None:
+                    keys, fields = [key], m.groupdict()
+                    break
+        for key in keys:
+            seen.add(ours[key])
+            for lang in LANGUAGES:
+                text = cats[lang].get(key)
+                why = text and overflows(cache, box, text.format(**fields), lang)
+                if why:
+                    problems.append(f"{box.where} [{lang}] {why}")
+    set_language("en")
+    assert set(TEXTS) - {"JACKPOT", SEQUENTIAL} == seen, sorted(seen)
+    assert problems == [], "texts overflow their boxes at 800x480:\n" + "\n".join(
+        sorted(set(problems))
+    )
