@@ -370,6 +370,7 @@ TEXTS = (
     "This paytable offers no progressive bet now.",
     "YOU HIT THE PROGRESSIVE!",
     "{pct} of the meter",
+    "Touch DEAL. This bet needs {needed}: Ante, Blind, progressive and the 1x Play.",
 )
 
 
@@ -387,6 +388,10 @@ def test_every_progressive_text_fits_its_box_in_every_language(tmp_path):
         app.painter.log = log
         table = app.scenes["table"]
         floor.frames(lambda: table.hit_shown(), timeout=20)
+        table.invalidate()
+        app.step(1 / 30)
+        floor.press("repeat")  # the Ante and the progressive again: what the deal needs
+        assert app.model.snap.bet_progressive == WAGER
         table.invalidate()
         app.step(1 / 30)
         hit = app.model.snap.progressive_hit

@@ -37,6 +37,25 @@ NEEDS = N_("You need {needed}: Ante, Blind and the 1x Play.")
 NEEDS_TRIPS = N_("You need {needed}: Ante, Blind, Trips and the 1x Play.")
 READY = N_("Touch DEAL. This bet needs {needed}: Ante, Blind and the 1x Play.")
 READY_TRIPS = N_("Touch DEAL. This bet needs {needed}: Ante, Blind, Trips and the 1x Play.")
+#: (ready, with Trips, with the progressive) -> what the bet needs, in words.
+NEED_TEXTS: dict[tuple[bool, bool, bool], str] = {
+    (False, False, False): NEEDS,
+    (False, True, False): NEEDS_TRIPS,
+    (True, False, False): READY,
+    (True, True, False): READY_TRIPS,
+    (False, False, True): N_("You need {needed}: Ante, Blind, progressive and the 1x Play."),
+    (False, True, True): N_("You need {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+    (True, False, True): N_("Touch DEAL. This bet needs {needed}: Ante, Blind, progressive and the 1x Play."),
+    (True, True, True): N_(
+        "Touch DEAL. This bet needs {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+}
+#: (with Trips, with the progressive) -> what a rebet needs, in words.
+REBET_TEXTS: dict[tuple[bool, bool], str] = {
+    (False, False): N_("A rebet needs {needed}: Ante, Blind and the 1x Play."),
+    (True, False): N_("A rebet needs {needed}: Ante, Blind, Trips and the 1x Play."),
+    (False, True): N_("A rebet needs {needed}: Ante, Blind, progressive and the 1x Play."),
+    (True, True): N_("A rebet needs {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+}
 
 
 @dataclass(frozen=True)
@@ -93,9 +112,7 @@ def deal_refusal(snap: MachineSnapshot) -> MachineError | None:
 
 def _need_text(bets: Bets, money: Money, ready: bool) -> str:
     needed = money(deal_cost(bets))
-    if ready:
-        return _(READY_TRIPS if bets.trips else READY).format(needed=needed)
-    return _(NEEDS_TRIPS if bets.trips else NEEDS).format(needed=needed)
+    return _(NEED_TEXTS[ready, bool(bets.trips), bool(bets.progressive)]).format(needed=needed)
 
 
 def betting_prompt(snap: MachineSnapshot, chip: int, money: Money) -> str:
@@ -140,9 +157,9 @@ def refusal_text(snap: MachineSnapshot, exc: MachineError, money: Money, *, rebe
         return None
     needed = exc.params.get("needed")
     if rebet:
-        cost = needed if isinstance(needed, int) else deal_cost(bets_to_deal(snap))
-        return _("A rebet needs {needed}: Ante, Blind, Trips and the 1x Play.").format(needed=money(cost)) \
-            if snap.trips else _("A rebet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(cost))
+        bets = bets_to_deal(snap)
+        cost = needed if isinstance(needed, int) else deal_cost(bets)
+        return _(REBET_TEXTS[bool(snap.trips), bool(bets.progressive)]).format(needed=money(cost))
     smallest = deal_cost(Bets(snap.limits.ante_min))
     if not snap.bet_ante and snap.credits < smallest:
         return _("The smallest bet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(smallest))
