@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from engine.maths.progressive import ProgressiveFigures
 from engine.uth.paytable import Paytable
 from engine.uth.progressive import WHOLE_BP, Award, Progressive
 from kiosk.game.paytables.rtp_record import cabinet_key, known_rtp
@@ -62,6 +63,21 @@ def award_now(award: Award, meter: int | None) -> int | None:
     if award.meter_bp is None or meter is None:
         return None
     return meter * award.meter_bp // WHOLE_BP
+
+
+def return_words(table: Progressive, meter: int | None, money: Any) -> str:
+    """The bet's theoretical return at the meter now (the engine's exact figures), and
+    the meter from which it returns more than the wager when the ceiling allows it; ""
+    while the meter is not known."""
+    if meter is None:
+        return ""
+    figures = ProgressiveFigures.of(table)
+    pct = f"{float(figures.return_at(meter)) * 100:.2f}%"
+    even = figures.break_even
+    if even <= table.ceiling:
+        return _("Theoretical return at this meter: {pct}; more than the wager back from a meter of {amount}.").format(
+            pct=pct, amount=money(int(even) + 1))
+    return _("Theoretical return at this meter: {pct}.").format(pct=pct)
 
 
 #: Shortcut command name -> request: Esc and Y go back; the arrows turn the page.
@@ -196,4 +212,7 @@ class PaytableScene(Scene):
             y += ROW_H
         split = (_("Seats with the same meter hand in one round share its award.") if table.split == "share"
                  else _("Seats with the same meter hand in one round are paid in seat order."))
-        ui.fitted(surface, split, 22, theme.CREAM, 1200, max_lines=2, center=(640, 566))
+        ui.fitted(surface, split, 22, theme.CREAM, 1200, max_lines=1, center=(640, 556))
+        returned = return_words(table, meter, money)
+        if returned:
+            ui.fitted(surface, returned, 20, theme.MUTED, 1200, max_lines=1, center=(640, 590))

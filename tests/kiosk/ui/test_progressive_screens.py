@@ -29,6 +29,7 @@ from support.station_floor import StationFloor  # noqa: E402
 from support.table_money import credit  # noqa: E402
 
 from engine.rng import SeededRandomSource  # noqa: E402
+from engine.uth.paytable import load_paytable  # noqa: E402
 from kiosk.config import load_config  # noqa: E402
 from kiosk.game.commands import Deal, Decide, PlaceChip  # noqa: E402
 from kiosk.game.errors import BetOutOfLimits  # noqa: E402
@@ -41,6 +42,7 @@ from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
 from kiosk.ui.i18n import LANGUAGES, set_language  # noqa: E402
 from kiosk.ui.scenes.intents import Nav  # noqa: E402
+from kiosk.ui.scenes.paytable import return_words  # noqa: E402
 from kiosk.ui.scenes.recall import Step  # noqa: E402
 from kiosk.ui.scenes.table.drawing import draw_hit_banner  # noqa: E402
 from kiosk.ui.scenes.table.geometry import SPOTS  # noqa: E402
@@ -244,6 +246,10 @@ def test_the_pays_page_lists_the_progressive_with_the_meter_and_what_it_pays_now
         assert "100% of the meter" in words and "10% of the meter" in words
         assert "$1,000.00 | Straight flush | 10% of the meter | $100.00" in words
         assert "Four of a kind | $300.00" in words  # a fixed line pays its amount
+        # the exact return at $1,000 (fixed lines 137,892,800 / (2,598,960 x 100); each
+        # cent of meter 76,000 / (2,598,960 x 10,000 x 100)); 100% needs $160,530.53,
+        # above the $100,000 ceiling: never
+        assert "Theoretical return at this meter: 53.35%." in words
         cab.shot("pays")
         cab.touch("page")
         assert "Meter now" not in cab.drawn_words()
@@ -371,6 +377,7 @@ TEXTS = (
     "YOU HIT THE PROGRESSIVE!",
     "{pct} of the meter",
     "Touch DEAL. This bet needs {needed}: Ante, Blind, progressive and the 1x Play.",
+    "Theoretical return at this meter: {pct}.",
 )
 
 
@@ -443,4 +450,21 @@ def test_every_progressive_text_fits_its_box_in_every_language(tmp_path):
     assert set(TEXTS) - {"JACKPOT", SEQUENTIAL} == seen, sorted(seen)
     assert problems == [], "texts overflow their boxes at 800x480:\n" + "\n".join(
         sorted(set(problems))
+    )
+
+
+def test_the_pays_page_says_from_which_meter_the_bet_returns_more_than_the_wager(tmp_path):
+    table = load_paytable(progressive_paytable(tmp_path)).progressive
+    assert table is not None
+
+    def money(cents: int) -> str:
+        return f"${cents / 100:,.2f}"
+
+    set_language("en")
+    assert return_words(table, None, money) == ""  # a linked meter not known yet
+    assert return_words(table, RESET, money) == "Theoretical return at this meter: 53.35%."
+    higher = table.model_copy(update={"ceiling": 20_000_000})  # break-even $160,530.53 below
+    assert return_words(higher, RESET, money) == (
+        "Theoretical return at this meter: 53.35%; more than the wager back from a meter of "
+        "$160,530.53."
     )
