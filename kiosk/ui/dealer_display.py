@@ -26,8 +26,8 @@ from kiosk.ui import theme
 from kiosk.ui.cards import CardRenderer
 from kiosk.ui.i18n import N_, _, hand_name, money
 from kiosk.ui.layout import DESIGN_W, Layout
+from kiosk.ui.meter_ticker import MeterTicker
 from kiosk.ui.round_words import OUTCOME_WORDS, net_text, paid_text
-from kiosk.ui.scenes.table.progressive import MeterTicker
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
 

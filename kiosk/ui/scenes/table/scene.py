@@ -35,6 +35,7 @@ from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
+from kiosk.ui.meter_ticker import MeterTicker
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command, top_intent
 from kiosk.ui.scenes.intents import TopBar
@@ -59,7 +60,6 @@ from kiosk.ui.scenes.table.intents import (
     from_command,
 )
 from kiosk.ui.scenes.table.meters import meter_readings, shown_amounts
-from kiosk.ui.scenes.table.progressive import MeterTicker
 from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
 from kiosk.ui.station import strip as station_strip
 from kiosk.ui.widgets import Button, DamageSurface
