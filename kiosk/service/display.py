@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.uth.round import Phase, SeatResult
-from kiosk.service.snapshot import SeatStatus, progressive_meter, seat_statuses
+from kiosk.game.snapshot import ProgressiveHit
+from kiosk.service.snapshot import SeatStatus, last_hit, progressive_meter, seat_statuses
 from kiosk.service.state import TableState
 from kiosk.service.timing import seconds_left
 
@@ -30,6 +31,7 @@ class TableSnapshot:
     dealer_qualifies: bool | None = None  # at settlement only (the paytable's qualifying hand)
     has_progressive: bool = False  # the paytable in force has a progressive: its meter shows
     progressive_meter: int | None = None  # cents (None while a linked meter is not known yet)
+    progressive_hit: ProgressiveHit | None = None  # the table's last hit of the meter
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ def table_snapshot(st: TableState) -> TableSnapshot:
         dealer_qualifies=result.dealer_qualifies if result is not None else None,
         has_progressive=st.paytable.progressive is not None,
         progressive_meter=progressive_meter(st),
+        progressive_hit=last_hit(st),
     )
 
 

@@ -36,8 +36,10 @@ from kiosk.game.errors import BetOutOfLimits  # noqa: E402
 from kiosk.game.snapshot import MachinePhase  # noqa: E402
 from kiosk.ledger.kinds import EventKind  # noqa: E402
 from kiosk.service.device_commands import Pass  # noqa: E402
+from kiosk.service.display import TableSnapshot  # noqa: E402
 from kiosk.service.table import Table  # noqa: E402
 from kiosk.service.timing import ManualClock, TableTiming  # noqa: E402
+from kiosk.service.wire import from_json, to_json  # noqa: E402
 from kiosk.ui.dealer_display import DealerDisplay  # noqa: E402
 from kiosk.ui.events import Touch  # noqa: E402
 from kiosk.ui.i18n import LANGUAGES, set_language  # noqa: E402
@@ -280,6 +282,21 @@ def test_a_hit_is_celebrated_at_every_station_and_louder_at_the_winners(tmp_path
         theirs = other.wait_for(lambda s: s.progressive_hit is not None, 10)
         assert theirs is not None and theirs.progressive_hit == hit
         assert theirs.progressive_award is None  # a pair of sevens wins nothing
+        # the dealer display celebrates a hit it sees arrive (not one older than itself)
+        now = [0.0]
+        display = DealerDisplay((1280, 720), clock=lambda: now[0])
+        seen = floor.table.display()
+        assert seen.progressive_hit == hit
+        assert from_json(TableSnapshot, to_json(seen)) == seen  # as the display link carries it
+        assert "PROGRESSIVE HIT AT THE TABLE!" not in drawn(display, seen)
+        display = DealerDisplay((1280, 720), clock=lambda: now[0])
+        drawn(display, replace(seen, progressive_hit=None))
+        words = drawn(display, seen)
+        assert "PROGRESSIVE HIT AT THE TABLE!" in words
+        assert "Seat 1: Royal flush $1,000.30" in words
+        pygame.image.save(display_surface(display, seen), "/tmp/shots/progressive-dealer-hit.png")
+        now[0] = 11.0
+        assert "PROGRESSIVE HIT AT THE TABLE!" not in drawn(display, seen)
         # the History (the host's recall over the link) shows the wager and the award
         (recalled,) = floor.controller.recall(1)
         assert (recalled.progressive, recalled.progressive_award) == (WAGER, award.cents)
@@ -422,7 +439,9 @@ def test_every_progressive_text_fits_its_box_in_every_language(tmp_path):
         floor.frames(lambda: True)
         display = DealerDisplay((800, 480))
         display.painter.log = log
-        display.draw(pygame.Surface((800, 480)), floor.table.display())
+        shown = floor.table.display()
+        display.draw(pygame.Surface((800, 480)), replace(shown, progressive_hit=None))
+        display.draw(pygame.Surface((800, 480)), shown)  # with the hit's banner
     finally:
         floor.close()
     cats = catalogues()
