@@ -68,7 +68,8 @@ def test_a_lone_cabinet_places_the_progressive_by_touch_and_deals_it(tmp_path):
         cab.app.go("table")
         cab.run(0.1)
         touch_spot(cab, "progressive")
-        assert cab.app.model.snap.bet_progressive == 0
+        cab.scene.on_command("chip", "progressive")  # nor its key
+        assert cab.app.model.snap.bet_progressive == 0 and cab.app.model.current_note() is None
         assert cab.app.model.snap.progressive_wager == 0
         assert cab.app.model.snap.progressive_meter is None
         assert "PROGRESSIVE" not in cab.drawn_words()

@@ -305,13 +305,16 @@ class TableScene(Scene):
         self.chip_index = (self.chip_index + intent.step) % len(self.chips())
 
     def _bet_on(self, intent: BetOn) -> None:
-        if not self.betting():
-            return
+        snap = self.view()
+        progressive = intent.spot == "progressive"
+        if not self.betting() or (
+            progressive and not (snap.progressive_wager or snap.bet_progressive)
+        ):
+            return  # not between rounds, or no progressive spot on the felt now
         self.skip()
         self.clamp_chip()
-        snap = self.view()
         command: PlaceChip | TakeProgressive = PlaceChip(intent.spot, self.chips()[self.chip_index])
-        if intent.spot == "progressive":  # one touch: the exact wager on, or off again
+        if progressive:  # one touch: the exact wager on, or off again
             command = (
                 TakeProgressive()
                 if snap.bet_progressive
