@@ -19,7 +19,8 @@ from kiosk.game.vocabulary import Spot
 
 @dataclass(frozen=True)
 class PlaceChip:
-    """Add a chip of ``cents`` to the Ante (the Blind follows) or the Trips spot."""
+    """Add a chip of ``cents`` to the Ante (the Blind follows) or the Trips spot, or the
+    paytable's fixed progressive wager (``cents`` exactly, with an Ante)."""
 
     spot: Spot
     cents: int
@@ -31,8 +32,14 @@ class ClearBets:
 
 
 @dataclass(frozen=True)
+class TakeProgressive:
+    """Take back the progressive wager placed since the last round (the other chips stay)."""
+
+
+@dataclass(frozen=True)
 class RepeatBets:
-    """Place the previous round's Ante and Trips again."""
+    """Place the previous round's Ante, Trips and progressive again (the progressive when
+    the paytable in force still offers it at the same wager)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,7 @@ class AdjustProgressive:
 Command = (
     PlaceChip
     | ClearBets
+    | TakeProgressive
     | RepeatBets
     | Deal
     | Decide

@@ -113,12 +113,14 @@ class BetRule(StrEnum):
     """The limit a refused bet broke (:class:`~kiosk.game.errors.BetOutOfLimits`'
     ``params["rule"]``; ``params["cents"]`` is the limit's value)."""
 
-    NO_ANTE = "no_ante"  # a deal or Trips with no Ante
+    NO_ANTE = "no_ante"  # a deal, Trips or the progressive (``spot``) with no Ante
     ANTE_MIN = "ante_min"  # an Ante below the minimum
     ANTE_MAX = "ante_max"  # an Ante above the maximum
     ANTE_STEP = "ante_step"  # an Ante off the step
     TRIPS_MIN = "trips_min"  # a Trips below the minimum
     TRIPS_MAX = "trips_max"  # a Trips above the maximum
+    PROGRESSIVE_WAGER = "progressive_wager"  # a progressive off its fixed wager (``cents``)
+    PROGRESSIVE_NOT_OFFERED = "progressive_not_offered"  # the paytable offers none now
 
 
 __all__ = ["BetRule", "ErrorCode"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from engine.hands.categories import HandCategory
 from engine.uth.paytable import Limits, Paytable
 from engine.uth.round import Action, Phase, RoundSettled
 
@@ -55,6 +56,37 @@ class CoachTip:
 
 
 @dataclass(frozen=True)
+class ProgressiveWin:
+    """One seat's award on the progressive meter in a hit: ``hand`` paid ``cents``."""
+
+    seat: int
+    hand: HandCategory
+    cents: int
+
+
+@dataclass(frozen=True)
+class ProgressiveHit:
+    """The table's last hit of the progressive meter: round ``round_id`` (its first row),
+    ``cents`` taken off the meter (the awards and any breakage), each seat's award on it."""
+
+    round_id: int
+    cents: int
+    wins: tuple[ProgressiveWin, ...]
+
+
+@dataclass(frozen=True)
+class ProgressiveAward:
+    """A seat's progressive award in the round it shows: ``hand`` paid ``cents``, a share
+    of the meter (``on_meter``) or a fixed amount, hand-paid by an attendant when
+    ``hand_paid`` (a jackpot)."""
+
+    hand: HandCategory
+    cents: int
+    on_meter: bool
+    hand_paid: bool
+
+
+@dataclass(frozen=True)
 class MachineSnapshot:
     """Everything a screen shows, at one moment.  Cents throughout."""
 
@@ -87,6 +119,14 @@ class MachineSnapshot:
     anchor_beside_db: bool = False  # demo mode: the ledger's anchor is beside the database
     coach: bool = False  # the strategy coach is on
     coach_tip: CoachTip | None = None  # its note on the round shown (see kiosk.game.coach)
+    bet_progressive: int = 0  # the pending progressive wager (0 or the fixed wager)
+    progressive: int = 0  # the progressive wagered in the current / last round
+    progressive_wager: int = 0  # the fixed wager the table takes now (0: no progressive bet)
+    progressive_meter: int | None = None  # the meter, when the paytable has a progressive
+    # (None also while a linked meter is not known yet)
+    progressive_hit: ProgressiveHit | None = None  # the table's last hit of the meter
+    progressive_hit_here: bool = False  # ... won (in part) at this station
+    progressive_award: ProgressiveAward | None = None  # this seat's in the round shown
 
     @property
     def playable(self) -> bool:

@@ -273,6 +273,12 @@ class RoundRecord:
     credits_before: int
     credits_after: int
     hash: str
+    #: the seat's progressive wager in the round and its award (cents; a hand-paid jackpot
+    #: included), with the award's hand (its category's name, lower case): read from the
+    #: ledger's events beside the row (:func:`kiosk.service.progressive_recall.with_progressive`)
+    progressive: int = 0
+    progressive_award: int = 0
+    progressive_hand: str | None = None
 
     @property
     def staked(self) -> int:

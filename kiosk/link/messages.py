@@ -144,12 +144,14 @@ class ResyncRequest(_Model):
 
 class Bet(_Model):
     """Station -> host: the seat's wager for betting window ``round_id`` (the Blind
-    equals the Ante)."""
+    equals the Ante; ``progressive_cents``: the progressive's fixed wager, 0 for none,
+    checked again by the host against the paytable in force)."""
 
     type: Literal["bet"] = "bet"
     round_id: RoundId
     ante_cents: PositiveCents
     trips_cents: Cents = 0
+    progressive_cents: Cents = 0
 
 
 class Decide(_Model):

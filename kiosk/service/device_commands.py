@@ -193,6 +193,7 @@ class LiftLockoutAtHost:
 QuietCommand = (
     cmd.PlaceChip
     | cmd.ClearBets
+    | cmd.TakeProgressive
     | cmd.RepeatBets
     | cmd.Deal
     | Pass

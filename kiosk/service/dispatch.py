@@ -102,6 +102,9 @@ def dispatch(
         case cmd.ClearBets():
             play.clear_bets(n)
             return None
+        case cmd.TakeProgressive():
+            play.take_progressive(n)
+            return None
         case cmd.RepeatBets():
             play.repeat_bets(n)
             return None

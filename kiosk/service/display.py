@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.uth.round import Phase, SeatResult
-from kiosk.service.snapshot import SeatStatus, seat_statuses
+from kiosk.game.snapshot import ProgressiveHit
+from kiosk.service.snapshot import SeatStatus, last_hit, progressive_meter, seat_statuses
 from kiosk.service.state import TableState
 from kiosk.service.timing import seconds_left
 
@@ -28,6 +29,9 @@ class TableSnapshot:
     decision_seconds: float | None
     stopped: bool  # a host tilt stops the table
     dealer_qualifies: bool | None = None  # at settlement only (the paytable's qualifying hand)
+    has_progressive: bool = False  # the paytable in force has a progressive: its meter shows
+    progressive_meter: int | None = None  # cents (None while a linked meter is not known yet)
+    progressive_hit: ProgressiveHit | None = None  # the table's last hit of the meter
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,9 @@ def table_snapshot(st: TableState) -> TableSnapshot:
         decision_seconds=seconds_left(st.decision_deadline, now),
         stopped=bool(st.table_tilts),
         dealer_qualifies=result.dealer_qualifies if result is not None else None,
+        has_progressive=st.paytable.progressive is not None,
+        progressive_meter=progressive_meter(st),
+        progressive_hit=last_hit(st),
     )
 
 

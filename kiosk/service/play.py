@@ -103,6 +103,14 @@ class TablePlay:
         station.reset_window()
         station.show_result = False
 
+    def take_progressive(self, number: int) -> None:
+        """Take back station ``number``'s progressive wager placed in the window (its
+        other chips stay)."""
+        self._between_rounds(number)
+        station = self.state.station(number)
+        require_not_dealt(station.ready)
+        station.pending = replace(station.pending, progressive=0)
+
     def repeat_bets(self, number: int) -> None:
         self._between_rounds(number)
         station = self.state.station(number)

@@ -9,15 +9,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from engine.hands.categories import HandCategory
 from engine.uth.round import Action, Phase, SeatResult
 from kiosk.game.coach import coach_tip
-from kiosk.game.snapshot import ActionOffer, Tilt
+from kiosk.game.snapshot import (
+    ActionOffer,
+    ProgressiveAward,
+    ProgressiveHit,
+    ProgressiveWin,
+    Tilt,
+)
 from kiosk.game.vocabulary import Bets
+from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.records import value_text
 from kiosk.ledger.startup import anchor_beside
 from kiosk.service.play import FINISHING
-from kiosk.service.progressive import levels
-from kiosk.service.progressive_link import shown_meter
+from kiosk.service.progressive import TABLE_STATION, levels
+from kiosk.service.progressive_link import shown_meter, wager_offered
 from kiosk.service.state import TableState, TimedOut
 from kiosk.service.timing import seconds_left
 
@@ -93,6 +101,12 @@ class StationSnapshot:
     notes_off: bool = False  # the casino's system turned note acceptance off here
     #: the table's progressive meter (cents) when the paytable in force has a progressive
     progressive_meter: int | None = None
+    #: the progressive's fixed wager the table takes now (cents; 0: no progressive bet)
+    progressive_wager: int = 0
+    #: the table's last hit of the progressive meter (every station celebrates it)
+    progressive_hit: ProgressiveHit | None = None
+    #: this seat's progressive award in the round shown (once settled)
+    progressive_award: ProgressiveAward | None = None
 
 
 def seat_statuses(st: TableState) -> tuple[SeatStatus, ...]:
@@ -173,11 +187,53 @@ def station_snapshot(
         coach_note=_coach_note(st, number, round_id) if station.show_result else None,
         anchor_beside_db=_anchor_beside(st.config.db_path, st.config.anchor_file),
         notes_off=station.notes_off,
-        progressive_meter=_progressive_meter(st),
+        progressive_meter=progressive_meter(st),
+        progressive_wager=_wager(st),
+        progressive_hit=last_hit(st),
+        progressive_award=_award(st, number) if result is not None and in_round else None,
     )
 
 
-def _progressive_meter(st: TableState) -> int | None:
+def last_hit(st: TableState) -> ProgressiveHit | None:
+    """The table's last hit of its progressive meter, from its ledger's ``progressive_hit``
+    event (None before the first, or with no ledger)."""
+    if st.ledger is None:
+        return None
+    found = st.ledger.events((EventKind.PROGRESSIVE_HIT,), last=1, station=TABLE_STATION)
+    hit = found[0] if found else None
+    if hit is None or hit.round_id is None:
+        return None
+    wins = tuple(
+        ProgressiveWin(int(a["seat"]), HandCategory[str(a["hand"]).upper()], int(a["cents"]))
+        for a in hit.detail.get("awards", ())
+    )
+    return ProgressiveHit(hit.round_id, hit.amount, wins)
+
+
+def _award(st: TableState, number: int) -> ProgressiveAward | None:
+    """Station ``number``'s progressive award in the settled round on the table."""
+    row = st.row_ids.get(number)
+    if st.ledger is None or row is None:
+        return None
+    kinds = (EventKind.PROGRESSIVE_AWARD, EventKind.PROGRESSIVE_JACKPOT)
+    for ev in st.ledger.events(kinds, last=2, station=number):
+        if ev.round_id == row:
+            return ProgressiveAward(
+                HandCategory[str(ev.detail["hand"]).upper()],
+                ev.amount,
+                bool(ev.detail.get("on_meter")),
+                ev.kind == EventKind.PROGRESSIVE_JACKPOT,
+            )
+    return None
+
+
+def _wager(st: TableState) -> int:
+    """The progressive's fixed wager the table takes now (cents), 0 when it takes none."""
+    offered = wager_offered(st)
+    return 0 if offered is None else offered.wager
+
+
+def progressive_meter(st: TableState) -> int | None:
     """The progressive meter (cents) the ledger holds, when the paytable offers one; a
     linked progressive's is the controller's last broadcast (None before the first)."""
     if st.config.progressive_link is not None:

@@ -98,6 +98,7 @@ from kiosk.service.money_in import MoneyIn
 from kiosk.service.operators import Operators
 from kiosk.service.payouts import Payouts
 from kiosk.service.play import TablePlay
+from kiosk.service.progressive_recall import with_progressive
 from kiosk.service.restore import restore_table, stopped_state, tilt_on_anchor_failure
 from kiosk.service.settings import Settings
 from kiosk.service.slot_system import SlotSystem
@@ -562,10 +563,12 @@ class Table:
 
     def recall(self, last: int = 10, station: int | None = None) -> list[RoundRecord]:
         """The last ``last`` rounds' rows, most recent first: the table's, or only
-        ``station``'s seat (with the dealer)."""
+        ``station``'s seat (with the dealer); each with its seat's progressive."""
         with self._lock:
             ledger = self._state.ledger
-            return ledger.recall(last, station=station) if ledger is not None else []
+            if ledger is None:
+                return []
+            return with_progressive(ledger, ledger.recall(last, station=station))
 
     def open_escrows(self, station: int) -> list[str]:
         """The transactions of ``station``'s notes accepted and not yet finished."""

@@ -14,10 +14,14 @@ power cut before Deal takes nothing.  Amounts are cents.
 
 from __future__ import annotations
 
-from engine.uth.paytable import Limits
+from dataclasses import replace
+
+from engine.uth.paytable import Limits, Paytable
+from engine.uth.progressive import Progressive
 from kiosk.game.rules.betting import (
     check_bets,
     check_chip,
+    check_progressive,
     require_between_rounds,
     require_not_dealt,
     require_playing,
@@ -36,6 +40,15 @@ def require_betting(snap: StationSnapshot, door_open: bool = False) -> None:
     require_between_rounds(snap.round_open, bool(snap.payout_pending))
 
 
+def progressive_offered(snap: StationSnapshot, paytable: Paytable | None) -> Progressive | None:
+    """The progressive whose wager the table takes now: the paytable's ``[progressive]``
+    when the service's snapshot says it takes that wager (a linked table takes none)."""
+    table = paytable.progressive if paytable is not None else None
+    if table is None or snap.progressive_wager != table.wager:
+        return None
+    return table
+
+
 def check_chip_at(
     snap: StationSnapshot,
     limits: Limits,
@@ -43,22 +56,41 @@ def check_chip_at(
     spot: Spot,
     cents: int,
     door_open: bool = False,
+    progressive: Progressive | None = None,
 ) -> Bets:
     """``pending`` with a chip of ``cents`` on ``spot``, checked as the service checks a
-    chip; raises the service's :class:`~kiosk.game.errors.MachineError` for one it
-    would refuse."""
+    chip (``progressive``: the progressive offered, :func:`progressive_offered`); raises
+    the service's :class:`~kiosk.game.errors.MachineError` for one it would refuse."""
     require_betting(snap, door_open)
     require_not_dealt(snap.ready)
     check_chip(spot, cents)  # a forged chip (``True``, "500") is refused here
     bets = pending.add(spot, cents)
+    check_progressive(progressive, bets)
     check_bets(limits, snap.credits, bets, complete=False)
     return bets
 
 
-def repeat_bets(snap: StationSnapshot, limits: Limits, last: Bets, door_open: bool = False) -> Bets:
+def take_progressive(snap: StationSnapshot, pending: Bets, door_open: bool = False) -> Bets:
+    """``pending`` without its progressive wager, between rounds as the service takes it
+    back."""
+    require_betting(snap, door_open)
+    require_not_dealt(snap.ready)
+    return replace(pending, progressive=0)
+
+
+def repeat_bets(
+    snap: StationSnapshot,
+    limits: Limits,
+    last: Bets,
+    door_open: bool = False,
+    progressive: Progressive | None = None,
+) -> Bets:
     """The previous round's ``last`` bets placed again, checked as the service checks a
-    rebet (complete: the minimums apply)."""
+    rebet (complete: the minimums apply); its progressive wager only while
+    ``progressive`` is offered at that wager, as the service repeats it."""
     require_betting(snap, door_open)
     require_previous(last)
+    if last.progressive and (progressive is None or progressive.wager != last.progressive):
+        last = replace(last, progressive=0)  # the paytable in force no longer offers it
     check_bets(limits, snap.credits, last, complete=True)
     return last

@@ -44,7 +44,7 @@ from kiosk.link.messages import RECALL_ROUNDS
 from kiosk.service.device_commands import Command as TableCommand
 from kiosk.service.dispatch import Outcome
 from kiosk.service.snapshot import StationSnapshot
-from kiosk.station.chips import check_chip_at
+from kiosk.station.chips import check_chip_at, progressive_offered
 from kiosk.station.port import StationPort, StationView
 from kiosk.station.snapshot import machine_snapshot
 from kiosk.subscribers import Subscribers
@@ -241,9 +241,10 @@ class StationController:
     def _check_chip(self, chip: cmd.PlaceChip) -> None:
         """The service's own rules on the chip, before it is shown (instant feedback; the
         service checks again with Deal)."""
-        snap, _paytable, limits = self._received()
+        snap, paytable, limits = self._received()
         pending, door = self.remote.pending, self.remote.door_open
-        check_chip_at(snap, limits, pending, chip.spot, chip.cents, door)
+        offered = progressive_offered(snap, paytable)
+        check_chip_at(snap, limits, pending, chip.spot, chip.cents, door, offered)
 
     def _notify(self) -> None:
         if not self._subscribers:

@@ -45,7 +45,7 @@ from kiosk.service.slot_system import REDEMPTION_DEADLINE_S, AwaitingSystem
 from kiosk.service.snapshot import StationSnapshot
 from kiosk.service.table import Table
 from kiosk.service.wager import place_wager
-from kiosk.station.chips import repeat_bets
+from kiosk.station.chips import progressive_offered, repeat_bets, take_progressive
 from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
@@ -185,7 +185,9 @@ class LocalTable:
         """Carry out ``command`` at the service for this station (a cash-out's ticket is
         ordered printed as the table changes: :meth:`_changed`); chips are kept here
         until Deal (see the module)."""
-        if isinstance(command, (cmd.PlaceChip, cmd.RepeatBets, cmd.ClearBets, cmd.Deal)):
+        if isinstance(
+            command, (cmd.PlaceChip, cmd.RepeatBets, cmd.ClearBets, cmd.TakeProgressive, cmd.Deal)
+        ):
             self._bet(command)
             return None
         done = self.table.execute(self._station, command)
@@ -194,7 +196,10 @@ class LocalTable:
                 self._pending = Bets()
         return done
 
-    def _bet(self, command: cmd.PlaceChip | cmd.RepeatBets | cmd.ClearBets | cmd.Deal) -> None:
+    def _bet(
+        self,
+        command: cmd.PlaceChip | cmd.RepeatBets | cmd.ClearBets | cmd.TakeProgressive | cmd.Deal,
+    ) -> None:
         n = self._station
         with self.table.lock, self._chips:
             if isinstance(command, cmd.ClearBets):
@@ -212,9 +217,12 @@ class LocalTable:
             elif isinstance(command, cmd.PlaceChip):
                 check_chip(command.spot, command.cents)  # the rest: the controller's
                 self._pending = self._pending.add(command.spot, command.cents)
+            elif isinstance(command, cmd.TakeProgressive):
+                self._pending = take_progressive(self.table.snapshot(n), self._pending)
             else:
                 snap, last = self.table.snapshot(n), self.table.station_state(n).last_bets
-                self._pending = repeat_bets(snap, self.table.limits, last)
+                offered = progressive_offered(snap, self.table.paytable)
+                self._pending = repeat_bets(snap, self.table.limits, last, progressive=offered)
 
     def _order(self, resume: bool) -> None:
         """Queue the print order of the station's pending ticket, once (again with

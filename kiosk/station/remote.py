@@ -85,7 +85,7 @@ from kiosk.link.pairing import StationPairing
 from kiosk.service.device_commands import Pass
 from kiosk.service.snapshot import StationSnapshot
 from kiosk.service.wire import paytable_from_state, snapshot_from_json
-from kiosk.station.chips import repeat_bets
+from kiosk.station.chips import progressive_offered, repeat_bets, take_progressive
 from kiosk.station.witness import WITNESS_TILT, HeadWitness
 from kiosk.subscribers import Subscribers
 from kiosk.tablehost.recall_service import rounds_from_reply
@@ -342,7 +342,13 @@ class RemoteTable:
             return None
         if isinstance(command, cmd.RepeatBets):
             snap, limits = self._betting()
-            self._pending = repeat_bets(snap, limits, self._last_bets, bool(self._door))
+            offered = progressive_offered(snap, self._paytable)
+            door = bool(self._door)
+            self._pending = repeat_bets(snap, limits, self._last_bets, door, offered)
+            return None
+        if isinstance(command, cmd.TakeProgressive):
+            snap, _limits = self._betting()
+            self._pending = take_progressive(snap, self._pending, bool(self._door))
             return None
         if isinstance(command, cmd.ClearBets):
             self._pending = Bets()
@@ -350,7 +356,12 @@ class RemoteTable:
         if isinstance(command, cmd.Deal):
             bets, self._pending = self._pending, Bets()
             require_ante(bets)
-            body = Bet(round_id=self._window_id(), ante_cents=bets.ante, trips_cents=bets.trips)
+            body = Bet(
+                round_id=self._window_id(),
+                ante_cents=bets.ante,
+                trips_cents=bets.trips,
+                progressive_cents=bets.progressive,
+            )
             self._last_bets = bets
             return body
         if isinstance(command, Pass):

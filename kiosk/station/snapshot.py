@@ -78,6 +78,7 @@ def machine_snapshot(
     ante = seat.ante if in_round and seat is not None else 0
     trips = seat.trips if in_round and seat is not None else 0
     play = seat.play if in_round and seat is not None else 0
+    progressive = seat.progressive if in_round and seat is not None else 0
     if snap.result is not None:
         ante, trips, play = snap.result.ante, snap.result.trips, snap.result.play
     cashout = None
@@ -118,4 +119,12 @@ def machine_snapshot(
         coach=snap.coach,
         coach_tip=tip,
         anchor_beside_db=snap.anchor_beside_db,
+        bet_progressive=bets.progressive,
+        progressive=progressive,
+        progressive_wager=snap.progressive_wager,
+        progressive_meter=snap.progressive_meter,
+        progressive_hit=snap.progressive_hit,
+        progressive_hit_here=snap.progressive_hit is not None
+        and any(w.seat == snap.station for w in snap.progressive_hit.wins),
+        progressive_award=snap.progressive_award if snap.in_round else None,
     )

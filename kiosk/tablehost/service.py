@@ -3,7 +3,7 @@
 Each paired station's link (its seat is its station number) drives
 ``table.execute(seat, command)``:
 
-* :class:`~kiosk.link.messages.Bet` -> the seat's chips (Trips, then Ante) and Deal, for
+* :class:`~kiosk.link.messages.Bet` -> the seat's chips (Trips, Ante, the progressive) and Deal, for
   the betting window the station quotes (``round_id``: the round the table deals next);
 * :class:`~kiosk.link.messages.PassRound` -> :class:`Pass`;
 * :class:`~kiosk.link.messages.Decide` -> a decision, only if the seat's
@@ -435,7 +435,8 @@ class TableHost:
 
     def _bet(self, seat: int, body: Bet) -> None:
         """The whole wager in one go: on a refusal the seat's chips are taken back."""
-        place_wager(self.table, seat, Bets(ante=body.ante_cents, trips=body.trips_cents))
+        bets = Bets(body.ante_cents, body.trips_cents, body.progressive_cents)
+        place_wager(self.table, seat, bets)
 
     def _decide(self, inbound: Inbound, seat: int, body: Decide) -> None:
         with self._lock:

@@ -13,6 +13,8 @@ test) gives it snapshots and flips the screen.
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 
 import pygame
 
@@ -22,8 +24,9 @@ from kiosk.service.display import TableSnapshot
 from kiosk.service.snapshot import SeatStatus
 from kiosk.ui import theme
 from kiosk.ui.cards import CardRenderer
-from kiosk.ui.i18n import N_, _, hand_name, money
+from kiosk.ui.i18n import N_, _, category_name, hand_name, money
 from kiosk.ui.layout import DESIGN_W, Layout
+from kiosk.ui.meter_ticker import MeterTicker
 from kiosk.ui.round_words import OUTCOME_WORDS, net_text, paid_text
 from kiosk.ui.text import TextCache
 from kiosk.ui.widgets import Painter
@@ -33,6 +36,10 @@ SEATS = 7
 CARD_W = 78  # design units
 #: The widest a seat's panel gets (a table of few stations), design units.
 PANEL_MAX_W = DESIGN_W / 5
+#: The progressive meter's plaque, left of the dealer's cards (design rectangle).
+METER_PLAQUE = (16, 24, 300, 150)
+#: The banner of a new progressive hit (design rectangle) and how long it stays (s).
+HIT_BANNER, HIT_S = (140, 220, 1000, 66), 10.0
 
 PHASE_NAMES = {
     Phase.PREFLOP: N_("Pre-flop"),
@@ -95,12 +102,20 @@ def dealer_words(snap: TableSnapshot) -> tuple[str, str] | None:
 class DealerDisplay:
     """Paints a :class:`TableSnapshot` on a surface of the layout's size."""
 
-    def __init__(self, size: tuple[int, int], text: TextCache | None = None) -> None:
+    def __init__(
+        self,
+        size: tuple[int, int],
+        text: TextCache | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.layout = Layout(size)
         self.text = text or TextCache()
         self.painter = Painter(self.layout, self.text)
         self.cards = CardRenderer(self.text)
         self._felt: pygame.Surface | None = None
+        self.clock = clock  # seconds: the progressive meter counts up on it
+        self.meter = MeterTicker()
+        self._hit: tuple[int | None, float] | None = None  # (round of the last hit seen, since)
 
     def draw(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
         """Paint the whole display for ``snap``."""
@@ -110,12 +125,14 @@ class DealerDisplay:
         self._dealer(surface, snap)
         self._board(surface, snap)
         self._timer(surface, snap)
+        self._progressive(surface, snap)
         results = {r.seat: r for r in snap.results}
         seats = snap.seats[:SEATS]
         width = min(PANEL_MAX_W, DESIGN_W / max(1, len(seats)))
         left = (DESIGN_W - width * len(seats)) / 2
         for index, seat in enumerate(seats):
             self._seat(surface, snap, seat, results.get(seat.seat), left + index * width, width)
+        self._hit_banner(surface, snap)
 
     # -- the dealer and the board ----------------------------------------------------
     def _card_row(self, surface: pygame.Surface, cards: tuple[int, ...], slots: int,
@@ -169,6 +186,51 @@ class DealerDisplay:
             self.painter.fitted(surface, text, 30, colour, DESIGN_W - 80, bold=True,
                                 center=(DESIGN_W / 2, 240))
 
+    def _progressive(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        """The progressive meter, large, counting up when it grows ("—" while a linked
+        meter is not known); nothing when the paytable has no progressive."""
+        if not snap.has_progressive:
+            return
+        ui, lay = self.painter, self.layout
+        x, y, w, h = METER_PLAQUE
+        ui.box(surface, lay.rect(*METER_PLAQUE), theme.METER_BG, 235, radius=14, border=theme.GOLD,
+               border_w=3)
+        ui.fitted(surface, _("PROGRESSIVE"), 26, theme.GOLD, w - 24, bold=True, max_lines=1,
+                  center=(x + w / 2, y + 30))
+        shown, counting = self.meter.reading(snap.progressive_meter, self.clock())
+        words = "—" if shown is None else money(shown)
+        ui.fitted(surface, words, 52, theme.WIN if counting else theme.METER_TEXT, w - 20, bold=True,
+                  max_lines=1, center=(x + w / 2, y + h - 52))
+
+    def hit_shown(self, snap: TableSnapshot) -> bool:
+        """A new hit of the progressive meter is being celebrated: for :data:`HIT_S`
+        seconds after the display first saw it (one there when it started is old news)."""
+        hit, now = snap.progressive_hit, self.clock()
+        round_id = hit.round_id if hit is not None else None
+        if self._hit is None:  # the first snapshot: its hit, if any, is old news
+            self._hit = (round_id, now - HIT_S)
+        elif self._hit[0] != round_id:
+            self._hit = (round_id, now)
+        return hit is not None and now - self._hit[1] < HIT_S
+
+    def _hit_banner(self, surface: pygame.Surface, snap: TableSnapshot) -> None:
+        shown, hit = self.hit_shown(snap), snap.progressive_hit
+        if not shown or hit is None:
+            return
+        ui, lay = self.painter, self.layout
+        x, y, w, h = HIT_BANNER
+        ui.box(surface, lay.rect(*HIT_BANNER), theme.METER_BG, 240, radius=16, border=theme.WIN,
+               border_w=4)
+        ui.fitted(surface, _("PROGRESSIVE HIT AT THE TABLE!"), 28, theme.WIN, w - 40, bold=True,
+                  max_lines=1, center=(x + w / 2, y + 20))
+        wins = " · ".join(
+            _("Seat {n}: {hand} {amount}").format(n=win.seat, hand=category_name(win.hand),
+                                                  amount=money(win.cents))
+            for win in hit.wins
+        )
+        ui.fitted(surface, wins, 22, theme.CREAM, w - 40, bold=True, max_lines=1,
+                  center=(x + w / 2, y + h - 18))
+
     # -- the seats -------------------------------------------------------------------
     def _seat(self, surface: pygame.Surface, snap: TableSnapshot, seat: SeatStatus,
               result: SeatResult | None, left: float, width: float) -> None:
@@ -184,7 +246,7 @@ class DealerDisplay:
         ui.fitted(surface, seat_state(seat, snap), 20, theme.CREAM, w - 12, center=(cx, top + 58))
         y = top + 96
         for name, cents in ((_("Ante"), seat.ante), (_("Blind"), seat.ante), (_("Trips"), seat.trips),
-                            (_("Play"), seat.play)):
+                            (_("Play"), seat.play), (_("Progressive"), seat.progressive)):
             if cents:
                 ui.fitted(surface, f"{name} {money(cents, compact=True)}", 19, theme.CREAM, w - 12,
                           center=(cx, y))

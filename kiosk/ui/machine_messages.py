@@ -127,7 +127,11 @@ RULES: dict[BetRule, str] = {
     BetRule.ANTE_STEP: N_("The Ante goes in steps of {cents}."),
     BetRule.TRIPS_MIN: N_("The Trips minimum is {cents}."),
     BetRule.TRIPS_MAX: N_("The Trips maximum is {cents}."),
+    BetRule.PROGRESSIVE_WAGER: N_("The progressive bet is exactly {cents}."),
+    BetRule.PROGRESSIVE_NOT_OFFERED: N_("This paytable offers no progressive bet now."),
 }
+#: The progressive refused without an Ante (rule ``no_ante``, ``spot`` ``progressive``).
+PROGRESSIVE_NO_ANTE = N_("The progressive bet goes with an Ante: place an Ante first.")
 
 #: Parameters that are amounts in cents.
 _CENTS = {"limit", "amount", "needed", "credits", "cents"}
@@ -161,7 +165,9 @@ def message(
     params = params or {}
     msgid = msgid_for(code, class_code)
     rule = params.get("rule")
-    if isinstance(rule, str) and rule in BetRule.__members__.values():
+    if rule == BetRule.NO_ANTE and params.get("spot") == "progressive":
+        msgid = PROGRESSIVE_NO_ANTE
+    elif isinstance(rule, str) and rule in BetRule.__members__.values():
         msgid = RULES[BetRule(rule)]
     elif code == ErrorCode.INSUFFICIENT_CREDITS and "needed" in params and "credits" in params:
         msgid = NEEDED

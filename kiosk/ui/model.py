@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from kiosk.config import CabinetConfig
 from kiosk.game.commands import Command
-from kiosk.game.error_codes import ErrorCode
+from kiosk.game.error_codes import BetRule, ErrorCode
 from kiosk.game.errors import BetOutOfLimits, MachineError
 from kiosk.game.snapshot import MachineSnapshot
 from kiosk.ledger.kinds import EventKind
@@ -34,6 +34,8 @@ from kiosk.ui.machine_messages import MESSAGES, describe, message
 
 #: Recorded events that end the session on show: the felt is cleared after them.
 SESSION_EVENTS = (EventKind.TICKET_IN, EventKind.RAM_CLEAR)
+#: Refused bets' rules that are not the table limits: shown without the limits.
+NOT_LIMITS = (BetRule.NO_ANTE, BetRule.PROGRESSIVE_WAGER, BetRule.PROGRESSIVE_NOT_OFFERED)
 #: Recorded events that may say an item went back to the player: a ticket refused, a
 #: note of no accepted denomination, the validator's own rejection (a ``device`` event
 #: of kind ``rejected``).
@@ -221,7 +223,7 @@ class Model:
             self.note = Note(text, exc.reason, "error", self.clock() + 4.0, name)
             return
         text = describe(exc, self.snap.paytable.currency)
-        if isinstance(exc, BetOutOfLimits) and exc.params.get("rule") != "no_ante":
+        if isinstance(exc, BetOutOfLimits) and exc.params.get("rule") not in NOT_LIMITS:
             lim = self.snap.limits
             cur = self.snap.paytable.currency
             text += " " + _(

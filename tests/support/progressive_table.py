@@ -16,6 +16,8 @@ from kiosk.service.timing import ManualClock
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "paytables" / "progressive-example.toml"
 ATTENDANT, TECHNICIAN, MANAGER = "1111", "2222", "3333"
 WAGER, RESET, CEILING = 100, 100_000, 10_000_000
+#: Of each wager, cents to the meter and to the hidden reserve.
+TO_METER, TO_RESERVE = 15, 5
 
 #: 15 cents of each $1 wager to the meter, 5 to the reserve.
 PROGRESSIVE = f"""
@@ -44,6 +46,7 @@ def write_paytable(folder: Path, name: str = "progressive-test.toml") -> Path:
     text = EXAMPLE.read_text(encoding="utf-8")
     main = text[: text.index("[progressive]")]
     main = re.sub(r'name = ".*"', 'name = "Standard with a test progressive"', main, count=1)
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     path.write_text(main + PROGRESSIVE, encoding="utf-8")
     return path

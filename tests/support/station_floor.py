@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.rng import SeededRandomSource
+from engine.rng import RandomSource, SeededRandomSource
 from kiosk.config import CabinetConfig, load_config
 from kiosk.link import auth
 from kiosk.link.certs import certificate_pem
@@ -49,7 +49,8 @@ def pair_station(host: HostPairing, n: int) -> StationPairing:
 
 class StationFloor:
     """The host of ``stations`` (station 1 is the screens, at ``size`` pixels), dealing
-    from a seeded deck with the betting window and decision timer of ``timing``."""
+    from a seeded deck (or ``rng``) with the betting window and decision timer of
+    ``timing``."""
 
     def __init__(
         self,
@@ -59,6 +60,7 @@ class StationFloor:
         stations: tuple[int, ...] = (1, 2, 3),
         timing: TableTiming | None = None,
         seed: int = 5,
+        rng: RandomSource | None = None,
         config: CabinetConfig | None = None,
         shots: str = "station",
     ) -> None:
@@ -66,7 +68,7 @@ class StationFloor:
         self.table = Table.open(
             self.config,
             stations,
-            rng=SeededRandomSource(seed),
+            rng=rng or SeededRandomSource(seed),
             timing=timing or TableTiming(30, 20),
         )
         self.pairing = HostPairing(tmp_path / "host")

@@ -94,18 +94,25 @@ def check_chip(spot: str, cents: object) -> None:
 def check_progressive(table: Progressive | None, bets: Bets) -> None:
     """Refuse a progressive wager in ``bets`` that the paytable does not offer (``table``
     is its ``[progressive]`` section, None without one), that is not exactly its fixed
-    wager, or that has no Ante with it (:class:`BetOutOfLimits`; rule ``no_ante`` for the
-    last).  Bets without a progressive wager pass."""
+    wager, or that has no Ante with it (:class:`BetOutOfLimits`; rules
+    ``progressive_not_offered``, ``progressive_wager`` with the wager's ``cents``, and
+    ``no_ante`` with ``spot`` ``progressive``).  Bets without a progressive wager pass."""
     if not bets.progressive:
         return
     if table is None:
-        raise BetOutOfLimits("this paytable offers no progressive bet")
+        raise BetOutOfLimits(
+            "this paytable offers no progressive bet",
+            params={"rule": BetRule.PROGRESSIVE_NOT_OFFERED},
+        )
     if bets.progressive != table.wager:
-        raise BetOutOfLimits(f"the progressive wager is exactly {money(table.wager)}")
+        raise BetOutOfLimits(
+            f"the progressive wager is exactly {money(table.wager)}",
+            params={"rule": BetRule.PROGRESSIVE_WAGER, "cents": table.wager},
+        )
     if not bets.ante:
         raise BetOutOfLimits(
             "the progressive is placed with an Ante: place an Ante first",
-            params={"rule": BetRule.NO_ANTE},
+            params={"rule": BetRule.NO_ANTE, "spot": "progressive"},
         )
 
 

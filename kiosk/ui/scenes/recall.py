@@ -20,11 +20,12 @@ from typing import Any
 
 import pygame
 
+from engine.hands.categories import HandCategory
 from engine.hands.evaluator import best_five, evaluate
 from kiosk.game.errors import MachineError
 from kiosk.ledger.records import DecisionRecord, RoundRecord
 from kiosk.ui import theme
-from kiosk.ui.i18n import N_, _, hand_name, pgettext
+from kiosk.ui.i18n import N_, _, category_name, hand_name, pgettext
 from kiosk.ui.round_words import OUTCOME_WORDS, RESULT_WORDS, net_text, paid_text, why
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_intent
@@ -63,7 +64,8 @@ ACTIONS = {
     "play_1x": N_("Play 1×"), "check": N_("Check"), "fold": N_("Fold"),
 }
 PHASES = {"preflop": N_("Before the flop"), "flop": N_("After the flop"), "river": N_("After the river")}
-SPOT_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"), "trips": N_("Trips")}
+SPOT_NAMES = {"ante": N_("Ante"), "blind": N_("Blind"), "play": N_("Play"), "trips": N_("Trips"),
+              "progressive": N_("Progressive")}
 
 
 def round_reason(r: Any) -> str:
@@ -249,11 +251,11 @@ class RecallScene(Scene):
         ui.fitted(surface, _("Bets"), 22, theme.GOLD, 200, bold=True, topleft=(x, y))
         settled = r.state != "open" and self.step >= len(ORDER)
         y += 34
-        for spot in ("ante", "blind", "play", "trips"):
+        for spot in ("ante", "blind", "play", "trips", "progressive"):
             stake = getattr(r, spot)
             if not stake:
                 continue
-            back = getattr(r, f"{spot}_return")
+            back = r.progressive_award if spot == "progressive" else getattr(r, f"{spot}_return")
             ui.fitted(surface, _(SPOT_NAMES[spot]), 21, theme.CREAM, 140, topleft=(x, y))
             ui.label(surface, fmt(self.app, stake), 21, theme.CREAM, topright=(x + 300, y))
             if settled:
@@ -285,6 +287,11 @@ class RecallScene(Scene):
             line = _("{paid} · {net}").format(paid=paid_text(r.paid + r.jackpot, money), net=net_text(r.net, money))
             ui.fitted(surface, line, 22, theme.WIN if r.net > 0 else theme.CREAM, 500, topleft=(x, y))
             y += 32
+            if r.progressive_award and r.progressive_hand:
+                won = _("Progressive: {hand} {amount}").format(
+                    hand=category_name(HandCategory[r.progressive_hand.upper()]), amount=money(r.progressive_award))
+                ui.fitted(surface, won, 22, theme.WIN, 500, bold=True, topleft=(x, y))
+                y += 32
             reason = round_reason(r)
             if reason:
                 ui.fitted(surface, reason, 17, theme.CREAM, 500, max_h=42, topleft=(x, y))

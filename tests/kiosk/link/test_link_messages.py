@@ -36,12 +36,15 @@ from kiosk.link import (
 STATION_BODIES = [
     ResyncRequest(reason="reset"),
     Bet(round_id=4, ante_cents=500, trips_cents=100),
+    Bet(round_id=4, ante_cents=500, progressive_cents=100),
     Decide(round_id=4, phase=Phase.PREFLOP, action=Action.PLAY_4X, last_seen=12),
     PassRound(round_id=4),
     CashOutRequest(),
     Escrow(txn="bv-17", denomination_cents=2000, amount_cents=2000),
     Escrow(txn="bv-18", ticket="123456789012345678"),
-    DeviceFault(device="validator", kind=DeviceEventKind.STACKER_JAM, detail="stacker", active=True),
+    DeviceFault(
+        device="validator", kind=DeviceEventKind.STACKER_JAM, detail="stacker", active=True
+    ),
     ValidatorReport(txn="bv-17", end=EscrowEnd.VEND_VALID),
     ValidatorReport(txn="bv-18", end=EscrowEnd.STACKED, reason="power_up", cents=2000),
     PrinterState(ready=True),
@@ -139,6 +142,16 @@ def test_a_host_cannot_send_station_bodies():
 )
 def test_an_escrow_holds_one_instrument_at_its_value(fields):
     raw = frame(type="escrow", body=fields)
+    with pytest.raises(MalformedFrame):
+        decode(raw, "station")
+
+
+@pytest.mark.parametrize("cents", [True, "100", 1.0, -100, None])
+def test_a_bets_progressive_is_a_strict_whole_number_of_cents(cents):
+    assert Bet(round_id=1, ante_cents=5).progressive_cents == 0  # none by default
+    with pytest.raises(ValueError):
+        Bet(round_id=1, ante_cents=5, progressive_cents=cents)
+    raw = frame(type="bet", body={"round_id": 1, "ante_cents": 5, "progressive_cents": cents})
     with pytest.raises(MalformedFrame):
         decode(raw, "station")
 

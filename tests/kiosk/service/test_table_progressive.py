@@ -17,6 +17,8 @@ import pytest
 from support.decks import DeckSource, deck_with
 from support.progressive_table import (
     RESET,
+    TO_METER,
+    TO_RESERVE,
     WAGER,
     open_table,
     put_in_force,
@@ -45,8 +47,6 @@ from kiosk.ledger.meters import balance
 from kiosk.service.progressive import levels
 from kiosk.service.table import Table
 from kiosk.service.wire import snapshot_from_json, to_json
-
-TO_METER, TO_RESERVE = 15, 5  # of each wager: support.progressive_table's paytable
 
 
 @pytest.fixture

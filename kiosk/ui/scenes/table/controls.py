@@ -78,7 +78,7 @@ def betting_buttons(snap: MachineSnapshot, chips: Sequence[int], chip_index: int
         out.append(Button(f"chip_{c}", (x, y, 90, h), money(c, compact=True), PickChip(i),
                           style=style, round=True, enabled=betting, colour=theme.chip_colour(c, i)))
         x += 98
-    has_bet = snap.bet_ante > 0 or snap.bet_trips > 0
+    has_bet = snap.bet_ante > 0 or snap.bet_trips > 0 or snap.bet_progressive > 0
     rebet = snap.phase is MachinePhase.RESULT and not has_bet
     out.append(Button("clear", (626, y, 124, h), _("CLEAR"), ClearChips(), style="plain",
                       enabled=betting and has_bet, hint="C" if hints else "", size=26))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.uth.round import LEGAL_BY_PHASE, PLAY_MULTIPLE, Action
 from kiosk.game.errors import InsufficientCredits, MachineError
-from kiosk.game.rules.betting import check_bets, deal_cost, require_ante
+from kiosk.game.rules.betting import check_bets, check_progressive, deal_cost, require_ante
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.game.vocabulary import Bets
 from kiosk.ui.i18n import N_, _
@@ -37,6 +37,25 @@ NEEDS = N_("You need {needed}: Ante, Blind and the 1x Play.")
 NEEDS_TRIPS = N_("You need {needed}: Ante, Blind, Trips and the 1x Play.")
 READY = N_("Touch DEAL. This bet needs {needed}: Ante, Blind and the 1x Play.")
 READY_TRIPS = N_("Touch DEAL. This bet needs {needed}: Ante, Blind, Trips and the 1x Play.")
+#: (ready, with Trips, with the progressive) -> what the bet needs, in words.
+NEED_TEXTS: dict[tuple[bool, bool, bool], str] = {
+    (False, False, False): NEEDS,
+    (False, True, False): NEEDS_TRIPS,
+    (True, False, False): READY,
+    (True, True, False): READY_TRIPS,
+    (False, False, True): N_("You need {needed}: Ante, Blind, progressive and the 1x Play."),
+    (False, True, True): N_("You need {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+    (True, False, True): N_("Touch DEAL. This bet needs {needed}: Ante, Blind, progressive and the 1x Play."),
+    (True, True, True): N_(
+        "Touch DEAL. This bet needs {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+}
+#: (with Trips, with the progressive) -> what a rebet needs, in words.
+REBET_TEXTS: dict[tuple[bool, bool], str] = {
+    (False, False): N_("A rebet needs {needed}: Ante, Blind and the 1x Play."),
+    (True, False): N_("A rebet needs {needed}: Ante, Blind, Trips and the 1x Play."),
+    (False, True): N_("A rebet needs {needed}: Ante, Blind, progressive and the 1x Play."),
+    (True, True): N_("A rebet needs {needed}: Ante, Blind, Trips, progressive and the 1x Play."),
+}
 
 
 @dataclass(frozen=True)
@@ -71,10 +90,11 @@ def decision_prompt(snap: MachineSnapshot) -> str:
 
 def bets_to_deal(snap: MachineSnapshot) -> Bets:
     """What DEAL would wager: the chips placed, else (after a round) the rebet."""
-    if snap.bet_ante or snap.bet_trips:
-        return Bets(snap.bet_ante, snap.bet_trips)
-    if snap.phase is MachinePhase.RESULT:
-        return Bets(snap.ante, snap.trips)
+    if snap.bet_ante or snap.bet_trips or snap.bet_progressive:
+        return Bets(snap.bet_ante, snap.bet_trips, snap.bet_progressive)
+    if snap.phase is MachinePhase.RESULT:  # the progressive again while it is offered
+        again = snap.progressive if snap.progressive == snap.progressive_wager else 0
+        return Bets(snap.ante, snap.trips, again)
     return Bets()
 
 
@@ -83,6 +103,7 @@ def deal_refusal(snap: MachineSnapshot) -> MachineError | None:
     bets = bets_to_deal(snap)
     try:
         require_ante(bets)
+        check_progressive(snap.paytable.progressive if snap.progressive_wager else None, bets)
         check_bets(snap.limits, snap.credits, bets, complete=True)
     except MachineError as exc:
         return exc
@@ -91,16 +112,14 @@ def deal_refusal(snap: MachineSnapshot) -> MachineError | None:
 
 def _need_text(bets: Bets, money: Money, ready: bool) -> str:
     needed = money(deal_cost(bets))
-    if ready:
-        return _(READY_TRIPS if bets.trips else READY).format(needed=needed)
-    return _(NEEDS_TRIPS if bets.trips else NEEDS).format(needed=needed)
+    return _(NEED_TEXTS[ready, bool(bets.trips), bool(bets.progressive)]).format(needed=needed)
 
 
 def betting_prompt(snap: MachineSnapshot, chip: int, money: Money) -> str:
     """The prompt between rounds: what the chips placed need, or why DEAL is not lit,
     or what the chosen ``chip`` (cents) would need as an Ante."""
     lim = snap.limits
-    placed = bool(snap.bet_ante or snap.bet_trips)
+    placed = bool(snap.bet_ante or snap.bet_trips or snap.bet_progressive)
     if not placed and snap.phase is MachinePhase.RESULT and snap.ante:
         if deal_refusal(snap) is None:
             return _("Place your bets, or rebet and deal.")
@@ -138,9 +157,9 @@ def refusal_text(snap: MachineSnapshot, exc: MachineError, money: Money, *, rebe
         return None
     needed = exc.params.get("needed")
     if rebet:
-        cost = needed if isinstance(needed, int) else deal_cost(bets_to_deal(snap))
-        return _("A rebet needs {needed}: Ante, Blind, Trips and the 1x Play.").format(needed=money(cost)) \
-            if snap.trips else _("A rebet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(cost))
+        bets = bets_to_deal(snap)
+        cost = needed if isinstance(needed, int) else deal_cost(bets)
+        return _(REBET_TEXTS[bool(snap.trips), bool(bets.progressive)]).format(needed=money(cost))
     smallest = deal_cost(Bets(snap.limits.ante_min))
     if not snap.bet_ante and snap.credits < smallest:
         return _("The smallest bet needs {needed}: Ante, Blind and the 1x Play.").format(needed=money(smallest))

@@ -14,7 +14,7 @@ import pygame
 from engine.hands.evaluator import evaluate
 from engine.uth.round import RoundSettled, SeatResult
 from engine.uth.settlement import Outcome
-from kiosk.game.snapshot import MachineSnapshot
+from kiosk.game.snapshot import MachineSnapshot, ProgressiveHit
 from kiosk.ui import theme
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _, category_name, hand_name
@@ -28,6 +28,8 @@ from kiosk.ui.scenes.table.geometry import (
     CARD_W,
     DEALER_Y,
     FLIP,
+    HIT_BANNER,
+    METER_PLAQUE,
     NAME_W,
     NAME_X,
     PLAYER_Y,
@@ -52,6 +54,9 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
     ui, lay = host.painter, host.layout
     for spot, (x, y, r) in SPOTS.items():
         amount = amounts.get(spot, 0)
+        if spot == "progressive":  # one fixed wager: its chip, no tag (the meter pays it)
+            draw_stack(host, surface, chips, amount, x, y + 4, tag=False)
+            continue
         if blink_ante and spot == "ante" and amount == 0:
             surface.circle(theme.WIN, lay.pos(x, y), lay.px(r + 3), max(2, lay.px(4)))
         if seat is not None and show is not None:
@@ -76,6 +81,74 @@ def draw_spots(host: SceneHost, surface: DamageSurface, amounts: dict[str, int],
                 setattr(box, anchor, lay.pos(tx, ty))
                 ui.box(surface, box, (0, 0, 0), 200, radius=10)
                 ui.label(surface, text, 17, colour, bold=True, center=lay.to_design(box.center))
+
+
+def progressive_words(host: SceneHost, meter: int | None) -> str:
+    """The progressive meter as shown: the amount, "—" while a linked meter is not known."""
+    return "—" if meter is None else fmt(host, meter)
+
+
+def draw_progressive_meter(host: SceneHost, surface: DamageSurface, meter: int | None,
+                           growing: bool = False) -> None:
+    """The progressive meter's amount on its plaque (cents; None: not known yet),
+    brighter while it counts up (``growing``)."""
+    x, y, w, h = METER_PLAQUE
+    colour = theme.WIN if growing else theme.METER_TEXT
+    host.painter.fitted(surface, progressive_words(host, meter), 30, colour, w - 24, bold=True,
+                        max_lines=1, midright=(x + w - 12, y + h - 19))
+
+
+def _tag(host: SceneHost, surface: DamageSurface, spot: str, text: str, colour: Colour) -> None:
+    """A spot's result tag (+$5.00, PUSH, LOSE) where :data:`TAG_AT` puts it."""
+    ui, lay = host.painter, host.layout
+    anchor, tx, ty = TAG_AT[spot]
+    size = host.text.size(text, lay.px(17), bold=True)
+    box = pygame.Rect((0, 0), size).inflate(lay.px(14), lay.px(4))
+    setattr(box, anchor, lay.pos(tx, ty))
+    ui.box(surface, box, (0, 0, 0), 200, radius=10)
+    ui.label(surface, text, 17, colour, bold=True, center=lay.to_design(box.center))
+
+
+def draw_progressive_result(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot) -> None:
+    """The progressive's result on its spot once the round's result shows: what it won
+    (hand-paid: JACKPOT), else LOSE."""
+    award = snap.progressive_award
+    if not snap.progressive:
+        return
+    if award is None:
+        _tag(host, surface, "progressive", _("LOSE"), theme.LOSE)
+    elif award.hand_paid:
+        _tag(host, surface, "progressive", _("JACKPOT"), theme.WIN)
+    else:
+        _tag(host, surface, "progressive", net_text(award.cents, lambda c: fmt(host, c)), theme.WIN)
+
+
+def hit_words(host: SceneHost, hit: ProgressiveHit, here: bool) -> tuple[str, str]:
+    """The hit banner's two lines: the headline, and each win (hand and amount)."""
+    wins = " · ".join(
+        f"{category_name(w.hand)} {fmt(host, w.cents)}" if here
+        else _("Seat {n}: {hand} {amount}").format(n=w.seat, hand=category_name(w.hand),
+                                                  amount=fmt(host, w.cents))
+        for w in hit.wins
+    )
+    head = _("YOU HIT THE PROGRESSIVE!") if here else _("PROGRESSIVE HIT AT THE TABLE!")
+    return head, wins
+
+
+def draw_hit_banner(host: SceneHost, surface: DamageSurface, hit: ProgressiveHit, here: bool,
+                    lit: bool) -> None:
+    """The banner celebrating a hit of the progressive meter: louder (gold, blinking
+    with ``lit``) at the station that won it."""
+    ui, lay = host.painter, host.layout
+    x, y, w, h = HIT_BANNER
+    gold = here and lit
+    ui.box(surface, lay.rect(*HIT_BANNER), theme.GOLD if gold else (0, 0, 0), 235, radius=14,
+           border=theme.WIN if here else theme.GOLD, border_w=4 if here else 2)
+    head, wins = hit_words(host, hit, here)
+    ink = (20, 20, 20) if gold else theme.WIN
+    ui.fitted(surface, head, 30 if here else 24, ink, w - 24, bold=True, max_lines=1, center=(x + w / 2, y + 26))
+    ui.fitted(surface, wins, 22, (20, 20, 20) if gold else theme.CREAM, w - 24, bold=True, max_lines=1,
+              center=(x + w / 2, y + h - 22))
 
 
 def draw_pay_lines(host: SceneHost, surface: DamageSurface, snap: MachineSnapshot, seat: SeatResult) -> None:

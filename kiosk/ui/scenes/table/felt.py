@@ -23,8 +23,11 @@ from kiosk.ui.scenes.table.geometry import (
     CARD_W,
     DEALER_Y,
     LABEL_AT,
+    METER_PLAQUE,
     NAME_W,
     NAME_X,
+    PAYS_TOP,
+    PAYS_TOP_UNDER_METER,
     PAYS_W,
     PAYS_X,
     PLAYER_Y,
@@ -35,21 +38,26 @@ from kiosk.ui.scenes.table.geometry import (
 )
 from kiosk.ui.scenes.table.meters import meters
 
-#: The height of one printed pay line, design units.
+#: The height of one printed pay line, design units (a little less under the
+#: progressive meter's plaque).
 PAY_ROW_H = 24
+PAY_ROW_H_UNDER_METER = 22
 
 
 def pay_rows(paytable: Paytable) -> dict[tuple[str, HandCategory | None], float]:
     """The design y (top) of each printed pays line: ``("blind" | "trips", category)``,
-    and of each table's title (category ``None``), top to bottom."""
+    and of each table's title (category ``None``), top to bottom; under the progressive
+    meter's plaque when the paytable has a progressive."""
     out: dict[tuple[str, HandCategory | None], float] = {}
-    y = 108.0
+    meter = paytable.progressive is not None
+    y = PAYS_TOP_UNDER_METER if meter else PAYS_TOP
+    step = PAY_ROW_H_UNDER_METER if meter else PAY_ROW_H
     for table, lines in (("blind", paytable.blind.lines()), ("trips", paytable.trips.lines())):
         out[(table, None)] = y
         y += 30
         for cat in lines:
             out[(table, cat)] = y
-            y += PAY_ROW_H
+            y += step
         y += 12
     return out
 
@@ -111,7 +119,7 @@ class FeltLayer:
     def _look(self, snap: MachineSnapshot) -> tuple[Any, ...]:
         host = self.host
         return (host.layout.size, i18n.generation(), snap.paytable.sha256, snap.limits, host.casino_name,
-                host.machine_number, host.station)
+                host.machine_number, host.station, snap.progressive_wager > 0)
 
     def surface(self, snap: MachineSnapshot) -> pygame.Surface:
         """The layer for ``snap`` (repainted only when its look changed)."""
@@ -133,6 +141,8 @@ class FeltLayer:
         ui, lay = host.painter, host.layout
         # betting spots
         for spot, (x, y, r) in SPOTS.items():
+            if spot == "progressive" and not snap.progressive_wager:
+                continue  # the table takes no progressive wager now
             c = lay.pos(x, y)
             pygame.draw.circle(surf, (8, 80, 44), c, lay.px(r))
             pygame.draw.circle(surf, theme.GOLD, c, lay.px(r), max(2, lay.px(4)))
@@ -160,9 +170,16 @@ class FeltLayer:
             pay = (pt.blind if table == "blind" else pt.trips).lines()[cat]
             ui.fitted(surf, category_name(cat), 17, theme.CREAM, name_w, max_lines=1, topleft=(PAYS_X + 6, y))
             ui.label(surf, pay_words(pay), 17, theme.CREAM, bold=True, topright=(PAYS_X + PAYS_W, y))
-        y = max(rows.values()) + 24 + 12
-        ui.paragraph(surf, _("Dealer needs a pair or better to qualify. Ante and Play pay 1 to 1."), 16,
-                     theme.MUTED, PAYS_X, y, PAYS_W)
+        if pt.progressive is None:
+            y = max(rows.values()) + 24 + 12
+            ui.paragraph(surf, _("Dealer needs a pair or better to qualify. Ante and Play pay 1 to 1."), 16,
+                         theme.MUTED, PAYS_X, y, PAYS_W)
+        else:  # the progressive meter's plaque (its amount is drawn live over it)
+            x, y, w, h = METER_PLAQUE
+            ui.box(surf, lay.rect(*METER_PLAQUE), theme.METER_BG, 235, radius=10, border=theme.GOLD,
+                   border_w=2)
+            ui.fitted(surf, _("PROGRESSIVE"), 16, theme.GOLD, w - 24, bold=True, max_lines=1,
+                      topleft=(x + 12, y + 4))
         # bottom rail
         bar = lay.rect(0, BAR_Y, 1280, 720 - BAR_Y)
         bar.x, bar.width = 0, lay.size[0]

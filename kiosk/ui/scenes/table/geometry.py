@@ -24,12 +24,14 @@ SPOTS: dict[str, tuple[float, float, float]] = {  # centre x, centre y, radius
     "ante": (92, 332, 60),
     "blind": (252, 332, 60),
     "play": (172, 478, 60),
+    "progressive": (58, 180, 38),  # left of Trips; on the felt only when offered
 }
 SPOT_LABELS = {
     "trips": N_("TRIPS"),
     "ante": N_("ANTE"),
     "blind": N_("BLIND"),
     "play": N_("PLAY"),
+    "progressive": N_("PROGRESSIVE"),
 }
 #: Where each spot's name is printed, outside its ring so that chips never cover it:
 #: (anchor, design x, design y, width).  Above the Ante and the Blind, right of Trips
@@ -39,6 +41,7 @@ LABEL_AT: dict[str, tuple[str, float, float, float]] = {
     "ante": ("center", 92, 259, 124),
     "blind": ("center", 252, 259, 124),
     "play": ("midleft", 242, 464, 134),
+    "progressive": ("center", 58, 232, 100),
 }
 #: Where each spot's result (+$5.00, PUSH, LOSE) shows: under the Ante and the Blind,
 #: under the name of Trips and of Play (anchor, design x, design y).
@@ -47,9 +50,18 @@ TAG_AT: dict[str, tuple[str, float, float]] = {
     "ante": ("center", 92, 406),
     "blind": ("center", 252, 406),
     "play": ("midleft", 242, 492),
+    "progressive": ("center", 58, 126),
 }
-#: The spots a chip can be placed on (the Blind follows the Ante; Play is a decision).
-BETTABLE: tuple[Spot, ...] = ("ante", "trips")
+#: The banner that celebrates a hit of the progressive meter (design rectangle): over
+#: the felt between the dealer's cards and the board.
+HIT_BANNER = (300, 226, 620, 84)
+#: The spots a chip can be placed on (the Blind follows the Ante; Play is a decision; the
+#: progressive takes its one fixed wager, when the paytable in force offers it).
+BETTABLE: tuple[Spot, ...] = ("ante", "trips", "progressive")
+#: The progressive meter's plaque, at the top of the pays column (design rectangle), and
+#: where the printed pays begin under it.
+METER_PLAQUE = (934, 104, 330, 58)
+PAYS_TOP, PAYS_TOP_UNDER_METER = 108.0, 170.0
 PAYS_X, PAYS_W = 934, 330
 #: The card slots: dealer ``d0 d1``, board ``b0..b4``, player ``p0 p1``.
 SLOTS = ("d0", "d1", "b0", "b1", "b2", "b3", "b4", "p0", "p1")
@@ -73,10 +85,13 @@ def slot_pos(slot: str) -> tuple[float, float]:
     return COL_X + i * (CARD_W + GAP), y
 
 
-def spot_at(design: tuple[float, float]) -> Spot | None:
-    """The bettable spot under a design point, if any."""
+def spot_at(design: tuple[float, float], progressive: bool = False) -> Spot | None:
+    """The bettable spot under a design point, if any (the progressive's only when
+    ``progressive``: the table offers it)."""
     dx, dy = design
     for spot in BETTABLE:
+        if spot == "progressive" and not progressive:
+            continue
         x, y, r = SPOTS[spot]
         if (dx - x) ** 2 + (dy - y) ** 2 <= r * r:
             return spot

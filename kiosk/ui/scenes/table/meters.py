@@ -22,10 +22,12 @@ def meters() -> list[tuple[Rect, str]]:
 
 def shown_amounts(snap: MachineSnapshot) -> dict[str, int]:
     """Cents on each spot as shown: the chips being placed, else the round's wagers."""
-    pending = snap.bet_ante > 0 or snap.bet_trips > 0
+    pending = snap.bet_ante > 0 or snap.bet_trips > 0 or snap.bet_progressive > 0
     if snap.phase in (MachinePhase.IDLE, MachinePhase.BETTING) or pending:
-        return {"ante": snap.bet_ante, "blind": snap.bet_ante, "trips": snap.bet_trips, "play": 0}
-    return {"ante": snap.ante, "blind": snap.blind, "trips": snap.trips, "play": snap.play}
+        return {"ante": snap.bet_ante, "blind": snap.bet_ante, "trips": snap.bet_trips, "play": 0,
+                "progressive": snap.bet_progressive}
+    return {"ante": snap.ante, "blind": snap.blind, "trips": snap.trips, "play": snap.play,
+            "progressive": snap.progressive}
 
 
 def meter_readings(snap: MachineSnapshot, result: RoundSettled | None, revealed: bool) -> tuple[int, int, int]:
@@ -33,8 +35,10 @@ def meter_readings(snap: MachineSnapshot, result: RoundSettled | None, revealed:
     credits = snap.credits
     win = 0
     if result is not None and result.seats:
-        if not revealed:
+        if not revealed:  # nor the progressive award credited with it
+            award = snap.progressive_award
             credits -= result.seat(1).returned
+            credits -= award.cents if award is not None and not award.hand_paid else 0
         else:
             win = result.seat(1).returned
     return credits, sum(shown_amounts(snap).values()), win

@@ -20,13 +20,22 @@ from typing import Any
 
 import pygame
 
-from kiosk.game.commands import CashOut, ClearBets, Deal, Decide, PlaceChip, RepeatBets
+from kiosk.game.commands import (
+    CashOut,
+    ClearBets,
+    Deal,
+    Decide,
+    PlaceChip,
+    RepeatBets,
+    TakeProgressive,
+)
 from kiosk.game.errors import MachineError
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ui import i18n, theme
 from kiosk.ui.events import Command, InputEvent, Key, Touch
 from kiosk.ui.host import SceneHost
 from kiosk.ui.i18n import _
+from kiosk.ui.meter_ticker import MeterTicker
 from kiosk.ui.scenes.base import Scene
 from kiosk.ui.scenes.chrome import draw_top_bar, fmt, top_buttons, top_command, top_intent
 from kiosk.ui.scenes.intents import TopBar
@@ -55,6 +64,8 @@ from kiosk.ui.scenes.table.settle import SettlementShow, draw_coach
 from kiosk.ui.station import strip as station_strip
 from kiosk.ui.widgets import Button, DamageSurface
 
+#: Seconds the banner of a progressive hit stays up: at the winner's station, elsewhere.
+HIT_HERE_S, HIT_S = 10.0, 6.0
 #: Phases in which chips may be placed (a round is not in progress nor being paid out).
 BETTING_PHASES = (MachinePhase.IDLE, MachinePhase.BETTING, MachinePhase.RESULT)
 
@@ -72,6 +83,10 @@ class TableScene(Scene):
             lambda: self.app.prefs.time_scale, lambda: self.app.prefs.speed != "fast"
         )
         self.felt = FeltLayer(app)
+        self.meter = MeterTicker()  # the progressive meter, counting up when it grows
+        hit = app.model.snap.progressive_hit
+        self._hit_seen = hit.round_id if hit is not None else None  # celebrated already
+        self._hit_until = 0.0  # the hit banner shows until then (app seconds)
         self.compositor = Compositor()
         self._epoch = app.model.felt_epoch
         self._cleared: int | None = None  # the round taken off the felt (its session ended)
@@ -107,7 +122,7 @@ class TableScene(Scene):
         if phase is MachinePhase.RESULT:
             phase = (
                 MachinePhase.BETTING
-                if snap.credits or snap.bet_ante or snap.bet_trips
+                if snap.credits or snap.bet_ante or snap.bet_trips or snap.bet_progressive
                 else MachinePhase.IDLE
             )
         return replace(
@@ -121,6 +136,7 @@ class TableScene(Scene):
             blind=0,
             trips=0,
             play=0,
+            progressive=0,
             offers=(),
             legal=(),
         )
@@ -224,11 +240,27 @@ class TableScene(Scene):
                 self.app.sounds_play("bigwin" if big else "win")
         if self.result() is None and self.show.seat is not None:
             self.show.reset()
+        self._follow_hits()
         for sound in self.show.sounds(self.anim.clock):
             self.app.sounds_play(sound)
 
+    def _follow_hits(self) -> None:
+        """Celebrate a new hit of the progressive meter once the cards that made it have
+        shown: a banner at every station of the table, longer and louder at the winner's."""
+        hit = self.snap.progressive_hit
+        if hit is None or hit.round_id == self._hit_seen or self.busy:
+            return
+        self._hit_seen = hit.round_id
+        here = self.snap.progressive_hit_here
+        self._hit_until = self.app.now + (HIT_HERE_S if here else HIT_S)
+        self.app.sounds_play("bigwin" if here else "win")
+
+    def hit_shown(self) -> bool:
+        """The banner of the last progressive hit is up."""
+        return self.app.now < self._hit_until and self.snap.progressive_hit is not None
+
     def on_touch(self, pos: tuple[int, int]) -> bool:
-        spot = spot_at(self.layout.to_design(pos))
+        spot = spot_at(self.layout.to_design(pos), progressive=self.view().progressive_wager > 0)
         if spot is not None:
             self._bet_on(BetOn(spot))
             return True
@@ -273,14 +305,23 @@ class TableScene(Scene):
         self.chip_index = (self.chip_index + intent.step) % len(self.chips())
 
     def _bet_on(self, intent: BetOn) -> None:
-        if not self.betting():
-            return
+        snap = self.view()
+        progressive = intent.spot == "progressive"
+        if not self.betting() or (
+            progressive and not (snap.progressive_wager or snap.bet_progressive)
+        ):
+            return  # not between rounds, or no progressive spot on the felt now
         self.skip()
         self.clamp_chip()
-        snap = self.view()
+        command: PlaceChip | TakeProgressive = PlaceChip(intent.spot, self.chips()[self.chip_index])
+        if progressive:  # one touch: the exact wager on, or off again
+            command = (
+                TakeProgressive()
+                if snap.bet_progressive
+                else PlaceChip("progressive", snap.progressive_wager)
+            )
         if self.model.send(
-            PlaceChip(intent.spot, self.chips()[self.chip_index]),
-            explain=lambda exc: credit.refusal_text(snap, exc, self._money),
+            command, explain=lambda exc: credit.refusal_text(snap, exc, self._money)
         ):
             self.app.sounds_play("chip")
 
@@ -407,7 +448,19 @@ class TableScene(Scene):
             self._cleared,
             self.show.stage(anim.clock),
             station_strip.signature(self.app),
+            self._progressive_reading(),
+            self.hit_shown()
+            and (int(self.app.now * 3) % 2 == 0 or not self.snap.progressive_hit_here),
+            self.hit_shown(),
         )
+
+    def _progressive_reading(self) -> tuple[int | None, bool] | None:
+        """The progressive meter as shown now (cents, counting up), None when the
+        paytable in force has no progressive."""
+        snap = self.snap
+        if snap.paytable.progressive is None:
+            return None
+        return self.meter.reading(snap.progressive_meter, self.app.now)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The base (the cached table plus everything that is not moving) is redrawn only
@@ -460,13 +513,22 @@ class TableScene(Scene):
         drawing.draw_spots(
             self.app, d, shown_amounts(snap), seat, self.chips(), blink, self.show, clock
         )
+        if seat is not None:
+            drawing.draw_progressive_result(self.app, d, snap)
         drawing.draw_cards(self.app, d, self.anim, res, moving=False)
         drawing.draw_names(self.app, d, self.anim, snap, res)
         draw_coach(self.app, d, snap, self.show, clock)
         counting = self.show.counting(clock)
         drawing.draw_meters(self.app, d, self._readings(), which=(1,) if counting else (0, 1, 2))
+        reading = self._progressive_reading()
+        if reading is not None:
+            drawing.draw_progressive_meter(self.app, d, *reading)
         drawing.draw_message(self.app, d, *self.prompt())
         station_strip.draw(self.app, d)  # a player station's: the other seats, the timers
+        hit = self.snap.progressive_hit
+        if hit is not None and self.hit_shown():
+            here = self.snap.progressive_hit_here
+            drawing.draw_hit_banner(self.app, d, hit, here, int(self.app.now * 3) % 2 == 0)
         if self.popup:
             drawing.draw_popup(self.app, d, self.popup, snap.credits)
             self.draw_buttons(d)
