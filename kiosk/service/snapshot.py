@@ -21,7 +21,9 @@ from kiosk.game.snapshot import (
 )
 from kiosk.game.vocabulary import Bets
 from kiosk.ledger.kinds import EventKind
+from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.records import value_text
+from kiosk.ledger.schema import STATIONS
 from kiosk.ledger.startup import anchor_beside
 from kiosk.service.play import FINISHING
 from kiosk.service.progressive import TABLE_STATION, levels
@@ -196,9 +198,12 @@ def station_snapshot(
 
 def last_hit(st: TableState) -> ProgressiveHit | None:
     """The table's last hit of its progressive meter, from its ledger's ``progressive_hit``
-    event (None before the first, or with no ledger)."""
+    event; linked, of the controller's level, from the last round's
+    ``progressive_link_win`` events (None before the first, or with no ledger)."""
     if st.ledger is None:
         return None
+    if st.config.progressive_link is not None:
+        return _last_linked_hit(st.ledger)
     found = st.ledger.events((EventKind.PROGRESSIVE_HIT,), last=1, station=TABLE_STATION)
     hit = found[0] if found else None
     if hit is None or hit.round_id is None:
@@ -208,6 +213,21 @@ def last_hit(st: TableState) -> ProgressiveHit | None:
         for a in hit.detail.get("awards", ())
     )
     return ProgressiveHit(hit.round_id, hit.amount, wins)
+
+
+def _last_linked_hit(ledger: Ledger) -> ProgressiveHit | None:
+    """The last round's wins on the linked level: the events its settlement wrote (one
+    per winning seat, at one instant); the hit is named by its first row."""
+    found = ledger.events((EventKind.PROGRESSIVE_LINK_WIN,), last=len(STATIONS))
+    if not found or found[-1].round_id is None:
+        return None
+    last = [e for e in found if e.at == found[-1].at and e.round_id is not None]
+    wins = tuple(
+        ProgressiveWin(e.station, HandCategory[str(e.detail["hand"]).upper()], e.amount)
+        for e in last
+    )
+    first = min(e.round_id for e in last if e.round_id is not None)
+    return ProgressiveHit(first, sum(w.cents for w in wins), wins)
 
 
 def _award(st: TableState, number: int) -> ProgressiveAward | None:

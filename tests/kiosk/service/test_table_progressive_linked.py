@@ -87,9 +87,11 @@ def test_no_wager_before_the_controllers_first_broadcast_and_no_ledger_meter(tmp
     assert not events(table.ledger, EventKind.PROGRESSIVE_RESET)
     credit(table, 1, 10_000)
     table.execute(1, PlaceChip("ante", 500))
+    assert table.snapshot(1).progressive_wager == 0  # no spot on the felt yet
     with pytest.raises(BetOutOfLimits):
         table.execute(1, PlaceChip("progressive", prog.wager))
     broadcast(table, prog.reset + 12_345)
+    assert table.snapshot(1).progressive_wager == prog.wager
     table.execute(1, PlaceChip("progressive", prog.wager))
     assert table.snapshot(1).progressive_meter == prog.reset + 12_345
     table.close()
@@ -148,6 +150,12 @@ def test_a_royal_flush_is_paid_on_the_controllers_level_and_recorded_as_its_win(
     assert award.station == 2 and award.amount == win.amount
     assert award.detail["linked"] == {"group": GROUP, "level": LEVEL}
     assert table.credits(2) == before + award.amount  # folded at the river: the award only
+    for n in (1, 2):  # every station of the table celebrates the hit of the level
+        hit = table.snapshot(n).progressive_hit
+        assert hit is not None and hit.cents == win.amount
+        assert [(w.seat, w.hand.name, w.cents) for w in hit.wins] == [
+            (2, "ROYAL_FLUSH", win.amount)
+        ]
     assert table.meter_readings(2)["progressive_link_won"] == win.amount
     assert levels(table.ledger) == (0, 0)
     assert not events(table.ledger, EventKind.PROGRESSIVE_HIT)
