@@ -14,7 +14,8 @@ PAR cache is trusted; the machine lock is never held while it runs, and
 (:func:`~kiosk.game.paytables.draft.line_refusals`) and every bet's computed RTP too
 (:func:`~kiosk.game.paytables.draft.rtp_refusals`): its report is signed with the
 cabinet key (:func:`~kiosk.game.paytables.par_proof.sign_proof`), its canonical TOML written
-into the paytables folder, and the change made by the ordinary
+into the paytables folder (a ``[progressive]`` section kept unchanged from the copied
+table), and the change made by the ordinary
 :class:`~kiosk.game.commands.SetPaytable` command, so the ledger's change event
 carries the operator's name.  A refused change keeps the session's edits.
 
@@ -50,7 +51,6 @@ from kiosk.game.paytables.draft import (
 from kiosk.game.paytables.maths_child import exact_report_afresh, run_in_child
 from kiosk.game.paytables.par_proof import sign_proof
 from kiosk.game.paytables.rtp_record import known_rtp
-from kiosk.game.rules.settings import require_playable
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ledger.ledger import Ledger
 
@@ -248,10 +248,10 @@ class PaytableEditor:
     # -- the draft ------------------------------------------------------------------------
     def start(self, base: Path | Paytable, name: str | None = None) -> Paytable:
         """Begin a copy of ``base`` (a file or a table) named ``name`` (default the base's
-        name with " custom"); returns the draft."""
+        name with " custom"); returns the draft.  A base with a progressive keeps it as it
+        is (its section written back, put in force by the same paytable change)."""
         self.require_allowed()
         table = load_paytable(base) if isinstance(base, Path) else base
-        require_playable(table)  # a draft keeps every section: none it cannot write
         self.base, self.job = table, None
         self.edits = {"name": name or f"{table.name} custom"}
         self.table = derive(table, self.edits.items(), source="<draft>")
