@@ -2,7 +2,8 @@
 
 An edit names one value by its dotted path and gives its new text: ``blind.flush=2:1``,
 ``trips.full_house=9:1``, ``limits.ante_max=100000`` (cents), ``limits.chips=100,500``,
-``name=Custom``, ``version=1.1``.  The derived table is rendered as TOML and read back by
+``name=Custom``, ``version=1.1``.  A table's ``[progressive]`` section is kept as it is
+(no edit names it) and written back.  The derived table is rendered as TOML and read back by
 the strict loader (:func:`engine.uth.paytable.parse_paytable`), so a draft is valid
 exactly when the file it would write is; its SHA-256 is that of the text.
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.uth.paytable import Paytable, PaytableError, parse_paytable
+from engine.uth.progressive import Progressive
 from kiosk.config import BOUNDED_BETS, CabinetConfig
 
 #: The sections whose lines an edit may set, and the limits' fields.
@@ -49,8 +51,29 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _toml_value(value: object) -> str:
+    return _toml_string(value) if isinstance(value, str) else str(value)
+
+
+def progressive_toml(progressive: Progressive | None) -> list[str]:
+    """The ``[progressive]`` section's lines (a blank line first), and its
+    ``[progressive.awards]``, each line an inline table; none without a progressive."""
+    if progressive is None:
+        return []
+    fields = [f for f in type(progressive).model_fields if f != "awards"]
+    out = ["", "[progressive]", *(f"{f} = {_toml_value(getattr(progressive, f))}" for f in fields)]
+    out += ["", "[progressive.awards]"]
+    for name in type(progressive.awards).model_fields:
+        award = getattr(progressive.awards, name)
+        if award is not None:
+            kind = "meter_bp" if award.on_meter else "cents"
+            out.append(f"{name} = {{ {kind} = {getattr(award, kind)} }}")
+    return out
+
+
 def paytable_toml(table: Paytable, comment: str = "") -> str:
-    """The canonical TOML text of ``table`` (amounts in cents, pays as ``"N:D"``)."""
+    """The canonical TOML text of ``table`` (amounts in cents, pays as ``"N:D"``), its
+    progressive (:func:`progressive_toml`) last."""
     lim = table.limits
     out = [f"# {line}" for line in comment.splitlines()] if comment else []
     out += [
@@ -69,6 +92,7 @@ def paytable_toml(table: Paytable, comment: str = "") -> str:
         lines = getattr(table, section)
         out += ["", f"[{section}]"]
         out += [f'{name} = "{getattr(lines, name)}"' for name in type(lines).model_fields]
+    out += progressive_toml(table.progressive)
     return "\n".join(out) + "\n"
 
 
@@ -107,7 +131,7 @@ def _set(data: dict[str, object], path: str, value: str) -> None:
             raise EditError(path, f"expected a whole number of cents, not {value!r}") from None
 
 
-def _render(data: Mapping[str, object]) -> str:
+def _render(data: Mapping[str, object], progressive: Progressive | None = None) -> str:
     def value(v: object) -> str:
         if isinstance(v, str):
             return _toml_string(v)
@@ -119,6 +143,7 @@ def _render(data: Mapping[str, object]) -> str:
     for k, v in data.items():
         if isinstance(v, dict):
             out += ["", f"[{k}]", *(f"{name} = {value(x)}" for name, x in v.items())]
+    out += progressive_toml(progressive)
     return "\n".join(out) + "\n"
 
 
@@ -127,12 +152,13 @@ def derive(
 ) -> Paytable:
     """``base`` with ``edits`` applied, validated by the strict loader from its canonical
     TOML (so its ``sha256`` is that of :func:`paytable_toml`'s text).  Raises
-    :class:`EditError` for an edit that names no field, :class:`PaytableError` for a
-    table the loader refuses."""
+    :class:`EditError` for an edit that names no field (or the progressive's: it is
+    kept as it is), :class:`PaytableError` for a table the loader refuses."""
     data = _as_data(base)
     for path, value in edits:
         _set(data, path, value)
-    draft = parse_paytable(_render(data), source)  # the loader's rules, first refusal
+    # the loader's rules, first refusal
+    draft = parse_paytable(_render(data, base.progressive), source)
     return parse_paytable(paytable_toml(draft), source)
 
 
@@ -193,6 +219,7 @@ __all__ = [
     "line_refusals",
     "parse_edit",
     "paytable_toml",
+    "progressive_toml",
     "rtp_refusals",
 ]
 

@@ -14,9 +14,14 @@ PAR cache is trusted; the machine lock is never held while it runs, and
 (:func:`~kiosk.game.paytables.draft.line_refusals`) and every bet's computed RTP too
 (:func:`~kiosk.game.paytables.draft.rtp_refusals`): its report is signed with the
 cabinet key (:func:`~kiosk.game.paytables.par_proof.sign_proof`), its canonical TOML written
-into the paytables folder, and the change made by the ordinary
+into the paytables folder (a ``[progressive]`` section kept unchanged from the copied
+table), and the change made by the ordinary
 :class:`~kiosk.game.commands.SetPaytable` command, so the ledger's change event
 carries the operator's name.  A refused change keeps the session's edits.
+
+A draft copied from a table with a progressive keeps its ``[progressive]`` section as it
+is; :func:`return_curve` gives the screen that bet's exact return at the reset, at the
+break-even meter and at the ceiling (:class:`engine.maths.progressive.ProgressiveFigures`).
 
 Amounts are cents; pays are ``"N:D"`` texts; RTPs are fractions of 1 unless named
 ``_pct``.
@@ -24,6 +29,7 @@ Amounts are cents; pays are ``"N:D"`` texts; RTPs are fractions of 1 unless name
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from collections.abc import Callable, Mapping
@@ -33,7 +39,9 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.maths.par_report import ParReport
+from engine.maths.progressive import ProgressiveFigures
 from engine.uth.paytable import Paytable, PaytableError, load_paytable
+from engine.uth.progressive import Progressive
 from kiosk.config import CabinetConfig, role_at_least
 from kiosk.game.commands import SetPaytable
 from kiosk.game.error_codes import ErrorCode
@@ -50,7 +58,6 @@ from kiosk.game.paytables.draft import (
 from kiosk.game.paytables.maths_child import exact_report_afresh, run_in_child
 from kiosk.game.paytables.par_proof import sign_proof
 from kiosk.game.paytables.rtp_record import known_rtp
-from kiosk.game.rules.settings import require_playable
 from kiosk.game.snapshot import MachinePhase, MachineSnapshot
 from kiosk.ledger.ledger import Ledger
 
@@ -123,6 +130,36 @@ def list_paytables(machine: Keeper, folder: Path | None = None) -> list[Listing]
         rtps = dict(record.figures) if record is not None else None
         out.append(Listing(path, table, rtps=rtps, proven=record is not None))
     return out
+
+
+@dataclass(frozen=True)
+class ReturnCurve:
+    """A progressive bet's exact return (a share of the wager, 1 = everything back) as its
+    meter rises: at the ``reset``, at the ``break_even`` meter (the lowest whole cent from
+    which it returns at least the wager, the reset if it does from there; None when only
+    a meter above the ceiling would) and at the ``ceiling``.  Meters in cents."""
+
+    reset: int
+    at_reset: Fraction
+    break_even: int | None
+    at_break_even: Fraction | None
+    ceiling: int
+    at_ceiling: Fraction
+
+
+def return_curve(progressive: Progressive) -> ReturnCurve:
+    """The :class:`ReturnCurve` of ``progressive``, from the engine's exact figures."""
+    figures = ProgressiveFigures.of(progressive)
+    lowest = max(progressive.reset, math.ceil(figures.break_even))
+    even = lowest if lowest <= progressive.ceiling else None
+    return ReturnCurve(
+        reset=progressive.reset,
+        at_reset=figures.return_at(progressive.reset),
+        break_even=even,
+        at_break_even=None if even is None else figures.return_at(even),
+        ceiling=progressive.ceiling,
+        at_ceiling=figures.return_at(progressive.ceiling),
+    )
 
 
 class Job:
@@ -248,10 +285,10 @@ class PaytableEditor:
     # -- the draft ------------------------------------------------------------------------
     def start(self, base: Path | Paytable, name: str | None = None) -> Paytable:
         """Begin a copy of ``base`` (a file or a table) named ``name`` (default the base's
-        name with " custom"); returns the draft."""
+        name with " custom"); returns the draft.  A base with a progressive keeps it as it
+        is (its section written back, put in force by the same paytable change)."""
         self.require_allowed()
         table = load_paytable(base) if isinstance(base, Path) else base
-        require_playable(table)  # a draft keeps every section: none it cannot write
         self.base, self.job = table, None
         self.edits = {"name": name or f"{table.name} custom"}
         self.table = derive(table, self.edits.items(), source="<draft>")
@@ -395,7 +432,9 @@ __all__ = [
     "Job",
     "Listing",
     "PaytableEditor",
+    "ReturnCurve",
     "exact_report",
     "list_paytables",
     "paytables_folder",
+    "return_curve",
 ]

@@ -43,8 +43,8 @@ def proof_of(table: Paytable, key: CabinetKey | None) -> dict[str, float]:
 
 #: Why a paytable with a ``[progressive]`` section is not put in force outside the game
 #: service's own paytable change (:mod:`kiosk.service.settings`, which takes, records and
-#: settles the wager): the first paytable of a new ledger and the editor's draft do not
-#: offer it yet, and a table in force must be played as it is written.
+#: settles the wager; the operator's editor puts its drafts in force through it): a
+#: table in force must be played as it is written.
 PROGRESSIVE_NOT_OFFERED = "this cabinet does not offer the progressive bet yet"
 
 

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.maths.par_report import ParReport
-from engine.uth.paytable import PAYTABLE_DIR, Paytable, PaytableError, load_paytable
+from engine.uth.paytable import (
+    PAYTABLE_DIR,
+    Paytable,
+    PaytableError,
+    load_paytable,
+    parse_paytable,
+)
 from kiosk.cli import main as cli
 from kiosk.config import load_config
 from kiosk.game.paytables.draft import (
@@ -25,6 +31,7 @@ from kiosk.game.paytables.par_proof import proven_rtp
 from kiosk.ledger.key import CabinetKey
 
 STANDARD_PATH = PAYTABLE_DIR / "standard.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
 
 
 def report_of(table: Paytable, main_total: float = 0.9978, trips: float = 0.991) -> ParReport:
@@ -72,6 +79,21 @@ def test_a_derived_table_is_the_base_with_its_edits_and_reads_back_identically()
     again = derive(table, [])
     assert again.sha256 == table.sha256  # canonical text, canonical hash
     assert paytable_toml(table) == paytable_toml(again)
+
+
+def test_a_derived_table_keeps_its_progressive_and_writes_it_back():
+    base = load_paytable(EXAMPLE)
+    assert base.progressive is not None
+    table = derive(base, [parse_edit("blind.flush=2:1"), ("name", "Custom")])
+    assert table.progressive == base.progressive and str(table.blind.flush) == "2:1"
+    text = paytable_toml(table)
+    assert "[progressive]" in text and "[progressive.awards]" in text
+    written = parse_paytable(text, "custom.toml")
+    assert written.progressive == base.progressive and written.sha256 == table.sha256
+    assert derive(table, []).sha256 == table.sha256  # canonical text, canonical hash
+    with pytest.raises(EditError, match="only blind"):  # kept as it is: no edit names it
+        derive(base, [parse_edit("progressive.reset=2000000")])
+    assert "progressive" not in paytable_toml(load_paytable(STANDARD_PATH))
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """The operator's paytable editing session through the controller: who may edit and when,
 lines held to the jurisdiction's bounds, the exact RTP computed in a worker thread while
 the controller stays free, and the new table signed, written and put in force with its
-TOML, SHA-256 and PAR sheet in the ledger's change event."""
+TOML, SHA-256 and PAR sheet in the ledger's change event; a table with a progressive
+copied with its ``[progressive]`` section unchanged and put in force with it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from support.cabinet import insert_note
 
 from engine.maths.par_report import ParReport
+from engine.maths.progressive import ProgressiveFigures
 from engine.rng import SeededRandomSource
 from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
 from kiosk.config import load_config
@@ -25,6 +27,7 @@ from kiosk.station.operator_local import TableOperations
 from kiosk.wiring.lone_cabinet import LoneCabinet
 
 MANAGER, TECHNICIAN = "975310", "135790"
+EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
 
 
 def report_of(table: Paytable, trips: float = 0.991) -> ParReport:
@@ -188,3 +191,30 @@ def test_a_computation_that_fails_says_why_and_proves_nothing(cab):
     assert job.error == "out of memory" and editor.rtps() is None
     with pytest.raises(ConfigurationError, match="not computed"):
         editor.apply()
+
+
+def test_a_table_with_a_progressive_is_copied_edited_and_put_in_force_with_it(cab):
+    ready(cab)
+    example = load_paytable(EXAMPLE)
+    assert example.progressive is not None
+    editor = PaytableEditor(operations(cab), analyse=lambda t, progress: report_of(t))
+    draft = editor.start(EXAMPLE, name="Custom progressive")
+    assert draft.progressive == example.progressive
+    with pytest.raises(EditError, match="only blind"):  # the editor does not set its lines
+        editor.set("progressive.wager", "200")
+    editor.set("blind.flush", "2:1")
+    assert editor.table is not None and editor.table.progressive == example.progressive
+    editor.compute().wait(5)
+    assert editor.can_apply()
+    path = editor.apply()
+    written = load_paytable(path)
+    assert "[progressive]" in path.read_text() and "[progressive.awards]" in path.read_text()
+    assert written.progressive == example.progressive and written.sha256 == editor.table.sha256
+    snap = cab.station.snapshot()
+    assert snap.paytable.sha256 == written.sha256 and str(snap.paytable.blind.flush) == "2:1"
+    assert snap.paytable.progressive == example.progressive
+    assert snap.progressive_meter == example.progressive.reset  # seeded by the change
+    figures = ProgressiveFigures.of(snap.paytable.progressive).to_dict()
+    assert figures == ProgressiveFigures.of(example.progressive).to_dict()
+    ev = cab.table.ledger.last_event("paytable_changed")
+    assert ev.detail["operator"] == "Cy Young" and ev.detail["new"]["toml"] == path.read_text()

@@ -13,7 +13,7 @@ import pytest
 from support.operator_screens import OperatorScreens
 
 from engine.maths.par_report import ParReport
-from engine.uth.paytable import PAYTABLE_DIR, Paytable
+from engine.uth.paytable import PAYTABLE_DIR, Paytable, load_paytable
 from kiosk.game.commands import (
     SetDoor,
 )
@@ -167,3 +167,44 @@ def test_a_change_the_controller_refuses_keeps_the_edit(screens, folder, maths):
     assert s.snap.paytable.name == "Standard"
     assert s.scene.current.editor.session.edits["blind.flush"] == "2:1"
     assert "copy_standard" not in s.buttons()  # still in the editor
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "paytables" / "progressive-example.toml"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_copy_of_a_progressive_table_shows_its_return_curve_and_goes_in_force_with_it(
+        screens, folder, maths, size, monkeypatch):
+    shutil.copy(EXAMPLE, folder / EXAMPLE.name)
+    monkeypatch.setattr("kiosk.ui.scenes.operator.paytables.paytables_folder", lambda config: folder)
+    maths.release.set()
+    s = screens(size)
+    s.login(MANAGER)
+    s.touch("page_paytable")
+    s.touch("copy_progressive-example")
+    assert s.scene.current.editor.session.table.name == "Standard with progressive custom"
+    assert "progressive custom 1.0" in s.drawn()
+    assert "tab_progressive" in s.buttons()
+    s.touch("tab_progressive")
+    drawn = s.drawn()
+    # the example's exact figures: 55.98% at the $10,000 reset, the wager back from a
+    # meter of $160,530.53, 345.48% at the $1,000,000 ceiling
+    assert "The progressive bet is copied unchanged." in drawn and "METER" in drawn and "RETURN" in drawn
+    for text in ("At the reset", "$10,000.00", "55.98%", "Break-even", "$160,530.53", "100.00%",
+                 "At the ceiling", "$1,000,000.00", "345.48%"):
+        assert text in drawn, text
+    assert not any(b.startswith("progressive_") for b in s.buttons())  # nothing to step
+    s.shot(SHOTS / f"editor-progressive-{size[0]}x{size[1]}.png")
+    s.touch("tab_blind")
+    s.touch("blind_flush_plus")  # 3:2 -> 2:1
+    s.touch("editor_compute")
+    s.scene.current.editor.session.job.wait(5)
+    s.frame()
+    s.touch("editor_apply")
+    s.touch("editor_confirm")
+    assert "in force." in s.drawn()
+    snap = s.snap
+    assert snap.paytable.name == "Standard with progressive custom"
+    assert str(snap.paytable.blind.flush) == "2:1"
+    assert snap.paytable.progressive == load_paytable(EXAMPLE).progressive
+    assert snap.progressive_meter == 1_000_000

@@ -1,7 +1,9 @@
 """The paytable editor, shown over the paytable page: a copy of a table whose Blind and
 Trips lines and limits are stepped within the jurisdiction's bounds, its exact RTP
 computed on the cabinet with a progress bar, and PUT IN FORCE once every bet is inside
-the bounds, confirmed first.
+the bounds, confirmed first.  A copy of a table with a progressive keeps that bet as it
+is; its tab shows the bet's exact return at the reset, at the break-even meter and at
+the ceiling (:func:`kiosk.game.paytables.editor.return_curve`).
 
 The session (:class:`kiosk.game.paytables.editor.PaytableEditor`) holds the draft and
 the computation, which runs in a worker thread: the screens keep drawing and the
@@ -15,7 +17,7 @@ import pygame
 
 from kiosk.game.errors import MachineError
 from kiosk.game.paytables.draft import EditError, PaytableError
-from kiosk.game.paytables.editor import EDITABLE_LIMITS, PaytableEditor
+from kiosk.game.paytables.editor import EDITABLE_LIMITS, PaytableEditor, ReturnCurve, return_curve
 from kiosk.ui import theme
 from kiosk.ui.events import Key
 from kiosk.ui.i18n import N_, _
@@ -29,6 +31,8 @@ from kiosk.ui.scenes.operator.page import LEFT, ROW_H, ROW_Y, TOP, Desk, escape,
 from kiosk.ui.widgets import Button
 
 TABS = {"blind": N_("Blind pays"), "trips": N_("Trips pays"), "limits": N_("Limits")}
+#: The tab of a draft with a progressive (its return curve; nothing to edit).
+PROGRESSIVE_TAB = {"progressive": N_("Progressive")}
 LINES = {
     "royal_flush": N_("Royal flush"), "straight_flush": N_("Straight flush"),
     "four_of_a_kind": N_("Four of a kind"), "full_house": N_("Full house"), "flush": N_("Flush"),
@@ -46,6 +50,10 @@ TAB_H = STEP = MIN_TOUCH
 ROW, ROW_TOP, ROWS = STEP + 8, TOP + TAB_H + 10, 4
 COL_X, NAME_W, VALUE_W = (LEFT, LEFT + 468), 165, 110
 PANEL_X, PANEL_W = 985, 265
+#: The tabs' pitch, design units: room for four before the panel.
+TAB_PITCH = {3: 240, 4: 232}
+#: The return curve's columns: the point's name, its meter, the return; design units.
+CURVE_X = (LEFT, LEFT + 360, LEFT + 900)
 
 
 def row_at(i: int) -> tuple[float, float]:
@@ -66,10 +74,23 @@ class EditorView:
         self.started = session.table.sha256 if session.table is not None else ""  # the untouched copy
 
     # -- what is shown --------------------------------------------------------------------
-    def fields(self) -> list[str]:
-        """The dotted fields of the tab shown."""
+    def tabs(self) -> dict[str, str]:
+        """The tabs and their titles: the progressive's too when the draft has one."""
         table = self.session.table
-        if table is None:
+        return {**TABS, **PROGRESSIVE_TAB} if table is not None and table.progressive else TABS
+
+    def curve(self) -> ReturnCurve | None:
+        """The draft's progressive return curve, None without a progressive."""
+        table = self.session.table
+        progressive = table.progressive if table is not None else None
+        if table is None or progressive is None:
+            return None
+        return self.desk.cached(("return_curve", table.sha256), lambda: return_curve(progressive))
+
+    def fields(self) -> list[str]:
+        """The dotted fields of the tab shown (none on the progressive's)."""
+        table = self.session.table
+        if table is None or self.tab not in TABS:
             return []
         if self.tab == "limits":
             return [f"limits.{f}" for f in EDITABLE_LIMITS]
@@ -129,9 +150,11 @@ class EditorView:
             return confirm.buttons(self.leave_question(), _("LEAVE"), _("STAY"))
         if self.confirming:
             return confirm.buttons(self.confirmation())
-        out = [Button(f"tab_{t}", (LEFT + i * 240, TOP, 230, TAB_H), _(title), ShowTab(t),
+        tabs = self.tabs()
+        pitch = TAB_PITCH[len(tabs)]
+        out = [Button(f"tab_{t}", (LEFT + i * pitch, TOP, pitch - 10, TAB_H), _(title), ShowTab(t),
                       style="selected" if t == self.tab else "plain", size=22)
-               for i, (t, title) in enumerate(TABS.items())]
+               for i, (t, title) in enumerate(tabs.items())]
         for i, f in enumerate(self.fields()):
             x, y = row_at(i)
             ident = f.replace(".", "_")
@@ -173,7 +196,7 @@ class EditorView:
         desk = self.desk
         match intent:
             case ShowTab(tab=tab):
-                self.tab = tab
+                self.tab = tab if tab in self.tabs() else self.tab
             case Step(field=field, sign=sign):
                 value = self.neighbour(field, sign)
                 if value is not None:
@@ -216,11 +239,39 @@ class EditorView:
             changed = base is not None and str(getattr(getattr(base, f.partition(".")[0]), name)) != self.value(f)
             ui.fitted(surface, self.shown(f), 24, theme.LOSE if bad else theme.WIN if changed else theme.WHITE,
                       VALUE_W, bold=True, max_h=STEP - 10, center=(x + NAME_W + VALUE_W / 2, y + STEP / 2))
+        curve = self.curve()
+        if self.tab in PROGRESSIVE_TAB and curve is not None:
+            self._draw_curve(surface, curve)
         self._draw_panel(surface, refused)
         if self.leaving:
             confirm.draw(desk, surface, self.leave_question())
         elif self.confirming:
             confirm.draw(desk, surface, self.confirmation())
+
+    def _draw_curve(self, surface: pygame.Surface, curve: ReturnCurve) -> None:
+        """The progressive's exact return at the reset, the break-even meter and the
+        ceiling, one row each: the point, its meter, the return."""
+        desk = self.desk
+        ui = desk.ui
+        width = PANEL_X - LEFT - 20
+        y = ui.paragraph(surface, _("The progressive bet is copied unchanged. Its exact return for each meter:"),
+                         22, theme.CREAM, LEFT, ROW_TOP, width) + 10
+        ui.fitted(surface, _("METER"), 20, theme.MUTED, 300, bold=True, max_lines=1, topleft=(CURVE_X[1], y))
+        ui.fitted(surface, _("RETURN"), 20, theme.MUTED, 200, bold=True, max_lines=1, topright=(CURVE_X[2], y))
+        y += 34
+        even = None if curve.break_even is None else desk.money(curve.break_even)
+        rows = ((_("At the reset"), desk.money(curve.reset), curve.at_reset),
+                (_("Break-even"), even or _("above the ceiling: never"), curve.at_break_even),
+                (_("At the ceiling"), desk.money(curve.ceiling), curve.at_ceiling))
+        for name, meter, back in rows:
+            middle = y + STEP / 2
+            ui.fitted(surface, name, 24, theme.CREAM, CURVE_X[1] - CURVE_X[0] - 10, max_lines=1,
+                      midleft=(CURVE_X[0], middle))
+            ui.fitted(surface, meter, 24, theme.WHITE, 300, bold=True, max_lines=1, midleft=(CURVE_X[1], middle))
+            shown = "—" if back is None else f"{100 * float(back):.2f}%"
+            colour = theme.WIN if back is not None and back >= 1 else theme.WHITE
+            ui.fitted(surface, shown, 24, colour, 200, bold=True, max_lines=1, midright=(CURVE_X[2], middle))
+            y += ROW
 
     def _draw_panel(self, surface: pygame.Surface, refused: set[str]) -> None:
         desk, s = self.desk, self.session
