@@ -102,6 +102,8 @@ def test_a_credited_win_on_one_cabinet_resets_the_level_on_both(tmp_path):
         for _ in range(3):  # plain rounds on both: the level grows by their contributions
             play_round(first)
             play_round(second)
+            first.settle()  # each link has read its ledger: its meters are the ledger's
+            second.settle()
             controller.cycle()
             check_identity(store, first, second)
         assert store.levels()[1] == LEVEL_RESET + 6 * share
@@ -212,6 +214,8 @@ def test_a_seven_station_table_and_a_cabinet_feed_one_level_and_share_a_hit(tmp_
         share = prog.wager * prog.contribution_bp // 10_000
         play_table(table, seats)
         play_round(lone)
+        table.settle()
+        lone.settle()
         controller.cycle()
         assert check_identity(store, table, lone) == LEVEL_RESET + 8 * share
         controller.cycle()
