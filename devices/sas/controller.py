@@ -18,7 +18,8 @@ Each :meth:`ProgressiveController.cycle`, on every line in turn:
 4. each win recorded is read, with 84 for 54, 1B for 51 and 87 for 56: a win of the
    group no larger than its level's meter is taken off the level, which goes back to its
    reset when the win leaves it below; the award (line, address, level, cents) and the
-   end of the reading are one transaction.
+   end of the reading are one transaction; an answer that does not decode ends no
+   reading (it is tried again next cycle).
 
 So a power cut of the controller at any instant loses and doubles nothing: a win seen
 but not read is read after the power-up, a win read is never read again.  Every sum is
@@ -332,6 +333,7 @@ class ProgressiveController:
                 wins = decode_wins(command, ex.answer[2:-2])
         except ProgressiveMessageError as exc:
             self.refused.append(f"{line.name} {address}: {exc}")
+            return []  # a garbled answer ends no reading: read again next cycle
         levels = self.store.levels()
         made = self.store.read(pending, line.name, address, wins, ex.answer)
         for win in wins:

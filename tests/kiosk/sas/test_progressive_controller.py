@@ -16,6 +16,7 @@ from support.sas_rig import wait_for
 from test_sas_progressive_link import GROUP, RESET, Linked
 
 from devices.sas.controller import ControllerLine, ControllerStore, ProgressiveController
+from devices.sas.frames import with_crc
 from devices.sas.host import SasHost
 from devices.sas.line import PtyLine, PtyPair
 from devices.sas.progressive import PROGRESSIVE_WIN, SEND_WIN_AMOUNT, Win, win_amount_answer
@@ -58,6 +59,8 @@ class WinningMachine:
     def __init__(self, pair: PtyPair, win: Win) -> None:
         self.line = PtyLine.open(pair.port)
         self.win = win
+        #: 84 answers sent before the true one: each with a good CRC and a bad amount
+        self.garbled = 0
         self.pending = [PROGRESSIVE_WIN]
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -73,6 +76,10 @@ class WinningMachine:
                     message.append(byte)
                 if bytes(message) == b"\x81":  # general poll of address 1
                     self.line.send(bytes((self.pending.pop(0) if self.pending else 0,)))
+                elif bytes(message) == bytes((1, SEND_WIN_AMOUNT)) and self.garbled:
+                    self.garbled -= 1
+                    body = bytes((1, SEND_WIN_AMOUNT, self.win.group, self.win.level))
+                    self.line.send(with_crc(body + b"\xff" * 5))  # not BCD
                 elif bytes(message) == bytes((1, SEND_WIN_AMOUNT)):
                     self.line.send(win_amount_answer(1, SEND_WIN_AMOUNT, self.win))
 
@@ -115,6 +122,30 @@ def test_a_win_above_the_meter_is_refused_and_the_level_left_as_it_was(tmp_path)
         assert controller.cycle() == []
         assert store.levels() == {1: RESET + 9_000} and store.awards() == []
         assert any("above its meter" in r for r in controller.refused)
+        store.close()
+    finally:
+        machine.close()
+        pair.close()
+
+
+def test_a_garbled_win_answer_is_refused_and_the_win_read_again_once(tmp_path):
+    """An 84 answer with a good CRC and an amount that is not BCD is refused and logged;
+    the win's reading stays to do, and the next cycle's true answer is awarded once."""
+    pair = PtyPair()
+    machine = WinningMachine(pair, Win(GROUP, 1, RESET + 500))
+    machine.garbled = 1
+    try:
+        store = ControllerStore(tmp_path / "controller.db", GROUP, {1: RESET})
+        store.contribute(1, 500)
+        host = SasHost(pair.line, answer_timeout=0.5, silence=0.02)
+        controller = ProgressiveController(store, [ControllerLine("line", host, [1])])
+        assert controller.cycle() == []
+        assert any("not BCD" in r or "does not decode" in r for r in controller.refused)
+        assert store.levels() == {1: RESET + 500} and len(store.expected()) == 1
+        made = controller.cycle()  # no new exception: the reading left to do
+        assert [w.cents for *_, w in made] == [RESET + 500]
+        assert store.awards() == [("line", 1, 1, RESET + 500)] and store.expected() == []
+        assert controller.cycle() == [] and store.levels() == {1: RESET}
         store.close()
     finally:
         machine.close()
