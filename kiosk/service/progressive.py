@@ -43,7 +43,7 @@ hand-paid as standalone.  The controller learns of a win from the SAS link (exce
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -58,6 +58,7 @@ from kiosk.ledger.errors import LedgerError
 from kiosk.ledger.kinds import EventKind
 from kiosk.ledger.ledger import Ledger
 from kiosk.ledger.meters import progressive_levels
+from kiosk.ledger.records import EventRecord
 from kiosk.ledger.schema import STATIONS
 
 #: The station of the table-wide progressive events (the host's events are station 1).
@@ -94,16 +95,22 @@ def first_five(rnd: UthRound, seat: int) -> list[int]:
     return [rnd.deck[i] for i in (*HOLE_POSITIONS[seat], *BOARD_POSITIONS[:3])]
 
 
-def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
-    """Each seat's progressive wager (cents) in the round of ``row_ids`` (seat -> its
-    row), as the ledger records it: seats without one are left out."""
+def wager_events(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, EventRecord]:
+    """Each seat's ``progressive_wager`` event in the round of ``row_ids`` (seat -> its
+    row), one read of the ledger: seats without one are left out."""
     by_row = {row: seat for seat, row in row_ids.items()}
-    found: dict[int, int] = {}
+    found: dict[int, EventRecord] = {}
     for ev in ledger.events((EventKind.PROGRESSIVE_WAGER,), last=len(STATIONS)):
         seat = by_row.get(ev.round_id) if ev.round_id is not None else None
         if seat is not None:
-            found[seat] = ev.amount
+            found[seat] = ev
     return found
+
+
+def round_wagers(ledger: Ledger, row_ids: Mapping[int, int]) -> dict[int, int]:
+    """Each seat's progressive wager (cents) in the round of ``row_ids`` (seat -> its
+    row), as the ledger records it: seats without one are left out."""
+    return {seat: ev.amount for seat, ev in wager_events(ledger, row_ids).items()}
 
 
 @dataclass(frozen=True)
@@ -119,13 +126,12 @@ class LinkedLevel:
         return {"group": self.group, "level": self.level, "meter": self.meter}
 
 
-def dealt_level(ledger: Ledger, row_ids: Mapping[int, int]) -> LinkedLevel | None:
-    """The linked level the round of ``row_ids`` was dealt on, as its wagers recorded it
-    (None: a standalone round, or no progressive wager)."""
-    rows = set(row_ids.values())
-    for ev in ledger.events((EventKind.PROGRESSIVE_WAGER,), last=len(STATIONS)):
+def dealt_level(wagers: Iterable[EventRecord]) -> LinkedLevel | None:
+    """The linked level a round was dealt on, as its ``wagers`` events recorded it
+    (None: a standalone round)."""
+    for ev in wagers:
         found = ev.detail.get("linked")
-        if ev.round_id in rows and isinstance(found, dict):
+        if isinstance(found, dict):
             return LinkedLevel(int(found["group"]), int(found["level"]), int(found["meter"]))
     return None
 
@@ -211,14 +217,15 @@ class TableProgressive:
         progressive, settled and recorded; None when no seat wagered on it.  ``linked``:
         the controller's level the table took last (a linked round dealt on a level
         settles on it, or on the deal's amount when none was taken since)."""
-        wagers = round_wagers(ledger, row_ids)
+        events = wager_events(ledger, row_ids)
+        wagers = {seat: ev.amount for seat, ev in events.items()}
         if not wagers:
             return None
         table = rnd.paytable.progressive
         if table is None or any(w != table.wager for w in wagers.values()):
             raise LedgerError("the round's progressive wagers are not its paytable's")
         hands = {seat: first_five(rnd, seat) for seat in sorted(wagers)}
-        dealt = dealt_level(ledger, row_ids)
+        dealt = dealt_level(events.values())
         if dealt is not None:
             same = linked is not None and (linked.group, linked.level) == (dealt.group, dealt.level)
             level = linked if same and linked is not None else dealt
