@@ -56,7 +56,7 @@ def open_floor(db: Path, book: TicketBook, stations: int = 1, address: int = 1) 
     return floor
 
 
-def poll_until(floor: Floor, code: int, tries: int = 40, seconds: float = 30.0) -> list[int]:
+def poll_until(floor: Floor, code: int, tries: int = 40, seconds: float = 10.0) -> list[int]:
     """Poll cycles until exception ``code`` came: at least ``tries`` cycles and, on a
     loaded machine, for up to ``seconds`` (a ticket asked of the casino's system is
     answered on a worker thread of the service); the exceptions seen on the way."""

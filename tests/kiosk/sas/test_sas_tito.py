@@ -169,7 +169,8 @@ def test_a_ticket_printed_by_one_machine_is_redeemed_at_another_through_the_host
         b.session.book = TicketBook(book_path)  # the host's book, as the other line sees it
         escrow = b.game.insert_ticket(1, number)
         poll_until(b, 0x67)
-        b.game.validator_stacked(1, escrow)
+        b.settle()  # the host's answer recorded
+        assert b.game.validator_stacked(1, escrow)
         poll_until(b, 0x68)
         assert b.game.meters(1)["credits"] == amount == 4000
         # the same ticket again: refused by the host at the machine that printed it, and
