@@ -488,11 +488,13 @@ def credits(cab: Installed) -> int:
 
 def short_of_a_round(cab: Installed) -> None:
     """Wait until the scripted player, between rounds, is short of the smallest round: the
-    next thing it does is insert a note."""
+    next thing it does is insert a note.  The player's luck is not seeded (an installed
+    cabinet refuses ``--seed``): its credits can stay above the smallest round for
+    many minutes, so the wait is long."""
     cab.wait_for(
         "the credits short of a round, between rounds",
         lambda: credits(cab) < SMALLEST_ROUND and not cab.sql(OPEN_ROUND),
-        timeout=600,
+        timeout=1200,
         every=0.05,
     )
 
